@@ -1,0 +1,238 @@
+//! Hand-written support for the generated layer: bearer keys, deferred path
+//! parameters, and the error content a handler returns. Nothing here
+//! depends on the spec; what depends on it is generated.
+
+use std::fmt;
+use std::future::Future;
+use std::str::FromStr;
+
+use schemars::JsonSchema;
+use serde::{Deserialize, Deserializer};
+
+/// The content of an error response: the generated layer adds the status,
+/// so the body's `status` always equals the HTTP status.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Problem {
+    /// Machine-readable, one of the codes the spec documents.
+    pub code: String,
+    /// For humans.
+    pub message: String,
+}
+
+impl Problem {
+    pub fn new(code: impl Into<String>, message: impl Into<String>) -> Self {
+        Problem {
+            code: code.into(),
+            message: message.into(),
+        }
+    }
+}
+
+impl From<dropshot::HttpError> for Problem {
+    fn from(error: dropshot::HttpError) -> Self {
+        let code = error
+            .error_code
+            .unwrap_or_else(|| default_code(error.status_code.as_u16()).to_string());
+        Problem {
+            code,
+            message: error.external_message,
+        }
+    }
+}
+
+/// The code for an error dropshot raised without one.
+fn default_code(status: u16) -> &'static str {
+    match status {
+        400 => "bad_request",
+        401 => "unauthorized",
+        404 => "not_found",
+        405 => "method_not_allowed",
+        503 => "service_unavailable",
+        500..=599 => "internal_error",
+        _ => "bad_request",
+    }
+}
+
+/// The secret a caller sent as `Authorization: Bearer <key>`. Its `Debug`
+/// hides the value, so it cannot end up in a log by accident.
+pub struct BearerToken(String);
+
+impl BearerToken {
+    pub fn secret(&self) -> &str {
+        &self.0
+    }
+}
+
+impl fmt::Debug for BearerToken {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("BearerToken(<redacted>)")
+    }
+}
+
+/// Reads the bearer token of a request. The scheme name is
+/// case-insensitive (RFC 9110 §11.1); exactly one `Authorization` header
+/// is accepted.
+pub fn bearer_token(headers: &http::HeaderMap) -> Result<BearerToken, &'static str> {
+    let mut values = headers.get_all(http::header::AUTHORIZATION).iter();
+    let value = values
+        .next()
+        .ok_or("missing API key: send `Authorization: Bearer <API_KEY>`")?;
+    if values.next().is_some() {
+        return Err("more than one Authorization header");
+    }
+    let value = value
+        .to_str()
+        .map_err(|_| "the Authorization header is not visible ASCII")?;
+    let (scheme, token) = value
+        .split_once(' ')
+        .ok_or("the Authorization header must be `Bearer <API_KEY>`")?;
+    if !scheme.eq_ignore_ascii_case("bearer") {
+        return Err("the Authorization scheme must be Bearer");
+    }
+    let token = token.trim_matches(' ');
+    if token.is_empty() || token.contains([' ', '\t']) {
+        return Err("the Authorization header must be `Bearer <API_KEY>`");
+    }
+    Ok(BearerToken(token.to_string()))
+}
+
+/// Why a key was not accepted.
+#[derive(Debug)]
+pub enum AuthError {
+    /// Unknown, revoked or malformed: 401.
+    InvalidKey,
+    /// The keys could not be checked (storage is down): 503.
+    Unavailable(Problem),
+    /// Anything else that went wrong: 500.
+    Internal(Problem),
+}
+
+/// How a server checks API keys. The generated layer calls this before any
+/// handler of a secured operation, and hands the result to the handler.
+pub trait Authenticator: Send + Sync + 'static {
+    /// Who the caller is, once authenticated.
+    type Principal: Send + Sync;
+
+    fn authenticate(&self, token: BearerToken) -> impl Future<Output = Result<Self::Principal, AuthError>> + Send;
+}
+
+/// Authenticates a request, or gives the status and content of the error
+/// to send.
+pub async fn authenticate<A: Authenticator>(
+    authenticator: &A,
+    headers: &http::HeaderMap,
+) -> Result<A::Principal, (u16, Problem)> {
+    let token = bearer_token(headers).map_err(|reason| (401, Problem::new("unauthorized", reason)))?;
+    authenticator.authenticate(token).await.map_err(|error| match error {
+        AuthError::InvalidKey => (401, Problem::new("unauthorized", "invalid API key")),
+        AuthError::Unavailable(problem) => (503, problem),
+        AuthError::Internal(problem) => (500, problem),
+    })
+}
+
+/// A path parameter whose parsing is deferred to the generated layer.
+///
+/// dropshot parses path parameters before the handler runs, which would
+/// answer a malformed id with 400 before checking the key, and with
+/// dropshot's own error body. This type always extracts, keeps the parse
+/// result, and describes itself in the OpenAPI document exactly as `T`.
+#[derive(Debug, Clone)]
+pub struct PathParam<T> {
+    raw: String,
+    value: Result<T, String>,
+}
+
+impl<T> PathParam<T> {
+    /// The parsed value, or the 400 content naming the parameter.
+    pub fn into_value(self, name: &str) -> Result<T, Problem> {
+        self.value.map_err(|reason| {
+            let shown: String = self.raw.chars().take(64).collect();
+            let ellipsis = if self.raw.chars().count() > 64 { "..." } else { "" };
+            Problem::new(
+                "invalid_parameter",
+                format!("path parameter `{name}`: {shown:?}{ellipsis} {reason}"),
+            )
+        })
+    }
+}
+
+impl<'de, T> Deserialize<'de> for PathParam<T>
+where
+    T: FromStr + JsonSchema,
+    T::Err: fmt::Display,
+{
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let raw = String::deserialize(deserializer)?;
+        let value = raw
+            .parse::<T>()
+            .map_err(|e| format!("is not a valid {}: {e}", T::schema_name()));
+        Ok(PathParam { raw, value })
+    }
+}
+
+impl<T: JsonSchema> JsonSchema for PathParam<T> {
+    fn schema_name() -> String {
+        T::schema_name()
+    }
+
+    fn is_referenceable() -> bool {
+        T::is_referenceable()
+    }
+
+    fn json_schema(generator: &mut schemars::r#gen::SchemaGenerator) -> schemars::schema::Schema {
+        T::json_schema(generator)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn headers(values: &[&[u8]]) -> http::HeaderMap {
+        let mut map = http::HeaderMap::new();
+        for v in values {
+            map.append(http::header::AUTHORIZATION, http::HeaderValue::from_bytes(v).unwrap());
+        }
+        map
+    }
+
+    #[test]
+    fn bearer_scheme_is_case_insensitive() {
+        for value in [&b"Bearer k1"[..], b"bearer k1", b"BEARER k1", b"Bearer   k1"] {
+            assert_eq!(bearer_token(&headers(&[value])).unwrap().secret(), "k1", "{value:?}");
+        }
+    }
+
+    #[test]
+    fn malformed_authorization_is_rejected() {
+        for value in [
+            &b"Basic abc"[..],
+            b"Bearer",
+            b"Bearer ",
+            b"Bearer a b",
+            b"Bearer\tk1",
+            b"k1",
+            b"Bearer \xffk",
+        ] {
+            assert!(bearer_token(&headers(&[value])).is_err(), "{value:?}");
+        }
+        assert!(bearer_token(&headers(&[])).is_err());
+        assert!(bearer_token(&headers(&[b"Bearer a", b"Bearer b"])).is_err());
+    }
+
+    #[test]
+    fn token_debug_hides_the_secret() {
+        let token = bearer_token(&headers(&[b"Bearer s3cret"])).unwrap();
+        assert!(!format!("{token:?}").contains("s3cret"));
+    }
+
+    #[test]
+    fn path_param_defers_parse_errors() {
+        let ok: PathParam<i64> = serde_json::from_value(serde_json::json!("42")).unwrap();
+        assert_eq!(ok.into_value("orderId").unwrap(), 42);
+        let bad: PathParam<i64> = serde_json::from_value(serde_json::json!("9223372036854775808")).unwrap();
+        let problem = bad.into_value("orderId").unwrap_err();
+        assert_eq!(problem.code, "invalid_parameter");
+        assert!(problem.message.contains("orderId"), "{}", problem.message);
+    }
+}

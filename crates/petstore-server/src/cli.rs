@@ -1,0 +1,238 @@
+//! The `petstore-server` command line.
+
+use std::net::SocketAddr;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use anyhow::{Context, bail};
+use clap::{Parser, Subcommand};
+use dropshot::ConfigLoggingLevel;
+
+use crate::storage::sqlite::SqliteStorage;
+use crate::storage::{ImportData, ShipOutcome, Storage, StorageError};
+use crate::{demo, keys, server};
+
+#[derive(Parser)]
+#[command(name = "petstore-server", version, about = "The Pet Store orders service")]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(clap::Args)]
+struct Database {
+    /// The SQLite database file (created and migrated if missing), or a
+    /// `sqlite:` URL.
+    #[arg(long, env = "PETSTORE_DATABASE", default_value = "petstore.db", global = true)]
+    database: String,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Serve the API under /v1.
+    Serve {
+        #[command(flatten)]
+        db: Database,
+        /// The address to listen on.
+        #[arg(long, default_value = "127.0.0.1:8080")]
+        bind: SocketAddr,
+        /// Seed demo pets and orders (if the database is empty) and print a
+        /// new API key with a curl line to try.
+        #[arg(long)]
+        demo: bool,
+    },
+    /// Manage API keys.
+    Keys {
+        #[command(flatten)]
+        db: Database,
+        #[command(subcommand)]
+        command: KeysCommand,
+    },
+    /// Load pets and orders from a JSON file, all or nothing.
+    Import {
+        #[command(flatten)]
+        db: Database,
+        /// `{"pets":[{"id":1,"name":"Rex"}],"orders":[{"id":1,"petId":1,...,"status":"pending"}]}`
+        file: PathBuf,
+    },
+    /// Move a pending order to shipped.
+    Ship {
+        #[command(flatten)]
+        db: Database,
+        /// The order's id.
+        id: i64,
+    },
+}
+
+#[derive(Subcommand)]
+enum KeysCommand {
+    /// Create a key and print it. It is shown only this once.
+    Create {
+        /// Who the key is for.
+        #[arg(long)]
+        name: String,
+    },
+    /// List keys (ids, names, dates; never the keys themselves).
+    List,
+    /// Revoke a key: it stops working at once.
+    Revoke {
+        /// The key's id, as `keys list` shows it.
+        id: i64,
+    },
+}
+
+pub fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let runtime = match tokio::runtime::Runtime::new() {
+        Ok(r) => r,
+        Err(e) => {
+            eprintln!("error: cannot start the async runtime: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    match runtime.block_on(run(cli.command)) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("error: {e:#}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+async fn open(db: &Database) -> anyhow::Result<SqliteStorage> {
+    let storage = if db.database.starts_with("sqlite:") {
+        SqliteStorage::open_url(&db.database).await
+    } else {
+        SqliteStorage::open(Path::new(&db.database)).await
+    };
+    storage.with_context(|| format!("database {}", db.database))
+}
+
+async fn run(command: Command) -> anyhow::Result<()> {
+    match command {
+        Command::Serve { db, bind, demo } => serve(&db, bind, demo).await,
+        Command::Keys { db, command } => {
+            let storage = open(&db).await?;
+            let result = keys_command(&storage, command).await;
+            storage.close().await;
+            result
+        }
+        Command::Import { db, file } => {
+            // Read and validate the whole file before touching the database.
+            let text = std::fs::read_to_string(&file).with_context(|| format!("cannot read {}", file.display()))?;
+            let data: ImportData = serde_json::from_str(&text)
+                .with_context(|| format!("{} is not a valid import file", file.display()))?;
+            let storage = open(&db).await?;
+            let result = storage.import(&data).await;
+            storage.close().await;
+            result.with_context(|| format!("import of {} failed; nothing was loaded", file.display()))?;
+            println!("imported {} pets and {} orders", data.pets.len(), data.orders.len());
+            Ok(())
+        }
+        Command::Ship { db, id } => {
+            let storage = open(&db).await?;
+            let outcome = storage.ship_order(id).await;
+            storage.close().await;
+            match outcome? {
+                ShipOutcome::Shipped => {
+                    println!("order {id} shipped");
+                    Ok(())
+                }
+                ShipOutcome::NotFound => bail!("order {id} not found"),
+                ShipOutcome::NotPending(status) => bail!("order {id} is {}, not pending", status.as_str()),
+            }
+        }
+    }
+}
+
+/// Creates a key and gives it in full (the only time it is available).
+async fn create_key(storage: &impl Storage, name: &str) -> anyhow::Result<(i64, String)> {
+    if name.trim().is_empty() {
+        bail!("--name must not be empty");
+    }
+    let new = keys::new_secret().map_err(|e| anyhow::anyhow!("no randomness available: {e}"))?;
+    let id = storage.create_api_key(name, &new.hash).await?;
+    Ok((id, keys::format_key(id, &new.secret)))
+}
+
+async fn keys_command(storage: &SqliteStorage, command: KeysCommand) -> anyhow::Result<()> {
+    match command {
+        KeysCommand::Create { name } => {
+            let (id, key) = create_key(storage, &name).await?;
+            eprintln!("created key {id} for {name:?}; it is shown only once:");
+            println!("{key}");
+        }
+        KeysCommand::List => {
+            println!("{:>4}  {:<24}  {:<27}  revoked", "id", "name", "created");
+            for key in storage.list_api_keys().await? {
+                let revoked = key.revoked_at.map(|t| t.to_rfc3339()).unwrap_or_else(|| "-".into());
+                println!(
+                    "{:>4}  {:<24}  {:<27}  {revoked}",
+                    key.id,
+                    key.name,
+                    key.created_at.to_rfc3339()
+                );
+            }
+        }
+        KeysCommand::Revoke { id } => {
+            if !storage.revoke_api_key(id).await? {
+                bail!("no active key with id {id}");
+            }
+            println!("key {id} revoked");
+        }
+    }
+    Ok(())
+}
+
+async fn serve(db: &Database, bind: SocketAddr, demo: bool) -> anyhow::Result<()> {
+    let log = server::stderr_logger(ConfigLoggingLevel::Info)?;
+    let storage = open(db).await?;
+    if demo {
+        if storage.is_empty().await? {
+            storage
+                .import(&demo::data())
+                .await
+                .map_err(|e: StorageError| anyhow::anyhow!("seeding demo data: {e}"))?;
+        }
+        let (_, key) = create_key(&storage, "demo").await?;
+        let base = format!("http://{bind}{}", petstore_api::BASE_PATH);
+        println!(
+            "Demo data is in {}. A new API key (shown once):\n\n  {key}\n",
+            db.database
+        );
+        println!("Try:\n\n  curl -H 'Authorization: Bearer {key}' {base}/store/orders\n");
+        println!("  curl -X DELETE -H 'Authorization: Bearer {key}' {base}/store/orders/1\n");
+    }
+    let server = server::start(storage.clone(), bind, log.clone())?;
+    slog::info!(log, "serving"; "address" => %server.local_addr(), "base_path" => petstore_api::BASE_PATH);
+    // Borrowing `server` ends with the select, so it can be closed after.
+    let signal = tokio::select! {
+        result = server.wait_for_shutdown() => {
+            result.map_err(|e| anyhow::anyhow!("server failed: {e}"))?;
+            None
+        }
+        signal = shutdown_signal() => Some(signal),
+    };
+    if let Some(signal) = signal {
+        slog::info!(log, "shutting down: finishing requests in flight"; "signal" => signal);
+        server
+            .close()
+            .await
+            .map_err(|e| anyhow::anyhow!("shutdown failed: {e}"))?;
+    }
+    storage.close().await;
+    Ok(())
+}
+
+/// Resolves on SIGINT or SIGTERM.
+async fn shutdown_signal() -> &'static str {
+    use tokio::signal::unix::{SignalKind, signal};
+    let mut term = match signal(SignalKind::terminate()) {
+        Ok(s) => s,
+        Err(_) => return std::future::pending().await,
+    };
+    tokio::select! {
+        _ = tokio::signal::ctrl_c() => "SIGINT",
+        _ = term.recv() => "SIGTERM",
+    }
+}

@@ -1,0 +1,173 @@
+//! Persistence behind one small interface, [`Storage`], so that the service
+//! logic does not know which database it runs on. SQLite is the embedded
+//! default ([`sqlite::SqliteStorage`]).
+
+pub mod sqlite;
+
+use std::future::Future;
+
+use chrono::{DateTime, Utc};
+use serde::Deserialize;
+
+/// An order as stored. `status` is internal: the API's Order has none.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct OrderRecord {
+    pub id: i64,
+    pub pet_id: Option<i64>,
+    pub quantity: Option<i64>,
+    pub ship_date: Option<DateTime<Utc>>,
+    pub complete: Option<bool>,
+    pub status: OrderStatus,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum OrderStatus {
+    Pending,
+    Shipped,
+    Cancelled,
+}
+
+impl OrderStatus {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            OrderStatus::Pending => "pending",
+            OrderStatus::Shipped => "shipped",
+            OrderStatus::Cancelled => "cancelled",
+        }
+    }
+
+    pub fn parse(s: &str) -> Option<Self> {
+        match s {
+            "pending" => Some(OrderStatus::Pending),
+            "shipped" => Some(OrderStatus::Shipped),
+            "cancelled" => Some(OrderStatus::Cancelled),
+            _ => None,
+        }
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PetRecord {
+    pub id: i64,
+    pub name: String,
+}
+
+/// What an attempt to cancel found.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CancelOutcome {
+    /// It was pending and is now cancelled.
+    Cancelled,
+    /// It does not exist, or was cancelled already.
+    NotFound,
+    /// It has shipped: a shipped order cannot be reversed.
+    Shipped,
+}
+
+/// What an attempt to ship found.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ShipOutcome {
+    Shipped,
+    NotFound,
+    /// Shipped or cancelled already.
+    NotPending(OrderStatus),
+}
+
+/// An API key's stored form: never the key itself.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ApiKeyRecord {
+    pub id: i64,
+    pub name: String,
+    pub key_hash: Vec<u8>,
+    pub created_at: DateTime<Utc>,
+    pub revoked_at: Option<DateTime<Utc>>,
+}
+
+/// The import file: `{"pets": [...], "orders": [...]}`.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ImportData {
+    #[serde(default)]
+    pub pets: Vec<ImportPet>,
+    #[serde(default)]
+    pub orders: Vec<ImportOrder>,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ImportPet {
+    pub id: i64,
+    pub name: String,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct ImportOrder {
+    pub id: i64,
+    pub pet_id: Option<i64>,
+    pub quantity: Option<i64>,
+    pub ship_date: Option<DateTime<Utc>>,
+    pub complete: Option<bool>,
+    pub status: ImportStatus,
+}
+
+/// An imported order is pending or shipped; importing cancelled orders
+/// would make history up.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum ImportStatus {
+    Pending,
+    Shipped,
+}
+
+/// A storage failure, split by what the caller should tell its client.
+#[derive(Debug)]
+pub enum StorageError {
+    /// The database cannot be reached or written right now; retrying later
+    /// may work (503).
+    Unavailable(String),
+    /// The input breaks a rule of the data (a duplicate id, an order for an
+    /// unknown pet): the caller's fault.
+    Invalid(String),
+    /// Anything else (500).
+    Internal(String),
+}
+
+impl std::fmt::Display for StorageError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            StorageError::Unavailable(m) => write!(f, "storage unavailable: {m}"),
+            StorageError::Invalid(m) => write!(f, "{m}"),
+            StorageError::Internal(m) => write!(f, "storage error: {m}"),
+        }
+    }
+}
+
+impl std::error::Error for StorageError {}
+
+pub type Result<T> = std::result::Result<T, StorageError>;
+
+/// Everything the service and the CLI need from a database. Each method is
+/// one transaction.
+pub trait Storage: Send + Sync + 'static {
+    /// Orders that are not cancelled, by ascending id.
+    fn list_orders(&self) -> impl Future<Output = Result<Vec<OrderRecord>>> + Send;
+    /// Cancels a pending order in one conditional change, so that of two
+    /// concurrent cancels exactly one succeeds.
+    fn cancel_order(&self, id: i64) -> impl Future<Output = Result<CancelOutcome>> + Send;
+    /// Moves a pending order to shipped.
+    fn ship_order(&self, id: i64) -> impl Future<Output = Result<ShipOutcome>> + Send;
+    fn get_pet(&self, id: i64) -> impl Future<Output = Result<Option<PetRecord>>> + Send;
+    /// Loads pets and orders all or nothing.
+    fn import(&self, data: &ImportData) -> impl Future<Output = Result<()>> + Send;
+    /// Whether there is any pet or order yet.
+    fn is_empty(&self) -> impl Future<Output = Result<bool>> + Send;
+
+    /// Stores a new key's hash and gives its id.
+    fn create_api_key(&self, name: &str, key_hash: &[u8]) -> impl Future<Output = Result<i64>> + Send;
+    /// An active (not revoked) key by id.
+    fn active_api_key(&self, id: i64) -> impl Future<Output = Result<Option<ApiKeyRecord>>> + Send;
+    fn list_api_keys(&self) -> impl Future<Output = Result<Vec<ApiKeyRecord>>> + Send;
+    /// Revokes a key; `false` when there is no such active key.
+    fn revoke_api_key(&self, id: i64) -> impl Future<Output = Result<bool>> + Send;
+}

@@ -1,0 +1,76 @@
+//! `cargo xtask generate` writes the generated crates' code from the spec;
+//! `cargo xtask check` fails when the committed code is stale.
+
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use xtask::codegen::{self, SPEC_PATH};
+
+const USAGE: &str = "usage: cargo xtask <generate | check>\n\n  \
+    generate  regenerate the client and server code from openapi/petstore.yaml\n  \
+    check     fail (with a diff) when the committed generated code is stale";
+
+fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let result = match args.iter().map(String::as_str).collect::<Vec<_>>().as_slice() {
+        ["generate"] => generate(&workspace_root()),
+        ["check"] => check(&workspace_root()),
+        ["help" | "--help" | "-h"] => {
+            println!("{USAGE}");
+            Ok(())
+        }
+        _ => Err(format!("unknown arguments {args:?}\n\n{USAGE}")),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(message) => {
+            eprintln!("error: {message}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+/// The workspace root: xtask lives one level below it.
+fn workspace_root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .expect("xtask is inside the workspace")
+        .to_path_buf()
+}
+
+fn generate_from(root: &Path) -> Result<Vec<codegen::GeneratedFile>, String> {
+    let spec_path = root.join(SPEC_PATH);
+    let text = std::fs::read_to_string(&spec_path).map_err(|e| format!("cannot read {}: {e}", spec_path.display()))?;
+    codegen::generate_all(&text).map_err(|e| format!("{SPEC_PATH}: {e}"))
+}
+
+fn generate(root: &Path) -> Result<(), String> {
+    let files = generate_from(root)?;
+    let stale = codegen::stale_files(root, &files);
+    for file in &files {
+        if stale.iter().any(|s| s.path == file.path) {
+            let path = root.join(&file.path);
+            std::fs::write(&path, &file.contents).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+            println!("wrote {}", file.path.display());
+        } else {
+            println!("unchanged {}", file.path.display());
+        }
+    }
+    Ok(())
+}
+
+fn check(root: &Path) -> Result<(), String> {
+    let stale = codegen::stale_files(root, &generate_from(root)?);
+    if stale.is_empty() {
+        println!("generated code is up to date with {SPEC_PATH}");
+        return Ok(());
+    }
+    for file in &stale {
+        eprintln!("{}", file.diff);
+    }
+    let names: Vec<String> = stale.iter().map(|s| s.path.display().to_string()).collect();
+    Err(format!(
+        "generated code is stale ({}): run `cargo xtask generate` and commit the result",
+        names.join(", ")
+    ))
+}
