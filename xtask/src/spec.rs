@@ -76,7 +76,9 @@ pub fn operations(spec: &OpenAPI) -> Vec<OperationRef<'_>> {
 
 /// Parses and checks a spec given as YAML (or JSON, which is YAML).
 pub fn parse(text: &str) -> Result<OpenAPI, SpecError> {
-    let raw: serde_json::Value = serde_norway::from_str(text).map_err(|e| {
+    // serde_norway's Value keeps the document's key order, which the
+    // generated code follows.
+    let raw: serde_norway::Value = serde_norway::from_str(text).map_err(|e| {
         let location = e
             .location()
             .map(|l| format!("line {}, column {}", l.line(), l.column()))
@@ -84,21 +86,61 @@ pub fn parse(text: &str) -> Result<OpenAPI, SpecError> {
         SpecError::new(location, format!("invalid YAML: {e}"))
     })?;
     check_version(&raw)?;
-    let spec: OpenAPI = serde_path_to_error::deserialize(&raw).map_err(|e| {
-        let location = match e.path().to_string() {
-            p if p == "." => "document".to_string(),
-            p => p,
-        };
-        SpecError::new(location, format!("not a valid OpenAPI 3.0 document: {}", e.inner()))
-    })?;
+    let spec: OpenAPI = deserialize_at(&raw, "").map_err(|e| locate_structural_error(&raw).unwrap_or(e))?;
     check(&spec)?;
     Ok(spec)
+}
+
+/// Deserializes `value`, naming the failing field relative to `prefix`.
+fn deserialize_at<T: serde::de::DeserializeOwned>(value: &serde_norway::Value, prefix: &str) -> Result<T, SpecError> {
+    serde_path_to_error::deserialize(value.clone()).map_err(|e| {
+        let inner = e.path().to_string();
+        let location = match (prefix, inner.as_str()) {
+            ("", ".") => "document".to_string(),
+            ("", p) => p.to_string(),
+            (prefix, ".") => prefix.to_string(),
+            (prefix, p) => format!("{prefix}.{p}"),
+        };
+        SpecError::new(location, format!("not a valid OpenAPI 3.0 document: {}", e.inner()))
+    })
+}
+
+/// openapiv3 reads path items, operations and schemas through untagged
+/// enums, which lose the error's position; this retries the parts one by
+/// one to find which operation or schema is wrong.
+fn locate_structural_error(raw: &serde_norway::Value) -> Option<SpecError> {
+    if let Some(paths) = raw.get("paths").and_then(|p| p.as_mapping()) {
+        for (path, item) in paths {
+            let path = path.as_str()?;
+            for method in METHODS {
+                if let Some(op) = item.get(method)
+                    && let Err(e) = deserialize_at::<Operation>(op, &format!("paths.{path}.{method}"))
+                {
+                    return Some(e);
+                }
+            }
+            if let Err(e) = deserialize_at::<openapiv3::PathItem>(item, &format!("paths.{path}")) {
+                return Some(e);
+            }
+        }
+    }
+    let schemas = raw
+        .get("components")
+        .and_then(|c| c.get("schemas"))
+        .and_then(|s| s.as_mapping());
+    for (name, schema) in schemas.into_iter().flatten() {
+        let at = format!("components.schemas.{}", name.as_str()?);
+        if let Err(e) = deserialize_at::<ReferenceOr<openapiv3::Schema>>(schema, &at) {
+            return Some(e);
+        }
+    }
+    None
 }
 
 /// progenitor and openapiv3 read OpenAPI 3.0 only; a 3.1 document often
 /// parses into nonsense instead of failing, so this is checked on the raw
 /// value first.
-fn check_version(raw: &serde_json::Value) -> Result<(), SpecError> {
+fn check_version(raw: &serde_norway::Value) -> Result<(), SpecError> {
     match raw.get("openapi").and_then(|v| v.as_str()) {
         Some(v) if v.starts_with("3.0.") => Ok(()),
         Some(v) => Err(SpecError::new(

@@ -138,13 +138,6 @@ impl types::Error {
         }
     }
 }
-///The path parameters of `getPetById`.
-#[derive(Debug, ::serde::Deserialize, ::schemars::JsonSchema)]
-pub struct GetPetByIdPath {
-    ///The identifier of the pet to return.
-    #[serde(rename = "petId")]
-    pub pet_id: runtime::PathParam<i64>,
-}
 ///The path parameters of `cancelOrder`.
 #[derive(Debug, ::serde::Deserialize, ::schemars::JsonSchema)]
 pub struct CancelOrderPath {
@@ -152,48 +145,12 @@ pub struct CancelOrderPath {
     #[serde(rename = "orderId")]
     pub order_id: runtime::PathParam<i64>,
 }
-///The responses `getPetById` documents: one variant per status.
-#[derive(Debug)]
-pub enum GetPetByIdResponse {
-    ///200: The pet.
-    Ok(types::Pet),
-    ///400: A parameter is malformed (code `invalid_parameter` or `bad_request`).
-    BadRequest(runtime::Problem),
-    ///401: The API key is missing or invalid (code `unauthorized`).
-    Unauthorized(runtime::Problem),
-    ///404: The resource could not be found (code `order_not_found` or `pet_not_found`).
-    NotFound(runtime::Problem),
-    ///500: The server failed (code `internal_error`) or its storage is unavailable (code `service_unavailable`).
-    InternalServerError(runtime::Problem),
-    ///503: The server failed (code `internal_error`) or its storage is unavailable (code `service_unavailable`).
-    ServiceUnavailable(runtime::Problem),
-}
-impl GetPetByIdResponse {
-    /// The HTTP response this value stands for.
-    pub fn into_http(
-        self,
-    ) -> ::std::result::Result<::dropshot::HttpResponseOk<types::Pet>, types::Error> {
-        match self {
-            GetPetByIdResponse::Ok(body) => {
-                ::std::result::Result::Ok(::dropshot::HttpResponseOk(body))
-            }
-            GetPetByIdResponse::BadRequest(problem) => {
-                ::std::result::Result::Err(types::Error::from_problem(400u16, problem))
-            }
-            GetPetByIdResponse::Unauthorized(problem) => {
-                ::std::result::Result::Err(types::Error::from_problem(401u16, problem))
-            }
-            GetPetByIdResponse::NotFound(problem) => {
-                ::std::result::Result::Err(types::Error::from_problem(404u16, problem))
-            }
-            GetPetByIdResponse::InternalServerError(problem) => {
-                ::std::result::Result::Err(types::Error::from_problem(500u16, problem))
-            }
-            GetPetByIdResponse::ServiceUnavailable(problem) => {
-                ::std::result::Result::Err(types::Error::from_problem(503u16, problem))
-            }
-        }
-    }
+///The path parameters of `getPetById`.
+#[derive(Debug, ::serde::Deserialize, ::schemars::JsonSchema)]
+pub struct GetPetByIdPath {
+    ///The identifier of the pet to return.
+    #[serde(rename = "petId")]
+    pub pet_id: runtime::PathParam<i64>,
 }
 ///The responses `listOrders` documents: one variant per status.
 #[derive(Debug)]
@@ -279,25 +236,55 @@ impl CancelOrderResponse {
         }
     }
 }
+///The responses `getPetById` documents: one variant per status.
+#[derive(Debug)]
+pub enum GetPetByIdResponse {
+    ///200: The pet.
+    Ok(types::Pet),
+    ///400: A parameter is malformed (code `invalid_parameter` or `bad_request`).
+    BadRequest(runtime::Problem),
+    ///401: The API key is missing or invalid (code `unauthorized`).
+    Unauthorized(runtime::Problem),
+    ///404: The resource could not be found (code `order_not_found` or `pet_not_found`).
+    NotFound(runtime::Problem),
+    ///500: The server failed (code `internal_error`) or its storage is unavailable (code `service_unavailable`).
+    InternalServerError(runtime::Problem),
+    ///503: The server failed (code `internal_error`) or its storage is unavailable (code `service_unavailable`).
+    ServiceUnavailable(runtime::Problem),
+}
+impl GetPetByIdResponse {
+    /// The HTTP response this value stands for.
+    pub fn into_http(
+        self,
+    ) -> ::std::result::Result<::dropshot::HttpResponseOk<types::Pet>, types::Error> {
+        match self {
+            GetPetByIdResponse::Ok(body) => {
+                ::std::result::Result::Ok(::dropshot::HttpResponseOk(body))
+            }
+            GetPetByIdResponse::BadRequest(problem) => {
+                ::std::result::Result::Err(types::Error::from_problem(400u16, problem))
+            }
+            GetPetByIdResponse::Unauthorized(problem) => {
+                ::std::result::Result::Err(types::Error::from_problem(401u16, problem))
+            }
+            GetPetByIdResponse::NotFound(problem) => {
+                ::std::result::Result::Err(types::Error::from_problem(404u16, problem))
+            }
+            GetPetByIdResponse::InternalServerError(problem) => {
+                ::std::result::Result::Err(types::Error::from_problem(500u16, problem))
+            }
+            GetPetByIdResponse::ServiceUnavailable(problem) => {
+                ::std::result::Result::Err(types::Error::from_problem(503u16, problem))
+            }
+        }
+    }
+}
 /**The `Pet Store` API as dropshot sees it: one endpoint per operation, under `/v1`.
 
 Implemented by [`StrictServer`]; a server implements [`PetStoreHandlers`] instead.*/
 #[::dropshot::api_description]
 pub trait PetStoreApi {
     type Context: PetStoreHandlers;
-    /**Find a pet by id
-
-Returns a single pet. Deprecated; a sunset date is not set yet.*/
-    #[endpoint{method = GET,
-    path = "/v1/pets/{petId}",
-    operation_id = "getPetById",
-    tags = ["pets"],
-    deprecated = true,
-    }]
-    async fn get_pet_by_id(
-        rqctx: ::dropshot::RequestContext<Self::Context>,
-        path: ::dropshot::Path<GetPetByIdPath>,
-    ) -> ::std::result::Result<::dropshot::HttpResponseOk<types::Pet>, types::Error>;
     /**List all orders
 
 Returns every order placed in the store, by ascending id. Cancelled
@@ -328,21 +315,24 @@ is no longer listed, and cancelling it again yields 404.*/
         rqctx: ::dropshot::RequestContext<Self::Context>,
         path: ::dropshot::Path<CancelOrderPath>,
     ) -> ::std::result::Result<::dropshot::HttpResponseDeleted, types::Error>;
+    /**Find a pet by id
+
+Returns a single pet. Deprecated; a sunset date is not set yet.*/
+    #[endpoint{method = GET,
+    path = "/v1/pets/{petId}",
+    operation_id = "getPetById",
+    tags = ["pets"],
+    deprecated = true,
+    }]
+    async fn get_pet_by_id(
+        rqctx: ::dropshot::RequestContext<Self::Context>,
+        path: ::dropshot::Path<GetPetByIdPath>,
+    ) -> ::std::result::Result<::dropshot::HttpResponseOk<types::Pet>, types::Error>;
 }
 /**What a `Pet Store` server implements: one method per operation, with typed inputs and a typed response.
 
 The caller is authenticated (by [`runtime::Authenticator`]) before any method runs.*/
 pub trait PetStoreHandlers: runtime::Authenticator {
-    /**Find a pet by id
-
-Returns a single pet. Deprecated; a sunset date is not set yet.*/
-    ///
-    ///Deprecated in the spec.
-    fn get_pet_by_id(
-        &self,
-        caller: &Self::Principal,
-        pet_id: i64,
-    ) -> impl ::std::future::Future<Output = GetPetByIdResponse> + Send;
     /**List all orders
 
 Returns every order placed in the store, by ascending id. Cancelled
@@ -362,6 +352,16 @@ is no longer listed, and cancelling it again yields 404.*/
         caller: &Self::Principal,
         order_id: i64,
     ) -> impl ::std::future::Future<Output = CancelOrderResponse> + Send;
+    /**Find a pet by id
+
+Returns a single pet. Deprecated; a sunset date is not set yet.*/
+    ///
+    ///Deprecated in the spec.
+    fn get_pet_by_id(
+        &self,
+        caller: &Self::Principal,
+        pet_id: i64,
+    ) -> impl ::std::future::Future<Output = GetPetByIdResponse> + Send;
 }
 /// Serves the dropshot API with a [`#handlers_trait`] implementation:
 /// authentication, parameter checks and response mapping live here,
@@ -369,24 +369,6 @@ is no longer listed, and cancelling it again yields 404.*/
 pub struct StrictServer<H>(::std::marker::PhantomData<H>);
 impl<H: PetStoreHandlers> PetStoreApi for StrictServer<H> {
     type Context = H;
-    async fn get_pet_by_id(
-        rqctx: ::dropshot::RequestContext<Self::Context>,
-        path: ::dropshot::Path<GetPetByIdPath>,
-    ) -> ::std::result::Result<::dropshot::HttpResponseOk<types::Pet>, types::Error> {
-        let handlers = rqctx.context();
-        let caller = runtime::authenticate(handlers, rqctx.request.headers())
-            .await
-            .map_err(|(status, problem)| types::Error::from_problem(status, problem))?;
-        let path = path.into_inner();
-        let pet_id = path
-            .pet_id
-            .into_value("petId")
-            .map_err(|problem| types::Error::from_problem(400, problem))?;
-        #[allow(deprecated)]
-        let response = <H as PetStoreHandlers>::get_pet_by_id(handlers, &caller, pet_id)
-            .await;
-        response.into_http()
-    }
     async fn list_orders(
         rqctx: ::dropshot::RequestContext<Self::Context>,
     ) -> ::std::result::Result<
@@ -416,6 +398,24 @@ impl<H: PetStoreHandlers> PetStoreApi for StrictServer<H> {
             .map_err(|problem| types::Error::from_problem(400, problem))?;
         #[allow(deprecated)]
         let response = <H as PetStoreHandlers>::cancel_order(handlers, &caller, order_id)
+            .await;
+        response.into_http()
+    }
+    async fn get_pet_by_id(
+        rqctx: ::dropshot::RequestContext<Self::Context>,
+        path: ::dropshot::Path<GetPetByIdPath>,
+    ) -> ::std::result::Result<::dropshot::HttpResponseOk<types::Pet>, types::Error> {
+        let handlers = rqctx.context();
+        let caller = runtime::authenticate(handlers, rqctx.request.headers())
+            .await
+            .map_err(|(status, problem)| types::Error::from_problem(status, problem))?;
+        let path = path.into_inner();
+        let pet_id = path
+            .pet_id
+            .into_value("petId")
+            .map_err(|problem| types::Error::from_problem(400, problem))?;
+        #[allow(deprecated)]
+        let response = <H as PetStoreHandlers>::get_pet_by_id(handlers, &caller, pet_id)
             .await;
         response.into_http()
     }

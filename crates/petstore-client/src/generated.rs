@@ -175,63 +175,6 @@ const _: () = {
 };
 #[allow(clippy::all)]
 impl Client {
-    /**Find a pet by id
-
-Returns a single pet. Deprecated; a sunset date is not set yet.
-
-Sends a `GET` request to `/pets/{petId}`
-
-Arguments:
-- `pet_id`: The identifier of the pet to return.
-*/
-    #[deprecated(note = "deprecated in the API description (openapi/petstore.yaml)")]
-    pub async fn get_pet_by_id<'a>(
-        &'a self,
-        pet_id: i64,
-    ) -> Result<ResponseValue<types::Pet>, Error<types::Error>> {
-        let url = format!(
-            "{}/pets/{}", self.baseurl, encode_path(& pet_id.to_string()),
-        );
-        let mut header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
-        header_map
-            .append(
-                ::reqwest::header::HeaderName::from_static("api-version"),
-                ::reqwest::header::HeaderValue::from_static(Self::api_version()),
-            );
-        #[allow(unused_mut)]
-        let mut request = self
-            .client
-            .get(url)
-            .header(
-                ::reqwest::header::ACCEPT,
-                ::reqwest::header::HeaderValue::from_static("application/json"),
-            )
-            .headers(header_map)
-            .build()?;
-        let info = OperationInfo {
-            operation_id: "get_pet_by_id",
-        };
-        self.pre(&mut request, &info).await?;
-        let result = self.exec(request, &info).await;
-        self.post(&result, &info).await?;
-        let response = result?;
-        match response.status().as_u16() {
-            200u16 => ResponseValue::from_response(response).await,
-            400u16 => {
-                Err(Error::ErrorResponse(ResponseValue::from_response(response).await?))
-            }
-            401u16 => {
-                Err(Error::ErrorResponse(ResponseValue::from_response(response).await?))
-            }
-            404u16 => {
-                Err(Error::ErrorResponse(ResponseValue::from_response(response).await?))
-            }
-            500u16..=599u16 => {
-                Err(Error::ErrorResponse(ResponseValue::from_response(response).await?))
-            }
-            _ => Err(Error::UnexpectedResponse(response)),
-        }
-    }
     /**List all orders
 
 Returns every order placed in the store, by ascending id. Cancelled
@@ -334,6 +277,63 @@ Arguments:
                 Err(Error::ErrorResponse(ResponseValue::from_response(response).await?))
             }
             409u16 => {
+                Err(Error::ErrorResponse(ResponseValue::from_response(response).await?))
+            }
+            500u16..=599u16 => {
+                Err(Error::ErrorResponse(ResponseValue::from_response(response).await?))
+            }
+            _ => Err(Error::UnexpectedResponse(response)),
+        }
+    }
+    /**Find a pet by id
+
+Returns a single pet. Deprecated; a sunset date is not set yet.
+
+Sends a `GET` request to `/pets/{petId}`
+
+Arguments:
+- `pet_id`: The identifier of the pet to return.
+*/
+    #[deprecated(note = "deprecated in the API description (openapi/petstore.yaml)")]
+    pub async fn get_pet_by_id<'a>(
+        &'a self,
+        pet_id: i64,
+    ) -> Result<ResponseValue<types::Pet>, Error<types::Error>> {
+        let url = format!(
+            "{}/pets/{}", self.baseurl, encode_path(& pet_id.to_string()),
+        );
+        let mut header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
+        header_map
+            .append(
+                ::reqwest::header::HeaderName::from_static("api-version"),
+                ::reqwest::header::HeaderValue::from_static(Self::api_version()),
+            );
+        #[allow(unused_mut)]
+        let mut request = self
+            .client
+            .get(url)
+            .header(
+                ::reqwest::header::ACCEPT,
+                ::reqwest::header::HeaderValue::from_static("application/json"),
+            )
+            .headers(header_map)
+            .build()?;
+        let info = OperationInfo {
+            operation_id: "get_pet_by_id",
+        };
+        self.pre(&mut request, &info).await?;
+        let result = self.exec(request, &info).await;
+        self.post(&result, &info).await?;
+        let response = result?;
+        match response.status().as_u16() {
+            200u16 => ResponseValue::from_response(response).await,
+            400u16 => {
+                Err(Error::ErrorResponse(ResponseValue::from_response(response).await?))
+            }
+            401u16 => {
+                Err(Error::ErrorResponse(ResponseValue::from_response(response).await?))
+            }
+            404u16 => {
                 Err(Error::ErrorResponse(ResponseValue::from_response(response).await?))
             }
             500u16..=599u16 => {

@@ -145,20 +145,10 @@ async fn run(command: Command) -> anyhow::Result<()> {
     }
 }
 
-/// Creates a key and gives it in full (the only time it is available).
-async fn create_key(storage: &impl Storage, name: &str) -> anyhow::Result<(i64, String)> {
-    if name.trim().is_empty() {
-        bail!("--name must not be empty");
-    }
-    let new = keys::new_secret().map_err(|e| anyhow::anyhow!("no randomness available: {e}"))?;
-    let id = storage.create_api_key(name, &new.hash).await?;
-    Ok((id, keys::format_key(id, &new.secret)))
-}
-
 async fn keys_command(storage: &SqliteStorage, command: KeysCommand) -> anyhow::Result<()> {
     match command {
         KeysCommand::Create { name } => {
-            let (id, key) = create_key(storage, &name).await?;
+            let (id, key) = keys::issue(storage, &name).await?;
             eprintln!("created key {id} for {name:?}; it is shown only once:");
             println!("{key}");
         }
@@ -187,24 +177,25 @@ async fn keys_command(storage: &SqliteStorage, command: KeysCommand) -> anyhow::
 async fn serve(db: &Database, bind: SocketAddr, demo: bool) -> anyhow::Result<()> {
     let log = server::stderr_logger(ConfigLoggingLevel::Info)?;
     let storage = open(db).await?;
-    if demo {
-        if storage.is_empty().await? {
-            storage
-                .import(&demo::data())
-                .await
-                .map_err(|e: StorageError| anyhow::anyhow!("seeding demo data: {e}"))?;
-        }
-        let (_, key) = create_key(&storage, "demo").await?;
-        let base = format!("http://{bind}{}", petstore_api::BASE_PATH);
-        println!(
-            "Demo data is in {}. A new API key (shown once):\n\n  {key}\n",
-            db.database
-        );
+    if demo && storage.is_empty().await? {
+        storage
+            .import(&demo::data())
+            .await
+            .map_err(|e: StorageError| anyhow::anyhow!("seeding demo data: {e}"))?;
+    }
+    let demo_key = match demo {
+        true => Some(keys::issue(&storage, "demo").await?.1),
+        false => None,
+    };
+    let server = server::start(storage.clone(), bind, log.clone())?;
+    let base = format!("http://{}{}", server.local_addr(), petstore_api::BASE_PATH);
+    slog::info!(log, "serving"; "base_url" => &base);
+    if let Some(key) = demo_key {
+        println!("Serving {base} with demo data from {}.", db.database);
+        println!("A new API key (shown once; `keys revoke` ends it):\n\n  {key}\n");
         println!("Try:\n\n  curl -H 'Authorization: Bearer {key}' {base}/store/orders\n");
         println!("  curl -X DELETE -H 'Authorization: Bearer {key}' {base}/store/orders/1\n");
     }
-    let server = server::start(storage.clone(), bind, log.clone())?;
-    slog::info!(log, "serving"; "address" => %server.local_addr(), "base_path" => petstore_api::BASE_PATH);
     // Borrowing `server` ends with the select, so it can be closed after.
     let signal = tokio::select! {
         result = server.wait_for_shutdown() => {

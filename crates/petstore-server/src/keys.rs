@@ -5,6 +5,8 @@
 //! comparison is constant-time.
 
 use sha2::{Digest, Sha256};
+
+use crate::storage::Storage;
 use subtle::ConstantTimeEq;
 
 const PREFIX: &str = "psk_";
@@ -48,6 +50,17 @@ pub fn hash(secret: &str) -> Vec<u8> {
 /// they differ.
 pub fn verify(secret: &str, stored_hash: &[u8]) -> bool {
     hash(secret).ct_eq(stored_hash).into()
+}
+
+/// Creates a key named `name` and gives its id and the full key: the only
+/// time the key is available.
+pub async fn issue(storage: &impl Storage, name: &str) -> anyhow::Result<(i64, String)> {
+    if name.trim().is_empty() {
+        anyhow::bail!("a key's name must not be empty");
+    }
+    let new = new_secret().map_err(|e| anyhow::anyhow!("no randomness available: {e}"))?;
+    let id = storage.create_api_key(name, &new.hash).await?;
+    Ok((id, format_key(id, &new.secret)))
 }
 
 #[cfg(test)]

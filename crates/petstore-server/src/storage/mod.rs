@@ -152,6 +152,8 @@ pub type Result<T> = std::result::Result<T, StorageError>;
 pub trait Storage: Send + Sync + 'static {
     /// Orders that are not cancelled, by ascending id.
     fn list_orders(&self) -> impl Future<Output = Result<Vec<OrderRecord>>> + Send;
+    /// One order by id, whatever its status.
+    fn get_order(&self, id: i64) -> impl Future<Output = Result<Option<OrderRecord>>> + Send;
     /// Cancels a pending order in one conditional change, so that of two
     /// concurrent cancels exactly one succeeds.
     fn cancel_order(&self, id: i64) -> impl Future<Output = Result<CancelOutcome>> + Send;

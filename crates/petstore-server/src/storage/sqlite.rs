@@ -177,6 +177,15 @@ impl Storage for SqliteStorage {
         rows.iter().map(order_from_row).collect()
     }
 
+    async fn get_order(&self, id: i64) -> Result<Option<OrderRecord>> {
+        let row = sqlx::query("SELECT id, pet_id, quantity, ship_date, complete, status FROM orders WHERE id = ?")
+            .bind(id)
+            .fetch_optional(&self.pool)
+            .await
+            .map_err(classify)?;
+        row.as_ref().map(order_from_row).transpose()
+    }
+
     async fn cancel_order(&self, id: i64) -> Result<CancelOutcome> {
         // The condition is part of the write: two concurrent cancels cannot
         // both see "pending".

@@ -1,0 +1,119 @@
+//! The API surface in one snapshot: for each operation, its method and
+//! path, the generated client method, the server's handler method and its
+//! response variants. A spec change's effect on both sides shows up here
+//! as one small diff for a reviewer.
+
+use petstore_tests::{source_spec, workspace_root};
+
+fn parse(relative: &str) -> syn::File {
+    syn::parse_file(&std::fs::read_to_string(workspace_root().join(relative)).unwrap()).unwrap()
+}
+
+/// A signature on one line, as rustfmt-like text.
+fn render_signature(sig: &syn::Signature) -> String {
+    let item: syn::ItemFn = syn::parse_quote!(#sig {});
+    let text = prettyplease::unparse(&syn::File {
+        shebang: None,
+        attrs: vec![],
+        items: vec![syn::Item::Fn(item)],
+    });
+    text.trim()
+        .trim_end_matches("{}")
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ")
+        .replace("( ", "(")
+        .replace(", )", ")")
+}
+
+fn client_method<'a>(file: &'a syn::File, name: &str) -> Option<&'a syn::ImplItemFn> {
+    file.items.iter().find_map(|item| match item {
+        syn::Item::Impl(imp) if imp.trait_.is_none() => imp.items.iter().find_map(|i| match i {
+            syn::ImplItem::Fn(f) if f.sig.ident == name => Some(f),
+            _ => None,
+        }),
+        _ => None,
+    })
+}
+
+fn trait_method<'a>(file: &'a syn::File, trait_name: &str, name: &str) -> Option<&'a syn::TraitItemFn> {
+    file.items.iter().find_map(|item| match item {
+        syn::Item::Trait(t) if t.ident == trait_name => t.items.iter().find_map(|i| match i {
+            syn::TraitItem::Fn(f) if f.sig.ident == name => Some(f),
+            _ => None,
+        }),
+        _ => None,
+    })
+}
+
+fn enum_variants(file: &syn::File, name: &str) -> Vec<String> {
+    file.items
+        .iter()
+        .find_map(|item| match item {
+            syn::Item::Enum(e) if e.ident == name => Some(
+                e.variants
+                    .iter()
+                    .map(|v| {
+                        let fields = &v.fields;
+                        format!("{}{}", v.ident, quote::quote!(#fields)).replace(' ', "")
+                    })
+                    .collect(),
+            ),
+            _ => None,
+        })
+        .unwrap_or_default()
+}
+
+fn is_deprecated(attrs: &[syn::Attribute]) -> bool {
+    attrs.iter().any(|a| a.path().is_ident("deprecated"))
+}
+
+fn snake(id: &str) -> String {
+    let mut out = String::new();
+    for c in id.chars() {
+        if c.is_ascii_uppercase() {
+            out.push('_');
+        }
+        out.push(c.to_ascii_lowercase());
+    }
+    out
+}
+
+fn pascal(id: &str) -> String {
+    let mut chars = id.chars();
+    chars
+        .next()
+        .map(|c| c.to_ascii_uppercase().to_string() + chars.as_str())
+        .unwrap_or_default()
+}
+
+#[test]
+fn api_surface() {
+    let spec = source_spec();
+    let client = parse("crates/petstore-client/src/generated.rs");
+    let server = parse("crates/petstore-api/src/generated.rs");
+    let mut out = String::new();
+    for (path, item) in spec["paths"].as_object().unwrap() {
+        for (method, op) in item.as_object().unwrap() {
+            let id = op["operationId"].as_str().unwrap();
+            let name = snake(id);
+            let client_fn = client_method(&client, &name).unwrap_or_else(|| panic!("client lacks {name}"));
+            let handler =
+                trait_method(&server, "PetStoreHandlers", &name).unwrap_or_else(|| panic!("server lacks {name}"));
+            out.push_str(&format!("{id}: {} {path}\n", method.to_uppercase()));
+            let deprecated = if is_deprecated(&client_fn.attrs) {
+                "#[deprecated] "
+            } else {
+                ""
+            };
+            out.push_str(&format!(
+                "  client:    {deprecated}{}\n",
+                render_signature(&client_fn.sig)
+            ));
+            out.push_str(&format!("  server:    {}\n", render_signature(&handler.sig)));
+            let variants = enum_variants(&server, &format!("{}Response", pascal(id)));
+            out.push_str(&format!("  responses: {}\n\n", variants.join(" | ")));
+        }
+    }
+    insta::assert_snapshot!("api_surface", out);
+}
