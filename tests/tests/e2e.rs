@@ -249,6 +249,13 @@ mod raw {
         assert_eq!(headers["allow"], "GET");
         assert!(body.get("request_id").is_some() && body.get("code").is_none(), "{body}");
 
+        // A path that is not valid UTF-8 once percent-decoded is refused by
+        // the router too, with dropshot's body.
+        let (status, _, body) = send(http.delete(format!("{base}/store/orders/%FF")).bearer_auth(&server.key)).await;
+        assert_eq!(status, 400);
+        assert_eq!(body["message"], "invalid path encoding");
+        assert!(body.get("code").is_none(), "{body}");
+
         // 401 without `WWW-Authenticate` (RFC 9110 §11.6.1 requires one):
         // a custom dropshot error type cannot add headers.
         let (status, headers, _) = send(http.get(format!("{base}/store/orders"))).await;

@@ -28,19 +28,18 @@ impl Problem {
     }
 }
 
+/// dropshot's own error codes (`Internal`, `ObjectNotFound`, ...) are not
+/// the ones the spec documents, so the code comes from the status.
 impl From<dropshot::HttpError> for Problem {
     fn from(error: dropshot::HttpError) -> Self {
-        let code = error
-            .error_code
-            .unwrap_or_else(|| default_code(error.status_code.as_u16()).to_string());
         Problem {
-            code,
+            code: default_code(error.status_code.as_u16()).to_string(),
             message: error.external_message,
         }
     }
 }
 
-/// The code for an error dropshot raised without one.
+/// The documented code for an error dropshot raised.
 fn default_code(status: u16) -> &'static str {
     match status {
         400 => "bad_request",
@@ -156,17 +155,44 @@ impl<T> PathParam<T> {
     }
 }
 
-impl<'de, T> Deserialize<'de> for PathParam<T>
-where
-    T: FromStr + JsonSchema,
-    T::Err: fmt::Display,
-{
+impl<'de, T: PathValue> Deserialize<'de> for PathParam<T> {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
         let raw = String::deserialize(deserializer)?;
-        let value = raw
-            .parse::<T>()
-            .map_err(|e| format!("is not a valid {}: {e}", T::schema_name()));
+        let value = T::parse_path(&raw);
         Ok(PathParam { raw, value })
+    }
+}
+
+/// A type a path parameter can hold, with the syntax the spec's schema
+/// allows: integers are `-?[0-9]+` (Rust's `FromStr` would also take `+5`).
+pub trait PathValue: Sized + JsonSchema {
+    fn parse_path(raw: &str) -> Result<Self, String>;
+}
+
+fn parse_integer<T: FromStr<Err = std::num::ParseIntError> + JsonSchema>(raw: &str) -> Result<T, String> {
+    let digits = raw.strip_prefix('-').unwrap_or(raw);
+    if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+        return Err(format!("is not a valid {}: expected decimal digits", T::schema_name()));
+    }
+    raw.parse::<T>()
+        .map_err(|e| format!("is not a valid {}: {e}", T::schema_name()))
+}
+
+impl PathValue for i64 {
+    fn parse_path(raw: &str) -> Result<Self, String> {
+        parse_integer(raw)
+    }
+}
+
+impl PathValue for i32 {
+    fn parse_path(raw: &str) -> Result<Self, String> {
+        parse_integer(raw)
+    }
+}
+
+impl PathValue for String {
+    fn parse_path(raw: &str) -> Result<Self, String> {
+        Ok(raw.to_string())
     }
 }
 
@@ -230,9 +256,13 @@ mod tests {
     fn path_param_defers_parse_errors() {
         let ok: PathParam<i64> = serde_json::from_value(serde_json::json!("42")).unwrap();
         assert_eq!(ok.into_value("orderId").unwrap(), 42);
-        let bad: PathParam<i64> = serde_json::from_value(serde_json::json!("9223372036854775808")).unwrap();
-        let problem = bad.into_value("orderId").unwrap_err();
-        assert_eq!(problem.code, "invalid_parameter");
-        assert!(problem.message.contains("orderId"), "{}", problem.message);
+        let negative: PathParam<i64> = serde_json::from_value(serde_json::json!("-3")).unwrap();
+        assert_eq!(negative.into_value("orderId").unwrap(), -3);
+        for raw in ["9223372036854775808", "+5", "", "-", "1e3", "0x10", " 1", "\u{661}"] {
+            let bad: PathParam<i64> = serde_json::from_value(serde_json::json!(raw)).unwrap();
+            let problem = bad.into_value("orderId").unwrap_err();
+            assert_eq!(problem.code, "invalid_parameter", "{raw:?}");
+            assert!(problem.message.contains("orderId"), "{}", problem.message);
+        }
     }
 }

@@ -68,6 +68,9 @@ impl<S: Storage> Authenticator for Service<S> {
     }
 }
 
+// An optional field added to Order in the spec must not break the build
+// (it is compatible), hence the `Default` base even while every field is set.
+#[allow(clippy::needless_update)]
 fn to_order(record: OrderRecord) -> types::Order {
     types::Order {
         id: Some(record.id),
@@ -75,6 +78,7 @@ fn to_order(record: OrderRecord) -> types::Order {
         quantity: record.quantity,
         ship_date: record.ship_date,
         complete: record.complete,
+        ..Default::default()
     }
 }
 
