@@ -1,11 +1,40 @@
-//! A real server for tests: the production code, a temporary SQLite file,
-//! and an ephemeral port on loopback.
+//! A real server for tests: the production code, a fresh database (a
+//! temporary SQLite file, or a new PostgreSQL database), and an ephemeral
+//! port on loopback.
 
 use dropshot::{ConfigLoggingLevel, HttpServer};
 use petstore_server::service::Service;
-use petstore_server::storage::sqlite::SqliteStorage;
+use petstore_server::storage::sql::SqlStorage;
 use petstore_server::storage::{ImportData, Storage};
+use petstore_server::testing::PostgresTestDatabase;
 use petstore_server::{keys, server};
+
+/// Where a test's data lives; dropping it removes the data.
+pub enum TestDatabase {
+    Sqlite(tempfile::TempDir),
+    Postgres(Box<PostgresTestDatabase>),
+}
+
+impl TestDatabase {
+    pub fn sqlite() -> TestDatabase {
+        TestDatabase::Sqlite(tempfile::tempdir().unwrap())
+    }
+
+    /// `None` (and a "skipped" line) where PostgreSQL is not configured.
+    pub async fn postgres(test: &str) -> Option<TestDatabase> {
+        PostgresTestDatabase::create(test)
+            .await
+            .map(|db| TestDatabase::Postgres(Box::new(db)))
+    }
+
+    /// What `--database` takes for it.
+    pub fn url(&self) -> String {
+        match self {
+            TestDatabase::Sqlite(dir) => dir.path().join("petstore.db").display().to_string(),
+            TestDatabase::Postgres(db) => db.url.clone(),
+        }
+    }
+}
 
 pub struct TestServer {
     /// `http://127.0.0.1:PORT/v1`
@@ -14,9 +43,10 @@ pub struct TestServer {
     pub key: String,
     pub key_id: i64,
     /// The same database the server uses, to check what it stored.
-    pub storage: SqliteStorage,
-    server: Option<HttpServer<Service<SqliteStorage>>>,
-    _dir: tempfile::TempDir,
+    pub storage: SqlStorage,
+    server: Option<HttpServer<Service<SqlStorage>>>,
+    // Last: the data goes after the server and the pool are closed.
+    _database: TestDatabase,
 }
 
 /// Pets 1 and 2; orders 1, 2, 4..=20 pending, 3 shipped.
@@ -35,10 +65,17 @@ pub fn fixture() -> ImportData {
 }
 
 impl TestServer {
-    /// Starts a server over a fresh database loaded with [`fixture`].
-    pub async fn start() -> TestServer {
-        let dir = tempfile::tempdir().unwrap();
-        let storage = SqliteStorage::open(&dir.path().join("petstore.db")).await.unwrap();
+    pub async fn sqlite() -> TestServer {
+        TestServer::start(TestDatabase::sqlite()).await
+    }
+
+    pub async fn postgres(test: &str) -> Option<TestServer> {
+        Some(TestServer::start(TestDatabase::postgres(test).await?).await)
+    }
+
+    /// Starts a server over `database`, loaded with [`fixture`].
+    pub async fn start(database: TestDatabase) -> TestServer {
+        let storage = SqlStorage::open(&database.url()).await.unwrap();
         storage.import(&fixture()).await.unwrap();
         let (key_id, key) = keys::issue(&storage, "test").await.unwrap();
         let log = server::stderr_logger(ConfigLoggingLevel::Warn).unwrap();
@@ -50,7 +87,7 @@ impl TestServer {
             key_id,
             storage,
             server: Some(server),
-            _dir: dir,
+            _database: database,
         }
     }
 
@@ -69,4 +106,32 @@ impl TestServer {
         }
         self.storage.close().await;
     }
+}
+
+/// Runs each named `async fn(&TestServer)` on SQLite and on PostgreSQL, as
+/// `sqlite::NAME` and `postgres::NAME`.
+#[macro_export]
+macro_rules! on_both_backends {
+    ($($case:ident),* $(,)?) => {
+        mod sqlite {
+            $(
+                #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+                async fn $case() {
+                    let server = $crate::harness::TestServer::sqlite().await;
+                    super::$case(&server).await;
+                    server.stop().await;
+                }
+            )*
+        }
+        mod postgres {
+            $(
+                #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+                async fn $case() {
+                    let Some(server) = $crate::harness::TestServer::postgres(stringify!($case)).await else { return };
+                    super::$case(&server).await;
+                    server.stop().await;
+                }
+            )*
+        }
+    };
 }

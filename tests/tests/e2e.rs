@@ -6,6 +6,7 @@ use petstore_client::Error as ClientError;
 use petstore_client::types;
 use petstore_server::storage::{OrderStatus, Storage};
 use petstore_tests::harness::TestServer;
+use petstore_tests::on_both_backends;
 
 /// The Error body and status of a failed call; panics on anything else.
 fn error_response<T: std::fmt::Debug>(result: Result<T, ClientError<types::Error>>) -> (u16, types::Error) {
@@ -24,9 +25,7 @@ fn error_response<T: std::fmt::Debug>(result: Result<T, ClientError<types::Error
     }
 }
 
-#[tokio::test]
-async fn list_orders_200_returns_orders_by_ascending_id() {
-    let server = TestServer::start().await;
+async fn list_orders_200_returns_orders_by_ascending_id(server: &TestServer) {
     let orders = server.client().list_orders().await.unwrap().into_inner();
     let ids: Vec<i64> = orders.iter().map(|o| o.id.unwrap()).collect();
     assert_eq!(ids, (1..=20).collect::<Vec<_>>());
@@ -38,23 +37,17 @@ async fn list_orders_200_returns_orders_by_ascending_id() {
     // Optional fields that are absent stay absent.
     assert_eq!(orders[1].ship_date, None);
     assert_eq!(orders[2].complete, Some(true));
-    server.stop().await;
 }
 
-#[tokio::test]
-async fn list_orders_401_for_a_wrong_key() {
-    let server = TestServer::start().await;
+async fn list_orders_401_for_a_wrong_key(server: &TestServer) {
     let wrong = format!("psk_{}_{}", server.key_id, "0".repeat(64));
     for key in [wrong.as_str(), "not-a-key", "psk_999_abc"] {
         let (status, body) = error_response(server.client_with_key(key).list_orders().await);
         assert_eq!((status, body.code.as_str()), (401, "unauthorized"), "{key}");
     }
-    server.stop().await;
 }
 
-#[tokio::test]
-async fn cancel_order_204_keeps_the_row_cancelled_and_hides_it() {
-    let server = TestServer::start().await;
+async fn cancel_order_204_keeps_the_row_cancelled_and_hides_it(server: &TestServer) {
     let client = server.client();
     let response = client.cancel_order(1).await.unwrap();
     assert_eq!(response.status().as_u16(), 204);
@@ -72,30 +65,21 @@ async fn cancel_order_204_keeps_the_row_cancelled_and_hides_it() {
     // Cancelling it again: it is no longer there to cancel.
     let (status, body) = error_response(client.cancel_order(1).await);
     assert_eq!((status, body.code.as_str()), (404, "order_not_found"));
-    server.stop().await;
 }
 
-#[tokio::test]
-async fn cancel_order_404_for_an_unknown_order() {
-    let server = TestServer::start().await;
+async fn cancel_order_404_for_an_unknown_order(server: &TestServer) {
     let (status, body) = error_response(server.client().cancel_order(999).await);
     assert_eq!((status, body.code.as_str()), (404, "order_not_found"));
-    server.stop().await;
 }
 
-#[tokio::test]
-async fn cancel_order_409_for_a_shipped_order() {
-    let server = TestServer::start().await;
+async fn cancel_order_409_for_a_shipped_order(server: &TestServer) {
     let (status, body) = error_response(server.client().cancel_order(3).await);
     assert_eq!((status, body.code.as_str()), (409, "order_already_shipped"));
     let stored = server.storage.get_order(3).await.unwrap().unwrap();
     assert_eq!(stored.status, OrderStatus::Shipped, "a 409 changes nothing");
-    server.stop().await;
 }
 
-#[tokio::test]
-async fn cancel_order_401_for_wrong_and_revoked_keys() {
-    let server = TestServer::start().await;
+async fn cancel_order_401_for_wrong_and_revoked_keys(server: &TestServer) {
     let (status, _) = error_response(server.client_with_key("psk_1_nope").cancel_order(2).await);
     assert_eq!(status, 401);
     assert!(server.storage.revoke_api_key(server.key_id).await.unwrap());
@@ -107,12 +91,9 @@ async fn cancel_order_401_for_wrong_and_revoked_keys() {
         server.storage.get_order(2).await.unwrap().unwrap().status,
         OrderStatus::Pending
     );
-    server.stop().await;
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
-async fn concurrent_cancels_of_one_order_give_exactly_one_204() {
-    let server = TestServer::start().await;
+async fn concurrent_cancels_of_one_order_give_exactly_one_204(server: &TestServer) {
     let tasks: Vec<_> = (0..16)
         .map(|_| {
             let client = server.client();
@@ -130,137 +111,131 @@ async fn concurrent_cancels_of_one_order_give_exactly_one_204() {
         }
     }
     assert_eq!(successes, 1, "exactly one of the concurrent cancels succeeds");
-    server.stop().await;
 }
 
-#[tokio::test]
 #[allow(deprecated)]
-async fn get_pet_by_id_200_404_401() {
-    let server = TestServer::start().await;
+async fn get_pet_by_id_200_404_401(server: &TestServer) {
     let pet = server.client().get_pet_by_id(1).await.unwrap().into_inner();
     assert_eq!((pet.id, pet.name.as_str()), (1, "Rex"));
     let (status, body) = error_response(server.client().get_pet_by_id(42).await);
     assert_eq!((status, body.code.as_str()), (404, "pet_not_found"));
     let (status, _) = error_response(server.client_with_key("wrong").get_pet_by_id(1).await);
     assert_eq!(status, 401);
-    server.stop().await;
 }
 
-/// Requests the generated client cannot make: raw HTTP.
-mod raw {
-    use super::*;
+// Requests the generated client cannot make: raw HTTP.
 
-    async fn send(request: reqwest::RequestBuilder) -> (u16, reqwest::header::HeaderMap, serde_json::Value) {
-        let response = request.send().await.unwrap();
-        let status = response.status().as_u16();
-        let headers = response.headers().clone();
-        let body = response.json().await.unwrap_or(serde_json::Value::Null);
-        (status, headers, body)
-    }
+async fn send(request: reqwest::RequestBuilder) -> (u16, reqwest::header::HeaderMap, serde_json::Value) {
+    let response = request.send().await.unwrap();
+    let status = response.status().as_u16();
+    let headers = response.headers().clone();
+    let body = response.json().await.unwrap_or(serde_json::Value::Null);
+    (status, headers, body)
+}
 
-    fn assert_error_body(body: &serde_json::Value, status: u16, code: &str) {
-        assert_eq!(body["status"], status, "{body}");
-        assert_eq!(body["code"], code, "{body}");
-        assert!(body["message"].as_str().is_some_and(|m| !m.is_empty()), "{body}");
-    }
+fn assert_error_body(body: &serde_json::Value, status: u16, code: &str) {
+    assert_eq!(body["status"], status, "{body}");
+    assert_eq!(body["code"], code, "{body}");
+    assert!(body["message"].as_str().is_some_and(|m| !m.is_empty()), "{body}");
+}
 
-    #[tokio::test]
-    async fn missing_key_gets_401_with_the_error_body_on_every_operation() {
-        let server = TestServer::start().await;
-        let http = reqwest::Client::new();
-        let base = &server.base_url;
-        for request in [
-            http.get(format!("{base}/store/orders")),
-            http.delete(format!("{base}/store/orders/1")),
-            http.get(format!("{base}/pets/1")),
-        ] {
-            let (status, _, body) = send(request).await;
-            assert_eq!(status, 401);
-            assert_error_body(&body, 401, "unauthorized");
-        }
-        assert_eq!(
-            server.storage.get_order(1).await.unwrap().unwrap().status,
-            OrderStatus::Pending
-        );
-        server.stop().await;
-    }
-
-    #[tokio::test]
-    async fn malformed_order_id_gets_400_with_the_error_body() {
-        let server = TestServer::start().await;
-        let http = reqwest::Client::new();
-        for id in [
-            "abc",
-            "1.5",
-            "9223372036854775808",
-            "-9223372036854775809",
-            "0x10",
-            "%E2%91%A0",
-        ] {
-            let request = http
-                .delete(format!("{}/store/orders/{id}", server.base_url))
-                .bearer_auth(&server.key);
-            let (status, _, body) = send(request).await;
-            assert_eq!(status, 400, "{id}: {body}");
-            assert_error_body(&body, 400, "invalid_parameter");
-        }
-        server.stop().await;
-    }
-
-    #[tokio::test]
-    async fn authentication_comes_before_parameter_checks() {
-        let server = TestServer::start().await;
-        let request = reqwest::Client::new().delete(format!("{}/store/orders/abc", server.base_url));
+async fn missing_key_gets_401_with_the_error_body_on_every_operation(server: &TestServer) {
+    let http = reqwest::Client::new();
+    let base = &server.base_url;
+    for request in [
+        http.get(format!("{base}/store/orders")),
+        http.delete(format!("{base}/store/orders/1")),
+        http.get(format!("{base}/pets/1")),
+    ] {
         let (status, _, body) = send(request).await;
-        assert_eq!(status, 401, "401 before 400: {body}");
-        assert_error_body(&body, 401, "unauthorized");
-        server.stop().await;
-    }
-
-    #[tokio::test]
-    async fn the_bearer_scheme_is_case_insensitive() {
-        let server = TestServer::start().await;
-        let request = reqwest::Client::new()
-            .get(format!("{}/store/orders", server.base_url))
-            .header("authorization", format!("bearer {}", server.key));
-        let (status, _, _) = send(request).await;
-        assert_eq!(status, 200);
-        server.stop().await;
-    }
-
-    /// Where dropshot cannot follow the spec or HTTP: these pin today's
-    /// behaviour, so a change in it is noticed (README, "Known gaps").
-    #[tokio::test]
-    async fn known_gaps_are_pinned() {
-        let server = TestServer::start().await;
-        let http = reqwest::Client::new();
-        let base = &server.base_url;
-
-        // Router-level 404: no route matched, so no handler (and not our
-        // error type) ran: dropshot's own body, without `code`/`status`.
-        let (status, _, body) = send(http.get(format!("{base}/nowhere")).bearer_auth(&server.key)).await;
-        assert_eq!(status, 404);
-        assert_eq!(body["message"], "Not Found");
-        assert!(body.get("request_id").is_some() && body.get("code").is_none(), "{body}");
-
-        // Router-level 405, likewise, with the Allow header HTTP requires.
-        let (status, headers, body) = send(http.put(format!("{base}/store/orders")).bearer_auth(&server.key)).await;
-        assert_eq!(status, 405);
-        assert_eq!(headers["allow"], "GET");
-        assert!(body.get("request_id").is_some() && body.get("code").is_none(), "{body}");
-
-        // A path that is not valid UTF-8 once percent-decoded is refused by
-        // the router too, with dropshot's body.
-        let (status, _, body) = send(http.delete(format!("{base}/store/orders/%FF")).bearer_auth(&server.key)).await;
-        assert_eq!(status, 400);
-        assert_eq!(body["message"], "invalid path encoding");
-        assert!(body.get("code").is_none(), "{body}");
-
-        // 401 without `WWW-Authenticate` (RFC 9110 §11.6.1 requires one):
-        // a custom dropshot error type cannot add headers.
-        let (status, headers, _) = send(http.get(format!("{base}/store/orders"))).await;
         assert_eq!(status, 401);
-        assert!(!headers.contains_key("www-authenticate"));
-        server.stop().await;
+        assert_error_body(&body, 401, "unauthorized");
+    }
+    assert_eq!(
+        server.storage.get_order(1).await.unwrap().unwrap().status,
+        OrderStatus::Pending
+    );
+}
+
+async fn malformed_order_id_gets_400_with_the_error_body(server: &TestServer) {
+    let http = reqwest::Client::new();
+    for id in [
+        "abc",
+        "1.5",
+        "9223372036854775808",
+        "-9223372036854775809",
+        "0x10",
+        "%E2%91%A0",
+    ] {
+        let request = http
+            .delete(format!("{}/store/orders/{id}", server.base_url))
+            .bearer_auth(&server.key);
+        let (status, _, body) = send(request).await;
+        assert_eq!(status, 400, "{id}: {body}");
+        assert_error_body(&body, 400, "invalid_parameter");
     }
 }
+
+async fn authentication_comes_before_parameter_checks(server: &TestServer) {
+    let request = reqwest::Client::new().delete(format!("{}/store/orders/abc", server.base_url));
+    let (status, _, body) = send(request).await;
+    assert_eq!(status, 401, "401 before 400: {body}");
+    assert_error_body(&body, 401, "unauthorized");
+}
+
+async fn the_bearer_scheme_is_case_insensitive(server: &TestServer) {
+    let request = reqwest::Client::new()
+        .get(format!("{}/store/orders", server.base_url))
+        .header("authorization", format!("bearer {}", server.key));
+    let (status, _, _) = send(request).await;
+    assert_eq!(status, 200);
+}
+
+/// Where dropshot cannot follow the spec or HTTP: these pin today's
+/// behaviour, so a change in it is noticed (README, "Known gaps").
+async fn known_gaps_are_pinned(server: &TestServer) {
+    let http = reqwest::Client::new();
+    let base = &server.base_url;
+
+    // Router-level 404: no route matched, so no handler (and not our
+    // error type) ran: dropshot's own body, without `code`/`status`.
+    let (status, _, body) = send(http.get(format!("{base}/nowhere")).bearer_auth(&server.key)).await;
+    assert_eq!(status, 404);
+    assert_eq!(body["message"], "Not Found");
+    assert!(body.get("request_id").is_some() && body.get("code").is_none(), "{body}");
+
+    // Router-level 405, likewise, with the Allow header HTTP requires.
+    let (status, headers, body) = send(http.put(format!("{base}/store/orders")).bearer_auth(&server.key)).await;
+    assert_eq!(status, 405);
+    assert_eq!(headers["allow"], "GET");
+    assert!(body.get("request_id").is_some() && body.get("code").is_none(), "{body}");
+
+    // A path that is not valid UTF-8 once percent-decoded is refused by
+    // the router too, with dropshot's body.
+    let (status, _, body) = send(http.delete(format!("{base}/store/orders/%FF")).bearer_auth(&server.key)).await;
+    assert_eq!(status, 400);
+    assert_eq!(body["message"], "invalid path encoding");
+    assert!(body.get("code").is_none(), "{body}");
+
+    // 401 without `WWW-Authenticate` (RFC 9110 §11.6.1 requires one):
+    // a custom dropshot error type cannot add headers.
+    let (status, headers, _) = send(http.get(format!("{base}/store/orders"))).await;
+    assert_eq!(status, 401);
+    assert!(!headers.contains_key("www-authenticate"));
+}
+
+on_both_backends!(
+    list_orders_200_returns_orders_by_ascending_id,
+    list_orders_401_for_a_wrong_key,
+    cancel_order_204_keeps_the_row_cancelled_and_hides_it,
+    cancel_order_404_for_an_unknown_order,
+    cancel_order_409_for_a_shipped_order,
+    cancel_order_401_for_wrong_and_revoked_keys,
+    concurrent_cancels_of_one_order_give_exactly_one_204,
+    get_pet_by_id_200_404_401,
+    missing_key_gets_401_with_the_error_body_on_every_operation,
+    malformed_order_id_gets_400_with_the_error_body,
+    authentication_comes_before_parameter_checks,
+    the_bearer_scheme_is_case_insensitive,
+    known_gaps_are_pinned,
+);

@@ -1,14 +1,14 @@
 //! The `petstore-server` command line.
 
 use std::net::SocketAddr;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::ExitCode;
 
 use anyhow::{Context, bail};
 use clap::{Parser, Subcommand};
 use dropshot::ConfigLoggingLevel;
 
-use crate::storage::sqlite::SqliteStorage;
+use crate::storage::sql::SqlStorage;
 use crate::storage::{ImportData, ShipOutcome, Storage, StorageError};
 use crate::{demo, keys, server};
 
@@ -21,8 +21,8 @@ struct Cli {
 
 #[derive(clap::Args)]
 struct Database {
-    /// The SQLite database file (created and migrated if missing), or a
-    /// `sqlite:` URL.
+    /// The database: a SQLite file (created and migrated if missing), a
+    /// `sqlite:` URL, or a `postgres://` URL (migrated if needed).
     #[arg(long, env = "PETSTORE_DATABASE", default_value = "petstore.db", global = true)]
     database: String,
 }
@@ -99,13 +99,24 @@ pub fn main() -> ExitCode {
     }
 }
 
-async fn open(db: &Database) -> anyhow::Result<SqliteStorage> {
-    let storage = if db.database.starts_with("sqlite:") {
-        SqliteStorage::open_url(&db.database).await
-    } else {
-        SqliteStorage::open(Path::new(&db.database)).await
-    };
-    storage.with_context(|| format!("database {}", db.database))
+async fn open(db: &Database) -> anyhow::Result<SqlStorage> {
+    SqlStorage::open(&db.database)
+        .await
+        .with_context(|| format!("database {}", redact(&db.database)))
+}
+
+/// A database string fit for messages: a URL's password is hidden.
+fn redact(database: &str) -> String {
+    match (database.find("://"), database.rfind('@')) {
+        (Some(scheme), Some(at)) if at > scheme => {
+            let credentials = &database[scheme + 3..at];
+            match credentials.split_once(':') {
+                Some((user, _)) => format!("{}{user}:***{}", &database[..scheme + 3], &database[at..]),
+                None => database.to_string(),
+            }
+        }
+        _ => database.to_string(),
+    }
 }
 
 async fn run(command: Command) -> anyhow::Result<()> {
@@ -145,7 +156,7 @@ async fn run(command: Command) -> anyhow::Result<()> {
     }
 }
 
-async fn keys_command(storage: &SqliteStorage, command: KeysCommand) -> anyhow::Result<()> {
+async fn keys_command(storage: &SqlStorage, command: KeysCommand) -> anyhow::Result<()> {
     match command {
         KeysCommand::Create { name } => {
             let (id, key) = keys::issue(storage, &name).await?;
@@ -190,9 +201,14 @@ async fn serve(db: &Database, bind: SocketAddr, demo: bool) -> anyhow::Result<()
     let server = server::start(storage.clone(), bind, log.clone())?;
     let base = format!("http://{}{}", server.local_addr(), petstore_api::BASE_PATH);
     slog::info!(log, "serving"; "base_url" => &base);
+    // The first line of stdout says where to reach the service (port 0
+    // picks a free port, so scripts and tests read it from here).
+    println!("Serving {base}");
     if let Some(key) = demo_key {
-        println!("Serving {base} with demo data from {}.", db.database);
-        println!("A new API key (shown once; `keys revoke` ends it):\n\n  {key}\n");
+        println!(
+            "Demo data is in {}. A new API key (shown once; `keys revoke` ends it):\n\n  {key}\n",
+            redact(&db.database)
+        );
         println!("Try:\n\n  curl -H 'Authorization: Bearer {key}' {base}/store/orders\n");
         println!("  curl -X DELETE -H 'Authorization: Bearer {key}' {base}/store/orders/1\n");
     }

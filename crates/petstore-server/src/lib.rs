@@ -12,3 +12,4 @@ pub mod keys;
 pub mod server;
 pub mod service;
 pub mod storage;
+pub mod testing;

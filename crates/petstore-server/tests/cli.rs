@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
-use petstore_server::storage::sqlite::SqliteStorage;
+use petstore_server::storage::sql::SqlStorage;
 use petstore_server::storage::{OrderStatus, Storage};
 
 const BIN: &str = env!("CARGO_BIN_EXE_petstore-server");
@@ -38,8 +38,8 @@ impl Db {
         path
     }
 
-    async fn storage(&self) -> SqliteStorage {
-        SqliteStorage::open(&self.path).await.unwrap()
+    async fn storage(&self) -> SqlStorage {
+        SqlStorage::open(self.path.to_str().unwrap()).await.unwrap()
     }
 }
 

@@ -1,8 +1,11 @@
 //! Persistence behind one small interface, [`Storage`], so that the service
-//! logic does not know which database it runs on. SQLite is the embedded
-//! default ([`sqlite::SqliteStorage`]).
+//! logic does not know which database it runs on. [`sql::SqlStorage`]
+//! implements it for SQLite (embedded, the default) and PostgreSQL (for
+//! several instances), with one set of queries; [`backend`] holds what
+//! differs between the two.
 
-pub mod sqlite;
+pub mod backend;
+pub mod sql;
 
 use std::future::Future;
 

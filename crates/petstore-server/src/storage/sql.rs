@@ -1,0 +1,303 @@
+//! [`Storage`] over SQL, for both backends with one set of queries (sqlx's
+//! `Any` driver; `$n` placeholders, which SQLite also reads).
+
+use chrono::{DateTime, Utc};
+use sqlx::AnyPool;
+use sqlx::any::AnyRow;
+use sqlx::migrate::Migrator;
+use sqlx::{Acquire, Row};
+
+use super::backend::Backend;
+use super::{
+    ApiKeyRecord, CancelOutcome, ImportData, ImportStatus, OrderRecord, OrderStatus, PetRecord, Result, ShipOutcome,
+    Storage, StorageError,
+};
+
+const ORDER_COLUMNS: &str = "id, pet_id, quantity, ship_date, complete, status";
+const KEY_COLUMNS: &str = "id, name, key_hash, created_at, revoked_at";
+
+/// The service's database: a pool of connections to SQLite or PostgreSQL.
+#[derive(Clone)]
+pub struct SqlStorage {
+    pool: AnyPool,
+    backend: Backend,
+}
+
+impl SqlStorage {
+    /// Opens and migrates `database`: a SQLite file path (created if
+    /// missing), a `sqlite:` URL, or a `postgres://` URL.
+    pub async fn open(database: &str) -> Result<Self> {
+        sqlx::any::install_default_drivers();
+        let backend = Backend::of(database);
+        let options = backend.connect_options(database)?;
+        let pool = backend
+            .pool_options()
+            .connect_with(options)
+            .await
+            .map_err(|e| StorageError::Unavailable(format!("cannot open the {} database: {e}", backend.name())))?;
+        let migrator = Migrator::new(backend.migrations())
+            .await
+            .map_err(|e| StorageError::Internal(format!("migrations: {e}")))?;
+        migrator
+            .run(&pool)
+            .await
+            .map_err(|e| StorageError::Internal(format!("cannot migrate: {e}")))?;
+        Ok(SqlStorage { pool, backend })
+    }
+
+    pub fn backend(&self) -> Backend {
+        self.backend
+    }
+
+    /// Closes every connection (for SQLite, this checkpoints the WAL).
+    pub async fn close(&self) {
+        self.pool.close().await;
+    }
+
+    /// SQLite's `PRAGMA integrity_check`: "ok" when the file is sound.
+    pub async fn integrity_check(&self) -> Result<String> {
+        match self.backend {
+            Backend::Sqlite => sqlx::query_scalar("PRAGMA integrity_check")
+                .fetch_one(&self.pool)
+                .await
+                .map_err(|e| self.classify(e)),
+            Backend::Postgres => Ok("ok".into()),
+        }
+    }
+
+    fn classify(&self, error: sqlx::Error) -> StorageError {
+        self.backend.classify(error)
+    }
+
+    /// The status of an order, after a conditional update changed nothing.
+    async fn status_of(&self, id: i64) -> Result<Option<OrderStatus>> {
+        let status: Option<String> = sqlx::query_scalar("SELECT status FROM orders WHERE id = $1")
+            .bind(id)
+            .fetch_optional(&self.pool)
+            .await
+            .map_err(|e| self.classify(e))?;
+        status.as_deref().map(parse_status).transpose()
+    }
+}
+
+fn now() -> String {
+    Utc::now().to_rfc3339_opts(chrono::SecondsFormat::Micros, true)
+}
+
+fn parse_time(s: &str) -> Result<DateTime<Utc>> {
+    DateTime::parse_from_rfc3339(s)
+        .map(|t| t.with_timezone(&Utc))
+        .map_err(|e| StorageError::Internal(format!("bad timestamp {s:?} in the database: {e}")))
+}
+
+fn parse_status(s: &str) -> Result<OrderStatus> {
+    OrderStatus::parse(s).ok_or_else(|| StorageError::Internal(format!("unknown order status {s:?} in the database")))
+}
+
+fn column<'r, T: sqlx::Decode<'r, sqlx::Any> + sqlx::Type<sqlx::Any>>(row: &'r AnyRow, name: &str) -> Result<T> {
+    row.try_get(name)
+        .map_err(|e| StorageError::Internal(format!("column {name}: {e}")))
+}
+
+/// PostgreSQL has booleans; SQLite stores them as 0 and 1.
+fn boolean(row: &AnyRow, name: &str) -> Result<Option<bool>> {
+    match row.try_get::<Option<bool>, _>(name) {
+        Ok(value) => Ok(value),
+        Err(_) => Ok(column::<Option<i64>>(row, name)?.map(|v| v != 0)),
+    }
+}
+
+fn order_from_row(row: &AnyRow) -> Result<OrderRecord> {
+    let ship_date: Option<String> = column(row, "ship_date")?;
+    Ok(OrderRecord {
+        id: column(row, "id")?,
+        pet_id: column(row, "pet_id")?,
+        quantity: column(row, "quantity")?,
+        ship_date: ship_date.as_deref().map(parse_time).transpose()?,
+        complete: boolean(row, "complete")?,
+        status: parse_status(&column::<String>(row, "status")?)?,
+    })
+}
+
+fn key_from_row(row: &AnyRow) -> Result<ApiKeyRecord> {
+    let revoked_at: Option<String> = column(row, "revoked_at")?;
+    Ok(ApiKeyRecord {
+        id: column(row, "id")?,
+        name: column(row, "name")?,
+        key_hash: column(row, "key_hash")?,
+        created_at: parse_time(&column::<String>(row, "created_at")?)?,
+        revoked_at: revoked_at.as_deref().map(parse_time).transpose()?,
+    })
+}
+
+/// Names the import item a constraint failure came from.
+fn in_item(error: StorageError, list: &str, index: usize, id: i64) -> StorageError {
+    match error {
+        StorageError::Invalid(m) => StorageError::Invalid(format!("{list}[{index}] (id {id}): {m}")),
+        other => other,
+    }
+}
+
+impl Storage for SqlStorage {
+    async fn list_orders(&self) -> Result<Vec<OrderRecord>> {
+        let rows = sqlx::query(&format!(
+            "SELECT {ORDER_COLUMNS} FROM orders WHERE status <> 'cancelled' ORDER BY id"
+        ))
+        .fetch_all(&self.pool)
+        .await
+        .map_err(|e| self.classify(e))?;
+        rows.iter().map(order_from_row).collect()
+    }
+
+    async fn get_order(&self, id: i64) -> Result<Option<OrderRecord>> {
+        let row = sqlx::query(&format!("SELECT {ORDER_COLUMNS} FROM orders WHERE id = $1"))
+            .bind(id)
+            .fetch_optional(&self.pool)
+            .await
+            .map_err(|e| self.classify(e))?;
+        row.as_ref().map(order_from_row).transpose()
+    }
+
+    async fn cancel_order(&self, id: i64) -> Result<CancelOutcome> {
+        // One conditional change: of two concurrent cancels (or a cancel
+        // and a ship), only one can see "pending".
+        let done =
+            sqlx::query("UPDATE orders SET status = 'cancelled', updated_at = $1 WHERE id = $2 AND status = 'pending'")
+                .bind(now())
+                .bind(id)
+                .execute(&self.pool)
+                .await
+                .map_err(|e| self.classify(e))?;
+        if done.rows_affected() == 1 {
+            return Ok(CancelOutcome::Cancelled);
+        }
+        Ok(match self.status_of(id).await? {
+            Some(OrderStatus::Shipped) => CancelOutcome::Shipped,
+            // Cancelled (before, or just now by a rival) or never there.
+            _ => CancelOutcome::NotFound,
+        })
+    }
+
+    async fn ship_order(&self, id: i64) -> Result<ShipOutcome> {
+        let done = sqlx::query(
+            "UPDATE orders SET status = 'shipped', complete = $1, ship_date = COALESCE(ship_date, $2), updated_at = $2 \
+             WHERE id = $3 AND status = 'pending'",
+        )
+        .bind(true)
+        .bind(now())
+        .bind(id)
+        .execute(&self.pool)
+        .await
+        .map_err(|e| self.classify(e))?;
+        if done.rows_affected() == 1 {
+            return Ok(ShipOutcome::Shipped);
+        }
+        Ok(match self.status_of(id).await? {
+            Some(status) => ShipOutcome::NotPending(status),
+            None => ShipOutcome::NotFound,
+        })
+    }
+
+    async fn get_pet(&self, id: i64) -> Result<Option<PetRecord>> {
+        let row = sqlx::query("SELECT id, name FROM pets WHERE id = $1")
+            .bind(id)
+            .fetch_optional(&self.pool)
+            .await
+            .map_err(|e| self.classify(e))?;
+        row.map(|row| {
+            Ok(PetRecord {
+                id: column(&row, "id")?,
+                name: column(&row, "name")?,
+            })
+        })
+        .transpose()
+    }
+
+    async fn import(&self, data: &ImportData) -> Result<()> {
+        let stamp = now();
+        let mut conn = self.pool.acquire().await.map_err(|e| self.classify(e))?;
+        let mut tx = conn.begin().await.map_err(|e| self.classify(e))?;
+        for (i, pet) in data.pets.iter().enumerate() {
+            sqlx::query("INSERT INTO pets (id, name, created_at) VALUES ($1, $2, $3)")
+                .bind(pet.id)
+                .bind(&pet.name)
+                .bind(&stamp)
+                .execute(&mut *tx)
+                .await
+                .map_err(|e| in_item(self.classify(e), "pets", i, pet.id))?;
+        }
+        for (i, order) in data.orders.iter().enumerate() {
+            let status = match order.status {
+                ImportStatus::Pending => OrderStatus::Pending,
+                ImportStatus::Shipped => OrderStatus::Shipped,
+            };
+            sqlx::query(
+                "INSERT INTO orders (id, pet_id, quantity, ship_date, complete, status, created_at, updated_at) \
+                 VALUES ($1, $2, $3, $4, $5, $6, $7, $7)",
+            )
+            .bind(order.id)
+            .bind(order.pet_id)
+            .bind(order.quantity)
+            .bind(
+                order
+                    .ship_date
+                    .map(|d| d.to_rfc3339_opts(chrono::SecondsFormat::AutoSi, true)),
+            )
+            .bind(order.complete)
+            .bind(status.as_str())
+            .bind(&stamp)
+            .execute(&mut *tx)
+            .await
+            .map_err(|e| in_item(self.classify(e), "orders", i, order.id))?;
+        }
+        // Returning early drops `tx` uncommitted: everything rolls back.
+        tx.commit().await.map_err(|e| self.classify(e))
+    }
+
+    async fn is_empty(&self) -> Result<bool> {
+        let count: i64 = sqlx::query_scalar("SELECT (SELECT COUNT(*) FROM pets) + (SELECT COUNT(*) FROM orders)")
+            .fetch_one(&self.pool)
+            .await
+            .map_err(|e| self.classify(e))?;
+        Ok(count == 0)
+    }
+
+    async fn create_api_key(&self, name: &str, key_hash: &[u8]) -> Result<i64> {
+        sqlx::query_scalar("INSERT INTO api_keys (name, key_hash, created_at) VALUES ($1, $2, $3) RETURNING id")
+            .bind(name)
+            .bind(key_hash)
+            .bind(now())
+            .fetch_one(&self.pool)
+            .await
+            .map_err(|e| self.classify(e))
+    }
+
+    async fn active_api_key(&self, id: i64) -> Result<Option<ApiKeyRecord>> {
+        let row = sqlx::query(&format!(
+            "SELECT {KEY_COLUMNS} FROM api_keys WHERE id = $1 AND revoked_at IS NULL"
+        ))
+        .bind(id)
+        .fetch_optional(&self.pool)
+        .await
+        .map_err(|e| self.classify(e))?;
+        row.as_ref().map(key_from_row).transpose()
+    }
+
+    async fn list_api_keys(&self) -> Result<Vec<ApiKeyRecord>> {
+        let rows = sqlx::query(&format!("SELECT {KEY_COLUMNS} FROM api_keys ORDER BY id"))
+            .fetch_all(&self.pool)
+            .await
+            .map_err(|e| self.classify(e))?;
+        rows.iter().map(key_from_row).collect()
+    }
+
+    async fn revoke_api_key(&self, id: i64) -> Result<bool> {
+        let done = sqlx::query("UPDATE api_keys SET revoked_at = $1 WHERE id = $2 AND revoked_at IS NULL")
+            .bind(now())
+            .bind(id)
+            .execute(&self.pool)
+            .await
+            .map_err(|e| self.classify(e))?;
+        Ok(done.rows_affected() == 1)
+    }
+}

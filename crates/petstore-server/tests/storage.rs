@@ -1,0 +1,218 @@
+//! The storage interface, on SQLite and on PostgreSQL: the same behaviour
+//! from one set of queries.
+
+use petstore_server::storage::sql::SqlStorage;
+use petstore_server::storage::{CancelOutcome, ImportData, OrderStatus, ShipOutcome, Storage, StorageError};
+use petstore_server::testing::PostgresTestDatabase;
+
+fn data(json: serde_json::Value) -> ImportData {
+    serde_json::from_value(json).unwrap()
+}
+
+fn fixture() -> ImportData {
+    data(serde_json::json!({
+        "pets": [{"id": 1, "name": "Rex"}],
+        "orders": [
+            {"id": 1, "petId": 1, "quantity": 2, "shipDate": "2026-01-02T03:04:05Z", "complete": false, "status": "pending"},
+            {"id": 2, "status": "pending"},
+            {"id": 3, "petId": 1, "complete": true, "status": "shipped"},
+        ]
+    }))
+}
+
+async fn import_and_read_back(storage: &SqlStorage) {
+    assert!(storage.is_empty().await.unwrap());
+    storage.import(&fixture()).await.unwrap();
+    assert!(!storage.is_empty().await.unwrap());
+    let orders = storage.list_orders().await.unwrap();
+    assert_eq!(orders.iter().map(|o| o.id).collect::<Vec<_>>(), [1, 2, 3]);
+    let first = &orders[0];
+    assert_eq!(
+        (first.pet_id, first.quantity, first.complete),
+        (Some(1), Some(2), Some(false))
+    );
+    assert_eq!(first.ship_date.unwrap().to_rfc3339(), "2026-01-02T03:04:05+00:00");
+    assert_eq!(
+        (
+            orders[1].pet_id,
+            orders[1].quantity,
+            orders[1].complete,
+            orders[1].ship_date
+        ),
+        (None, None, None, None)
+    );
+    assert_eq!(orders[2].status, OrderStatus::Shipped);
+    assert_eq!(storage.get_pet(1).await.unwrap().unwrap().name, "Rex");
+    assert!(storage.get_pet(2).await.unwrap().is_none());
+}
+
+async fn cancel_outcomes(storage: &SqlStorage) {
+    storage.import(&fixture()).await.unwrap();
+    assert_eq!(storage.cancel_order(1).await.unwrap(), CancelOutcome::Cancelled);
+    assert_eq!(storage.cancel_order(1).await.unwrap(), CancelOutcome::NotFound);
+    assert_eq!(storage.cancel_order(3).await.unwrap(), CancelOutcome::Shipped);
+    assert_eq!(storage.cancel_order(99).await.unwrap(), CancelOutcome::NotFound);
+    assert_eq!(
+        storage.get_order(1).await.unwrap().unwrap().status,
+        OrderStatus::Cancelled,
+        "the row is kept"
+    );
+    assert_eq!(
+        storage
+            .list_orders()
+            .await
+            .unwrap()
+            .iter()
+            .map(|o| o.id)
+            .collect::<Vec<_>>(),
+        [2, 3]
+    );
+}
+
+async fn ship_outcomes(storage: &SqlStorage) {
+    storage.import(&fixture()).await.unwrap();
+    assert_eq!(storage.ship_order(2).await.unwrap(), ShipOutcome::Shipped);
+    let shipped = storage.get_order(2).await.unwrap().unwrap();
+    assert_eq!((shipped.status, shipped.complete), (OrderStatus::Shipped, Some(true)));
+    assert!(
+        shipped.ship_date.is_some(),
+        "shipping stamps a ship date where there was none"
+    );
+    assert_eq!(
+        storage.ship_order(2).await.unwrap(),
+        ShipOutcome::NotPending(OrderStatus::Shipped)
+    );
+    storage.cancel_order(1).await.unwrap();
+    assert_eq!(
+        storage.ship_order(1).await.unwrap(),
+        ShipOutcome::NotPending(OrderStatus::Cancelled)
+    );
+    assert_eq!(storage.ship_order(99).await.unwrap(), ShipOutcome::NotFound);
+}
+
+async fn a_failed_import_loads_nothing(storage: &SqlStorage) {
+    let duplicate = data(serde_json::json!({
+        "pets": [{"id": 1, "name": "Rex"}],
+        "orders": [{"id": 1, "petId": 1, "status": "pending"}, {"id": 1, "status": "pending"}]
+    }));
+    let Err(StorageError::Invalid(reason)) = storage.import(&duplicate).await else {
+        panic!("a duplicate id is invalid")
+    };
+    assert!(reason.contains("orders[1] (id 1)"), "{reason}");
+    let unknown_pet = data(serde_json::json!({"orders": [{"id": 5, "petId": 42, "status": "pending"}]}));
+    assert!(matches!(
+        storage.import(&unknown_pet).await,
+        Err(StorageError::Invalid(_))
+    ));
+    assert!(storage.is_empty().await.unwrap(), "nothing half-loaded");
+}
+
+async fn api_keys(storage: &SqlStorage) {
+    let first = storage.create_api_key("a", &[1; 32]).await.unwrap();
+    let second = storage.create_api_key("b", &[2; 32]).await.unwrap();
+    assert!(second > first);
+    assert_eq!(
+        storage.active_api_key(first).await.unwrap().unwrap().key_hash,
+        vec![1; 32]
+    );
+    assert!(storage.revoke_api_key(first).await.unwrap());
+    assert!(!storage.revoke_api_key(first).await.unwrap());
+    assert!(storage.active_api_key(first).await.unwrap().is_none());
+    let keys = storage.list_api_keys().await.unwrap();
+    assert_eq!(
+        keys.iter()
+            .map(|k| (k.name.as_str(), k.revoked_at.is_some()))
+            .collect::<Vec<_>>(),
+        [("a", true), ("b", false)]
+    );
+}
+
+/// Cancel and ship race on each of many orders: every order ends up either
+/// cancelled (and the cancel won) or shipped (and the ship won), never both.
+async fn concurrent_cancel_and_ship_never_both_win(storage: &SqlStorage) {
+    let orders: Vec<_> = (1..=40)
+        .map(|id| serde_json::json!({"id": id, "status": "pending"}))
+        .collect();
+    storage
+        .import(&data(serde_json::json!({"orders": orders})))
+        .await
+        .unwrap();
+    let mut tasks = Vec::new();
+    for id in 1..=40 {
+        let (a, b) = (storage.clone(), storage.clone());
+        tasks.push(tokio::spawn(async move {
+            let (cancel, ship) = tokio::join!(a.cancel_order(id), b.ship_order(id));
+            (id, cancel.unwrap(), ship.unwrap())
+        }));
+    }
+    for task in tasks {
+        let (id, cancel, ship) = task.await.unwrap();
+        let status = storage.get_order(id).await.unwrap().unwrap().status;
+        match (cancel, ship, status) {
+            (CancelOutcome::Cancelled, ShipOutcome::NotPending(OrderStatus::Cancelled), OrderStatus::Cancelled) => {}
+            (CancelOutcome::Shipped, ShipOutcome::Shipped, OrderStatus::Shipped) => {}
+            other => panic!("order {id}: {other:?}"),
+        }
+    }
+}
+
+macro_rules! on_both_backends {
+    ($($case:ident),* $(,)?) => {
+        mod sqlite {
+            $(
+                #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+                async fn $case() {
+                    let dir = tempfile::tempdir().unwrap();
+                    let storage = petstore_server::storage::sql::SqlStorage::open(dir.path().join("t.db").to_str().unwrap()).await.unwrap();
+                    super::$case(&storage).await;
+                    assert_eq!(storage.integrity_check().await.unwrap(), "ok");
+                    storage.close().await;
+                }
+            )*
+        }
+        mod postgres {
+            $(
+                #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+                async fn $case() {
+                    let Some(db) = super::PostgresTestDatabase::create(stringify!($case)).await else { return };
+                    let storage = petstore_server::storage::sql::SqlStorage::open(&db.url).await.unwrap();
+                    super::$case(&storage).await;
+                    storage.close().await;
+                }
+            )*
+        }
+    };
+}
+
+on_both_backends!(
+    import_and_read_back,
+    cancel_outcomes,
+    ship_outcomes,
+    a_failed_import_loads_nothing,
+    api_keys,
+    concurrent_cancel_and_ship_never_both_win,
+);
+
+#[tokio::test]
+async fn sqlite_url_and_in_memory_refusal() {
+    let dir = tempfile::tempdir().unwrap();
+    let url = format!("sqlite://{}", dir.path().join("u.db").display());
+    let storage = SqlStorage::open(&url).await.unwrap();
+    assert!(storage.is_empty().await.unwrap());
+    storage.close().await;
+    assert!(matches!(
+        SqlStorage::open("sqlite::memory:").await,
+        Err(StorageError::Invalid(_))
+    ));
+}
+
+#[tokio::test]
+async fn an_unreachable_postgres_is_unavailable() {
+    // Nothing listens on port 9 of loopback here.
+    let result = SqlStorage::open("postgres://nobody@127.0.0.1:9/none").await;
+    assert!(
+        matches!(result, Err(StorageError::Unavailable(_))),
+        "{:?}",
+        result.err()
+    );
+}
