@@ -1,15 +1,16 @@
 //! The `petstore-server` command line, run as a user would: the real
 //! binary on a temporary SQLite file.
 
-use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
-use std::time::{Duration, Instant};
+use std::process::Output;
+use std::time::Duration;
+
+mod support;
+
+use support::{stderr, stdout};
 
 use petstore_server::storage::sql::SqlStorage;
 use petstore_server::storage::{OrderStatus, Storage};
-
-const BIN: &str = env!("CARGO_BIN_EXE_petstore-server");
 
 struct Db {
     _dir: tempfile::TempDir,
@@ -24,12 +25,7 @@ impl Db {
     }
 
     fn run(&self, args: &[&str]) -> Output {
-        Command::new(BIN)
-            .args(args)
-            .arg("--database")
-            .arg(&self.path)
-            .output()
-            .unwrap()
+        support::run(self.path.to_str().unwrap(), args)
     }
 
     fn write(&self, name: &str, contents: &str) -> PathBuf {
@@ -41,14 +37,6 @@ impl Db {
     async fn storage(&self) -> SqlStorage {
         SqlStorage::open(self.path.to_str().unwrap()).await.unwrap()
     }
-}
-
-fn stdout(output: &Output) -> String {
-    String::from_utf8_lossy(&output.stdout).into_owned()
-}
-
-fn stderr(output: &Output) -> String {
-    String::from_utf8_lossy(&output.stderr).into_owned()
 }
 
 const GOOD_IMPORT: &str = r#"{"pets":[{"id":1,"name":"Rex"}],"orders":[
@@ -178,17 +166,10 @@ fn bad_arguments_are_explained() {
 #[test]
 fn serve_demo_answers_with_the_printed_key_and_stops_on_sigterm() {
     let db = Db::new();
-    let mut child = Command::new(BIN)
-        .args(["serve", "--demo", "--bind", "127.0.0.1:0", "--database"])
-        .arg(&db.path)
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut lines = BufReader::new(child.stdout.take().unwrap()).lines();
+    let mut server = support::ServerProcess::start(db.path.to_str().unwrap(), &["--demo"]);
     let (mut key, mut url) = (None, None);
     while key.is_none() || url.is_none() {
-        let line = lines.next().expect("serve --demo printed a curl line").unwrap();
+        let line = server.next_line().expect("serve --demo printed a curl line");
         let line = line.trim();
         if line.starts_with("psk_") {
             key = Some(line.to_string());
@@ -198,43 +179,17 @@ fn serve_demo_answers_with_the_printed_key_and_stops_on_sigterm() {
         }
     }
     let (key, url) = (key.unwrap(), url.unwrap());
+    assert_eq!(url, format!("{}/store/orders", server.base_url));
 
-    let runtime = tokio::runtime::Runtime::new().unwrap();
-    let (status, body) = runtime.block_on(http_get(&url, &key));
+    let (status, body) = support::http(&url, "GET", Some(&key));
     assert_eq!(status, 200, "{body}");
     let orders: serde_json::Value = serde_json::from_str(&body).unwrap();
     assert_eq!(orders.as_array().unwrap().len(), 6);
 
-    let started = Instant::now();
-    Command::new("kill")
-        .args(["-TERM", &child.id().to_string()])
-        .status()
-        .unwrap();
-    let exit = child.wait().unwrap();
+    let (exit, elapsed) = server.signal_and_wait("TERM");
     assert!(exit.success(), "SIGTERM gives a clean exit: {exit:?}");
-    assert!(started.elapsed() < Duration::from_secs(10));
-    let mut logs = String::new();
-    std::io::Read::read_to_string(&mut child.stderr.take().unwrap(), &mut logs).unwrap();
+    assert!(elapsed < Duration::from_secs(10));
+    let logs = server.logs();
     assert!(logs.contains("request completed"), "{logs}");
     assert!(!logs.contains(&key), "the key must never be logged");
-}
-
-/// A plain HTTP GET with a bearer key, without pulling in an HTTP client
-/// crate for one request.
-async fn http_get(url: &str, key: &str) -> (u16, String) {
-    use tokio::io::{AsyncReadExt, AsyncWriteExt};
-    let rest = url.strip_prefix("http://").unwrap();
-    let (host, path) = rest.split_at(rest.find('/').unwrap());
-    let mut stream = tokio::net::TcpStream::connect(host).await.unwrap();
-    let request =
-        format!("GET {path} HTTP/1.1\r\nHost: {host}\r\nAuthorization: Bearer {key}\r\nConnection: close\r\n\r\n");
-    stream.write_all(request.as_bytes()).await.unwrap();
-    let mut response = String::new();
-    stream.read_to_string(&mut response).await.unwrap();
-    let status = response[9..12].parse().unwrap();
-    let body = response
-        .split_once("\r\n\r\n")
-        .map(|(_, b)| b.to_string())
-        .unwrap_or_default();
-    (status, body)
 }

@@ -1,0 +1,144 @@
+//! Running the real `petstore-server` binary from tests.
+
+#![allow(dead_code)] // Each test file uses a different part.
+
+use std::io::{BufRead, BufReader, Read};
+use std::process::{Child, Command, Output, Stdio};
+use std::time::{Duration, Instant};
+
+pub const BIN: &str = env!("CARGO_BIN_EXE_petstore-server");
+
+/// Runs a subcommand to completion with `--database`.
+pub fn run(database: &str, args: &[&str]) -> Output {
+    Command::new(BIN)
+        .args(args)
+        .args(["--database", database])
+        .output()
+        .unwrap()
+}
+
+pub fn stdout(output: &Output) -> String {
+    String::from_utf8_lossy(&output.stdout).into_owned()
+}
+
+pub fn stderr(output: &Output) -> String {
+    String::from_utf8_lossy(&output.stderr).into_owned()
+}
+
+/// Creates an API key through the CLI and gives it.
+pub fn create_key(database: &str, name: &str) -> String {
+    let output = run(database, &["keys", "create", "--name", name]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    stdout(&output).trim().to_string()
+}
+
+/// A `serve` process on an ephemeral port; killed when dropped. Its
+/// stdout and stderr are drained on threads, so a full pipe never blocks
+/// the server.
+pub struct ServerProcess {
+    pub child: Child,
+    /// `http://127.0.0.1:PORT/v1`
+    pub base_url: String,
+    stdout_lines: std::sync::mpsc::Receiver<String>,
+    stderr_text: std::sync::Arc<std::sync::Mutex<String>>,
+}
+
+impl ServerProcess {
+    pub fn start(database: &str, extra: &[&str]) -> ServerProcess {
+        let mut child = Command::new(BIN)
+            .args(["serve", "--bind", "127.0.0.1:0", "--database", database])
+            .args(extra)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let (tx, stdout_lines) = std::sync::mpsc::channel();
+        let out = child.stdout.take().unwrap();
+        std::thread::spawn(move || {
+            for line in BufReader::new(out).lines().map_while(Result::ok) {
+                if tx.send(line).is_err() {
+                    break;
+                }
+            }
+        });
+        let stderr_text = std::sync::Arc::new(std::sync::Mutex::new(String::new()));
+        let (sink, mut err) = (stderr_text.clone(), child.stderr.take().unwrap());
+        std::thread::spawn(move || {
+            let mut buf = [0u8; 8192];
+            while let Ok(n) = err.read(&mut buf) {
+                if n == 0 {
+                    break;
+                }
+                sink.lock().unwrap().push_str(&String::from_utf8_lossy(&buf[..n]));
+            }
+        });
+        let mut process = ServerProcess {
+            child,
+            base_url: String::new(),
+            stdout_lines,
+            stderr_text,
+        };
+        let first = process
+            .next_line()
+            .unwrap_or_else(|| panic!("serve printed nothing: {}", process.logs()));
+        process.base_url = first
+            .strip_prefix("Serving ")
+            .expect("first line is `Serving URL`")
+            .trim()
+            .to_string();
+        process
+    }
+
+    /// The next line of stdout, waiting up to 10 s.
+    pub fn next_line(&self) -> Option<String> {
+        self.stdout_lines.recv_timeout(Duration::from_secs(10)).ok()
+    }
+
+    /// Everything written to stderr so far.
+    pub fn logs(&self) -> String {
+        self.stderr_text.lock().unwrap().clone()
+    }
+
+    /// Sends `signal` (`TERM`, `INT`, `KILL`) and waits for the exit;
+    /// gives the exit status and how long it took.
+    pub fn signal_and_wait(&mut self, signal: &str) -> (std::process::ExitStatus, Duration) {
+        let started = Instant::now();
+        Command::new("kill")
+            .args([&format!("-{signal}"), &self.child.id().to_string()])
+            .status()
+            .unwrap();
+        let status = self.child.wait().unwrap();
+        (status, started.elapsed())
+    }
+}
+
+impl Drop for ServerProcess {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// One HTTP/1.1 request over a plain TCP connection (blocking): gives the
+/// status and body. Enough for these tests without an HTTP client crate.
+pub fn http(url: &str, method: &str, key: Option<&str>) -> (u16, String) {
+    use std::io::Write;
+    let rest = url.strip_prefix("http://").unwrap();
+    let (host, path) = rest.split_at(rest.find('/').unwrap());
+    let mut stream = std::net::TcpStream::connect(host).unwrap();
+    stream.set_read_timeout(Some(Duration::from_secs(30))).unwrap();
+    let auth = key
+        .map(|k| format!("Authorization: Bearer {k}\r\n"))
+        .unwrap_or_default();
+    let request =
+        format!("{method} {path} HTTP/1.1\r\nHost: {host}\r\n{auth}Connection: close\r\nContent-Length: 0\r\n\r\n");
+    stream.write_all(request.as_bytes()).unwrap();
+    let mut response = String::new();
+    stream.read_to_string(&mut response).unwrap();
+    let status = response.get(9..12).and_then(|s| s.parse().ok()).unwrap_or(0);
+    let body = response
+        .split_once("\r\n\r\n")
+        .map(|(_, b)| b.to_string())
+        .unwrap_or_default();
+    (status, body)
+}
