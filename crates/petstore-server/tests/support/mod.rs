@@ -122,23 +122,26 @@ impl Drop for ServerProcess {
 /// One HTTP/1.1 request over a plain TCP connection (blocking): gives the
 /// status and body. Enough for these tests without an HTTP client crate.
 pub fn http(url: &str, method: &str, key: Option<&str>) -> (u16, String) {
+    try_http(url, method, key).unwrap_or_else(|| panic!("no response to {method} {url}"))
+}
+
+/// Like [`http`], but `None` when the connection fails or closes without a
+/// complete response (a server killed mid-request).
+pub fn try_http(url: &str, method: &str, key: Option<&str>) -> Option<(u16, String)> {
     use std::io::Write;
-    let rest = url.strip_prefix("http://").unwrap();
-    let (host, path) = rest.split_at(rest.find('/').unwrap());
-    let mut stream = std::net::TcpStream::connect(host).unwrap();
-    stream.set_read_timeout(Some(Duration::from_secs(30))).unwrap();
+    let rest = url.strip_prefix("http://")?;
+    let (host, path) = rest.split_at(rest.find('/')?);
+    let mut stream = std::net::TcpStream::connect(host).ok()?;
+    stream.set_read_timeout(Some(Duration::from_secs(30))).ok()?;
     let auth = key
         .map(|k| format!("Authorization: Bearer {k}\r\n"))
         .unwrap_or_default();
     let request =
         format!("{method} {path} HTTP/1.1\r\nHost: {host}\r\n{auth}Connection: close\r\nContent-Length: 0\r\n\r\n");
-    stream.write_all(request.as_bytes()).unwrap();
+    stream.write_all(request.as_bytes()).ok()?;
     let mut response = String::new();
-    stream.read_to_string(&mut response).unwrap();
-    let status = response.get(9..12).and_then(|s| s.parse().ok()).unwrap_or(0);
-    let body = response
-        .split_once("\r\n\r\n")
-        .map(|(_, b)| b.to_string())
-        .unwrap_or_default();
-    (status, body)
+    stream.read_to_string(&mut response).ok()?;
+    let status = response.get(9..12)?.parse().ok()?;
+    let body = response.split_once("\r\n\r\n").map(|(_, b)| b.to_string())?;
+    Some((status, body))
 }
