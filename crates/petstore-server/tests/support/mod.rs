@@ -99,14 +99,19 @@ impl ServerProcess {
         self.stderr_text.lock().unwrap().clone()
     }
 
-    /// Sends `signal` (`TERM`, `INT`, `KILL`) and waits for the exit;
-    /// gives the exit status and how long it took.
-    pub fn signal_and_wait(&mut self, signal: &str) -> (std::process::ExitStatus, Duration) {
-        let started = Instant::now();
+    /// Sends `signal` (`TERM`, `INT`, `KILL`).
+    pub fn signal(&self, signal: &str) {
         Command::new("kill")
             .args([&format!("-{signal}"), &self.child.id().to_string()])
             .status()
             .unwrap();
+    }
+
+    /// Sends `signal` and waits for the exit; gives the exit status and how
+    /// long it took.
+    pub fn signal_and_wait(&mut self, signal: &str) -> (std::process::ExitStatus, Duration) {
+        let started = Instant::now();
+        self.signal(signal);
         let status = self.child.wait().unwrap();
         (status, started.elapsed())
     }
