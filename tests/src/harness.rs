@@ -44,6 +44,8 @@ pub struct TestServer {
     pub key_id: i64,
     /// The same database the server uses, to check what it stored.
     pub storage: SqlStorage,
+    /// What `--database` takes for the server's database.
+    pub database_url: String,
     server: Option<HttpServer<Service<SqlStorage>>>,
     // Last: the data goes after the server and the pool are closed.
     _database: TestDatabase,
@@ -75,7 +77,14 @@ impl TestServer {
 
     /// Starts a server over `database`, loaded with [`fixture`].
     pub async fn start(database: TestDatabase) -> TestServer {
-        let storage = SqlStorage::open(&database.url()).await.unwrap();
+        let url = database.url();
+        TestServer::start_at(database, &url).await
+    }
+
+    /// Starts a server that reaches `database` through `url` (a proxy's,
+    /// say).
+    pub async fn start_at(database: TestDatabase, url: &str) -> TestServer {
+        let storage = SqlStorage::open(url).await.unwrap();
         storage.import(&fixture()).await.unwrap();
         let (key_id, key) = keys::issue(&storage, "test").await.unwrap();
         let log = server::stderr_logger(ConfigLoggingLevel::Warn).unwrap();
@@ -86,6 +95,7 @@ impl TestServer {
             key,
             key_id,
             storage,
+            database_url: url.to_string(),
             server: Some(server),
             _database: database,
         }
