@@ -7,4 +7,5 @@
 pub mod client_gen;
 pub mod codegen;
 pub mod server_gen;
+pub mod soak;
 pub mod spec;

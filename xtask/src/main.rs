@@ -6,15 +6,21 @@ use std::process::ExitCode;
 
 use xtask::codegen::{self, SPEC_PATH};
 
-const USAGE: &str = "usage: cargo xtask <generate | check>\n\n  \
+const USAGE: &str = "usage: cargo xtask <generate | check | soak [options]>\n\n  \
     generate  regenerate the client and server code from openapi/petstore.yaml\n  \
-    check     fail (with a diff) when the committed generated code is stale";
+    check     fail (with a diff) when the committed generated code is stale\n  \
+    soak      mixed load against a real server; fails on 5xx, connection errors or RSS growth\n            \
+    [--seconds 60] [--warmup 10] [--connections 64] [--debug]";
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let result = match args.iter().map(String::as_str).collect::<Vec<_>>().as_slice() {
         ["generate"] => generate(&workspace_root()),
         ["check"] => check(&workspace_root()),
+        ["soak", rest @ ..] => {
+            let rest: Vec<String> = rest.iter().map(|s| s.to_string()).collect();
+            xtask::soak::SoakOptions::parse(&rest).and_then(|options| xtask::soak::run(&workspace_root(), &options))
+        }
         ["help" | "--help" | "-h"] => {
             println!("{USAGE}");
             Ok(())

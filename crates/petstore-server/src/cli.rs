@@ -40,6 +40,9 @@ enum Command {
         /// new API key with a curl line to try.
         #[arg(long)]
         demo: bool,
+        /// The least severe log level written to stderr.
+        #[arg(long, default_value = "info", value_parser = ["trace", "debug", "info", "warn", "error"])]
+        log_level: String,
     },
     /// Manage API keys.
     Keys {
@@ -121,7 +124,12 @@ fn redact(database: &str) -> String {
 
 async fn run(command: Command) -> anyhow::Result<()> {
     match command {
-        Command::Serve { db, bind, demo } => serve(&db, bind, demo).await,
+        Command::Serve {
+            db,
+            bind,
+            demo,
+            log_level,
+        } => serve(&db, bind, demo, &log_level).await,
         Command::Keys { db, command } => {
             let storage = open(&db).await?;
             let result = keys_command(&storage, command).await;
@@ -185,8 +193,15 @@ async fn keys_command(storage: &SqlStorage, command: KeysCommand) -> anyhow::Res
     Ok(())
 }
 
-async fn serve(db: &Database, bind: SocketAddr, demo: bool) -> anyhow::Result<()> {
-    let log = server::stderr_logger(ConfigLoggingLevel::Info)?;
+async fn serve(db: &Database, bind: SocketAddr, demo: bool, log_level: &str) -> anyhow::Result<()> {
+    let level = match log_level {
+        "trace" => ConfigLoggingLevel::Trace,
+        "debug" => ConfigLoggingLevel::Debug,
+        "warn" => ConfigLoggingLevel::Warn,
+        "error" => ConfigLoggingLevel::Error,
+        _ => ConfigLoggingLevel::Info,
+    };
+    let log = server::stderr_logger(level)?;
     let storage = open(db).await?;
     if demo && storage.is_empty().await? {
         storage

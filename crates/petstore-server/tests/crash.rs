@@ -27,16 +27,7 @@ const SHIPPED: i64 = 50;
 const CLIENTS: usize = 8;
 
 async fn prepare(database: &str) -> String {
-    let storage = SqlStorage::open(database).await.unwrap();
-    let orders: Vec<_> = (1..=PENDING + SHIPPED)
-        .map(|id| serde_json::json!({"id": id, "status": if id > PENDING { "shipped" } else { "pending" }}))
-        .collect();
-    storage
-        .import(&serde_json::from_value(serde_json::json!({"orders": orders})).unwrap())
-        .await
-        .unwrap();
-    storage.close().await;
-    create_key(database, "crash")
+    support::seed(database, PENDING, SHIPPED, "crash").await
 }
 
 /// One cycle: clients cancel distinct orders (and now and then a shipped

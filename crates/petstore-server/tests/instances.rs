@@ -11,16 +11,7 @@ const ORDERS: i64 = 60;
 
 async fn prepare(test: &str) -> Option<(PostgresTestDatabase, String)> {
     let db = PostgresTestDatabase::create(test).await?;
-    let storage = SqlStorage::open(&db.url).await.unwrap();
-    let orders: Vec<_> = (1..=ORDERS)
-        .map(|id| serde_json::json!({"id": id, "status": "pending"}))
-        .collect();
-    storage
-        .import(&serde_json::from_value(serde_json::json!({"orders": orders})).unwrap())
-        .await
-        .unwrap();
-    storage.close().await;
-    let key = create_key(&db.url, "instances");
+    let key = support::seed(&db.url, ORDERS, 0, "instances").await;
     Some((db, key))
 }
 

@@ -12,16 +12,7 @@ use sqlx::{Connection, Executor};
 use support::{ServerProcess, create_key, http, try_http};
 
 async fn prepare(database: &str) -> String {
-    let storage = SqlStorage::open(database).await.unwrap();
-    let orders: Vec<_> = (1..=3)
-        .map(|id| serde_json::json!({"id": id, "status": "pending"}))
-        .collect();
-    storage
-        .import(&serde_json::from_value(serde_json::json!({"orders": orders})).unwrap())
-        .await
-        .unwrap();
-    storage.close().await;
-    create_key(database, "lifecycle")
+    support::seed(database, 3, 0, "lifecycle").await
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

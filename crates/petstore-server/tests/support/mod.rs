@@ -150,3 +150,17 @@ pub fn try_http(url: &str, method: &str, key: Option<&str>) -> Option<(u16, Stri
     let body = response.split_once("\r\n\r\n").map(|(_, b)| b.to_string())?;
     Some((status, body))
 }
+
+/// Loads orders `1..=pending` as pending and the next `shipped` ids as
+/// shipped into `database`, and gives a new API key for it.
+pub async fn seed(database: &str, pending: i64, shipped: i64, key_name: &str) -> String {
+    use petstore_server::storage::Storage;
+    let storage = petstore_server::storage::sql::SqlStorage::open(database).await.unwrap();
+    let orders: Vec<_> = (1..=pending + shipped)
+        .map(|id| serde_json::json!({"id": id, "status": if id > pending { "shipped" } else { "pending" }}))
+        .collect();
+    let data = serde_json::from_value(serde_json::json!({ "orders": orders })).unwrap();
+    storage.import(&data).await.unwrap();
+    storage.close().await;
+    create_key(database, key_name)
+}

@@ -1,0 +1,127 @@
+//! A load generator for the soak test: `--connections` workers send
+//! listOrders and cancelOrder (on distinct ids) for `--seconds`, then print
+//! one JSON line of figures. The key comes from `PETSTORE_API_KEY`, so it
+//! is not visible in the process list.
+
+use std::collections::BTreeMap;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicI64, Ordering};
+use std::time::{Duration, Instant};
+
+struct Args {
+    url: String,
+    seconds: u64,
+    connections: usize,
+    cancel_percent: u64,
+    first_id: i64,
+}
+
+fn parse_args() -> Result<Args, String> {
+    let mut args = Args {
+        url: String::new(),
+        seconds: 10,
+        connections: 64,
+        cancel_percent: 10,
+        first_id: 1,
+    };
+    let mut it = std::env::args().skip(1);
+    while let Some(flag) = it.next() {
+        let value = it.next().ok_or_else(|| format!("{flag} needs a value"))?;
+        let number = || value.parse::<u64>().map_err(|e| format!("{flag}: {e}"));
+        match flag.as_str() {
+            "--url" => args.url = value.clone(),
+            "--seconds" => args.seconds = number()?,
+            "--connections" => args.connections = number()? as usize,
+            "--cancel-percent" => args.cancel_percent = number()?.min(100),
+            "--first-id" => args.first_id = number()? as i64,
+            other => return Err(format!("unknown flag {other}")),
+        }
+    }
+    if args.url.is_empty() {
+        return Err(
+            "usage: petstore-load --url BASE_URL [--seconds N] [--connections N] [--cancel-percent P] [--first-id ID]"
+                .into(),
+        );
+    }
+    Ok(args)
+}
+
+#[derive(Default)]
+struct Tally {
+    statuses: BTreeMap<u16, u64>,
+    connection_errors: u64,
+}
+
+#[tokio::main]
+async fn main() -> std::process::ExitCode {
+    let args = match parse_args() {
+        Ok(a) => a,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return std::process::ExitCode::FAILURE;
+        }
+    };
+    let Ok(key) = std::env::var("PETSTORE_API_KEY") else {
+        eprintln!("error: set PETSTORE_API_KEY");
+        return std::process::ExitCode::FAILURE;
+    };
+    let client = reqwest::Client::builder()
+        .pool_max_idle_per_host(args.connections)
+        .timeout(Duration::from_secs(30))
+        .build()
+        .expect("an HTTP client");
+    let next_id = Arc::new(AtomicI64::new(args.first_id));
+    let deadline = Instant::now() + Duration::from_secs(args.seconds);
+    let started = Instant::now();
+    let workers: Vec<_> = (0..args.connections)
+        .map(|worker| {
+            let (client, key, url, next_id) = (client.clone(), key.clone(), args.url.clone(), next_id.clone());
+            let cancel_percent = args.cancel_percent;
+            tokio::spawn(async move {
+                let mut tally = Tally::default();
+                let mut n: u64 = worker as u64;
+                while Instant::now() < deadline {
+                    n += 1;
+                    let request = if n % 100 < cancel_percent {
+                        let id = next_id.fetch_add(1, Ordering::Relaxed);
+                        client.delete(format!("{url}/store/orders/{id}"))
+                    } else {
+                        client.get(format!("{url}/store/orders"))
+                    };
+                    match request.bearer_auth(&key).send().await {
+                        Ok(response) => {
+                            let status = response.status().as_u16();
+                            // Read the body so the connection is reused.
+                            let _ = response.bytes().await;
+                            *tally.statuses.entry(status).or_default() += 1;
+                        }
+                        Err(_) => tally.connection_errors += 1,
+                    }
+                }
+                tally
+            })
+        })
+        .collect();
+    let mut total = Tally::default();
+    for worker in workers {
+        let tally = worker.await.expect("a worker");
+        for (status, count) in tally.statuses {
+            *total.statuses.entry(status).or_default() += count;
+        }
+        total.connection_errors += tally.connection_errors;
+    }
+    let elapsed = started.elapsed().as_secs_f64();
+    let requests: u64 = total.statuses.values().sum();
+    let server_errors: u64 = total.statuses.iter().filter(|(s, _)| **s >= 500).map(|(_, c)| c).sum();
+    let figures = serde_json::json!({
+        "requests": requests,
+        "seconds": elapsed,
+        "requests_per_second": requests as f64 / elapsed,
+        "statuses": total.statuses.iter().map(|(s, c)| (s.to_string(), c)).collect::<BTreeMap<_, _>>(),
+        "server_errors": server_errors,
+        "connection_errors": total.connection_errors,
+        "next_id": next_id.load(Ordering::Relaxed),
+    });
+    println!("{figures}");
+    std::process::ExitCode::SUCCESS
+}
