@@ -136,7 +136,7 @@ fn soak(bin: &Path, work: &Path, options: &SoakOptions) -> Result<(), String> {
             let waiter = scope.spawn(|| child.wait_with_output());
             while !waiter.is_finished() {
                 std::thread::sleep(std::time::Duration::from_millis(250));
-                if started.elapsed().as_secs() >= samples.len() as u64 + 1 {
+                if started.elapsed().as_secs() > samples.len() as u64 {
                     samples.push(server.rss_kib().unwrap_or_default());
                 }
             }
