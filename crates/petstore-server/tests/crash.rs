@@ -17,7 +17,7 @@ use std::time::Duration;
 use petstore_server::storage::sql::SqlStorage;
 use petstore_server::storage::{OrderStatus, Storage};
 use petstore_server::testing::PostgresTestDatabase;
-use support::{ServerProcess, create_key};
+use support::ServerProcess;
 
 const CYCLES: usize = 20;
 const PENDING: i64 = 4000;

@@ -5,7 +5,7 @@ mod support;
 use petstore_server::storage::sql::SqlStorage;
 use petstore_server::storage::{OrderStatus, Storage};
 use petstore_server::testing::PostgresTestDatabase;
-use support::{ServerProcess, create_key, http};
+use support::{ServerProcess, http};
 
 const ORDERS: i64 = 60;
 

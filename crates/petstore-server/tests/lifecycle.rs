@@ -9,7 +9,7 @@ use petstore_server::storage::sql::SqlStorage;
 use petstore_server::storage::{OrderStatus, Storage};
 use petstore_server::testing::PostgresTestDatabase;
 use sqlx::{Connection, Executor};
-use support::{ServerProcess, create_key, http, try_http};
+use support::{ServerProcess, http, try_http};
 
 async fn prepare(database: &str) -> String {
     support::seed(database, 3, 0, "lifecycle").await
