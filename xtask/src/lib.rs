@@ -6,6 +6,8 @@
 
 pub mod client_gen;
 pub mod codegen;
+pub mod diff;
+pub mod lint;
 pub mod server_gen;
 pub mod soak;
 pub mod spec;

@@ -1,0 +1,401 @@
+//! `cargo xtask lint`: design rules beyond what `generate` must refuse.
+//! Errors fail the command (and CI); warnings are printed.
+
+use std::collections::BTreeSet;
+use std::fmt;
+
+use serde_json::Value;
+
+use crate::spec::{METHODS, path_variables};
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Severity {
+    Error,
+    Warning,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+pub struct Finding {
+    pub severity: Severity,
+    pub location: String,
+    /// The rule's name, for searching this file.
+    pub rule: &'static str,
+    pub message: String,
+}
+
+impl fmt::Display for Finding {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let label = match self.severity {
+            Severity::Error => "error",
+            Severity::Warning => "warning",
+        };
+        write!(f, "{label}[{}]: {}: {}", self.rule, self.location, self.message)
+    }
+}
+
+/// Every finding for a spec given as JSON, errors first.
+pub fn lint(doc: &Value) -> Vec<Finding> {
+    let mut findings = Vec::new();
+    let mut find = |severity, location: String, rule, message: String| {
+        findings.push(Finding {
+            severity,
+            location,
+            rule,
+            message,
+        });
+    };
+    let declared_tags: BTreeSet<&str> = doc
+        .get("tags")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .filter_map(|t| t.get("name").and_then(Value::as_str))
+        .collect();
+    let mut operation_ids = BTreeSet::new();
+    for (path, item) in doc.get("paths").and_then(Value::as_object).into_iter().flatten() {
+        for method in METHODS {
+            let Some(op) = item.get(method) else { continue };
+            let at = format!("paths.{path}.{method}");
+            match op.get("operationId").and_then(Value::as_str) {
+                None => find(Severity::Error, at.clone(), "operation-id", "no operationId".into()),
+                Some(id) => {
+                    if !operation_ids.insert(id.to_string()) {
+                        find(
+                            Severity::Error,
+                            format!("{at}.operationId"),
+                            "operation-id",
+                            format!("`{id}` is not unique"),
+                        );
+                    }
+                    if !is_camel_case(id) {
+                        find(
+                            Severity::Error,
+                            format!("{at}.operationId"),
+                            "operation-id",
+                            format!("`{id}` is not camelCase"),
+                        );
+                    }
+                }
+            }
+            if op
+                .get("summary")
+                .and_then(Value::as_str)
+                .is_none_or(|s| s.trim().is_empty())
+            {
+                find(Severity::Warning, at.clone(), "summary", "no summary".into());
+            }
+            for tag in op
+                .get("tags")
+                .and_then(Value::as_array)
+                .into_iter()
+                .flatten()
+                .filter_map(Value::as_str)
+            {
+                if !declared_tags.contains(tag) {
+                    find(
+                        Severity::Error,
+                        format!("{at}.tags"),
+                        "tags",
+                        format!("tag `{tag}` is not declared in `tags`"),
+                    );
+                }
+            }
+            let responses = op
+                .get("responses")
+                .and_then(Value::as_object)
+                .cloned()
+                .unwrap_or_default();
+            let secured = op
+                .get("security")
+                .or(doc.get("security"))
+                .and_then(Value::as_array)
+                .is_some_and(|r| !r.is_empty() && r.iter().all(|req| req.as_object().is_some_and(|o| !o.is_empty())));
+            if secured && !responses.contains_key("401") {
+                find(
+                    Severity::Error,
+                    format!("{at}.responses"),
+                    "secured-401",
+                    "secured, but 401 is not documented".into(),
+                );
+            }
+            let documents_error = responses.iter().any(|(status, response)| {
+                status.starts_with('4')
+                    && resolve(doc, response)
+                        .pointer("/content/application~1json/schema/$ref")
+                        .and_then(Value::as_str)
+                        == Some("#/components/schemas/Error")
+            });
+            if !documents_error {
+                find(
+                    Severity::Error,
+                    format!("{at}.responses"),
+                    "error-4xx",
+                    "no 4xx response with the Error schema".into(),
+                );
+            }
+            let variables = path_variables(path);
+            let mut declared = Vec::new();
+            for (i, param) in op
+                .get("parameters")
+                .and_then(Value::as_array)
+                .into_iter()
+                .flatten()
+                .enumerate()
+            {
+                let param = resolve(doc, param);
+                if param.get("in").and_then(Value::as_str) != Some("path") {
+                    continue;
+                }
+                let name = param.get("name").and_then(Value::as_str).unwrap_or_default();
+                declared.push(name.to_string());
+                if !variables.contains(&name) {
+                    find(
+                        Severity::Error,
+                        format!("{at}.parameters.{i}"),
+                        "path-parameters",
+                        format!("`{name}` is not in the path"),
+                    );
+                }
+            }
+            for variable in variables.iter().filter(|v| !declared.iter().any(|d| d == *v)) {
+                find(
+                    Severity::Error,
+                    at.clone(),
+                    "path-parameters",
+                    format!("path variable `{{{variable}}}` is not declared"),
+                );
+            }
+        }
+    }
+    unused_components(doc, &mut find);
+    examples(doc, "", doc, &mut find);
+    findings.sort();
+    findings
+}
+
+fn is_camel_case(id: &str) -> bool {
+    id.chars().next().is_some_and(|c| c.is_ascii_lowercase()) && id.chars().all(|c| c.is_ascii_alphanumeric())
+}
+
+fn resolve<'v>(doc: &'v Value, value: &'v Value) -> &'v Value {
+    match value
+        .get("$ref")
+        .and_then(Value::as_str)
+        .and_then(|r| r.strip_prefix('#'))
+    {
+        Some(pointer) => doc.pointer(pointer).unwrap_or(&Value::Null),
+        None => value,
+    }
+}
+
+/// Components no `$ref` (or, for security schemes, no requirement) names.
+fn unused_components(doc: &Value, find: &mut impl FnMut(Severity, String, &'static str, String)) {
+    let mut references = BTreeSet::new();
+    collect_refs(doc, &mut references);
+    let mut required_schemes = BTreeSet::new();
+    let mut requirements: Vec<&Value> = doc.get("security").into_iter().collect();
+    for item in doc
+        .get("paths")
+        .and_then(Value::as_object)
+        .into_iter()
+        .flatten()
+        .map(|(_, i)| i)
+    {
+        requirements.extend(METHODS.iter().filter_map(|m| item.get(*m)?.get("security")));
+    }
+    for requirement in requirements.iter().filter_map(|r| r.as_array()).flatten() {
+        required_schemes.extend(requirement.as_object().into_iter().flatten().map(|(k, _)| k.clone()));
+    }
+    for kind in [
+        "schemas",
+        "responses",
+        "parameters",
+        "requestBodies",
+        "headers",
+        "securitySchemes",
+    ] {
+        for name in doc
+            .pointer(&format!("/components/{kind}"))
+            .and_then(Value::as_object)
+            .into_iter()
+            .flatten()
+            .map(|(k, _)| k)
+        {
+            let used = if kind == "securitySchemes" {
+                required_schemes.contains(name)
+            } else {
+                references.contains(&format!("#/components/{kind}/{name}"))
+            };
+            if !used {
+                find(
+                    Severity::Warning,
+                    format!("components.{kind}.{name}"),
+                    "unused-component",
+                    "never referenced".into(),
+                );
+            }
+        }
+    }
+}
+
+fn collect_refs(value: &Value, out: &mut BTreeSet<String>) {
+    match value {
+        Value::Object(map) => {
+            if let Some(Value::String(r)) = map.get("$ref") {
+                out.insert(r.clone());
+            }
+            map.values().for_each(|v| collect_refs(v, out));
+        }
+        Value::Array(items) => items.iter().for_each(|v| collect_refs(v, out)),
+        _ => {}
+    }
+}
+
+/// Checks every `example` (of a schema, parameter or media type) and every
+/// `examples.*.value` against the schema beside it.
+fn examples(doc: &Value, at: &str, value: &Value, find: &mut impl FnMut(Severity, String, &'static str, String)) {
+    match value {
+        Value::Object(map) => {
+            // A schema's own example; a parameter's or media type's example
+            // goes with their `schema`.
+            let schema = if map.contains_key("type") || map.contains_key("properties") {
+                Some(value)
+            } else {
+                map.get("schema")
+            };
+            if let Some(schema) = schema {
+                let mut check = |location: String, example: &Value| {
+                    if let Err(problem) = validate(doc, schema, example, 0) {
+                        find(
+                            Severity::Error,
+                            location,
+                            "examples",
+                            format!("example does not match its schema: {problem}"),
+                        );
+                    }
+                };
+                if let Some(example) = map.get("example") {
+                    check(join(at, "example"), example);
+                }
+                if schema != value {
+                    for (name, example) in map.get("examples").and_then(Value::as_object).into_iter().flatten() {
+                        if let Some(example_value) = resolve(doc, example).get("value") {
+                            check(join(at, &format!("examples.{name}")), example_value);
+                        }
+                    }
+                }
+            }
+            for (key, child) in map {
+                if key != "example" && key != "examples" {
+                    examples(doc, &join(at, key), child, find);
+                }
+            }
+        }
+        Value::Array(items) => {
+            for (i, child) in items.iter().enumerate() {
+                examples(doc, &join(at, &i.to_string()), child, find);
+            }
+        }
+        _ => {}
+    }
+}
+
+fn join(at: &str, key: &str) -> String {
+    if at.is_empty() {
+        key.to_string()
+    } else {
+        format!("{at}.{key}")
+    }
+}
+
+/// The OpenAPI 3.0 schema subset this project uses: type, format (integer
+/// sizes, date-time), enum, required, properties, items, nullable.
+fn validate(doc: &Value, schema: &Value, value: &Value, depth: usize) -> Result<(), String> {
+    let schema = resolve(doc, schema);
+    if depth > 32 || schema.is_null() {
+        return Ok(());
+    }
+    if value.is_null() {
+        return match schema.get("nullable").and_then(Value::as_bool) {
+            Some(true) => Ok(()),
+            _ => Err("null where the schema is not nullable".into()),
+        };
+    }
+    if let Some(allowed) = schema.get("enum").and_then(Value::as_array)
+        && !allowed.contains(value)
+    {
+        return Err(format!("{value} is not one of {}", Value::Array(allowed.clone())));
+    }
+    let format = schema.get("format").and_then(Value::as_str);
+    match schema.get("type").and_then(Value::as_str) {
+        Some("integer") => {
+            let n = value.as_i64().ok_or_else(|| format!("{value} is not an integer"))?;
+            if format == Some("int32") && i32::try_from(n).is_err() {
+                return Err(format!("{n} does not fit int32"));
+            }
+        }
+        Some("number") if !value.is_number() => return Err(format!("{value} is not a number")),
+        Some("boolean") if !value.is_boolean() => return Err(format!("{value} is not a boolean")),
+        Some("string") => {
+            let s = value.as_str().ok_or_else(|| format!("{value} is not a string"))?;
+            if format == Some("date-time") && chrono::DateTime::parse_from_rfc3339(s).is_err() {
+                return Err(format!("{s:?} is not an RFC 3339 date-time"));
+            }
+        }
+        Some("array") => {
+            let items = value.as_array().ok_or_else(|| format!("{value} is not an array"))?;
+            if let Some(item_schema) = schema.get("items") {
+                for (i, item) in items.iter().enumerate() {
+                    validate(doc, item_schema, item, depth + 1).map_err(|e| format!("[{i}]: {e}"))?;
+                }
+            }
+        }
+        Some("object") | None if schema.get("properties").is_some() || value.is_object() => {
+            let object = value.as_object().ok_or_else(|| format!("{value} is not an object"))?;
+            for name in schema
+                .get("required")
+                .and_then(Value::as_array)
+                .into_iter()
+                .flatten()
+                .filter_map(Value::as_str)
+            {
+                if !object.contains_key(name) {
+                    return Err(format!("required `{name}` is missing"));
+                }
+            }
+            let properties = schema.get("properties").and_then(Value::as_object);
+            for (name, field) in object {
+                match properties.and_then(|p| p.get(name)) {
+                    Some(field_schema) => {
+                        validate(doc, field_schema, field, depth + 1).map_err(|e| format!("{name}: {e}"))?
+                    }
+                    None if schema.get("additionalProperties") == Some(&Value::Bool(false)) => {
+                        return Err(format!("`{name}` is not a property"));
+                    }
+                    None => {}
+                }
+            }
+        }
+        _ => {}
+    }
+    Ok(())
+}
+
+/// `cargo xtask lint`
+pub fn run(root: &std::path::Path) -> Result<(), String> {
+    let spec_path = crate::codegen::SPEC_PATH;
+    let text = std::fs::read_to_string(root.join(spec_path)).map_err(|e| format!("cannot read {spec_path}: {e}"))?;
+    crate::spec::parse(&text).map_err(|e| format!("{spec_path}: {e}"))?;
+    let doc: Value = serde_norway::from_str(&text).map_err(|e| format!("{spec_path}: {e}"))?;
+    let findings = lint(&doc);
+    for finding in &findings {
+        println!("{spec_path}: {finding}");
+    }
+    let errors = findings.iter().filter(|f| f.severity == Severity::Error).count();
+    println!("{errors} error(s), {} warning(s)", findings.len() - errors);
+    if errors > 0 {
+        Err(format!("{errors} lint error(s)"))
+    } else {
+        Ok(())
+    }
+}

@@ -1,0 +1,154 @@
+//! Each rule of `cargo xtask lint` on the real spec and a broken copy.
+
+use serde_json::{Value, json};
+use xtask::lint::{Finding, Severity, lint};
+
+fn base() -> Value {
+    let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../openapi/petstore.yaml")).unwrap();
+    serde_norway::from_str(&text).unwrap()
+}
+
+fn findings_after(edit: impl FnOnce(&mut Value)) -> Vec<Finding> {
+    let mut doc = base();
+    edit(&mut doc);
+    lint(&doc)
+}
+
+#[track_caller]
+fn assert_finding(findings: &[Finding], severity: Severity, rule: &str, location: &str) {
+    assert!(
+        findings
+            .iter()
+            .any(|f| f.severity == severity && f.rule == rule && f.location == location),
+        "no {severity:?} {rule} at {location}: {findings:#?}"
+    );
+}
+
+#[test]
+fn the_real_spec_is_clean() {
+    let findings = lint(&base());
+    assert!(findings.is_empty(), "{findings:#?}");
+}
+
+#[test]
+fn operation_ids_unique_and_camel_case() {
+    let findings = findings_after(|d| d["paths"]["/pets/{petId}"]["get"]["operationId"] = json!("listOrders"));
+    assert_finding(
+        &findings,
+        Severity::Error,
+        "operation-id",
+        "paths./store/orders.get.operationId",
+    );
+    let findings = findings_after(|d| d["paths"]["/pets/{petId}"]["get"]["operationId"] = json!("get_pet"));
+    assert_finding(
+        &findings,
+        Severity::Error,
+        "operation-id",
+        "paths./pets/{petId}.get.operationId",
+    );
+}
+
+#[test]
+fn secured_operations_document_401() {
+    let findings = findings_after(|d| {
+        drop(
+            d["paths"]["/store/orders"]["get"]["responses"]
+                .as_object_mut()
+                .unwrap()
+                .remove("401"),
+        )
+    });
+    assert_finding(
+        &findings,
+        Severity::Error,
+        "secured-401",
+        "paths./store/orders.get.responses",
+    );
+}
+
+#[test]
+fn every_operation_documents_a_4xx_error() {
+    let findings = findings_after(|d| {
+        d["security"] = json!([]);
+        drop(
+            d["paths"]["/store/orders"]["get"]["responses"]
+                .as_object_mut()
+                .unwrap()
+                .remove("401"),
+        );
+    });
+    assert_finding(
+        &findings,
+        Severity::Error,
+        "error-4xx",
+        "paths./store/orders.get.responses",
+    );
+}
+
+#[test]
+fn summaries_present() {
+    let findings = findings_after(|d| {
+        drop(
+            d["paths"]["/store/orders"]["get"]
+                .as_object_mut()
+                .unwrap()
+                .remove("summary"),
+        )
+    });
+    assert_finding(&findings, Severity::Warning, "summary", "paths./store/orders.get");
+}
+
+#[test]
+fn tags_declared() {
+    let findings = findings_after(|d| d["paths"]["/store/orders"]["get"]["tags"] = json!(["orders"]));
+    assert_finding(&findings, Severity::Error, "tags", "paths./store/orders.get.tags");
+}
+
+#[test]
+fn path_parameters_declared_and_used() {
+    let findings =
+        findings_after(|d| d["paths"]["/store/orders/{orderId}"]["delete"]["parameters"][0]["name"] = json!("id"));
+    assert_finding(
+        &findings,
+        Severity::Error,
+        "path-parameters",
+        "paths./store/orders/{orderId}.delete.parameters.0",
+    );
+    assert_finding(
+        &findings,
+        Severity::Error,
+        "path-parameters",
+        "paths./store/orders/{orderId}.delete",
+    );
+}
+
+#[test]
+fn no_unused_components() {
+    let findings = findings_after(|d| d["components"]["schemas"]["Leftover"] = json!({"type": "string"}));
+    assert_finding(
+        &findings,
+        Severity::Warning,
+        "unused-component",
+        "components.schemas.Leftover",
+    );
+}
+
+#[test]
+fn examples_match_their_schemas() {
+    let findings = findings_after(|d| d["components"]["schemas"]["Order"]["example"]["quantity"] = json!("two"));
+    assert_finding(
+        &findings,
+        Severity::Error,
+        "examples",
+        "components.schemas.Order.example",
+    );
+    let findings = findings_after(|d| d["components"]["schemas"]["Pet"]["example"] = json!({"id": 1}));
+    assert_finding(&findings, Severity::Error, "examples", "components.schemas.Pet.example");
+    let findings = findings_after(|d| d["components"]["schemas"]["Order"]["example"]["shipDate"] = json!("tomorrow"));
+    assert_finding(
+        &findings,
+        Severity::Error,
+        "examples",
+        "components.schemas.Order.example",
+    );
+}
