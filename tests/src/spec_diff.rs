@@ -173,6 +173,14 @@ fn facts(doc: &Value) -> BTreeMap<String, String> {
                     None => "no body".to_string(),
                 };
                 fact(&format!("responses.{status}"), body);
+                for (name, header) in response.get("headers").and_then(Value::as_object).into_iter().flatten() {
+                    let header = resolve(doc, header);
+                    let required = header.get("required").and_then(Value::as_bool).unwrap_or(false);
+                    let schema = header.get("schema").map(describe).unwrap_or_default();
+                    // Header names are case-insensitive.
+                    let key = format!("responses.{status}.headers.{}", name.to_ascii_lowercase());
+                    fact(&key, format!("required={required} schema={schema}"));
+                }
             }
         }
     }

@@ -115,7 +115,19 @@ async fn concurrent_cancels_of_one_order_give_exactly_one_204(server: &TestServe
 
 #[allow(deprecated)]
 async fn get_pet_by_id_200_404_401(server: &TestServer) {
-    let pet = server.client().get_pet_by_id(1).await.unwrap().into_inner();
+    let response = server.client().get_pet_by_id(1).await.unwrap();
+    // Deprecated since 2026-11-21 (RFC 9745: `@` and Unix seconds); no sunset date yet.
+    let since = chrono::NaiveDate::from_ymd_opt(2026, 11, 21)
+        .unwrap()
+        .and_hms_opt(0, 0, 0)
+        .unwrap()
+        .and_utc();
+    assert_eq!(
+        response.headers()["deprecation"],
+        format!("@{}", since.timestamp()).as_str()
+    );
+    assert!(!response.headers().contains_key("sunset"));
+    let pet = response.into_inner();
     assert_eq!((pet.id, pet.name.as_str()), (1, "Rex"));
     let (status, body) = error_response(server.client().get_pet_by_id(42).await);
     assert_eq!((status, body.code.as_str()), (404, "pet_not_found"));

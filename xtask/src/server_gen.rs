@@ -25,12 +25,20 @@ struct Operation {
     tags: Vec<String>,
     doc: String,
     deprecated: bool,
+    /// For a deprecated operation: the headers its success responses carry.
+    deprecation: Option<DeprecationHeaders>,
     requires_auth: bool,
     path_params: Vec<PathParam>,
     success: Success,
     /// `(status, variant name, description)` for every error status,
     /// with `5XX` expanded to 500 and 503.
     errors: Vec<(u16, syn::Ident, String)>,
+}
+
+/// `Deprecation` (RFC 9745) and `Sunset` (RFC 8594) header values.
+struct DeprecationHeaders {
+    deprecation: String,
+    sunset: Option<String>,
 }
 
 struct PathParam {
@@ -44,6 +52,8 @@ struct Success {
     status: u16,
     body: Option<TokenStream>,
     description: String,
+    /// The response headers the spec documents.
+    headers: Vec<String>,
 }
 
 pub fn generate(spec: &OpenAPI) -> Result<syn::File, SpecError> {
@@ -61,6 +71,7 @@ pub fn generate(spec: &OpenAPI) -> Result<syn::File, SpecError> {
     let api_mod = format_ident!("{}_mod", api_trait.to_string().to_snake_case());
 
     let path_structs = operations.iter().map(path_struct);
+    let headers_structs = operations.iter().map(headers_struct);
     let response_enums = operations.iter().map(|op| response_enum(op, &error_type));
     let endpoints = operations.iter().map(|op| endpoint_decl(op, &error_type));
     let handler_methods = operations.iter().map(handler_method);
@@ -130,6 +141,8 @@ pub fn generate(spec: &OpenAPI) -> Result<syn::File, SpecError> {
         }
 
         #(#path_structs)*
+
+        #(#headers_structs)*
 
         #(#response_enums)*
 
@@ -293,10 +306,12 @@ fn describe(spec: &OpenAPI, op: &OperationRef<'_>, base_path: &str) -> Result<Op
                         })
                     })
                     .transpose()?;
+                let headers = response.headers.keys().cloned().collect();
                 success = Some(Success {
                     status: *code,
                     body,
                     description,
+                    headers,
                 });
             }
             StatusCode::Code(code) => errors.push((*code, status_variant(*code), description)),
@@ -345,6 +360,12 @@ fn describe(spec: &OpenAPI, op: &OperationRef<'_>, base_path: &str) -> Result<Op
         });
     }
 
+    let deprecation = if operation.deprecated {
+        Some(deprecation_headers(op, &success)?)
+    } else {
+        None
+    };
+
     let doc = match (&operation.summary, &operation.description) {
         (Some(s), Some(d)) => format!("{}\n\n{}", s.trim(), d.trim()),
         (Some(s), None) => s.trim().to_string(),
@@ -358,11 +379,56 @@ fn describe(spec: &OpenAPI, op: &OperationRef<'_>, base_path: &str) -> Result<Op
         tags: operation.tags.clone(),
         doc,
         deprecated: operation.deprecated,
+        deprecation,
         requires_auth,
         path_params,
         success,
         errors,
         id,
+    })
+}
+
+/// A deprecated operation's success responses carry `Deprecation: @<unix
+/// time>` of its `x-deprecation-date` and, when `x-sunset` is set, `Sunset:
+/// <HTTP-date>`; the spec must document both on the success response.
+fn deprecation_headers(op: &OperationRef<'_>, success: &Success) -> Result<DeprecationHeaders, SpecError> {
+    let location = op.location();
+    let date = |key: &str| -> Result<Option<chrono::NaiveDate>, SpecError> {
+        let Some(value) = op.operation.extensions.get(key) else {
+            return Ok(None);
+        };
+        let text = value.as_str().unwrap_or_default();
+        chrono::NaiveDate::parse_from_str(text, "%Y-%m-%d")
+            .map(Some)
+            .map_err(|_| SpecError {
+                location: format!("{location}.{key}"),
+                message: format!("`{value}` is not a date (YYYY-MM-DD)"),
+            })
+    };
+    let deprecated_on = date("x-deprecation-date")?.ok_or_else(|| SpecError {
+        location: location.clone(),
+        message: "a deprecated operation needs `x-deprecation-date` (YYYY-MM-DD): the Deprecation header carries it"
+            .into(),
+    })?;
+    let sunset = date("x-sunset")?;
+    if sunset.is_some_and(|s| s < deprecated_on) {
+        return Err(SpecError {
+            location: format!("{location}.x-sunset"),
+            message: "comes before x-deprecation-date".into(),
+        });
+    }
+    let midnight = |d: chrono::NaiveDate| d.and_hms_opt(0, 0, 0).expect("midnight exists").and_utc();
+    for (header, needed) in [("Deprecation", true), ("Sunset", sunset.is_some())] {
+        if needed && !success.headers.iter().any(|h| h.eq_ignore_ascii_case(header)) {
+            return Err(SpecError {
+                location: format!("{location}.responses.{}.headers", success.status),
+                message: format!("the server sends a `{header}` header on this deprecated operation: document it"),
+            });
+        }
+    }
+    Ok(DeprecationHeaders {
+        deprecation: format!("@{}", midnight(deprecated_on).timestamp()),
+        sunset: sunset.map(|d| midnight(d).format("%a, %d %b %Y %H:%M:%S GMT").to_string()),
     })
 }
 
@@ -511,6 +577,73 @@ fn response_enum(op: &Operation, error_type: &syn::Ident) -> TokenStream {
 /// The dropshot response type of the success status, and the match arm
 /// that builds it.
 fn success_mapping(op: &Operation, enum_name: &syn::Ident, variant: &syn::Ident) -> (TokenStream, TokenStream) {
+    let (ty, arm) = plain_success_mapping(op, enum_name, variant);
+    if op.deprecation.is_none() {
+        return (ty, arm);
+    }
+    // The generated layer adds the deprecation headers, so no handler can
+    // forget them.
+    let headers = headers_struct_name(op);
+    let syn::Arm { pat, body, .. } = syn::parse2(arm).expect("a match arm");
+    (
+        quote!(::dropshot::HttpResponseHeaders<#ty, #headers>),
+        quote!(#pat => (#body).map(|response| ::dropshot::HttpResponseHeaders::new(response, #headers::new())),),
+    )
+}
+
+fn headers_struct_name(op: &Operation) -> syn::Ident {
+    format_ident!("{}Headers", op.id.to_pascal_case())
+}
+
+/// The deprecation headers of a deprecated operation, as dropshot sends
+/// and documents them.
+fn headers_struct(op: &Operation) -> TokenStream {
+    let Some(deprecation) = &op.deprecation else {
+        return quote!();
+    };
+    let name = headers_struct_name(op);
+    let doc = format!(
+        "The headers every success response of the deprecated `{}` carries.",
+        op.id
+    );
+    let value = &deprecation.deprecation;
+    let (sunset_field, sunset_value) = match &deprecation.sunset {
+        Some(sunset) => (
+            quote! {
+                /// When the operation goes away (RFC 8594).
+                #[serde(rename = "Sunset")]
+                pub sunset: ::std::string::String,
+            },
+            quote!(sunset: #sunset.to_string(),),
+        ),
+        None => (quote!(), quote!()),
+    };
+    quote! {
+        #[doc = #doc]
+        #[derive(Debug, ::serde::Serialize, ::schemars::JsonSchema)]
+        pub struct #name {
+            /// Since when the operation is deprecated (RFC 9745).
+            #[serde(rename = "Deprecation")]
+            pub deprecation: ::std::string::String,
+            #sunset_field
+        }
+
+        impl #name {
+            /// The values the spec gives.
+            pub fn new() -> Self {
+                Self { deprecation: #value.to_string(), #sunset_value }
+            }
+        }
+
+        impl ::std::default::Default for #name {
+            fn default() -> Self {
+                Self::new()
+            }
+        }
+    }
+}
+
+fn plain_success_mapping(op: &Operation, enum_name: &syn::Ident, variant: &syn::Ident) -> (TokenStream, TokenStream) {
     let body = op.success.body.as_ref();
     match op.success.status {
         200 => (

@@ -152,6 +152,26 @@ pub struct GetPetByIdPath {
     #[serde(rename = "petId")]
     pub pet_id: runtime::PathParam<i64>,
 }
+///The headers every success response of the deprecated `getPetById` carries.
+#[derive(Debug, ::serde::Serialize, ::schemars::JsonSchema)]
+pub struct GetPetByIdHeaders {
+    /// Since when the operation is deprecated (RFC 9745).
+    #[serde(rename = "Deprecation")]
+    pub deprecation: ::std::string::String,
+}
+impl GetPetByIdHeaders {
+    /// The values the spec gives.
+    pub fn new() -> Self {
+        Self {
+            deprecation: "@1795219200".to_string(),
+        }
+    }
+}
+impl ::std::default::Default for GetPetByIdHeaders {
+    fn default() -> Self {
+        Self::new()
+    }
+}
 ///The responses `listOrders` documents: one variant per status.
 #[derive(Debug)]
 pub enum ListOrdersResponse {
@@ -256,10 +276,20 @@ impl GetPetByIdResponse {
     /// The HTTP response this value stands for.
     pub fn into_http(
         self,
-    ) -> ::std::result::Result<::dropshot::HttpResponseOk<types::Pet>, types::Error> {
+    ) -> ::std::result::Result<
+        ::dropshot::HttpResponseHeaders<
+            ::dropshot::HttpResponseOk<types::Pet>,
+            GetPetByIdHeaders,
+        >,
+        types::Error,
+    > {
         match self {
             GetPetByIdResponse::Ok(body) => {
-                ::std::result::Result::Ok(::dropshot::HttpResponseOk(body))
+                (::std::result::Result::Ok(::dropshot::HttpResponseOk(body)))
+                    .map(|response| ::dropshot::HttpResponseHeaders::new(
+                        response,
+                        GetPetByIdHeaders::new(),
+                    ))
             }
             GetPetByIdResponse::BadRequest(problem) => {
                 ::std::result::Result::Err(types::Error::from_problem(400u16, problem))
@@ -317,7 +347,10 @@ is no longer listed, and cancelling it again yields 404.*/
     ) -> ::std::result::Result<::dropshot::HttpResponseDeleted, types::Error>;
     /**Find a pet by id
 
-Returns a single pet. Deprecated; a sunset date is not set yet.*/
+Returns a single pet. Deprecated since 2026-11-21 (`x-deprecation-date`);
+a sunset date is not set yet (it would be `x-sunset`). Successful
+responses carry a `Deprecation` header, and a `Sunset` header once a
+sunset date is set.*/
     #[endpoint{method = GET,
     path = "/v1/pets/{petId}",
     operation_id = "getPetById",
@@ -327,7 +360,13 @@ Returns a single pet. Deprecated; a sunset date is not set yet.*/
     async fn get_pet_by_id(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         path: ::dropshot::Path<GetPetByIdPath>,
-    ) -> ::std::result::Result<::dropshot::HttpResponseOk<types::Pet>, types::Error>;
+    ) -> ::std::result::Result<
+        ::dropshot::HttpResponseHeaders<
+            ::dropshot::HttpResponseOk<types::Pet>,
+            GetPetByIdHeaders,
+        >,
+        types::Error,
+    >;
 }
 /**What a `Pet Store` server implements: one method per operation, with typed inputs and a typed response.
 
@@ -354,7 +393,10 @@ is no longer listed, and cancelling it again yields 404.*/
     ) -> impl ::std::future::Future<Output = CancelOrderResponse> + Send;
     /**Find a pet by id
 
-Returns a single pet. Deprecated; a sunset date is not set yet.*/
+Returns a single pet. Deprecated since 2026-11-21 (`x-deprecation-date`);
+a sunset date is not set yet (it would be `x-sunset`). Successful
+responses carry a `Deprecation` header, and a `Sunset` header once a
+sunset date is set.*/
     ///
     ///Deprecated in the spec.
     fn get_pet_by_id(
@@ -404,7 +446,13 @@ impl<H: PetStoreHandlers> PetStoreApi for StrictServer<H> {
     async fn get_pet_by_id(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         path: ::dropshot::Path<GetPetByIdPath>,
-    ) -> ::std::result::Result<::dropshot::HttpResponseOk<types::Pet>, types::Error> {
+    ) -> ::std::result::Result<
+        ::dropshot::HttpResponseHeaders<
+            ::dropshot::HttpResponseOk<types::Pet>,
+            GetPetByIdHeaders,
+        >,
+        types::Error,
+    > {
         let handlers = rqctx.context();
         let caller = runtime::authenticate(handlers, rqctx.request.headers())
             .await

@@ -287,14 +287,18 @@ Arguments:
     }
     /**Find a pet by id
 
-Returns a single pet. Deprecated; a sunset date is not set yet.
+Returns a single pet. Deprecated since 2026-11-21 (`x-deprecation-date`);
+a sunset date is not set yet (it would be `x-sunset`). Successful
+responses carry a `Deprecation` header, and a `Sunset` header once a
+sunset date is set.
+
 
 Sends a `GET` request to `/pets/{petId}`
 
 Arguments:
 - `pet_id`: The identifier of the pet to return.
 */
-    #[deprecated(note = "deprecated in the API description (openapi/petstore.yaml)")]
+    #[deprecated(note = "`getPetById` is deprecated; no sunset date is set yet")]
     pub async fn get_pet_by_id<'a>(
         &'a self,
         pet_id: i64,

@@ -1,0 +1,87 @@
+//! Deprecation end to end, from the spec: `#[deprecated]` in the client
+//! (with the sunset date when `x-sunset` is set), and `Deprecation` and
+//! `Sunset` headers from the server. Our spec has no sunset date; the
+//! fixture here adds one.
+
+use xtask::codegen::generate_all;
+
+fn real_spec() -> String {
+    std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../openapi/petstore.yaml")).unwrap()
+}
+
+const SUNSET_HEADER: &str = "            Sunset:\n              description: When this operation goes away (RFC 8594).\n              required: true\n              schema:\n                type: string\n";
+
+/// The real spec with `x-sunset: 2027-06-30` on getPetById, and the header
+/// documented when `document_header`.
+fn with_sunset(document_header: bool) -> String {
+    let mut spec = real_spec().replacen(
+        "      x-deprecation-date: '2026-11-21'\n",
+        "      x-deprecation-date: '2026-11-21'\n      x-sunset: '2027-06-30'\n",
+        1,
+    );
+    if document_header {
+        let deprecation_header_end = "                type: string\n          content:\n            application/json:\n              schema:\n                $ref: '#/components/schemas/Pet'\n";
+        assert!(spec.contains(deprecation_header_end));
+        spec = spec.replacen(
+            deprecation_header_end,
+            &format!("                type: string\n{SUNSET_HEADER}          content:\n            application/json:\n              schema:\n                $ref: '#/components/schemas/Pet'\n"),
+            1,
+        );
+    }
+    spec
+}
+
+fn file<'a>(files: &'a [xtask::codegen::GeneratedFile], crate_dir: &str) -> &'a str {
+    &files.iter().find(|f| f.path.starts_with(crate_dir)).unwrap().contents
+}
+
+#[test]
+fn without_a_sunset_date() {
+    let files = generate_all(&real_spec()).unwrap();
+    let client = file(&files, "crates/petstore-client");
+    assert!(client.contains("#[deprecated(note = \"`getPetById` is deprecated; no sunset date is set yet\")]"));
+    let server = file(&files, "crates/petstore-api");
+    assert!(
+        server.contains("deprecation: \"@1795219200\".to_string()"),
+        "2026-11-21T00:00:00Z"
+    );
+    assert!(!server.contains("rename = \"Sunset\""), "no Sunset header without a date");
+}
+
+#[test]
+fn with_a_sunset_date() {
+    let files = generate_all(&with_sunset(true)).unwrap();
+    let client = file(&files, "crates/petstore-client");
+    assert!(
+        client.contains("will be removed on 2027-06-30 (x-sunset)"),
+        "the client's note names the date"
+    );
+    let server = file(&files, "crates/petstore-api");
+    assert!(server.contains("#[serde(rename = \"Sunset\")]"));
+    assert!(
+        server.contains("sunset: \"Wed, 30 Jun 2027 00:00:00 GMT\".to_string()"),
+        "an RFC 8594 HTTP-date"
+    );
+}
+
+#[test]
+fn a_sunset_header_must_be_documented() {
+    let error = generate_all(&with_sunset(false)).err().expect("refused");
+    assert_eq!(error.location, "paths./pets/{petId}.get.responses.200.headers");
+    assert!(error.message.contains("`Sunset` header"), "{error}");
+}
+
+#[test]
+fn a_deprecated_operation_needs_its_date() {
+    let spec = real_spec().replacen("      x-deprecation-date: '2026-11-21'\n", "", 1);
+    let error = generate_all(&spec).err().expect("refused");
+    assert_eq!(error.location, "paths./pets/{petId}.get");
+    assert!(error.message.contains("x-deprecation-date"), "{error}");
+}
+
+#[test]
+fn a_sunset_before_the_deprecation_is_refused() {
+    let spec = with_sunset(true).replace("x-sunset: '2027-06-30'", "x-sunset: '2025-01-01'");
+    let error = generate_all(&spec).err().expect("refused");
+    assert_eq!(error.location, "paths./pets/{petId}.get.x-sunset");
+}
