@@ -9,7 +9,7 @@ use quote::quote;
 
 use crate::spec::{self, SpecError};
 
-pub fn generate(spec: &OpenAPI) -> Result<syn::File, SpecError> {
+fn settings() -> GenerationSettings {
     let mut settings = GenerationSettings::new();
     settings
         .with_interface(InterfaceStyle::Positional)
@@ -18,10 +18,16 @@ pub fn generate(spec: &OpenAPI) -> Result<syn::File, SpecError> {
         // instead of silently sending unauthenticated requests.
         .with_inner_type(quote!(crate::ApiKey))
         .with_hooks(HooksMode::Expected);
-    let tokens = Generator::new(&settings).generate_tokens(spec).map_err(|e| SpecError {
-        location: "document".into(),
-        message: format!("progenitor: {e}"),
-    })?;
+    settings
+}
+
+pub fn generate(spec: &OpenAPI) -> Result<syn::File, SpecError> {
+    let tokens = Generator::new(&settings())
+        .generate_tokens(spec)
+        .map_err(|e| SpecError {
+            location: "document".into(),
+            message: format!("progenitor: {e}"),
+        })?;
     let mut file: syn::File = syn::parse2(tokens).map_err(|e| SpecError {
         location: "document".into(),
         message: format!("progenitor emitted invalid Rust: {e}"),
@@ -29,6 +35,22 @@ pub fn generate(spec: &OpenAPI) -> Result<syn::File, SpecError> {
     mark_deprecated(spec, &mut file);
     file.items.extend(server_constants(spec));
     Ok(file)
+}
+
+/// Typed httpmock mocks of every operation (progenitor's generator), for
+/// consumers who test their code without a server: the client crate's
+/// `mock` feature.
+pub fn generate_mocks(spec: &OpenAPI) -> Result<syn::File, SpecError> {
+    let tokens = Generator::new(&settings())
+        .httpmock(spec, "crate")
+        .map_err(|e| SpecError {
+            location: "document".into(),
+            message: format!("progenitor (httpmock): {e}"),
+        })?;
+    syn::parse2(tokens).map_err(|e| SpecError {
+        location: "document".into(),
+        message: format!("progenitor emitted invalid Rust for the mocks: {e}"),
+    })
 }
 
 /// progenitor ignores `deprecated: true`; callers should see the warning,

@@ -25,6 +25,10 @@ pub fn generate_all(spec_text: &str) -> Result<Vec<GeneratedFile>, SpecError> {
             contents: render(&client_gen::generate(&spec)?),
         },
         GeneratedFile {
+            path: PathBuf::from("crates/petstore-client/src/mock.rs"),
+            contents: render(&client_gen::generate_mocks(&spec)?),
+        },
+        GeneratedFile {
             path: PathBuf::from("crates/petstore-api/src/generated.rs"),
             contents: render(&server_gen::generate(&spec)?),
         },

@@ -45,7 +45,10 @@ fn without_a_sunset_date() {
         server.contains("deprecation: \"@1795219200\".to_string()"),
         "2026-11-21T00:00:00Z"
     );
-    assert!(!server.contains("rename = \"Sunset\""), "no Sunset header without a date");
+    assert!(
+        !server.contains("rename = \"Sunset\""),
+        "no Sunset header without a date"
+    );
 }
 
 #[test]

@@ -23,6 +23,14 @@
 #[rustfmt::skip]
 mod generated;
 
+/// Typed [httpmock](https://docs.rs/httpmock) mocks of every operation,
+/// generated from the same spec (feature `mock`). See the crate's tests for
+/// how a consumer uses them.
+#[cfg(feature = "mock")]
+#[rustfmt::skip]
+#[allow(clippy::all)]
+pub mod mock;
+
 pub use generated::*;
 
 use progenitor_client::{ClientHooks, OperationInfo};
