@@ -236,7 +236,27 @@ async fn known_gaps_are_pinned(server: &TestServer) {
     assert!(!headers.contains_key("www-authenticate"));
 }
 
+/// The spec the server was generated from, at `/v1/openapi.json`, open
+/// without a key and outside the contract.
+async fn serves_its_openapi_document(server: &TestServer) {
+    let (status, headers, body) = send(reqwest::Client::new().get(format!("{}/openapi.json", server.base_url))).await;
+    assert_eq!(status, 200);
+    assert!(
+        headers["content-type"]
+            .to_str()
+            .unwrap()
+            .starts_with("application/json")
+    );
+    let source = petstore_tests::source_spec();
+    assert_eq!(body["info"], source["info"]);
+    assert_eq!(body["servers"], source["servers"]);
+    let paths = |doc: &serde_json::Value| doc["paths"].as_object().unwrap().keys().cloned().collect::<Vec<_>>();
+    assert_eq!(paths(&body), paths(&source));
+    assert_eq!(body["components"]["schemas"], source["components"]["schemas"]);
+}
+
 on_both_backends!(
+    serves_its_openapi_document,
     list_orders_200_returns_orders_by_ascending_id,
     list_orders_401_for_a_wrong_key,
     cancel_order_204_keeps_the_row_cancelled_and_hides_it,

@@ -7,6 +7,7 @@
 pub mod client_gen;
 pub mod codegen;
 pub mod diff;
+pub mod docs;
 pub mod lint;
 pub mod server_gen;
 pub mod soak;

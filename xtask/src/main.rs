@@ -6,10 +6,11 @@ use std::process::ExitCode;
 
 use xtask::codegen::{self, SPEC_PATH};
 
-const USAGE: &str = "usage: cargo xtask <generate | check | diff | lint | soak> [options]\n\n  \
+const USAGE: &str = "usage: cargo xtask <generate | check | diff | lint | docs | soak> [options]\n\n  \
     generate  regenerate the client and server code from openapi/petstore.yaml\n  \
     check     fail (with a diff) when the committed generated code is stale\n  \
     diff      [--base GIT_REF] list spec changes since a ref; fail on a breaking one\n  \
+    docs      [--check] render the API reference to target/docs/index.html (--check: in Chromium)\n  \
     lint      check the spec against our design rules (errors fail, warnings print)\n  \
     soak      mixed load against a real server; fails on 5xx, connection errors or RSS growth\n            \
     [--seconds 60] [--warmup 10] [--connections 64] [--debug]";
@@ -24,6 +25,10 @@ fn main() -> ExitCode {
             xtask::diff::run(&workspace_root(), &rest)
         }
         ["lint"] => xtask::lint::run(&workspace_root()),
+        ["docs", rest @ ..] => {
+            let rest: Vec<String> = rest.iter().map(|s| s.to_string()).collect();
+            xtask::docs::run(&workspace_root(), &rest)
+        }
         ["soak", rest @ ..] => {
             let rest: Vec<String> = rest.iter().map(|s| s.to_string()).collect();
             xtask::soak::SoakOptions::parse(&rest).and_then(|options| xtask::soak::run(&workspace_root(), &options))

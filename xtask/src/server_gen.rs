@@ -16,6 +16,10 @@ use quote::{format_ident, quote};
 
 use crate::spec::{self, OperationRef, SpecError};
 
+/// Where, under the base path, the server serves the spec it was generated
+/// from (an unpublished route; spec.rs keeps spec paths off it).
+pub const DOCUMENT_PATH: &str = "/openapi.json";
+
 /// Everything the generator needs to know about one operation.
 struct Operation {
     id: String,
@@ -57,6 +61,11 @@ struct Success {
 }
 
 pub fn generate(spec: &OpenAPI) -> Result<syn::File, SpecError> {
+    let document = serde_json::to_string(spec).map_err(|e| SpecError {
+        location: "document".into(),
+        message: format!("cannot serialize the spec: {e}"),
+    })?;
+    let document_path = format!("{}{DOCUMENT_PATH}", spec::base_path(&spec.servers[0].url));
     let types = generate_types(spec)?;
     let error_type = error_type(spec)?;
     let base_path = spec::base_path(&spec.servers[0].url);
@@ -103,6 +112,11 @@ pub fn generate(spec: &OpenAPI) -> Result<syn::File, SpecError> {
 
         /// The spec's `info.version`.
         pub const API_VERSION: &str = #version;
+
+        /// The OpenAPI document this code was generated from, as JSON. The
+        /// server serves it (unauthenticated, outside the contract) at
+        /// `#document_path`.
+        pub const OPENAPI_DOCUMENT: &str = #document;
 
         impl ::std::fmt::Display for types::#error_type {
             fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
@@ -152,6 +166,13 @@ pub fn generate(spec: &OpenAPI) -> Result<syn::File, SpecError> {
             type Context: #handlers_trait;
 
             #(#endpoints)*
+
+            /// The OpenAPI document this API was generated from. Not part of
+            /// the contract: unpublished, and open without a key.
+            #[endpoint { method = GET, path = #document_path, unpublished = true }]
+            async fn openapi_document(
+                rqctx: ::dropshot::RequestContext<Self::Context>,
+            ) -> ::std::result::Result<::dropshot::HttpResponseOk<::serde_json::Value>, types::#error_type>;
         }
 
         #[doc = #handlers_doc]
@@ -168,6 +189,15 @@ pub fn generate(spec: &OpenAPI) -> Result<syn::File, SpecError> {
             type Context = H;
 
             #(#adapters)*
+
+            async fn openapi_document(
+                _rqctx: ::dropshot::RequestContext<Self::Context>,
+            ) -> ::std::result::Result<::dropshot::HttpResponseOk<::serde_json::Value>, types::#error_type> {
+                static DOCUMENT: ::std::sync::LazyLock<::serde_json::Value> = ::std::sync::LazyLock::new(|| {
+                    ::serde_json::from_str(OPENAPI_DOCUMENT).expect("the generator wrote valid JSON")
+                });
+                ::std::result::Result::Ok(::dropshot::HttpResponseOk(DOCUMENT.clone()))
+            }
         }
 
         /// The dropshot API description of a server built on `H`.

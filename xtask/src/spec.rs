@@ -258,7 +258,10 @@ struct RouteNode {
 /// never two variable names; a name is used once per path.
 fn check_router(spec: &OpenAPI) -> Result<(), SpecError> {
     let mut root = RouteNode::default();
-    for path in spec.paths.paths.keys() {
+    // The server's own route for the spec document takes part too.
+    let own = std::iter::once(crate::server_gen::DOCUMENT_PATH.to_string());
+    for path in own.chain(spec.paths.paths.keys().cloned()) {
+        let path = &path;
         let location = format!("paths.{path}");
         if !path.starts_with('/') {
             return Err(SpecError::new(location, "a path must start with `/`"));

@@ -106,6 +106,10 @@ resource; this is the minimum the deprecated `getPetById` needs.
 pub const BASE_PATH: &str = "/v1";
 /// The spec's `info.version`.
 pub const API_VERSION: &str = "1.0.0";
+/// The OpenAPI document this code was generated from, as JSON. The
+/// server serves it (unauthenticated, outside the contract) at
+/// `#document_path`.
+pub const OPENAPI_DOCUMENT: &str = "{\"openapi\":\"3.0.3\",\"info\":{\"title\":\"Pet Store\",\"description\":\"The Pet Store orders interface: list every order placed in the store and\\ncancel a pending order. JSON over HTTP, versioned in the path (`/v1`).\\n\\nEvery operation requires an API key, sent as `Authorization: Bearer <API_KEY>`.\\nA missing or invalid key yields 401 with an Error body.\\n\\nEvery error response carries the Error object. Its `code` is one of:\\n\\n| code | status | meaning |\\n|---|---|---|\\n| `unauthorized` | 401 | The API key is missing, malformed, unknown or revoked. |\\n| `invalid_parameter` | 400 | A path parameter is not valid (for example an orderId that is not an int64). |\\n| `bad_request` | 400 | The request could not be read. |\\n| `order_not_found` | 404 | No order with that id exists, or it was already cancelled. |\\n| `order_already_shipped` | 409 | The order has shipped and cannot be cancelled. |\\n| `pet_not_found` | 404 | No pet with that id exists. |\\n| `internal_error` | 500 | The server failed unexpectedly. |\\n| `service_unavailable` | 503 | The server's storage is unreachable; retry later. |\\n\\nNew codes may be added in a compatible release: clients should treat an\\nunknown code by its HTTP status.\\n\",\"version\":\"1.0.0\"},\"servers\":[{\"url\":\"https://petstore.example.com/v1\",\"description\":\"Production\"},{\"url\":\"https://staging.petstore.example.com/v1\",\"description\":\"Staging\"}],\"paths\":{\"/store/orders\":{\"get\":{\"tags\":[\"store\"],\"summary\":\"List all orders\",\"description\":\"Returns every order placed in the store, by ascending id. Cancelled\\norders are not listed. Filtering and pagination are not supported, so\\nthe full list is returned in one response (both are planned for v2).\\n\",\"operationId\":\"listOrders\",\"responses\":{\"200\":{\"description\":\"Every order placed in the store.\",\"content\":{\"application/json\":{\"schema\":{\"type\":\"array\",\"items\":{\"$ref\":\"#/components/schemas/Order\"}}}}},\"401\":{\"$ref\":\"#/components/responses/Unauthorized\"},\"5XX\":{\"$ref\":\"#/components/responses/ServerError\"}}}},\"/store/orders/{orderId}\":{\"delete\":{\"tags\":[\"store\"],\"summary\":\"Cancel an order\",\"description\":\"Cancels an order. Only an order with status `pending` can be\\ncancelled; a shipped order cannot be reversed (409). A cancelled order\\nis no longer listed, and cancelling it again yields 404.\\n\",\"operationId\":\"cancelOrder\",\"parameters\":[{\"in\":\"path\",\"name\":\"orderId\",\"description\":\"The identifier of the order to cancel.\",\"required\":true,\"schema\":{\"type\":\"integer\",\"format\":\"int64\"},\"style\":\"simple\"}],\"responses\":{\"204\":{\"description\":\"Order cancelled successfully.\"},\"400\":{\"$ref\":\"#/components/responses/BadRequest\"},\"401\":{\"$ref\":\"#/components/responses/Unauthorized\"},\"404\":{\"$ref\":\"#/components/responses/NotFound\"},\"409\":{\"$ref\":\"#/components/responses/Conflict\"},\"5XX\":{\"$ref\":\"#/components/responses/ServerError\"}}}},\"/pets/{petId}\":{\"get\":{\"tags\":[\"pets\"],\"summary\":\"Find a pet by id\",\"description\":\"Returns a single pet. Deprecated since 2026-11-21 (`x-deprecation-date`);\\na sunset date is not set yet (it would be `x-sunset`). Successful\\nresponses carry a `Deprecation` header, and a `Sunset` header once a\\nsunset date is set.\\n\",\"operationId\":\"getPetById\",\"parameters\":[{\"in\":\"path\",\"name\":\"petId\",\"description\":\"The identifier of the pet to return.\",\"required\":true,\"schema\":{\"type\":\"integer\",\"format\":\"int64\"},\"style\":\"simple\"}],\"responses\":{\"200\":{\"description\":\"The pet.\",\"headers\":{\"Deprecation\":{\"description\":\"When this operation was deprecated, as an RFC 9745 date (`@` and Unix seconds).\",\"style\":\"simple\",\"required\":true,\"schema\":{\"type\":\"string\"}}},\"content\":{\"application/json\":{\"schema\":{\"$ref\":\"#/components/schemas/Pet\"}}}},\"400\":{\"$ref\":\"#/components/responses/BadRequest\"},\"401\":{\"$ref\":\"#/components/responses/Unauthorized\"},\"404\":{\"$ref\":\"#/components/responses/NotFound\"},\"5XX\":{\"$ref\":\"#/components/responses/ServerError\"}},\"deprecated\":true,\"x-deprecation-date\":\"2026-11-21\"}}},\"components\":{\"schemas\":{\"Order\":{\"example\":{\"complete\":false,\"id\":7,\"petId\":1,\"quantity\":2,\"shipDate\":\"2026-12-01T09:00:00Z\"},\"description\":\"An order placed in the store. No field is required.\",\"type\":\"object\",\"properties\":{\"id\":{\"description\":\"Unique order identifier.\",\"type\":\"integer\",\"format\":\"int64\"},\"petId\":{\"description\":\"Identifier of the animal in the order.\",\"type\":\"integer\",\"format\":\"int64\"},\"quantity\":{\"description\":\"Number of units ordered.\",\"type\":\"integer\"},\"shipDate\":{\"description\":\"Expected or actual ship date (ISO 8601).\",\"type\":\"string\",\"format\":\"date-time\"},\"complete\":{\"description\":\"Whether the order has been fulfilled.\",\"type\":\"boolean\"}}},\"Pet\":{\"example\":{\"id\":1,\"name\":\"Rex\"},\"description\":\"A pet. The interface this service implements does not define the pet\\nresource; this is the minimum the deprecated `getPetById` needs.\\n\",\"type\":\"object\",\"properties\":{\"id\":{\"description\":\"Unique pet identifier.\",\"type\":\"integer\",\"format\":\"int64\"},\"name\":{\"description\":\"The pet's name.\",\"type\":\"string\"}},\"required\":[\"id\",\"name\"]},\"Error\":{\"example\":{\"code\":\"order_already_shipped\",\"message\":\"order 3 has already shipped and cannot be cancelled\",\"status\":409},\"description\":\"The body of every error response.\",\"type\":\"object\",\"properties\":{\"code\":{\"description\":\"Machine-readable error code (see the API description for the set).\",\"type\":\"string\"},\"message\":{\"description\":\"Human-readable description.\",\"type\":\"string\"},\"status\":{\"description\":\"The HTTP status code, equal to the response's status.\",\"type\":\"integer\"}},\"required\":[\"code\",\"message\",\"status\"]}},\"responses\":{\"BadRequest\":{\"description\":\"A parameter is malformed (code `invalid_parameter` or `bad_request`).\",\"content\":{\"application/json\":{\"schema\":{\"$ref\":\"#/components/schemas/Error\"}}}},\"Unauthorized\":{\"description\":\"The API key is missing or invalid (code `unauthorized`).\",\"content\":{\"application/json\":{\"schema\":{\"$ref\":\"#/components/schemas/Error\"}}}},\"NotFound\":{\"description\":\"The resource could not be found (code `order_not_found` or `pet_not_found`).\",\"content\":{\"application/json\":{\"schema\":{\"$ref\":\"#/components/schemas/Error\"}}}},\"Conflict\":{\"description\":\"The order cannot be cancelled because it has already shipped (code `order_already_shipped`).\",\"content\":{\"application/json\":{\"schema\":{\"$ref\":\"#/components/schemas/Error\"}}}},\"ServerError\":{\"description\":\"The server failed (code `internal_error`) or its storage is unavailable (code `service_unavailable`).\",\"content\":{\"application/json\":{\"schema\":{\"$ref\":\"#/components/schemas/Error\"}}}}},\"securitySchemes\":{\"bearerAuth\":{\"type\":\"http\",\"scheme\":\"bearer\",\"description\":\"An API key, sent as `Authorization: Bearer <API_KEY>`.\"}}},\"security\":[{\"bearerAuth\":[]}],\"tags\":[{\"name\":\"store\",\"description\":\"Orders placed in the store.\"},{\"name\":\"pets\",\"description\":\"The animals sold by the store.\"}]}";
 impl ::std::fmt::Display for types::Error {
     fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
         write!(f, "{} {}: {}", self.status, self.code, self.message)
@@ -367,6 +371,17 @@ sunset date is set.*/
         >,
         types::Error,
     >;
+    /// The OpenAPI document this API was generated from. Not part of
+    /// the contract: unpublished, and open without a key.
+    #[endpoint{method = GET,
+    path = "/v1/openapi.json",
+    unpublished = true}]
+    async fn openapi_document(
+        rqctx: ::dropshot::RequestContext<Self::Context>,
+    ) -> ::std::result::Result<
+        ::dropshot::HttpResponseOk<::serde_json::Value>,
+        types::Error,
+    >;
 }
 /**What a `Pet Store` server implements: one method per operation, with typed inputs and a typed response.
 
@@ -466,6 +481,19 @@ impl<H: PetStoreHandlers> PetStoreApi for StrictServer<H> {
         let response = <H as PetStoreHandlers>::get_pet_by_id(handlers, &caller, pet_id)
             .await;
         response.into_http()
+    }
+    async fn openapi_document(
+        _rqctx: ::dropshot::RequestContext<Self::Context>,
+    ) -> ::std::result::Result<
+        ::dropshot::HttpResponseOk<::serde_json::Value>,
+        types::Error,
+    > {
+        static DOCUMENT: ::std::sync::LazyLock<::serde_json::Value> = ::std::sync::LazyLock::new(||
+        {
+            ::serde_json::from_str(OPENAPI_DOCUMENT)
+                .expect("the generator wrote valid JSON")
+        });
+        ::std::result::Result::Ok(::dropshot::HttpResponseOk(DOCUMENT.clone()))
     }
 }
 /// The dropshot API description of a server built on `H`.
