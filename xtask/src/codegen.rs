@@ -19,6 +19,7 @@ pub struct GeneratedFile {
 /// written, so `check` can compare in memory.
 pub fn generate_all(spec_text: &str) -> Result<Vec<GeneratedFile>, SpecError> {
     let spec = spec::parse(spec_text)?;
+    let document = document_json(spec_text)?;
     Ok(vec![
         GeneratedFile {
             path: PathBuf::from("crates/petstore-client/src/generated.rs"),
@@ -30,9 +31,24 @@ pub fn generate_all(spec_text: &str) -> Result<Vec<GeneratedFile>, SpecError> {
         },
         GeneratedFile {
             path: PathBuf::from("crates/petstore-api/src/generated.rs"),
-            contents: render(&server_gen::generate(&spec)?),
+            contents: render(&server_gen::generate(&spec, &document)?),
         },
     ])
+}
+
+/// The spec as compact JSON, keys in the document's order. Not through
+/// openapiv3's types: their serialization depends on cargo features that
+/// other crates of the workspace turn on, and the output must be the same
+/// however the xtask is built.
+fn document_json(spec_text: &str) -> Result<String, SpecError> {
+    let value: serde_norway::Value = serde_norway::from_str(spec_text).map_err(|e| SpecError {
+        location: "document".into(),
+        message: format!("invalid YAML: {e}"),
+    })?;
+    serde_json::to_string(&value).map_err(|e| SpecError {
+        location: "document".into(),
+        message: format!("cannot write the spec as JSON: {e}"),
+    })
 }
 
 /// prettyplease gives the same text for the same tokens, so the output is
