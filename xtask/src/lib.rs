@@ -4,6 +4,7 @@
 //! and `server_gen` turn it into Rust; `codegen` renders, writes and checks
 //! the committed files.
 
+pub mod bench;
 pub mod client_gen;
 pub mod codegen;
 pub mod diff;

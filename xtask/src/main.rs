@@ -6,10 +6,11 @@ use std::process::ExitCode;
 
 use xtask::codegen::{self, SPEC_PATH};
 
-const USAGE: &str = "usage: cargo xtask <generate | check | diff | lint | docs | soak> [options]\n\n  \
+const USAGE: &str = "usage: cargo xtask <generate | check | diff | lint | docs | soak | bench> [options]\n\n  \
     generate  regenerate the client and server code from openapi/petstore.yaml\n  \
     check     fail (with a diff) when the committed generated code is stale\n  \
     diff      [--base GIT_REF] list spec changes since a ref; fail on a breaking one\n  \
+    bench     [--quick] benchmark against the limit and a hand-written server; writes BENCHMARKS.md\n  \
     docs      [--check] render the API reference to target/docs/index.html (--check: in Chromium)\n  \
     lint      check the spec against our design rules (errors fail, warnings print)\n  \
     soak      mixed load against a real server; fails on 5xx, connection errors or RSS growth\n            \
@@ -25,6 +26,10 @@ fn main() -> ExitCode {
             xtask::diff::run(&workspace_root(), &rest)
         }
         ["lint"] => xtask::lint::run(&workspace_root()),
+        ["bench", rest @ ..] => {
+            let rest: Vec<String> = rest.iter().map(|s| s.to_string()).collect();
+            xtask::bench::run(&workspace_root(), &rest)
+        }
         ["docs", rest @ ..] => {
             let rest: Vec<String> = rest.iter().map(|s| s.to_string()).collect();
             xtask::docs::run(&workspace_root(), &rest)

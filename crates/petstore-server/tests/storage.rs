@@ -216,3 +216,58 @@ async fn an_unreachable_postgres_is_unavailable() {
         result.err()
     );
 }
+
+/// The list cache never serves an order after a change to it commits,
+/// whoever made the change: this handle, or another one (another instance,
+/// the CLI), which this handle's cache knows nothing about.
+async fn list_cache_sees_every_change(storage: &SqlStorage, other: &SqlStorage) {
+    storage.import(&fixture()).await.unwrap();
+    let ids = |orders: Vec<petstore_server::storage::OrderRecord>| orders.iter().map(|o| o.id).collect::<Vec<_>>();
+    assert_eq!(ids(storage.list_orders().await.unwrap()), [1, 2, 3]);
+    assert_eq!(
+        ids(storage.list_orders().await.unwrap()),
+        [1, 2, 3],
+        "served from the cache"
+    );
+    assert_eq!(other.cancel_order(1).await.unwrap(), CancelOutcome::Cancelled);
+    assert_eq!(
+        ids(storage.list_orders().await.unwrap()),
+        [2, 3],
+        "a cancel elsewhere is seen at once"
+    );
+    other.ship_order(2).await.unwrap();
+    let orders = storage.list_orders().await.unwrap();
+    assert_eq!(
+        orders[0].status,
+        OrderStatus::Shipped,
+        "a ship elsewhere is seen at once"
+    );
+    let more = data(serde_json::json!({"orders": [{"id": 9, "status": "pending"}]}));
+    other.import(&more).await.unwrap();
+    assert_eq!(
+        ids(storage.list_orders().await.unwrap()),
+        [2, 3, 9],
+        "an import elsewhere is seen at once"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn sqlite_list_cache_sees_every_change() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("t.db");
+    let storage = SqlStorage::open(path.to_str().unwrap()).await.unwrap();
+    let other = SqlStorage::open(path.to_str().unwrap()).await.unwrap();
+    list_cache_sees_every_change(&storage, &other).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn postgres_list_cache_sees_every_change() {
+    let Some(db) = PostgresTestDatabase::create("postgres_list_cache_sees_every_change").await else {
+        return;
+    };
+    let storage = SqlStorage::open(&db.url).await.unwrap();
+    let other = SqlStorage::open(&db.url).await.unwrap();
+    list_cache_sees_every_change(&storage, &other).await;
+    storage.close().await;
+    other.close().await;
+}

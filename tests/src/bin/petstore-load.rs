@@ -1,6 +1,8 @@
-//! A load generator for the soak test: `--connections` workers send
-//! listOrders and cancelOrder (on distinct ids) for `--seconds`, then print
-//! one JSON line of figures. The key comes from `PETSTORE_API_KEY`, so it
+//! A load generator for the soak test and the cancel benchmarks:
+//! `--connections` workers send listOrders and cancelOrder (on distinct ids,
+//! which oha cannot do: its URL lists are sampled with replacement) for
+//! `--seconds`, then print one JSON line of figures, latency percentiles
+//! included. The key comes from `PETSTORE_API_KEY`, so it
 //! is not visible in the process list.
 
 use std::collections::BTreeMap;
@@ -50,6 +52,8 @@ fn parse_args() -> Result<Args, String> {
 struct Tally {
     statuses: BTreeMap<u16, u64>,
     connection_errors: u64,
+    /// Every request's latency, in microseconds.
+    latencies: Vec<u32>,
 }
 
 #[tokio::main]
@@ -88,12 +92,17 @@ async fn main() -> std::process::ExitCode {
                     } else {
                         client.get(format!("{url}/store/orders"))
                     };
-                    match request.bearer_auth(&key).send().await {
+                    let sent = Instant::now();
+                    let result = request.bearer_auth(&key).send().await;
+                    match result {
                         Ok(response) => {
                             let status = response.status().as_u16();
                             // Read the body so the connection is reused.
                             let _ = response.bytes().await;
                             *tally.statuses.entry(status).or_default() += 1;
+                            tally
+                                .latencies
+                                .push(sent.elapsed().as_micros().min(u32::MAX as u128) as u32);
                         }
                         Err(_) => tally.connection_errors += 1,
                     }
@@ -109,7 +118,17 @@ async fn main() -> std::process::ExitCode {
             *total.statuses.entry(status).or_default() += count;
         }
         total.connection_errors += tally.connection_errors;
+        total.latencies.extend(tally.latencies);
     }
+    total.latencies.sort_unstable();
+    let percentile_ms = |p: f64| {
+        let i = ((p / 100.0) * total.latencies.len() as f64) as usize;
+        total
+            .latencies
+            .get(i.min(total.latencies.len().saturating_sub(1)))
+            .map(|us| *us as f64 / 1000.0)
+            .unwrap_or(f64::NAN)
+    };
     let elapsed = started.elapsed().as_secs_f64();
     let requests: u64 = total.statuses.values().sum();
     let server_errors: u64 = total.statuses.iter().filter(|(s, _)| **s >= 500).map(|(_, c)| c).sum();
@@ -121,6 +140,9 @@ async fn main() -> std::process::ExitCode {
         "server_errors": server_errors,
         "connection_errors": total.connection_errors,
         "next_id": next_id.load(Ordering::Relaxed),
+        "p50_ms": percentile_ms(50.0),
+        "p99_ms": percentile_ms(99.0),
+        "p999_ms": percentile_ms(99.9),
     });
     println!("{figures}");
     std::process::ExitCode::SUCCESS

@@ -133,18 +133,35 @@ impl MigrationSource<'static> for EmbeddedMigrations {
         self,
     ) -> std::pin::Pin<Box<dyn Future<Output = Result<Vec<Migration>, sqlx::error::BoxDynError>> + Send + 'static>>
     {
-        let initial = match self.0 {
-            Backend::Sqlite => include_str!("../../migrations/sqlite/0001_initial.sql"),
-            Backend::Postgres => include_str!("../../migrations/postgres/0001_initial.sql"),
+        let scripts: [(&'static str, &'static str); 2] = match self.0 {
+            Backend::Sqlite => [
+                ("initial", include_str!("../../migrations/sqlite/0001_initial.sql")),
+                (
+                    "change counter",
+                    include_str!("../../migrations/sqlite/0002_change_counter.sql"),
+                ),
+            ],
+            Backend::Postgres => [
+                ("initial", include_str!("../../migrations/postgres/0001_initial.sql")),
+                (
+                    "change counter",
+                    include_str!("../../migrations/postgres/0002_change_counter.sql"),
+                ),
+            ],
         };
-        Box::pin(async move {
-            Ok(vec![Migration::new(
-                1,
-                Cow::Borrowed("initial"),
-                MigrationType::Simple,
-                Cow::Borrowed(initial),
-                false,
-            )])
-        })
+        let migrations = scripts
+            .into_iter()
+            .zip(1..)
+            .map(|((name, sql), version)| {
+                Migration::new(
+                    version,
+                    Cow::Borrowed(name),
+                    MigrationType::Simple,
+                    Cow::Borrowed(sql),
+                    false,
+                )
+            })
+            .collect();
+        Box::pin(async move { Ok(migrations) })
     }
 }

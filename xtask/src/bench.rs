@@ -1,0 +1,660 @@
+//! `cargo xtask bench [--quick]`: every figure is a ratio against baselines
+//! measured in the same run, because these machines are shared and noisy.
+//!
+//! Three servers answer the same workloads on copies of the same database:
+//! ours (`petstore-server`), the limit (pre-serialized bytes over bare
+//! hyper) and hand-written (axum, same SQL, same durability), both in
+//! `crates/petstore-bench`. The load comes from a separate process on
+//! loopback: oha (pinned, installed into `.tools/oha`) for listOrders, and
+//! our `petstore-load` where cancels must hit distinct orders.
+
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+const OHA_VERSION: &str = "1.16.0";
+const CONNECTIONS: usize = 64;
+
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Kind {
+    Ours,
+    HandWritten,
+    Limit,
+}
+
+impl Kind {
+    fn name(self) -> &'static str {
+        match self {
+            Kind::Ours => "ours",
+            Kind::HandWritten => "hand-written",
+            Kind::Limit => "limit",
+        }
+    }
+}
+
+/// One oha run's figures.
+#[derive(Clone, Debug, Default)]
+struct Figures {
+    requests_per_second: f64,
+    p50_ms: f64,
+    p99_ms: f64,
+    p999_ms: f64,
+    errors: u64,
+    statuses: String,
+    peak_rss_kib: u64,
+}
+
+struct Row {
+    workload: String,
+    kind: Kind,
+    figures: Figures,
+}
+
+struct Bench {
+    work: PathBuf,
+    release: PathBuf,
+    oha: PathBuf,
+    seconds: u64,
+    /// The key of the database in use.
+    key: String,
+    /// Databases made so far: size → (file, its key).
+    databases: std::collections::BTreeMap<i64, (PathBuf, String)>,
+    rows: Vec<Row>,
+}
+
+pub fn run(root: &Path, args: &[String]) -> Result<(), String> {
+    let quick = match args {
+        [] => false,
+        [flag] if flag == "--quick" => true,
+        _ => return Err("usage: cargo xtask bench [--quick]".into()),
+    };
+    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
+    check(
+        Command::new(&cargo)
+            .current_dir(root)
+            .args([
+                "build",
+                "--release",
+                "--quiet",
+                "-p",
+                "petstore-server",
+                "-p",
+                "petstore-bench",
+                "-p",
+                "petstore-tests",
+                "--bins",
+            ])
+            .status(),
+        "cargo build --release",
+    )?;
+    let oha = install_oha(root, &cargo)?;
+    let work = std::env::temp_dir().join(format!("petstore-bench-{}", std::process::id()));
+    std::fs::create_dir_all(&work).map_err(|e| e.to_string())?;
+    let mut bench = Bench {
+        work: work.clone(),
+        release: root.join("target/release"),
+        oha,
+        seconds: if quick { 3 } else { 10 },
+        key: String::new(),
+        databases: Default::default(),
+        rows: Vec::new(),
+    };
+    let result = bench.all(quick);
+    let _ = std::fs::remove_dir_all(&work);
+    let (table, goals) = result?;
+    println!("{table}\n{goals}");
+    let loop_figures = designer_loop(root, &cargo)?;
+    println!("{loop_figures}");
+    if !quick {
+        let document = benchmarks_md(&table, &goals, &loop_figures);
+        std::fs::write(root.join("BENCHMARKS.md"), document).map_err(|e| e.to_string())?;
+        println!("wrote BENCHMARKS.md");
+    }
+    Ok(())
+}
+
+fn check(status: std::io::Result<std::process::ExitStatus>, what: &str) -> Result<(), String> {
+    match status {
+        Ok(s) if s.success() => Ok(()),
+        Ok(s) => Err(format!("{what} failed: {s}")),
+        Err(e) => Err(format!("{what}: {e}")),
+    }
+}
+
+/// oha at the pinned version, installed from crates.io on first use.
+fn install_oha(root: &Path, cargo: &str) -> Result<PathBuf, String> {
+    let tools = root.join(".tools/oha");
+    let oha = tools.join("bin/oha");
+    let version = Command::new(&oha)
+        .arg("--version")
+        .output()
+        .ok()
+        .map(|o| String::from_utf8_lossy(&o.stdout).into_owned());
+    if version.is_some_and(|v| v.contains(OHA_VERSION)) {
+        return Ok(oha);
+    }
+    println!("installing oha {OHA_VERSION} into .tools/oha (once)");
+    check(
+        Command::new(cargo)
+            .args(["install", "oha", "--version", OHA_VERSION, "--locked", "--root"])
+            .arg(&tools)
+            .status(),
+        "cargo install oha",
+    )?;
+    Ok(oha)
+}
+
+struct Server {
+    child: Child,
+    url: String,
+}
+
+impl Server {
+    fn start(program: &Path, args: &[&str]) -> Result<Server, String> {
+        use std::io::BufRead;
+        let mut child = Command::new(program)
+            .args(args)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .map_err(|e| format!("{}: {e}", program.display()))?;
+        let mut first = String::new();
+        std::io::BufReader::new(child.stdout.take().expect("piped"))
+            .read_line(&mut first)
+            .map_err(|e| e.to_string())?;
+        let url = first
+            .trim()
+            .strip_prefix("Serving ")
+            .ok_or_else(|| format!("{} printed {first:?}", program.display()))?;
+        Ok(Server {
+            url: url.to_string(),
+            child,
+        })
+    }
+
+    /// The most memory it has held (VmHWM), in KiB.
+    fn peak_rss_kib(&self) -> u64 {
+        std::fs::read_to_string(format!("/proc/{}/status", self.child.id()))
+            .ok()
+            .and_then(|s| {
+                s.lines()
+                    .find_map(|l| l.strip_prefix("VmHWM:"))
+                    .map(|v| v.trim().trim_end_matches("kB").trim().to_string())
+            })
+            .and_then(|v| v.parse().ok())
+            .unwrap_or_default()
+    }
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+impl Bench {
+    fn all(&mut self, quick: bool) -> Result<(String, String), String> {
+        let sizes: &[i64] = &[100, 10_000, 100_000];
+        for &size in sizes {
+            let db = self.database(size)?;
+            let body = self.list_body(&db)?;
+            for kind in [Kind::Ours, Kind::HandWritten, Kind::Limit] {
+                let figures = self.measure(kind, &db, &body, &format!("list{size}"), |bench, url| {
+                    bench.oha(&[&format!("{url}/store/orders")], CONNECTIONS, "GET")
+                })?;
+                self.rows.push(Row {
+                    workload: format!("listOrders, {size} orders"),
+                    kind,
+                    figures,
+                });
+            }
+        }
+        // Cancels of distinct pending orders, each durable.
+        let db = self.database(100_000)?;
+        let body = self.list_body(&db)?;
+        for kind in [Kind::Ours, Kind::HandWritten, Kind::Limit] {
+            let figures = self.measure(kind, &db, &body, "cancel", |bench, url| bench.load(url, 100))?;
+            self.rows.push(Row {
+                workload: "cancelOrder, distinct pending orders".into(),
+                kind,
+                figures,
+            });
+        }
+        // 90/10 by requests, cancels on distinct orders: 10,000 orders, so
+        // that the cancels do not run out and the list keeps its size.
+        let db = self.database(10_000)?;
+        let body = self.list_body(&db)?;
+        for kind in [Kind::Ours, Kind::HandWritten, Kind::Limit] {
+            let figures = self.measure(kind, &db, &body, "mix", |bench, url| bench.load(url, 10))?;
+            self.rows.push(Row {
+                workload: "90/10 listOrders/cancelOrder, 10000 orders".into(),
+                kind,
+                figures,
+            });
+        }
+        let memory = self.memory_with_large_lists()?;
+        let _ = quick;
+        Ok((self.table(), self.goals(&memory)))
+    }
+
+    /// A database of `size` pending orders (and a key), made with our CLI
+    /// on first use; its key becomes the one the load sends.
+    fn database(&mut self, size: i64) -> Result<PathBuf, String> {
+        if let Some((db, key)) = self.databases.get(&size) {
+            self.key = key.clone();
+            return Ok(db.clone());
+        }
+        let db = self.work.join(format!("orders-{size}.db"));
+        let pets: Vec<String> = (1..=10)
+            .map(|id| format!(r#"{{"id":{id},"name":"pet {id}"}}"#))
+            .collect();
+        let orders: Vec<String> = (1..=size)
+            .map(|id| {
+                format!(
+                    r#"{{"id":{id},"petId":{},"quantity":{},"shipDate":"2026-12-01T09:00:00Z","complete":false,"status":"pending"}}"#,
+                    id % 10 + 1,
+                    id % 3 + 1
+                )
+            })
+            .collect();
+        let data = self.work.join(format!("orders-{size}.json"));
+        std::fs::write(
+            &data,
+            format!(r#"{{"pets":[{}],"orders":[{}]}}"#, pets.join(","), orders.join(",")),
+        )
+        .map_err(|e| e.to_string())?;
+        let server = self.release.join("petstore-server");
+        let db_arg = db.display().to_string();
+        check(
+            Command::new(&server)
+                .args(["import", "--database", &db_arg])
+                .arg(&data)
+                .stdout(Stdio::null())
+                .status(),
+            "import",
+        )?;
+        let output = Command::new(&server)
+            .args(["keys", "create", "--name", "bench", "--database", &db_arg])
+            .stderr(Stdio::null())
+            .output()
+            .map_err(|e| e.to_string())?;
+        self.key = String::from_utf8_lossy(&output.stdout).trim().to_string();
+        self.databases.insert(size, (db.clone(), self.key.clone()));
+        Ok(db)
+    }
+
+    /// Our listOrders response body, for the limit server to replay.
+    fn list_body(&self, db: &Path) -> Result<PathBuf, String> {
+        let copy = self.copy(db, "body")?;
+        let server = Server::start(
+            &self.release.join("petstore-server"),
+            &[
+                "serve",
+                "--bind",
+                "127.0.0.1:0",
+                "--log-level",
+                "error",
+                "--database",
+                &copy,
+            ],
+        )?;
+        let body = self
+            .work
+            .join(format!("{}.body.json", db.file_stem().unwrap().to_string_lossy()));
+        let output = Command::new("curl")
+            .args([
+                "-s",
+                "-w",
+                "%{http_code}",
+                "-H",
+                &format!("Authorization: Bearer {}", self.key),
+                "-o",
+            ])
+            .arg(&body)
+            .arg(format!("{}/store/orders", server.url))
+            .output()
+            .map_err(|e| format!("curl: {e}"))?;
+        let status = String::from_utf8_lossy(&output.stdout).into_owned();
+        if status != "200" {
+            let text = std::fs::read_to_string(&body).unwrap_or_default();
+            return Err(format!(
+                "fetching the list body: HTTP {status}: {}",
+                text.chars().take(300).collect::<String>()
+            ));
+        }
+        Ok(body)
+    }
+
+    fn copy(&self, db: &Path, tag: &str) -> Result<String, String> {
+        let copy = self
+            .work
+            .join(format!("{}-{tag}.db", db.file_stem().unwrap().to_string_lossy()));
+        std::fs::copy(db, &copy).map_err(|e| format!("copy {}: {e}", db.display()))?;
+        // The last writes may still be in the WAL: copy it along.
+        for suffix in ["-wal", "-shm"] {
+            let (from, to) = (
+                format!("{}{suffix}", db.display()),
+                format!("{}{suffix}", copy.display()),
+            );
+            let _ = std::fs::remove_file(&to);
+            if Path::new(&from).exists() {
+                std::fs::copy(&from, &to).map_err(|e| format!("copy {from}: {e}"))?;
+            }
+        }
+        Ok(copy.display().to_string())
+    }
+
+    fn measure(
+        &mut self,
+        kind: Kind,
+        db: &Path,
+        body: &Path,
+        tag: &str,
+        load: impl FnOnce(&Self, &str) -> Result<Figures, String>,
+    ) -> Result<Figures, String> {
+        let copy = self.copy(db, &format!("{tag}-{}", kind.name()))?;
+        let body = body.display().to_string();
+        let server = match kind {
+            Kind::Ours => Server::start(
+                &self.release.join("petstore-server"),
+                &[
+                    "serve",
+                    "--bind",
+                    "127.0.0.1:0",
+                    "--log-level",
+                    "error",
+                    "--database",
+                    &copy,
+                ],
+            )?,
+            Kind::HandWritten => Server::start(&self.release.join("bench-handwritten"), &["--database", &copy])?,
+            Kind::Limit => Server::start(&self.release.join("bench-limit"), &["--body-file", &body])?,
+        };
+        let mut figures = load(self, &server.url)?;
+        figures.peak_rss_kib = server.peak_rss_kib();
+        println!(
+            "bench: {tag:>10} {:<12} {:>9.0} req/s  p50 {:>8.2} ms  p99 {:>8.2} ms  errors {}  {}",
+            kind.name(),
+            figures.requests_per_second,
+            figures.p50_ms,
+            figures.p99_ms,
+            figures.errors,
+            figures.statuses
+        );
+        Ok(figures)
+    }
+
+    /// Runs oha against `urls` (one, or a file of them with `@path`).
+    fn oha(&self, urls: &[&str], connections: usize, method: &str) -> Result<Figures, String> {
+        let output = Command::new(&self.oha)
+            // -w: requests in flight at the deadline finish and count.
+            .args([
+                "--no-tui",
+                "--output-format",
+                "json",
+                "-w",
+                "-z",
+                &format!("{}s", self.seconds),
+            ])
+            .args(["-c", &connections.to_string(), "-m", method])
+            .args(["-H", &format!("Authorization: Bearer {}", self.key)])
+            .args(urls)
+            .output()
+            .map_err(|e| format!("oha: {e}"))?;
+        if !output.status.success() {
+            return Err(format!("oha failed: {}", String::from_utf8_lossy(&output.stderr)));
+        }
+        parse_oha(&output.stdout)
+    }
+
+    /// Cancels of distinct pending orders (`cancel_percent` 100), or the
+    /// 90/10 mix, from our load generator: oha samples its URL lists with
+    /// replacement, so it would cancel some orders twice.
+    fn load(&self, url: &str, cancel_percent: u32) -> Result<Figures, String> {
+        let output = Command::new(self.release.join("petstore-load"))
+            .args([
+                "--url",
+                url,
+                "--seconds",
+                &self.seconds.to_string(),
+                "--connections",
+                &CONNECTIONS.to_string(),
+            ])
+            .args(["--cancel-percent", &cancel_percent.to_string()])
+            .env("PETSTORE_API_KEY", &self.key)
+            .output()
+            .map_err(|e| format!("petstore-load: {e}"))?;
+        if !output.status.success() {
+            return Err(format!(
+                "petstore-load failed: {}",
+                String::from_utf8_lossy(&output.stderr)
+            ));
+        }
+        let value: serde_json::Value = serde_json::from_slice(&output.stdout).map_err(|e| e.to_string())?;
+        let number = |key: &str| value[key].as_f64().unwrap_or(f64::NAN);
+        Ok(Figures {
+            requests_per_second: number("requests_per_second"),
+            p50_ms: number("p50_ms"),
+            p99_ms: number("p99_ms"),
+            p999_ms: number("p999_ms"),
+            errors: value["connection_errors"].as_u64().unwrap_or_default()
+                + value["server_errors"].as_u64().unwrap_or_default(),
+            statuses: value["statuses"].to_string(),
+            peak_rss_kib: 0,
+        })
+    }
+
+    /// Peak RSS of our server while 8 requests for the 100,000-order list
+    /// run at once, against the size of one response.
+    fn memory_with_large_lists(&mut self) -> Result<(u64, u64), String> {
+        let db = self.database(100_000)?;
+        let body = self.list_body(&db)?;
+        let body_kib = std::fs::metadata(&body).map_err(|e| e.to_string())?.len() / 1024;
+        let figures = self.measure(Kind::Ours, &db, &body, "rss8", |bench, url| {
+            bench.oha(&[&format!("{url}/store/orders")], 8, "GET")
+        })?;
+        Ok((figures.peak_rss_kib, body_kib))
+    }
+
+    fn figures(&self, workload: &str, kind: Kind) -> Option<&Figures> {
+        self.rows
+            .iter()
+            .find(|r| r.workload == workload && r.kind == kind)
+            .map(|r| &r.figures)
+    }
+
+    fn table(&self) -> String {
+        let mut out = String::from(
+            "| workload | server | req/s | p50 ms | p99 ms | p99.9 ms | errors | peak RSS MiB | ours/limit | ours/hand-written |\n\
+             |---|---|---:|---:|---:|---:|---:|---:|---:|---:|\n",
+        );
+        for row in &self.rows {
+            let f = &row.figures;
+            let ratios = if row.kind == Kind::Ours {
+                let ratio = |kind| {
+                    self.figures(&row.workload, kind)
+                        .map(|b| format!("{:.2}×", f.requests_per_second / b.requests_per_second))
+                        .unwrap_or_default()
+                };
+                format!("{} | {}", ratio(Kind::Limit), ratio(Kind::HandWritten))
+            } else {
+                " | ".to_string()
+            };
+            let _ = writeln!(
+                out,
+                "| {} | {} | {:.0} | {:.2} | {:.2} | {:.2} | {} | {:.1} | {ratios} |",
+                row.workload,
+                row.kind.name(),
+                f.requests_per_second,
+                f.p50_ms,
+                f.p99_ms,
+                f.p999_ms,
+                f.errors,
+                f.peak_rss_kib as f64 / 1024.0
+            );
+        }
+        out
+    }
+
+    fn goals(&self, (rss_kib, body_kib): &(u64, u64)) -> String {
+        let rps = |workload: &str, kind| {
+            self.figures(workload, kind)
+                .map(|f| f.requests_per_second)
+                .unwrap_or(0.0)
+        };
+        let p50 = |workload: &str, kind| self.figures(workload, kind).map(|f| f.p50_ms).unwrap_or(f64::MAX);
+        let verdict = |met: bool| if met { "met" } else { "NOT met" };
+        let mut out = String::from("| goal | figure | status |\n|---|---|---|\n");
+        let list100 = "listOrders, 100 orders";
+        let ratio = rps(list100, Kind::Ours) / rps(list100, Kind::Limit);
+        let _ = writeln!(
+            out,
+            "| listOrders, 100 orders: ≥ 0.8× the limit | {ratio:.2}× | {} |",
+            verdict(ratio >= 0.8)
+        );
+        let list100k = "listOrders, 100000 orders";
+        let (ours, hand) = (p50(list100k, Kind::Ours), p50(list100k, Kind::HandWritten));
+        let _ = writeln!(
+            out,
+            "| listOrders, 100,000 orders: p50 ≤ hand-written | {ours:.1} ms vs {hand:.1} ms | {} |",
+            verdict(ours <= hand)
+        );
+        let memory_ratio = *rss_kib as f64 / *body_kib as f64;
+        let _ = writeln!(
+            out,
+            "| listOrders, 100,000 orders, 8 at once: peak RSS < 3× body | {:.1} MiB vs body {:.1} MiB ({memory_ratio:.1}×) | {} |",
+            *rss_kib as f64 / 1024.0,
+            *body_kib as f64 / 1024.0,
+            verdict(memory_ratio < 3.0)
+        );
+        let cancel = "cancelOrder, distinct pending orders";
+        let ratio = rps(cancel, Kind::Ours) / rps(cancel, Kind::HandWritten);
+        let _ = writeln!(
+            out,
+            "| cancelOrder: ≥ 1.0× hand-written | {ratio:.2}× | {} |",
+            verdict(ratio >= 1.0)
+        );
+        let workloads: Vec<&str> = {
+            let mut w: Vec<&str> = self.rows.iter().map(|r| r.workload.as_str()).collect();
+            w.dedup();
+            w
+        };
+        let worst = workloads
+            .iter()
+            .map(|w| (w, rps(w, Kind::Ours) / rps(w, Kind::HandWritten)))
+            .fold((&"", f64::MAX), |a, b| if b.1 < a.1 { b } else { a });
+        let _ = writeln!(
+            out,
+            "| every workload: ≥ 1.0× hand-written | worst {:.2}× ({}) | {} |",
+            worst.1,
+            worst.0,
+            verdict(worst.1 >= 1.0)
+        );
+        out
+    }
+}
+
+fn parse_oha(json: &[u8]) -> Result<Figures, String> {
+    let value: serde_json::Value = serde_json::from_slice(json).map_err(|e| format!("oha output: {e}"))?;
+    let seconds = |pointer: &str| {
+        value
+            .pointer(pointer)
+            .and_then(serde_json::Value::as_f64)
+            .unwrap_or(f64::NAN)
+    };
+    let statuses = value
+        .get("statusCodeDistribution")
+        .and_then(serde_json::Value::as_object)
+        .map(|m| m.iter().map(|(k, v)| format!("{k}:{v}")).collect::<Vec<_>>().join(" "))
+        .unwrap_or_default();
+    let errors = value
+        .get("errorDistribution")
+        .and_then(serde_json::Value::as_object)
+        .map(|m| m.values().filter_map(serde_json::Value::as_u64).sum())
+        .unwrap_or_default();
+    Ok(Figures {
+        requests_per_second: seconds("/summary/requestsPerSec"),
+        p50_ms: seconds("/latencyPercentiles/p50") * 1000.0,
+        p99_ms: seconds("/latencyPercentiles/p99") * 1000.0,
+        p999_ms: seconds("/latencyPercentiles/p99.9") * 1000.0,
+        errors,
+        statuses,
+        peak_rss_kib: 0,
+    })
+}
+
+/// The designer's loop: a warm `cargo xtask generate`, and rebuilding the
+/// server after adding one optional field to Order.
+fn designer_loop(root: &Path, cargo: &str) -> Result<String, String> {
+    let xtask = |args: &[&str]| {
+        Command::new(cargo)
+            .current_dir(root)
+            .args(["xtask"])
+            .args(args)
+            .stdout(Stdio::null())
+            .status()
+    };
+    check(xtask(&["generate"]), "cargo xtask generate")?;
+    let started = Instant::now();
+    check(xtask(&["generate"]), "cargo xtask generate")?;
+    let generate = started.elapsed();
+
+    let spec_path = root.join(crate::codegen::SPEC_PATH);
+    let original = std::fs::read_to_string(&spec_path).map_err(|e| e.to_string())?;
+    let edited = original.replacen(
+        "        complete:\n",
+        "        giftWrap:\n          type: boolean\n          description: Whether to gift-wrap.\n        complete:\n",
+        1,
+    );
+    let build = |what| {
+        check(
+            Command::new(cargo)
+                .current_dir(root)
+                .args(["build", "--quiet", "-p", "petstore-server"])
+                .status(),
+            what,
+        )
+    };
+    build("cargo build")?;
+    std::fs::write(&spec_path, &edited).map_err(|e| e.to_string())?;
+    let started = Instant::now();
+    let rebuilt = check(xtask(&["generate"]), "generate").and_then(|()| build("cargo build after the edit"));
+    let rebuild = started.elapsed();
+    // Put everything back, whatever happened.
+    std::fs::write(&spec_path, &original).map_err(|e| e.to_string())?;
+    check(xtask(&["generate"]), "cargo xtask generate")?;
+    rebuilt?;
+    Ok(format!(
+        "| designer's loop | wall time |\n|---|---|\n| warm `cargo xtask generate` | {:.2} s (goal < 0.5 s: {}) |\n| one optional Order field: generate + rebuild the server (dev profile) | {:.1} s |\n",
+        generate.as_secs_f64(),
+        if generate < Duration::from_millis(500) {
+            "met"
+        } else {
+            "NOT met"
+        },
+        rebuild.as_secs_f64()
+    ))
+}
+
+fn benchmarks_md(table: &str, goals: &str, loop_figures: &str) -> String {
+    let cores = std::thread::available_parallelism().map(|n| n.get()).unwrap_or(0);
+    let kernel = std::fs::read_to_string("/proc/sys/kernel/osrelease").unwrap_or_default();
+    let cpu = std::fs::read_to_string("/proc/cpuinfo")
+        .ok()
+        .and_then(|c| {
+            c.lines().find_map(|l| {
+                l.strip_prefix("model name")
+                    .map(|m| m.trim_start_matches([' ', '\t', ':']).to_string())
+            })
+        })
+        .unwrap_or_default();
+    format!(
+        "# Benchmarks\n\nWritten by `cargo xtask bench` (a full run). Every server ran on copies of the same SQLite \
+         database, in the release profile, with load from oha {OHA_VERSION} in a separate process on loopback, \
+         {CONNECTIONS} connections unless stated. Compare the ratios, not the absolute figures: the machine is shared.\n\n\
+         Machine: {cores} cores ({cpu}), Linux {}, build profile release.\n\n## Results\n\n{table}\n## Goals\n\n{goals}\n{loop_figures}",
+        kernel.trim()
+    )
+}
