@@ -569,11 +569,23 @@ fn parse_oha(json: &[u8]) -> Result<Figures, String> {
         .and_then(serde_json::Value::as_object)
         .map(|m| m.iter().map(|(k, v)| format!("{k}:{v}")).collect::<Vec<_>>().join(" "))
         .unwrap_or_default();
-    let errors = value
+    // Connection errors, and 5xx answers: both are failures to serve.
+    let connection_errors: u64 = value
         .get("errorDistribution")
         .and_then(serde_json::Value::as_object)
         .map(|m| m.values().filter_map(serde_json::Value::as_u64).sum())
         .unwrap_or_default();
+    let server_errors: u64 = value
+        .get("statusCodeDistribution")
+        .and_then(serde_json::Value::as_object)
+        .map(|m| {
+            m.iter()
+                .filter(|(k, _)| k.starts_with('5'))
+                .filter_map(|(_, v)| v.as_u64())
+                .sum()
+        })
+        .unwrap_or_default();
+    let errors = connection_errors + server_errors;
     Ok(Figures {
         requests_per_second: seconds("/summary/requestsPerSec"),
         p50_ms: seconds("/latencyPercentiles/p50") * 1000.0,
@@ -652,9 +664,11 @@ fn benchmarks_md(table: &str, goals: &str, loop_figures: &str) -> String {
         .unwrap_or_default();
     format!(
         "# Benchmarks\n\nWritten by `cargo xtask bench` (a full run). Every server ran on copies of the same SQLite \
-         database, in the release profile, with load from oha {OHA_VERSION} in a separate process on loopback, \
-         {CONNECTIONS} connections unless stated. Compare the ratios, not the absolute figures: the machine is shared.\n\n\
-         Machine: {cores} cores ({cpu}), Linux {}, build profile release.\n\n## Results\n\n{table}\n## Goals\n\n{goals}\n{loop_figures}",
-        kernel.trim()
+         database, in the release profile, with load from a separate process on loopback \
+         (oha {OHA_VERSION} for listOrders; petstore-load where cancels must hit distinct orders), \
+         {CONNECTIONS} connections unless stated. Errors count connection errors and 5xx answers. Compare the ratios, not the absolute figures: the machine is shared.\n\n\
+         Machine: {cores} cores ({cpu}), Linux {}, build profile release.\n\n## Results\n\n{table}\n## Goals\n\n{goals}\n{loop_figures}\n{}",
+        kernel.trim(),
+        include_str!("bench_notes.md")
     )
 }
