@@ -539,13 +539,17 @@ pub fn run(root: &std::path::Path, args: &[String]) -> Result<(), String> {
     ))
 }
 
-/// The merge base with main, or HEAD when the tree is main itself.
+/// The merge base with main, or HEAD when the tree is main itself (or
+/// when there is no `main` to compare with, as in a detached checkout).
 fn default_base(root: &std::path::Path) -> Result<String, String> {
     let branch = git(root, &["rev-parse", "--abbrev-ref", "HEAD"])?;
     if branch.trim() == "main" {
         return Ok("HEAD".into());
     }
-    Ok(git(root, &["merge-base", "HEAD", "main"])?.trim().to_string())
+    match git(root, &["merge-base", "HEAD", "main"]) {
+        Ok(base) => Ok(base.trim().to_string()),
+        Err(_) => Ok("HEAD".into()),
+    }
 }
 
 fn git(root: &std::path::Path, args: &[&str]) -> Result<String, String> {
