@@ -10,8 +10,10 @@
 
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
+use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
+
+use crate::server_process::{ServerProcess, check};
 
 const OHA_VERSION: &str = "1.16.0";
 const CONNECTIONS: usize = 64;
@@ -117,14 +119,6 @@ pub fn run(root: &Path, args: &[String]) -> Result<(), String> {
     Ok(())
 }
 
-fn check(status: std::io::Result<std::process::ExitStatus>, what: &str) -> Result<(), String> {
-    match status {
-        Ok(s) if s.success() => Ok(()),
-        Ok(s) => Err(format!("{what} failed: {s}")),
-        Err(e) => Err(format!("{what}: {e}")),
-    }
-}
-
 /// oha at the pinned version, installed from crates.io on first use.
 fn install_oha(root: &Path, cargo: &str) -> Result<PathBuf, String> {
     let tools = root.join(".tools/oha");
@@ -146,55 +140,6 @@ fn install_oha(root: &Path, cargo: &str) -> Result<PathBuf, String> {
         "cargo install oha",
     )?;
     Ok(oha)
-}
-
-struct Server {
-    child: Child,
-    url: String,
-}
-
-impl Server {
-    fn start(program: &Path, args: &[&str]) -> Result<Server, String> {
-        use std::io::BufRead;
-        let mut child = Command::new(program)
-            .args(args)
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .map_err(|e| format!("{}: {e}", program.display()))?;
-        let mut first = String::new();
-        std::io::BufReader::new(child.stdout.take().expect("piped"))
-            .read_line(&mut first)
-            .map_err(|e| e.to_string())?;
-        let url = first
-            .trim()
-            .strip_prefix("Serving ")
-            .ok_or_else(|| format!("{} printed {first:?}", program.display()))?;
-        Ok(Server {
-            url: url.to_string(),
-            child,
-        })
-    }
-
-    /// The most memory it has held (VmHWM), in KiB.
-    fn peak_rss_kib(&self) -> u64 {
-        std::fs::read_to_string(format!("/proc/{}/status", self.child.id()))
-            .ok()
-            .and_then(|s| {
-                s.lines()
-                    .find_map(|l| l.strip_prefix("VmHWM:"))
-                    .map(|v| v.trim().trim_end_matches("kB").trim().to_string())
-            })
-            .and_then(|v| v.parse().ok())
-            .unwrap_or_default()
-    }
-}
-
-impl Drop for Server {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
 }
 
 impl Bench {
@@ -294,21 +239,24 @@ impl Bench {
         Ok(db)
     }
 
+    /// Our server on `database`, quiet but for errors.
+    fn start_ours(&self, database: &str) -> Result<ServerProcess, String> {
+        let args = [
+            "serve",
+            "--bind",
+            "127.0.0.1:0",
+            "--log-level",
+            "error",
+            "--database",
+            database,
+        ];
+        ServerProcess::start(&self.release.join("petstore-server"), &args)
+    }
+
     /// Our listOrders response body, for the limit server to replay.
     fn list_body(&self, db: &Path) -> Result<PathBuf, String> {
         let copy = self.copy(db, "body")?;
-        let server = Server::start(
-            &self.release.join("petstore-server"),
-            &[
-                "serve",
-                "--bind",
-                "127.0.0.1:0",
-                "--log-level",
-                "error",
-                "--database",
-                &copy,
-            ],
-        )?;
+        let server = self.start_ours(&copy)?;
         let body = self
             .work
             .join(format!("{}.body.json", db.file_stem().unwrap().to_string_lossy()));
@@ -366,23 +314,12 @@ impl Bench {
         let copy = self.copy(db, &format!("{tag}-{}", kind.name()))?;
         let body = body.display().to_string();
         let server = match kind {
-            Kind::Ours => Server::start(
-                &self.release.join("petstore-server"),
-                &[
-                    "serve",
-                    "--bind",
-                    "127.0.0.1:0",
-                    "--log-level",
-                    "error",
-                    "--database",
-                    &copy,
-                ],
-            )?,
-            Kind::HandWritten => Server::start(&self.release.join("bench-handwritten"), &["--database", &copy])?,
-            Kind::Limit => Server::start(&self.release.join("bench-limit"), &["--body-file", &body])?,
+            Kind::Ours => self.start_ours(&copy)?,
+            Kind::HandWritten => ServerProcess::start(&self.release.join("bench-handwritten"), &["--database", &copy])?,
+            Kind::Limit => ServerProcess::start(&self.release.join("bench-limit"), &["--body-file", &body])?,
         };
         let mut figures = load(self, &server.url)?;
-        figures.peak_rss_kib = server.peak_rss_kib();
+        figures.peak_rss_kib = server.memory_kib("VmHWM").unwrap_or_default();
         println!(
             "bench: {tag:>10} {:<12} {:>9.0} req/s  p50 {:>8.2} ms  p99 {:>8.2} ms  errors {}  {}",
             kind.name(),

@@ -11,5 +11,6 @@ pub mod diff;
 pub mod docs;
 pub mod lint;
 pub mod server_gen;
+pub mod server_process;
 pub mod soak;
 pub mod spec;

@@ -3,9 +3,10 @@
 //! server's memory watched. Fails on any 5xx, any connection error, or RSS
 //! growing more than 10 % after warm-up.
 
-use std::io::{BufRead, BufReader};
-use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
+use std::path::Path;
+use std::process::{Command, Stdio};
+
+use crate::server_process::{ServerProcess, check};
 
 pub struct SoakOptions {
     pub seconds: u64,
@@ -105,7 +106,18 @@ fn soak(bin: &Path, work: &Path, options: &SoakOptions) -> Result<(), String> {
         .map_err(|e| e.to_string())?;
     let key = String::from_utf8_lossy(&key.stdout).trim().to_string();
 
-    let mut server = Server::start(&server_bin, &database)?;
+    let mut server = ServerProcess::start(
+        &server_bin,
+        &[
+            "serve",
+            "--bind",
+            "127.0.0.1:0",
+            "--log-level",
+            "warn",
+            "--database",
+            &database,
+        ],
+    )?;
     println!(
         "soak: server {} (pid {}), {} connections, 90% listOrders / 10% cancelOrder",
         server.url,
@@ -137,7 +149,7 @@ fn soak(bin: &Path, work: &Path, options: &SoakOptions) -> Result<(), String> {
             while !waiter.is_finished() {
                 std::thread::sleep(std::time::Duration::from_millis(250));
                 if started.elapsed().as_secs() > samples.len() as u64 {
-                    samples.push(server.rss_kib().unwrap_or_default());
+                    samples.push(server.memory_kib("VmRSS").unwrap_or_default());
                 }
             }
             waiter.join().expect("the waiter thread")
@@ -202,74 +214,4 @@ fn summary(figures: &serde_json::Value) -> String {
         figures["server_errors"],
         figures["connection_errors"]
     )
-}
-
-fn check(status: std::io::Result<std::process::ExitStatus>, what: &str) -> Result<(), String> {
-    match status {
-        Ok(s) if s.success() => Ok(()),
-        Ok(s) => Err(format!("{what} failed: {s}")),
-        Err(e) => Err(format!("{what}: {e}")),
-    }
-}
-
-struct Server {
-    child: Child,
-    url: String,
-}
-
-impl Server {
-    fn start(bin: &PathBuf, database: &str) -> Result<Server, String> {
-        let mut child = Command::new(bin)
-            .args([
-                "serve",
-                "--bind",
-                "127.0.0.1:0",
-                "--log-level",
-                "warn",
-                "--database",
-                database,
-            ])
-            .stdout(Stdio::piped())
-            .spawn()
-            .map_err(|e| format!("serve: {e}"))?;
-        let mut first = String::new();
-        BufReader::new(child.stdout.take().expect("piped"))
-            .read_line(&mut first)
-            .map_err(|e| e.to_string())?;
-        let url = first
-            .trim()
-            .strip_prefix("Serving ")
-            .ok_or_else(|| format!("serve printed {first:?}"))?
-            .to_string();
-        Ok(Server { child, url })
-    }
-
-    fn pid(&self) -> u32 {
-        self.child.id()
-    }
-
-    fn rss_kib(&self) -> Result<u64, String> {
-        let status = std::fs::read_to_string(format!("/proc/{}/status", self.pid())).map_err(|e| e.to_string())?;
-        status
-            .lines()
-            .find_map(|l| l.strip_prefix("VmRSS:"))
-            .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
-            .ok_or_else(|| "no VmRSS".to_string())
-    }
-
-    /// SIGTERM, then whether it exited 0.
-    fn stop(&mut self) -> Result<bool, String> {
-        check(
-            Command::new("kill").args(["-TERM", &self.pid().to_string()]).status(),
-            "kill",
-        )?;
-        Ok(self.child.wait().map_err(|e| e.to_string())?.success())
-    }
-}
-
-impl Drop for Server {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
 }
