@@ -558,7 +558,9 @@ fn success_variant(op: &Operation) -> (syn::Ident, TokenStream) {
         _ => format_ident!("NoContent"),
     };
     let ty = match &op.success.body {
-        Some(body) => quote!((#body)),
+        // A body the handler may hand over serialized already (a cached
+        // list, say); `From<T>` makes a plain value one too.
+        Some(body) => quote!((runtime::Json<#body>)),
         None => quote!(),
     };
     (name, ty)
@@ -611,6 +613,13 @@ fn success_mapping(op: &Operation, enum_name: &syn::Ident, variant: &syn::Ident)
     // The generated layer adds the deprecation headers, so no handler can
     // forget them.
     let headers = headers_struct_name(op);
+    if op.success.body.is_some() {
+        let typed = typed_success(op);
+        return (
+            quote!(runtime::JsonResponse<#typed, #headers>),
+            quote!(#enum_name::#variant(body) => ::std::result::Result::Ok(runtime::JsonResponse::with_headers(body, #headers::new())),),
+        );
+    }
     let syn::Arm { pat, body, .. } = syn::parse2(arm).expect("a match arm");
     (
         quote!(::dropshot::HttpResponseHeaders<#ty, #headers>),
@@ -670,21 +679,26 @@ fn headers_struct(op: &Operation) -> TokenStream {
     }
 }
 
-fn plain_success_mapping(op: &Operation, enum_name: &syn::Ident, variant: &syn::Ident) -> (TokenStream, TokenStream) {
+/// dropshot's typed response for a success status with a body: what
+/// [`runtime::JsonResponse`] takes its status and description from.
+fn typed_success(op: &Operation) -> TokenStream {
     let body = op.success.body.as_ref();
     match op.success.status {
-        200 => (
-            quote!(::dropshot::HttpResponseOk<#body>),
-            quote!(#enum_name::#variant(body) => ::std::result::Result::Ok(::dropshot::HttpResponseOk(body)),),
-        ),
-        201 => (
-            quote!(::dropshot::HttpResponseCreated<#body>),
-            quote!(#enum_name::#variant(body) => ::std::result::Result::Ok(::dropshot::HttpResponseCreated(body)),),
-        ),
-        202 => (
-            quote!(::dropshot::HttpResponseAccepted<#body>),
-            quote!(#enum_name::#variant(body) => ::std::result::Result::Ok(::dropshot::HttpResponseAccepted(body)),),
-        ),
+        201 => quote!(::dropshot::HttpResponseCreated<#body>),
+        202 => quote!(::dropshot::HttpResponseAccepted<#body>),
+        _ => quote!(::dropshot::HttpResponseOk<#body>),
+    }
+}
+
+fn plain_success_mapping(op: &Operation, enum_name: &syn::Ident, variant: &syn::Ident) -> (TokenStream, TokenStream) {
+    match op.success.status {
+        200..=202 => {
+            let typed = typed_success(op);
+            (
+                quote!(runtime::JsonResponse<#typed>),
+                quote!(#enum_name::#variant(body) => ::std::result::Result::Ok(runtime::JsonResponse::new(body)),),
+            )
+        }
         _ if op.method == "DELETE" => (
             quote!(::dropshot::HttpResponseDeleted),
             quote!(#enum_name::#variant => ::std::result::Result::Ok(::dropshot::HttpResponseDeleted()),),

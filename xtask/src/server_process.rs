@@ -60,6 +60,32 @@ impl Drop for ServerProcess {
     }
 }
 
+/// Loads `data` (an import file) into `database` and creates an API key
+/// named `key_name`, with the server's own CLI, as a user would; gives the
+/// key. `import_output` is where the import's summary line goes.
+pub fn seed_database(
+    server: &Path,
+    database: &str,
+    data: &Path,
+    key_name: &str,
+    import_output: Stdio,
+) -> Result<String, String> {
+    check(
+        Command::new(server)
+            .args(["import", "--database", database])
+            .arg(data)
+            .stdout(import_output)
+            .status(),
+        "import",
+    )?;
+    let output = Command::new(server)
+        .args(["keys", "create", "--name", key_name, "--database", database])
+        .stderr(Stdio::null())
+        .output()
+        .map_err(|e| e.to_string())?;
+    Ok(String::from_utf8_lossy(&output.stdout).trim().to_string())
+}
+
 /// A command's exit status as a result.
 pub fn check(status: std::io::Result<std::process::ExitStatus>, what: &str) -> Result<(), String> {
     match status {

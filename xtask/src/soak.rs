@@ -6,7 +6,7 @@
 use std::path::Path;
 use std::process::{Command, Stdio};
 
-use crate::server_process::{ServerProcess, check};
+use crate::server_process::{ServerProcess, check, seed_database};
 
 pub struct SoakOptions {
     pub seconds: u64,
@@ -92,19 +92,7 @@ fn soak(bin: &Path, work: &Path, options: &SoakOptions) -> Result<(), String> {
         format!(r#"{{"pets":[{}],"orders":[{}]}}"#, pets.join(","), orders.join(",")),
     )
     .map_err(|e| e.to_string())?;
-    check(
-        Command::new(&server_bin)
-            .args(["import", "--database", &database])
-            .arg(&data)
-            .status(),
-        "import",
-    )?;
-    let key = Command::new(&server_bin)
-        .args(["keys", "create", "--name", "soak", "--database", &database])
-        .stderr(Stdio::null())
-        .output()
-        .map_err(|e| e.to_string())?;
-    let key = String::from_utf8_lossy(&key.stdout).trim().to_string();
+    let key = seed_database(&server_bin, &database, &data, "soak", Stdio::inherit())?;
 
     let mut server = ServerProcess::start(
         &server_bin,

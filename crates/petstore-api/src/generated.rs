@@ -180,7 +180,7 @@ impl ::std::default::Default for GetPetByIdHeaders {
 #[derive(Debug)]
 pub enum ListOrdersResponse {
     ///200: Every order placed in the store.
-    Ok(::std::vec::Vec<types::Order>),
+    Ok(runtime::Json<::std::vec::Vec<types::Order>>),
     ///401: The API key is missing or invalid (code `unauthorized`).
     Unauthorized(runtime::Problem),
     ///500: The server failed (code `internal_error`) or its storage is unavailable (code `service_unavailable`).
@@ -193,12 +193,12 @@ impl ListOrdersResponse {
     pub fn into_http(
         self,
     ) -> ::std::result::Result<
-        ::dropshot::HttpResponseOk<::std::vec::Vec<types::Order>>,
+        runtime::JsonResponse<::dropshot::HttpResponseOk<::std::vec::Vec<types::Order>>>,
         types::Error,
     > {
         match self {
             ListOrdersResponse::Ok(body) => {
-                ::std::result::Result::Ok(::dropshot::HttpResponseOk(body))
+                ::std::result::Result::Ok(runtime::JsonResponse::new(body))
             }
             ListOrdersResponse::Unauthorized(problem) => {
                 ::std::result::Result::Err(types::Error::from_problem(401u16, problem))
@@ -264,7 +264,7 @@ impl CancelOrderResponse {
 #[derive(Debug)]
 pub enum GetPetByIdResponse {
     ///200: The pet.
-    Ok(types::Pet),
+    Ok(runtime::Json<types::Pet>),
     ///400: A parameter is malformed (code `invalid_parameter` or `bad_request`).
     BadRequest(runtime::Problem),
     ///401: The API key is missing or invalid (code `unauthorized`).
@@ -281,19 +281,14 @@ impl GetPetByIdResponse {
     pub fn into_http(
         self,
     ) -> ::std::result::Result<
-        ::dropshot::HttpResponseHeaders<
-            ::dropshot::HttpResponseOk<types::Pet>,
-            GetPetByIdHeaders,
-        >,
+        runtime::JsonResponse<::dropshot::HttpResponseOk<types::Pet>, GetPetByIdHeaders>,
         types::Error,
     > {
         match self {
             GetPetByIdResponse::Ok(body) => {
-                (::std::result::Result::Ok(::dropshot::HttpResponseOk(body)))
-                    .map(|response| ::dropshot::HttpResponseHeaders::new(
-                        response,
-                        GetPetByIdHeaders::new(),
-                    ))
+                ::std::result::Result::Ok(
+                    runtime::JsonResponse::with_headers(body, GetPetByIdHeaders::new()),
+                )
             }
             GetPetByIdResponse::BadRequest(problem) => {
                 ::std::result::Result::Err(types::Error::from_problem(400u16, problem))
@@ -332,7 +327,7 @@ the full list is returned in one response (both are planned for v2).*/
     async fn list_orders(
         rqctx: ::dropshot::RequestContext<Self::Context>,
     ) -> ::std::result::Result<
-        ::dropshot::HttpResponseOk<::std::vec::Vec<types::Order>>,
+        runtime::JsonResponse<::dropshot::HttpResponseOk<::std::vec::Vec<types::Order>>>,
         types::Error,
     >;
     /**Cancel an order
@@ -365,10 +360,7 @@ sunset date is set.*/
         rqctx: ::dropshot::RequestContext<Self::Context>,
         path: ::dropshot::Path<GetPetByIdPath>,
     ) -> ::std::result::Result<
-        ::dropshot::HttpResponseHeaders<
-            ::dropshot::HttpResponseOk<types::Pet>,
-            GetPetByIdHeaders,
-        >,
+        runtime::JsonResponse<::dropshot::HttpResponseOk<types::Pet>, GetPetByIdHeaders>,
         types::Error,
     >;
     /// The OpenAPI document this API was generated from. Not part of
@@ -429,7 +421,7 @@ impl<H: PetStoreHandlers> PetStoreApi for StrictServer<H> {
     async fn list_orders(
         rqctx: ::dropshot::RequestContext<Self::Context>,
     ) -> ::std::result::Result<
-        ::dropshot::HttpResponseOk<::std::vec::Vec<types::Order>>,
+        runtime::JsonResponse<::dropshot::HttpResponseOk<::std::vec::Vec<types::Order>>>,
         types::Error,
     > {
         let handlers = rqctx.context();
@@ -462,10 +454,7 @@ impl<H: PetStoreHandlers> PetStoreApi for StrictServer<H> {
         rqctx: ::dropshot::RequestContext<Self::Context>,
         path: ::dropshot::Path<GetPetByIdPath>,
     ) -> ::std::result::Result<
-        ::dropshot::HttpResponseHeaders<
-            ::dropshot::HttpResponseOk<types::Pet>,
-            GetPetByIdHeaders,
-        >,
+        runtime::JsonResponse<::dropshot::HttpResponseOk<types::Pet>, GetPetByIdHeaders>,
         types::Error,
     > {
         let handlers = rqctx.context();

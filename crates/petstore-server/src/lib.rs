@@ -3,13 +3,20 @@
 //! Layers, each depending only on the ones below it:
 //! - [`cli`]: the `petstore-server` command line;
 //! - [`server`]: the dropshot HTTP server, mounted as the spec says;
-//! - [`service`]: the contract's handlers (`petstore_api::PetStoreHandlers`);
+//! - [`service`]: the contract's handlers (`petstore_api::PetStoreHandlers`),
+//!   with what it caches: [`order_list`] (listOrders' body, serialized
+//!   once per change), [`key_cache`] (API keys' hashes) and [`versions`]
+//!   (the change counters both are checked against, read once for many
+//!   requests);
 //! - [`storage`] and [`keys`]: the database and API keys.
 
 pub mod cli;
 pub mod demo;
+pub mod key_cache;
 pub mod keys;
+pub mod order_list;
 pub mod server;
 pub mod service;
 pub mod storage;
 pub mod testing;
+pub mod versions;

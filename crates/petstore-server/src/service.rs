@@ -1,25 +1,56 @@
 //! The contract's handlers: what each operation means, over [`Storage`].
 
-use petstore_api::runtime::{AuthError, Authenticator, BearerToken, Problem};
+use petstore_api::runtime::{AuthError, Authenticator, BearerToken, JsonArrayWriter, Problem};
 use petstore_api::{CancelOrderResponse, GetPetByIdResponse, ListOrdersResponse, PetStoreHandlers, types};
 use slog::Logger;
 
+use crate::key_cache::KeyCache;
 use crate::keys;
-use crate::storage::{CancelOutcome, OrderRecord, Storage, StorageError};
+use crate::order_list::{ListError, OrderListBody, OrderListCache};
+use crate::storage::{CancelOutcome, OrderRecord, OrdersVersion, Storage, StorageError};
+use crate::versions::SharedVersionReads;
 
-/// The service: storage plus a logger. Cheap to share across requests.
+/// The service: storage, what it caches and a logger. Shared by every
+/// request.
 pub struct Service<S> {
     storage: S,
+    /// The change counters, read once for all requests waiting for them.
+    versions: SharedVersionReads,
+    keys: KeyCache,
+    order_list: OrderListCache,
     log: Logger,
 }
 
 impl<S: Storage> Service<S> {
     pub fn new(storage: S, log: Logger) -> Self {
-        Service { storage, log }
+        Service {
+            storage,
+            versions: SharedVersionReads::default(),
+            keys: KeyCache::default(),
+            order_list: OrderListCache::default(),
+            log,
+        }
     }
 
     pub fn storage(&self) -> &S {
         &self.storage
+    }
+
+    /// The orders' version, then the list serialized row by row (never
+    /// held as values). The version is read first: a change committed in
+    /// between leaves a newer list under an older version, which the next
+    /// request reads again, never an older list under a newer version.
+    async fn read_order_list(&self, size_hint: usize) -> Result<(OrdersVersion, OrderListBody), StorageError> {
+        let version = self.storage.versions().await?.orders;
+        let mut writer = JsonArrayWriter::with_capacity(size_hint + size_hint / 16);
+        self.storage
+            .for_each_order(|record| {
+                writer
+                    .push(&to_order(record))
+                    .map_err(|e| StorageError::Internal(format!("serializing an order: {e}")))
+            })
+            .await?;
+        Ok((version, writer.finish()))
     }
 
     /// The problem to send for a storage failure, logged here because the
@@ -44,10 +75,12 @@ enum ServerProblem {
     Internal(Problem),
 }
 
-/// The authenticated caller: the id of the key it used (never the key).
+/// The authenticated caller: the id of the key it used (never the key),
+/// and the orders' version read for the request after it arrived.
 #[derive(Debug, Clone, Copy)]
 pub struct Caller {
     pub key_id: i64,
+    pub orders_version: OrdersVersion,
 }
 
 impl<S: Storage> Authenticator for Service<S> {
@@ -57,13 +90,30 @@ impl<S: Storage> Authenticator for Service<S> {
         let Some((id, secret)) = keys::parse_key(token.secret()) else {
             return Err(AuthError::InvalidKey);
         };
-        match self.storage.active_api_key(id).await {
-            Ok(Some(record)) if keys::verify(secret, &record.key_hash) => Ok(Caller { key_id: record.id }),
-            Ok(_) => Err(AuthError::InvalidKey),
-            Err(error) => Err(match self.storage_problem("authenticate", error) {
-                ServerProblem::Unavailable(p) => AuthError::Unavailable(p),
-                ServerProblem::Internal(p) => AuthError::Internal(p),
+        let unavailable = |error| match self.storage_problem("authenticate", error) {
+            ServerProblem::Unavailable(p) => AuthError::Unavailable(p),
+            ServerProblem::Internal(p) => AuthError::Internal(p),
+        };
+        let versions = self
+            .versions
+            .current(|| self.storage.versions())
+            .await
+            .map_err(unavailable)?;
+        let hash = match self.keys.get(id, versions.keys) {
+            Some(hash) => Some(hash),
+            None => {
+                let check = self.storage.check_api_key(id).await.map_err(unavailable)?;
+                let hash = check.key.map(|key| key.key_hash);
+                self.keys.put(id, hash.as_deref(), check.keys_version);
+                hash
+            }
+        };
+        match hash {
+            Some(hash) if keys::verify(secret, &hash) => Ok(Caller {
+                key_id: id,
+                orders_version: versions.orders,
             }),
+            _ => Err(AuthError::InvalidKey),
         }
     }
 }
@@ -83,10 +133,18 @@ fn to_order(record: OrderRecord) -> types::Order {
 }
 
 impl<S: Storage> PetStoreHandlers for Service<S> {
-    async fn list_orders(&self, _caller: &Caller) -> ListOrdersResponse {
-        match self.storage.list_orders().await {
-            Ok(orders) => ListOrdersResponse::Ok(orders.into_iter().map(to_order).collect()),
-            Err(error) => match self.storage_problem("listOrders", error) {
+    async fn list_orders(&self, caller: &Caller) -> ListOrdersResponse {
+        let list = self
+            .order_list
+            .get(caller.orders_version, |size_hint| self.read_order_list(size_hint))
+            .await;
+        match list {
+            Ok(body) => ListOrdersResponse::Ok(body),
+            Err(ListError::Busy) => ListOrdersResponse::ServiceUnavailable(Problem::new(
+                "service_unavailable",
+                "too many requests are waiting for the order list; retry later",
+            )),
+            Err(ListError::Storage(error)) => match self.storage_problem("listOrders", error) {
                 ServerProblem::Unavailable(p) => ListOrdersResponse::ServiceUnavailable(p),
                 ServerProblem::Internal(p) => ListOrdersResponse::InternalServerError(p),
             },
@@ -115,10 +173,13 @@ impl<S: Storage> PetStoreHandlers for Service<S> {
 
     async fn get_pet_by_id(&self, _caller: &Caller, pet_id: i64) -> GetPetByIdResponse {
         match self.storage.get_pet(pet_id).await {
-            Ok(Some(pet)) => GetPetByIdResponse::Ok(types::Pet {
-                id: pet.id,
-                name: pet.name,
-            }),
+            Ok(Some(pet)) => GetPetByIdResponse::Ok(
+                types::Pet {
+                    id: pet.id,
+                    name: pet.name,
+                }
+                .into(),
+            ),
             Ok(None) => GetPetByIdResponse::NotFound(Problem::new("pet_not_found", format!("pet {pet_id} not found"))),
             Err(error) => match self.storage_problem("getPetById", error) {
                 ServerProblem::Unavailable(p) => GetPetByIdResponse::ServiceUnavailable(p),

@@ -112,12 +112,12 @@ async fn api_keys(storage: &SqlStorage) {
     let second = storage.create_api_key("b", &[2; 32]).await.unwrap();
     assert!(second > first);
     assert_eq!(
-        storage.active_api_key(first).await.unwrap().unwrap().key_hash,
+        storage.check_api_key(first).await.unwrap().key.unwrap().key_hash,
         vec![1; 32]
     );
     assert!(storage.revoke_api_key(first).await.unwrap());
     assert!(!storage.revoke_api_key(first).await.unwrap());
-    assert!(storage.active_api_key(first).await.unwrap().is_none());
+    assert!(storage.check_api_key(first).await.unwrap().key.is_none());
     let keys = storage.list_api_keys().await.unwrap();
     assert_eq!(
         keys.iter()
@@ -127,16 +127,21 @@ async fn api_keys(storage: &SqlStorage) {
     );
 }
 
-/// Cancel and ship race on each of many orders: every order ends up either
-/// cancelled (and the cancel won) or shipped (and the ship won), never both.
-async fn concurrent_cancel_and_ship_never_both_win(storage: &SqlStorage) {
-    let orders: Vec<_> = (1..=40)
-        .map(|id| serde_json::json!({"id": id, "status": "pending"}))
+/// Imports orders with these ids, each with the status `status` gives.
+async fn import_orders(storage: &SqlStorage, ids: std::ops::RangeInclusive<i64>, status: fn(i64) -> &'static str) {
+    let orders: Vec<_> = ids
+        .map(|id| serde_json::json!({"id": id, "status": status(id)}))
         .collect();
     storage
         .import(&data(serde_json::json!({"orders": orders})))
         .await
         .unwrap();
+}
+
+/// Cancel and ship race on each of many orders: every order ends up either
+/// cancelled (and the cancel won) or shipped (and the ship won), never both.
+async fn concurrent_cancel_and_ship_never_both_win(storage: &SqlStorage) {
+    import_orders(storage, 1..=40, |_| "pending").await;
     let mut tasks = Vec::new();
     for id in 1..=40 {
         let (a, b) = (storage.clone(), storage.clone());
@@ -153,6 +158,41 @@ async fn concurrent_cancel_and_ship_never_both_win(storage: &SqlStorage) {
             (CancelOutcome::Shipped, ShipOutcome::Shipped, OrderStatus::Shipped) => {}
             other => panic!("order {id}: {other:?}"),
         }
+    }
+}
+
+/// Many cancels at once share transactions (group commit): each still
+/// gets its own outcome, an order cancelled twice gives exactly one
+/// `Cancelled`, and every `Cancelled` is in the database afterwards.
+async fn concurrent_cancels_each_get_their_outcome(storage: &SqlStorage) {
+    import_orders(storage, 1..=100, |id| if id % 10 == 0 { "shipped" } else { "pending" }).await;
+    let mut tasks = Vec::new();
+    // Every order twice, plus ids that do not exist, all at once.
+    for id in (1..=110).chain(1..=100) {
+        let storage = storage.clone();
+        tasks.push(tokio::spawn(
+            async move { (id, storage.cancel_order(id).await.unwrap()) },
+        ));
+    }
+    let mut cancelled = std::collections::HashMap::<i64, usize>::new();
+    for task in tasks {
+        let (id, outcome) = task.await.unwrap();
+        match outcome {
+            CancelOutcome::Cancelled => *cancelled.entry(id).or_default() += 1,
+            CancelOutcome::Shipped => assert_eq!(id % 10, 0, "order {id}"),
+            CancelOutcome::NotFound => assert!(id > 100 || id % 10 != 0, "order {id}"),
+        }
+    }
+    for id in 1..=110 {
+        let expected = usize::from(id <= 100 && id % 10 != 0);
+        assert_eq!(cancelled.get(&id).copied().unwrap_or(0), expected, "order {id}");
+        let status = storage.get_order(id).await.unwrap().map(|o| o.status);
+        let want = match (id > 100, id % 10 == 0) {
+            (true, _) => None,
+            (false, true) => Some(OrderStatus::Shipped),
+            (false, false) => Some(OrderStatus::Cancelled),
+        };
+        assert_eq!(status, want, "order {id}");
     }
 }
 
@@ -191,6 +231,7 @@ on_both_backends!(
     a_failed_import_loads_nothing,
     api_keys,
     concurrent_cancel_and_ship_never_both_win,
+    concurrent_cancels_each_get_their_outcome,
 );
 
 #[tokio::test]
@@ -217,57 +258,67 @@ async fn an_unreachable_postgres_is_unavailable() {
     );
 }
 
-/// The list cache never serves an order after a change to it commits,
-/// whoever made the change: this handle, or another one (another instance,
-/// the CLI), which this handle's cache knows nothing about.
-async fn list_cache_sees_every_change(storage: &SqlStorage, other: &SqlStorage) {
-    storage.import(&fixture()).await.unwrap();
-    let ids = |orders: Vec<petstore_server::storage::OrderRecord>| orders.iter().map(|o| o.id).collect::<Vec<_>>();
-    assert_eq!(ids(storage.list_orders().await.unwrap()), [1, 2, 3]);
-    assert_eq!(
-        ids(storage.list_orders().await.unwrap()),
-        [1, 2, 3],
-        "served from the cache"
-    );
+/// The change counters (what the service's caches are checked against)
+/// grow with every committed change, whoever makes it (this handle, or
+/// another: another instance, the CLI), and not otherwise: the orders'
+/// with orders, the keys' with keys.
+async fn versions_follow_every_change(storage: &SqlStorage, other: &SqlStorage) {
+    let versions = || async { storage.versions().await.unwrap() };
+    let start = versions().await;
+    other.import(&fixture()).await.unwrap();
+    let imported = versions().await;
+    assert!(imported.orders > start.orders, "an import elsewhere");
+    assert_eq!(imported.keys, start.keys);
+    assert_eq!(versions().await, imported, "reading changes nothing");
+    other.list_orders().await.unwrap();
+    assert_eq!(versions().await, imported);
+
     assert_eq!(other.cancel_order(1).await.unwrap(), CancelOutcome::Cancelled);
-    assert_eq!(
-        ids(storage.list_orders().await.unwrap()),
-        [2, 3],
-        "a cancel elsewhere is seen at once"
-    );
+    let cancelled = versions().await;
+    assert!(cancelled.orders > imported.orders, "a cancel elsewhere");
+    assert_eq!(other.cancel_order(1).await.unwrap(), CancelOutcome::NotFound);
+    assert_eq!(other.cancel_order(3).await.unwrap(), CancelOutcome::Shipped);
+    assert_eq!(versions().await, cancelled, "cancels that change nothing");
     other.ship_order(2).await.unwrap();
-    let orders = storage.list_orders().await.unwrap();
-    assert_eq!(
-        orders[0].status,
-        OrderStatus::Shipped,
-        "a ship elsewhere is seen at once"
+    let shipped = versions().await;
+    assert!(shipped.orders > cancelled.orders, "a ship elsewhere");
+
+    let key = other.create_api_key("k", &[7; 32]).await.unwrap();
+    let created = versions().await;
+    assert!(created.keys > shipped.keys, "a key created elsewhere");
+    assert_eq!(created.orders, shipped.orders);
+    let check = storage.check_api_key(key).await.unwrap();
+    assert_eq!(check.key.unwrap().key_hash, vec![7; 32]);
+    assert_eq!(check.keys_version, created.keys, "read with the key");
+    assert!(
+        storage.check_api_key(key + 100).await.unwrap().key.is_none(),
+        "no such key"
     );
-    let more = data(serde_json::json!({"orders": [{"id": 9, "status": "pending"}]}));
-    other.import(&more).await.unwrap();
-    assert_eq!(
-        ids(storage.list_orders().await.unwrap()),
-        [2, 3, 9],
-        "an import elsewhere is seen at once"
-    );
+    assert!(!other.revoke_api_key(key + 100).await.unwrap());
+    assert_eq!(versions().await, created, "a revocation that changes nothing");
+    other.revoke_api_key(key).await.unwrap();
+    let revoked = storage.check_api_key(key).await.unwrap();
+    assert!(revoked.key.is_none(), "revoked");
+    assert!(revoked.keys_version > created.keys, "a revocation elsewhere");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn sqlite_list_cache_sees_every_change() {
+async fn sqlite_versions_follow_every_change() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("t.db");
     let storage = SqlStorage::open(path.to_str().unwrap()).await.unwrap();
     let other = SqlStorage::open(path.to_str().unwrap()).await.unwrap();
-    list_cache_sees_every_change(&storage, &other).await;
+    versions_follow_every_change(&storage, &other).await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn postgres_list_cache_sees_every_change() {
-    let Some(db) = PostgresTestDatabase::create("postgres_list_cache_sees_every_change").await else {
+async fn postgres_versions_follow_every_change() {
+    let Some(db) = PostgresTestDatabase::create("postgres_versions_follow_every_change").await else {
         return;
     };
     let storage = SqlStorage::open(&db.url).await.unwrap();
     let other = SqlStorage::open(&db.url).await.unwrap();
-    list_cache_sees_every_change(&storage, &other).await;
+    versions_follow_every_change(&storage, &other).await;
     storage.close().await;
     other.close().await;
 }

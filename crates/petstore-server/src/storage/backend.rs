@@ -133,24 +133,33 @@ impl MigrationSource<'static> for EmbeddedMigrations {
         self,
     ) -> std::pin::Pin<Box<dyn Future<Output = Result<Vec<Migration>, sqlx::error::BoxDynError>> + Send + 'static>>
     {
-        let scripts: [(&'static str, &'static str); 2] = match self.0 {
-            Backend::Sqlite => [
+        let scripts: &[(&'static str, &'static str)] = match self.0 {
+            Backend::Sqlite => &[
                 ("initial", include_str!("../../migrations/sqlite/0001_initial.sql")),
                 (
                     "change counter",
                     include_str!("../../migrations/sqlite/0002_change_counter.sql"),
                 ),
+                (
+                    "change counters: keys",
+                    include_str!("../../migrations/sqlite/0003_change_counters.sql"),
+                ),
             ],
-            Backend::Postgres => [
+            Backend::Postgres => &[
                 ("initial", include_str!("../../migrations/postgres/0001_initial.sql")),
                 (
                     "change counter",
                     include_str!("../../migrations/postgres/0002_change_counter.sql"),
                 ),
+                (
+                    "change counters: keys, and only statements that change rows",
+                    include_str!("../../migrations/postgres/0003_change_counters.sql"),
+                ),
             ],
         };
         let migrations = scripts
-            .into_iter()
+            .iter()
+            .copied()
             .zip(1..)
             .map(|((name, sql), version)| {
                 Migration::new(

@@ -5,6 +5,7 @@
 //! differs between the two.
 
 pub mod backend;
+mod cancel_queue;
 pub mod sql;
 
 use std::future::Future;
@@ -76,6 +77,33 @@ pub enum ShipOutcome {
     NotPending(OrderStatus),
 }
 
+/// A value of the orders' change counter: every committed change to
+/// orders (by any process) makes it larger, in the same transaction. Equal
+/// versions mean the same orders, so a cache can be checked with one small
+/// read.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub struct OrdersVersion(pub i64);
+
+/// The same for API keys: created, revoked or deleted.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub struct KeysVersion(pub i64);
+
+/// Both counters, read in one statement.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Versions {
+    pub orders: OrdersVersion,
+    pub keys: KeysVersion,
+}
+
+/// An API key looked up with the keys' version read in the same statement,
+/// so that a cache knows which version the answer holds for.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct KeyCheck {
+    /// The key, if it exists and is not revoked.
+    pub key: Option<ApiKeyRecord>,
+    pub keys_version: KeysVersion,
+}
+
 /// An API key's stored form: never the key itself.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ApiKeyRecord {
@@ -124,7 +152,7 @@ pub enum ImportStatus {
 }
 
 /// A storage failure, split by what the caller should tell its client.
-#[derive(Debug)]
+#[derive(Debug, Clone)]
 pub enum StorageError {
     /// The database cannot be reached or written right now; retrying later
     /// may work (503).
@@ -153,12 +181,31 @@ pub type Result<T> = std::result::Result<T, StorageError>;
 /// Everything the service and the CLI need from a database. Each method is
 /// one transaction.
 pub trait Storage: Send + Sync + 'static {
-    /// Orders that are not cancelled, by ascending id.
-    fn list_orders(&self) -> impl Future<Output = Result<Vec<OrderRecord>>> + Send;
+    /// Orders that are not cancelled, by ascending id, handed to `visit`
+    /// one at a time as they are read, so that a long list is never held in
+    /// memory.
+    fn for_each_order<F>(&self, visit: F) -> impl Future<Output = Result<()>> + Send
+    where
+        F: FnMut(OrderRecord) -> Result<()> + Send;
+    /// The same orders, collected.
+    fn list_orders(&self) -> impl Future<Output = Result<Vec<OrderRecord>>> + Send {
+        async {
+            let mut orders = Vec::new();
+            self.for_each_order(|order| {
+                orders.push(order);
+                Ok(())
+            })
+            .await?;
+            Ok(orders)
+        }
+    }
+    /// The current versions of orders and keys.
+    fn versions(&self) -> impl Future<Output = Result<Versions>> + Send;
     /// One order by id, whatever its status.
     fn get_order(&self, id: i64) -> impl Future<Output = Result<Option<OrderRecord>>> + Send;
     /// Cancels a pending order in one conditional change, so that of two
-    /// concurrent cancels exactly one succeeds.
+    /// concurrent cancels exactly one succeeds; returns once the change is
+    /// durable (concurrent cancels may share a transaction).
     fn cancel_order(&self, id: i64) -> impl Future<Output = Result<CancelOutcome>> + Send;
     /// Moves a pending order to shipped.
     fn ship_order(&self, id: i64) -> impl Future<Output = Result<ShipOutcome>> + Send;
@@ -170,8 +217,9 @@ pub trait Storage: Send + Sync + 'static {
 
     /// Stores a new key's hash and gives its id.
     fn create_api_key(&self, name: &str, key_hash: &[u8]) -> impl Future<Output = Result<i64>> + Send;
-    /// An active (not revoked) key by id.
-    fn active_api_key(&self, id: i64) -> impl Future<Output = Result<Option<ApiKeyRecord>>> + Send;
+    /// An active (not revoked) key by id, and the keys' version, in one
+    /// statement.
+    fn check_api_key(&self, id: i64) -> impl Future<Output = Result<KeyCheck>> + Send;
     fn list_api_keys(&self) -> impl Future<Output = Result<Vec<ApiKeyRecord>>> + Send;
     /// Revokes a key; `false` when there is no such active key.
     fn revoke_api_key(&self, id: i64) -> impl Future<Output = Result<bool>> + Send;

@@ -1,37 +1,33 @@
 //! [`Storage`] over SQL, for both backends with one set of queries (sqlx's
 //! `Any` driver; `$n` placeholders, which SQLite also reads).
 
-use std::sync::{Arc, Mutex};
-
 use chrono::{DateTime, Utc};
-use sqlx::AnyPool;
+use futures_util::TryStreamExt;
+use sqlx::any::AnyConnectOptions;
 use sqlx::any::AnyRow;
 use sqlx::migrate::Migrator;
 use sqlx::{Acquire, Row};
+use sqlx::{AnyConnection, AnyPool, Connection};
 
 use super::backend::Backend;
+use super::cancel_queue::CancelQueue;
 use super::{
-    ApiKeyRecord, CancelOutcome, ImportData, ImportStatus, OrderRecord, OrderStatus, PetRecord, Result, ShipOutcome,
-    Storage, StorageError,
+    ApiKeyRecord, CancelOutcome, ImportData, ImportStatus, KeyCheck, KeysVersion, OrderRecord, OrderStatus,
+    OrdersVersion, PetRecord, Result, ShipOutcome, Storage, StorageError, Versions,
 };
 
 const ORDER_COLUMNS: &str = "id, pet_id, quantity, ship_date, complete, status";
 const KEY_COLUMNS: &str = "id, name, key_hash, created_at, revoked_at";
-
-/// Lists up to this many orders are cached; a longer one is read each
-/// time, so that memory stays near one response's size.
-const CACHE_LIMIT: usize = 10_000;
-
-/// An order list and the change counter read before it.
-type CachedList = (i64, Arc<Vec<OrderRecord>>);
 
 /// The service's database: a pool of connections to SQLite or PostgreSQL.
 #[derive(Clone)]
 pub struct SqlStorage {
     pool: AnyPool,
     backend: Backend,
-    /// The last order list read, with the change counter read before it.
-    list_cache: Arc<Mutex<Option<CachedList>>>,
+    /// How to reach the database again, for the last connection at close.
+    options: AnyConnectOptions,
+    /// Cancels go through one task that commits them in batches.
+    cancels: CancelQueue,
 }
 
 impl SqlStorage {
@@ -43,7 +39,7 @@ impl SqlStorage {
         let options = backend.connect_options(database)?;
         let pool = backend
             .pool_options()
-            .connect_with(options)
+            .connect_with(options.clone())
             .await
             .map_err(|e| StorageError::Unavailable(format!("cannot open the {} database: {e}", backend.name())))?;
         let migrator = Migrator::new(backend.migrations())
@@ -53,10 +49,12 @@ impl SqlStorage {
             .run(&pool)
             .await
             .map_err(|e| StorageError::Internal(format!("cannot migrate: {e}")))?;
+        let cancels = CancelQueue::start(pool.clone(), backend);
         Ok(SqlStorage {
             pool,
             backend,
-            list_cache: Default::default(),
+            options,
+            cancels,
         })
     }
 
@@ -95,7 +93,7 @@ impl SqlStorage {
     }
 }
 
-fn now() -> String {
+pub(super) fn now() -> String {
     Utc::now().to_rfc3339_opts(chrono::SecondsFormat::Micros, true)
 }
 
@@ -105,11 +103,14 @@ fn parse_time(s: &str) -> Result<DateTime<Utc>> {
         .map_err(|e| StorageError::Internal(format!("bad timestamp {s:?} in the database: {e}")))
 }
 
-fn parse_status(s: &str) -> Result<OrderStatus> {
+pub(super) fn parse_status(s: &str) -> Result<OrderStatus> {
     OrderStatus::parse(s).ok_or_else(|| StorageError::Internal(format!("unknown order status {s:?} in the database")))
 }
 
-fn column<'r, T: sqlx::Decode<'r, sqlx::Any> + sqlx::Type<sqlx::Any>>(row: &'r AnyRow, name: &str) -> Result<T> {
+pub(super) fn column<'r, T: sqlx::Decode<'r, sqlx::Any> + sqlx::Type<sqlx::Any>>(
+    row: &'r AnyRow,
+    name: &str,
+) -> Result<T> {
     row.try_get(name)
         .map_err(|e| StorageError::Internal(format!("column {name}: {e}")))
 }
@@ -154,32 +155,27 @@ fn in_item(error: StorageError, list: &str, index: usize, id: i64) -> StorageErr
 }
 
 impl Storage for SqlStorage {
-    async fn list_orders(&self) -> Result<Vec<OrderRecord>> {
-        // The counter is read before the list: a change that commits in
-        // between leaves a newer list under an older counter, which the next
-        // request replaces; never an older list under a newer counter. Every
-        // change to orders bumps it in its own transaction (a trigger), so a
-        // cancel's 204, sent after its commit, is never followed by a cached
-        // list that still holds the order, whoever made the change.
-        let counter: i64 = sqlx::query_scalar("SELECT counter FROM changes WHERE id = 1")
+    async fn for_each_order<F>(&self, mut visit: F) -> Result<()>
+    where
+        F: FnMut(OrderRecord) -> Result<()> + Send,
+    {
+        let sql = format!("SELECT {ORDER_COLUMNS} FROM orders WHERE status <> 'cancelled' ORDER BY id");
+        let mut rows = sqlx::query(&sql).fetch(&self.pool);
+        while let Some(row) = rows.try_next().await.map_err(|e| self.classify(e))? {
+            visit(order_from_row(&row)?)?;
+        }
+        Ok(())
+    }
+
+    async fn versions(&self) -> Result<Versions> {
+        let row = sqlx::query("SELECT counter, keys_counter FROM changes WHERE id = 1")
             .fetch_one(&self.pool)
             .await
             .map_err(|e| self.classify(e))?;
-        if let Some((cached_at, orders)) = self.list_cache.lock().expect("not poisoned").as_ref()
-            && *cached_at == counter
-        {
-            return Ok(orders.as_ref().clone());
-        }
-        let rows = sqlx::query(&format!(
-            "SELECT {ORDER_COLUMNS} FROM orders WHERE status <> 'cancelled' ORDER BY id"
-        ))
-        .fetch_all(&self.pool)
-        .await
-        .map_err(|e| self.classify(e))?;
-        let orders: Vec<OrderRecord> = rows.iter().map(order_from_row).collect::<Result<_>>()?;
-        let cached = (orders.len() <= CACHE_LIMIT).then(|| (counter, Arc::new(orders.clone())));
-        *self.list_cache.lock().expect("not poisoned") = cached;
-        Ok(orders)
+        Ok(Versions {
+            orders: OrdersVersion(column(&row, "counter")?),
+            keys: KeysVersion(column(&row, "keys_counter")?),
+        })
     }
 
     async fn get_order(&self, id: i64) -> Result<Option<OrderRecord>> {
@@ -192,23 +188,7 @@ impl Storage for SqlStorage {
     }
 
     async fn cancel_order(&self, id: i64) -> Result<CancelOutcome> {
-        // One conditional change: of two concurrent cancels (or a cancel
-        // and a ship), only one can see "pending".
-        let done =
-            sqlx::query("UPDATE orders SET status = 'cancelled', updated_at = $1 WHERE id = $2 AND status = 'pending'")
-                .bind(now())
-                .bind(id)
-                .execute(&self.pool)
-                .await
-                .map_err(|e| self.classify(e))?;
-        if done.rows_affected() == 1 {
-            return Ok(CancelOutcome::Cancelled);
-        }
-        Ok(match self.status_of(id).await? {
-            Some(OrderStatus::Shipped) => CancelOutcome::Shipped,
-            // Cancelled (before, or just now by a rival) or never there.
-            _ => CancelOutcome::NotFound,
-        })
+        self.cancels.cancel(id).await
     }
 
     async fn ship_order(&self, id: i64) -> Result<ShipOutcome> {
@@ -305,15 +285,25 @@ impl Storage for SqlStorage {
             .map_err(|e| self.classify(e))
     }
 
-    async fn active_api_key(&self, id: i64) -> Result<Option<ApiKeyRecord>> {
-        let row = sqlx::query(&format!(
-            "SELECT {KEY_COLUMNS} FROM api_keys WHERE id = $1 AND revoked_at IS NULL"
-        ))
+    async fn check_api_key(&self, id: i64) -> Result<KeyCheck> {
+        // One row whether or not the key exists: the counter's.
+        let row = sqlx::query(
+            "SELECT k.id, k.name, k.key_hash, k.created_at, k.revoked_at, c.keys_counter \
+             FROM changes c LEFT JOIN api_keys k ON k.id = $1 AND k.revoked_at IS NULL \
+             WHERE c.id = 1",
+        )
         .bind(id)
-        .fetch_optional(&self.pool)
+        .fetch_one(&self.pool)
         .await
         .map_err(|e| self.classify(e))?;
-        row.as_ref().map(key_from_row).transpose()
+        let key = match column::<Option<i64>>(&row, "id")? {
+            Some(_) => Some(key_from_row(&row)?),
+            None => None,
+        };
+        Ok(KeyCheck {
+            key,
+            keys_version: KeysVersion(column(&row, "keys_counter")?),
+        })
     }
 
     async fn list_api_keys(&self) -> Result<Vec<ApiKeyRecord>> {

@@ -2,6 +2,10 @@
 //! parameters, and the error content a handler returns. Nothing here
 //! depends on the spec; what depends on it is generated.
 
+mod json;
+
+pub use json::{Json, JsonArrayWriter, JsonResponse};
+
 use std::fmt;
 use std::future::Future;
 use std::str::FromStr;
