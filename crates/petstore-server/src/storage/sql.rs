@@ -62,9 +62,21 @@ impl SqlStorage {
         self.backend
     }
 
-    /// Closes every connection (for SQLite, this checkpoints the WAL).
+    /// Closes every connection. For SQLite, it then checkpoints the WAL
+    /// into the database file and removes it, unless another process still
+    /// has the database open.
     pub async fn close(&self) {
         self.pool.close().await;
+        if self.backend == Backend::Sqlite {
+            // SQLite checkpoints when the last connection closes, but the
+            // pool's connections close on several threads at once, and each
+            // can see another still open: then none checkpoints. One more
+            // connection, closed alone, is the last one for certain.
+            if let Ok(mut last) = AnyConnection::connect_with(&self.options).await {
+                let _ = sqlx::query("PRAGMA wal_checkpoint(TRUNCATE)").execute(&mut last).await;
+                let _ = last.close().await;
+            }
+        }
     }
 
     /// SQLite's `PRAGMA integrity_check`: "ok" when the file is sound.
