@@ -18,6 +18,7 @@ use std::fmt;
 use serde_json::Value;
 
 use crate::spec::METHODS;
+use crate::spec_json::{items, resolve};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 pub enum Compatibility {
@@ -100,22 +101,6 @@ fn operations(doc: &Value) -> BTreeMap<(String, &'static str), (String, &Value)>
         }
     }
     out
-}
-
-/// Follows a local `$ref`.
-fn resolve<'v>(doc: &'v Value, value: &'v Value) -> &'v Value {
-    let mut value = value;
-    for _ in 0..16 {
-        match value
-            .get("$ref")
-            .and_then(Value::as_str)
-            .and_then(|r| r.strip_prefix('#'))
-        {
-            Some(pointer) => value = doc.pointer(pointer).unwrap_or(&Value::Null),
-            None => break,
-        }
-    }
-    value
 }
 
 fn is_true(value: Option<&Value>) -> bool {
@@ -209,10 +194,7 @@ impl Differ<'_> {
 
     fn parameters(&mut self, location: &str, old: &Value, new: &Value) {
         let params = |doc: &Value, op: &Value| -> BTreeMap<(String, String), Value> {
-            op.get("parameters")
-                .and_then(Value::as_array)
-                .into_iter()
-                .flatten()
+            items(op, "parameters")
                 .map(|p| resolve(doc, p).clone())
                 .map(|p| {
                     let key = (text(&p, "in"), text(&p, "name"));
@@ -435,10 +417,7 @@ impl Differ<'_> {
                 .unwrap_or_default()
         };
         let required = |s: &Value| -> BTreeSet<String> {
-            s.get("required")
-                .and_then(Value::as_array)
-                .into_iter()
-                .flatten()
+            items(s, "required")
                 .filter_map(Value::as_str)
                 .map(String::from)
                 .collect()
@@ -493,10 +472,7 @@ pub fn run(root: &std::path::Path, args: &[String]) -> Result<(), String> {
         _ => return Err("usage: cargo xtask diff [--base GIT_REF]".into()),
     };
     let spec_path = crate::codegen::SPEC_PATH;
-    let new_text =
-        std::fs::read_to_string(root.join(spec_path)).map_err(|e| format!("cannot read {spec_path}: {e}"))?;
-    crate::spec::parse(&new_text).map_err(|e| format!("{spec_path}: {e}"))?;
-    let new: Value = serde_norway::from_str(&new_text).map_err(|e| format!("{spec_path}: {e}"))?;
+    let new = crate::spec_json::read_checked(root)?;
     let old: Value = match git(root, &["show", &format!("{base}:{spec_path}")]) {
         Ok(text) => serde_norway::from_str(&text).map_err(|e| format!("{spec_path} at {base}: {e}"))?,
         // Not there yet: everything is new.

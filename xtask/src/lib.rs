@@ -14,3 +14,4 @@ pub mod server_gen;
 pub mod server_process;
 pub mod soak;
 pub mod spec;
+pub mod spec_json;

@@ -7,6 +7,7 @@ use std::fmt;
 use serde_json::Value;
 
 use crate::spec::{METHODS, path_variables};
+use crate::spec_json::{items, resolve};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 pub enum Severity {
@@ -44,11 +45,7 @@ pub fn lint(doc: &Value) -> Vec<Finding> {
             message,
         });
     };
-    let declared_tags: BTreeSet<&str> = doc
-        .get("tags")
-        .and_then(Value::as_array)
-        .into_iter()
-        .flatten()
+    let declared_tags: BTreeSet<&str> = items(doc, "tags")
         .filter_map(|t| t.get("name").and_then(Value::as_str))
         .collect();
     let mut operation_ids = BTreeSet::new();
@@ -84,13 +81,7 @@ pub fn lint(doc: &Value) -> Vec<Finding> {
             {
                 find(Severity::Warning, at.clone(), "summary", "no summary".into());
             }
-            for tag in op
-                .get("tags")
-                .and_then(Value::as_array)
-                .into_iter()
-                .flatten()
-                .filter_map(Value::as_str)
-            {
+            for tag in items(op, "tags").filter_map(Value::as_str) {
                 if !declared_tags.contains(tag) {
                     find(
                         Severity::Error,
@@ -135,13 +126,7 @@ pub fn lint(doc: &Value) -> Vec<Finding> {
             }
             let variables = path_variables(path);
             let mut declared = Vec::new();
-            for (i, param) in op
-                .get("parameters")
-                .and_then(Value::as_array)
-                .into_iter()
-                .flatten()
-                .enumerate()
-            {
+            for (i, param) in items(op, "parameters").enumerate() {
                 let param = resolve(doc, param);
                 if param.get("in").and_then(Value::as_str) != Some("path") {
                     continue;
@@ -175,17 +160,6 @@ pub fn lint(doc: &Value) -> Vec<Finding> {
 
 fn is_camel_case(id: &str) -> bool {
     id.chars().next().is_some_and(|c| c.is_ascii_lowercase()) && id.chars().all(|c| c.is_ascii_alphanumeric())
-}
-
-fn resolve<'v>(doc: &'v Value, value: &'v Value) -> &'v Value {
-    match value
-        .get("$ref")
-        .and_then(Value::as_str)
-        .and_then(|r| r.strip_prefix('#'))
-    {
-        Some(pointer) => doc.pointer(pointer).unwrap_or(&Value::Null),
-        None => value,
-    }
 }
 
 /// Components no `$ref` (or, for security schemes, no requirement) names.
@@ -352,13 +326,7 @@ fn validate(doc: &Value, schema: &Value, value: &Value, depth: usize) -> Result<
         }
         Some("object") | None if schema.get("properties").is_some() || value.is_object() => {
             let object = value.as_object().ok_or_else(|| format!("{value} is not an object"))?;
-            for name in schema
-                .get("required")
-                .and_then(Value::as_array)
-                .into_iter()
-                .flatten()
-                .filter_map(Value::as_str)
-            {
+            for name in items(schema, "required").filter_map(Value::as_str) {
                 if !object.contains_key(name) {
                     return Err(format!("required `{name}` is missing"));
                 }
@@ -384,9 +352,7 @@ fn validate(doc: &Value, schema: &Value, value: &Value, depth: usize) -> Result<
 /// `cargo xtask lint`
 pub fn run(root: &std::path::Path) -> Result<(), String> {
     let spec_path = crate::codegen::SPEC_PATH;
-    let text = std::fs::read_to_string(root.join(spec_path)).map_err(|e| format!("cannot read {spec_path}: {e}"))?;
-    crate::spec::parse(&text).map_err(|e| format!("{spec_path}: {e}"))?;
-    let doc: Value = serde_norway::from_str(&text).map_err(|e| format!("{spec_path}: {e}"))?;
+    let doc = crate::spec_json::read_checked(root)?;
     let findings = lint(&doc);
     for finding in &findings {
         println!("{spec_path}: {finding}");

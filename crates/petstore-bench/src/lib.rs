@@ -1,32 +1,33 @@
-//! Shared bits of the two baseline servers: arguments and the first line
+//! Shared bits of the baseline servers: their arguments and the first line
 //! of output (`Serving URL`), the same as `petstore-server serve`.
 
 use std::net::SocketAddr;
 
+use bytes::Bytes;
+use clap::Parser;
+
+#[derive(Parser)]
 pub struct Args {
+    #[arg(long, default_value = "127.0.0.1:0")]
     pub bind: SocketAddr,
+    /// For the hand-written server: the SQLite file to serve.
+    #[arg(long, default_value = "")]
     pub database: String,
-    /// For the limit server: the response body of listOrders.
+    /// For the servers that replay bytes: the response body of listOrders.
+    #[arg(long)]
     pub body_file: Option<String>,
 }
 
 pub fn args() -> Args {
-    let mut args = Args {
-        bind: "127.0.0.1:0".parse().unwrap(),
-        database: String::new(),
-        body_file: None,
-    };
-    let mut it = std::env::args().skip(1);
-    while let Some(flag) = it.next() {
-        let value = it.next().unwrap_or_else(|| panic!("{flag} needs a value"));
-        match flag.as_str() {
-            "--bind" => args.bind = value.parse().expect("--bind ADDR:PORT"),
-            "--database" => args.database = value,
-            "--body-file" => args.body_file = Some(value),
-            other => panic!("unknown flag {other}"),
-        }
+    Args::parse()
+}
+
+impl Args {
+    /// The listOrders body to replay, read from `--body-file`.
+    pub fn body(&self) -> Bytes {
+        let path = self.body_file.as_deref().expect("--body-file is required");
+        Bytes::from(std::fs::read(path).unwrap_or_else(|e| panic!("{path}: {e}")))
     }
-    args
 }
 
 pub async fn listen(bind: SocketAddr) -> tokio::net::TcpListener {

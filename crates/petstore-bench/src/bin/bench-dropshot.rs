@@ -34,7 +34,7 @@ async fn cancel_order(_rqctx: RequestContext<Bytes>, _path: Path<OrderPath>) -> 
 #[tokio::main]
 async fn main() {
     let args = petstore_bench::args();
-    let body = Bytes::from(std::fs::read(args.body_file.expect("--body-file")).expect("the body file"));
+    let body = args.body();
     let mut api = ApiDescription::new();
     api.register(list_orders).expect("listOrders");
     api.register(cancel_order).expect("cancelOrder");

@@ -11,7 +11,7 @@ use hyper::{Method, Request, Response, StatusCode};
 #[tokio::main]
 async fn main() {
     let args = petstore_bench::args();
-    let body = Bytes::from(std::fs::read(args.body_file.expect("--body-file")).expect("the body file"));
+    let body = args.body();
     let listener = petstore_bench::listen(args.bind).await;
     loop {
         let (stream, _) = listener.accept().await.expect("accept");
