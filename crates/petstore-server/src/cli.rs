@@ -3,14 +3,16 @@
 use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::process::ExitCode;
+use std::time::Duration;
 
 use anyhow::{Context, bail};
 use clap::{Parser, Subcommand};
 use dropshot::ConfigLoggingLevel;
 
-use crate::storage::sql::SqlStorage;
+use crate::storage::backend::WaitLimits;
+use crate::storage::sql::{OpenOptions, SqlStorage};
 use crate::storage::{ImportData, ShipOutcome, Storage, StorageError};
-use crate::{demo, keys, server};
+use crate::{demo, keys, process_limits, server, shutdown};
 
 #[derive(Parser)]
 #[command(name = "petstore-server", version, about = "The Pet Store orders service")]
@@ -21,10 +23,27 @@ struct Cli {
 
 #[derive(clap::Args)]
 struct Database {
-    /// The database: a SQLite file (created and migrated if missing), a
-    /// `sqlite:` URL, or a `postgres://` URL (migrated if needed).
+    /// The database: a SQLite file, a `sqlite:` URL, or a `postgres://` URL
+    /// (migrated if needed). Only `import`, `keys create` and `serve
+    /// --demo` or `--create-database` create a missing SQLite file.
     #[arg(long, env = "PETSTORE_DATABASE", default_value = "petstore.db", global = true)]
     database: String,
+    /// The longest a request waits for the database: for a lock another
+    /// transaction holds (PostgreSQL's lock_timeout, SQLite's busy
+    /// timeout) or for a pooled connection. Past it, the request gets 503.
+    #[arg(long, value_name = "SECONDS", default_value = "5", value_parser = seconds, global = true)]
+    db_wait_limit: Duration,
+    /// The longest one PostgreSQL statement may run (statement_timeout).
+    #[arg(long, value_name = "SECONDS", default_value = "30", value_parser = seconds, global = true)]
+    db_statement_limit: Duration,
+}
+
+/// A positive number of seconds, such as `5` or `0.5`.
+fn seconds(text: &str) -> Result<Duration, String> {
+    match text.parse::<f64>() {
+        Ok(s) if s.is_finite() && s > 0.0 && s <= 86_400.0 => Ok(Duration::from_secs_f64(s)),
+        _ => Err(format!("{text:?} is not a number of seconds between 0 and 86400")),
+    }
 }
 
 #[derive(Subcommand)]
@@ -40,9 +59,18 @@ enum Command {
         /// new API key with a curl line to try.
         #[arg(long)]
         demo: bool,
+        /// Create the SQLite database if it does not exist (without it,
+        /// a missing file is an error: a mistyped path must not serve an
+        /// empty database).
+        #[arg(long)]
+        create_database: bool,
         /// The least severe log level written to stderr.
         #[arg(long, default_value = "info", value_parser = ["trace", "debug", "info", "warn", "error"])]
         log_level: String,
+        /// On SIGTERM or SIGINT, the longest the service waits for requests
+        /// in flight before it closes the database and exits.
+        #[arg(long, value_name = "SECONDS", default_value = "10", value_parser = seconds)]
+        shutdown_timeout: Duration,
     },
     /// Manage API keys.
     Keys {
@@ -93,7 +121,11 @@ pub fn main() -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
-    match runtime.block_on(run(cli.command)) {
+    let result = runtime.block_on(run(cli.command));
+    // Tasks still running (connections left at a shutdown's deadline) are
+    // dropped; a blocking thread gets a moment, never a hang.
+    runtime.shutdown_timeout(Duration::from_secs(1));
+    match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("error: {e:#}");
@@ -102,9 +134,24 @@ pub fn main() -> ExitCode {
     }
 }
 
-async fn open(db: &Database) -> anyhow::Result<SqlStorage> {
-    SqlStorage::open(&db.database)
+/// Opens the database; a missing SQLite file is created only if `create`.
+async fn open(db: &Database, create: bool) -> anyhow::Result<SqlStorage> {
+    let options = OpenOptions {
+        limits: WaitLimits {
+            wait: db.db_wait_limit,
+            statement: db.db_statement_limit,
+        },
+        create,
+    };
+    SqlStorage::open_with(&db.database, &options)
         .await
+        .map_err(|e| match e {
+            StorageError::Missing(_) => anyhow::anyhow!(
+                "{e}. Check --database (or PETSTORE_DATABASE); to start a new database, \
+                 run `import`, `keys create`, or `serve` with --create-database or --demo"
+            ),
+            other => anyhow::Error::new(other),
+        })
         .with_context(|| format!("database {}", redact(&db.database)))
 }
 
@@ -128,10 +175,22 @@ async fn run(command: Command) -> anyhow::Result<()> {
             db,
             bind,
             demo,
+            create_database,
             log_level,
-        } => serve(&db, bind, demo, &log_level).await,
+            shutdown_timeout,
+        } => {
+            let options = ServeOptions {
+                bind,
+                demo,
+                create_database,
+                log_level,
+                shutdown_timeout,
+            };
+            serve(&db, &options).await
+        }
         Command::Keys { db, command } => {
-            let storage = open(&db).await?;
+            let creates = matches!(command, KeysCommand::Create { .. });
+            let storage = open(&db, creates).await?;
             let result = keys_command(&storage, command).await;
             storage.close().await;
             result
@@ -141,7 +200,7 @@ async fn run(command: Command) -> anyhow::Result<()> {
             let text = std::fs::read_to_string(&file).with_context(|| format!("cannot read {}", file.display()))?;
             let data: ImportData = serde_json::from_str(&text)
                 .with_context(|| format!("{} is not a valid import file", file.display()))?;
-            let storage = open(&db).await?;
+            let storage = open(&db, true).await?;
             let result = storage.import(&data).await;
             storage.close().await;
             result.with_context(|| format!("import of {} failed; nothing was loaded", file.display()))?;
@@ -149,7 +208,7 @@ async fn run(command: Command) -> anyhow::Result<()> {
             Ok(())
         }
         Command::Ship { db, id } => {
-            let storage = open(&db).await?;
+            let storage = open(&db, false).await?;
             let outcome = storage.ship_order(id).await;
             storage.close().await;
             match outcome? {
@@ -193,8 +252,17 @@ async fn keys_command(storage: &SqlStorage, command: KeysCommand) -> anyhow::Res
     Ok(())
 }
 
-async fn serve(db: &Database, bind: SocketAddr, demo: bool, log_level: &str) -> anyhow::Result<()> {
-    let level = match log_level {
+/// `serve`'s options, apart from the database.
+struct ServeOptions {
+    bind: SocketAddr,
+    demo: bool,
+    create_database: bool,
+    log_level: String,
+    shutdown_timeout: Duration,
+}
+
+async fn serve(db: &Database, options: &ServeOptions) -> anyhow::Result<()> {
+    let level = match options.log_level.as_str() {
         "trace" => ConfigLoggingLevel::Trace,
         "debug" => ConfigLoggingLevel::Debug,
         "warn" => ConfigLoggingLevel::Warn,
@@ -202,18 +270,24 @@ async fn serve(db: &Database, bind: SocketAddr, demo: bool, log_level: &str) -> 
         _ => ConfigLoggingLevel::Info,
     };
     let log = server::stderr_logger(level)?;
-    let storage = open(db).await?;
-    if demo && storage.is_empty().await? {
+    match process_limits::raise_open_files_limit() {
+        Ok((soft, hard)) => slog::info!(log, "open files limit"; "soft" => soft, "hard" => hard),
+        Err(e) => slog::warn!(log, "cannot read or raise the open files limit"; "error" => %e),
+    }
+    let storage = open(db, options.demo || options.create_database).await?;
+    if options.demo && storage.is_empty().await? {
         storage
             .import(&demo::data())
             .await
             .map_err(|e: StorageError| anyhow::anyhow!("seeding demo data: {e}"))?;
     }
-    let demo_key = match demo {
+    let demo_key = match options.demo {
         true => Some(keys::issue(&storage, "demo").await?.1),
         false => None,
     };
-    let server = server::start(storage.clone(), bind, log.clone())?;
+    let server = server::start(storage.clone(), options.bind, log.clone())?;
+    let listener = shutdown::ListeningSocket::find(server.local_addr());
+    let in_flight = server.app_private().in_flight().clone();
     let base = format!("http://{}{}", server.local_addr(), petstore_api::BASE_PATH);
     slog::info!(log, "serving"; "base_url" => &base);
     // The first line of stdout says where to reach the service (port 0
@@ -233,28 +307,27 @@ async fn serve(db: &Database, bind: SocketAddr, demo: bool, log_level: &str) -> 
             result.map_err(|e| anyhow::anyhow!("server failed: {e}"))?;
             None
         }
-        signal = shutdown_signal() => Some(signal),
+        signal = shutdown::signal_to_stop(&log) => Some(signal),
     };
     if let Some(signal) = signal {
-        slog::info!(log, "shutting down: finishing requests in flight"; "signal" => signal);
-        server
-            .close()
-            .await
-            .map_err(|e| anyhow::anyhow!("shutdown failed: {e}"))?;
+        slog::info!(log, "shutting down"; "signal" => signal);
+        shutdown::stop_serving(
+            server.close(),
+            listener.as_ref(),
+            &in_flight,
+            options.shutdown_timeout,
+            &log,
+        )
+        .await;
     }
-    storage.close().await;
+    // Requests still running past the deadline hold their connections for
+    // at most the database's wait limit; the close is bounded all the same.
+    if tokio::time::timeout(db.db_wait_limit + Duration::from_secs(1), storage.close())
+        .await
+        .is_err()
+    {
+        slog::warn!(log, "the database did not close in time");
+    }
+    slog::info!(log, "stopped");
     Ok(())
-}
-
-/// Resolves on SIGINT or SIGTERM.
-async fn shutdown_signal() -> &'static str {
-    use tokio::signal::unix::{SignalKind, signal};
-    let mut term = match signal(SignalKind::terminate()) {
-        Ok(s) => s,
-        Err(_) => return std::future::pending().await,
-    };
-    tokio::select! {
-        _ = tokio::signal::ctrl_c() => "SIGINT",
-        _ = term.recv() => "SIGTERM",
-    }
 }

@@ -1,59 +1,63 @@
-//! Active API keys' hashes, kept while the keys' version does not change.
+//! Every active API key's hash, kept while the keys' version does not
+//! change.
 //!
 //! A request reads the keys' version (shared, see [`crate::versions`])
-//! after it arrived; a cached hash read at that version or later is what a
+//! after it arrived; a set of keys read at that version or later is what a
 //! lookup would find now. Any change to any key (create, revoke, by this
 //! process, another instance or the CLI) bumps the version, so a revoked
 //! key stops working for every request that arrives after the revocation
-//! committed. Only active keys are kept: an unknown or revoked id is read
-//! each time, so bad requests cannot grow the cache.
+//! committed.
+//!
+//! The whole set is kept, not the keys seen so far, so that a request for
+//! an unknown or revoked id does exactly the work of one for a known id
+//! with a wrong secret: one map lookup and one hash comparison, no
+//! database read. Timing then tells an attacker nothing about which ids
+//! exist. The set's size is the number of active keys, which no request
+//! can grow.
 
-use std::collections::HashMap;
-use std::sync::Mutex;
+use std::future::Future;
+use std::sync::{Arc, RwLock};
 
-use crate::storage::KeysVersion;
+use crate::storage::{ActiveKeys, KeysVersion, Result};
 
 #[derive(Default)]
 pub struct KeyCache {
-    keys: Mutex<HashMap<i64, CachedKey>>,
-}
-
-struct CachedKey {
-    hash: Vec<u8>,
-    /// The keys' version the hash was read at.
-    read_at: KeysVersion,
+    keys: RwLock<Option<Arc<ActiveKeys>>>,
+    /// One reload at a time: requests that see a new version together
+    /// share the reload.
+    reloading: tokio::sync::Mutex<()>,
 }
 
 impl KeyCache {
-    /// Key `id`'s hash, if it was read at version `seen` or later.
-    pub fn get(&self, id: i64, seen: KeysVersion) -> Option<Vec<u8>> {
-        let keys = self.keys.lock().expect("not poisoned");
-        keys.get(&id)
-            .filter(|key| key.read_at >= seen)
-            .map(|key| key.hash.clone())
+    /// The active keys as of version `seen` or later; `load` reads them
+    /// from the database when the kept set is older.
+    pub async fn active<F, Fut>(&self, seen: KeysVersion, load: F) -> Result<Arc<ActiveKeys>>
+    where
+        F: FnOnce() -> Fut,
+        Fut: Future<Output = Result<ActiveKeys>>,
+    {
+        if let Some(keys) = self.kept(seen) {
+            return Ok(keys);
+        }
+        let _reloading = self.reloading.lock().await;
+        if let Some(keys) = self.kept(seen) {
+            return Ok(keys);
+        }
+        let loaded = Arc::new(load().await?);
+        let mut kept = self.keys.write().expect("not poisoned");
+        // Never replace a newer reading with an older one.
+        if kept
+            .as_ref()
+            .is_none_or(|keys| keys.keys_version <= loaded.keys_version)
+        {
+            *kept = Some(loaded.clone());
+        }
+        Ok(loaded)
     }
 
-    /// Records what a lookup at `read_at` found: an active key's hash, or
-    /// none (revoked or unknown: forgotten).
-    pub fn put(&self, id: i64, hash: Option<&[u8]>, read_at: KeysVersion) {
-        let mut keys = self.keys.lock().expect("not poisoned");
-        match hash {
-            Some(hash) => {
-                // Never replace a newer reading with an older one.
-                if keys.get(&id).is_none_or(|key| key.read_at <= read_at) {
-                    keys.insert(
-                        id,
-                        CachedKey {
-                            hash: hash.to_vec(),
-                            read_at,
-                        },
-                    );
-                }
-            }
-            None => {
-                keys.remove(&id);
-            }
-        }
+    fn kept(&self, seen: KeysVersion) -> Option<Arc<ActiveKeys>> {
+        let kept = self.keys.read().expect("not poisoned");
+        kept.as_ref().filter(|keys| keys.keys_version >= seen).cloned()
     }
 }
 
@@ -61,21 +65,31 @@ impl KeyCache {
 mod tests {
     use super::*;
 
-    #[test]
-    fn a_hash_holds_until_the_keys_change() {
+    fn keys(version: i64, ids: &[i64]) -> ActiveKeys {
+        ActiveKeys {
+            hashes: ids.iter().map(|id| (*id, vec![*id as u8])).collect(),
+            keys_version: KeysVersion(version),
+        }
+    }
+
+    #[tokio::test]
+    async fn the_set_holds_until_the_keys_change() {
         let cache = KeyCache::default();
-        assert_eq!(cache.get(1, KeysVersion(0)), None);
-        cache.put(1, Some(&[1, 2]), KeysVersion(3));
-        assert_eq!(cache.get(1, KeysVersion(3)), Some(vec![1, 2]));
-        assert_eq!(cache.get(1, KeysVersion(2)), Some(vec![1, 2]));
-        assert_eq!(cache.get(1, KeysVersion(4)), None, "a key changed since");
-        cache.put(1, Some(&[9]), KeysVersion(2));
-        assert_eq!(
-            cache.get(1, KeysVersion(3)),
-            Some(vec![1, 2]),
-            "an older reading is ignored"
-        );
-        cache.put(1, None, KeysVersion(5));
-        assert_eq!(cache.get(1, KeysVersion(0)), None, "revoked: forgotten");
+        let first = cache
+            .active(KeysVersion(0), || async { Ok(keys(3, &[1])) })
+            .await
+            .unwrap();
+        assert_eq!(first.keys_version, KeysVersion(3));
+        let kept = cache
+            .active(KeysVersion(3), || async { panic!("read at version 3 already") })
+            .await
+            .unwrap();
+        assert!(kept.hashes.contains_key(&1));
+        let newer = cache
+            .active(KeysVersion(4), || async { Ok(keys(4, &[2])) })
+            .await
+            .unwrap();
+        assert!(!newer.hashes.contains_key(&1), "a key changed since: read again");
+        assert!(newer.hashes.contains_key(&2));
     }
 }

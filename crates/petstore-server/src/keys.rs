@@ -33,13 +33,22 @@ pub fn format_key(id: i64, secret: &str) -> String {
     format!("{PREFIX}{id}_{secret}")
 }
 
-/// Splits a presented key into its id and secret; `None` if it is not of
-/// our shape (then it cannot be valid, and no lookup is needed).
+/// Splits a presented key into its id and secret; `None` if it is not in
+/// the one canonical form that [`format_key`] writes: `psk_`, the id in
+/// decimal without sign or leading zeros, `_`, and 64 lowercase hex digits.
+/// (Then it cannot be valid, and no lookup is needed.) Variants such as
+/// `psk_01_…` or `psk_+1_…` are refused, not read as key 1.
 pub fn parse_key(key: &str) -> Option<(i64, &str)> {
     let rest = key.strip_prefix(PREFIX)?;
     let (id, secret) = rest.split_once('_')?;
-    let id = id.parse::<i64>().ok().filter(|id| *id > 0)?;
-    (secret.len() == SECRET_BYTES * 2).then_some((id, secret))
+    let canonical_id = id.starts_with(|c: char| matches!(c, '1'..='9')) && id.bytes().all(|b| b.is_ascii_digit());
+    let canonical_secret =
+        secret.len() == SECRET_BYTES * 2 && secret.bytes().all(|b| matches!(b, b'0'..=b'9' | b'a'..=b'f'));
+    if !(canonical_id && canonical_secret) {
+        return None;
+    }
+    // Too large for an id: not one of ours.
+    Some((id.parse::<i64>().ok()?, secret))
 }
 
 pub fn hash(secret: &str) -> Vec<u8> {
@@ -91,6 +100,13 @@ mod tests {
             "psk_1",
             "psk_x_".to_string().as_str(),
             &format!("psk_0_{secret}"),
+            &format!("psk_01_{secret}"),
+            &format!("psk_+1_{secret}"),
+            &format!("psk_-1_{secret}"),
+            &format!("psk_ 1_{secret}"),
+            &format!("psk_1_{}", secret.to_uppercase()),
+            &format!("psk_1_{}g", &secret[1..]),
+            &format!("psk_99999999999999999999_{secret}"),
             &format!("psk_1_{}", &secret[1..]),
             &format!("xyz_1_{secret}"),
         ] {

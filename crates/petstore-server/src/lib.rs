@@ -2,7 +2,10 @@
 //!
 //! Layers, each depending only on the ones below it:
 //! - [`cli`]: the `petstore-server` command line;
-//! - [`server`]: the dropshot HTTP server, mounted as the spec says;
+//! - [`server`]: the dropshot HTTP server, mounted as the spec says, and
+//!   [`shutdown`], which stops it within a deadline ([`in_flight`] counts
+//!   the requests it waits for; [`process_limits`] raises the open-files
+//!   limit at start);
 //! - [`service`]: the contract's handlers (`petstore_api::PetStoreHandlers`),
 //!   with what it caches: [`order_list`] (listOrders' body, serialized
 //!   once per change), [`key_cache`] (API keys' hashes) and [`versions`]
@@ -12,11 +15,14 @@
 
 pub mod cli;
 pub mod demo;
+pub mod in_flight;
 pub mod key_cache;
 pub mod keys;
 pub mod order_list;
+pub mod process_limits;
 pub mod server;
 pub mod service;
+pub mod shutdown;
 pub mod storage;
 pub mod testing;
 pub mod versions;

@@ -4,6 +4,7 @@ use petstore_api::runtime::{AuthError, Authenticator, BearerToken, JsonArrayWrit
 use petstore_api::{CancelOrderResponse, GetPetByIdResponse, ListOrdersResponse, PetStoreHandlers, types};
 use slog::Logger;
 
+use crate::in_flight::{InFlight, InFlightGuard};
 use crate::key_cache::KeyCache;
 use crate::keys;
 use crate::order_list::{ListError, OrderListBody, OrderListCache};
@@ -18,6 +19,7 @@ pub struct Service<S> {
     versions: SharedVersionReads,
     keys: KeyCache,
     order_list: OrderListCache,
+    in_flight: InFlight,
     log: Logger,
 }
 
@@ -28,12 +30,18 @@ impl<S: Storage> Service<S> {
             versions: SharedVersionReads::default(),
             keys: KeyCache::default(),
             order_list: OrderListCache::default(),
+            in_flight: InFlight::default(),
             log,
         }
     }
 
     pub fn storage(&self) -> &S {
         &self.storage
+    }
+
+    /// The requests being answered (a shutdown waits for them).
+    pub fn in_flight(&self) -> &InFlight {
+        &self.in_flight
     }
 
     /// The orders' version, then the list serialized row by row (never
@@ -62,7 +70,7 @@ impl<S: Storage> Service<S> {
                 "service_unavailable",
                 "storage is unavailable; retry later",
             )),
-            StorageError::Invalid(_) | StorageError::Internal(_) => {
+            StorageError::Invalid(_) | StorageError::Internal(_) | StorageError::Missing(_) => {
                 ServerProblem::Internal(Problem::new("internal_error", "internal error"))
             }
         }
@@ -75,18 +83,25 @@ enum ServerProblem {
     Internal(Problem),
 }
 
+/// Compared against when a key's id is not active: SHA-256 gives all
+/// zeros for no known input.
+const NO_KEY_HASH: [u8; 32] = [0; 32];
+
 /// The authenticated caller: the id of the key it used (never the key),
-/// and the orders' version read for the request after it arrived.
-#[derive(Debug, Clone, Copy)]
+/// and the orders' version read for the request after it arrived. It lives
+/// as long as the request is being answered, and counts it in flight.
+#[derive(Debug)]
 pub struct Caller {
     pub key_id: i64,
     pub orders_version: OrdersVersion,
+    _in_flight: InFlightGuard,
 }
 
 impl<S: Storage> Authenticator for Service<S> {
     type Principal = Caller;
 
     async fn authenticate(&self, token: BearerToken) -> Result<Caller, AuthError> {
+        let in_flight = self.in_flight.enter();
         let Some((id, secret)) = keys::parse_key(token.secret()) else {
             return Err(AuthError::InvalidKey);
         };
@@ -99,21 +114,25 @@ impl<S: Storage> Authenticator for Service<S> {
             .current(|| self.storage.versions())
             .await
             .map_err(unavailable)?;
-        let hash = match self.keys.get(id, versions.keys) {
-            Some(hash) => Some(hash),
-            None => {
-                let check = self.storage.check_api_key(id).await.map_err(unavailable)?;
-                let hash = check.key.map(|key| key.key_hash);
-                self.keys.put(id, hash.as_deref(), check.keys_version);
-                hash
-            }
+        let active = self
+            .keys
+            .active(versions.keys, || self.storage.active_api_keys())
+            .await
+            .map_err(unavailable)?;
+        // An unknown or revoked id is compared against a hash no secret has,
+        // so that it takes the same work as a wrong secret for a known id.
+        let (known, hash) = match active.hashes.get(&id) {
+            Some(hash) => (true, hash.as_slice()),
+            None => (false, &NO_KEY_HASH[..]),
         };
-        match hash {
-            Some(hash) if keys::verify(secret, &hash) => Ok(Caller {
+        let matches = keys::verify(secret, hash);
+        match known && matches {
+            true => Ok(Caller {
                 key_id: id,
                 orders_version: versions.orders,
+                _in_flight: in_flight,
             }),
-            _ => Err(AuthError::InvalidKey),
+            false => Err(AuthError::InvalidKey),
         }
     }
 }

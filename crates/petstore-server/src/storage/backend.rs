@@ -3,13 +3,36 @@
 //! (see `sql.rs`).
 
 use std::borrow::Cow;
+use std::path::PathBuf;
 use std::time::Duration;
 
 use sqlx::any::{AnyConnectOptions, AnyPoolOptions};
 use sqlx::migrate::{Migration, MigrationSource, MigrationType};
-use sqlx::{ConnectOptions, Executor};
+use sqlx::sqlite::SqliteConnectOptions;
+use sqlx::{ConnectOptions, Connection, Executor};
 
 use super::StorageError;
+
+/// How long the database may keep a request waiting.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct WaitLimits {
+    /// A wait for a lock (PostgreSQL's `lock_timeout`, SQLite's
+    /// `busy_timeout`) or for a pooled connection.
+    pub wait: Duration,
+    /// One statement, start to end (PostgreSQL's `statement_timeout`). Longer
+    /// than `wait`: listing 100,000 orders under load legitimately takes
+    /// seconds.
+    pub statement: Duration,
+}
+
+impl Default for WaitLimits {
+    fn default() -> Self {
+        WaitLimits {
+            wait: Duration::from_secs(5),
+            statement: Duration::from_secs(30),
+        }
+    }
+}
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Backend {
@@ -37,46 +60,89 @@ impl Backend {
         }
     }
 
+    /// How to connect. A SQLite file is never created here: a connection
+    /// opened after the file was deleted would otherwise serve a new, empty
+    /// database (see [`super::sql::SqlStorage::open_with`] for creation).
     pub(super) fn connect_options(self, database: &str) -> Result<AnyConnectOptions, StorageError> {
         let invalid = |e: &dyn std::fmt::Display| StorageError::Invalid(format!("invalid database {database:?}: {e}"));
         match self {
             Backend::Postgres => database.parse().map_err(|e| invalid(&e)),
             Backend::Sqlite => {
-                if database.contains(":memory:") || database.contains("mode=memory") {
-                    return Err(invalid(&"an in-memory database would be private to each connection"));
-                }
-                let options = match database.strip_prefix("sqlite:") {
-                    Some(_) => database
-                        .parse::<sqlx::sqlite::SqliteConnectOptions>()
-                        .map_err(|e| invalid(&e))?,
-                    None => sqlx::sqlite::SqliteConnectOptions::new().filename(database),
-                };
-                // sqlx turns the options into a URL for its `Any` driver; an
-                // absolute path keeps a relative name with a `:` from being
-                // read as a host and port.
-                let path = std::path::absolute(options.get_filename()).map_err(|e| invalid(&e))?;
-                AnyConnectOptions::from_url(&options.filename(path).create_if_missing(true).to_url_lossy())
-                    .map_err(|e| invalid(&e))
+                // sqlx turns the options into a URL for its `Any` driver.
+                let options = Self::sqlite_options(database)?.create_if_missing(false);
+                AnyConnectOptions::from_url(&options.to_url_lossy()).map_err(|e| invalid(&e))
             }
         }
     }
 
-    pub(super) fn pool_options(self) -> AnyPoolOptions {
+    /// The absolute path of a SQLite database given as a path or a
+    /// `sqlite:` URL.
+    pub(super) fn sqlite_path(database: &str) -> Result<PathBuf, StorageError> {
+        Ok(Self::sqlite_options(database)?.get_filename().to_path_buf())
+    }
+
+    /// A SQLite database's options, with its path made absolute: that keeps
+    /// a relative name with a `:` from being read as a host and port once
+    /// the options are a URL.
+    pub(super) fn sqlite_options(database: &str) -> Result<SqliteConnectOptions, StorageError> {
+        let invalid = |e: &dyn std::fmt::Display| StorageError::Invalid(format!("invalid database {database:?}: {e}"));
+        if database.contains(":memory:") || database.contains("mode=memory") {
+            return Err(invalid(&"an in-memory database would be private to each connection"));
+        }
+        let options = match database.strip_prefix("sqlite:") {
+            Some(_) => database.parse::<SqliteConnectOptions>().map_err(|e| invalid(&e))?,
+            None => SqliteConnectOptions::new().filename(database),
+        };
+        let path = std::path::absolute(options.get_filename()).map_err(|e| invalid(&e))?;
+        Ok(options.filename(path))
+    }
+
+    pub(super) fn pool_options(self, limits: &WaitLimits) -> AnyPoolOptions {
         let options = AnyPoolOptions::new()
             // A request waits at most this long for a connection, then gets
             // 503: an outage never hangs a request.
-            .acquire_timeout(Duration::from_secs(5));
+            .acquire_timeout(limits.wait)
+            // A connection that comes back inside a transaction (a COMMIT or
+            // ROLLBACK that failed, a transaction dropped on an error) is
+            // closed, never reused: its next BEGIN would become a SAVEPOINT
+            // inside a transaction that never commits, and its writes would
+            // be acknowledged but lost.
+            .after_release(|conn, _| Box::pin(async move { Ok(!conn.is_in_transaction()) }));
+        let wait_ms = limits.wait.as_millis().max(1);
+        let statement_ms = limits.statement.as_millis().max(1);
         match self {
-            Backend::Postgres => options.max_connections(16).min_connections(1),
+            Backend::Postgres => {
+                options
+                    .max_connections(16)
+                    .min_connections(1)
+                    .after_connect(move |conn, _| {
+                        Box::pin(async move {
+                            // Every wait for a lock (a row another transaction
+                            // holds, a table a migration locked) and every
+                            // statement is bounded: past it, PostgreSQL cancels
+                            // the statement (55P03, 57014) and the client gets 503.
+                            conn.execute(
+                                format!("SET lock_timeout = {wait_ms}; SET statement_timeout = {statement_ms};")
+                                    .as_str(),
+                            )
+                            .await?;
+                            Ok(())
+                        })
+                    })
+            }
             // SQLite has one writer at a time; more connections only queue.
-            Backend::Sqlite => options.max_connections(8).after_connect(|conn, _| {
+            Backend::Sqlite => options.max_connections(8).after_connect(move |conn, _| {
                 Box::pin(async move {
                     // WAL lets readers run beside the writer; synchronous =
                     // FULL fsyncs the WAL at every commit, so a change is on
-                    // disk before its response is sent.
+                    // disk before its response is sent. busy_timeout bounds
+                    // the wait for another writer's lock.
                     conn.execute(
-                        "PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL; \
-                         PRAGMA foreign_keys = ON; PRAGMA busy_timeout = 5000;",
+                        format!(
+                            "PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL; \
+                             PRAGMA foreign_keys = ON; PRAGMA busy_timeout = {wait_ms};"
+                        )
+                        .as_str(),
                     )
                     .await?;
                     Ok(())
@@ -107,8 +173,15 @@ impl Backend {
                         matches!(code.parse::<i64>().map(|c| c & 0xff), Ok(5 | 6 | 8 | 10 | 13 | 14))
                     }
                     // Connection exceptions (08), shutdowns and "cannot
-                    // connect now" (57P0x), out of resources (53).
-                    Backend::Postgres => code.starts_with("08") || code.starts_with("57P0") || code.starts_with("53"),
+                    // connect now" (57P0x), out of resources (53), a lock
+                    // wait or statement past its limit (55P03, 57014), a
+                    // deadlock or serialization failure (40P01, 40001).
+                    Backend::Postgres => {
+                        code.starts_with("08")
+                            || code.starts_with("57P0")
+                            || code.starts_with("53")
+                            || matches!(code.as_ref(), "55P03" | "57014" | "40P01" | "40001")
+                    }
                 };
                 if unavailable {
                     StorageError::Unavailable(error.to_string())

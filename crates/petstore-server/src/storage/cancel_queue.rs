@@ -9,10 +9,11 @@
 
 use std::collections::HashSet;
 
-use sqlx::{Acquire, AnyPool};
+use sqlx::{AnyConnection, AnyPool, Connection};
 use tokio::sync::{mpsc, oneshot};
 
 use super::backend::Backend;
+use super::database_file::DatabaseFile;
 use super::sql::{column, now, parse_status};
 use super::{CancelOutcome, OrderStatus, Result, StorageError};
 
@@ -30,9 +31,9 @@ pub(super) struct CancelQueue {
 
 impl CancelQueue {
     /// Starts the batching task on the current tokio runtime.
-    pub(super) fn start(pool: AnyPool, backend: Backend) -> Self {
+    pub(super) fn start(pool: AnyPool, backend: Backend, file: Option<DatabaseFile>) -> Self {
         let (requests, receiver) = mpsc::unbounded_channel();
-        tokio::spawn(run(pool, backend, receiver));
+        tokio::spawn(run(Committer { pool, backend, file }, receiver));
         CancelQueue { requests }
     }
 
@@ -46,14 +47,21 @@ impl CancelQueue {
     }
 }
 
-async fn run(pool: AnyPool, backend: Backend, mut receiver: mpsc::UnboundedReceiver<(i64, Reply)>) {
+/// What a batch needs to commit.
+struct Committer {
+    pool: AnyPool,
+    backend: Backend,
+    file: Option<DatabaseFile>,
+}
+
+async fn run(committer: Committer, mut receiver: mpsc::UnboundedReceiver<(i64, Reply)>) {
     let mut batch = Vec::with_capacity(MAX_BATCH);
     while receiver.recv_many(&mut batch, MAX_BATCH).await > 0 {
         // Rows are locked in ascending id order, so that two instances'
         // batches on one PostgreSQL cannot deadlock.
         batch.sort_by_key(|(id, _)| *id);
         let ids: Vec<i64> = batch.iter().map(|(id, _)| *id).collect();
-        match cancel_all(&pool, backend, &ids).await {
+        match committer.cancel_all(&ids).await {
             Ok(outcomes) => {
                 for ((_, reply), outcome) in batch.drain(..).zip(outcomes) {
                     // The requester may have gone (its client hung up);
@@ -65,6 +73,16 @@ async fn run(pool: AnyPool, backend: Backend, mut receiver: mpsc::UnboundedRecei
             Err(error) => {
                 for (_, reply) in batch.drain(..) {
                     let _ = reply.send(Err(error.clone()));
+                }
+                // The database could not be written for as long as a wait
+                // may last (a lock held, a full disk). The cancels that
+                // queued meanwhile have waited that long already: they get
+                // the same answer now, rather than wait as long again for a
+                // batch of their own.
+                if matches!(error, StorageError::Unavailable(_)) {
+                    while let Ok((_, reply)) = receiver.try_recv() {
+                        let _ = reply.send(Err(error.clone()));
+                    }
                 }
             }
         }
@@ -78,65 +96,84 @@ async fn run(pool: AnyPool, backend: Backend, mut receiver: mpsc::UnboundedRecei
 /// went on to lock more orders after it could deadlock with another
 /// instance's. Orders are locked in ascending id order (`FOR UPDATE` in
 /// the subquery) for the same reason; SQLite has one writer at a time.
-async fn cancel_all(pool: &AnyPool, backend: Backend, ids: &[i64]) -> Result<Vec<CancelOutcome>> {
-    let placeholders = |from: usize| {
-        (from..from + ids.len())
-            .map(|n| format!("${n}"))
-            .collect::<Vec<_>>()
-            .join(", ")
-    };
-    let pending = match backend {
-        Backend::Postgres => format!(
-            "SELECT id FROM orders WHERE id IN ({}) AND status = 'pending' ORDER BY id FOR UPDATE",
-            placeholders(2)
-        ),
-        Backend::Sqlite => format!(
-            "SELECT id FROM orders WHERE id IN ({}) AND status = 'pending'",
-            placeholders(2)
-        ),
-    };
-    let update = format!(
-        "UPDATE orders SET status = 'cancelled', updated_at = $1 WHERE id IN ({pending}) AND status = 'pending' \
-         RETURNING id"
-    );
-    let mut conn = pool.acquire().await.map_err(|e| backend.classify(e))?;
-    let mut tx = conn.begin().await.map_err(|e| backend.classify(e))?;
-    let mut query = sqlx::query_scalar::<_, i64>(&update).bind(now());
-    for id in ids {
-        query = query.bind(*id);
-    }
-    let mut cancelled: HashSet<i64> = query
-        .fetch_all(&mut *tx)
-        .await
-        .map_err(|e| backend.classify(e))?
-        .into_iter()
-        .collect();
-    // Why the others were not cancelled: shipped, cancelled already, or
-    // never there.
-    let lookup = format!("SELECT id, status FROM orders WHERE id IN ({})", placeholders(1));
-    let mut query = sqlx::query(&lookup);
-    for id in ids {
-        query = query.bind(*id);
-    }
-    let mut shipped = HashSet::new();
-    for row in query.fetch_all(&mut *tx).await.map_err(|e| backend.classify(e))? {
-        if parse_status(&column::<String>(&row, "status")?)? == OrderStatus::Shipped {
-            shipped.insert(column::<i64>(&row, "id")?);
+impl Committer {
+    async fn cancel_all(&self, ids: &[i64]) -> Result<Vec<CancelOutcome>> {
+        let mut conn = self.pool.acquire().await.map_err(|e| self.backend.classify(e))?;
+        let outcomes = self.cancel_all_on(&mut conn, ids).await;
+        if outcomes.is_err() {
+            // A connection whose transaction failed is closed, never reused:
+            // SQLite may have rolled back on its own (a full disk), and the
+            // connection's idea of the transaction could be wrong.
+            conn.close_on_drop();
         }
+        outcomes
     }
-    tx.commit().await.map_err(|e| backend.classify(e))?;
-    Ok(ids
-        .iter()
-        .map(|id| {
-            // A repeated id: its first request cancelled it, the others
-            // find it cancelled (exactly one 204).
-            if cancelled.remove(id) {
-                CancelOutcome::Cancelled
-            } else if shipped.contains(id) {
-                CancelOutcome::Shipped
-            } else {
-                CancelOutcome::NotFound
+
+    async fn cancel_all_on(&self, conn: &mut AnyConnection, ids: &[i64]) -> Result<Vec<CancelOutcome>> {
+        let backend = self.backend;
+        let placeholders = |from: usize| {
+            (from..from + ids.len())
+                .map(|n| format!("${n}"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        };
+        let pending = match backend {
+            Backend::Postgres => format!(
+                "SELECT id FROM orders WHERE id IN ({}) AND status = 'pending' ORDER BY id FOR UPDATE",
+                placeholders(2)
+            ),
+            Backend::Sqlite => format!(
+                "SELECT id FROM orders WHERE id IN ({}) AND status = 'pending'",
+                placeholders(2)
+            ),
+        };
+        let update = format!(
+            "UPDATE orders SET status = 'cancelled', updated_at = $1 WHERE id IN ({pending}) AND status = 'pending' \
+         RETURNING id"
+        );
+        let mut tx = Connection::begin(conn).await.map_err(|e| backend.classify(e))?;
+        let mut query = sqlx::query_scalar::<_, i64>(&update).bind(now());
+        for id in ids {
+            query = query.bind(*id);
+        }
+        let mut cancelled: HashSet<i64> = query
+            .fetch_all(&mut *tx)
+            .await
+            .map_err(|e| backend.classify(e))?
+            .into_iter()
+            .collect();
+        // Why the others were not cancelled: shipped, cancelled already, or
+        // never there.
+        let lookup = format!("SELECT id, status FROM orders WHERE id IN ({})", placeholders(1));
+        let mut query = sqlx::query(&lookup);
+        for id in ids {
+            query = query.bind(*id);
+        }
+        let mut shipped = HashSet::new();
+        for row in query.fetch_all(&mut *tx).await.map_err(|e| backend.classify(e))? {
+            if parse_status(&column::<String>(&row, "status")?)? == OrderStatus::Shipped {
+                shipped.insert(column::<i64>(&row, "id")?);
             }
-        })
-        .collect())
+        }
+        // Committing into a file that was deleted or replaced would
+        // acknowledge cancels nobody will read.
+        if let Some(file) = &self.file {
+            file.verify()?;
+        }
+        tx.commit().await.map_err(|e| backend.classify(e))?;
+        Ok(ids
+            .iter()
+            .map(|id| {
+                // A repeated id: its first request cancelled it, the others
+                // find it cancelled (exactly one 204).
+                if cancelled.remove(id) {
+                    CancelOutcome::Cancelled
+                } else if shipped.contains(id) {
+                    CancelOutcome::Shipped
+                } else {
+                    CancelOutcome::NotFound
+                }
+            })
+            .collect())
+    }
 }

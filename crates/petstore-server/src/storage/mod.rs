@@ -6,8 +6,10 @@
 
 pub mod backend;
 mod cancel_queue;
+mod database_file;
 pub mod sql;
 
+use std::collections::HashMap;
 use std::future::Future;
 
 use chrono::{DateTime, Utc};
@@ -85,7 +87,7 @@ pub enum ShipOutcome {
 pub struct OrdersVersion(pub i64);
 
 /// The same for API keys: created, revoked or deleted.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, PartialOrd, Ord)]
 pub struct KeysVersion(pub i64);
 
 /// Both counters, read in one statement.
@@ -95,12 +97,12 @@ pub struct Versions {
     pub keys: KeysVersion,
 }
 
-/// An API key looked up with the keys' version read in the same statement,
-/// so that a cache knows which version the answer holds for.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct KeyCheck {
-    /// The key, if it exists and is not revoked.
-    pub key: Option<ApiKeyRecord>,
+/// Every active (not revoked) API key's hash, by key id, with the keys'
+/// version read in the same statement, so that a cache knows which version
+/// the set holds for.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct ActiveKeys {
+    pub hashes: HashMap<i64, Vec<u8>>,
     pub keys_version: KeysVersion,
 }
 
@@ -162,6 +164,8 @@ pub enum StorageError {
     Invalid(String),
     /// Anything else (500).
     Internal(String),
+    /// The SQLite file to open does not exist, and was not to be created.
+    Missing(String),
 }
 
 impl std::fmt::Display for StorageError {
@@ -170,6 +174,7 @@ impl std::fmt::Display for StorageError {
             StorageError::Unavailable(m) => write!(f, "storage unavailable: {m}"),
             StorageError::Invalid(m) => write!(f, "{m}"),
             StorageError::Internal(m) => write!(f, "storage error: {m}"),
+            StorageError::Missing(m) => write!(f, "{m}"),
         }
     }
 }
@@ -217,9 +222,8 @@ pub trait Storage: Send + Sync + 'static {
 
     /// Stores a new key's hash and gives its id.
     fn create_api_key(&self, name: &str, key_hash: &[u8]) -> impl Future<Output = Result<i64>> + Send;
-    /// An active (not revoked) key by id, and the keys' version, in one
-    /// statement.
-    fn check_api_key(&self, id: i64) -> impl Future<Output = Result<KeyCheck>> + Send;
+    /// Every active key's hash, and the keys' version, in one statement.
+    fn active_api_keys(&self) -> impl Future<Output = Result<ActiveKeys>> + Send;
     fn list_api_keys(&self) -> impl Future<Output = Result<Vec<ApiKeyRecord>>> + Send;
     /// Revokes a key; `false` when there is no such active key.
     fn revoke_api_key(&self, id: i64) -> impl Future<Output = Result<bool>> + Send;

@@ -6,13 +6,14 @@ use futures_util::TryStreamExt;
 use sqlx::any::AnyConnectOptions;
 use sqlx::any::AnyRow;
 use sqlx::migrate::Migrator;
-use sqlx::{Acquire, Row};
 use sqlx::{AnyConnection, AnyPool, Connection};
+use sqlx::{ConnectOptions, Row};
 
-use super::backend::Backend;
+use super::backend::{Backend, WaitLimits};
 use super::cancel_queue::CancelQueue;
+use super::database_file::DatabaseFile;
 use super::{
-    ApiKeyRecord, CancelOutcome, ImportData, ImportStatus, KeyCheck, KeysVersion, OrderRecord, OrderStatus,
+    ActiveKeys, ApiKeyRecord, CancelOutcome, ImportData, ImportStatus, KeysVersion, OrderRecord, OrderStatus,
     OrdersVersion, PetRecord, Result, ShipOutcome, Storage, StorageError, Versions,
 };
 
@@ -28,18 +29,48 @@ pub struct SqlStorage {
     options: AnyConnectOptions,
     /// Cancels go through one task that commits them in batches.
     cancels: CancelQueue,
+    /// SQLite: the file opened, checked before writes and counter reads.
+    file: Option<DatabaseFile>,
+}
+
+/// How to open a database.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct OpenOptions {
+    /// Bounds on every wait for the database.
+    pub limits: WaitLimits,
+    /// Whether a missing SQLite file is created (and migrated). When not,
+    /// opening a missing file fails with [`StorageError::Missing`].
+    pub create: bool,
+}
+
+impl Default for OpenOptions {
+    fn default() -> Self {
+        OpenOptions {
+            limits: WaitLimits::default(),
+            create: true,
+        }
+    }
 }
 
 impl SqlStorage {
     /// Opens and migrates `database`: a SQLite file path (created if
     /// missing), a `sqlite:` URL, or a `postgres://` URL.
     pub async fn open(database: &str) -> Result<Self> {
+        Self::open_with(database, &OpenOptions::default()).await
+    }
+
+    /// Opens and migrates `database` as `options` say.
+    pub async fn open_with(database: &str, options: &OpenOptions) -> Result<Self> {
         sqlx::any::install_default_drivers();
         let backend = Backend::of(database);
-        let options = backend.connect_options(database)?;
+        let connect = backend.connect_options(database)?;
+        let file = match backend {
+            Backend::Sqlite => Some(open_sqlite_file(database, options.create).await?),
+            Backend::Postgres => None,
+        };
         let pool = backend
-            .pool_options()
-            .connect_with(options.clone())
+            .pool_options(&options.limits)
+            .connect_with(connect.clone())
             .await
             .map_err(|e| StorageError::Unavailable(format!("cannot open the {} database: {e}", backend.name())))?;
         let migrator = Migrator::new(backend.migrations())
@@ -49,12 +80,13 @@ impl SqlStorage {
             .run(&pool)
             .await
             .map_err(|e| StorageError::Internal(format!("cannot migrate: {e}")))?;
-        let cancels = CancelQueue::start(pool.clone(), backend);
+        let cancels = CancelQueue::start(pool.clone(), backend, file.clone());
         Ok(SqlStorage {
             pool,
             backend,
-            options,
+            options: connect,
             cancels,
+            file,
         })
     }
 
@@ -94,6 +126,53 @@ impl SqlStorage {
         self.backend.classify(error)
     }
 
+    /// Fails if the SQLite file was deleted or replaced since it was opened.
+    fn verify_file(&self) -> Result<()> {
+        self.file.as_ref().map_or(Ok(()), DatabaseFile::verify)
+    }
+
+    /// The import's transaction, on `conn`.
+    async fn import_in(&self, conn: &mut AnyConnection, data: &ImportData, stamp: &str) -> Result<()> {
+        self.verify_file()?;
+        let mut tx = Connection::begin(conn).await.map_err(|e| self.classify(e))?;
+        for (i, pet) in data.pets.iter().enumerate() {
+            sqlx::query("INSERT INTO pets (id, name, created_at) VALUES ($1, $2, $3)")
+                .bind(pet.id)
+                .bind(&pet.name)
+                .bind(stamp)
+                .execute(&mut *tx)
+                .await
+                .map_err(|e| in_item(self.classify(e), "pets", i, pet.id))?;
+        }
+        for (i, order) in data.orders.iter().enumerate() {
+            let status = match order.status {
+                ImportStatus::Pending => OrderStatus::Pending,
+                ImportStatus::Shipped => OrderStatus::Shipped,
+            };
+            sqlx::query(
+                "INSERT INTO orders (id, pet_id, quantity, ship_date, complete, status, created_at, updated_at) \
+                 VALUES ($1, $2, $3, $4, $5, $6, $7, $7)",
+            )
+            .bind(order.id)
+            .bind(order.pet_id)
+            .bind(order.quantity)
+            .bind(
+                order
+                    .ship_date
+                    .map(|d| d.to_rfc3339_opts(chrono::SecondsFormat::AutoSi, true)),
+            )
+            .bind(order.complete)
+            .bind(status.as_str())
+            .bind(stamp)
+            .execute(&mut *tx)
+            .await
+            .map_err(|e| in_item(self.classify(e), "orders", i, order.id))?;
+        }
+        // Returning early drops `tx` uncommitted: everything rolls back.
+        self.verify_file()?;
+        tx.commit().await.map_err(|e| self.classify(e))
+    }
+
     /// The status of an order, after a conditional update changed nothing.
     async fn status_of(&self, id: i64) -> Result<Option<OrderStatus>> {
         let status: Option<String> = sqlx::query_scalar("SELECT status FROM orders WHERE id = $1")
@@ -103,6 +182,28 @@ impl SqlStorage {
             .map_err(|e| self.classify(e))?;
         status.as_deref().map(parse_status).transpose()
     }
+}
+
+/// Makes sure the SQLite file exists (creating it if `create`), and takes
+/// its identity. Only this first connection may create the file: the pool's
+/// never do, so a file deleted later is not silently recreated empty.
+async fn open_sqlite_file(database: &str, create: bool) -> Result<DatabaseFile> {
+    let path = Backend::sqlite_path(database)?;
+    if !path.exists() {
+        if !create {
+            return Err(StorageError::Missing(format!(
+                "the SQLite database {} does not exist",
+                path.display()
+            )));
+        }
+        let creator = Backend::sqlite_options(database)?
+            .create_if_missing(true)
+            .connect()
+            .await
+            .map_err(|e| StorageError::Unavailable(format!("cannot create {}: {e}", path.display())))?;
+        let _ = creator.close().await;
+    }
+    DatabaseFile::identify(&path)
 }
 
 pub(super) fn now() -> String {
@@ -180,6 +281,9 @@ impl Storage for SqlStorage {
     }
 
     async fn versions(&self) -> Result<Versions> {
+        // Every request reads the counters: a deleted or replaced file is
+        // noticed by the next request, reads included.
+        self.verify_file()?;
         let row = sqlx::query("SELECT counter, keys_counter FROM changes WHERE id = 1")
             .fetch_one(&self.pool)
             .await
@@ -204,6 +308,7 @@ impl Storage for SqlStorage {
     }
 
     async fn ship_order(&self, id: i64) -> Result<ShipOutcome> {
+        self.verify_file()?;
         let done = sqlx::query(
             "UPDATE orders SET status = 'shipped', complete = $1, ship_date = COALESCE(ship_date, $2), updated_at = $2 \
              WHERE id = $3 AND status = 'pending'",
@@ -241,42 +346,12 @@ impl Storage for SqlStorage {
     async fn import(&self, data: &ImportData) -> Result<()> {
         let stamp = now();
         let mut conn = self.pool.acquire().await.map_err(|e| self.classify(e))?;
-        let mut tx = conn.begin().await.map_err(|e| self.classify(e))?;
-        for (i, pet) in data.pets.iter().enumerate() {
-            sqlx::query("INSERT INTO pets (id, name, created_at) VALUES ($1, $2, $3)")
-                .bind(pet.id)
-                .bind(&pet.name)
-                .bind(&stamp)
-                .execute(&mut *tx)
-                .await
-                .map_err(|e| in_item(self.classify(e), "pets", i, pet.id))?;
+        let result = self.import_in(&mut conn, data, &stamp).await;
+        if result.is_err() {
+            // Never hand a connection whose transaction failed back to the pool.
+            conn.close_on_drop();
         }
-        for (i, order) in data.orders.iter().enumerate() {
-            let status = match order.status {
-                ImportStatus::Pending => OrderStatus::Pending,
-                ImportStatus::Shipped => OrderStatus::Shipped,
-            };
-            sqlx::query(
-                "INSERT INTO orders (id, pet_id, quantity, ship_date, complete, status, created_at, updated_at) \
-                 VALUES ($1, $2, $3, $4, $5, $6, $7, $7)",
-            )
-            .bind(order.id)
-            .bind(order.pet_id)
-            .bind(order.quantity)
-            .bind(
-                order
-                    .ship_date
-                    .map(|d| d.to_rfc3339_opts(chrono::SecondsFormat::AutoSi, true)),
-            )
-            .bind(order.complete)
-            .bind(status.as_str())
-            .bind(&stamp)
-            .execute(&mut *tx)
-            .await
-            .map_err(|e| in_item(self.classify(e), "orders", i, order.id))?;
-        }
-        // Returning early drops `tx` uncommitted: everything rolls back.
-        tx.commit().await.map_err(|e| self.classify(e))
+        result
     }
 
     async fn is_empty(&self) -> Result<bool> {
@@ -288,6 +363,7 @@ impl Storage for SqlStorage {
     }
 
     async fn create_api_key(&self, name: &str, key_hash: &[u8]) -> Result<i64> {
+        self.verify_file()?;
         sqlx::query_scalar("INSERT INTO api_keys (name, key_hash, created_at) VALUES ($1, $2, $3) RETURNING id")
             .bind(name)
             .bind(key_hash)
@@ -297,25 +373,24 @@ impl Storage for SqlStorage {
             .map_err(|e| self.classify(e))
     }
 
-    async fn check_api_key(&self, id: i64) -> Result<KeyCheck> {
-        // One row whether or not the key exists: the counter's.
-        let row = sqlx::query(
-            "SELECT k.id, k.name, k.key_hash, k.created_at, k.revoked_at, c.keys_counter \
-             FROM changes c LEFT JOIN api_keys k ON k.id = $1 AND k.revoked_at IS NULL \
+    async fn active_api_keys(&self) -> Result<ActiveKeys> {
+        // At least one row, the counter's, whether or not any key exists.
+        let rows = sqlx::query(
+            "SELECT c.keys_counter, k.id, k.key_hash \
+             FROM changes c LEFT JOIN api_keys k ON k.revoked_at IS NULL \
              WHERE c.id = 1",
         )
-        .bind(id)
-        .fetch_one(&self.pool)
+        .fetch_all(&self.pool)
         .await
         .map_err(|e| self.classify(e))?;
-        let key = match column::<Option<i64>>(&row, "id")? {
-            Some(_) => Some(key_from_row(&row)?),
-            None => None,
-        };
-        Ok(KeyCheck {
-            key,
-            keys_version: KeysVersion(column(&row, "keys_counter")?),
-        })
+        let mut active = ActiveKeys::default();
+        for row in &rows {
+            active.keys_version = KeysVersion(column(row, "keys_counter")?);
+            if let Some(id) = column::<Option<i64>>(row, "id")? {
+                active.hashes.insert(id, column(row, "key_hash")?);
+            }
+        }
+        Ok(active)
     }
 
     async fn list_api_keys(&self) -> Result<Vec<ApiKeyRecord>> {
@@ -327,6 +402,7 @@ impl Storage for SqlStorage {
     }
 
     async fn revoke_api_key(&self, id: i64) -> Result<bool> {
+        self.verify_file()?;
         let done = sqlx::query("UPDATE api_keys SET revoked_at = $1 WHERE id = $2 AND revoked_at IS NULL")
             .bind(now())
             .bind(id)
