@@ -309,24 +309,22 @@ async fn serve(db: &Database, options: &ServeOptions) -> anyhow::Result<()> {
         }
         signal = shutdown::signal_to_stop(&log) => Some(signal),
     };
+    // Without a signal (the server failed), the database still gets the
+    // usual time to close.
+    let mut deadline = tokio::time::Instant::now() + options.shutdown_timeout;
     if let Some(signal) = signal {
         slog::info!(log, "shutting down"; "signal" => signal);
-        shutdown::stop_serving(
-            server.close(),
-            listener.as_ref(),
-            &in_flight,
-            options.shutdown_timeout,
-            &log,
-        )
-        .await;
+        shutdown::stop_serving(server.close(), listener.as_ref(), &in_flight, deadline, &log).await;
     }
-    // Requests still running past the deadline hold their connections for
-    // at most the database's wait limit; the close is bounded all the same.
-    if tokio::time::timeout(db.db_wait_limit + Duration::from_secs(1), storage.close())
-        .await
-        .is_err()
-    {
-        slog::warn!(log, "the database did not close in time");
+    // Closing the database waits for connections still in use (a request
+    // past the deadline, blocked on a lock): bounded by the same deadline,
+    // with a moment for the WAL's checkpoint however late it is.
+    deadline = deadline.max(tokio::time::Instant::now() + Duration::from_millis(500));
+    if tokio::time::timeout_at(deadline, storage.close()).await.is_err() {
+        slog::warn!(
+            log,
+            "the database did not close before the deadline; its data is committed already"
+        );
     }
     slog::info!(log, "stopped");
     Ok(())

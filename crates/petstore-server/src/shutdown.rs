@@ -89,17 +89,16 @@ fn socket_address(address: &SockaddrStorage) -> Option<SocketAddr> {
 
 /// The shutdown after a signal: see the module's documentation. `close` is
 /// dropshot's close; it is started first, so that its accept loop ends
-/// before the socket is shut down.
+/// before the socket is shut down. Returns by `deadline`.
 pub async fn stop_serving<F>(
     close: F,
     listener: Option<&ListeningSocket>,
     in_flight: &InFlight,
-    deadline: Duration,
+    deadline: Instant,
     log: &Logger,
 ) where
     F: Future<Output = Result<(), String>> + Send + 'static,
 {
-    let deadline = Instant::now() + deadline;
     let closing = tokio::spawn(close);
     // Let dropshot's accept loop see the close signal first: shut down
     // under it, its accept would fail and be retried, with a warning.

@@ -114,3 +114,184 @@ async fn sigterm_on_postgres_exits_cleanly() {
     assert!(status.success(), "{status:?}: {}", server.logs());
     assert!(elapsed < Duration::from_secs(10));
 }
+
+/// A server over a fresh SQLite database with a few orders, and its key.
+async fn serving(dir: &tempfile::TempDir, extra: &[&str]) -> (ServerProcess, String, String) {
+    let database = dir.path().join("petstore.db").to_str().unwrap().to_string();
+    let key = prepare(&database).await;
+    let server = ServerProcess::start(&database, extra);
+    assert_eq!(
+        http(&format!("{}/store/orders", server.base_url), "GET", Some(&key)).0,
+        200
+    );
+    (server, key, database)
+}
+
+fn address(server: &ServerProcess) -> String {
+    let rest = server.base_url.strip_prefix("http://").unwrap();
+    rest[..rest.find('/').unwrap()].to_string()
+}
+
+/// SIGTERM, then the exit: it must be clean and come well before the
+/// 10 s default deadline (the deadline is for requests in flight, and these
+/// tests have none).
+fn assert_prompt_clean_exit(server: &mut ServerProcess) {
+    let (status, elapsed) = server.signal_and_wait("TERM");
+    assert!(status.success(), "{status:?}: {}", server.logs());
+    assert!(
+        elapsed < Duration::from_secs(5),
+        "shutdown took {elapsed:?}: {}",
+        server.logs()
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_idle_http2_connection_that_never_answers_does_not_hold_shutdown() {
+    use std::io::Write;
+    let dir = tempfile::tempdir().unwrap();
+    let (mut server, _key, _) = serving(&dir, &[]).await;
+    // HTTP/2 over cleartext with prior knowledge: the preface and an empty
+    // SETTINGS frame, then silence. The server's GOAWAY and PING are never
+    // read, let alone answered.
+    let mut h2c = std::net::TcpStream::connect(address(&server)).unwrap();
+    h2c.write_all(b"PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n\x00\x00\x00\x04\x00\x00\x00\x00\x00")
+        .unwrap();
+    std::thread::sleep(Duration::from_millis(300));
+    assert_prompt_clean_exit(&mut server);
+    drop(h2c);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn half_sent_requests_do_not_hold_shutdown() {
+    use std::io::Write;
+    let dir = tempfile::tempdir().unwrap();
+    let (mut server, _key, _) = serving(&dir, &[]).await;
+    let half_sent: Vec<_> = (0..50)
+        .map(|_| {
+            let mut conn = std::net::TcpStream::connect(address(&server)).unwrap();
+            conn.write_all(b"GET /v1/store/orders HTTP/1.1\r\nHost: x\r\n").unwrap();
+            conn
+        })
+        .collect();
+    std::thread::sleep(Duration::from_millis(300));
+    assert_prompt_clean_exit(&mut server);
+    drop(half_sent);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn during_shutdown_new_clients_are_refused_at_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let (mut server, key, database) = serving(&dir, &[]).await;
+    // A request in flight keeps the process in its shutdown.
+    let mut blocker = sqlx::SqliteConnection::connect(&format!("sqlite://{database}"))
+        .await
+        .unwrap();
+    blocker.execute("BEGIN IMMEDIATE").await.unwrap();
+    let in_flight = {
+        let (url, key) = (format!("{}/store/orders/1", server.base_url), key.clone());
+        std::thread::spawn(move || try_http(&url, "DELETE", Some(&key)))
+    };
+    std::thread::sleep(Duration::from_millis(300));
+    server.signal("TERM");
+    std::thread::sleep(Duration::from_millis(300));
+
+    let started = Instant::now();
+    let refused = std::net::TcpStream::connect(address(&server));
+    assert_eq!(
+        refused.as_ref().map_err(|e| e.kind()).err(),
+        Some(std::io::ErrorKind::ConnectionRefused),
+        "a new client during shutdown: {refused:?}"
+    );
+    assert!(started.elapsed() < Duration::from_secs(1));
+
+    blocker.close().await.unwrap();
+    let answer = in_flight.join().unwrap();
+    assert_eq!(answer.map(|(status, _)| status), Some(204), "{}", server.logs());
+    let status = server.child.wait().unwrap();
+    assert!(status.success(), "{status:?}: {}", server.logs());
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_shutdown_deadline_holds_against_a_request_that_cannot_finish() {
+    let dir = tempfile::tempdir().unwrap();
+    let (mut server, key, database) = serving(&dir, &["--shutdown-timeout", "1", "--db-wait-limit", "30"]).await;
+    let mut blocker = sqlx::SqliteConnection::connect(&format!("sqlite://{database}"))
+        .await
+        .unwrap();
+    blocker.execute("BEGIN IMMEDIATE").await.unwrap();
+    let _in_flight = {
+        let (url, key) = (format!("{}/store/orders/1", server.base_url), key.clone());
+        std::thread::spawn(move || try_http(&url, "DELETE", Some(&key)))
+    };
+    std::thread::sleep(Duration::from_millis(300));
+    let (status, elapsed) = server.signal_and_wait("TERM");
+    assert!(status.success(), "{status:?}: {}", server.logs());
+    assert!(elapsed < Duration::from_secs(3), "shutdown took {elapsed:?}");
+    assert!(server.logs().contains("deadline"), "{}", server.logs());
+    blocker.close().await.unwrap();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn sighup_is_ignored_and_never_kills_requests_in_flight() {
+    let dir = tempfile::tempdir().unwrap();
+    let (mut server, key, database) = serving(&dir, &[]).await;
+    let mut blocker = sqlx::SqliteConnection::connect(&format!("sqlite://{database}"))
+        .await
+        .unwrap();
+    blocker.execute("BEGIN IMMEDIATE").await.unwrap();
+    let in_flight = {
+        let (url, key) = (format!("{}/store/orders/1", server.base_url), key.clone());
+        std::thread::spawn(move || try_http(&url, "DELETE", Some(&key)))
+    };
+    std::thread::sleep(Duration::from_millis(300));
+    server.signal("HUP");
+    std::thread::sleep(Duration::from_millis(300));
+    blocker.close().await.unwrap();
+    assert_eq!(in_flight.join().unwrap().map(|(status, _)| status), Some(204));
+    assert_eq!(
+        http(&format!("{}/store/orders/2", server.base_url), "DELETE", Some(&key)).0,
+        204,
+        "still serving after SIGHUP"
+    );
+    assert!(server.logs().contains("SIGHUP ignored"), "{}", server.logs());
+    assert_prompt_clean_exit(&mut server);
+}
+
+#[tokio::test]
+async fn the_open_files_limit_is_raised_and_logged() {
+    let dir = tempfile::tempdir().unwrap();
+    let database = dir.path().join("petstore.db").to_str().unwrap().to_string();
+    prepare(&database).await;
+    // Started with a soft limit below the hard one, as many systems do.
+    let mut command = std::process::Command::new("sh");
+    command.args(["-c", "ulimit -Sn 256 && exec \"$0\" \"$@\"", support::BIN]);
+    command.args(["serve", "--bind", "127.0.0.1:0", "--database", &database]);
+    let mut server = ServerProcess::spawn(command);
+    // stderr is read on a thread of its own: give it a moment.
+    let waited = Instant::now();
+    while !server.logs().contains("open files limit") && waited.elapsed() < Duration::from_secs(5) {
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let logs = server.logs();
+    let line = logs
+        .lines()
+        .find(|l| l.contains("open files limit"))
+        .unwrap_or_else(|| panic!("{logs}"));
+    let field = |name: &str| {
+        let at = line.find(&format!("{name}: ")).unwrap_or_else(|| panic!("{line}")) + name.len() + 2;
+        line[at..]
+            .split(|c: char| !c.is_ascii_digit())
+            .next()
+            .unwrap()
+            .parse::<u64>()
+            .unwrap()
+    };
+    assert_eq!(field("soft"), field("hard"), "{line}");
+    assert!(field("soft") > 256, "{line}");
+    // The running process has it too.
+    let limits = std::fs::read_to_string(format!("/proc/{}/limits", server.child.id())).unwrap();
+    let open_files = limits.lines().find(|l| l.starts_with("Max open files")).unwrap();
+    let numbers: Vec<&str> = open_files.split_whitespace().skip(3).take(2).collect();
+    assert_eq!(numbers[0], numbers[1], "{open_files}");
+    assert_prompt_clean_exit(&mut server);
+}

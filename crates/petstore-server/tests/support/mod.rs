@@ -45,13 +45,16 @@ pub struct ServerProcess {
 
 impl ServerProcess {
     pub fn start(database: &str, extra: &[&str]) -> ServerProcess {
-        let mut child = Command::new(BIN)
+        let mut command = Command::new(BIN);
+        command
             .args(["serve", "--bind", "127.0.0.1:0", "--database", database])
-            .args(extra)
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .unwrap();
+            .args(extra);
+        ServerProcess::spawn(command)
+    }
+
+    /// Runs `command`, which must start `serve` (through a shell, say).
+    pub fn spawn(mut command: Command) -> ServerProcess {
+        let mut child = command.stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().unwrap();
         let (tx, stdout_lines) = std::sync::mpsc::channel();
         let out = child.stdout.take().unwrap();
         std::thread::spawn(move || {
