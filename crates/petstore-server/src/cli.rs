@@ -9,10 +9,11 @@ use anyhow::{Context, bail};
 use clap::{Parser, Subcommand};
 use dropshot::ConfigLoggingLevel;
 
+use crate::connection_reaper::ReaperLimits;
 use crate::storage::backend::WaitLimits;
 use crate::storage::sql::{OpenOptions, SqlStorage};
 use crate::storage::{ImportData, ShipOutcome, Storage, StorageError};
-use crate::{demo, keys, process_limits, server, shutdown};
+use crate::{connection_reaper, demo, keys, process_limits, server, shutdown};
 
 #[derive(Parser)]
 #[command(name = "petstore-server", version, about = "The Pet Store orders service")]
@@ -36,6 +37,27 @@ struct Database {
     /// The longest one PostgreSQL statement may run (statement_timeout).
     #[arg(long, value_name = "SECONDS", default_value = "30", value_parser = seconds, global = true)]
     db_statement_limit: Duration,
+}
+
+/// When client connections that hold a descriptor without using it are
+/// closed (see `connection_reaper`).
+#[derive(clap::Args)]
+struct ConnectionLimits {
+    /// Close a connection that has sent nothing this long after it opened.
+    #[arg(long, value_name = "SECONDS", default_value = "10", value_parser = seconds)]
+    silent_timeout: Duration,
+    /// At most this many connections from one address may be open without
+    /// having sent anything (after their first second); newer ones are
+    /// closed.
+    #[arg(long, value_name = "N", default_value = "100")]
+    silent_per_client: usize,
+    /// Close a connection on which nothing was sent or received this long.
+    #[arg(long, value_name = "SECONDS", default_value = "60", value_parser = seconds)]
+    idle_timeout: Duration,
+    /// Never close connections for the reasons above (a reverse proxy in
+    /// front does it).
+    #[arg(long)]
+    keep_silent_connections: bool,
 }
 
 /// A positive number of seconds, such as `5` or `0.5`.
@@ -71,6 +93,8 @@ enum Command {
         /// in flight before it closes the database and exits.
         #[arg(long, value_name = "SECONDS", default_value = "10", value_parser = seconds)]
         shutdown_timeout: Duration,
+        #[command(flatten)]
+        connections: ConnectionLimits,
     },
     /// Manage API keys.
     Keys {
@@ -178,13 +202,20 @@ async fn run(command: Command) -> anyhow::Result<()> {
             create_database,
             log_level,
             shutdown_timeout,
+            connections,
         } => {
+            let reaper = (!connections.keep_silent_connections).then_some(ReaperLimits {
+                silent: connections.silent_timeout,
+                silent_per_client: connections.silent_per_client,
+                idle: connections.idle_timeout,
+            });
             let options = ServeOptions {
                 bind,
                 demo,
                 create_database,
                 log_level,
                 shutdown_timeout,
+                reaper,
             };
             serve(&db, &options).await
         }
@@ -259,6 +290,8 @@ struct ServeOptions {
     create_database: bool,
     log_level: String,
     shutdown_timeout: Duration,
+    /// `None`: connections are never closed for holding a descriptor idle.
+    reaper: Option<ReaperLimits>,
 }
 
 async fn serve(db: &Database, options: &ServeOptions) -> anyhow::Result<()> {
@@ -287,6 +320,9 @@ async fn serve(db: &Database, options: &ServeOptions) -> anyhow::Result<()> {
     };
     let server = server::start(storage.clone(), options.bind, log.clone())?;
     let listener = shutdown::ListeningSocket::find(server.local_addr());
+    if let Some(limits) = options.reaper {
+        connection_reaper::start(server.local_addr(), limits, log.clone());
+    }
     let in_flight = server.app_private().in_flight().clone();
     let base = format!("http://{}{}", server.local_addr(), petstore_api::BASE_PATH);
     slog::info!(log, "serving"; "base_url" => &base);

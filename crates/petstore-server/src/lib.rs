@@ -5,7 +5,8 @@
 //! - [`server`]: the dropshot HTTP server, mounted as the spec says, and
 //!   [`shutdown`], which stops it within a deadline ([`in_flight`] counts
 //!   the requests it waits for; [`process_limits`] raises the open-files
-//!   limit at start);
+//!   limit at start; [`connection_reaper`] closes connections that hold a
+//!   descriptor without sending anything);
 //! - [`service`]: the contract's handlers (`petstore_api::PetStoreHandlers`),
 //!   with what it caches: [`order_list`] (listOrders' body, serialized
 //!   once per change), [`key_cache`] (API keys' hashes) and [`versions`]
@@ -14,6 +15,7 @@
 //! - [`storage`] and [`keys`]: the database and API keys.
 
 pub mod cli;
+pub mod connection_reaper;
 pub mod demo;
 pub mod in_flight;
 pub mod key_cache;

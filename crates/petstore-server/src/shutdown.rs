@@ -22,6 +22,7 @@ use slog::Logger;
 use tokio::signal::unix::{SignalKind, signal};
 use tokio::time::{Instant, timeout_at};
 
+use crate::connection_reaper::socket_address;
 use crate::in_flight::InFlight;
 
 /// After the requests in flight are answered, at most this long for their
@@ -77,14 +78,6 @@ impl ListeningSocket {
 fn is_listener_on(fd: RawFd, address: SocketAddr) -> bool {
     let bound = getsockname::<SockaddrStorage>(fd).ok().and_then(|a| socket_address(&a));
     bound == Some(address) && getpeername::<SockaddrStorage>(fd).is_err()
-}
-
-fn socket_address(address: &SockaddrStorage) -> Option<SocketAddr> {
-    match (address.as_sockaddr_in(), address.as_sockaddr_in6()) {
-        (Some(v4), _) => Some(SocketAddr::from(*v4)),
-        (_, Some(v6)) => Some(SocketAddr::from(*v6)),
-        _ => None,
-    }
 }
 
 /// The shutdown after a signal: see the module's documentation. `close` is

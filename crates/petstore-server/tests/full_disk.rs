@@ -137,7 +137,7 @@ async fn a_full_disk_loses_no_acknowledged_cancel_and_writes_recover() {
         next += 1;
     }
     assert!(refused > 0, "the full disk refused no write: {}", server.logs());
-    assert!(server.logs().contains("full"), "the cause is logged: {}", server.logs());
+    assert!(server.logged("full"), "the cause is logged: {}", server.logs());
 
     // Reads go on, and show every acknowledged cancel.
     let (status, body) = http(&format!("{}/store/orders", server.base_url), "GET", Some(&key));

@@ -102,6 +102,19 @@ impl ServerProcess {
         self.stderr_text.lock().unwrap().clone()
     }
 
+    /// Whether stderr says `needle`, waiting up to 5 s for it: stderr is
+    /// read on a thread of its own, a moment behind the process.
+    pub fn logged(&self, needle: &str) -> bool {
+        let deadline = Instant::now() + Duration::from_secs(5);
+        while !self.logs().contains(needle) {
+            if Instant::now() > deadline {
+                return false;
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        true
+    }
+
     /// Sends `signal` (`TERM`, `INT`, `KILL`).
     pub fn signal(&self, signal: &str) {
         Command::new("kill")
