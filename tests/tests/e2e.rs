@@ -133,6 +133,24 @@ async fn get_pet_by_id_200_404_401(server: &TestServer) {
     assert_eq!((status, body.code.as_str()), (404, "pet_not_found"));
     let (status, _) = error_response(server.client_with_key("wrong").get_pet_by_id(1).await);
     assert_eq!(status, 401);
+
+    // Every response of the deprecated operation says so, errors included.
+    let http = reqwest::Client::new();
+    let base = &server.base_url;
+    for (request, want) in [
+        (http.get(format!("{base}/pets/42")).bearer_auth(&server.key), 404),
+        (http.get(format!("{base}/pets/abc")).bearer_auth(&server.key), 400),
+        (http.get(format!("{base}/pets/1")), 401),
+        (http.get(format!("{base}/pets/1")).bearer_auth("wrong"), 401),
+    ] {
+        let (status, headers, _) = send(request).await;
+        assert_eq!(status, want);
+        assert_eq!(
+            headers["deprecation"],
+            format!("@{}", since.timestamp()).as_str(),
+            "{status}"
+        );
+    }
 }
 
 // Requests the generated client cannot make: raw HTTP.
@@ -228,11 +246,32 @@ async fn known_gaps_are_pinned(server: &TestServer) {
     assert_eq!(status, 400);
     assert_eq!(body["message"], "invalid path encoding");
     assert!(body.get("code").is_none(), "{body}");
+}
 
-    // 401 without `WWW-Authenticate` (RFC 9110 §11.6.1 requires one):
-    // a custom dropshot error type cannot add headers.
-    let (status, headers, _) = send(http.get(format!("{base}/store/orders"))).await;
-    assert_eq!(status, 401);
+/// RFC 6750 §3 (and RFC 9110 §11.6.1): a 401 carries a `WWW-Authenticate`
+/// challenge; with `error="invalid_token"` when a key was sent but is not
+/// valid, without an error code when none was sent.
+async fn every_401_carries_a_bearer_challenge(server: &TestServer) {
+    let http = reqwest::Client::new();
+    let base = &server.base_url;
+    for path in ["/store/orders", "/store/orders/1", "/pets/1"] {
+        let method = if path == "/store/orders/1" {
+            reqwest::Method::DELETE
+        } else {
+            reqwest::Method::GET
+        };
+        let (status, headers, body) = send(http.request(method.clone(), format!("{base}{path}"))).await;
+        assert_eq!(status, 401);
+        assert_error_body(&body, 401, "unauthorized");
+        assert_eq!(headers["www-authenticate"], "Bearer", "{path}");
+        let wrong = http.request(method, format!("{base}{path}")).bearer_auth("psk_1_wrong");
+        let (status, headers, _) = send(wrong).await;
+        assert_eq!(status, 401);
+        assert_eq!(headers["www-authenticate"], "Bearer error=\"invalid_token\"", "{path}");
+    }
+    // Other errors carry none.
+    let (status, headers, _) = send(http.delete(format!("{base}/store/orders/999")).bearer_auth(&server.key)).await;
+    assert_eq!(status, 404);
     assert!(!headers.contains_key("www-authenticate"));
 }
 
@@ -269,5 +308,6 @@ on_both_backends!(
     malformed_order_id_gets_400_with_the_error_body,
     authentication_comes_before_parameter_checks,
     the_bearer_scheme_is_case_insensitive,
+    every_401_carries_a_bearer_challenge,
     known_gaps_are_pinned,
 );

@@ -22,6 +22,9 @@ const CONNECTIONS: usize = 64;
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 enum Kind {
     Ours,
+    /// Ours with `--keep-silent-connections`: what the connection reaper
+    /// costs.
+    OursWithoutReaper,
     HandWritten,
     /// The same bytes as the limit, through dropshot: the framework's own
     /// ceiling.
@@ -33,6 +36,7 @@ impl Kind {
     fn name(self) -> &'static str {
         match self {
             Kind::Ours => "ours",
+            Kind::OursWithoutReaper => "ours, no reaper",
             Kind::HandWritten => "hand-written",
             Kind::DropshotFloor => "dropshot floor",
             Kind::Limit => "limit",
@@ -157,6 +161,7 @@ impl Bench {
                 |bench, url| bench.oha(&[&format!("{url}/store/orders")], CONNECTIONS, "GET"),
             )?;
         }
+        self.reaper_cost()?;
         // Cancels of distinct pending orders, each durable.
         self.workload(
             100_000,
@@ -232,8 +237,8 @@ impl Bench {
     }
 
     /// Our server on `database`, quiet but for errors.
-    fn start_ours(&self, database: &str) -> Result<ServerProcess, String> {
-        let args = [
+    fn start_ours(&self, database: &str, extra: &[&str]) -> Result<ServerProcess, String> {
+        let mut args = vec![
             "serve",
             "--bind",
             "127.0.0.1:0",
@@ -242,13 +247,30 @@ impl Bench {
             "--database",
             database,
         ];
+        args.extend_from_slice(extra);
         ServerProcess::start(&self.release.join("petstore-server"), &args)
+    }
+
+    /// listOrders of 100 orders once more, with the connection reaper off:
+    /// its cost is the ratio of ours to this row.
+    fn reaper_cost(&mut self) -> Result<(), String> {
+        let db = self.database(100)?;
+        let body = self.list_body(&db)?;
+        let figures = self.measure(Kind::OursWithoutReaper, &db, &body, "list100", |bench, url| {
+            bench.oha(&[&format!("{url}/store/orders")], CONNECTIONS, "GET")
+        })?;
+        self.rows.push(Row {
+            workload: "listOrders, 100 orders".into(),
+            kind: Kind::OursWithoutReaper,
+            figures,
+        });
+        Ok(())
     }
 
     /// Our listOrders response body, for the limit server to replay.
     fn list_body(&self, db: &Path) -> Result<PathBuf, String> {
         let copy = self.copy(db, "body")?;
-        let server = self.start_ours(&copy)?;
+        let server = self.start_ours(&copy, &[])?;
         let body = self
             .work
             .join(format!("{}.body.json", db.file_stem().unwrap().to_string_lossy()));
@@ -306,7 +328,8 @@ impl Bench {
         let copy = self.copy(db, &format!("{tag}-{}", kind.name()))?;
         let body = body.display().to_string();
         let server = match kind {
-            Kind::Ours => self.start_ours(&copy)?,
+            Kind::Ours => self.start_ours(&copy, &[])?,
+            Kind::OursWithoutReaper => self.start_ours(&copy, &["--keep-silent-connections"])?,
             Kind::HandWritten => ServerProcess::start(&self.release.join("bench-handwritten"), &["--database", &copy])?,
             Kind::DropshotFloor => ServerProcess::start(&self.release.join("bench-dropshot"), &["--body-file", &body])?,
             Kind::Limit => ServerProcess::start(&self.release.join("bench-limit"), &["--body-file", &body])?,
@@ -459,6 +482,13 @@ impl Bench {
             out,
             "| listOrders, 100 orders: ≥ 0.8× the limit | {ratio:.2}× (dropshot itself, answering with the same bytes: {floor:.2}×) | {} |",
             verdict(ratio >= 0.8)
+        );
+        let without = rps(list100, Kind::OursWithoutReaper);
+        let _ = writeln!(
+            out,
+            "| the connection reaper's cost on listOrders, 100 orders (measured, no goal) | ours {:.0} req/s vs {without:.0} req/s without it ({:+.1} %) | measured |",
+            rps(list100, Kind::Ours),
+            (rps(list100, Kind::Ours) / without - 1.0) * 100.0
         );
         let list100k = "listOrders, 100000 orders";
         let (ours, hand) = (p50(list100k, Kind::Ours), p50(list100k, Kind::HandWritten));

@@ -579,7 +579,7 @@ fn response_enum(op: &Operation, error_type: &syn::Ident) -> TokenStream {
         }
     });
     let error_arms = op.errors.iter().map(|(code, variant, _)| {
-        quote!(#name::#variant(problem) => ::std::result::Result::Err(types::#error_type::from_problem(#code, problem)),)
+        quote!(#name::#variant(problem) => runtime::Reply::error(#code, &types::#error_type::from_problem(#code, problem)),)
     });
     let (dropshot_ty, success_arm) = success_mapping(op, &name, &success);
     quote! {
@@ -592,8 +592,9 @@ fn response_enum(op: &Operation, error_type: &syn::Ident) -> TokenStream {
         }
 
         impl #name {
-            /// The HTTP response this value stands for.
-            pub fn into_http(self) -> ::std::result::Result<#dropshot_ty, types::#error_type> {
+            /// The HTTP response this value stands for: the success response,
+            /// or the Error object with this variant's status.
+            pub fn into_http(self) -> runtime::Reply<#dropshot_ty> {
                 match self {
                     #success_arm
                     #(#error_arms)*
@@ -604,26 +605,25 @@ fn response_enum(op: &Operation, error_type: &syn::Ident) -> TokenStream {
 }
 
 /// The dropshot response type of the success status, and the match arm
-/// that builds it.
+/// that builds its reply.
 fn success_mapping(op: &Operation, enum_name: &syn::Ident, variant: &syn::Ident) -> (TokenStream, TokenStream) {
-    let (ty, arm) = plain_success_mapping(op, enum_name, variant);
+    let (ty, pattern, value) = plain_success_mapping(op, enum_name, variant);
     if op.deprecation.is_none() {
-        return (ty, arm);
+        return (ty, quote!(#pattern => runtime::Reply::success(#value),));
     }
     // The generated layer adds the deprecation headers, so no handler can
-    // forget them.
+    // forget them; documented on the success response, sent on every one.
     let headers = headers_struct_name(op);
     if op.success.body.is_some() {
         let typed = typed_success(op);
         return (
             quote!(runtime::JsonResponse<#typed, #headers>),
-            quote!(#enum_name::#variant(body) => ::std::result::Result::Ok(runtime::JsonResponse::with_headers(body, #headers::new())),),
+            quote!(#enum_name::#variant(body) => runtime::Reply::success(runtime::JsonResponse::with_headers(body, #headers::new())),),
         );
     }
-    let syn::Arm { pat, body, .. } = syn::parse2(arm).expect("a match arm");
     (
         quote!(::dropshot::HttpResponseHeaders<#ty, #headers>),
-        quote!(#pat => (#body).map(|response| ::dropshot::HttpResponseHeaders::new(response, #headers::new())),),
+        quote!(#pattern => runtime::Reply::success(::dropshot::HttpResponseHeaders::new(#value, #headers::new())),),
     )
 }
 
@@ -690,22 +690,31 @@ fn typed_success(op: &Operation) -> TokenStream {
     }
 }
 
-fn plain_success_mapping(op: &Operation, enum_name: &syn::Ident, variant: &syn::Ident) -> (TokenStream, TokenStream) {
+/// The dropshot response type of the success status, the pattern of its
+/// variant, and the expression of its response.
+fn plain_success_mapping(
+    op: &Operation,
+    enum_name: &syn::Ident,
+    variant: &syn::Ident,
+) -> (TokenStream, TokenStream, TokenStream) {
     match op.success.status {
         200..=202 => {
             let typed = typed_success(op);
             (
                 quote!(runtime::JsonResponse<#typed>),
-                quote!(#enum_name::#variant(body) => ::std::result::Result::Ok(runtime::JsonResponse::new(body)),),
+                quote!(#enum_name::#variant(body)),
+                quote!(runtime::JsonResponse::new(body)),
             )
         }
         _ if op.method == "DELETE" => (
             quote!(::dropshot::HttpResponseDeleted),
-            quote!(#enum_name::#variant => ::std::result::Result::Ok(::dropshot::HttpResponseDeleted()),),
+            quote!(#enum_name::#variant),
+            quote!(::dropshot::HttpResponseDeleted()),
         ),
         _ => (
             quote!(::dropshot::HttpResponseUpdatedNoContent),
-            quote!(#enum_name::#variant => ::std::result::Result::Ok(::dropshot::HttpResponseUpdatedNoContent()),),
+            quote!(#enum_name::#variant),
+            quote!(::dropshot::HttpResponseUpdatedNoContent()),
         ),
     }
 }
@@ -713,7 +722,7 @@ fn plain_success_mapping(op: &Operation, enum_name: &syn::Ident, variant: &syn::
 fn dropshot_return(op: &Operation, error_type: &syn::Ident) -> TokenStream {
     let (success, _) = success_variant(op);
     let (ty, _) = success_mapping(op, &response_enum_name(op), &success);
-    quote!(::std::result::Result<#ty, types::#error_type>)
+    quote!(::std::result::Result<runtime::Reply<#ty>, types::#error_type>)
 }
 
 fn dropshot_params(op: &Operation) -> TokenStream {
@@ -774,9 +783,12 @@ fn adapter(op: &Operation, error_type: &syn::Ident, handlers_trait: &syn::Ident)
     let ret = dropshot_return(op, error_type);
     let authenticate = op.requires_auth.then(|| {
         quote! {
-            let caller = runtime::authenticate(handlers, rqctx.request.headers())
-                .await
-                .map_err(|(status, problem)| types::#error_type::from_problem(status, problem))?;
+            let caller = match runtime::authenticate(handlers, rqctx.request.headers()).await {
+                ::std::result::Result::Ok(caller) => caller,
+                ::std::result::Result::Err(rejection) => {
+                    return rejection.into_reply(types::#error_type::from_problem);
+                }
+            };
         }
     });
     let caller = op.requires_auth.then(|| quote!(&caller,));
@@ -784,9 +796,12 @@ fn adapter(op: &Operation, error_type: &syn::Ident, handlers_trait: &syn::Ident)
         let fields = op.path_params.iter().map(|p| {
             let (field, name) = (&p.field, &p.name);
             quote! {
-                let #field = path.#field
-                    .into_value(#name)
-                    .map_err(|problem| types::#error_type::from_problem(400, problem))?;
+                let #field = match path.#field.into_value(#name) {
+                    ::std::result::Result::Ok(value) => value,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::error(400, &types::#error_type::from_problem(400, problem));
+                    }
+                };
             }
         });
         quote! {
@@ -795,17 +810,27 @@ fn adapter(op: &Operation, error_type: &syn::Ident, handlers_trait: &syn::Ident)
         }
     });
     let args = op.path_params.iter().map(|p| &p.field);
+    // Every response of a deprecated operation carries its deprecation
+    // headers, errors included.
+    let headers = op.deprecation.as_ref().map(|_| {
+        let headers = headers_struct_name(op);
+        quote!(.with_headers(&#headers::new()))
+    });
     quote! {
         async fn #fn_name(
             rqctx: ::dropshot::RequestContext<Self::Context>
             #params
         ) -> #ret {
             let handlers = rqctx.context();
-            #authenticate
-            #parse
-            #[allow(deprecated)]
-            let response = <H as #handlers_trait>::#fn_name(handlers, #caller #(#args),*).await;
-            response.into_http()
+            let reply = async {
+                #authenticate
+                #parse
+                #[allow(deprecated)]
+                let response = <H as #handlers_trait>::#fn_name(handlers, #caller #(#args),*).await;
+                response.into_http()
+            }
+            .await;
+            ::std::result::Result::Ok(reply #headers)
         }
     }
 }

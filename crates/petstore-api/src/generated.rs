@@ -189,25 +189,34 @@ pub enum ListOrdersResponse {
     ServiceUnavailable(runtime::Problem),
 }
 impl ListOrdersResponse {
-    /// The HTTP response this value stands for.
+    /// The HTTP response this value stands for: the success response,
+    /// or the Error object with this variant's status.
     pub fn into_http(
         self,
-    ) -> ::std::result::Result<
+    ) -> runtime::Reply<
         runtime::JsonResponse<::dropshot::HttpResponseOk<::std::vec::Vec<types::Order>>>,
-        types::Error,
     > {
         match self {
             ListOrdersResponse::Ok(body) => {
-                ::std::result::Result::Ok(runtime::JsonResponse::new(body))
+                runtime::Reply::success(runtime::JsonResponse::new(body))
             }
             ListOrdersResponse::Unauthorized(problem) => {
-                ::std::result::Result::Err(types::Error::from_problem(401u16, problem))
+                runtime::Reply::error(
+                    401u16,
+                    &types::Error::from_problem(401u16, problem),
+                )
             }
             ListOrdersResponse::InternalServerError(problem) => {
-                ::std::result::Result::Err(types::Error::from_problem(500u16, problem))
+                runtime::Reply::error(
+                    500u16,
+                    &types::Error::from_problem(500u16, problem),
+                )
             }
             ListOrdersResponse::ServiceUnavailable(problem) => {
-                ::std::result::Result::Err(types::Error::from_problem(503u16, problem))
+                runtime::Reply::error(
+                    503u16,
+                    &types::Error::from_problem(503u16, problem),
+                )
             }
         }
     }
@@ -231,31 +240,48 @@ pub enum CancelOrderResponse {
     ServiceUnavailable(runtime::Problem),
 }
 impl CancelOrderResponse {
-    /// The HTTP response this value stands for.
-    pub fn into_http(
-        self,
-    ) -> ::std::result::Result<::dropshot::HttpResponseDeleted, types::Error> {
+    /// The HTTP response this value stands for: the success response,
+    /// or the Error object with this variant's status.
+    pub fn into_http(self) -> runtime::Reply<::dropshot::HttpResponseDeleted> {
         match self {
             CancelOrderResponse::NoContent => {
-                ::std::result::Result::Ok(::dropshot::HttpResponseDeleted())
+                runtime::Reply::success(::dropshot::HttpResponseDeleted())
             }
             CancelOrderResponse::BadRequest(problem) => {
-                ::std::result::Result::Err(types::Error::from_problem(400u16, problem))
+                runtime::Reply::error(
+                    400u16,
+                    &types::Error::from_problem(400u16, problem),
+                )
             }
             CancelOrderResponse::Unauthorized(problem) => {
-                ::std::result::Result::Err(types::Error::from_problem(401u16, problem))
+                runtime::Reply::error(
+                    401u16,
+                    &types::Error::from_problem(401u16, problem),
+                )
             }
             CancelOrderResponse::NotFound(problem) => {
-                ::std::result::Result::Err(types::Error::from_problem(404u16, problem))
+                runtime::Reply::error(
+                    404u16,
+                    &types::Error::from_problem(404u16, problem),
+                )
             }
             CancelOrderResponse::Conflict(problem) => {
-                ::std::result::Result::Err(types::Error::from_problem(409u16, problem))
+                runtime::Reply::error(
+                    409u16,
+                    &types::Error::from_problem(409u16, problem),
+                )
             }
             CancelOrderResponse::InternalServerError(problem) => {
-                ::std::result::Result::Err(types::Error::from_problem(500u16, problem))
+                runtime::Reply::error(
+                    500u16,
+                    &types::Error::from_problem(500u16, problem),
+                )
             }
             CancelOrderResponse::ServiceUnavailable(problem) => {
-                ::std::result::Result::Err(types::Error::from_problem(503u16, problem))
+                runtime::Reply::error(
+                    503u16,
+                    &types::Error::from_problem(503u16, problem),
+                )
             }
         }
     }
@@ -277,33 +303,48 @@ pub enum GetPetByIdResponse {
     ServiceUnavailable(runtime::Problem),
 }
 impl GetPetByIdResponse {
-    /// The HTTP response this value stands for.
+    /// The HTTP response this value stands for: the success response,
+    /// or the Error object with this variant's status.
     pub fn into_http(
         self,
-    ) -> ::std::result::Result<
+    ) -> runtime::Reply<
         runtime::JsonResponse<::dropshot::HttpResponseOk<types::Pet>, GetPetByIdHeaders>,
-        types::Error,
     > {
         match self {
             GetPetByIdResponse::Ok(body) => {
-                ::std::result::Result::Ok(
+                runtime::Reply::success(
                     runtime::JsonResponse::with_headers(body, GetPetByIdHeaders::new()),
                 )
             }
             GetPetByIdResponse::BadRequest(problem) => {
-                ::std::result::Result::Err(types::Error::from_problem(400u16, problem))
+                runtime::Reply::error(
+                    400u16,
+                    &types::Error::from_problem(400u16, problem),
+                )
             }
             GetPetByIdResponse::Unauthorized(problem) => {
-                ::std::result::Result::Err(types::Error::from_problem(401u16, problem))
+                runtime::Reply::error(
+                    401u16,
+                    &types::Error::from_problem(401u16, problem),
+                )
             }
             GetPetByIdResponse::NotFound(problem) => {
-                ::std::result::Result::Err(types::Error::from_problem(404u16, problem))
+                runtime::Reply::error(
+                    404u16,
+                    &types::Error::from_problem(404u16, problem),
+                )
             }
             GetPetByIdResponse::InternalServerError(problem) => {
-                ::std::result::Result::Err(types::Error::from_problem(500u16, problem))
+                runtime::Reply::error(
+                    500u16,
+                    &types::Error::from_problem(500u16, problem),
+                )
             }
             GetPetByIdResponse::ServiceUnavailable(problem) => {
-                ::std::result::Result::Err(types::Error::from_problem(503u16, problem))
+                runtime::Reply::error(
+                    503u16,
+                    &types::Error::from_problem(503u16, problem),
+                )
             }
         }
     }
@@ -327,7 +368,11 @@ the full list is returned in one response (both are planned for v2).*/
     async fn list_orders(
         rqctx: ::dropshot::RequestContext<Self::Context>,
     ) -> ::std::result::Result<
-        runtime::JsonResponse<::dropshot::HttpResponseOk<::std::vec::Vec<types::Order>>>,
+        runtime::Reply<
+            runtime::JsonResponse<
+                ::dropshot::HttpResponseOk<::std::vec::Vec<types::Order>>,
+            >,
+        >,
         types::Error,
     >;
     /**Cancel an order
@@ -343,7 +388,10 @@ is no longer listed, and cancelling it again yields 404.*/
     async fn cancel_order(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         path: ::dropshot::Path<CancelOrderPath>,
-    ) -> ::std::result::Result<::dropshot::HttpResponseDeleted, types::Error>;
+    ) -> ::std::result::Result<
+        runtime::Reply<::dropshot::HttpResponseDeleted>,
+        types::Error,
+    >;
     /**Find a pet by id
 
 Returns a single pet. Deprecated since 2026-11-21 (`x-deprecation-date`);
@@ -360,7 +408,12 @@ sunset date is set.*/
         rqctx: ::dropshot::RequestContext<Self::Context>,
         path: ::dropshot::Path<GetPetByIdPath>,
     ) -> ::std::result::Result<
-        runtime::JsonResponse<::dropshot::HttpResponseOk<types::Pet>, GetPetByIdHeaders>,
+        runtime::Reply<
+            runtime::JsonResponse<
+                ::dropshot::HttpResponseOk<types::Pet>,
+                GetPetByIdHeaders,
+            >,
+        >,
         types::Error,
     >;
     /// The OpenAPI document this API was generated from. Not part of
@@ -421,55 +474,112 @@ impl<H: PetStoreHandlers> PetStoreApi for StrictServer<H> {
     async fn list_orders(
         rqctx: ::dropshot::RequestContext<Self::Context>,
     ) -> ::std::result::Result<
-        runtime::JsonResponse<::dropshot::HttpResponseOk<::std::vec::Vec<types::Order>>>,
+        runtime::Reply<
+            runtime::JsonResponse<
+                ::dropshot::HttpResponseOk<::std::vec::Vec<types::Order>>,
+            >,
+        >,
         types::Error,
     > {
         let handlers = rqctx.context();
-        let caller = runtime::authenticate(handlers, rqctx.request.headers())
-            .await
-            .map_err(|(status, problem)| types::Error::from_problem(status, problem))?;
-        #[allow(deprecated)]
-        let response = <H as PetStoreHandlers>::list_orders(handlers, &caller).await;
-        response.into_http()
+        let reply = async {
+            let caller = match runtime::authenticate(handlers, rqctx.request.headers())
+                .await
+            {
+                ::std::result::Result::Ok(caller) => caller,
+                ::std::result::Result::Err(rejection) => {
+                    return rejection.into_reply(types::Error::from_problem);
+                }
+            };
+            #[allow(deprecated)]
+            let response = <H as PetStoreHandlers>::list_orders(handlers, &caller).await;
+            response.into_http()
+        }
+            .await;
+        ::std::result::Result::Ok(reply)
     }
     async fn cancel_order(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         path: ::dropshot::Path<CancelOrderPath>,
-    ) -> ::std::result::Result<::dropshot::HttpResponseDeleted, types::Error> {
+    ) -> ::std::result::Result<
+        runtime::Reply<::dropshot::HttpResponseDeleted>,
+        types::Error,
+    > {
         let handlers = rqctx.context();
-        let caller = runtime::authenticate(handlers, rqctx.request.headers())
-            .await
-            .map_err(|(status, problem)| types::Error::from_problem(status, problem))?;
-        let path = path.into_inner();
-        let order_id = path
-            .order_id
-            .into_value("orderId")
-            .map_err(|problem| types::Error::from_problem(400, problem))?;
-        #[allow(deprecated)]
-        let response = <H as PetStoreHandlers>::cancel_order(handlers, &caller, order_id)
+        let reply = async {
+            let caller = match runtime::authenticate(handlers, rqctx.request.headers())
+                .await
+            {
+                ::std::result::Result::Ok(caller) => caller,
+                ::std::result::Result::Err(rejection) => {
+                    return rejection.into_reply(types::Error::from_problem);
+                }
+            };
+            let path = path.into_inner();
+            let order_id = match path.order_id.into_value("orderId") {
+                ::std::result::Result::Ok(value) => value,
+                ::std::result::Result::Err(problem) => {
+                    return runtime::Reply::error(
+                        400,
+                        &types::Error::from_problem(400, problem),
+                    );
+                }
+            };
+            #[allow(deprecated)]
+            let response = <H as PetStoreHandlers>::cancel_order(
+                    handlers,
+                    &caller,
+                    order_id,
+                )
+                .await;
+            response.into_http()
+        }
             .await;
-        response.into_http()
+        ::std::result::Result::Ok(reply)
     }
     async fn get_pet_by_id(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         path: ::dropshot::Path<GetPetByIdPath>,
     ) -> ::std::result::Result<
-        runtime::JsonResponse<::dropshot::HttpResponseOk<types::Pet>, GetPetByIdHeaders>,
+        runtime::Reply<
+            runtime::JsonResponse<
+                ::dropshot::HttpResponseOk<types::Pet>,
+                GetPetByIdHeaders,
+            >,
+        >,
         types::Error,
     > {
         let handlers = rqctx.context();
-        let caller = runtime::authenticate(handlers, rqctx.request.headers())
-            .await
-            .map_err(|(status, problem)| types::Error::from_problem(status, problem))?;
-        let path = path.into_inner();
-        let pet_id = path
-            .pet_id
-            .into_value("petId")
-            .map_err(|problem| types::Error::from_problem(400, problem))?;
-        #[allow(deprecated)]
-        let response = <H as PetStoreHandlers>::get_pet_by_id(handlers, &caller, pet_id)
+        let reply = async {
+            let caller = match runtime::authenticate(handlers, rqctx.request.headers())
+                .await
+            {
+                ::std::result::Result::Ok(caller) => caller,
+                ::std::result::Result::Err(rejection) => {
+                    return rejection.into_reply(types::Error::from_problem);
+                }
+            };
+            let path = path.into_inner();
+            let pet_id = match path.pet_id.into_value("petId") {
+                ::std::result::Result::Ok(value) => value,
+                ::std::result::Result::Err(problem) => {
+                    return runtime::Reply::error(
+                        400,
+                        &types::Error::from_problem(400, problem),
+                    );
+                }
+            };
+            #[allow(deprecated)]
+            let response = <H as PetStoreHandlers>::get_pet_by_id(
+                    handlers,
+                    &caller,
+                    pet_id,
+                )
+                .await;
+            response.into_http()
+        }
             .await;
-        response.into_http()
+        ::std::result::Result::Ok(reply.with_headers(&GetPetByIdHeaders::new()))
     }
     async fn openapi_document(
         _rqctx: ::dropshot::RequestContext<Self::Context>,

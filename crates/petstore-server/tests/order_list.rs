@@ -92,7 +92,7 @@ async fn every_change_is_seen_at_once(storage: SqlStorage, other: SqlStorage) {
     assert!(other.revoke_api_key(key_id).await.unwrap());
     let revoked = runtime::authenticate(&service, &headers).await;
     assert_eq!(
-        revoked.err().map(|(status, _)| status),
+        revoked.err().map(|rejection| rejection.status),
         Some(401),
         "a revocation elsewhere"
     );

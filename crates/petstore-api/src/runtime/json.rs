@@ -185,7 +185,7 @@ where
 
 /// Sends each field of `headers` (a struct of strings, as dropshot's
 /// `HttpResponseHeaders` takes) as a header of that name.
-fn add_headers<H: Serialize>(map: &mut http::HeaderMap, headers: &H) -> Result<(), HttpError> {
+pub(super) fn add_headers<H: Serialize>(map: &mut http::HeaderMap, headers: &H) -> Result<(), HttpError> {
     let internal = |e: String| HttpError::for_internal_error(format!("response headers: {e}"));
     let serde_json::Value::Object(fields) = serde_json::to_value(headers).map_err(|e| internal(e.to_string()))? else {
         return Err(internal("not a struct".into()));

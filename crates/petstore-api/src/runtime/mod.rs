@@ -3,15 +3,17 @@
 //! depends on the spec; what depends on it is generated.
 
 mod json;
+mod reply;
 
 pub use json::{Json, JsonArrayWriter, JsonResponse};
+pub use reply::Reply;
 
 use std::fmt;
 use std::future::Future;
 use std::str::FromStr;
 
 use schemars::JsonSchema;
-use serde::{Deserialize, Deserializer};
+use serde::{Deserialize, Deserializer, Serialize};
 
 /// The content of an error response: the generated layer adds the status,
 /// so the body's `status` always equals the HTTP status.
@@ -119,17 +121,44 @@ pub trait Authenticator: Send + Sync + 'static {
     fn authenticate(&self, token: BearerToken) -> impl Future<Output = Result<Self::Principal, AuthError>> + Send;
 }
 
-/// Authenticates a request, or gives the status and content of the error
-/// to send.
+/// Why a request was not authenticated: the status and content of the
+/// error to send.
+#[derive(Debug)]
+pub struct Rejection {
+    pub status: u16,
+    pub problem: Problem,
+    /// A key was sent but is not valid (the 401's challenge says so).
+    invalid_token: bool,
+}
+
+impl Rejection {
+    /// The reply to send, with the Error object `to_body` makes of the
+    /// status and problem; a 401 carries its `WWW-Authenticate` challenge.
+    pub fn into_reply<S, E: Serialize>(self, to_body: impl FnOnce(u16, Problem) -> E) -> Reply<S> {
+        let (status, invalid_token) = (self.status, self.invalid_token);
+        let reply = Reply::error(status, &to_body(status, self.problem));
+        match invalid_token {
+            true => reply.invalid_token(),
+            false => reply,
+        }
+    }
+}
+
+/// Authenticates a request, or gives the error to send.
 pub async fn authenticate<A: Authenticator>(
     authenticator: &A,
     headers: &http::HeaderMap,
-) -> Result<A::Principal, (u16, Problem)> {
-    let token = bearer_token(headers).map_err(|reason| (401, Problem::new("unauthorized", reason)))?;
+) -> Result<A::Principal, Rejection> {
+    let rejection = |status, problem, invalid_token| Rejection {
+        status,
+        problem,
+        invalid_token,
+    };
+    let token = bearer_token(headers).map_err(|reason| rejection(401, Problem::new("unauthorized", reason), false))?;
     authenticator.authenticate(token).await.map_err(|error| match error {
-        AuthError::InvalidKey => (401, Problem::new("unauthorized", "invalid API key")),
-        AuthError::Unavailable(problem) => (503, problem),
-        AuthError::Internal(problem) => (500, problem),
+        AuthError::InvalidKey => rejection(401, Problem::new("unauthorized", "invalid API key"), true),
+        AuthError::Unavailable(problem) => rejection(503, problem, false),
+        AuthError::Internal(problem) => rejection(500, problem, false),
     })
 }
 
