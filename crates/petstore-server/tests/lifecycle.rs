@@ -127,11 +127,6 @@ async fn serving(dir: &tempfile::TempDir, extra: &[&str]) -> (ServerProcess, Str
     (server, key, database)
 }
 
-fn address(server: &ServerProcess) -> String {
-    let rest = server.base_url.strip_prefix("http://").unwrap();
-    rest[..rest.find('/').unwrap()].to_string()
-}
-
 /// SIGTERM, then the exit: it must be clean and come well before the
 /// 10 s default deadline (the deadline is for requests in flight, and these
 /// tests have none).
@@ -153,7 +148,7 @@ async fn an_idle_http2_connection_that_never_answers_does_not_hold_shutdown() {
     // HTTP/2 over cleartext with prior knowledge: the preface and an empty
     // SETTINGS frame, then silence. The server's GOAWAY and PING are never
     // read, let alone answered.
-    let mut h2c = std::net::TcpStream::connect(address(&server)).unwrap();
+    let mut h2c = std::net::TcpStream::connect(server.address()).unwrap();
     h2c.write_all(b"PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n\x00\x00\x00\x04\x00\x00\x00\x00\x00")
         .unwrap();
     std::thread::sleep(Duration::from_millis(300));
@@ -168,7 +163,7 @@ async fn half_sent_requests_do_not_hold_shutdown() {
     let (mut server, _key, _) = serving(&dir, &[]).await;
     let half_sent: Vec<_> = (0..50)
         .map(|_| {
-            let mut conn = std::net::TcpStream::connect(address(&server)).unwrap();
+            let mut conn = std::net::TcpStream::connect(server.address()).unwrap();
             conn.write_all(b"GET /v1/store/orders HTTP/1.1\r\nHost: x\r\n").unwrap();
             conn
         })
@@ -183,20 +178,14 @@ async fn during_shutdown_new_clients_are_refused_at_once() {
     let dir = tempfile::tempdir().unwrap();
     let (mut server, key, database) = serving(&dir, &[]).await;
     // A request in flight keeps the process in its shutdown.
-    let mut blocker = sqlx::SqliteConnection::connect(&format!("sqlite://{database}"))
-        .await
-        .unwrap();
-    blocker.execute("BEGIN IMMEDIATE").await.unwrap();
-    let in_flight = {
-        let (url, key) = (format!("{}/store/orders/1", server.base_url), key.clone());
-        std::thread::spawn(move || try_http(&url, "DELETE", Some(&key)))
-    };
+    let blocker = support::hold_write_lock(&database).await;
+    let in_flight = server.cancel_in_background(&key, 1);
     std::thread::sleep(Duration::from_millis(300));
     server.signal("TERM");
     std::thread::sleep(Duration::from_millis(300));
 
     let started = Instant::now();
-    let refused = std::net::TcpStream::connect(address(&server));
+    let refused = std::net::TcpStream::connect(server.address());
     assert_eq!(
         refused.as_ref().map_err(|e| e.kind()).err(),
         Some(std::io::ErrorKind::ConnectionRefused),
@@ -215,14 +204,8 @@ async fn during_shutdown_new_clients_are_refused_at_once() {
 async fn the_shutdown_deadline_holds_against_a_request_that_cannot_finish() {
     let dir = tempfile::tempdir().unwrap();
     let (mut server, key, database) = serving(&dir, &["--shutdown-timeout", "1", "--db-wait-limit", "30"]).await;
-    let mut blocker = sqlx::SqliteConnection::connect(&format!("sqlite://{database}"))
-        .await
-        .unwrap();
-    blocker.execute("BEGIN IMMEDIATE").await.unwrap();
-    let _in_flight = {
-        let (url, key) = (format!("{}/store/orders/1", server.base_url), key.clone());
-        std::thread::spawn(move || try_http(&url, "DELETE", Some(&key)))
-    };
+    let blocker = support::hold_write_lock(&database).await;
+    let _in_flight = server.cancel_in_background(&key, 1);
     std::thread::sleep(Duration::from_millis(300));
     let (status, elapsed) = server.signal_and_wait("TERM");
     assert!(status.success(), "{status:?}: {}", server.logs());
@@ -235,14 +218,8 @@ async fn the_shutdown_deadline_holds_against_a_request_that_cannot_finish() {
 async fn sighup_is_ignored_and_never_kills_requests_in_flight() {
     let dir = tempfile::tempdir().unwrap();
     let (mut server, key, database) = serving(&dir, &[]).await;
-    let mut blocker = sqlx::SqliteConnection::connect(&format!("sqlite://{database}"))
-        .await
-        .unwrap();
-    blocker.execute("BEGIN IMMEDIATE").await.unwrap();
-    let in_flight = {
-        let (url, key) = (format!("{}/store/orders/1", server.base_url), key.clone());
-        std::thread::spawn(move || try_http(&url, "DELETE", Some(&key)))
-    };
+    let blocker = support::hold_write_lock(&database).await;
+    let in_flight = server.cancel_in_background(&key, 1);
     std::thread::sleep(Duration::from_millis(300));
     server.signal("HUP");
     std::thread::sleep(Duration::from_millis(300));

@@ -7,19 +7,13 @@
 mod support;
 
 use std::io::Write;
-use std::net::{SocketAddr, TcpStream};
+use std::net::SocketAddr;
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
 use support::ServerProcess;
 
 const CONFIG: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/deploy/haproxy.cfg");
-const SILENT_CONNECTIONS: usize = 20_000;
-
-fn address(server: &ServerProcess) -> SocketAddr {
-    let rest = server.base_url.strip_prefix("http://").unwrap();
-    rest[..rest.find('/').unwrap()].parse().unwrap()
-}
 
 fn free_port() -> u16 {
     std::net::TcpListener::bind("127.0.0.1:0")
@@ -36,25 +30,6 @@ impl Drop for Haproxy {
         let _ = self.0.kill();
         let _ = self.0.wait();
     }
-}
-
-/// One request from `source` (an address of the loopback range other
-/// than the silent clients'); the status, if an answer came within 5 s.
-async fn get_from(source: &str, proxy: SocketAddr, path: &str, key: &str) -> Option<u16> {
-    use tokio::io::{AsyncReadExt, AsyncWriteExt};
-    let attempt = async {
-        let socket = tokio::net::TcpSocket::new_v4().ok()?;
-        socket.bind(format!("{source}:0").parse().ok()?).ok()?;
-        let mut stream = socket.connect(proxy).await.ok()?;
-        let request = format!(
-            "GET {path} HTTP/1.1\r\nHost: petstore\r\nAuthorization: Bearer {key}\r\nConnection: close\r\n\r\n"
-        );
-        stream.write_all(request.as_bytes()).await.ok()?;
-        let mut response = Vec::new();
-        stream.read_to_end(&mut response).await.ok()?;
-        std::str::from_utf8(response.get(9..12)?).ok()?.parse().ok()
-    };
-    tokio::time::timeout(Duration::from_secs(5), attempt).await.ok()?
 }
 
 fn open_connections(pid: u32) -> usize {
@@ -82,42 +57,26 @@ async fn behind_haproxy_the_service_stays_reachable_during_a_flood_of_silent_con
         Command::new("haproxy")
             .args(["-db", "-f", CONFIG])
             .env("PETSTORE_PROXY_BIND", proxy.to_string())
-            .env("PETSTORE_SERVER", address(&server).to_string())
+            .env("PETSTORE_SERVER", server.address().to_string())
             .env("PETSTORE_PROXY_CONN_PER_CLIENT", "100")
             .stdout(Stdio::null())
             .stderr(Stdio::null())
             .spawn()
             .unwrap(),
     );
-    let path = "/v1/store/orders";
     let ready_by = Instant::now() + Duration::from_secs(10);
-    while get_from("127.0.0.2", proxy, path, &key).await != Some(200) {
+    while support::get_from("127.0.0.2", proxy, &key).await != Some(200) {
         assert!(Instant::now() < ready_by, "haproxy did not come up");
         tokio::time::sleep(Duration::from_millis(100)).await;
     }
 
-    // The flood, from 127.0.0.1, on a thread of its own: connections are
-    // held (the newest 5,000, within this process's descriptors) and never
-    // send a byte.
-    let flood = std::thread::spawn(move || {
-        let mut held = std::collections::VecDeque::new();
-        let mut connected = 0;
-        for _ in 0..SILENT_CONNECTIONS {
-            if let Ok(conn) = TcpStream::connect_timeout(&proxy, Duration::from_secs(1)) {
-                connected += 1;
-                held.push_back(conn);
-                if held.len() > 5_000 {
-                    held.pop_front();
-                }
-            }
-        }
-        (connected, held)
-    });
+    // The flood: 20,000 silent connections attempted from 127.0.0.1.
+    let flood = support::silent_flood(proxy);
     // Meanwhile, another client is served, every time, promptly.
     let mut answers = Vec::new();
     let mut most_connections = 0;
     while !flood.is_finished() {
-        answers.push(get_from("127.0.0.2", proxy, path, &key).await);
+        answers.push(support::get_from("127.0.0.2", proxy, &key).await);
         most_connections = most_connections.max(open_connections(server.child.id()));
         tokio::time::sleep(Duration::from_millis(50)).await;
     }

@@ -8,16 +8,11 @@
 mod support;
 
 use std::io::{Read, Write};
-use std::net::{SocketAddr, TcpStream};
+use std::net::TcpStream;
 use std::process::Command;
 use std::time::{Duration, Instant};
 
 use support::ServerProcess;
-
-fn address(server: &ServerProcess) -> SocketAddr {
-    let rest = server.base_url.strip_prefix("http://").unwrap();
-    rest[..rest.find('/').unwrap()].parse().unwrap()
-}
 
 async fn serving(extra: &[&str]) -> (tempfile::TempDir, ServerProcess, String) {
     let dir = tempfile::tempdir().unwrap();
@@ -64,9 +59,9 @@ fn get(conn: &mut TcpStream, key: &str) -> u16 {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn silent_and_idle_connections_are_closed_and_busy_ones_are_not() {
     let (_dir, server, key) = serving(&["--silent-timeout", "2", "--idle-timeout", "3"]).await;
-    let mut silent = TcpStream::connect(address(&server)).unwrap();
-    let mut idle = TcpStream::connect(address(&server)).unwrap();
-    let mut busy = TcpStream::connect(address(&server)).unwrap();
+    let mut silent = TcpStream::connect(server.address()).unwrap();
+    let mut idle = TcpStream::connect(server.address()).unwrap();
+    let mut busy = TcpStream::connect(server.address()).unwrap();
     assert_eq!(get(&mut idle, &key), 200);
     let busy_thread = std::thread::spawn(move || {
         // A request every half second for five seconds: never idle.
@@ -92,7 +87,7 @@ async fn silent_and_idle_connections_are_closed_and_busy_ones_are_not() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn one_clients_silent_connections_beyond_its_share_are_closed_at_once() {
     let (_dir, server, _key) = serving(&["--silent-per-client", "10"]).await;
-    let mut conns: Vec<TcpStream> = (0..30).map(|_| TcpStream::connect(address(&server)).unwrap()).collect();
+    let mut conns: Vec<TcpStream> = (0..30).map(|_| TcpStream::connect(server.address()).unwrap()).collect();
     std::thread::sleep(Duration::from_secs(3));
     // Well before the 10 s silent timeout, 20 of the 30 are closed.
     let mut open = 0;
@@ -104,26 +99,6 @@ async fn one_clients_silent_connections_beyond_its_share_are_closed_at_once() {
         }
     }
     assert_eq!(open, 10, "{}", server.logs());
-}
-
-/// One request from `source`, a loopback address other than the flood's;
-/// the status, if an answer came within 10 s (a SYN dropped while the
-/// accept queue is full is sent again after 1 s, then 3 s).
-async fn get_from(source: &str, server: SocketAddr, key: &str) -> Option<u16> {
-    use tokio::io::{AsyncReadExt, AsyncWriteExt};
-    let attempt = async {
-        let socket = tokio::net::TcpSocket::new_v4().ok()?;
-        socket.bind(format!("{source}:0").parse().ok()?).ok()?;
-        let mut stream = socket.connect(server).await.ok()?;
-        let request = format!(
-            "GET /v1/store/orders HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer {key}\r\nConnection: close\r\n\r\n"
-        );
-        stream.write_all(request.as_bytes()).await.ok()?;
-        let mut response = Vec::new();
-        stream.read_to_end(&mut response).await.ok()?;
-        std::str::from_utf8(response.get(9..12)?).ok()?.parse().ok()
-    };
-    tokio::time::timeout(Duration::from_secs(10), attempt).await.ok()?
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -147,36 +122,19 @@ async fn a_flood_of_silent_connections_does_not_lock_other_clients_out() {
         "warn",
     ]);
     let server = ServerProcess::spawn(command);
-    let target = address(&server);
+    let target = server.address();
 
-    let flood = std::thread::spawn(move || {
-        let (mut held, mut connected) = (std::collections::VecDeque::new(), 0);
-        let started = Instant::now();
-        for _ in 0..20_000 {
-            if started.elapsed() > Duration::from_secs(30) {
-                break;
-            }
-            if let Ok(conn) = TcpStream::connect_timeout(&target, Duration::from_secs(1)) {
-                connected += 1;
-                held.push_back(conn);
-                // The newest 5,000 stay open on this side.
-                if held.len() > 5_000 {
-                    held.pop_front();
-                }
-            }
-        }
-        (connected, held)
-    });
+    let flood = support::silent_flood(target);
     let mut answers = Vec::new();
     while !flood.is_finished() {
-        answers.push(get_from("127.0.0.2", target, &key).await);
+        answers.push(support::get_from("127.0.0.2", target, &key).await);
         tokio::time::sleep(Duration::from_millis(50)).await;
     }
     let (connected, held) = flood.join().unwrap();
     // After the flood, with its newest connections still open, the
     // service answers at once.
     tokio::time::sleep(Duration::from_secs(2)).await;
-    let after = get_from("127.0.0.2", target, &key).await;
+    let after = support::get_from("127.0.0.2", target, &key).await;
     drop(held);
     assert!(connected > 1024, "the flood opened only {connected} connections");
     let served = answers.iter().filter(|a| **a == Some(200)).count();

@@ -97,6 +97,21 @@ impl ServerProcess {
         self.stdout_lines.recv_timeout(Duration::from_secs(10)).ok()
     }
 
+    /// The address it listens on.
+    pub fn address(&self) -> std::net::SocketAddr {
+        let rest = self.base_url.strip_prefix("http://").expect("an http URL");
+        rest[..rest.find('/').expect("a base path")]
+            .parse()
+            .expect("an address")
+    }
+
+    /// Starts `DELETE /store/orders/{id}` on a thread of its own; its
+    /// answer, if one comes, when joined.
+    pub fn cancel_in_background(&self, key: &str, id: i64) -> std::thread::JoinHandle<Option<(u16, String)>> {
+        let (url, key) = (format!("{}/store/orders/{id}", self.base_url), key.to_string());
+        std::thread::spawn(move || try_http(&url, "DELETE", Some(&key)))
+    }
+
     /// Everything written to stderr so far.
     pub fn logs(&self) -> String {
         self.stderr_text.lock().unwrap().clone()
@@ -165,6 +180,64 @@ pub fn try_http(url: &str, method: &str, key: Option<&str>) -> Option<(u16, Stri
     let status = response.get(9..12)?.parse().ok()?;
     let body = response.split_once("\r\n\r\n").map(|(_, b)| b.to_string())?;
     Some((status, body))
+}
+
+/// A connection of another process's that holds SQLite's write lock until
+/// it is closed.
+pub async fn hold_write_lock(database: &str) -> sqlx::SqliteConnection {
+    use sqlx::{Connection, Executor};
+    let mut conn = sqlx::SqliteConnection::connect(&format!("sqlite://{database}"))
+        .await
+        .unwrap();
+    conn.execute("BEGIN IMMEDIATE").await.unwrap();
+    conn
+}
+
+/// One `GET /v1/store/orders` from `source` (an address of the loopback
+/// range other than a test's flood), over a connection of its own; the
+/// status, if an answer came within 10 s (a SYN dropped while an accept
+/// queue is full is sent again after 1 s, then 3 s).
+pub async fn get_from(source: &str, server: std::net::SocketAddr, key: &str) -> Option<u16> {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let attempt = async {
+        let socket = tokio::net::TcpSocket::new_v4().ok()?;
+        socket.bind(format!("{source}:0").parse().ok()?).ok()?;
+        let mut stream = socket.connect(server).await.ok()?;
+        let request = format!(
+            "GET /v1/store/orders HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer {key}\r\nConnection: close\r\n\r\n"
+        );
+        stream.write_all(request.as_bytes()).await.ok()?;
+        let mut response = Vec::new();
+        stream.read_to_end(&mut response).await.ok()?;
+        std::str::from_utf8(response.get(9..12)?).ok()?.parse().ok()
+    };
+    tokio::time::timeout(Duration::from_secs(10), attempt).await.ok()?
+}
+
+/// A flood of silent connections to `target`, from 127.0.0.1, on a thread
+/// of its own: 20,000 attempts (or 30 s), each connection held open and
+/// never sent a byte; the newest 5,000 stay open on this side, within the
+/// test's descriptors. When joined: how many connected, and those held.
+pub fn silent_flood(
+    target: std::net::SocketAddr,
+) -> std::thread::JoinHandle<(usize, std::collections::VecDeque<std::net::TcpStream>)> {
+    std::thread::spawn(move || {
+        let (mut held, mut connected) = (std::collections::VecDeque::new(), 0);
+        let started = Instant::now();
+        for _ in 0..20_000 {
+            if started.elapsed() > Duration::from_secs(30) {
+                break;
+            }
+            if let Ok(conn) = std::net::TcpStream::connect_timeout(&target, Duration::from_secs(1)) {
+                connected += 1;
+                held.push_back(conn);
+                if held.len() > 5_000 {
+                    held.pop_front();
+                }
+            }
+        }
+        (connected, held)
+    })
 }
 
 /// Loads orders `1..=pending` as pending and the next `shipped` ids as
