@@ -10,6 +10,7 @@ use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpStream;
 use std::time::{Duration, Instant};
 
+use petstore_server::testing::PostgresTestDatabase;
 use support::{ServerProcess, http};
 
 /// One keep-alive HTTP/1.1 connection, so that connection setup does not
@@ -93,11 +94,22 @@ fn median(samples: &[Duration]) -> Duration {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn only_the_canonical_key_form_is_accepted() {
+async fn only_the_canonical_key_form_is_accepted_sqlite() {
     let dir = tempfile::tempdir().unwrap();
-    let database = dir.path().join("petstore.db").to_str().unwrap().to_string();
-    let key = support::seed(&database, 3, 0, "canonical").await;
-    let server = ServerProcess::start(&database, &[]);
+    only_the_canonical_key_form_is_accepted(dir.path().join("petstore.db").to_str().unwrap()).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn only_the_canonical_key_form_is_accepted_postgres() {
+    let Some(db) = PostgresTestDatabase::create("only_the_canonical_key_form_is_accepted").await else {
+        return;
+    };
+    only_the_canonical_key_form_is_accepted(&db.url).await;
+}
+
+async fn only_the_canonical_key_form_is_accepted(database: &str) {
+    let key = support::seed(database, 3, 0, "canonical").await;
+    let server = ServerProcess::start(database, &[]);
     let url = format!("{}/store/orders", server.base_url);
     assert_eq!(http(&url, "GET", Some(&key)).0, 200);
     let (id, secret) = key.strip_prefix("psk_").unwrap().split_once('_').unwrap();
@@ -112,15 +124,27 @@ async fn only_the_canonical_key_form_is_accepted() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn unknown_revoked_and_wrong_keys_cannot_be_told_apart_by_timing() {
+async fn unknown_revoked_and_wrong_keys_cannot_be_told_apart_by_timing_sqlite() {
     let dir = tempfile::tempdir().unwrap();
-    let database = dir.path().join("petstore.db").to_str().unwrap().to_string();
-    let key = support::seed(&database, 3, 0, "timing").await;
-    let revoked = support::create_key(&database, "revoked");
+    unknown_revoked_and_wrong_keys_cannot_be_told_apart_by_timing(dir.path().join("petstore.db").to_str().unwrap())
+        .await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn unknown_revoked_and_wrong_keys_cannot_be_told_apart_by_timing_postgres() {
+    let Some(db) = PostgresTestDatabase::create("keys_cannot_be_told_apart_by_timing").await else {
+        return;
+    };
+    unknown_revoked_and_wrong_keys_cannot_be_told_apart_by_timing(&db.url).await;
+}
+
+async fn unknown_revoked_and_wrong_keys_cannot_be_told_apart_by_timing(database: &str) {
+    let key = support::seed(database, 3, 0, "timing").await;
+    let revoked = support::create_key(database, "revoked");
     let revoked_id: i64 = revoked.split('_').nth(1).unwrap().parse().unwrap();
-    let output = support::run(&database, &["keys", "revoke", &revoked_id.to_string()]);
+    let output = support::run(database, &["keys", "revoke", &revoked_id.to_string()]);
     assert!(output.status.success());
-    let server = ServerProcess::start(&database, &["--log-level", "warn"]);
+    let server = ServerProcess::start(database, &["--log-level", "warn"]);
 
     let (id, secret) = key.strip_prefix("psk_").unwrap().split_once('_').unwrap();
     let wrong_secret = format!("psk_{id}_{}", "0".repeat(secret.len()));
