@@ -229,15 +229,11 @@ async fn known_gaps_are_pinned(server: &TestServer) {
 
     // Router-level 404: no route matched, so no handler (and not our
     // error type) ran: dropshot's own body, without `code`/`status`.
+    // (A method a path does not have is answered by our hidden endpoints:
+    // see `undocumented_methods_get_405_with_allow_and_the_error_body`.)
     let (status, _, body) = send(http.get(format!("{base}/nowhere")).bearer_auth(&server.key)).await;
     assert_eq!(status, 404);
     assert_eq!(body["message"], "Not Found");
-    assert!(body.get("request_id").is_some() && body.get("code").is_none(), "{body}");
-
-    // Router-level 405, likewise, with the Allow header HTTP requires.
-    let (status, headers, body) = send(http.put(format!("{base}/store/orders")).bearer_auth(&server.key)).await;
-    assert_eq!(status, 405);
-    assert_eq!(headers["allow"], "GET");
     assert!(body.get("request_id").is_some() && body.get("code").is_none(), "{body}");
 
     // A path that is not valid UTF-8 once percent-decoded is refused by
@@ -246,6 +242,39 @@ async fn known_gaps_are_pinned(server: &TestServer) {
     assert_eq!(status, 400);
     assert_eq!(body["message"], "invalid path encoding");
     assert!(body.get("code").is_none(), "{body}");
+}
+
+/// A method a path does not document: 405 with `Allow` and the Error
+/// object (hidden endpoints answer, not dropshot's router).
+async fn undocumented_methods_get_405_with_allow_and_the_error_body(server: &TestServer) {
+    let http = reqwest::Client::new();
+    let base = &server.base_url;
+    for (method, path, allow) in [
+        (reqwest::Method::PUT, "/store/orders", "GET"),
+        (reqwest::Method::POST, "/store/orders", "GET"),
+        (reqwest::Method::DELETE, "/store/orders", "GET"),
+        (reqwest::Method::PATCH, "/store/orders", "GET"),
+        (reqwest::Method::OPTIONS, "/store/orders", "GET"),
+        (reqwest::Method::GET, "/store/orders/1", "DELETE"),
+        (reqwest::Method::PUT, "/store/orders/abc", "DELETE"),
+        (reqwest::Method::DELETE, "/pets/1", "GET"),
+        (reqwest::Method::POST, "/openapi.json", "GET"),
+    ] {
+        for key in [Some(server.key.as_str()), None] {
+            let mut request = http.request(method.clone(), format!("{base}{path}"));
+            if let Some(key) = key {
+                request = request.bearer_auth(key);
+            }
+            let (status, headers, body) = send(request).await;
+            assert_eq!(status, 405, "{method} {path}: {body}");
+            assert_eq!(headers["allow"], allow, "{method} {path}");
+            assert_error_body(&body, 405, "method_not_allowed");
+        }
+    }
+    // HEAD gets the status and headers, and no body.
+    let response = http.head(format!("{base}/store/orders")).send().await.unwrap();
+    assert_eq!(response.status().as_u16(), 405);
+    assert_eq!(response.headers()["allow"], "GET");
 }
 
 /// RFC 6750 §3 (and RFC 9110 §11.6.1): a 401 carries a `WWW-Authenticate`
@@ -309,5 +338,6 @@ on_both_backends!(
     authentication_comes_before_parameter_checks,
     the_bearer_scheme_is_case_insensitive,
     every_401_carries_a_bearer_challenge,
+    undocumented_methods_get_405_with_allow_and_the_error_body,
     known_gaps_are_pinned,
 );

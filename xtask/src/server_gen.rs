@@ -16,6 +16,8 @@ use quote::{format_ident, quote};
 
 use crate::spec::{self, OperationRef, SpecError};
 
+mod not_allowed;
+
 /// Where, under the base path, the server serves the spec it was generated
 /// from (an unpublished route; spec.rs keeps spec paths off it).
 pub const DOCUMENT_PATH: &str = "/openapi.json";
@@ -82,6 +84,7 @@ pub fn generate(spec: &OpenAPI, document: &str) -> Result<syn::File, SpecError> 
     let endpoints = operations.iter().map(|op| endpoint_decl(op, &error_type));
     let handler_methods = operations.iter().map(handler_method);
     let adapters = operations.iter().map(|op| adapter(op, &error_type, &handlers_trait));
+    let not_allowed = not_allowed::registrations(&operations, &document_path, &error_type);
 
     let api_doc = format!(
         "The `{}` API as dropshot sees it: one endpoint per operation, under `{base_path}`.\n\n\
@@ -197,10 +200,14 @@ pub fn generate(spec: &OpenAPI, document: &str) -> Result<syn::File, SpecError> 
             }
         }
 
-        /// The dropshot API description of a server built on `H`.
+        /// The dropshot API description of a server built on `H`, with a
+        /// hidden endpoint answering 405 (the Error object and `Allow`) for
+        /// each method a path does not document.
         pub fn api_description<H: #handlers_trait>(
-        ) -> ::std::result::Result<::dropshot::ApiDescription<H>, ::dropshot::ApiDescriptionBuildErrors> {
-            #api_mod::api_description::<StrictServer<H>>()
+        ) -> ::std::result::Result<::dropshot::ApiDescription<H>, runtime::ApiDescriptionError> {
+            let mut api = #api_mod::api_description::<StrictServer<H>>()?;
+            #not_allowed
+            ::std::result::Result::Ok(api)
         }
 
         /// The API description without an implementation, for generating

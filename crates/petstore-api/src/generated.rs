@@ -595,12 +595,101 @@ impl<H: PetStoreHandlers> PetStoreApi for StrictServer<H> {
         ::std::result::Result::Ok(::dropshot::HttpResponseOk(DOCUMENT.clone()))
     }
 }
-/// The dropshot API description of a server built on `H`.
+/// The dropshot API description of a server built on `H`, with a
+/// hidden endpoint answering 405 (the Error object and `Allow`) for
+/// each method a path does not document.
 pub fn api_description<H: PetStoreHandlers>() -> ::std::result::Result<
     ::dropshot::ApiDescription<H>,
-    ::dropshot::ApiDescriptionBuildErrors,
+    runtime::ApiDescriptionError,
 > {
-    pet_store_api_mod::api_description::<StrictServer<H>>()
+    let mut api = pet_store_api_mod::api_description::<StrictServer<H>>()?;
+    for method in runtime::methods_other_than(&["GET"]) {
+        api.register(
+            ::dropshot::ApiEndpoint::new(
+                    format!("405 {method} {}", "/v1/openapi.json"),
+                    |rqctx: ::dropshot::RequestContext<H>| async move {
+                        runtime::method_not_allowed(
+                                rqctx.request.method(),
+                                "GET",
+                                types::Error::from_problem,
+                            )
+                            .map_err(types::Error::from)
+                    },
+                    method,
+                    "application/json",
+                    "/v1/openapi.json",
+                    ::dropshot::ApiEndpointVersions::All,
+                )
+                .visible(false),
+        )?;
+    }
+    for method in runtime::methods_other_than(&["GET"]) {
+        api.register(
+            ::dropshot::ApiEndpoint::new(
+                    format!("405 {method} {}", "/v1/pets/{petId}"),
+                    |
+                        rqctx: ::dropshot::RequestContext<H>,
+                        _: ::dropshot::Path<GetPetByIdPath>|
+                    async move {
+                        runtime::method_not_allowed(
+                                rqctx.request.method(),
+                                "GET",
+                                types::Error::from_problem,
+                            )
+                            .map_err(types::Error::from)
+                    },
+                    method,
+                    "application/json",
+                    "/v1/pets/{petId}",
+                    ::dropshot::ApiEndpointVersions::All,
+                )
+                .visible(false),
+        )?;
+    }
+    for method in runtime::methods_other_than(&["GET"]) {
+        api.register(
+            ::dropshot::ApiEndpoint::new(
+                    format!("405 {method} {}", "/v1/store/orders"),
+                    |rqctx: ::dropshot::RequestContext<H>| async move {
+                        runtime::method_not_allowed(
+                                rqctx.request.method(),
+                                "GET",
+                                types::Error::from_problem,
+                            )
+                            .map_err(types::Error::from)
+                    },
+                    method,
+                    "application/json",
+                    "/v1/store/orders",
+                    ::dropshot::ApiEndpointVersions::All,
+                )
+                .visible(false),
+        )?;
+    }
+    for method in runtime::methods_other_than(&["DELETE"]) {
+        api.register(
+            ::dropshot::ApiEndpoint::new(
+                    format!("405 {method} {}", "/v1/store/orders/{orderId}"),
+                    |
+                        rqctx: ::dropshot::RequestContext<H>,
+                        _: ::dropshot::Path<CancelOrderPath>|
+                    async move {
+                        runtime::method_not_allowed(
+                                rqctx.request.method(),
+                                "DELETE",
+                                types::Error::from_problem,
+                            )
+                            .map_err(types::Error::from)
+                    },
+                    method,
+                    "application/json",
+                    "/v1/store/orders/{orderId}",
+                    ::dropshot::ApiEndpointVersions::All,
+                )
+                .visible(false),
+        )?;
+    }
+    ::std::result::Result::Ok(api)
 }
 /// The API description without an implementation, for generating
 /// the OpenAPI document dropshot sees.

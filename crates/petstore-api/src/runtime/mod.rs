@@ -3,9 +3,11 @@
 //! depends on the spec; what depends on it is generated.
 
 mod json;
+mod not_allowed;
 mod reply;
 
 pub use json::{Json, JsonArrayWriter, JsonResponse};
+pub use not_allowed::{ApiDescriptionError, method_not_allowed, methods_other_than};
 pub use reply::Reply;
 
 use std::fmt;

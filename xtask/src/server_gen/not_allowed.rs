@@ -1,0 +1,53 @@
+//! 405 for the methods a path does not document: hidden endpoints
+//! (`ApiEndpoint::visible(false)`, so the document is unchanged) that
+//! answer with the Error object and `Allow`, where dropshot's router would
+//! answer with a body of its own.
+
+use std::collections::BTreeMap;
+
+use proc_macro2::TokenStream;
+use quote::quote;
+
+use super::{Operation, path_struct_name};
+
+/// Statements that register the hidden endpoints on `api`, for every path
+/// of `operations` and the document's own path.
+pub(super) fn registrations(operations: &[Operation], document_path: &str, error_type: &syn::Ident) -> TokenStream {
+    // Path → its methods, and a path-parameter struct of one of its
+    // operations (dropshot checks that an endpoint takes its path's
+    // parameters, hidden ones too).
+    let mut paths: BTreeMap<&str, (Vec<String>, Option<syn::Ident>)> = BTreeMap::new();
+    for op in operations {
+        let (methods, params) = paths.entry(op.http_path.as_str()).or_default();
+        methods.push(op.method.to_string());
+        if !op.path_params.is_empty() {
+            *params = Some(path_struct_name(op));
+        }
+    }
+    paths.entry(document_path).or_default().0.push("GET".into());
+    let registrations = paths.into_iter().map(|(path, (mut methods, params))| {
+        methods.sort();
+        methods.dedup();
+        let allowed = methods.join(", ");
+        let extractor = params.map(|name| quote!(, _: ::dropshot::Path<#name>));
+        quote! {
+            for method in runtime::methods_other_than(&[#(#methods),*]) {
+                api.register(
+                    ::dropshot::ApiEndpoint::new(
+                        format!("405 {method} {}", #path),
+                        |rqctx: ::dropshot::RequestContext<H> #extractor| async move {
+                            runtime::method_not_allowed(rqctx.request.method(), #allowed, types::#error_type::from_problem)
+                                .map_err(types::#error_type::from)
+                        },
+                        method,
+                        "application/json",
+                        #path,
+                        ::dropshot::ApiEndpointVersions::All,
+                    )
+                    .visible(false),
+                )?;
+            }
+        }
+    });
+    quote!(#(#registrations)*)
+}
