@@ -1,17 +1,11 @@
-//! Code generation for the Pet Store workspace, run as `cargo xtask`.
+//! Project automation for the Pet Store workspace, run as `cargo xtask`:
+//! three concerns, one module folder each, depending one way.
 //!
-//! The flow: `spec` reads and checks `openapi/petstore.yaml`; `client_gen`
-//! and `server_gen` turn it into Rust; `codegen` renders, writes and checks
-//! the committed files.
+//! - [`codegen`]: the spec, read and checked, turned into the client and
+//!   server crates, which are rendered, written and checked for staleness;
+//! - [`designer`]: diff, lint and docs for the people who edit the spec;
+//! - [`load`]: bench and soak against real server processes.
 
-pub mod bench;
-pub mod client_gen;
 pub mod codegen;
-pub mod diff;
-pub mod docs;
-pub mod lint;
-pub mod server_gen;
-pub mod server_process;
-pub mod soak;
-pub mod spec;
-pub mod spec_json;
+pub mod designer;
+pub mod load;

@@ -23,20 +23,21 @@ fn main() -> ExitCode {
         ["check"] => check(&workspace_root()),
         ["diff", rest @ ..] => {
             let rest: Vec<String> = rest.iter().map(|s| s.to_string()).collect();
-            xtask::diff::run(&workspace_root(), &rest)
+            xtask::designer::diff::run(&workspace_root(), &rest)
         }
-        ["lint"] => xtask::lint::run(&workspace_root()),
+        ["lint"] => xtask::designer::lint::run(&workspace_root()),
         ["bench", rest @ ..] => {
             let rest: Vec<String> = rest.iter().map(|s| s.to_string()).collect();
-            xtask::bench::run(&workspace_root(), &rest)
+            xtask::load::bench::run(&workspace_root(), &rest)
         }
         ["docs", rest @ ..] => {
             let rest: Vec<String> = rest.iter().map(|s| s.to_string()).collect();
-            xtask::docs::run(&workspace_root(), &rest)
+            xtask::designer::docs::run(&workspace_root(), &rest)
         }
         ["soak", rest @ ..] => {
             let rest: Vec<String> = rest.iter().map(|s| s.to_string()).collect();
-            xtask::soak::SoakOptions::parse(&rest).and_then(|options| xtask::soak::run(&workspace_root(), &options))
+            xtask::load::soak::SoakOptions::parse(&rest)
+                .and_then(|options| xtask::load::soak::run(&workspace_root(), &options))
         }
         ["help" | "--help" | "-h"] => {
             println!("{USAGE}");

@@ -2,7 +2,7 @@
 //! copy with one change.
 
 use serde_json::{Value, json};
-use xtask::diff::{Compatibility, diff, major_version};
+use xtask::designer::diff::{Compatibility, diff, major_version};
 
 const TODAY: &str = "2026-11-21";
 

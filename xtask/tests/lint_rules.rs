@@ -1,7 +1,7 @@
 //! Each rule of `cargo xtask lint` on the real spec and a broken copy.
 
 use serde_json::{Value, json};
-use xtask::lint::{Finding, Severity, lint};
+use xtask::designer::lint::{Finding, Severity, lint};
 
 fn base() -> Value {
     let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../openapi/petstore.yaml")).unwrap();

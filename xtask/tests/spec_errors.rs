@@ -2,7 +2,7 @@
 //! panic. Each case edits a copy of the real spec.
 
 use xtask::codegen::generate_all;
-use xtask::spec::SpecError;
+use xtask::codegen::spec::SpecError;
 
 fn real_spec() -> String {
     std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../openapi/petstore.yaml")).unwrap()

@@ -14,7 +14,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use crate::server_process::{ServerProcess, check, seed_database};
+use crate::load::server_process::{ServerProcess, check, seed_database};
 
 const OHA_VERSION: &str = "1.16.0";
 const CONNECTIONS: usize = 64;

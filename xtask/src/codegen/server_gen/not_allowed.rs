@@ -8,7 +8,8 @@ use std::collections::BTreeMap;
 use proc_macro2::TokenStream;
 use quote::quote;
 
-use super::{Operation, path_struct_name};
+use super::endpoints::path_struct_name;
+use super::model::Operation;
 
 /// Statements that register the hidden endpoints on `api`, for every path
 /// of `operations` and the document's own path.

@@ -6,7 +6,7 @@
 use std::path::Path;
 use std::process::{Command, Stdio};
 
-use crate::server_process::{ServerProcess, check, seed_database};
+use crate::load::server_process::{ServerProcess, check, seed_database};
 
 pub struct SoakOptions {
     pub seconds: u64,

@@ -6,8 +6,8 @@ use std::fmt;
 
 use serde_json::Value;
 
-use crate::spec::{METHODS, path_variables};
-use crate::spec_json::{items, resolve};
+use crate::codegen::spec::{METHODS, path_variables};
+use crate::designer::spec_json::{items, resolve};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 pub enum Severity {
@@ -352,7 +352,7 @@ fn validate(doc: &Value, schema: &Value, value: &Value, depth: usize) -> Result<
 /// `cargo xtask lint`
 pub fn run(root: &std::path::Path) -> Result<(), String> {
     let spec_path = crate::codegen::SPEC_PATH;
-    let doc = crate::spec_json::read_checked(root)?;
+    let doc = crate::designer::spec_json::read_checked(root)?;
     let findings = lint(&doc);
     for finding in &findings {
         println!("{spec_path}: {finding}");

@@ -7,7 +7,7 @@ use openapiv3::OpenAPI;
 use progenitor_impl::{GenerationSettings, Generator, HooksMode, InterfaceStyle};
 use quote::quote;
 
-use crate::spec::{self, SpecError};
+use crate::codegen::spec::{self, SpecError};
 
 fn settings() -> GenerationSettings {
     let mut settings = GenerationSettings::new();

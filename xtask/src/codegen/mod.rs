@@ -1,10 +1,15 @@
-//! The generated files: where they go, how they look, and whether the
-//! committed ones are current.
+//! Code generation: [`spec`] reads and checks the spec; [`client_gen`] and
+//! [`server_gen`] turn it into Rust; this module renders, writes and checks
+//! the committed files: where they go, how they look, and whether they are
+//! current.
+
+pub mod client_gen;
+pub mod server_gen;
+pub mod spec;
 
 use std::path::{Path, PathBuf};
 
-use crate::spec::{self, SpecError};
-use crate::{client_gen, server_gen};
+use self::spec::SpecError;
 
 /// The spec every generated file is made from, relative to the workspace.
 pub const SPEC_PATH: &str = "openapi/petstore.yaml";

@@ -11,7 +11,7 @@ use crate::codegen::SPEC_PATH;
 /// JSON.
 pub fn read_checked(root: &std::path::Path) -> Result<Value, String> {
     let text = std::fs::read_to_string(root.join(SPEC_PATH)).map_err(|e| format!("cannot read {SPEC_PATH}: {e}"))?;
-    crate::spec::parse(&text).map_err(|e| format!("{SPEC_PATH}: {e}"))?;
+    crate::codegen::spec::parse(&text).map_err(|e| format!("{SPEC_PATH}: {e}"))?;
     serde_norway::from_str(&text).map_err(|e| format!("{SPEC_PATH}: {e}"))
 }
 

@@ -17,8 +17,8 @@ use std::fmt;
 
 use serde_json::Value;
 
-use crate::spec::METHODS;
-use crate::spec_json::{items, resolve};
+use crate::codegen::spec::METHODS;
+use crate::designer::spec_json::{items, resolve};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 pub enum Compatibility {
@@ -472,7 +472,7 @@ pub fn run(root: &std::path::Path, args: &[String]) -> Result<(), String> {
         _ => return Err("usage: cargo xtask diff [--base GIT_REF]".into()),
     };
     let spec_path = crate::codegen::SPEC_PATH;
-    let new = crate::spec_json::read_checked(root)?;
+    let new = crate::designer::spec_json::read_checked(root)?;
     let old: Value = match git(root, &["show", &format!("{base}:{spec_path}")]) {
         Ok(text) => serde_norway::from_str(&text).map_err(|e| format!("{spec_path} at {base}: {e}"))?,
         // Not there yet: everything is new.

@@ -1,0 +1,193 @@
+//! The server side of the contract (crates/petstore-api): the spec's types
+//! with serde and schemars derives, a `#[dropshot::api_description]` trait,
+//! and the strict layer between the two.
+//!
+//! The strict layer follows oapi-codegen's strict server: the hand-written
+//! server implements one plain method per operation that returns a response
+//! enum with one variant per documented status, so an undocumented status
+//! does not compile. Generated code authenticates the caller before that
+//! method runs, and turns every error into the spec's Error object.
+//!
+//! One concern per file: [`model`] (the spec read into operations),
+//! [`types`], [`responses`], [`endpoints`] (the traits' declarations),
+//! [`adapter`] (the strict layer) and [`not_allowed`] (405s).
+
+mod adapter;
+mod endpoints;
+mod model;
+mod not_allowed;
+mod responses;
+mod types;
+
+use heck::{ToPascalCase, ToSnakeCase};
+use openapiv3::OpenAPI;
+use quote::{format_ident, quote};
+
+use crate::codegen::spec::{self, DOCUMENT_PATH, SpecError};
+
+use self::adapter::adapter;
+use self::endpoints::{endpoint_decl, handler_method, path_struct};
+use self::model::describe;
+use self::responses::{headers_struct, response_enum};
+use self::types::{error_type, generate_types};
+
+/// `document` is the spec as JSON, served by the server as it was written.
+pub fn generate(spec: &OpenAPI, document: &str) -> Result<syn::File, SpecError> {
+    let document_path = format!("{}{DOCUMENT_PATH}", spec::base_path(&spec.servers[0].url));
+    let types = generate_types(spec)?;
+    let error_type = error_type(spec)?;
+    let base_path = spec::base_path(&spec.servers[0].url);
+    let operations = spec::operations(spec)
+        .iter()
+        .map(|op| describe(spec, op, &base_path))
+        .collect::<Result<Vec<_>, _>>()?;
+
+    let title = spec.info.title.to_pascal_case();
+    let api_trait = format_ident!("{title}Api");
+    let handlers_trait = format_ident!("{title}Handlers");
+    let api_mod = format_ident!("{}_mod", api_trait.to_string().to_snake_case());
+
+    let path_structs = operations.iter().map(path_struct);
+    let headers_structs = operations.iter().map(headers_struct);
+    let response_enums = operations.iter().map(|op| response_enum(op, &error_type));
+    let endpoints = operations.iter().map(|op| endpoint_decl(op, &error_type));
+    let handler_methods = operations.iter().map(handler_method);
+    let adapters = operations.iter().map(|op| adapter(op, &error_type, &handlers_trait));
+    let not_allowed = not_allowed::registrations(&operations, &document_path, &error_type);
+
+    let api_doc = format!(
+        "The `{}` API as dropshot sees it: one endpoint per operation, under `{base_path}`.\n\n\
+         Implemented by [`StrictServer`]; a server implements [`{handlers_trait}`] instead.",
+        spec.info.title
+    );
+    let handlers_doc = format!(
+        "What a `{}` server implements: one method per operation, with typed inputs and a typed response.\n\n\
+         The caller is authenticated (by [`runtime::Authenticator`]) before any method runs.",
+        spec.info.title
+    );
+    let version = &spec.info.version;
+
+    let tokens = quote! {
+        use crate::runtime;
+
+        /// Types from the spec's `components.schemas`.
+        #[allow(clippy::all)]
+        pub mod types {
+            #types
+        }
+
+        /// The path the spec's `servers` share; every endpoint is served under it.
+        pub const BASE_PATH: &str = #base_path;
+
+        /// The spec's `info.version`.
+        pub const API_VERSION: &str = #version;
+
+        /// The OpenAPI document this code was generated from, as JSON. The
+        /// server serves it (unauthenticated, outside the contract) at
+        /// `#document_path`.
+        pub const OPENAPI_DOCUMENT: &str = #document;
+
+        impl ::std::fmt::Display for types::#error_type {
+            fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+                write!(f, "{} {}: {}", self.status, self.code, self.message)
+            }
+        }
+
+        impl ::dropshot::HttpResponseError for types::#error_type {
+            fn status_code(&self) -> ::dropshot::ErrorStatusCode {
+                u16::try_from(self.status)
+                    .ok()
+                    .and_then(|s| ::dropshot::ErrorStatusCode::from_u16(s).ok())
+                    .unwrap_or(::dropshot::ErrorStatusCode::INTERNAL_SERVER_ERROR)
+            }
+        }
+
+        /// dropshot's own errors (a path parameter it cannot read, a body it
+        /// cannot parse) also leave as the spec's error object.
+        impl ::std::convert::From<::dropshot::HttpError> for types::#error_type {
+            fn from(error: ::dropshot::HttpError) -> Self {
+                let status = error.status_code.as_u16();
+                Self::from_problem(status, runtime::Problem::from(error))
+            }
+        }
+
+        impl types::#error_type {
+            /// The error object for `status`: `status` in the body always
+            /// equals the HTTP status.
+            pub fn from_problem(status: u16, problem: runtime::Problem) -> Self {
+                Self {
+                    code: problem.code,
+                    message: problem.message,
+                    status: status.into(),
+                }
+            }
+        }
+
+        #(#path_structs)*
+
+        #(#headers_structs)*
+
+        #(#response_enums)*
+
+        #[doc = #api_doc]
+        #[::dropshot::api_description]
+        pub trait #api_trait {
+            type Context: #handlers_trait;
+
+            #(#endpoints)*
+
+            /// The OpenAPI document this API was generated from. Not part of
+            /// the contract: unpublished, and open without a key.
+            #[endpoint { method = GET, path = #document_path, unpublished = true }]
+            async fn openapi_document(
+                rqctx: ::dropshot::RequestContext<Self::Context>,
+            ) -> ::std::result::Result<::dropshot::HttpResponseOk<::serde_json::Value>, types::#error_type>;
+        }
+
+        #[doc = #handlers_doc]
+        pub trait #handlers_trait: runtime::Authenticator {
+            #(#handler_methods)*
+        }
+
+        /// Serves the dropshot API with a [`#handlers_trait`] implementation:
+        /// authentication, parameter checks and response mapping live here,
+        /// so an implementation cannot skip them.
+        pub struct StrictServer<H>(::std::marker::PhantomData<H>);
+
+        impl<H: #handlers_trait> #api_trait for StrictServer<H> {
+            type Context = H;
+
+            #(#adapters)*
+
+            async fn openapi_document(
+                _rqctx: ::dropshot::RequestContext<Self::Context>,
+            ) -> ::std::result::Result<::dropshot::HttpResponseOk<::serde_json::Value>, types::#error_type> {
+                static DOCUMENT: ::std::sync::LazyLock<::serde_json::Value> = ::std::sync::LazyLock::new(|| {
+                    ::serde_json::from_str(OPENAPI_DOCUMENT).expect("the generator wrote valid JSON")
+                });
+                ::std::result::Result::Ok(::dropshot::HttpResponseOk(DOCUMENT.clone()))
+            }
+        }
+
+        /// The dropshot API description of a server built on `H`, with a
+        /// hidden endpoint answering 405 (the Error object and `Allow`) for
+        /// each method a path does not document.
+        pub fn api_description<H: #handlers_trait>(
+        ) -> ::std::result::Result<::dropshot::ApiDescription<H>, runtime::ApiDescriptionError> {
+            let mut api = #api_mod::api_description::<StrictServer<H>>()?;
+            #not_allowed
+            ::std::result::Result::Ok(api)
+        }
+
+        /// The API description without an implementation, for generating
+        /// the OpenAPI document dropshot sees.
+        pub fn stub_api_description(
+        ) -> ::std::result::Result<::dropshot::ApiDescription<::dropshot::StubContext>, ::dropshot::ApiDescriptionBuildErrors> {
+            #api_mod::stub_api_description()
+        }
+    };
+    syn::parse2(tokens).map_err(|e| SpecError {
+        location: "document".into(),
+        message: format!("the server generator emitted invalid Rust: {e}"),
+    })
+}
