@@ -35,3 +35,16 @@ pub async fn listen(bind: SocketAddr) -> tokio::net::TcpListener {
     println!("Serving http://{}/v1", listener.local_addr().unwrap());
     listener
 }
+
+/// The dropshot floor's logger: errors only, with the level filter before
+/// the async drain (as our server's), so that the records it drops cost
+/// nothing; dropshot's own `ConfigLogging::to_logger` filters after the
+/// drain, which would handicap the floor.
+pub fn error_logger() -> slog::Logger {
+    use slog::Drain;
+    let format = slog_term::FullFormat::new(slog_term::TermDecorator::new().build())
+        .build()
+        .fuse();
+    let queued = slog_async::Async::new(format).chan_size(1024).build().fuse();
+    slog::Logger::root(slog::LevelFilter::new(queued, slog::Level::Error).fuse(), slog::o!())
+}

@@ -6,8 +6,7 @@
 
 use bytes::Bytes;
 use dropshot::{
-    ApiDescription, Body, ConfigDropshot, ConfigLogging, ConfigLoggingLevel, HttpError, HttpResponseDeleted, Path,
-    RequestContext, ServerBuilder, endpoint,
+    ApiDescription, Body, ConfigDropshot, HttpError, HttpResponseDeleted, Path, RequestContext, ServerBuilder, endpoint,
 };
 use schemars::JsonSchema;
 use serde::Deserialize;
@@ -38,11 +37,7 @@ async fn main() {
     let mut api = ApiDescription::new();
     api.register(list_orders).expect("listOrders");
     api.register(cancel_order).expect("cancelOrder");
-    let log = ConfigLogging::StderrTerminal {
-        level: ConfigLoggingLevel::Error,
-    }
-    .to_logger("bench-dropshot")
-    .expect("a logger");
+    let log = petstore_bench::error_logger();
     let config = ConfigDropshot {
         bind_address: args.bind,
         ..Default::default()
