@@ -2,7 +2,7 @@
 
 use std::net::SocketAddr;
 
-use dropshot::{ConfigDropshot, ConfigLoggingLevel, HttpServer, ServerBuilder};
+use dropshot::{ConfigDropshot, ConfigLoggingLevel, HandlerTaskMode, HttpServer, ServerBuilder};
 use slog::{Drain, Logger};
 
 use crate::service::Service;
@@ -39,6 +39,14 @@ pub fn start<S: Storage>(storage: S, bind: SocketAddr, log: Logger) -> anyhow::R
         petstore_api::api_description::<Service<S>>().map_err(|e| anyhow::anyhow!("invalid API description: {e}"))?;
     let config = ConfigDropshot {
         bind_address: bind,
+        // A handler whose client hung up is dropped rather than run to the
+        // end (a spawned task per request is the costlier default). Nothing
+        // the service promises needs it to finish: a cancel commits in the
+        // cancel queue's own task once queued, the caches and shared reads
+        // hand over to the next request when one is dropped, and the
+        // in-flight count is a guard. Only the "order cancelled" log line of
+        // a client that hung up mid-cancel may be missing.
+        default_handler_task_mode: HandlerTaskMode::CancelOnDisconnect,
         ..Default::default()
     };
     let service = Service::new(storage, log.new(slog::o!("component" => "service")));

@@ -268,3 +268,37 @@ async fn the_open_files_limit_is_raised_and_logged() {
     assert_eq!(numbers[0], numbers[1], "{open_files}");
     assert_prompt_clean_exit(&mut server);
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_client_that_hangs_up_mid_cancel_leaves_nothing_behind() {
+    use std::io::Write;
+    let dir = tempfile::tempdir().unwrap();
+    let (mut server, key, database) = serving(&dir, &[]).await;
+    // The cancel waits for the write lock; its client hangs up meanwhile,
+    // and its handler is dropped (HandlerTaskMode::CancelOnDisconnect).
+    let blocker = support::hold_write_lock(&database).await;
+    let mut conn = std::net::TcpStream::connect(server.address()).unwrap();
+    let request = format!("DELETE /v1/store/orders/1 HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer {key}\r\n\r\n");
+    conn.write_all(request.as_bytes()).unwrap();
+    std::thread::sleep(Duration::from_millis(300));
+    drop(conn);
+    std::thread::sleep(Duration::from_millis(300));
+    blocker.close().await.unwrap();
+
+    // The service goes on: the cancel was queued, so it commits (a client
+    // that hangs up gets no answer either way), later requests are served,
+    // and nothing is left in flight: the shutdown does not wait.
+    let (status, _) = http(&format!("{}/store/orders/1", server.base_url), "DELETE", Some(&key));
+    assert_eq!(status, 404, "the queued cancel committed without its client");
+    assert_eq!(
+        http(&format!("{}/store/orders/2", server.base_url), "DELETE", Some(&key)).0,
+        204
+    );
+    assert_prompt_clean_exit(&mut server);
+    let storage = SqlStorage::open(&database).await.unwrap();
+    assert_eq!(
+        storage.get_order(1).await.unwrap().unwrap().status,
+        OrderStatus::Cancelled
+    );
+    storage.close().await;
+}
