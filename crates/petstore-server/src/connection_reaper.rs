@@ -21,7 +21,6 @@
 
 use std::collections::HashMap;
 use std::net::{IpAddr, SocketAddr};
-use std::os::fd::RawFd;
 use std::time::Duration;
 
 use netlink_packet_core::{NLM_F_DUMP, NLM_F_REQUEST, NetlinkHeader, NetlinkMessage, NetlinkPayload};
@@ -31,8 +30,11 @@ use netlink_packet_sock_diag::inet::nlas::Nla;
 use netlink_packet_sock_diag::inet::{ExtensionFlags, InetRequest, InetResponse, SocketId, StateFlags};
 use netlink_sys::Socket;
 use netlink_sys::protocols::NETLINK_SOCK_DIAG;
-use nix::sys::socket::{Shutdown, SockaddrStorage, getpeername, getsockname};
+use nix::sys::socket::Shutdown;
 use slog::Logger;
+
+use crate::process_limits::open_files_limit;
+use crate::sockets;
 
 /// When connections are closed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -43,16 +45,6 @@ pub struct ReaperLimits {
     pub silent_per_client: usize,
     /// A connection on which nothing was sent or received for this long.
     pub idle: Duration,
-}
-
-impl Default for ReaperLimits {
-    fn default() -> Self {
-        ReaperLimits {
-            silent: Duration::from_secs(10),
-            silent_per_client: 100,
-            idle: Duration::from_secs(60),
-        }
-    }
 }
 
 /// A connection to the service, as sock_diag reports it.
@@ -119,23 +111,28 @@ pub fn start(local: SocketAddr, limits: ReaperLimits, log: Logger) {
         .spawn(move || {
             let log = thread_log;
             let mut last_error = None;
+            let mut pause = interval;
             loop {
-                std::thread::sleep(interval);
-                match sweep(&mut diag, local, &limits, &log) {
-                    Ok(0) => last_error = None,
-                    // Something had to be closed: a flood may be on, look again soon.
-                    Ok(_) => {
+                std::thread::sleep(pause);
+                pause = match sweep(&mut diag, local, &limits, &log) {
+                    Ok(closed) => {
                         last_error = None;
-                        std::thread::sleep(Duration::from_millis(100));
-                        continue;
+                        // Something had to be closed: a flood may be on, look again soon.
+                        if closed > 0 {
+                            Duration::from_millis(100)
+                        } else {
+                            interval
+                        }
                     }
-                    // Logged once, not once a sweep, until it changes.
-                    Err(e) if last_error.as_ref() != Some(&e.to_string()) => {
-                        slog::error!(log, "cannot list connections; will retry"; "error" => %e);
-                        last_error = Some(e.to_string());
+                    Err(e) => {
+                        // Logged once, not once a sweep, until it changes.
+                        if last_error.as_ref() != Some(&e.to_string()) {
+                            slog::error!(log, "cannot list connections; will retry"; "error" => %e);
+                            last_error = Some(e.to_string());
+                        }
+                        interval
                     }
-                    Err(_) => {}
-                }
+                };
             }
         });
     if let Err(e) = spawned {
@@ -158,9 +155,9 @@ fn sweep(diag: &mut SockDiag, local: SocketAddr, limits: &ReaperLimits, log: &Lo
         .filter_map(|(inode, why)| Some((*peers.get(&inode)?, why)))
         .collect();
     let mut closed: HashMap<&str, usize> = HashMap::new();
-    for (fd, peer) in connection_descriptors(local) {
-        if let Some(why) = close.get(&peer)
-            && nix::sys::socket::shutdown(fd, Shutdown::Both).is_ok()
+    for socket in sockets::bound_to(local) {
+        if let Some(why) = socket.peer.and_then(|peer| close.get(&peer))
+            && nix::sys::socket::shutdown(socket.fd, Shutdown::Both).is_ok()
         {
             *closed.entry(why).or_default() += 1;
         }
@@ -169,12 +166,6 @@ fn sweep(diag: &mut SockDiag, local: SocketAddr, limits: &ReaperLimits, log: &Lo
         slog::warn!(log, "closed connections"; "reason" => *why, "count" => count);
     }
     Ok(closed.values().sum())
-}
-
-/// The soft open-files limit: descriptors are numbered below it.
-fn open_files_limit() -> u64 {
-    nix::sys::resource::getrlimit(nix::sys::resource::Resource::RLIMIT_NOFILE)
-        .map_or(1024, |(soft, _)| soft.min(1 << 20))
 }
 
 /// A netlink socket for sock_diag, kept open between sweeps.
@@ -246,24 +237,6 @@ impl SockDiag {
     }
 }
 
-/// The connections to `local` among this process's descriptors, with their
-/// peers. Found by asking each descriptor number below the open-files
-/// limit, which needs no descriptor of its own: when a flood has taken
-/// them all, `/proc/self/fd` could not be opened.
-fn connection_descriptors(local: SocketAddr) -> Vec<(RawFd, SocketAddr)> {
-    (0..open_files_limit() as RawFd)
-        .filter_map(|fd| {
-            let peer = getpeername::<SockaddrStorage>(fd)
-                .ok()
-                .and_then(|a| socket_address(&a))?;
-            let bound = getsockname::<SockaddrStorage>(fd)
-                .ok()
-                .and_then(|a| socket_address(&a))?;
-            (bound.port() == local.port()).then_some((fd, peer))
-        })
-        .collect()
-}
-
 fn connection(response: &InetResponse, local: SocketAddr) -> Option<Connection> {
     let id = &response.header.socket_id;
     let ours = id.source_port == local.port() && (local.ip().is_unspecified() || id.source_address == local.ip());
@@ -281,14 +254,6 @@ fn connection(response: &InetResponse, local: SocketAddr) -> Option<Connection> 
         since_received: Duration::from_millis(info.last_data_recv.into()),
         since_sent: Duration::from_millis(info.last_data_sent.into()),
     })
-}
-
-pub(crate) fn socket_address(address: &SockaddrStorage) -> Option<SocketAddr> {
-    match (address.as_sockaddr_in(), address.as_sockaddr_in6()) {
-        (Some(v4), _) => Some(SocketAddr::from(*v4)),
-        (_, Some(v6)) => Some(SocketAddr::from(*v6)),
-        _ => None,
-    }
 }
 
 #[cfg(test)]

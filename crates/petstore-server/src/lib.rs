@@ -6,7 +6,8 @@
 //!   [`shutdown`], which stops it within a deadline ([`in_flight`] counts
 //!   the requests it waits for; [`process_limits`] raises the open-files
 //!   limit at start; [`connection_reaper`] closes connections that hold a
-//!   descriptor without sending anything);
+//!   descriptor without sending anything; both find dropshot's sockets
+//!   through [`sockets`]);
 //! - [`service`]: the contract's handlers (`petstore_api::PetStoreHandlers`),
 //!   with what it caches: [`order_list`] (listOrders' body, serialized
 //!   once per change), [`key_cache`] (API keys' hashes) and [`versions`]
@@ -25,6 +26,7 @@ pub mod process_limits;
 pub mod server;
 pub mod service;
 pub mod shutdown;
+pub mod sockets;
 pub mod storage;
 pub mod testing;
 pub mod versions;

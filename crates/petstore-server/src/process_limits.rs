@@ -15,3 +15,9 @@ pub fn raise_open_files_limit() -> nix::Result<(u64, u64)> {
     let (soft, hard) = getrlimit(Resource::RLIMIT_NOFILE)?;
     Ok((soft, hard))
 }
+
+/// The soft open-files limit (descriptors are numbered below it), capped
+/// so that a huge limit cannot make a scan of descriptor numbers long.
+pub fn open_files_limit() -> u64 {
+    getrlimit(Resource::RLIMIT_NOFILE).map_or(1024, |(soft, _)| soft.min(1 << 20))
+}

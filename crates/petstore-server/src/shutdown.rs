@@ -17,13 +17,13 @@ use std::net::SocketAddr;
 use std::os::fd::RawFd;
 use std::time::Duration;
 
-use nix::sys::socket::{Shutdown, SockaddrStorage, getpeername, getsockname};
+use nix::sys::socket::Shutdown;
 use slog::Logger;
 use tokio::signal::unix::{SignalKind, signal};
 use tokio::time::{Instant, timeout_at};
 
-use crate::connection_reaper::socket_address;
 use crate::in_flight::InFlight;
+use crate::sockets;
 
 /// After the requests in flight are answered, at most this long for their
 /// responses to be written and for connections to close on their own.
@@ -54,13 +54,13 @@ pub struct ListeningSocket {
 }
 
 impl ListeningSocket {
-    /// Looks for it among this process's open files. Call it right after
-    /// the server started.
+    /// Looks for it among this process's sockets. Call it right after the
+    /// server started.
     pub fn find(address: SocketAddr) -> Option<ListeningSocket> {
-        let fds = std::fs::read_dir("/proc/self/fd").ok()?;
-        fds.filter_map(|entry| entry.ok()?.file_name().to_str()?.parse::<RawFd>().ok())
-            .find(|&fd| is_listener_on(fd, address))
-            .map(|fd| ListeningSocket { fd, address })
+        sockets::bound_to(address)
+            .into_iter()
+            .find(|socket| socket.peer.is_none())
+            .map(|socket| ListeningSocket { fd: socket.fd, address })
     }
 
     /// Stops accepting: connections waiting to be accepted are reset, and
@@ -68,16 +68,11 @@ impl ListeningSocket {
     /// it is checked again first, in case it was closed and its number
     /// reused.
     pub fn stop(&self) -> nix::Result<()> {
-        if !is_listener_on(self.fd, self.address) {
+        if !sockets::is_bound_to(self.fd, self.address) || sockets::peer_of(self.fd).is_some() {
             return Ok(());
         }
         nix::sys::socket::shutdown(self.fd, Shutdown::Both)
     }
-}
-
-fn is_listener_on(fd: RawFd, address: SocketAddr) -> bool {
-    let bound = getsockname::<SockaddrStorage>(fd).ok().and_then(|a| socket_address(&a));
-    bound == Some(address) && getpeername::<SockaddrStorage>(fd).is_err()
 }
 
 /// The shutdown after a signal: see the module's documentation. `close` is

@@ -13,7 +13,7 @@
 use bytes::Bytes;
 use dropshot::{ApiEndpointResponse, Body, HttpError, HttpResponse};
 use http::StatusCode;
-use http::header::{CONTENT_TYPE, HeaderMap, HeaderName, HeaderValue, WWW_AUTHENTICATE};
+use http::header::{CONTENT_TYPE, HeaderMap, HeaderValue, WWW_AUTHENTICATE};
 use serde::Serialize;
 
 use super::json::add_headers;
@@ -95,13 +95,8 @@ impl<S: HttpResponse + Send + Sync + 'static> HttpResponse for Reply<S> {
                 .body(Body::from(body.map_err(HttpError::for_internal_error)?))?,
         };
         // The response's own headers win: these only add.
-        let mut current: Option<HeaderName> = None;
-        for (name, value) in self.headers {
-            let name = name.or(current.take()).expect("the first header has a name");
-            if !response.headers().contains_key(&name) {
-                response.headers_mut().insert(name.clone(), value);
-            }
-            current = Some(name);
+        for (name, value) in &self.headers {
+            response.headers_mut().entry(name).or_insert_with(|| value.clone());
         }
         Ok(response)
     }

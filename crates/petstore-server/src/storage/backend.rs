@@ -3,7 +3,6 @@
 //! (see `sql.rs`).
 
 use std::borrow::Cow;
-use std::path::PathBuf;
 use std::time::Duration;
 
 use sqlx::any::{AnyConnectOptions, AnyPoolOptions};
@@ -73,12 +72,6 @@ impl Backend {
                 AnyConnectOptions::from_url(&options.to_url_lossy()).map_err(|e| invalid(&e))
             }
         }
-    }
-
-    /// The absolute path of a SQLite database given as a path or a
-    /// `sqlite:` URL.
-    pub(super) fn sqlite_path(database: &str) -> Result<PathBuf, StorageError> {
-        Ok(Self::sqlite_options(database)?.get_filename().to_path_buf())
     }
 
     /// A SQLite database's options, with its path made absolute: that keeps

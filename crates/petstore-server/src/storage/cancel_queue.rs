@@ -9,7 +9,7 @@
 
 use std::collections::HashSet;
 
-use sqlx::{AnyConnection, AnyPool, Connection};
+use sqlx::{Acquire, AnyPool};
 use tokio::sync::{mpsc, oneshot};
 
 use super::backend::Backend;
@@ -33,7 +33,7 @@ impl CancelQueue {
     /// Starts the batching task on the current tokio runtime.
     pub(super) fn start(pool: AnyPool, backend: Backend, file: Option<DatabaseFile>) -> Self {
         let (requests, receiver) = mpsc::unbounded_channel();
-        tokio::spawn(run(Committer { pool, backend, file }, receiver));
+        tokio::spawn(run(pool, backend, file, receiver));
         CancelQueue { requests }
     }
 
@@ -47,21 +47,19 @@ impl CancelQueue {
     }
 }
 
-/// What a batch needs to commit.
-struct Committer {
+async fn run(
     pool: AnyPool,
     backend: Backend,
     file: Option<DatabaseFile>,
-}
-
-async fn run(committer: Committer, mut receiver: mpsc::UnboundedReceiver<(i64, Reply)>) {
+    mut receiver: mpsc::UnboundedReceiver<(i64, Reply)>,
+) {
     let mut batch = Vec::with_capacity(MAX_BATCH);
     while receiver.recv_many(&mut batch, MAX_BATCH).await > 0 {
         // Rows are locked in ascending id order, so that two instances'
         // batches on one PostgreSQL cannot deadlock.
         batch.sort_by_key(|(id, _)| *id);
         let ids: Vec<i64> = batch.iter().map(|(id, _)| *id).collect();
-        match committer.cancel_all(&ids).await {
+        match cancel_all(&pool, backend, file.as_ref(), &ids).await {
             Ok(outcomes) => {
                 for ((_, reply), outcome) in batch.drain(..).zip(outcomes) {
                     // The requester may have gone (its client hung up);
@@ -96,84 +94,77 @@ async fn run(committer: Committer, mut receiver: mpsc::UnboundedReceiver<(i64, R
 /// went on to lock more orders after it could deadlock with another
 /// instance's. Orders are locked in ascending id order (`FOR UPDATE` in
 /// the subquery) for the same reason; SQLite has one writer at a time.
-impl Committer {
-    async fn cancel_all(&self, ids: &[i64]) -> Result<Vec<CancelOutcome>> {
-        let mut conn = self.pool.acquire().await.map_err(|e| self.backend.classify(e))?;
-        let outcomes = self.cancel_all_on(&mut conn, ids).await;
-        if outcomes.is_err() {
-            // A connection whose transaction failed is closed, never reused:
-            // SQLite may have rolled back on its own (a full disk), and the
-            // connection's idea of the transaction could be wrong.
-            conn.close_on_drop();
-        }
-        outcomes
-    }
-
-    async fn cancel_all_on(&self, conn: &mut AnyConnection, ids: &[i64]) -> Result<Vec<CancelOutcome>> {
-        let backend = self.backend;
-        let placeholders = |from: usize| {
-            (from..from + ids.len())
-                .map(|n| format!("${n}"))
-                .collect::<Vec<_>>()
-                .join(", ")
-        };
-        let pending = match backend {
-            Backend::Postgres => format!(
-                "SELECT id FROM orders WHERE id IN ({}) AND status = 'pending' ORDER BY id FOR UPDATE",
-                placeholders(2)
-            ),
-            Backend::Sqlite => format!(
-                "SELECT id FROM orders WHERE id IN ({}) AND status = 'pending'",
-                placeholders(2)
-            ),
-        };
-        let update = format!(
-            "UPDATE orders SET status = 'cancelled', updated_at = $1 WHERE id IN ({pending}) AND status = 'pending' \
+async fn cancel_all(
+    pool: &AnyPool,
+    backend: Backend,
+    file: Option<&DatabaseFile>,
+    ids: &[i64],
+) -> Result<Vec<CancelOutcome>> {
+    let placeholders = |from: usize| {
+        (from..from + ids.len())
+            .map(|n| format!("${n}"))
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    let pending = match backend {
+        Backend::Postgres => format!(
+            "SELECT id FROM orders WHERE id IN ({}) AND status = 'pending' ORDER BY id FOR UPDATE",
+            placeholders(2)
+        ),
+        Backend::Sqlite => format!(
+            "SELECT id FROM orders WHERE id IN ({}) AND status = 'pending'",
+            placeholders(2)
+        ),
+    };
+    let update = format!(
+        "UPDATE orders SET status = 'cancelled', updated_at = $1 WHERE id IN ({pending}) AND status = 'pending' \
          RETURNING id"
-        );
-        let mut tx = Connection::begin(conn).await.map_err(|e| backend.classify(e))?;
-        let mut query = sqlx::query_scalar::<_, i64>(&update).bind(now());
-        for id in ids {
-            query = query.bind(*id);
-        }
-        let mut cancelled: HashSet<i64> = query
-            .fetch_all(&mut *tx)
-            .await
-            .map_err(|e| backend.classify(e))?
-            .into_iter()
-            .collect();
-        // Why the others were not cancelled: shipped, cancelled already, or
-        // never there.
-        let lookup = format!("SELECT id, status FROM orders WHERE id IN ({})", placeholders(1));
-        let mut query = sqlx::query(&lookup);
-        for id in ids {
-            query = query.bind(*id);
-        }
-        let mut shipped = HashSet::new();
-        for row in query.fetch_all(&mut *tx).await.map_err(|e| backend.classify(e))? {
-            if parse_status(&column::<String>(&row, "status")?)? == OrderStatus::Shipped {
-                shipped.insert(column::<i64>(&row, "id")?);
-            }
-        }
-        // Committing into a file that was deleted or replaced would
-        // acknowledge cancels nobody will read.
-        if let Some(file) = &self.file {
-            file.verify()?;
-        }
-        tx.commit().await.map_err(|e| backend.classify(e))?;
-        Ok(ids
-            .iter()
-            .map(|id| {
-                // A repeated id: its first request cancelled it, the others
-                // find it cancelled (exactly one 204).
-                if cancelled.remove(id) {
-                    CancelOutcome::Cancelled
-                } else if shipped.contains(id) {
-                    CancelOutcome::Shipped
-                } else {
-                    CancelOutcome::NotFound
-                }
-            })
-            .collect())
+    );
+    // A connection whose transaction fails here is closed by the pool,
+    // never reused (see `Backend::pool_options`).
+    let mut conn = pool.acquire().await.map_err(|e| backend.classify(e))?;
+    let mut tx = conn.begin().await.map_err(|e| backend.classify(e))?;
+    let mut query = sqlx::query_scalar::<_, i64>(&update).bind(now());
+    for id in ids {
+        query = query.bind(*id);
     }
+    let mut cancelled: HashSet<i64> = query
+        .fetch_all(&mut *tx)
+        .await
+        .map_err(|e| backend.classify(e))?
+        .into_iter()
+        .collect();
+    // Why the others were not cancelled: shipped, cancelled already, or
+    // never there.
+    let lookup = format!("SELECT id, status FROM orders WHERE id IN ({})", placeholders(1));
+    let mut query = sqlx::query(&lookup);
+    for id in ids {
+        query = query.bind(*id);
+    }
+    let mut shipped = HashSet::new();
+    for row in query.fetch_all(&mut *tx).await.map_err(|e| backend.classify(e))? {
+        if parse_status(&column::<String>(&row, "status")?)? == OrderStatus::Shipped {
+            shipped.insert(column::<i64>(&row, "id")?);
+        }
+    }
+    // Committing into a file that was deleted or replaced would
+    // acknowledge cancels nobody will read.
+    if let Some(file) = file {
+        file.verify()?;
+    }
+    tx.commit().await.map_err(|e| backend.classify(e))?;
+    Ok(ids
+        .iter()
+        .map(|id| {
+            // A repeated id: its first request cancelled it, the others
+            // find it cancelled (exactly one 204).
+            if cancelled.remove(id) {
+                CancelOutcome::Cancelled
+            } else if shipped.contains(id) {
+                CancelOutcome::Shipped
+            } else {
+                CancelOutcome::NotFound
+            }
+        })
+        .collect())
 }

@@ -131,48 +131,6 @@ impl SqlStorage {
         self.file.as_ref().map_or(Ok(()), DatabaseFile::verify)
     }
 
-    /// The import's transaction, on `conn`.
-    async fn import_in(&self, conn: &mut AnyConnection, data: &ImportData, stamp: &str) -> Result<()> {
-        self.verify_file()?;
-        let mut tx = Connection::begin(conn).await.map_err(|e| self.classify(e))?;
-        for (i, pet) in data.pets.iter().enumerate() {
-            sqlx::query("INSERT INTO pets (id, name, created_at) VALUES ($1, $2, $3)")
-                .bind(pet.id)
-                .bind(&pet.name)
-                .bind(stamp)
-                .execute(&mut *tx)
-                .await
-                .map_err(|e| in_item(self.classify(e), "pets", i, pet.id))?;
-        }
-        for (i, order) in data.orders.iter().enumerate() {
-            let status = match order.status {
-                ImportStatus::Pending => OrderStatus::Pending,
-                ImportStatus::Shipped => OrderStatus::Shipped,
-            };
-            sqlx::query(
-                "INSERT INTO orders (id, pet_id, quantity, ship_date, complete, status, created_at, updated_at) \
-                 VALUES ($1, $2, $3, $4, $5, $6, $7, $7)",
-            )
-            .bind(order.id)
-            .bind(order.pet_id)
-            .bind(order.quantity)
-            .bind(
-                order
-                    .ship_date
-                    .map(|d| d.to_rfc3339_opts(chrono::SecondsFormat::AutoSi, true)),
-            )
-            .bind(order.complete)
-            .bind(status.as_str())
-            .bind(stamp)
-            .execute(&mut *tx)
-            .await
-            .map_err(|e| in_item(self.classify(e), "orders", i, order.id))?;
-        }
-        // Returning early drops `tx` uncommitted: everything rolls back.
-        self.verify_file()?;
-        tx.commit().await.map_err(|e| self.classify(e))
-    }
-
     /// The status of an order, after a conditional update changed nothing.
     async fn status_of(&self, id: i64) -> Result<Option<OrderStatus>> {
         let status: Option<String> = sqlx::query_scalar("SELECT status FROM orders WHERE id = $1")
@@ -188,7 +146,8 @@ impl SqlStorage {
 /// its identity. Only this first connection may create the file: the pool's
 /// never do, so a file deleted later is not silently recreated empty.
 async fn open_sqlite_file(database: &str, create: bool) -> Result<DatabaseFile> {
-    let path = Backend::sqlite_path(database)?;
+    let options = Backend::sqlite_options(database)?;
+    let path = options.get_filename().to_path_buf();
     if !path.exists() {
         if !create {
             return Err(StorageError::Missing(format!(
@@ -196,7 +155,7 @@ async fn open_sqlite_file(database: &str, create: bool) -> Result<DatabaseFile> 
                 path.display()
             )));
         }
-        let creator = Backend::sqlite_options(database)?
+        let creator = options
             .create_if_missing(true)
             .connect()
             .await
@@ -344,14 +303,48 @@ impl Storage for SqlStorage {
     }
 
     async fn import(&self, data: &ImportData) -> Result<()> {
+        self.verify_file()?;
         let stamp = now();
+        // A connection whose transaction fails here is closed by the pool,
+        // never reused (see `Backend::pool_options`).
         let mut conn = self.pool.acquire().await.map_err(|e| self.classify(e))?;
-        let result = self.import_in(&mut conn, data, &stamp).await;
-        if result.is_err() {
-            // Never hand a connection whose transaction failed back to the pool.
-            conn.close_on_drop();
+        let mut tx = Connection::begin(&mut *conn).await.map_err(|e| self.classify(e))?;
+        for (i, pet) in data.pets.iter().enumerate() {
+            sqlx::query("INSERT INTO pets (id, name, created_at) VALUES ($1, $2, $3)")
+                .bind(pet.id)
+                .bind(&pet.name)
+                .bind(&stamp)
+                .execute(&mut *tx)
+                .await
+                .map_err(|e| in_item(self.classify(e), "pets", i, pet.id))?;
         }
-        result
+        for (i, order) in data.orders.iter().enumerate() {
+            let status = match order.status {
+                ImportStatus::Pending => OrderStatus::Pending,
+                ImportStatus::Shipped => OrderStatus::Shipped,
+            };
+            sqlx::query(
+                "INSERT INTO orders (id, pet_id, quantity, ship_date, complete, status, created_at, updated_at) \
+                 VALUES ($1, $2, $3, $4, $5, $6, $7, $7)",
+            )
+            .bind(order.id)
+            .bind(order.pet_id)
+            .bind(order.quantity)
+            .bind(
+                order
+                    .ship_date
+                    .map(|d| d.to_rfc3339_opts(chrono::SecondsFormat::AutoSi, true)),
+            )
+            .bind(order.complete)
+            .bind(status.as_str())
+            .bind(&stamp)
+            .execute(&mut *tx)
+            .await
+            .map_err(|e| in_item(self.classify(e), "orders", i, order.id))?;
+        }
+        // Returning early drops `tx` uncommitted: everything rolls back.
+        self.verify_file()?;
+        tx.commit().await.map_err(|e| self.classify(e))
     }
 
     async fn is_empty(&self) -> Result<bool> {
