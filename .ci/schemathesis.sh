@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
-# Schemathesis (pinned in .ci/requirements-schemathesis.txt) against the live
-# server with a valid key and every check on: the spec and the server must
-# agree on every response, auth must be enforced, invalid input rejected.
-# No check is excluded.
+# Schemathesis (pinned in .ci/requirements-schemathesis.txt) with every check
+# on, against two live servers: the service (openapi/petstore.yaml) with a
+# valid key, and the kitchen sink (tests/fixtures/kitchen-sink.yaml), whose
+# negative data proves the generated layer's validation. The spec and the
+# server must agree on every response, auth must be enforced, invalid input
+# rejected. No check is excluded.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -12,24 +14,50 @@ if [ ! -x "$venv/bin/st" ] || ! "$venv/bin/pip" freeze 2>/dev/null | grep -qxF "
   "$venv/bin/pip" install --quiet --disable-pip-version-check -r .ci/requirements-schemathesis.txt
 fi
 
-cargo build --quiet -p petstore-server
+cargo build --quiet -p petstore-server -p kitchen-sink
 work=$(mktemp -d)
-out="$work/stdout"
-target/debug/petstore-server serve --demo --bind 127.0.0.1:0 --database "$work/petstore.db" >"$out" 2>"$work/stderr" &
-server=$!
-trap 'kill "$server" 2>/dev/null || true; wait "$server" 2>/dev/null || true; rm -rf "$work"' EXIT
+pids=()
+trap 'for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; wait "$pid" 2>/dev/null || true; done; rm -rf "$work"' EXIT
 
+# Waits for a server's "Serving <url>" line in $1; prints the URL.
+serving() {
+  for _ in $(seq 100); do
+    grep -q '^Serving ' "$1" 2>/dev/null && break
+    sleep 0.1
+  done
+  sed -n 's/^Serving //p' "$1" | head -n 1
+}
+
+echo "-- the service (openapi/petstore.yaml)"
+target/debug/petstore-server serve --demo --bind 127.0.0.1:0 --database "$work/petstore.db" >"$work/petstore.out" 2>"$work/petstore.err" &
+pids+=($!)
 for _ in $(seq 100); do
-  grep -q 'curl -X DELETE' "$out" 2>/dev/null && break
+  grep -q 'curl -X DELETE' "$work/petstore.out" 2>/dev/null && break
   sleep 0.1
 done
-base=$(sed -n 's/^Serving //p' "$out" | head -n 1)
-key=$(grep -o 'psk_[0-9]*_[0-9a-f]*' "$out" | head -n 1)
-[ -n "$base" ] && [ -n "$key" ] || { echo "the server did not start:"; cat "$work/stderr"; exit 1; }
+base=$(serving "$work/petstore.out")
+key=$(grep -o 'psk_[0-9]*_[0-9a-f]*' "$work/petstore.out" | head -n 1)
+[ -n "$base" ] && [ -n "$key" ] || { echo "the server did not start:"; cat "$work/petstore.err"; exit 1; }
 
 "$venv/bin/st" run openapi/petstore.yaml \
   --url "$base" \
   --header "Authorization: Bearer $key" \
+  --checks all \
+  --max-examples 100 \
+  --seed 1
+
+echo "-- the kitchen sink (tests/fixtures/kitchen-sink.yaml)"
+sink_key="sink-$(od -An -N16 -tx1 /dev/urandom | tr -d ' \n')"
+KITCHEN_SINK_KEY="$sink_key" target/debug/kitchen-sink-server --bind 127.0.0.1:0 >"$work/sink.out" 2>"$work/sink.err" &
+pids+=($!)
+sink=$(serving "$work/sink.out")
+[ -n "$sink" ] || { echo "the kitchen sink did not start:"; cat "$work/sink.err"; exit 1; }
+
+# Its one operation secured by an API-key header takes the same key.
+"$venv/bin/st" --config-file .ci/schemathesis-kitchen-sink.toml run tests/fixtures/kitchen-sink.yaml \
+  --url "$sink" \
+  --header "Authorization: Bearer $sink_key" \
+  --header "X-API-Key: $sink_key" \
   --checks all \
   --max-examples 100 \
   --seed 1

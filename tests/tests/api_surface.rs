@@ -87,19 +87,20 @@ fn pascal(id: &str) -> String {
         .unwrap_or_default()
 }
 
-#[test]
-fn api_surface() {
-    let spec = source_spec();
-    let client = parse("crates/petstore-client/src/generated.rs");
-    let server = parse("crates/petstore-api/src/generated.rs");
+/// Every operation of `spec` with its client method, handler method and
+/// response variants.
+fn surface(spec: &serde_json::Value, client: &str, server: &str, handlers: &str) -> String {
+    let client = parse(client);
+    let server = parse(server);
     let mut out = String::new();
     for (path, item) in spec["paths"].as_object().unwrap() {
         for (method, op) in item.as_object().unwrap() {
-            let id = op["operationId"].as_str().unwrap();
+            let Some(id) = op.get("operationId").and_then(|id| id.as_str()) else {
+                continue;
+            };
             let name = snake(id);
             let client_fn = client_method(&client, &name).unwrap_or_else(|| panic!("client lacks {name}"));
-            let handler =
-                trait_method(&server, "PetStoreHandlers", &name).unwrap_or_else(|| panic!("server lacks {name}"));
+            let handler = trait_method(&server, handlers, &name).unwrap_or_else(|| panic!("server lacks {name}"));
             out.push_str(&format!("{id}: {} {path}\n", method.to_uppercase()));
             let deprecated = if is_deprecated(&client_fn.attrs) {
                 "#[deprecated] "
@@ -115,5 +116,28 @@ fn api_surface() {
             out.push_str(&format!("  responses: {}\n\n", variants.join(" | ")));
         }
     }
+    out
+}
+
+#[test]
+fn api_surface() {
+    let out = surface(
+        &source_spec(),
+        "crates/petstore-client/src/generated.rs",
+        "crates/petstore-api/src/generated.rs",
+        "PetStoreHandlers",
+    );
     insta::assert_snapshot!("api_surface", out);
+}
+
+#[test]
+fn kitchen_sink_api_surface() {
+    let text = std::fs::read_to_string(workspace_root().join("tests/fixtures/kitchen-sink.yaml")).unwrap();
+    let out = surface(
+        &serde_norway::from_str(&text).unwrap(),
+        "crates/kitchen-sink/src/client/generated.rs",
+        "crates/kitchen-sink/src/api/generated.rs",
+        "KitchenSinkHandlers",
+    );
+    insta::assert_snapshot!("kitchen_sink_api_surface", out);
 }

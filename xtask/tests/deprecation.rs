@@ -41,12 +41,9 @@ fn without_a_sunset_date() {
     let client = file(&files, "crates/petstore-client");
     assert!(client.contains("#[deprecated(note = \"`getPetById` is deprecated; no sunset date is set yet\")]"));
     let server = file(&files, "crates/petstore-api");
+    assert!(server.contains("deprecation: \"@1795219200\","), "2026-11-21T00:00:00Z");
     assert!(
-        server.contains("deprecation: \"@1795219200\".to_string()"),
-        "2026-11-21T00:00:00Z"
-    );
-    assert!(
-        !server.contains("rename = \"Sunset\""),
+        server.contains("sunset: ::std::option::Option::None,"),
         "no Sunset header without a date"
     );
 }
@@ -60,9 +57,8 @@ fn with_a_sunset_date() {
         "the client's note names the date"
     );
     let server = file(&files, "crates/petstore-api");
-    assert!(server.contains("#[serde(rename = \"Sunset\")]"));
     assert!(
-        server.contains("sunset: \"Wed, 30 Jun 2027 00:00:00 GMT\".to_string()"),
+        server.contains("sunset: ::std::option::Option::Some(\"Wed, 30 Jun 2027 00:00:00 GMT\")"),
         "an RFC 8594 HTTP-date"
     );
 }

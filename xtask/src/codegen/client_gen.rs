@@ -1,13 +1,13 @@
 //! The client crate's code: progenitor's output, plus what progenitor does
-//! not emit on its own (`#[deprecated]` on deprecated operations, and the
-//! spec's servers as constants).
+//! not emit on its own (`#[deprecated]` on deprecated operations, the
+//! spec's servers as constants, and date-times in paths and headers
+//! written as RFC 3339).
 
 use heck::{ToShoutySnakeCase, ToSnakeCase};
-use openapiv3::OpenAPI;
 use progenitor_impl::{GenerationSettings, Generator, HooksMode, InterfaceStyle};
 use quote::quote;
 
-use crate::codegen::spec::{self, SpecError};
+use crate::codegen::spec::{Spec, SpecError};
 
 fn settings() -> GenerationSettings {
     let mut settings = GenerationSettings::new();
@@ -21,18 +21,36 @@ fn settings() -> GenerationSettings {
     settings
 }
 
-pub fn generate(spec: &OpenAPI) -> Result<syn::File, SpecError> {
-    let tokens = Generator::new(&settings())
-        .generate_tokens(spec)
-        .map_err(|e| SpecError {
-            location: "document".into(),
-            message: format!("progenitor: {e}"),
-        })?;
+/// Runs progenitor, which panics (`todo!`, `assert!`) on a few constructs;
+/// the spec's checks refuse those first, and should one slip through, its
+/// panic becomes an error rather than a crash.
+fn progenitor<T>(what: &str, run: impl FnOnce() -> Result<T, progenitor_impl::Error>) -> Result<T, SpecError> {
+    let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(run));
+    match outcome {
+        Ok(Ok(value)) => Ok(value),
+        Ok(Err(e)) => Err(SpecError::new("document", format!("progenitor ({what}): {e}"))),
+        Err(panic) => {
+            let message = panic
+                .downcast_ref::<String>()
+                .cloned()
+                .or_else(|| panic.downcast_ref::<&str>().map(|s| s.to_string()))
+                .unwrap_or_default();
+            Err(SpecError::new(
+                "document",
+                format!("progenitor ({what}) cannot map this spec: {message}"),
+            ))
+        }
+    }
+}
+
+pub fn generate(spec: &Spec) -> Result<syn::File, SpecError> {
+    let tokens = progenitor("client", || Generator::new(&settings()).generate_tokens(&spec.api))?;
     let mut file: syn::File = syn::parse2(tokens).map_err(|e| SpecError {
         location: "document".into(),
         message: format!("progenitor emitted invalid Rust: {e}"),
     })?;
     mark_deprecated(spec, &mut file);
+    write_date_times_as_rfc3339(spec, &mut file)?;
     file.items.extend(server_constants(spec));
     Ok(file)
 }
@@ -40,13 +58,8 @@ pub fn generate(spec: &OpenAPI) -> Result<syn::File, SpecError> {
 /// Typed httpmock mocks of every operation (progenitor's generator), for
 /// consumers who test their code without a server: the client crate's
 /// `mock` feature.
-pub fn generate_mocks(spec: &OpenAPI) -> Result<syn::File, SpecError> {
-    let tokens = Generator::new(&settings())
-        .httpmock(spec, "crate")
-        .map_err(|e| SpecError {
-            location: "document".into(),
-            message: format!("progenitor (httpmock): {e}"),
-        })?;
+pub fn generate_mocks(spec: &Spec) -> Result<syn::File, SpecError> {
+    let tokens = progenitor("httpmock", || Generator::new(&settings()).httpmock(&spec.api, "crate"))?;
     syn::parse2(tokens).map_err(|e| SpecError {
         location: "document".into(),
         message: format!("progenitor emitted invalid Rust for the mocks: {e}"),
@@ -55,8 +68,9 @@ pub fn generate_mocks(spec: &OpenAPI) -> Result<syn::File, SpecError> {
 
 /// progenitor ignores `deprecated: true`; callers should see the warning,
 /// with the sunset date when the spec gives one (`x-sunset`).
-fn mark_deprecated(spec: &OpenAPI, file: &mut syn::File) {
-    let deprecated: Vec<(String, String)> = spec::operations(spec)
+fn mark_deprecated(spec: &Spec, file: &mut syn::File) {
+    let deprecated: Vec<(String, String)> = spec
+        .operations()
         .into_iter()
         .filter(|op| op.operation.deprecated)
         .map(|op| {
@@ -83,8 +97,9 @@ fn mark_deprecated(spec: &OpenAPI, file: &mut syn::File) {
 
 /// `PRODUCTION_BASE_URL`, `STAGING_BASE_URL`, ... named after each server's
 /// description.
-fn server_constants(spec: &OpenAPI) -> Vec<syn::Item> {
-    spec.servers
+fn server_constants(spec: &Spec) -> Vec<syn::Item> {
+    spec.api
+        .servers
         .iter()
         .enumerate()
         .map(|(i, server)| {
@@ -98,4 +113,117 @@ fn server_constants(spec: &OpenAPI) -> Vec<syn::Item> {
             }
         })
         .collect()
+}
+
+/// progenitor writes a path or header parameter with its `Display`, which
+/// for a date-time is `2026-01-02 03:04:05 UTC`, not the RFC 3339 the spec
+/// means (its query parameters go through serde, which is right). Each
+/// such parameter is written with `to_rfc3339_opts` instead.
+fn write_date_times_as_rfc3339(spec: &Spec, file: &mut syn::File) -> Result<(), SpecError> {
+    use syn::visit_mut::VisitMut;
+    for op in spec.operations() {
+        let mut path_args = Vec::new();
+        let mut headers = Vec::new();
+        for (parameter, _) in spec.parameters(&op)? {
+            let format = parameter.pointer("/schema/format").and_then(serde_json::Value::as_str);
+            if format != Some("date-time") {
+                continue;
+            }
+            let name = parameter["name"].as_str().unwrap_or_default().to_string();
+            match parameter["in"].as_str() {
+                Some("path") => path_args.push(name.to_snake_case()),
+                Some("header") => headers.push(name),
+                _ => {}
+            }
+        }
+        if path_args.is_empty() && headers.is_empty() {
+            continue;
+        }
+        let method = op.operation_id().to_snake_case();
+        let mut rewrite = DateTimeDisplay {
+            path_args: &path_args,
+            headers: &headers,
+        };
+        for item in &mut file.items {
+            let syn::Item::Impl(imp) = item else { continue };
+            for impl_item in &mut imp.items {
+                if let syn::ImplItem::Fn(f) = impl_item
+                    && f.sig.ident == method
+                {
+                    rewrite.visit_impl_item_fn_mut(f);
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
+struct DateTimeDisplay<'a> {
+    path_args: &'a [String],
+    headers: &'a [String],
+}
+
+impl syn::visit_mut::VisitMut for DateTimeDisplay<'_> {
+    /// progenitor builds the URL with `format!`, whose arguments syn keeps
+    /// as tokens: they are read as expressions, rewritten, and put back.
+    fn visit_macro_mut(&mut self, mac: &mut syn::Macro) {
+        type Args = syn::punctuated::Punctuated<syn::Expr, syn::Token![,]>;
+        if !mac.path.is_ident("format") {
+            return;
+        }
+        let Ok(mut args) = mac.parse_body_with(Args::parse_terminated) else {
+            return;
+        };
+        for arg in args.iter_mut() {
+            self.visit_expr_mut(arg);
+        }
+        mac.tokens = quote!(#args);
+    }
+
+    fn visit_expr_mut(&mut self, expr: &mut syn::Expr) {
+        match expr {
+            // header_map.append("X-At", value.to_string().try_into()?)
+            syn::Expr::MethodCall(call) if call.method == "append" && call.args.len() == 2 => {
+                if let syn::Expr::Lit(syn::ExprLit {
+                    lit: syn::Lit::Str(name),
+                    ..
+                }) = &call.args[0]
+                    && self.headers.contains(&name.value())
+                {
+                    rfc3339_instead_of_display(&mut call.args[1]);
+                }
+            }
+            // encode_path(&at.to_string())
+            syn::Expr::Call(call) if matches!(&*call.func, syn::Expr::Path(p) if p.path.is_ident("encode_path")) => {
+                if let Some(syn::Expr::Reference(reference)) = call.args.first_mut()
+                    && let syn::Expr::MethodCall(to_string) = &*reference.expr
+                    && let syn::Expr::Path(receiver) = &*to_string.receiver
+                    && self.path_args.iter().any(|a| receiver.path.is_ident(a))
+                {
+                    rfc3339_instead_of_display(&mut reference.expr);
+                }
+            }
+            _ => {}
+        }
+        syn::visit_mut::visit_expr_mut(self, expr);
+    }
+}
+
+/// `x.to_string()`, anywhere in `expr`, becomes `x.to_rfc3339_opts(..)`.
+fn rfc3339_instead_of_display(expr: &mut syn::Expr) {
+    struct Rewrite;
+    impl syn::visit_mut::VisitMut for Rewrite {
+        fn visit_expr_mut(&mut self, expr: &mut syn::Expr) {
+            if let syn::Expr::MethodCall(call) = expr
+                && call.method == "to_string"
+                && call.args.is_empty()
+            {
+                let receiver = &call.receiver;
+                *expr = syn::parse_quote!(#receiver.to_rfc3339_opts(::chrono::SecondsFormat::AutoSi, true));
+                return;
+            }
+            syn::visit_mut::visit_expr_mut(self, expr);
+        }
+    }
+    syn::visit_mut::VisitMut::visit_expr_mut(&mut Rewrite, expr);
 }

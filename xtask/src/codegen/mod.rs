@@ -1,9 +1,11 @@
-//! Code generation: [`spec`] reads and checks the spec; [`client_gen`] and
+//! Code generation: [`spec`] reads and checks a spec; [`schema`] gives its
+//! schemas the forms the generated code needs; [`client_gen`] and
 //! [`server_gen`] turn it into Rust; this module renders, writes and checks
 //! the committed files: where they go, how they look, and whether they are
 //! current.
 
 pub mod client_gen;
+pub mod schema;
 pub mod server_gen;
 pub mod spec;
 
@@ -11,8 +13,38 @@ use std::path::{Path, PathBuf};
 
 use self::spec::SpecError;
 
-/// The spec every generated file is made from, relative to the workspace.
+/// The service's spec, relative to the workspace.
 pub const SPEC_PATH: &str = "openapi/petstore.yaml";
+
+/// A spec and the files generated from it.
+pub struct Target {
+    /// The spec, relative to the workspace.
+    pub spec: &'static str,
+    /// The progenitor client.
+    pub client: &'static str,
+    /// The client's httpmock mocks, if the crate has them.
+    pub mocks: Option<&'static str>,
+    /// The server contract (types, tables, dropshot trait, strict layer).
+    pub server: &'static str,
+}
+
+/// Every spec the workspace generates from: the service's, and the kitchen
+/// sink, a spec that uses every construct the generator maps, compiled and
+/// served by the tests so that each construct is proven on running code.
+pub const TARGETS: [Target; 2] = [
+    Target {
+        spec: SPEC_PATH,
+        client: "crates/petstore-client/src/generated.rs",
+        mocks: Some("crates/petstore-client/src/mock.rs"),
+        server: "crates/petstore-api/src/generated.rs",
+    },
+    Target {
+        spec: "tests/fixtures/kitchen-sink.yaml",
+        client: "crates/kitchen-sink/src/client/generated.rs",
+        mocks: None,
+        server: "crates/kitchen-sink/src/api/generated.rs",
+    },
+];
 
 /// One generated file: its path relative to the workspace, and its text.
 pub struct GeneratedFile {
@@ -20,25 +52,44 @@ pub struct GeneratedFile {
     pub contents: String,
 }
 
-/// Generates every file from the spec text. Pure: nothing is read or
-/// written, so `check` can compare in memory.
+/// Generates the service's files from its spec text. Pure: nothing is read
+/// or written, so `check` can compare in memory.
 pub fn generate_all(spec_text: &str) -> Result<Vec<GeneratedFile>, SpecError> {
+    generate_target(&TARGETS[0], spec_text)
+}
+
+/// Generates a target's files from its spec text.
+pub fn generate_target(target: &Target, spec_text: &str) -> Result<Vec<GeneratedFile>, SpecError> {
     let spec = spec::parse(spec_text)?;
     let document = document_json(spec_text)?;
-    Ok(vec![
-        GeneratedFile {
-            path: PathBuf::from("crates/petstore-client/src/generated.rs"),
-            contents: render(&client_gen::generate(&spec)?),
-        },
-        GeneratedFile {
-            path: PathBuf::from("crates/petstore-client/src/mock.rs"),
+    let render = |file: &syn::File| render(target.spec, file);
+    let mut files = vec![GeneratedFile {
+        path: PathBuf::from(target.client),
+        contents: render(&client_gen::generate(&spec)?),
+    }];
+    if let Some(mocks) = target.mocks {
+        files.push(GeneratedFile {
+            path: PathBuf::from(mocks),
             contents: render(&client_gen::generate_mocks(&spec)?),
-        },
-        GeneratedFile {
-            path: PathBuf::from("crates/petstore-api/src/generated.rs"),
-            contents: render(&server_gen::generate(&spec, &document)?),
-        },
-    ])
+        });
+    }
+    files.push(GeneratedFile {
+        path: PathBuf::from(target.server),
+        contents: render(&server_gen::generate(&spec, &document)?),
+    });
+    Ok(files)
+}
+
+/// Reads each target's spec under `root` and generates its files; an error
+/// names the spec.
+pub fn generate_workspace(root: &Path) -> Result<Vec<GeneratedFile>, String> {
+    let mut files = Vec::new();
+    for target in &TARGETS {
+        let path = root.join(target.spec);
+        let text = std::fs::read_to_string(&path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+        files.extend(generate_target(target, &text).map_err(|e| format!("{}: {e}", target.spec))?);
+    }
+    Ok(files)
 }
 
 /// The spec as compact JSON, keys in the document's order. Not through
@@ -46,21 +97,16 @@ pub fn generate_all(spec_text: &str) -> Result<Vec<GeneratedFile>, SpecError> {
 /// other crates of the workspace turn on, and the output must be the same
 /// however the xtask is built.
 fn document_json(spec_text: &str) -> Result<String, SpecError> {
-    let value: serde_norway::Value = serde_norway::from_str(spec_text).map_err(|e| SpecError {
-        location: "document".into(),
-        message: format!("invalid YAML: {e}"),
-    })?;
-    serde_json::to_string(&value).map_err(|e| SpecError {
-        location: "document".into(),
-        message: format!("cannot write the spec as JSON: {e}"),
-    })
+    let value: serde_norway::Value =
+        serde_norway::from_str(spec_text).map_err(|e| SpecError::new("document", format!("invalid YAML: {e}")))?;
+    serde_json::to_string(&value).map_err(|e| SpecError::new("document", format!("cannot write the spec as JSON: {e}")))
 }
 
 /// prettyplease gives the same text for the same tokens, so the output is
 /// byte-for-byte deterministic without running rustfmt.
-fn render(file: &syn::File) -> String {
+fn render(spec_path: &str, file: &syn::File) -> String {
     format!(
-        "// @generated by `cargo xtask generate` from {SPEC_PATH}.\n\
+        "// @generated by `cargo xtask generate` from {spec_path}.\n\
          // Do not edit by hand: change the spec (or the generator in xtask/) and regenerate.\n\n{}",
         prettyplease::unparse(file)
     )

@@ -1,53 +1,80 @@
 //! The strict adapter: the generated endpoint body that authenticates the
-//! caller, parses the path parameters, calls the handler and sends its
-//! reply, so that no implementation can skip a step.
+//! caller, reads the parameters and the body by the operation's table,
+//! calls the handler and sends its reply, so that no implementation can
+//! skip a step, and a request without a key gets 401 before any 400.
 
 use proc_macro2::TokenStream;
 use quote::quote;
 
 use super::endpoints::{dropshot_params, dropshot_return};
 use super::model::Operation;
-use super::responses::headers_struct_name;
+use super::parameters::{has_params, has_path, params_struct, path_struct};
 
 pub(super) fn adapter(op: &Operation, error_type: &syn::Ident, handlers_trait: &syn::Ident) -> TokenStream {
-    let fn_name = &op.fn_name;
+    let (fn_name, table) = (&op.fn_name, &op.table);
     let params = dropshot_params(op);
     let ret = dropshot_return(op, error_type);
-    let authenticate = op.requires_auth.then(|| {
+    let authenticate = op.requires_auth().then(|| {
         quote! {
-            let caller = match runtime::authenticate(handlers, rqctx.request.headers()).await {
+            let caller = match runtime::authenticate_with(handlers, rqctx.request.headers(), #table.security).await {
                 ::std::result::Result::Ok(caller) => caller,
-                ::std::result::Result::Err(rejection) => {
-                    return rejection.into_reply(types::#error_type::from_problem);
-                }
+                ::std::result::Result::Err(rejection) => return rejection.into_reply(),
             };
         }
     });
-    let caller = op.requires_auth.then(|| quote!(&caller,));
-    let parse = (!op.path_params.is_empty()).then(|| {
-        let fields = op.path_params.iter().map(|p| {
-            let (field, name) = (&p.field, &p.name);
-            quote! {
-                let #field = match path.#field.into_value(#name) {
-                    ::std::result::Result::Ok(value) => value,
-                    ::std::result::Result::Err(problem) => {
-                        return runtime::Reply::error(400, &types::#error_type::from_problem(400, problem));
-                    }
-                };
+    let mut args = Vec::new();
+    if op.requires_auth() {
+        args.push(quote!(&caller));
+    }
+    let read_parameters = (!op.parameters.is_empty()).then(|| {
+        let path_ty = match has_path(op) {
+            true => {
+                let name = path_struct(op);
+                quote!(#name)
             }
-        });
+            false => quote!(runtime::NoParameters),
+        };
+        let params_ty = match has_params(op) {
+            true => {
+                let name = params_struct(op);
+                quote!(#name)
+            }
+            false => quote!(runtime::NoParameters),
+        };
+        let path = match has_path(op) {
+            true => quote!(path),
+            false => quote!(_),
+        };
+        let params = match has_params(op) {
+            true => quote!(params),
+            false => quote!(_),
+        };
         quote! {
-            let path = path.into_inner();
-            #(#fields)*
+            let (#path, #params) = match runtime::read_parameters::<#path_ty, #params_ty, _>(&#table, &rqctx) {
+                ::std::result::Result::Ok(read) => read,
+                ::std::result::Result::Err(problem) => return runtime::Reply::problem(400, problem),
+            };
         }
     });
-    let args = op.path_params.iter().map(|p| &p.field);
-    // Every response of a deprecated operation carries its deprecation
-    // headers, errors included.
-    let headers = op.deprecation.as_ref().map(|_| {
-        let headers = headers_struct_name(op);
-        quote!(.with_headers(&#headers::new()))
+    for p in op.parameters.iter().filter(|p| p.in_path()) {
+        let field = &p.field;
+        args.push(quote!(path.#field));
+    }
+    if has_params(op) {
+        args.push(quote!(params));
+    }
+    let read_body = op.body.as_ref().map(|body| {
+        let read = body.read();
+        quote! {
+            let body = match #read {
+                ::std::result::Result::Ok(body) => body,
+                ::std::result::Result::Err(rejection) => return runtime::Reply::problem(rejection.status, rejection.problem),
+            };
+        }
     });
+    if op.body.is_some() {
+        args.push(quote!(body));
+    }
     quote! {
         async fn #fn_name(
             rqctx: ::dropshot::RequestContext<Self::Context>
@@ -56,13 +83,14 @@ pub(super) fn adapter(op: &Operation, error_type: &syn::Ident, handlers_trait: &
             let handlers = rqctx.context();
             let reply = async {
                 #authenticate
-                #parse
+                #read_parameters
+                #read_body
                 #[allow(deprecated)]
-                let response = <H as #handlers_trait>::#fn_name(handlers, #caller #(#args),*).await;
+                let response = <H as #handlers_trait>::#fn_name(handlers, #(#args),*).await;
                 response.into_http()
             }
             .await;
-            ::std::result::Result::Ok(reply #headers)
+            ::std::result::Result::Ok(reply)
         }
     }
 }

@@ -1,55 +1,26 @@
-//! The two traits' declarations: the dropshot endpoint per operation (with
-//! its path-parameter struct) and the plain handler method a server
-//! implements.
+//! The two traits' declarations: the dropshot endpoint per operation and
+//! the plain handler method a server implements.
 
-use heck::ToPascalCase;
 use proc_macro2::TokenStream;
-use quote::{format_ident, quote};
+use quote::quote;
 
 use super::model::Operation;
-use super::responses::{response_enum_name, success_mapping, success_variant};
+use super::parameters::{has_params, params_struct};
+use super::responses::response_enum_name;
 
-pub(super) fn path_struct_name(op: &Operation) -> syn::Ident {
-    format_ident!("{}Path", op.id.to_pascal_case())
-}
-
-pub(super) fn path_struct(op: &Operation) -> TokenStream {
-    if op.path_params.is_empty() {
-        return quote!();
-    }
-    let name = path_struct_name(op);
-    let doc = format!("The path parameters of `{}`.", op.id);
-    let fields = op.path_params.iter().map(|p| {
-        let (field, rename, ty, doc) = (&p.field, &p.name, &p.ty, &p.doc);
-        // `PathParam` defers parsing, so that a malformed value is reported
-        // after authentication (401 before 400) and as the Error object.
-        quote! {
-            #[doc = #doc]
-            #[serde(rename = #rename)]
-            pub #field: runtime::PathParam<#ty>,
-        }
-    });
-    quote! {
-        #[doc = #doc]
-        #[derive(Debug, ::serde::Deserialize, ::schemars::JsonSchema)]
-        pub struct #name {
-            #(#fields)*
-        }
-    }
-}
-
+/// The endpoint's result: the operation's reply, or the Error object.
 pub(super) fn dropshot_return(op: &Operation, error_type: &syn::Ident) -> TokenStream {
-    let (success, _) = success_variant(op);
-    let (ty, _) = success_mapping(op, &response_enum_name(op), &success);
-    quote!(::std::result::Result<runtime::Reply<#ty>, types::#error_type>)
+    let marker = &op.marker;
+    quote!(::std::result::Result<runtime::Reply<#marker>, types::#error_type>)
 }
 
+/// The endpoint's extractors: the parameters (which describe themselves in
+/// dropshot's document and are read after authentication) and the body.
 pub(super) fn dropshot_params(op: &Operation) -> TokenStream {
-    if op.path_params.is_empty() {
-        return quote!();
-    }
-    let name = path_struct_name(op);
-    quote!(, path: ::dropshot::Path<#name>)
+    let marker = &op.marker;
+    let parameters = (!op.parameters.is_empty()).then(|| quote!(, _parameters: runtime::Parameters<#marker>));
+    let body = op.body.as_ref().map(|_| quote!(, body: runtime::RequestBody<#marker>));
+    quote!(#parameters #body)
 }
 
 pub(super) fn endpoint_decl(op: &Operation, error_type: &syn::Ident) -> TokenStream {
@@ -74,24 +45,44 @@ pub(super) fn endpoint_decl(op: &Operation, error_type: &syn::Ident) -> TokenStr
     }
 }
 
+/// The handler's arguments after `&self`: the caller, each path parameter,
+/// the query and header parameters, the body.
+pub(super) fn handler_args(op: &Operation) -> Vec<TokenStream> {
+    let mut args = Vec::new();
+    if op.requires_auth() {
+        args.push(quote!(caller: &Self::Principal));
+    }
+    for p in op.parameters.iter().filter(|p| p.in_path()) {
+        let (field, ty) = (&p.field, &p.ty);
+        args.push(quote!(#field: #ty));
+    }
+    if has_params(op) {
+        let params = params_struct(op);
+        args.push(quote!(params: #params));
+    }
+    if let Some(body) = &op.body {
+        let ty = body.arg_ty();
+        args.push(quote!(body: #ty));
+    }
+    args
+}
+
 pub(super) fn handler_method(op: &Operation) -> TokenStream {
     let (fn_name, doc) = (&op.fn_name, &op.doc);
     let response = response_enum_name(op);
-    let caller = op.requires_auth.then(|| quote!(caller: &Self::Principal,));
-    let params = op.path_params.iter().map(|p| {
-        let (field, ty) = (&p.field, &p.ty);
-        quote!(#field: #ty,)
-    });
+    let args = handler_args(op);
     let deprecated_note = op
         .deprecated
         .then(|| quote!(#[doc = ""] #[doc = "Deprecated in the spec."]));
+    // One argument per path parameter: the spec decides how many.
+    let many = (args.len() > 6).then(|| quote!(#[allow(clippy::too_many_arguments)]));
     quote! {
         #[doc = #doc]
         #deprecated_note
+        #many
         fn #fn_name(
             &self,
-            #caller
-            #(#params)*
+            #(#args,)*
         ) -> impl ::std::future::Future<Output = #response> + Send;
     }
 }

@@ -1,55 +1,75 @@
-//! The server side of the contract (crates/petstore-api): the spec's types
-//! with serde and schemars derives, a `#[dropshot::api_description]` trait,
-//! and the strict layer between the two.
+//! The server side of the contract: the spec's types (typify), a table per
+//! operation, a `#[dropshot::api_description]` trait, and the strict layer
+//! between the two.
 //!
 //! The strict layer follows oapi-codegen's strict server: the hand-written
-//! server implements one plain method per operation that returns a response
-//! enum with one variant per documented status, so an undocumented status
-//! does not compile. Generated code authenticates the caller before that
-//! method runs, and turns every error into the spec's Error object.
+//! server implements one plain method per operation, with typed inputs,
+//! that returns a response enum with one variant per documented status, so
+//! an undocumented status does not compile. Generated code authenticates
+//! the caller before that method runs, reads and validates the parameters
+//! and the body (by the operation's table, in `api-runtime`), and turns
+//! every error into the spec's Error object.
 //!
-//! One concern per file: [`model`] (the spec read into operations),
-//! [`types`], [`responses`], [`endpoints`] (the traits' declarations),
-//! [`adapter`] (the strict layer) and [`not_allowed`] (405s).
+//! One concern per file: [`model`] (the spec read into operations, with
+//! [`parameters`], [`bodies`] and [`responses`]), [`types`], [`schemas`],
+//! [`tables`], [`endpoints`] (the traits' declarations), [`adapter`] (the
+//! strict layer) and [`not_allowed`] (405s).
 
 mod adapter;
+mod bodies;
 mod endpoints;
 mod model;
 mod not_allowed;
+mod parameters;
 mod responses;
+mod schemas;
+mod tables;
 mod types;
 
 use heck::{ToPascalCase, ToSnakeCase};
-use openapiv3::OpenAPI;
 use quote::{format_ident, quote};
 
-use crate::codegen::spec::{self, DOCUMENT_PATH, SpecError};
+use crate::codegen::spec::{self, DOCUMENT_PATH, Spec, SpecError};
 
 use self::adapter::adapter;
-use self::endpoints::{endpoint_decl, handler_method, path_struct};
-use self::model::describe;
-use self::responses::{headers_struct, response_enum};
-use self::types::{error_type, generate_types};
+use self::endpoints::{endpoint_decl, handler_method};
+use self::model::{Context, describe};
+use self::parameters::parameter_structs;
+use self::responses::response_enum;
+use self::schemas::Schemas;
+use self::tables::operation_table;
+use self::types::{Types, error_type};
 
 /// `document` is the spec as JSON, served by the server as it was written.
-pub fn generate(spec: &OpenAPI, document: &str) -> Result<syn::File, SpecError> {
-    let document_path = format!("{}{DOCUMENT_PATH}", spec::base_path(&spec.servers[0].url));
-    let types = generate_types(spec)?;
-    let error_type = error_type(spec)?;
-    let base_path = spec::base_path(&spec.servers[0].url);
-    let operations = spec::operations(spec)
+pub fn generate(spec: &Spec, document: &str) -> Result<syn::File, SpecError> {
+    let base_path = spec::base_path(&spec.api.servers[0].url);
+    let document_path = format!("{base_path}{DOCUMENT_PATH}");
+    let (error_name, error_type) = error_type(spec)?;
+    let mut types = Types::new(spec)?;
+    let mut schemas = Schemas::new(spec)?;
+    let mut cx = Context {
+        spec,
+        types: &mut types,
+        schemas: &mut schemas,
+    };
+    let operations = spec
+        .operations()
         .iter()
-        .map(|op| describe(spec, op, &base_path))
+        .map(|op| describe(&mut cx, op, &base_path))
         .collect::<Result<Vec<_>, _>>()?;
+    schemas.verify()?;
 
-    let title = spec.info.title.to_pascal_case();
+    let title = spec.api.info.title.to_pascal_case();
     let api_trait = format_ident!("{title}Api");
     let handlers_trait = format_ident!("{title}Handlers");
     let api_mod = format_ident!("{}_mod", api_trait.to_string().to_snake_case());
 
-    let path_structs = operations.iter().map(path_struct);
-    let headers_structs = operations.iter().map(headers_struct);
-    let response_enums = operations.iter().map(|op| response_enum(op, &error_type));
+    let type_tokens = types.tokens();
+    let schema_tokens = schemas.tokens();
+    let tables = operations.iter().map(|op| operation_table(op, &error_type));
+    let tables_list = operations.iter().map(|op| &op.table);
+    let parameter_structs = operations.iter().map(parameter_structs);
+    let response_enums = operations.iter().map(response_enum);
     let endpoints = operations.iter().map(|op| endpoint_decl(op, &error_type));
     let handler_methods = operations.iter().map(handler_method);
     let adapters = operations.iter().map(|op| adapter(op, &error_type, &handlers_trait));
@@ -58,22 +78,23 @@ pub fn generate(spec: &OpenAPI, document: &str) -> Result<syn::File, SpecError> 
     let api_doc = format!(
         "The `{}` API as dropshot sees it: one endpoint per operation, under `{base_path}`.\n\n\
          Implemented by [`StrictServer`]; a server implements [`{handlers_trait}`] instead.",
-        spec.info.title
+        spec.api.info.title
     );
     let handlers_doc = format!(
         "What a `{}` server implements: one method per operation, with typed inputs and a typed response.\n\n\
-         The caller is authenticated (by [`runtime::Authenticator`]) before any method runs.",
-        spec.info.title
+         The caller of a secured operation is authenticated (by [`runtime::Authenticator`]), and its \
+         parameters and body are checked against the spec, before any method runs.",
+        spec.api.info.title
     );
-    let version = &spec.info.version;
+    let version = &spec.api.info.version;
 
     let tokens = quote! {
         use crate::runtime;
 
-        /// Types from the spec's `components.schemas`.
+        /// Types from the spec's schemas (typify).
         #[allow(clippy::all)]
         pub mod types {
-            #types
+            #type_tokens
         }
 
         /// The path the spec's `servers` share; every endpoint is served under it.
@@ -86,6 +107,8 @@ pub fn generate(spec: &OpenAPI, document: &str) -> Result<syn::File, SpecError> 
         /// server serves it (unauthenticated, outside the contract) at
         /// `#document_path`.
         pub const OPENAPI_DOCUMENT: &str = #document;
+
+        #schema_tokens
 
         impl ::std::fmt::Display for types::#error_type {
             fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
@@ -102,8 +125,8 @@ pub fn generate(spec: &OpenAPI, document: &str) -> Result<syn::File, SpecError> 
             }
         }
 
-        /// dropshot's own errors (a path parameter it cannot read, a body it
-        /// cannot parse) also leave as the spec's error object.
+        /// dropshot's own errors (a request it cannot route or read) also
+        /// leave as the spec's error object.
         impl ::std::convert::From<::dropshot::HttpError> for types::#error_type {
             fn from(error: ::dropshot::HttpError) -> Self {
                 let status = error.status_code.as_u16();
@@ -123,9 +146,25 @@ pub fn generate(spec: &OpenAPI, document: &str) -> Result<syn::File, SpecError> 
             }
         }
 
-        #(#path_structs)*
+        /// dropshot documents error responses by this type's schema: the
+        /// spec's.
+        impl ::schemars::JsonSchema for types::#error_type {
+            fn schema_name() -> ::std::string::String {
+                #error_name.to_string()
+            }
 
-        #(#headers_structs)*
+            fn json_schema(generator: &mut ::schemars::r#gen::SchemaGenerator) -> ::schemars::schema::Schema {
+                COMPONENTS.register(generator);
+                COMPONENTS.doc_schema(#error_name)
+            }
+        }
+
+        #(#tables)*
+
+        /// Every operation's table, in the spec's order.
+        pub static OPERATIONS: &[&runtime::Operation] = &[#(&#tables_list),*];
+
+        #(#parameter_structs)*
 
         #(#response_enums)*
 
@@ -150,8 +189,8 @@ pub fn generate(spec: &OpenAPI, document: &str) -> Result<syn::File, SpecError> 
         }
 
         /// Serves the dropshot API with a [`#handlers_trait`] implementation:
-        /// authentication, parameter checks and response mapping live here,
-        /// so an implementation cannot skip them.
+        /// authentication, parameter and body checks and response mapping
+        /// live here, so an implementation cannot skip them.
         pub struct StrictServer<H>(::std::marker::PhantomData<H>);
 
         impl<H: #handlers_trait> #api_trait for StrictServer<H> {
@@ -163,7 +202,7 @@ pub fn generate(spec: &OpenAPI, document: &str) -> Result<syn::File, SpecError> 
                 _rqctx: ::dropshot::RequestContext<Self::Context>,
             ) -> ::std::result::Result<::dropshot::HttpResponseOk<::serde_json::Value>, types::#error_type> {
                 static DOCUMENT: ::std::sync::LazyLock<::serde_json::Value> = ::std::sync::LazyLock::new(|| {
-                    ::serde_json::from_str(OPENAPI_DOCUMENT).expect("the generator wrote valid JSON")
+                    ::serde_json::from_str(OPENAPI_DOCUMENT).unwrap_or(::serde_json::Value::Null)
                 });
                 ::std::result::Result::Ok(::dropshot::HttpResponseOk(DOCUMENT.clone()))
             }
@@ -186,8 +225,6 @@ pub fn generate(spec: &OpenAPI, document: &str) -> Result<syn::File, SpecError> 
             #api_mod::stub_api_description()
         }
     };
-    syn::parse2(tokens).map_err(|e| SpecError {
-        location: "document".into(),
-        message: format!("the server generator emitted invalid Rust: {e}"),
-    })
+    syn::parse2(tokens)
+        .map_err(|e| SpecError::new("document", format!("the server generator emitted invalid Rust: {e}")))
 }

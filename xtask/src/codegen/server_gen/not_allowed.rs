@@ -8,29 +8,28 @@ use std::collections::BTreeMap;
 use proc_macro2::TokenStream;
 use quote::quote;
 
-use super::endpoints::path_struct_name;
 use super::model::Operation;
 
 /// Statements that register the hidden endpoints on `api`, for every path
 /// of `operations` and the document's own path.
 pub(super) fn registrations(operations: &[Operation], document_path: &str, error_type: &syn::Ident) -> TokenStream {
-    // Path → its methods, and a path-parameter struct of one of its
-    // operations (dropshot checks that an endpoint takes its path's
+    // Path → its methods, and the marker of one of its operations with
+    // parameters (dropshot checks that an endpoint takes its path's
     // parameters, hidden ones too).
-    let mut paths: BTreeMap<&str, (Vec<String>, Option<syn::Ident>)> = BTreeMap::new();
+    let mut paths: BTreeMap<&str, (Vec<String>, Option<&syn::Ident>)> = BTreeMap::new();
     for op in operations {
-        let (methods, params) = paths.entry(op.http_path.as_str()).or_default();
+        let (methods, parameters) = paths.entry(op.http_path.as_str()).or_default();
         methods.push(op.method.to_string());
-        if !op.path_params.is_empty() {
-            *params = Some(path_struct_name(op));
+        if op.parameters.iter().any(|p| p.in_path()) {
+            *parameters = Some(&op.marker);
         }
     }
     paths.entry(document_path).or_default().0.push("GET".into());
-    let registrations = paths.into_iter().map(|(path, (mut methods, params))| {
+    let registrations = paths.into_iter().map(|(path, (mut methods, parameters))| {
         methods.sort();
         methods.dedup();
         let allowed = methods.join(", ");
-        let extractor = params.map(|name| quote!(, _: ::dropshot::Path<#name>));
+        let extractor = parameters.map(|marker| quote!(, _: runtime::Parameters<#marker>));
         quote! {
             for method in runtime::methods_other_than(&[#(#methods),*]) {
                 api.register(

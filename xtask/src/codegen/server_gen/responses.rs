@@ -1,64 +1,224 @@
-//! One response enum per operation, a variant per documented status, and
-//! how each variant becomes the reply dropshot sends (with the deprecation
-//! headers of a deprecated operation).
+//! Success responses: their model (status, body, documented headers), the
+//! response enum with one variant per documented status, the struct of
+//! each success's headers, how each variant becomes the reply, and the
+//! responses' rows of the operation's table.
 
-use heck::ToPascalCase;
 use proc_macro2::TokenStream;
-use quote::{format_ident, quote};
+use quote::quote;
 
-use super::model::Operation;
+use super::model::{Context, Operation, rust_field, status_variant};
+use super::parameters::option_str;
+use crate::codegen::spec::{OperationRef, SpecError, is_error_key};
+
+pub(super) struct Success {
+    pub(super) status: u16,
+    pub(super) variant: syn::Ident,
+    pub(super) description: String,
+    pub(super) content: Option<Content>,
+    pub(super) headers: Vec<Header>,
+}
+
+pub(super) struct Content {
+    pub(super) media_type: String,
+    /// `Json`, `Text` or `Binary`: how the handler hands the body over.
+    pub(super) kind: &'static str,
+    pub(super) schema: syn::Ident,
+    /// The type in the variant (`runtime::Json<T>`, `String`, `Bytes`).
+    pub(super) ty: TokenStream,
+    pub(super) doc_name: String,
+}
+
+pub(super) struct Header {
+    pub(super) name: String,
+    pub(super) field: syn::Ident,
+    pub(super) description: Option<String>,
+    pub(super) required: bool,
+    pub(super) schema: syn::Ident,
+    pub(super) ty: TokenStream,
+    /// `Deprecation`/`Sunset` of a deprecated operation: the generated
+    /// layer sends them, not the handler.
+    pub(super) by_layer: bool,
+}
+
+impl Success {
+    /// The headers the handler provides.
+    fn handler_headers(&self) -> impl Iterator<Item = &Header> {
+        self.headers.iter().filter(|h| !h.by_layer)
+    }
+}
+
+pub(super) fn describe_successes(cx: &mut Context<'_>, op: &OperationRef<'_>) -> Result<Vec<Success>, SpecError> {
+    let id = op.operation_id();
+    let deprecated = op.operation.deprecated;
+    let mut out = Vec::new();
+    // Every success carries the same body (the spec's checks), so one type
+    // serves them all.
+    let mut body_type: Option<(&'static str, TokenStream)> = None;
+    for (key, response, location) in cx.spec.responses(op)? {
+        if is_error_key(&key) {
+            continue;
+        }
+        let status: u16 = key.parse().unwrap_or(200);
+        let content = match response["content"].as_object().and_then(|c| c.iter().next()) {
+            None => None,
+            Some((media_type, media)) => {
+                let at = format!("{location}.content.{media_type}.schema");
+                let schema = &media["schema"];
+                let name = format!("{id}-response-body");
+                let (kind, ty) = match &body_type {
+                    Some(known) => known.clone(),
+                    None if media_type == "application/json" || media_type.ends_with("+json") => {
+                        let ty = cx.types.add(schema, &name, &at)?;
+                        ("Json", quote!(runtime::Json<#ty>))
+                    }
+                    None if media_type.starts_with("text/") => ("Text", quote!(::std::string::String)),
+                    None => ("Binary", quote!(runtime::Bytes)),
+                };
+                body_type = Some((kind, ty.clone()));
+                let schema = cx.schemas.add(&format!("{id}_response_{status}"), schema, &at)?;
+                Some(Content {
+                    media_type: media_type.clone(),
+                    kind,
+                    schema,
+                    ty,
+                    doc_name: heck::ToPascalCase::to_pascal_case(name.as_str()),
+                })
+            }
+        };
+        let mut headers = Vec::new();
+        for name in response["headers"].as_object().into_iter().flat_map(|h| h.keys()) {
+            let (header, at) = cx.spec.follow(
+                &response["headers"][name.as_str()],
+                "headers",
+                format!("{location}.headers.{name}"),
+            )?;
+            let schema = &header["schema"];
+            let ty = cx
+                .types
+                .add(schema, &format!("{id}-{status}-{name}-header"), &format!("{at}.schema"))?;
+            headers.push(Header {
+                field: rust_field(name),
+                description: header["description"].as_str().map(str::to_string),
+                required: header["required"].as_bool().unwrap_or(false),
+                schema: cx.schemas.add(
+                    &format!("{id}_response_{status}_header_{name}"),
+                    schema,
+                    &format!("{at}.schema"),
+                )?,
+                ty,
+                by_layer: deprecated
+                    && (name.eq_ignore_ascii_case("deprecation") || name.eq_ignore_ascii_case("sunset")),
+                name: name.clone(),
+            });
+        }
+        out.push(Success {
+            status,
+            variant: status_variant(status),
+            description: response["description"].as_str().unwrap_or_default().trim().to_string(),
+            content,
+            headers,
+        });
+    }
+    Ok(out)
+}
 
 pub(super) fn response_enum_name(op: &Operation) -> syn::Ident {
-    format_ident!("{}Response", op.id.to_pascal_case())
+    op.name_of("Response")
 }
 
-pub(super) fn success_variant(op: &Operation) -> (syn::Ident, TokenStream) {
-    let name = match op.success.status {
-        200 => format_ident!("Ok"),
-        201 => format_ident!("Created"),
-        202 => format_ident!("Accepted"),
-        _ => format_ident!("NoContent"),
-    };
-    let ty = match &op.success.body {
-        // A body the handler may hand over serialized already (a cached
-        // list, say); `From<T>` makes a plain value one too.
-        Some(body) => quote!((runtime::Json<#body>)),
-        None => quote!(),
-    };
-    (name, ty)
+fn headers_struct_name(op: &Operation, success: &Success) -> syn::Ident {
+    op.name_of(&format!("{}Headers", success.variant))
 }
 
-pub(super) fn response_enum(op: &Operation, error_type: &syn::Ident) -> TokenStream {
+/// The documented headers of a success that the handler provides, as a
+/// struct: a required one cannot be left out.
+fn headers_struct(op: &Operation, success: &Success) -> Option<TokenStream> {
+    let fields: Vec<TokenStream> = success
+        .handler_headers()
+        .map(|h| {
+            let (field, rename, ty) = (&h.field, &h.name, &h.ty);
+            let doc = h
+                .description
+                .as_deref()
+                .map(str::trim)
+                .filter(|d| !d.is_empty())
+                .map(|d| quote!(#[doc = #d]));
+            match h.required {
+                true => quote! {
+                    #doc
+                    #[serde(rename = #rename)]
+                    pub #field: #ty,
+                },
+                false => quote! {
+                    #doc
+                    #[serde(rename = #rename, skip_serializing_if = "::std::option::Option::is_none")]
+                    pub #field: ::std::option::Option<#ty>,
+                },
+            }
+        })
+        .collect();
+    if fields.is_empty() {
+        return None;
+    }
+    let name = headers_struct_name(op, success);
+    let doc = format!("The headers `{}` documents on its {} response.", op.id, success.status);
+    Some(quote! {
+        #[doc = #doc]
+        #[derive(Debug, Clone, ::serde::Serialize)]
+        pub struct #name {
+            #(#fields)*
+        }
+    })
+}
+
+pub(super) fn response_enum(op: &Operation) -> TokenStream {
     let name = response_enum_name(op);
     let doc = format!("The responses `{}` documents: one variant per status.", op.id);
-    let (success, success_ty) = success_variant(op);
-    let success_doc = format!("{}: {}", op.success.status, op.success.description);
-    let errors = op.errors.iter().map(|(code, variant, description)| {
-        let doc = format!("{code}: {description}");
-        quote! {
-            #[doc = #doc]
-            #variant(runtime::Problem),
+    let headers_structs = op.successes.iter().filter_map(|s| headers_struct(op, s));
+    let success_variants = op.successes.iter().map(|success| {
+        let variant = &success.variant;
+        let doc = format!("{}: {}", success.status, success.description);
+        let body = success.content.as_ref().map(|c| c.ty.clone());
+        let headers = headers_struct(op, success).map(|_| {
+            let name = headers_struct_name(op, success);
+            quote!(#name)
+        });
+        let fields: Vec<TokenStream> = body.into_iter().chain(headers).collect();
+        match fields.is_empty() {
+            true => quote!(#[doc = #doc] #variant,),
+            false => quote!(#[doc = #doc] #variant(#(#fields),*),),
         }
     });
-    let error_arms = op.errors.iter().map(|(code, variant, _)| {
-        quote!(#name::#variant(problem) => runtime::Reply::error(#code, &types::#error_type::from_problem(#code, problem)),)
+    let success_arms = op.successes.iter().map(|success| success_arm(op, success, &name));
+    let errors = op.errors.iter().map(|(code, variant, description)| {
+        let doc = format!("{code}: {description}");
+        quote!(#[doc = #doc] #variant(runtime::Problem),)
     });
-    let (dropshot_ty, success_arm) = success_mapping(op, &name, &success);
+    let error_arms = op
+        .errors
+        .iter()
+        .map(|(code, variant, _)| quote!(#name::#variant(problem) => runtime::Reply::problem(#code, problem),));
+    let marker = &op.marker;
     quote! {
+        #(#headers_structs)*
+
         #[doc = #doc]
+        // A body is as large as its schema; boxing it would burden every
+        // handler for a move that costs little.
+        #[allow(clippy::large_enum_variant)]
         #[derive(Debug)]
         pub enum #name {
-            #[doc = #success_doc]
-            #success #success_ty,
+            #(#success_variants)*
             #(#errors)*
         }
 
         impl #name {
-            /// The HTTP response this value stands for: the success response,
-            /// or the Error object with this variant's status.
-            pub fn into_http(self) -> runtime::Reply<#dropshot_ty> {
+            /// The HTTP response this value stands for: a success response
+            /// with its documented media type and headers, or the Error
+            /// object with this variant's status.
+            pub fn into_http(self) -> runtime::Reply<#marker> {
                 match self {
-                    #success_arm
+                    #(#success_arms)*
                     #(#error_arms)*
                 }
             }
@@ -66,121 +226,54 @@ pub(super) fn response_enum(op: &Operation, error_type: &syn::Ident) -> TokenStr
     }
 }
 
-/// The dropshot response type of the success status, and the match arm
-/// that builds its reply.
-pub(super) fn success_mapping(
-    op: &Operation,
-    enum_name: &syn::Ident,
-    variant: &syn::Ident,
-) -> (TokenStream, TokenStream) {
-    let (ty, pattern, value) = plain_success_mapping(op, enum_name, variant);
-    if op.deprecation.is_none() {
-        return (ty, quote!(#pattern => runtime::Reply::success(#value),));
-    }
-    // The generated layer adds the deprecation headers, so no handler can
-    // forget them; documented on the success response, sent on every one.
-    let headers = headers_struct_name(op);
-    if op.success.body.is_some() {
-        let typed = typed_success(op);
-        return (
-            quote!(runtime::JsonResponse<#typed, #headers>),
-            quote!(#enum_name::#variant(body) => runtime::Reply::success(runtime::JsonResponse::with_headers(body, #headers::new())),),
-        );
-    }
-    (
-        quote!(::dropshot::HttpResponseHeaders<#ty, #headers>),
-        quote!(#pattern => runtime::Reply::success(::dropshot::HttpResponseHeaders::new(#value, #headers::new())),),
-    )
-}
-
-pub(super) fn headers_struct_name(op: &Operation) -> syn::Ident {
-    format_ident!("{}Headers", op.id.to_pascal_case())
-}
-
-/// The deprecation headers of a deprecated operation, as dropshot sends
-/// and documents them.
-pub(super) fn headers_struct(op: &Operation) -> TokenStream {
-    let Some(deprecation) = &op.deprecation else {
-        return quote!();
+fn success_arm(op: &Operation, success: &Success, enum_name: &syn::Ident) -> TokenStream {
+    let (variant, status) = (&success.variant, success.status);
+    let has_headers = headers_struct(op, success).is_some();
+    let headers = has_headers.then(|| quote!(.with_headers(&headers)));
+    let body_pattern = success.content.as_ref().map(|_| quote!(body));
+    let headers_pattern = has_headers.then(|| quote!(headers));
+    let patterns: Vec<TokenStream> = body_pattern.into_iter().chain(headers_pattern).collect();
+    let pattern = match patterns.is_empty() {
+        true => quote!(#enum_name::#variant),
+        false => quote!(#enum_name::#variant(#(#patterns),*)),
     };
-    let name = headers_struct_name(op);
-    let doc = format!(
-        "The headers every success response of the deprecated `{}` carries.",
-        op.id
-    );
-    let value = &deprecation.deprecation;
-    let (sunset_field, sunset_value) = match &deprecation.sunset {
-        Some(sunset) => (
-            quote! {
-                /// When the operation goes away (RFC 8594).
-                #[serde(rename = "Sunset")]
-                pub sunset: ::std::string::String,
+    let reply = match &success.content {
+        None => quote!(runtime::Reply::empty(#status)),
+        Some(content) => {
+            let media_type = &content.media_type;
+            match content.kind {
+                "Json" => quote!(runtime::Reply::json(#status, #media_type, body)),
+                _ => quote!(runtime::Reply::bytes(#status, #media_type, body)),
+            }
+        }
+    };
+    quote!(#pattern => #reply #headers,)
+}
+
+/// The table's success rows.
+pub(super) fn response_rows(op: &Operation) -> TokenStream {
+    let rows = op.successes.iter().map(|success| {
+        let (status, description) = (success.status, &success.description);
+        let content = match &success.content {
+            Some(content) => {
+                let (media_type, schema, doc_name) = (&content.media_type, &content.schema, &content.doc_name);
+                quote!(::std::option::Option::Some(runtime::Content { media_type: #media_type, schema: &#schema, doc_name: #doc_name }))
+            }
+            None => quote!(::std::option::Option::None),
+        };
+        let headers = success.headers.iter().map(|h| {
+            let (name, required, schema) = (&h.name, h.required, &h.schema);
+            let description = option_str(h.description.as_deref());
+            quote!(runtime::ResponseHeader { name: #name, description: #description, required: #required, schema: &#schema },)
+        });
+        quote! {
+            runtime::SuccessResponse {
+                status: #status,
+                description: #description,
+                content: #content,
+                headers: &[#(#headers)*],
             },
-            quote!(sunset: #sunset.to_string(),),
-        ),
-        None => (quote!(), quote!()),
-    };
-    quote! {
-        #[doc = #doc]
-        #[derive(Debug, ::serde::Serialize, ::schemars::JsonSchema)]
-        pub struct #name {
-            /// Since when the operation is deprecated (RFC 9745).
-            #[serde(rename = "Deprecation")]
-            pub deprecation: ::std::string::String,
-            #sunset_field
         }
-
-        impl #name {
-            /// The values the spec gives.
-            pub fn new() -> Self {
-                Self { deprecation: #value.to_string(), #sunset_value }
-            }
-        }
-
-        impl ::std::default::Default for #name {
-            fn default() -> Self {
-                Self::new()
-            }
-        }
-    }
-}
-
-/// dropshot's typed response for a success status with a body: what
-/// [`runtime::JsonResponse`] takes its status and description from.
-pub(super) fn typed_success(op: &Operation) -> TokenStream {
-    let body = op.success.body.as_ref();
-    match op.success.status {
-        201 => quote!(::dropshot::HttpResponseCreated<#body>),
-        202 => quote!(::dropshot::HttpResponseAccepted<#body>),
-        _ => quote!(::dropshot::HttpResponseOk<#body>),
-    }
-}
-
-/// The dropshot response type of the success status, the pattern of its
-/// variant, and the expression of its response.
-pub(super) fn plain_success_mapping(
-    op: &Operation,
-    enum_name: &syn::Ident,
-    variant: &syn::Ident,
-) -> (TokenStream, TokenStream, TokenStream) {
-    match op.success.status {
-        200..=202 => {
-            let typed = typed_success(op);
-            (
-                quote!(runtime::JsonResponse<#typed>),
-                quote!(#enum_name::#variant(body)),
-                quote!(runtime::JsonResponse::new(body)),
-            )
-        }
-        _ if op.method == "DELETE" => (
-            quote!(::dropshot::HttpResponseDeleted),
-            quote!(#enum_name::#variant),
-            quote!(::dropshot::HttpResponseDeleted()),
-        ),
-        _ => (
-            quote!(::dropshot::HttpResponseUpdatedNoContent),
-            quote!(#enum_name::#variant),
-            quote!(::dropshot::HttpResponseUpdatedNoContent()),
-        ),
-    }
+    });
+    quote!(&[#(#rows)*])
 }

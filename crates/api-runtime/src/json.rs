@@ -5,17 +5,12 @@
 //! list) can instead hand over bytes it serialized once, as a [`Json<T>`]:
 //! the bytes can only come from serializing `T` (whole, or item by item
 //! with [`JsonArrayWriter`]), so the compiler still holds the handler to
-//! the contract, and [`JsonResponse`] documents exactly what dropshot's own
-//! typed response would.
+//! the contract.
 
 use std::fmt;
 use std::marker::PhantomData;
 
 use bytes::Bytes;
-use dropshot::{ApiEndpointResponse, Body, HttpCodedResponse, HttpError, HttpResponse, HttpResponseHeaders};
-use http::StatusCode;
-use http::header::{CONTENT_TYPE, HeaderName, HeaderValue};
-use schemars::JsonSchema;
 use serde::Serialize;
 
 /// A JSON body of type `T`: a value to serialize when the response is
@@ -131,83 +126,11 @@ impl<T: Serialize> JsonArrayWriter<T> {
     }
 }
 
-/// A success response with a [`Json`] body: the status, content type and
-/// OpenAPI description of dropshot's typed response `R`
-/// (`HttpResponseOk<T>`, ...) with headers `H`, without serializing per
-/// request when the body is serialized already.
-pub struct JsonResponse<R: HttpCodedResponse, H = dropshot::NoHeaders> {
-    body: Json<R::Body>,
-    headers: H,
-}
-
-impl<R: HttpCodedResponse> JsonResponse<R> {
-    pub fn new(body: Json<R::Body>) -> Self {
-        JsonResponse {
-            body,
-            headers: dropshot::NoHeaders {},
-        }
-    }
-}
-
-impl<R: HttpCodedResponse, H> JsonResponse<R, H> {
-    pub fn with_headers(body: Json<R::Body>, headers: H) -> Self {
-        JsonResponse { body, headers }
-    }
-}
-
-impl<R, H> HttpResponse for JsonResponse<R, H>
-where
-    R: HttpCodedResponse,
-    R::Body: Serialize,
-    H: JsonSchema + Serialize + Send + Sync + 'static,
-{
-    fn to_result(self) -> Result<http::Response<Body>, HttpError> {
-        let bytes = self
-            .body
-            .to_bytes()
-            .map_err(|e| HttpError::for_internal_error(format!("serializing the response body: {e}")))?;
-        let mut response = http::Response::builder()
-            .status(R::STATUS_CODE)
-            .header(CONTENT_TYPE, dropshot::CONTENT_TYPE_JSON)
-            .body(Body::from(bytes))?;
-        add_headers(response.headers_mut(), &self.headers)?;
-        Ok(response)
-    }
-
-    fn response_metadata() -> ApiEndpointResponse {
-        <HttpResponseHeaders<R, H> as HttpResponse>::response_metadata()
-    }
-
-    fn status_code(&self) -> StatusCode {
-        R::STATUS_CODE
-    }
-}
-
-/// Sends each field of `headers` (a struct of strings, as dropshot's
-/// `HttpResponseHeaders` takes) as a header of that name.
-pub(super) fn add_headers<H: Serialize>(map: &mut http::HeaderMap, headers: &H) -> Result<(), HttpError> {
-    let internal = |e: String| HttpError::for_internal_error(format!("response headers: {e}"));
-    let serde_json::Value::Object(fields) = serde_json::to_value(headers).map_err(|e| internal(e.to_string()))? else {
-        return Err(internal("not a struct".into()));
-    };
-    for (name, value) in fields {
-        let value = match value {
-            serde_json::Value::Null => continue,
-            serde_json::Value::String(s) => s,
-            other => other.to_string(),
-        };
-        let name = HeaderName::try_from(name.as_str()).map_err(|e| internal(e.to_string()))?;
-        let value = HeaderValue::try_from(value).map_err(|e| internal(e.to_string()))?;
-        map.insert(name, value);
-    }
-    Ok(())
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    #[derive(Clone, Debug, Serialize, JsonSchema, PartialEq)]
+    #[derive(Clone, Debug, Serialize, PartialEq)]
     struct Item {
         id: i64,
         name: String,
@@ -246,33 +169,5 @@ mod tests {
         assert_eq!(value.to_bytes().unwrap(), serialized.to_bytes().unwrap());
         assert_eq!(serialized.serialized_len(), Some(serialized.to_bytes().unwrap().len()));
         assert_eq!(value.serialized_len(), None);
-    }
-
-    #[derive(Serialize, JsonSchema)]
-    struct Deprecated {
-        #[serde(rename = "Deprecation")]
-        deprecation: String,
-    }
-
-    #[test]
-    fn the_response_has_the_status_type_body_and_headers() {
-        let response: JsonResponse<dropshot::HttpResponseCreated<Vec<Item>>, Deprecated> = JsonResponse::with_headers(
-            Json::serialized(&items()).unwrap(),
-            Deprecated {
-                deprecation: "@1".into(),
-            },
-        );
-        assert_eq!(response.status_code(), StatusCode::CREATED);
-        let response = response.to_result().unwrap();
-        assert_eq!(response.status(), StatusCode::CREATED);
-        assert_eq!(response.headers()[CONTENT_TYPE], "application/json");
-        assert_eq!(response.headers()["deprecation"], "@1");
-    }
-
-    #[test]
-    fn the_description_is_the_typed_responses() {
-        let ours = <JsonResponse<dropshot::HttpResponseOk<Vec<Item>>> as HttpResponse>::response_metadata();
-        let typed = <dropshot::HttpResponseOk<Vec<Item>> as HttpResponse>::response_metadata();
-        assert_eq!(format!("{ours:?}"), format!("{typed:?}"));
     }
 }

@@ -11,7 +11,7 @@ use http::header::{ALLOW, CONTENT_TYPE};
 use http::{Method, StatusCode};
 use serde::Serialize;
 
-use super::Problem;
+use crate::problem::Problem;
 
 /// The methods a hidden 405 endpoint is registered for, unless the path
 /// documents them.

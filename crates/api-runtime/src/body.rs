@@ -1,0 +1,334 @@
+//! Request bodies: read within the server's size limit before the handler
+//! runs (dropshot hands the body to one extractor only), and decoded,
+//! checked against the spec's schema and typed after the caller is
+//! authenticated, so that a request without a key gets 401 before any
+//! 400, 413 or 415.
+
+use std::marker::PhantomData;
+
+use async_trait::async_trait;
+use bytes::{Bytes, BytesMut};
+use dropshot::{
+    ApiEndpointBodyContentType, ExclusiveExtractor, ExtractorMetadata, HttpError, RequestContext, ServerContext,
+};
+use http_body_util::BodyExt;
+use serde::de::DeserializeOwned;
+use serde_json::{Map, Value};
+
+use crate::contract::{Body, BodyKind, Contract};
+use crate::problem::Problem;
+use crate::values::{quote, read_scalar};
+
+/// How much of a body over the limit is read (and dropped) before the
+/// connection is given up: enough for a client that sends its whole body
+/// before it reads the 413 to see it, not so much that an endless body
+/// holds the server.
+const DRAIN_LIMIT: usize = 1 << 20;
+
+/// The request body of the operation `C`, read but not yet decoded.
+pub struct RequestBody<C> {
+    read: Result<Option<Received>, Rejection>,
+    contract: PhantomData<fn() -> C>,
+}
+
+struct Received {
+    content_type: Option<http::HeaderValue>,
+    bytes: Bytes,
+}
+
+/// Why a body was not accepted: the status and the Error content.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Rejection {
+    pub status: u16,
+    pub problem: Problem,
+}
+
+impl Rejection {
+    fn new(status: u16, code: &str, message: impl Into<String>) -> Self {
+        Rejection {
+            status,
+            problem: Problem::new(code, message),
+        }
+    }
+
+    fn invalid(message: impl Into<String>) -> Self {
+        Rejection::new(400, "invalid_body", message)
+    }
+}
+
+#[async_trait]
+impl<C: Contract> ExclusiveExtractor for RequestBody<C> {
+    async fn from_request<Context: ServerContext>(
+        rqctx: &RequestContext<Context>,
+        request: http::Request<dropshot::Body>,
+    ) -> Result<Self, HttpError> {
+        let limit = rqctx.request_body_max_bytes();
+        let (parts, body) = request.into_parts();
+        let content_type = parts.headers.get(http::header::CONTENT_TYPE).cloned();
+        let read = read_limited(body, limit)
+            .await
+            .map(|bytes| (!bytes.is_empty() || content_type.is_some()).then_some(Received { content_type, bytes }));
+        Ok(RequestBody {
+            read,
+            contract: PhantomData,
+        })
+    }
+
+    fn metadata(_body_content_type: ApiEndpointBodyContentType) -> ExtractorMetadata {
+        crate::documentation::body::<C>()
+    }
+}
+
+/// The whole body, or 413 once it passes `limit` bytes.
+async fn read_limited(mut body: dropshot::Body, limit: usize) -> Result<Bytes, Rejection> {
+    let mut buffer = BytesMut::new();
+    let mut dropped = 0usize;
+    while let Some(frame) = body.frame().await {
+        let frame = frame.map_err(|e| Rejection::new(400, "bad_request", format!("reading the request body: {e}")))?;
+        let Ok(data) = frame.into_data() else { continue };
+        if buffer.len() + data.len() <= limit && dropped == 0 {
+            buffer.extend_from_slice(&data);
+            continue;
+        }
+        dropped += data.len();
+        if dropped > DRAIN_LIMIT {
+            break;
+        }
+    }
+    match dropped {
+        0 => Ok(buffer.freeze()),
+        _ => Err(Rejection::new(
+            413,
+            "payload_too_large",
+            format!("the request body is larger than the limit of {limit} bytes"),
+        )),
+    }
+}
+
+impl<C: Contract> RequestBody<C> {
+    fn spec() -> Result<&'static Body, Rejection> {
+        C::operation()
+            .body
+            .as_ref()
+            .ok_or_else(|| Rejection::new(500, "internal_error", "this operation takes no body"))
+    }
+
+    /// The body's bytes with its media type checked, or `None` when there
+    /// is none and none is required.
+    fn received(self) -> Result<Option<(&'static Body, Bytes)>, Rejection> {
+        let spec = Self::spec()?;
+        match self.read? {
+            None if spec.required => Err(Rejection::invalid(format!(
+                "a request body ({}) is required",
+                spec.media_type
+            ))),
+            None => Ok(None),
+            Some(Received { content_type, bytes }) => {
+                let content_type = content_type.as_ref().map(|v| String::from_utf8_lossy(v.as_bytes()));
+                check_media_type(spec, content_type.as_deref())?;
+                Ok(Some((spec, bytes)))
+            }
+        }
+    }
+
+    /// A JSON or form body, checked against its schema and typed.
+    pub fn decode<T: DeserializeOwned>(self) -> Result<Option<T>, Rejection> {
+        let Some((spec, bytes)) = self.received()? else {
+            return Ok(None);
+        };
+        let value = match spec.kind {
+            BodyKind::Json => serde_json::from_slice::<Value>(&bytes)
+                .map_err(|e| Rejection::invalid(format!("the request body is not valid JSON: {e}")))?,
+            BodyKind::Form => read_form(spec, &bytes)?,
+            BodyKind::Binary | BodyKind::Text => {
+                return Err(Rejection::new(
+                    500,
+                    "internal_error",
+                    "a raw body is read as bytes or text",
+                ));
+            }
+        };
+        spec.schema.validate(&value).map_err(|violation| {
+            let at = match violation.pointer.as_str() {
+                "" => String::new(),
+                pointer => format!(" at `{pointer}`"),
+            };
+            Rejection::invalid(format!(
+                "request body{at}: {} ({})",
+                violation.message, violation.keyword
+            ))
+        })?;
+        // Taken apart rather than read from: its strings move into the
+        // typed value. Should serde refuse what the schema allowed, the
+        // bytes are read again, tracking where.
+        T::deserialize(value).map(Some).map_err(|_| {
+            let read = match spec.kind {
+                BodyKind::Form => read_form(spec, &bytes).and_then(|v| {
+                    crate::parameters::typed_value::<T>(&v)
+                        .map_err(|(at, why)| Rejection::invalid(format!("`{at}`: {why}")))
+                }),
+                _ => serde_path_to_error::deserialize::<_, T>(&mut serde_json::Deserializer::from_slice(&bytes))
+                    .map_err(|e| Rejection::invalid(format!("`{}`: {}", e.path(), e.inner()))),
+            };
+            let detail = match read {
+                Err(rejection) => rejection.problem.message,
+                Ok(_) => "the body does not fit its type".into(),
+            };
+            Rejection::invalid(format!("request body at {detail}"))
+        })
+    }
+
+    /// A raw body's bytes.
+    pub fn bytes(self) -> Result<Option<Bytes>, Rejection> {
+        Ok(self.received()?.map(|(_, bytes)| bytes))
+    }
+
+    /// A text body, which must be UTF-8.
+    pub fn text(self) -> Result<Option<String>, Rejection> {
+        let Some((spec, bytes)) = self.received()? else {
+            return Ok(None);
+        };
+        let text = String::from_utf8(bytes.to_vec())
+            .map_err(|e| Rejection::invalid(format!("the request body is not UTF-8: {e}")))?;
+        spec.schema
+            .validate(&Value::String(text.clone()))
+            .map_err(|v| Rejection::invalid(format!("request body: {} ({})", v.message, v.keyword)))?;
+        Ok(Some(text))
+    }
+}
+
+/// A required body is there: `decode`, `bytes` and `text` reject a
+/// missing one already, so `None` cannot reach this, but the type says so.
+pub fn required<T>(body: Option<T>) -> Result<T, Rejection> {
+    body.ok_or_else(|| Rejection::invalid("a request body is required"))
+}
+
+/// The request's media type must be the one the spec documents (its
+/// parameters, such as `charset`, aside; JSON also as `application/*+json`).
+fn check_media_type(spec: &Body, content_type: Option<&str>) -> Result<(), Rejection> {
+    let unsupported = |got: &str| {
+        Rejection::new(
+            415,
+            "unsupported_media_type",
+            format!("the request body must be {} (Content-Type), not {got}", spec.media_type),
+        )
+    };
+    let Some(content_type) = content_type else {
+        return Err(unsupported("absent"));
+    };
+    let mut parts = content_type.split(';');
+    let essence = parts.next().unwrap_or_default().trim();
+    let expected = spec.media_type.split(';').next().unwrap_or_default().trim();
+    let has_prefix = |s: &str, prefix: &str| s.get(..prefix.len()).is_some_and(|p| p.eq_ignore_ascii_case(prefix));
+    let has_suffix = |s: &str, suffix: &str| {
+        s.len() >= suffix.len()
+            && s.get(s.len() - suffix.len()..)
+                .is_some_and(|p| p.eq_ignore_ascii_case(suffix))
+    };
+    let json_suffix =
+        spec.kind == BodyKind::Json && has_prefix(essence, "application/") && has_suffix(essence, "+json");
+    if !essence.eq_ignore_ascii_case(expected) && !json_suffix {
+        return Err(unsupported(&quote(content_type)));
+    }
+    if spec.kind == BodyKind::Text || spec.kind == BodyKind::Json {
+        for parameter in parts {
+            if let Some((name, value)) = parameter.split_once('=')
+                && name.trim().eq_ignore_ascii_case("charset")
+                && !value.trim().trim_matches('"').eq_ignore_ascii_case("utf-8")
+            {
+                return Err(unsupported(&quote(content_type)));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// A form body as the JSON object its schema describes: each field read
+/// as its property's type. A name may be given once.
+fn read_form(spec: &Body, bytes: &[u8]) -> Result<Value, Rejection> {
+    let mut object = Map::new();
+    for (name, text) in form_urlencoded::parse(bytes) {
+        let scalar = spec
+            .form_fields
+            .iter()
+            .find(|(field, _)| *field == name)
+            .map(|(_, s)| *s);
+        let value = match scalar {
+            Some(scalar) => read_scalar(&text, scalar)
+                .map_err(|reason| Rejection::invalid(format!("form field `{name}`: {} {reason}", quote(&text))))?,
+            // Unknown fields stay text; the schema says whether they may be there.
+            None => Value::String(text.to_string()),
+        };
+        if object.insert(name.to_string(), value).is_some() {
+            return Err(Rejection::invalid(format!(
+                "form field `{name}` is given more than once"
+            )));
+        }
+    }
+    Ok(Value::Object(object))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::contract::Scalar;
+    use crate::schema::{Components, Schema};
+
+    static COMPONENTS: Components = Components::new(&[]);
+    static ANY: Schema = Schema::new(&COMPONENTS, "{}", None);
+
+    fn body(kind: BodyKind, media_type: &'static str) -> Body {
+        Body {
+            media_type,
+            kind,
+            required: true,
+            description: None,
+            schema: &ANY,
+            form_fields: &[("n", Scalar::Integer), ("tag", Scalar::String)],
+            doc_name: "Body",
+        }
+    }
+
+    #[test]
+    fn media_types_match_by_essence() {
+        let json = body(BodyKind::Json, "application/json");
+        for ok in [
+            "application/json",
+            "Application/JSON; charset=utf-8",
+            "application/merge-patch+json",
+        ] {
+            assert!(check_media_type(&json, Some(ok)).is_ok(), "{ok}");
+        }
+        for bad in ["text/plain", "application/json; charset=latin1", "application/jsonx"] {
+            assert_eq!(check_media_type(&json, Some(bad)).unwrap_err().status, 415, "{bad}");
+        }
+        assert_eq!(check_media_type(&json, None).unwrap_err().status, 415);
+        let text = body(BodyKind::Text, "text/plain");
+        assert!(check_media_type(&text, Some("text/plain; charset=UTF-8")).is_ok());
+    }
+
+    #[test]
+    fn forms_read_each_field_as_its_type() {
+        let form = body(BodyKind::Form, "application/x-www-form-urlencoded");
+        assert_eq!(
+            read_form(&form, b"n=3&tag=a&note=hi+there").unwrap(),
+            serde_json::json!({"n": 3, "tag": "a", "note": "hi there"})
+        );
+        assert!(
+            read_form(&form, b"n=x")
+                .unwrap_err()
+                .problem
+                .message
+                .contains("form field `n`")
+        );
+        assert!(read_form(&form, b"n=1&n=2").is_err());
+    }
+
+    #[tokio::test]
+    async fn a_body_over_the_limit_is_413() {
+        let small = read_limited(dropshot::Body::from(Bytes::from_static(b"12345")), 5).await;
+        assert_eq!(small.unwrap(), Bytes::from_static(b"12345"));
+        let large = read_limited(dropshot::Body::from(Bytes::from_static(b"123456")), 5).await;
+        assert_eq!(large.unwrap_err().status, 413);
+    }
+}

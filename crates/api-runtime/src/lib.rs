@@ -1,0 +1,41 @@
+//! Hand-written support for the generated API contracts. Nothing here
+//! depends on a spec: the generator writes, per spec, the types, the
+//! operation tables ([`Operation`]) and the glue; this crate does the work
+//! those tables describe.
+//!
+//! - [`contract`]: the tables, one per operation.
+//! - [`parameters`] and [`body`]: reading a request by its table, after
+//!   the caller is authenticated ([`auth`]), checked against the spec's
+//!   schemas ([`schema`]: JSON Schema, validated by the `jsonschema` crate).
+//! - [`reply`]: the response, a documented success or the Error object,
+//!   with the headers both carry.
+//! - [`documentation`]: the tables in dropshot's terms, for the document
+//!   dropshot emits.
+//! - [`json`]: bodies serialized once and sent many times;
+//!   [`not_allowed`]: 405 for a path's undocumented methods.
+
+pub mod auth;
+pub mod body;
+pub mod contract;
+pub mod documentation;
+pub mod json;
+pub mod not_allowed;
+pub mod parameters;
+pub mod problem;
+pub mod reply;
+pub mod schema;
+pub mod values;
+
+pub use auth::{AuthError, Authenticator, BearerToken, Rejection, authenticate, authenticate_with, bearer_token};
+pub use body::{RequestBody, required};
+pub use bytes::Bytes;
+pub use contract::{
+    Body, BodyKind, Content, Contract, Deprecation, Location, Operation, Parameter, ResponseHeader, Scalar, Scheme,
+    SuccessResponse, ValueKind,
+};
+pub use json::{Json, JsonArrayWriter};
+pub use not_allowed::{ApiDescriptionError, method_not_allowed, methods_other_than};
+pub use parameters::{NoParameters, Parameters, read_parameters};
+pub use problem::Problem;
+pub use reply::Reply;
+pub use schema::{ComponentSchema, Components, Schema, Violation};

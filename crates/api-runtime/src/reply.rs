@@ -1,0 +1,203 @@
+//! What an endpoint sends: one of its documented success responses, or
+//! the spec's Error object, with the headers both carry.
+//!
+//! dropshot's error path cannot add headers to our error bodies, yet some
+//! headers belong on errors too: `WWW-Authenticate` on every 401 (RFC 6750
+//! §3), and `Deprecation`/`Sunset` on every response of a deprecated
+//! operation. So an endpoint answers [`Reply<C>`] for both, and its
+//! `response_metadata()` describes the operation's success response from
+//! its table, so dropshot's document is unaffected.
+
+use std::marker::PhantomData;
+
+use bytes::Bytes;
+use dropshot::{ApiEndpointResponse, Body, HttpError, HttpResponse};
+use http::StatusCode;
+use http::header::{CONTENT_TYPE, HeaderMap, HeaderName, HeaderValue, WWW_AUTHENTICATE};
+use serde::Serialize;
+
+use crate::auth::challenge;
+use crate::contract::{Contract, Scheme};
+use crate::json::Json;
+use crate::problem::Problem;
+
+/// The reply of operation `C`.
+pub struct Reply<C> {
+    outcome: Outcome,
+    headers: HeaderMap,
+    contract: PhantomData<fn() -> C>,
+}
+
+enum Outcome {
+    Success {
+        status: StatusCode,
+        content: Option<(HeaderValue, Bytes)>,
+    },
+    Error {
+        status: StatusCode,
+        body: Bytes,
+    },
+}
+
+fn status_of(status: u16) -> StatusCode {
+    StatusCode::from_u16(status).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR)
+}
+
+impl<C: Contract> Reply<C> {
+    /// A success response with a JSON body.
+    pub fn json<T: Serialize>(status: u16, media_type: &'static str, body: Json<T>) -> Self {
+        match body.to_bytes() {
+            Ok(bytes) => Self::content(status, media_type, bytes),
+            Err(e) => Self::internal(format!("serializing the response body: {e}")),
+        }
+    }
+
+    /// A success response with a raw body (`application/octet-stream`,
+    /// `text/csv`, ...), sent with its documented media type.
+    pub fn bytes(status: u16, media_type: &'static str, body: impl Into<Bytes>) -> Self {
+        Self::content(status, media_type, body.into())
+    }
+
+    /// A success response without a body.
+    pub fn empty(status: u16) -> Self {
+        Self::with_outcome(Outcome::Success {
+            status: status_of(status),
+            content: None,
+        })
+    }
+
+    fn content(status: u16, media_type: &'static str, bytes: Bytes) -> Self {
+        Self::with_outcome(Outcome::Success {
+            status: status_of(status),
+            content: Some((HeaderValue::from_static(media_type), bytes)),
+        })
+    }
+
+    /// An error response: `status` with the spec's Error object made of
+    /// `problem`. A 401 carries a `WWW-Authenticate` challenge for each
+    /// scheme the operation accepts.
+    pub fn problem(status: u16, problem: Problem) -> Self {
+        let reply = Self::error(status, &C::error(status, problem));
+        match status {
+            401 => reply.with_challenges(C::operation().security, false),
+            _ => reply,
+        }
+    }
+
+    /// An error response with `body` (the Error object) as JSON.
+    pub fn error<E: Serialize>(status: u16, body: &E) -> Self {
+        let body = serde_json::to_vec(body)
+            .map(Bytes::from)
+            // The Error object is three plain fields; should it ever fail to
+            // serialize, a fixed body still says what happened.
+            .unwrap_or_else(|_| {
+                Bytes::from_static(b"{\"code\":\"internal_error\",\"message\":\"internal error\",\"status\":500}")
+            });
+        Self::with_outcome(Outcome::Error {
+            status: status_of(status),
+            body,
+        })
+    }
+
+    fn internal(message: String) -> Self {
+        Self::error(500, &C::error(500, Problem::new("internal_error", message)))
+    }
+
+    fn with_outcome(outcome: Outcome) -> Self {
+        Reply {
+            outcome,
+            headers: HeaderMap::new(),
+            contract: PhantomData,
+        }
+    }
+
+    /// Adds each field of `headers` (a struct of the response's documented
+    /// headers, named as the spec names them) to the response; `None`
+    /// fields are left out. A value that cannot be a header makes the
+    /// reply a 500.
+    pub fn with_headers<H: Serialize>(mut self, headers: &H) -> Self {
+        match header_fields(headers) {
+            Ok(fields) => {
+                self.headers.extend(fields);
+                self
+            }
+            Err(message) => Self::internal(format!("response headers: {message}")),
+        }
+    }
+
+    /// The challenges of a 401, one `WWW-Authenticate` line per scheme.
+    pub(crate) fn with_challenges(mut self, schemes: &[Scheme], invalid_token: bool) -> Self {
+        for scheme in schemes {
+            if let Ok(value) = HeaderValue::try_from(challenge(scheme, invalid_token)) {
+                self.headers.append(WWW_AUTHENTICATE, value);
+            }
+        }
+        self
+    }
+}
+
+/// A struct of header values as (name, value) pairs.
+fn header_fields<H: Serialize>(headers: &H) -> Result<Vec<(HeaderName, HeaderValue)>, String> {
+    let serde_json::Value::Object(fields) = serde_json::to_value(headers).map_err(|e| e.to_string())? else {
+        return Err("not a struct".into());
+    };
+    let mut out = Vec::with_capacity(fields.len());
+    for (name, value) in fields {
+        let value = match value {
+            serde_json::Value::Null => continue,
+            serde_json::Value::String(s) => s,
+            serde_json::Value::Number(n) => n.to_string(),
+            serde_json::Value::Bool(b) => b.to_string(),
+            other => return Err(format!("`{name}` is not a scalar: {other}")),
+        };
+        let name = HeaderName::try_from(name.as_str()).map_err(|e| format!("`{name}`: {e}"))?;
+        let value = HeaderValue::try_from(value).map_err(|e| format!("`{name}`: {e}"))?;
+        out.push((name, value));
+    }
+    Ok(out)
+}
+
+impl<C: Contract> HttpResponse for Reply<C> {
+    fn to_result(self) -> Result<http::Response<Body>, HttpError> {
+        let mut response = match self.outcome {
+            Outcome::Success { status, content } => match content {
+                Some((media_type, bytes)) => http::Response::builder()
+                    .status(status)
+                    .header(CONTENT_TYPE, media_type)
+                    .body(Body::from(bytes))?,
+                None => http::Response::builder().status(status).body(Body::empty())?,
+            },
+            Outcome::Error { status, body } => http::Response::builder()
+                .status(status)
+                .header(CONTENT_TYPE, dropshot::CONTENT_TYPE_JSON)
+                .body(Body::from(body))?,
+        };
+        let headers = response.headers_mut();
+        let mut previous = None;
+        for (name, value) in self.headers {
+            // `HeaderMap`'s iterator names only the first of a name's values.
+            let name = name.or(previous.clone());
+            if let Some(name) = &name {
+                headers.append(name, value);
+            }
+            previous = name;
+        }
+        if let Some(deprecation) = C::operation().deprecation {
+            headers.insert("deprecation", HeaderValue::from_static(deprecation.deprecation));
+            if let Some(sunset) = deprecation.sunset {
+                headers.insert("sunset", HeaderValue::from_static(sunset));
+            }
+        }
+        Ok(response)
+    }
+
+    fn response_metadata() -> ApiEndpointResponse {
+        crate::documentation::response::<C>()
+    }
+
+    fn status_code(&self) -> StatusCode {
+        match &self.outcome {
+            Outcome::Success { status, .. } | Outcome::Error { status, .. } => *status,
+        }
+    }
+}

@@ -1,0 +1,396 @@
+//! A small in-memory implementation of the kitchen sink's handlers: enough
+//! behind each operation that every construct of the spec round-trips
+//! (what is created can be read, changed, paged through, paid, shipped,
+//! exported), and no more. Not durable, not for production.
+
+use std::collections::{BTreeMap, HashMap};
+use std::num::NonZeroU64;
+use std::sync::{Mutex, MutexGuard};
+
+use chrono::{DateTime, NaiveDate, Utc};
+use serde_json::{Value, json};
+use uuid::Uuid;
+
+mod search;
+
+use crate::api::*;
+use crate::runtime::{AuthError, Authenticator, BearerToken, Bytes, Json, Problem};
+
+/// The service: its API keys and its data.
+pub struct Service {
+    keys: Vec<String>,
+    started_at: DateTime<Utc>,
+    state: Mutex<State>,
+}
+
+#[derive(Default)]
+struct State {
+    next_id: i64,
+    orders: BTreeMap<i64, Stored>,
+    photos: HashMap<i64, Bytes>,
+    notes: Vec<(i64, String)>,
+    labels: BTreeMap<String, types::Label>,
+    payments: HashMap<Uuid, (i64, types::Payment)>,
+    subscribers: Vec<types::SubscribeRequestBody>,
+}
+
+struct Stored {
+    order: types::Order,
+    /// Bumped by every change: the ETag's version.
+    version: u64,
+}
+
+impl Stored {
+    fn etag(&self) -> String {
+        format!("\"{}-{}\"", self.order.id, self.version)
+    }
+}
+
+/// The caller, once its key is checked.
+#[derive(Debug)]
+pub struct Caller;
+
+impl Service {
+    /// A service that accepts `keys`.
+    pub fn new(keys: Vec<String>) -> Self {
+        Service {
+            keys,
+            started_at: Utc::now(),
+            state: Mutex::new(State {
+                next_id: 1,
+                ..State::default()
+            }),
+        }
+    }
+
+    fn state(&self) -> MutexGuard<'_, State> {
+        // A handler that panicked left the data as it was: still usable.
+        self.state.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+}
+
+impl Authenticator for Service {
+    type Principal = Caller;
+
+    async fn authenticate(&self, token: BearerToken) -> Result<Caller, AuthError> {
+        match self.keys.iter().any(|key| key == token.secret()) {
+            true => Ok(Caller),
+            false => Err(AuthError::InvalidKey),
+        }
+    }
+}
+
+fn not_found(what: &str, id: impl std::fmt::Display) -> Problem {
+    Problem::new("not_found", format!("{what} {id} not found"))
+}
+
+fn internal(error: impl std::fmt::Display) -> Problem {
+    Problem::new("internal_error", format!("internal error: {error}"))
+}
+
+/// What a new order costs.
+pub fn price(new: &types::NewOrder, express: bool) -> f64 {
+    let surcharge = if express { 5.0 } else { 0.0 };
+    f64::from(new.quantity.get()) * 9.5 * (1.0 - new.discount.unwrap_or(0.0)) + surcharge
+}
+
+/// An order as stored, from a new one: the same fields, plus the store's.
+fn place(new: &types::NewOrder, id: i64, express: bool) -> Result<types::Order, Problem> {
+    let mut value = serde_json::to_value(new).map_err(internal)?;
+    value["id"] = json!(id);
+    value["status"] = json!("pending");
+    value["createdAt"] = json!(Utc::now());
+    value["total"] = json!(price(new, express));
+    serde_json::from_value(value).map_err(internal)
+}
+
+fn id_of(order_id: NonZeroU64) -> i64 {
+    i64::try_from(order_id.get()).unwrap_or(i64::MAX)
+}
+
+impl KitchenSinkHandlers for Service {
+    async fn search_orders(&self, _: &Caller, params: SearchOrdersParams) -> SearchOrdersResponse {
+        let state = self.state();
+        let (page, headers) = search::page(state.orders.values().map(|s| &s.order), &params);
+        SearchOrdersResponse::Ok(Json::from(page), headers)
+    }
+
+    async fn create_order(&self, _: &Caller, params: CreateOrderParams, body: types::NewOrder) -> CreateOrderResponse {
+        let mut state = self.state();
+        let id = state.next_id;
+        let order = match place(&body, id, params.x_express) {
+            Ok(order) => order,
+            Err(problem) => return CreateOrderResponse::InternalServerError(problem),
+        };
+        let stored = Stored { order, version: 1 };
+        let headers = CreateOrderCreatedHeaders {
+            location: format!("{BASE_PATH}/orders/{id}"),
+            e_tag: stored.etag(),
+        };
+        let order = stored.order.clone();
+        state.next_id += 1;
+        state.orders.insert(id, stored);
+        CreateOrderResponse::Created(Json::from(order), headers)
+    }
+
+    async fn quote_order(&self, body: types::NewOrder) -> QuoteOrderResponse {
+        QuoteOrderResponse::Ok(Json::from(types::QuoteOrderResponseBody {
+            total: price(&body, false),
+        }))
+    }
+
+    async fn get_order(&self, _: &Caller, order_id: NonZeroU64) -> GetOrderResponse {
+        match self.state().orders.get(&id_of(order_id)) {
+            Some(stored) => GetOrderResponse::Ok(
+                Json::from(stored.order.clone()),
+                GetOrderOkHeaders { e_tag: stored.etag() },
+            ),
+            None => GetOrderResponse::NotFound(not_found("order", order_id)),
+        }
+    }
+
+    async fn delete_order(&self, _: &Caller, order_id: NonZeroU64) -> DeleteOrderResponse {
+        match self.state().orders.remove(&id_of(order_id)) {
+            Some(_) => DeleteOrderResponse::NoContent,
+            None => DeleteOrderResponse::NotFound(not_found("order", order_id)),
+        }
+    }
+
+    async fn update_order(
+        &self,
+        _: &Caller,
+        order_id: NonZeroU64,
+        params: UpdateOrderParams,
+        body: types::OrderPatch,
+    ) -> UpdateOrderResponse {
+        let mut state = self.state();
+        let Some(stored) = state.orders.get_mut(&id_of(order_id)) else {
+            return UpdateOrderResponse::NotFound(not_found("order", order_id));
+        };
+        if params.if_match.as_str() != "*" && *params.if_match != stored.etag() {
+            return UpdateOrderResponse::PreconditionFailed(Problem::new(
+                "precondition_failed",
+                format!(
+                    "order {order_id} is at {}, not {}",
+                    stored.etag(),
+                    params.if_match.as_str()
+                ),
+            ));
+        }
+        let mut value = match serde_json::to_value(&stored.order) {
+            Ok(value) => value,
+            Err(e) => return UpdateOrderResponse::InternalServerError(internal(e)),
+        };
+        let patch = serde_json::to_value(&body).unwrap_or(Value::Null);
+        for (field, new) in patch.as_object().into_iter().flatten() {
+            value[field.as_str()] = new.clone();
+        }
+        match serde_json::from_value(value) {
+            Ok(order) => {
+                stored.order = order;
+                stored.version += 1;
+                UpdateOrderResponse::Ok(
+                    Json::from(stored.order.clone()),
+                    UpdateOrderOkHeaders { e_tag: stored.etag() },
+                )
+            }
+            Err(e) => UpdateOrderResponse::InternalServerError(internal(e)),
+        }
+    }
+
+    async fn pay_order(&self, _: &Caller, order_id: NonZeroU64, body: types::Payment) -> PayOrderResponse {
+        let mut state = self.state();
+        let id = id_of(order_id);
+        if !state.orders.contains_key(&id) {
+            return PayOrderResponse::NotFound(not_found("order", order_id));
+        }
+        if state.payments.values().any(|(paid, _)| *paid == id) {
+            return PayOrderResponse::Conflict(Problem::new("conflict", format!("order {order_id} is paid already")));
+        }
+        let payment_id = Uuid::new_v4();
+        let fee = matches!(body, types::Payment::CardPayment(_)).then_some(0.3);
+        state.payments.insert(payment_id, (id, body));
+        PayOrderResponse::Accepted(Json::from(types::PayOrderResponseBody {
+            payment_id,
+            status: types::PayOrderResponseBodyStatus::Accepted,
+            fee,
+        }))
+    }
+
+    async fn ship_order(
+        &self,
+        _: &Caller,
+        order_id: NonZeroU64,
+        _how: Option<types::ShipOrderRequestBody>,
+    ) -> ShipOrderResponse {
+        let mut state = self.state();
+        let Some(stored) = state.orders.get_mut(&id_of(order_id)) else {
+            return ShipOrderResponse::NotFound(not_found("order", order_id));
+        };
+        if stored.order.status != types::OrderStatus::Pending {
+            return ShipOrderResponse::Conflict(Problem::new("conflict", format!("order {order_id} is not pending")));
+        }
+        stored.order.status = types::OrderStatus::Shipped;
+        stored.version += 1;
+        ShipOrderResponse::NoContent
+    }
+
+    async fn get_photo(&self, _: &Caller, order_id: NonZeroU64) -> GetPhotoResponse {
+        let state = self.state();
+        let id = id_of(order_id);
+        match (state.orders.contains_key(&id), state.photos.get(&id)) {
+            (false, _) => GetPhotoResponse::NotFound(not_found("order", order_id)),
+            (true, Some(photo)) => GetPhotoResponse::Ok(photo.clone()),
+            // An order has a photo from the start: an empty one.
+            (true, None) => GetPhotoResponse::Ok(Bytes::new()),
+        }
+    }
+
+    async fn upload_photo(&self, _: &Caller, order_id: NonZeroU64, body: Bytes) -> UploadPhotoResponse {
+        let mut state = self.state();
+        let id = id_of(order_id);
+        if !state.orders.contains_key(&id) {
+            return UploadPhotoResponse::NotFound(not_found("order", order_id));
+        }
+        state.photos.insert(id, body);
+        UploadPhotoResponse::NoContent
+    }
+
+    async fn add_note(&self, _: &Caller, order_id: NonZeroU64, body: String) -> AddNoteResponse {
+        let mut state = self.state();
+        let id = id_of(order_id);
+        if !state.orders.contains_key(&id) {
+            return AddNoteResponse::NotFound(not_found("order", order_id));
+        }
+        state.notes.push((id, body.clone()));
+        let note = types::AddNoteResponseBody {
+            id: state.notes.len() as i64,
+            text: body,
+        };
+        AddNoteResponse::Created(Json::from(note))
+    }
+
+    async fn list_order_lines(&self, _: &Caller, order_id: NonZeroU64) -> ListOrderLinesResponse {
+        let state = self.state();
+        let Some(stored) = state.orders.get(&id_of(order_id)) else {
+            return ListOrderLinesResponse::NotFound(not_found("order", order_id));
+        };
+        let line = types::ListOrderLinesResponseBodyItem {
+            sku: format!("pet-{}", stored.order.pet_id),
+            quantity: stored.order.quantity,
+            unit_price: Some(9.5),
+        };
+        ListOrderLinesResponse::Ok(Json::from(vec![line]))
+    }
+
+    async fn export_orders(&self, _: &Caller) -> ExportOrdersResponse {
+        let mut csv = String::from("id,petId,quantity,status\n");
+        for stored in self.state().orders.values() {
+            let o = &stored.order;
+            csv.push_str(&format!("{},{},{},{}\n", o.id, o.pet_id, o.quantity, o.status));
+        }
+        ExportOrdersResponse::Ok(csv)
+    }
+
+    async fn get_inventory(&self, _: &Caller) -> GetInventoryResponse {
+        let mut counts = BTreeMap::new();
+        for stored in self.state().orders.values() {
+            *counts.entry(stored.order.status.to_string()).or_insert(0) += 1;
+        }
+        GetInventoryResponse::Ok(Json::from(types::Inventory(counts)))
+    }
+
+    async fn count_orders(&self, _: &Caller) -> CountOrdersResponse {
+        CountOrdersResponse::Ok(Json::from(self.state().orders.len() as i64))
+    }
+
+    async fn get_status(&self) -> GetStatusResponse {
+        GetStatusResponse::Ok(Json::from(types::GetStatusResponseBody {
+            status: types::GetStatusResponseBodyStatus::Ok,
+            version: API_VERSION.to_string(),
+            started_at: self.started_at,
+        }))
+    }
+
+    async fn subscribe(&self, body: types::SubscribeRequestBody) -> SubscribeResponse {
+        self.state().subscribers.push(body);
+        SubscribeResponse::NoContent
+    }
+
+    async fn put_label(&self, _: &Caller, name: types::PutLabelName, body: types::Label) -> PutLabelResponse {
+        let replaced = self.state().labels.insert(name.to_string(), body.clone()).is_some();
+        match replaced {
+            true => PutLabelResponse::Ok(Json::from(body)),
+            false => PutLabelResponse::Created(
+                Json::from(body),
+                PutLabelCreatedHeaders {
+                    location: format!("{BASE_PATH}/labels/{}", name.as_str()),
+                },
+            ),
+        }
+    }
+
+    async fn get_report(&self, _: &Caller, period: types::GetReportPeriod, day: NaiveDate) -> GetReportResponse {
+        let days = match period {
+            types::GetReportPeriod::Day => 1,
+            types::GetReportPeriod::Week => 7,
+        };
+        let end = day.checked_add_days(chrono::Days::new(days)).unwrap_or(NaiveDate::MAX);
+        let orders = self
+            .state()
+            .orders
+            .values()
+            .filter(|s| (day..end).contains(&s.order.created_at.date_naive()))
+            .count() as i64;
+        let period = match period {
+            types::GetReportPeriod::Day => types::GetReportResponseBodyPeriod::Day,
+            types::GetReportPeriod::Week => types::GetReportResponseBodyPeriod::Week,
+        };
+        GetReportResponse::Ok(Json::from(types::GetReportResponseBody {
+            period,
+            from: day,
+            orders,
+        }))
+    }
+
+    async fn get_payment(&self, _: &Caller, payment_id: Uuid) -> GetPaymentResponse {
+        match self.state().payments.get(&payment_id) {
+            Some((order_id, method)) => GetPaymentResponse::Ok(Json::from(types::GetPaymentResponseBody {
+                payment_id,
+                order_id: *order_id,
+                method: method.clone(),
+            })),
+            None => GetPaymentResponse::NotFound(not_found("payment", payment_id)),
+        }
+    }
+
+    async fn echo_parameters(
+        &self,
+        _: &Caller,
+        count: i32,
+        ratio: f64,
+        flag: bool,
+        day: NaiveDate,
+        at: DateTime<Utc>,
+        token: Uuid,
+        kind: types::EchoParametersKind,
+        params: EchoParametersParams,
+    ) -> EchoParametersResponse {
+        let mut echo = match serde_json::to_value(&params) {
+            Ok(Value::Object(map)) => map,
+            other => return EchoParametersResponse::InternalServerError(internal(format!("{other:?}"))),
+        };
+        let path =
+            json!({"count": count, "ratio": ratio, "flag": flag, "day": day, "at": at, "token": token, "kind": kind});
+        echo.insert("path".into(), path);
+        EchoParametersResponse::Ok(Json::from(echo))
+    }
+
+    async fn get_legacy_order(&self, caller: &Caller, order_id: NonZeroU64) -> GetLegacyOrderResponse {
+        match self.get_order(caller, order_id).await {
+            GetOrderResponse::Ok(order, _) => GetLegacyOrderResponse::Ok(order),
+            GetOrderResponse::NotFound(problem) => GetLegacyOrderResponse::NotFound(problem),
+            other => GetLegacyOrderResponse::InternalServerError(internal(format!("{other:?}"))),
+        }
+    }
+}

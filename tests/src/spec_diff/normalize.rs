@@ -1,0 +1,200 @@
+//! dropshot's document brought to the source's terms. Each step stands for
+//! a fact that dropshot's document cannot hold, states that limit, and
+//! takes the fact from the code that runs: the operation tables the
+//! generated layer serves by (`OPERATIONS`), never from the source spec,
+//! so a step cannot hide a difference between the spec and the code.
+
+use api_runtime::{Location, Operation, ValueKind};
+use serde_json::{Map, Value, json};
+
+use super::Contract;
+use super::canonical::from_doc_form;
+
+pub fn normalize_emitted(emitted: &Value, source: &Value, contract: &Contract) -> Value {
+    let mut doc = emitted.clone();
+    strip_base_path(&mut doc, contract.base_path);
+    copy_security_schemes(&mut doc, source);
+    for operation in contract.operations {
+        let path = operation
+            .path
+            .strip_prefix(contract.base_path)
+            .unwrap_or(operation.path);
+        let pointer = format!("/paths/{}/{}", escape(path), operation.method.to_ascii_lowercase());
+        let Some(op) = doc.pointer_mut(&pointer) else { continue };
+        security(op, operation);
+        error_statuses(op, operation);
+        success_responses(op, operation);
+        request_body(op, operation);
+        array_query_parameters(op, operation);
+    }
+    doc
+}
+
+fn escape(segment: &str) -> String {
+    segment.replace('~', "~0").replace('/', "~1")
+}
+
+fn parse_doc(json: &str) -> Value {
+    from_doc_form(&serde_json::from_str(json).unwrap_or(Value::Null))
+}
+
+/// dropshot has no `servers`: its routes carry the base path (`/v1`) that
+/// the spec's paths leave to the servers' URLs.
+fn strip_base_path(doc: &mut Value, base_path: &str) {
+    if let Some(paths) = doc.get_mut("paths").and_then(Value::as_object_mut) {
+        let stripped: Map<String, Value> = std::mem::take(paths)
+            .into_iter()
+            .map(|(path, item)| (path.strip_prefix(base_path).unwrap_or(&path).to_string(), item))
+            .collect();
+        *paths = stripped;
+    }
+}
+
+/// dropshot cannot declare security schemes: the spec's are what the
+/// tables name (and the end-to-end tests prove each scheme is checked).
+fn copy_security_schemes(doc: &mut Value, source: &Value) {
+    if let Some(schemes) = source.pointer("/components/securitySchemes") {
+        doc["components"]["securitySchemes"] = schemes.clone();
+    }
+}
+
+/// dropshot cannot say which scheme an operation takes: the table's
+/// schemes are what the generated layer checks before the handler runs
+/// (`[]`: public).
+fn security(op: &mut Value, operation: &Operation) {
+    let requirements: Vec<Value> = operation
+        .security
+        .iter()
+        .map(|scheme| json!({ scheme.name(): [] }))
+        .collect();
+    op["security"] = Value::Array(requirements);
+}
+
+/// dropshot declares every error as one `4XX` and one `5XX` range, with
+/// the error type's body. The statuses the server sends are the table's
+/// (the response enum's variants), each with that body.
+fn error_statuses(op: &mut Value, operation: &Operation) {
+    let Some(responses) = op.get_mut("responses").and_then(Value::as_object_mut) else {
+        return;
+    };
+    let client = responses.remove("4XX");
+    let server = responses.remove("5XX");
+    for key in operation.errors {
+        let range = if key.starts_with('4') { &client } else { &server };
+        if let Some(response) = range {
+            responses.insert(key.to_string(), response.clone());
+        }
+    }
+}
+
+/// dropshot documents one success status, and every body as
+/// `application/json`. The table lists each success status the response
+/// enum can send, with its media type, body and headers (the spec's
+/// checks make the bodies one schema); an inline body's schema also loses
+/// the `title` dropshot gives it (its Rust type's name).
+fn success_responses(op: &mut Value, operation: &Operation) {
+    let Some(responses) = op.get_mut("responses").and_then(Value::as_object_mut) else {
+        return;
+    };
+    for (i, success) in operation.responses.iter().enumerate() {
+        let key = success.status.to_string();
+        if i > 0 {
+            let mut headers = Map::new();
+            for header in success.headers {
+                let mut entry = json!({"required": header.required, "schema": parse_doc(header.schema.doc_json())});
+                if let Some(description) = header.description {
+                    entry["description"] = json!(description);
+                }
+                headers.insert(header.name.to_string(), entry);
+            }
+            let mut response = json!({"description": success.description, "headers": headers});
+            if let Some(content) = &success.content {
+                response["content"] = json!({ content.media_type: {"schema": parse_doc(content.schema.doc_json())} });
+            }
+            responses.insert(key.clone(), response);
+            continue;
+        }
+        let (Some(content), Some(emitted)) = (&success.content, responses.get_mut(&key)) else {
+            continue;
+        };
+        if let Some(media) = emitted.get_mut("content").and_then(Value::as_object_mut) {
+            let mut body = media.remove("application/json").unwrap_or(Value::Null);
+            untitle(&mut body["schema"], content.doc_name);
+            media.insert(content.media_type.to_string(), body);
+        }
+    }
+}
+
+fn untitle(schema: &mut Value, name: &str) {
+    if let Some(map) = schema.as_object_mut()
+        && map.get("title").and_then(Value::as_str) == Some(name)
+    {
+        map.remove("title");
+    }
+}
+
+/// dropshot documents a request body as required, with no description,
+/// and knows three media types (text is written as bytes). The table has
+/// the body's media type, whether it is required and its description, as
+/// the generated layer reads it.
+fn request_body(op: &mut Value, operation: &Operation) {
+    let Some(body) = &operation.body else { return };
+    let Some(emitted) = op.get_mut("requestBody") else {
+        return;
+    };
+    if let Some(content) = emitted.get_mut("content").and_then(Value::as_object_mut) {
+        let mut media: Vec<Value> = std::mem::take(content).into_values().collect();
+        let mut media = media.pop().unwrap_or(Value::Null);
+        untitle(&mut media["schema"], body.doc_name);
+        content.insert(body.media_type.to_string(), media);
+    }
+    emitted["required"] = json!(body.required);
+    match body.description {
+        Some(description) => emitted["description"] = json!(description),
+        None => {
+            if let Some(map) = emitted.as_object_mut() {
+                map.remove("description");
+            }
+        }
+    }
+}
+
+/// dropshot's `ApiDescription::register` refuses a query parameter whose
+/// schema is not a scalar, so array query parameters are not in its
+/// document, and it writes no `explode`. The table has both, as the
+/// generated extractor reads them.
+fn array_query_parameters(op: &mut Value, operation: &Operation) {
+    let parameters = op
+        .as_object_mut()
+        .map(|op| op.entry("parameters").or_insert_with(|| json!([])));
+    let Some(Value::Array(parameters)) = parameters else {
+        return;
+    };
+    for parameter in operation.parameters {
+        let ValueKind::Array(_) = parameter.value else { continue };
+        let place = match parameter.location {
+            Location::Path => "path",
+            Location::Query => "query",
+            Location::Header => "header",
+        };
+        let present = parameters
+            .iter_mut()
+            .find(|p| p["name"] == parameter.name && p["in"] == place);
+        match present {
+            Some(emitted) => emitted["explode"] = json!(parameter.explode),
+            None => {
+                let mut added = json!({
+                    "name": parameter.name,
+                    "in": place,
+                    "required": parameter.required,
+                    "explode": parameter.explode,
+                    "schema": parse_doc(parameter.schema.doc_json()),
+                });
+                if let Some(description) = parameter.description {
+                    added["description"] = json!(description);
+                }
+                parameters.push(added);
+            }
+        }
+    }
+}

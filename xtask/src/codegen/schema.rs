@@ -1,0 +1,396 @@
+//! An OpenAPI 3.0 Schema Object in the three forms the generated code
+//! needs, and the schema constructs the generator refuses (each with its
+//! location and reason):
+//!
+//! - the **validation** form, JSON Schema 2020-12, which the generated
+//!   layer checks requests against (the `jsonschema` crate): `nullable`
+//!   becomes a `null` type, boolean `exclusiveMinimum` a number, an
+//!   integer `format`'s range (`int32`, `int64`) explicit bounds, and
+//!   references point at `$defs`;
+//! - the **typify** form, the same reading for the Rust types, which
+//!   typify takes as JSON Schema (references stay as the spec writes them;
+//!   `format: float` reads as a double, since an `f32` would round values
+//!   the schema allows, 5e-324 to 0);
+//! - the **documentation** form, schemars' JSON in OpenAPI's terms, which
+//!   dropshot turns back into the document it emits.
+
+use serde_json::{Map, Value, json};
+
+use crate::codegen::spec::SpecError;
+
+/// Where references to the spec's components point.
+pub const COMPONENTS_PREFIX: &str = "#/components/schemas/";
+
+/// The keywords of an OpenAPI 3.0 Schema Object.
+const KEYWORDS: [&str; 36] = [
+    "title",
+    "multipleOf",
+    "maximum",
+    "exclusiveMaximum",
+    "minimum",
+    "exclusiveMinimum",
+    "maxLength",
+    "minLength",
+    "pattern",
+    "maxItems",
+    "minItems",
+    "uniqueItems",
+    "maxProperties",
+    "minProperties",
+    "required",
+    "enum",
+    "type",
+    "allOf",
+    "oneOf",
+    "anyOf",
+    "not",
+    "items",
+    "properties",
+    "additionalProperties",
+    "description",
+    "format",
+    "default",
+    "nullable",
+    "discriminator",
+    "readOnly",
+    "writeOnly",
+    "xml",
+    "externalDocs",
+    "example",
+    "deprecated",
+    "$ref",
+];
+
+/// Checks what the generator can map, everywhere in `schema`; `components`
+/// is the spec's `components.schemas`, where references must lead.
+pub fn check(schema: &Value, location: &str, components: &Map<String, Value>) -> Result<(), SpecError> {
+    let error = |at: &str, message: String| SpecError {
+        location: at.to_string(),
+        message,
+    };
+    let Value::Object(map) = schema else {
+        return Err(error(location, "a schema must be an object".into()));
+    };
+    for key in map.keys() {
+        if !KEYWORDS.contains(&key.as_str()) && !key.starts_with("x-") {
+            return Err(error(
+                &format!("{location}.{key}"),
+                format!("`{key}` is not an OpenAPI 3.0 schema keyword (3.1's JSON Schema keywords are not read)"),
+            ));
+        }
+    }
+    if let Some(reference) = map.get("$ref") {
+        let name = reference
+            .as_str()
+            .and_then(|r| r.strip_prefix(COMPONENTS_PREFIX))
+            .ok_or_else(|| {
+                error(
+                    &format!("{location}.$ref"),
+                    format!("only references to `{COMPONENTS_PREFIX}<name>` are supported, not {reference}"),
+                )
+            })?;
+        if !components.contains_key(name) {
+            return Err(error(
+                &format!("{location}.$ref"),
+                format!("`{name}` is not in components.schemas"),
+            ));
+        }
+        return Ok(());
+    }
+    if map.contains_key("discriminator") {
+        return Err(error(
+            &format!("{location}.discriminator"),
+            "`discriminator` is not supported: typify reads a oneOf by its members, so give each member a required \
+             single-value `enum` property instead (the same wire format)"
+                .into(),
+        ));
+    }
+    for key in ["readOnly", "writeOnly"] {
+        if map.get(key) == Some(&Value::Bool(true)) {
+            return Err(error(
+                &format!("{location}.{key}"),
+                format!(
+                    "`{key}` is not supported: one Rust type serves requests and responses, so a property cannot \
+                     be required in one and absent in the other; use a schema for each"
+                ),
+            ));
+        }
+    }
+    let combinators = ["allOf", "anyOf", "oneOf", "not"]
+        .into_iter()
+        .filter(|k| map.contains_key(*k))
+        .collect::<Vec<_>>();
+    if combinators.len() > 1 {
+        return Err(error(
+            location,
+            format!(
+                "combines {}: dropshot's document can hold one of allOf, anyOf, oneOf and not per schema; nest them",
+                combinators.join(" and ")
+            ),
+        ));
+    }
+    if let Some(ty) = map.get("type")
+        && !matches!(
+            ty.as_str(),
+            Some("string" | "integer" | "number" | "boolean" | "array" | "object")
+        )
+    {
+        return Err(error(
+            &format!("{location}.type"),
+            format!("{ty} is not an OpenAPI 3.0 type"),
+        ));
+    }
+    if map.get("type").and_then(Value::as_str) == Some("array") && !map.contains_key("items") {
+        return Err(error(location, "an array needs `items`".into()));
+    }
+    for (key, inner) in children(map) {
+        check(inner, &format!("{location}.{key}"), components)?;
+    }
+    Ok(())
+}
+
+/// The nested schemas of a schema, with their keys relative to it.
+fn children(map: &Map<String, Value>) -> Vec<(String, &Value)> {
+    let mut out = Vec::new();
+    if let Some(Value::Object(properties)) = map.get("properties") {
+        out.extend(properties.iter().map(|(name, s)| (format!("properties.{name}"), s)));
+    }
+    for key in ["items", "not"] {
+        if let Some(inner) = map.get(key) {
+            out.push((key.to_string(), inner));
+        }
+    }
+    if let Some(inner @ Value::Object(_)) = map.get("additionalProperties") {
+        out.push(("additionalProperties".to_string(), inner));
+    }
+    for key in ["allOf", "anyOf", "oneOf"] {
+        if let Some(Value::Array(items)) = map.get(key) {
+            out.extend(items.iter().enumerate().map(|(i, s)| (format!("{key}.{i}"), s)));
+        }
+    }
+    out
+}
+
+/// Applies `f` to every nested schema of `map`, in place.
+fn map_children(map: &mut Map<String, Value>, f: &dyn Fn(&Value) -> Value) {
+    if let Some(Value::Object(properties)) = map.get_mut("properties") {
+        for schema in properties.values_mut() {
+            *schema = f(schema);
+        }
+    }
+    for key in ["items", "not"] {
+        if let Some(inner) = map.get_mut(key) {
+            *inner = f(inner);
+        }
+    }
+    if let Some(inner @ Value::Object(_)) = map.get_mut("additionalProperties") {
+        *inner = f(inner);
+    }
+    for key in ["allOf", "anyOf", "oneOf"] {
+        if let Some(Value::Array(items)) = map.get_mut(key) {
+            for item in items {
+                *item = f(item);
+            }
+        }
+    }
+}
+
+/// Keywords that only document, in OpenAPI terms; JSON Schema and typify
+/// have no use for them.
+const OPENAPI_ONLY: [&str; 4] = ["example", "xml", "externalDocs", "nullable"];
+
+/// OpenAPI 3.0's boolean `exclusiveMinimum`/`exclusiveMaximum` as JSON
+/// Schema's numbers.
+fn exclusive_bounds(map: &mut Map<String, Value>) {
+    for (exclusive, bound) in [("exclusiveMinimum", "minimum"), ("exclusiveMaximum", "maximum")] {
+        match map.remove(exclusive) {
+            Some(Value::Bool(true)) => {
+                if let Some(value) = map.remove(bound) {
+                    map.insert(exclusive.to_string(), value);
+                }
+            }
+            Some(Value::Bool(false)) | None => {}
+            Some(other) => {
+                map.insert(exclusive.to_string(), other);
+            }
+        }
+    }
+}
+
+/// A reference alone: OpenAPI 3.0 ignores a `$ref`'s siblings.
+fn reference(map: &Map<String, Value>, prefix: &str) -> Option<Value> {
+    let name = map.get("$ref")?.as_str()?.strip_prefix(COMPONENTS_PREFIX)?;
+    Some(json!({ "$ref": format!("{prefix}{name}") }))
+}
+
+/// `nullable: true` as JSON Schema says it: `null` among the types (and
+/// the enum's values), or a `null` alternative.
+fn nullable(mut map: Map<String, Value>) -> Value {
+    if let Some(Value::String(ty)) = map.get("type").cloned() {
+        map.insert("type".into(), json!([ty, "null"]));
+        if let Some(Value::Array(values)) = map.get_mut("enum")
+            && !values.contains(&Value::Null)
+        {
+            values.push(Value::Null);
+        }
+        return Value::Object(map);
+    }
+    json!({ "anyOf": [{ "type": "null" }, Value::Object(map)] })
+}
+
+fn is_nullable(map: &Map<String, Value>) -> bool {
+    map.get("nullable") == Some(&Value::Bool(true))
+}
+
+/// The JSON Schema (2020-12) requests are validated against.
+pub fn validation_form(schema: &Value) -> Value {
+    let Value::Object(source) = schema else {
+        return schema.clone();
+    };
+    if let Some(reference) = reference(source, "#/$defs/") {
+        return reference;
+    }
+    let mut map = source.clone();
+    let nullable_ = is_nullable(&map);
+    map.retain(|key, _| !OPENAPI_ONLY.contains(&key.as_str()) && !key.starts_with("x-"));
+    exclusive_bounds(&mut map);
+    map_children(&mut map, &validation_form);
+    // A format's range, which JSON Schema does not know, as bounds of its
+    // own (alongside the schema's own, which may be narrower).
+    let range = match (
+        map.get("type").and_then(Value::as_str),
+        map.get("format").and_then(Value::as_str),
+    ) {
+        (Some("integer"), Some("int32")) => Some(json!({"minimum": i32::MIN, "maximum": i32::MAX})),
+        (Some("integer"), Some("int64")) => Some(json!({"minimum": i64::MIN, "maximum": i64::MAX})),
+        _ => None,
+    };
+    if let Some(range) = range {
+        let all_of = map.entry("allOf").or_insert_with(|| Value::Array(Vec::new()));
+        if let Value::Array(all_of) = all_of {
+            all_of.push(range);
+        }
+    }
+    match nullable_ {
+        true => nullable(map),
+        false => Value::Object(map),
+    }
+}
+
+/// The JSON Schema typify reads the Rust types from.
+pub fn typify_form(schema: &Value) -> Value {
+    let Value::Object(source) = schema else {
+        return schema.clone();
+    };
+    if let Some(reference) = reference(source, COMPONENTS_PREFIX) {
+        return reference;
+    }
+    let mut map = source.clone();
+    let nullable_ = is_nullable(&map);
+    map.retain(|key, _| !OPENAPI_ONLY.contains(&key.as_str()) && !key.starts_with("x-"));
+    if map.get("format").and_then(Value::as_str) == Some("float") {
+        map.remove("format");
+    }
+    exclusive_bounds(&mut map);
+    map_children(&mut map, &typify_form);
+    match nullable_ {
+        true => nullable(map),
+        false => Value::Object(map),
+    }
+}
+
+/// The schema as schemars holds an OpenAPI 3.0 schema, which dropshot
+/// turns back into OpenAPI for its document: the same but for boolean
+/// exclusive bounds, which schemars holds as numbers.
+pub fn doc_form(schema: &Value) -> Value {
+    let Value::Object(source) = schema else {
+        return schema.clone();
+    };
+    if let Some(reference) = reference(source, COMPONENTS_PREFIX) {
+        return reference;
+    }
+    let mut map = source.clone();
+    exclusive_bounds(&mut map);
+    map_children(&mut map, &doc_form);
+    Value::Object(map)
+}
+
+/// Whether reading a parameter's text as its type already enforces the
+/// whole schema (a plain string or boolean), so no validator is needed.
+pub fn is_type_alone(validation: &Value) -> bool {
+    let Value::Object(map) = validation else {
+        return false;
+    };
+    matches!(map.get("type").and_then(Value::as_str), Some("string" | "boolean"))
+        && map
+            .keys()
+            .all(|k| ["type", "description", "title", "deprecated", "default"].contains(&k.as_str()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn nullable_and_exclusive_bounds() {
+        let spec =
+            json!({"type": "integer", "format": "int32", "minimum": 0, "exclusiveMinimum": true, "nullable": true});
+        assert_eq!(
+            validation_form(&spec),
+            json!({"type": ["integer", "null"], "format": "int32", "exclusiveMinimum": 0,
+                   "allOf": [{"minimum": i32::MIN, "maximum": i32::MAX}]})
+        );
+        assert_eq!(
+            typify_form(&spec),
+            json!({"type": ["integer", "null"], "format": "int32", "exclusiveMinimum": 0})
+        );
+        assert_eq!(
+            doc_form(&spec),
+            json!({"type": "integer", "format": "int32", "exclusiveMinimum": 0, "nullable": true})
+        );
+    }
+
+    #[test]
+    fn references_drop_their_siblings() {
+        let spec = json!({"properties": {"a": {"$ref": "#/components/schemas/A", "description": "ignored"}}});
+        assert_eq!(
+            validation_form(&spec),
+            json!({"properties": {"a": {"$ref": "#/$defs/A"}}})
+        );
+        assert_eq!(
+            doc_form(&spec),
+            json!({"properties": {"a": {"$ref": "#/components/schemas/A"}}})
+        );
+    }
+
+    #[test]
+    fn a_nullable_enum_allows_null() {
+        let spec = json!({"type": "string", "enum": ["a"], "nullable": true});
+        assert_eq!(
+            validation_form(&spec),
+            json!({"type": ["string", "null"], "enum": ["a", null]})
+        );
+        let untyped = json!({"allOf": [{"$ref": "#/components/schemas/A"}], "nullable": true});
+        assert_eq!(
+            validation_form(&untyped),
+            json!({"anyOf": [{"type": "null"}, {"allOf": [{"$ref": "#/$defs/A"}]}]})
+        );
+    }
+
+    #[test]
+    fn refusals_name_the_place() {
+        let components = Map::new();
+        let at = |schema: Value| check(&schema, "s", &components).unwrap_err().location;
+        assert_eq!(at(json!({"properties": {"a": {"const": 1}}})), "s.properties.a.const");
+        assert_eq!(
+            at(json!({"items": {"$ref": "#/components/schemas/Nope"}, "type": "array"})),
+            "s.items.$ref"
+        );
+        assert_eq!(
+            at(json!({"oneOf": [], "discriminator": {"propertyName": "k"}})),
+            "s.discriminator"
+        );
+        assert_eq!(at(json!({"allOf": [], "oneOf": []})), "s");
+        assert_eq!(at(json!({"type": "array"})), "s");
+    }
+}

@@ -1,0 +1,207 @@
+//! Path, query and header parameters: their model, their row of the
+//! operation's table, and the structs they are read into (path ones
+//! positional in the handler's signature, query and header ones in one
+//! `<Operation>Params` struct).
+
+use proc_macro2::TokenStream;
+use quote::quote;
+use serde_json::Value;
+
+use super::model::{Context, Operation, rust_field};
+use super::schemas::canonical;
+use crate::codegen::spec::{OperationRef, SpecError, schema_type};
+
+pub(super) struct Parameter {
+    pub(super) name: String,
+    /// `Path`, `Query` or `Header`.
+    pub(super) location: &'static str,
+    pub(super) required: bool,
+    /// `runtime::ValueKind::...`
+    pub(super) value: TokenStream,
+    pub(super) explode: bool,
+    pub(super) default: Option<String>,
+    pub(super) description: Option<String>,
+    pub(super) schema: syn::Ident,
+    pub(super) field: syn::Ident,
+    /// The value's Rust type (without the `Option` of an optional one).
+    pub(super) ty: TokenStream,
+}
+
+impl Parameter {
+    /// Whether the handler always gets a value: required, or defaulted.
+    pub(super) fn always_present(&self) -> bool {
+        self.required || self.default.is_some()
+    }
+
+    fn field_ty(&self) -> TokenStream {
+        let ty = &self.ty;
+        match self.always_present() {
+            true => quote!(#ty),
+            false => quote!(::std::option::Option<#ty>),
+        }
+    }
+
+    pub(super) fn in_path(&self) -> bool {
+        self.location == "Path"
+    }
+}
+
+/// How a parameter's text is read: `runtime::Scalar::*` of a JSON type.
+pub(super) fn scalar(ty: Option<&str>) -> TokenStream {
+    match ty {
+        Some("integer") => quote!(runtime::Scalar::Integer),
+        Some("number") => quote!(runtime::Scalar::Number),
+        Some("boolean") => quote!(runtime::Scalar::Boolean),
+        _ => quote!(runtime::Scalar::String),
+    }
+}
+
+pub(super) fn describe_parameters(cx: &mut Context<'_>, op: &OperationRef<'_>) -> Result<Vec<Parameter>, SpecError> {
+    let mut out = Vec::new();
+    for (parameter, location) in cx.spec.parameters(op)? {
+        let name = parameter["name"].as_str().unwrap_or_default().to_string();
+        let place = parameter["in"].as_str().unwrap_or_default();
+        let schema = &parameter["schema"];
+        if schema.get("nullable") == Some(&Value::Bool(true)) {
+            return Err(SpecError::new(
+                format!("{location}.schema.nullable"),
+                "a parameter cannot be null: leave it out instead",
+            ));
+        }
+        let ty = schema_type(cx.spec, schema);
+        let is_array = ty == Some("array");
+        let value = match is_array {
+            true => {
+                let item = scalar(schema_type(cx.spec, &schema["items"]));
+                quote!(runtime::ValueKind::Array(#item))
+            }
+            false => {
+                let scalar = scalar(ty);
+                quote!(runtime::ValueKind::Scalar(#scalar))
+            }
+        };
+        let (location_ident, default_explode) = match place {
+            "path" => ("Path", false),
+            "query" => ("Query", true),
+            _ => ("Header", false),
+        };
+        let rust_ty = cx.types.add(
+            schema,
+            &format!("{}-{name}", op.operation_id()),
+            &format!("{location}.schema"),
+        )?;
+        let static_name = format!("{}_param_{name}", op.operation_id());
+        let schema_ident = cx.schemas.add(&static_name, schema, &format!("{location}.schema"))?;
+        out.push(Parameter {
+            required: parameter["required"].as_bool().unwrap_or(false) || place == "path",
+            location: location_ident,
+            value,
+            explode: parameter["explode"].as_bool().unwrap_or(default_explode),
+            default: schema.get("default").map(canonical),
+            description: parameter["description"].as_str().map(str::to_string),
+            schema: schema_ident,
+            field: rust_field(&name),
+            ty: rust_ty,
+            name,
+        });
+    }
+    Ok(out)
+}
+
+/// The table rows of an operation's parameters.
+pub(super) fn parameter_rows(op: &Operation) -> TokenStream {
+    let rows = op.parameters.iter().map(|p| {
+        let (name, required, value, explode) = (&p.name, p.required, &p.value, p.explode);
+        let location = quote::format_ident!("{}", p.location);
+        let default = option_str(p.default.as_deref());
+        let description = option_str(p.description.as_deref());
+        let schema = &p.schema;
+        quote! {
+            runtime::Parameter {
+                name: #name,
+                location: runtime::Location::#location,
+                required: #required,
+                value: #value,
+                explode: #explode,
+                default: #default,
+                description: #description,
+                schema: &#schema,
+            },
+        }
+    });
+    quote!(&[#(#rows)*])
+}
+
+pub(super) fn option_str(value: Option<&str>) -> TokenStream {
+    match value {
+        Some(v) => quote!(::std::option::Option::Some(#v)),
+        None => quote!(::std::option::Option::None),
+    }
+}
+
+/// The struct a set of parameters is read into, or `None` when the set
+/// is empty.
+fn parameter_struct(op: &Operation, name: &syn::Ident, doc: &str, path: bool) -> Option<TokenStream> {
+    let fields: Vec<TokenStream> = op
+        .parameters
+        .iter()
+        .filter(|p| p.in_path() == path)
+        .map(|p| {
+            let (field, rename, ty) = (&p.field, &p.name, p.field_ty());
+            let doc = p
+                .description
+                .as_deref()
+                .map(str::trim)
+                .filter(|d| !d.is_empty())
+                .map(|d| quote!(#[doc = #d]));
+            let serde = match p.always_present() {
+                true => quote!(#[serde(rename = #rename)]),
+                false => quote!(#[serde(rename = #rename, default)]),
+            };
+            quote! {
+                #doc
+                #serde
+                pub #field: #ty,
+            }
+        })
+        .collect();
+    if fields.is_empty() {
+        return None;
+    }
+    let hidden = path.then(|| quote!(#[doc(hidden)]));
+    Some(quote! {
+        #[doc = #doc]
+        #hidden
+        #[derive(Debug, Clone, ::serde::Deserialize, ::serde::Serialize)]
+        pub struct #name {
+            #(#fields)*
+        }
+    })
+}
+
+/// The path parameters' struct (read by the generated layer, passed to the
+/// handler one by one) and the query and header parameters' struct (passed
+/// whole).
+pub(super) fn parameter_structs(op: &Operation) -> TokenStream {
+    let path_doc = format!("The path parameters of `{}`, as read.", op.id);
+    let params_doc = format!("The query and header parameters of `{}`.", op.id);
+    let path = parameter_struct(op, &path_struct(op), &path_doc, true);
+    let params = parameter_struct(op, &params_struct(op), &params_doc, false);
+    quote!(#path #params)
+}
+
+pub(super) fn path_struct(op: &Operation) -> syn::Ident {
+    op.name_of("Path")
+}
+
+pub(super) fn params_struct(op: &Operation) -> syn::Ident {
+    op.name_of("Params")
+}
+
+pub(super) fn has_path(op: &Operation) -> bool {
+    op.parameters.iter().any(Parameter::in_path)
+}
+
+pub(super) fn has_params(op: &Operation) -> bool {
+    op.parameters.iter().any(|p| !p.in_path())
+}

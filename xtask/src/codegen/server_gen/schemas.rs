@@ -1,0 +1,151 @@
+//! Every schema the generated layer validates or documents, written as a
+//! static `runtime::Schema`: its documentation form and, when reading a
+//! value as its type does not already enforce it, its validation form.
+//! Each is compiled here first, so that the generated code never carries a
+//! schema the validator would refuse.
+
+use heck::ToShoutySnakeCase;
+use proc_macro2::TokenStream;
+use quote::{format_ident, quote};
+use serde_json::{Map, Value};
+
+use crate::codegen::schema::{doc_form, is_type_alone, validation_form};
+use crate::codegen::spec::{Spec, SpecError};
+
+/// One schema to write.
+struct Entry {
+    ident: syn::Ident,
+    doc: String,
+    validation: Option<String>,
+}
+
+/// The schemas of one spec: its components, and those of its operations.
+pub(super) struct Schemas {
+    components: Vec<(String, String, String)>,
+    definitions: Value,
+    entries: Vec<Entry>,
+    /// Every validation form to compile, with its location.
+    to_compile: Vec<(Value, String)>,
+}
+
+impl Schemas {
+    pub(super) fn new(spec: &Spec) -> Result<Self, SpecError> {
+        let mut components = Vec::new();
+        let mut definitions = Map::new();
+        for (name, schema) in spec.component_schemas() {
+            let location = format!("components.schemas.{name}");
+            let doc = checked_doc(schema, &location)?;
+            let validation = validation_form(schema);
+            definitions.insert(name.clone(), validation.clone());
+            components.push((name.clone(), doc, canonical(&validation)));
+        }
+        let to_compile = spec
+            .component_schemas()
+            .iter()
+            .map(|(name, schema)| (validation_form(schema), format!("components.schemas.{name}")))
+            .collect();
+        Ok(Schemas {
+            components,
+            definitions: Value::Object(definitions),
+            entries: Vec::new(),
+            to_compile,
+        })
+    }
+
+    /// Registers the schema at `location` under the static `name`, and
+    /// returns the static's name.
+    pub(super) fn add(&mut self, name: &str, schema: &Value, location: &str) -> Result<syn::Ident, SpecError> {
+        let ident = format_ident!("{}", name.to_shouty_snake_case());
+        let doc = checked_doc(schema, location)?;
+        let validation = validation_form(schema);
+        self.to_compile.push((validation.clone(), location.to_string()));
+        let validation = (!is_type_alone(&validation)).then(|| canonical(&validation));
+        self.entries.push(Entry {
+            ident: ident.clone(),
+            doc,
+            validation,
+        });
+        Ok(ident)
+    }
+
+    /// The validator (the same crate the generated layer uses) must accept
+    /// every schema. All are compiled at once; should that fail, one by one,
+    /// so that the broken one is named.
+    pub(super) fn verify(&self) -> Result<(), SpecError> {
+        let all = self.to_compile.iter().map(|(schema, _)| schema.clone()).collect();
+        if self
+            .compile(&serde_json::json!({ "allOf": Value::Array(all) }), "document")
+            .is_ok()
+        {
+            return Ok(());
+        }
+        for (schema, location) in &self.to_compile {
+            self.compile(schema, location)?;
+        }
+        Err(SpecError::new(
+            "document",
+            "the JSON Schema validator accepts each schema but not all of them together",
+        ))
+    }
+
+    fn compile(&self, validation: &Value, location: &str) -> Result<(), SpecError> {
+        let mut root = validation.clone();
+        if let Value::Object(map) = &mut root {
+            map.insert("$defs".into(), self.definitions.clone());
+        }
+        jsonschema::options()
+            .with_draft(jsonschema::Draft::Draft202012)
+            .should_validate_formats(true)
+            .build(&root)
+            .map(drop)
+            .map_err(|e| SpecError::new(location, format!("the JSON Schema validator refuses this schema: {e}")))
+    }
+
+    /// `COMPONENTS` and one static per registered schema.
+    pub(super) fn tokens(&self) -> TokenStream {
+        let components = self.components.iter().map(|(name, doc, validation)| {
+            quote!(runtime::ComponentSchema { name: #name, doc: #doc, validation: #validation },)
+        });
+        let entries = self.entries.iter().map(|entry| {
+            let (ident, doc) = (&entry.ident, &entry.doc);
+            let validation = match &entry.validation {
+                Some(v) => quote!(::std::option::Option::Some(#v)),
+                None => quote!(::std::option::Option::None),
+            };
+            quote!(static #ident: runtime::Schema = runtime::Schema::new(&COMPONENTS, #doc, #validation);)
+        });
+        quote! {
+            /// The spec's `components.schemas`: how each is documented and
+            /// validated.
+            pub static COMPONENTS: runtime::Components = runtime::Components::new(&[#(#components)*]);
+
+            #(#entries)*
+        }
+    }
+}
+
+/// The documentation form as JSON text, which must read as a schemars
+/// schema (the generated code parses it at run time).
+fn checked_doc(schema: &Value, location: &str) -> Result<String, SpecError> {
+    let doc = doc_form(schema);
+    serde_json::from_value::<schemars::schema::Schema>(doc.clone())
+        .map_err(|e| SpecError::new(location, format!("not a schema dropshot's document can hold: {e}")))?;
+    Ok(canonical(&doc))
+}
+
+/// JSON text with every object's keys sorted, so the generated file is the
+/// same whatever map order serde_json was built with.
+pub(super) fn canonical(value: &Value) -> String {
+    fn sorted(value: &Value) -> Value {
+        match value {
+            Value::Object(map) => {
+                let mut keys: Vec<&String> = map.keys().collect();
+                keys.sort();
+                Value::Object(keys.into_iter().map(|k| (k.clone(), sorted(&map[k]))).collect())
+            }
+            Value::Array(items) => Value::Array(items.iter().map(sorted).collect()),
+            other => other.clone(),
+        }
+    }
+    sorted(value).to_string()
+}

@@ -1,0 +1,65 @@
+//! Each operation's table (`runtime::Operation`), which the generated
+//! layer serves by, and the marker type through which the runtime's
+//! extractors and replies find it.
+
+use proc_macro2::TokenStream;
+use quote::quote;
+
+use super::model::{Operation, SchemeRef};
+use super::parameters::parameter_rows;
+use super::responses::response_rows;
+
+pub(super) fn operation_table(op: &Operation, error_type: &syn::Ident) -> TokenStream {
+    let (marker, table, id, path) = (&op.marker, &op.table, &op.id, &op.http_path);
+    let method = op.method.to_string();
+    let security = op.security.iter().map(|scheme| match scheme {
+        SchemeRef::Bearer { name } => quote!(runtime::Scheme::Bearer { name: #name },),
+        SchemeRef::ApiKeyHeader { name, header } => {
+            quote!(runtime::Scheme::ApiKeyHeader { name: #name, header: #header },)
+        }
+    });
+    let parameters = parameter_rows(op);
+    let body = match &op.body {
+        Some(body) => body.row(),
+        None => quote!(::std::option::Option::None),
+    };
+    let responses = response_rows(op);
+    let errors = &op.error_keys;
+    let deprecation = match &op.deprecation {
+        Some(d) => {
+            let value = &d.deprecation;
+            let sunset = super::parameters::option_str(d.sunset.as_deref());
+            quote!(::std::option::Option::Some(runtime::Deprecation { deprecation: #value, sunset: #sunset }))
+        }
+        None => quote!(::std::option::Option::None),
+    };
+    let doc = format!("`{id}`: the operation's table, through which the generated layer serves it.");
+    quote! {
+        #[doc = #doc]
+        pub struct #marker;
+
+        impl runtime::Contract for #marker {
+            type Error = types::#error_type;
+
+            fn operation() -> &'static runtime::Operation {
+                &#table
+            }
+
+            fn error(status: u16, problem: runtime::Problem) -> types::#error_type {
+                types::#error_type::from_problem(status, problem)
+            }
+        }
+
+        static #table: runtime::Operation = runtime::Operation {
+            id: #id,
+            method: #method,
+            path: #path,
+            security: &[#(#security)*],
+            parameters: #parameters,
+            body: #body,
+            responses: #responses,
+            errors: &[#(#errors),*],
+            deprecation: #deprecation,
+        };
+    }
+}

@@ -1,0 +1,114 @@
+//! Parameters: path, query (form style) and header ones of scalar types,
+//! query arrays of scalars; what progenitor's client and dropshot's router
+//! can carry.
+
+use std::collections::HashMap;
+
+use serde_json::Value;
+
+use super::{IGNORED_HEADERS, is_scalar, schema_type};
+use crate::codegen::schema;
+use crate::codegen::spec::router::path_variables;
+use crate::codegen::spec::{OperationRef, Spec, SpecError};
+
+pub(super) fn check_parameters(spec: &Spec, op: &OperationRef<'_>) -> Result<(), SpecError> {
+    let variables = path_variables(op.path);
+    let mut declared: Vec<String> = Vec::new();
+    let mut names: HashMap<String, String> = HashMap::new();
+    for (parameter, location) in spec.parameters(op)? {
+        let at = |key: &str| format!("{location}.{key}");
+        let name = parameter["name"].as_str().unwrap_or_default();
+        let place = parameter["in"].as_str().unwrap_or_default();
+        let schema = match (parameter.get("schema"), parameter.get("content")) {
+            (Some(schema), _) => schema,
+            (None, _) => {
+                return Err(SpecError::new(
+                    &location,
+                    "a parameter needs a `schema` (`content` parameters are not supported)",
+                ));
+            }
+        };
+        schema::check(schema, &at("schema"), spec.component_schemas())?;
+        let rust_name = heck::ToSnakeCase::to_snake_case(name);
+        if let Some(first) = names.insert(rust_name.clone(), location.clone()) {
+            return Err(SpecError::new(
+                &location,
+                format!("`{name}` gives the same Rust name `{rust_name}` as the parameter at {first}"),
+            ));
+        }
+        let ty = schema_type(spec, schema);
+        let style = parameter.get("style").and_then(Value::as_str);
+        match place {
+            "path" => {
+                if !variables.contains(&name) {
+                    return Err(SpecError::new(
+                        &location,
+                        format!("path parameter `{name}` does not appear in the path"),
+                    ));
+                }
+                if style.is_some_and(|s| s != "simple") {
+                    return Err(SpecError::new(at("style"), "a path parameter's style must be `simple`"));
+                }
+                if !is_scalar(ty) {
+                    return Err(SpecError::new(
+                        at("schema"),
+                        "a path parameter must be a string, integer, number or boolean (dropshot routes one segment to it)",
+                    ));
+                }
+                declared.push(name.to_string());
+            }
+            "query" => {
+                if style.is_some_and(|s| s != "form") {
+                    return Err(SpecError::new(
+                        at("style"),
+                        "only the `form` style is supported for query parameters (progenitor's client sends no other)",
+                    ));
+                }
+                let item = schema.get("items").map(|items| schema_type(spec, items));
+                match (ty, item) {
+                    (ty, _) if is_scalar(ty) => {}
+                    (Some("array"), Some(item)) if is_scalar(item) => {}
+                    _ => {
+                        return Err(SpecError::new(
+                            at("schema"),
+                            "a query parameter must be a scalar or an array of scalars (objects in a query string are not supported)",
+                        ));
+                    }
+                }
+            }
+            "header" => {
+                if IGNORED_HEADERS.contains(&name.to_ascii_lowercase().as_str()) {
+                    return Err(SpecError::new(
+                        at("name"),
+                        format!("OpenAPI ignores a header parameter named `{name}`; the HTTP machinery owns it"),
+                    ));
+                }
+                if !is_scalar(ty) {
+                    return Err(SpecError::new(
+                        at("schema"),
+                        "a header parameter must be a scalar (progenitor's client writes a header's value with `Display`, which a list does not have)",
+                    ));
+                }
+            }
+            "cookie" => {
+                return Err(SpecError::new(
+                    at("in"),
+                    "cookie parameters are not supported (progenitor's client cannot send them)",
+                ));
+            }
+            other => {
+                return Err(SpecError::new(
+                    at("in"),
+                    format!("`{other}` is not a parameter location"),
+                ));
+            }
+        }
+    }
+    if let Some(missing) = variables.iter().find(|v| !declared.iter().any(|d| d == *v)) {
+        return Err(SpecError::new(
+            format!("{}.parameters", op.location()),
+            format!("path variable `{{{missing}}}` has no declared path parameter"),
+        ));
+    }
+    Ok(())
+}

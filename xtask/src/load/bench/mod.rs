@@ -1,0 +1,377 @@
+//! `cargo xtask bench [--quick]`: every figure is a ratio against baselines
+//! measured in the same run, because these machines are shared and noisy.
+//!
+//! Four servers answer the same workloads on copies of the same database:
+//! ours (`petstore-server`), the limit (pre-serialized bytes over bare
+//! hyper), the dropshot floor (the same bytes through dropshot, to show
+//! what the framework itself costs) and hand-written (axum, same SQL, same
+//! durability), the last three in `crates/petstore-bench`. The load comes
+//! from a separate process on loopback: oha (pinned, installed into
+//! `.tools/oha`) for listOrders, and our `petstore-load` where cancels must
+//! hit distinct orders. [`validation`] prices the generated layer's request
+//! checks on the kitchen sink; [`generators`] run the load; [`report`] writes the
+//! results.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+
+mod generators;
+mod report;
+mod validation;
+
+use crate::load::server_process::{ServerProcess, check, seed_database};
+
+const OHA_VERSION: &str = "1.16.0";
+const CONNECTIONS: usize = 64;
+
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Kind {
+    Ours,
+    /// Ours with `--keep-silent-connections`: what the connection reaper
+    /// costs.
+    OursWithoutReaper,
+    HandWritten,
+    /// The same bytes as the limit, through dropshot: the framework's own
+    /// ceiling.
+    DropshotFloor,
+    Limit,
+    /// The kitchen sink's generated endpoint, which checks the body
+    /// against the spec.
+    Generated,
+    /// The same endpoint on dropshot's `TypedBody` alone.
+    TypedBody,
+}
+
+impl Kind {
+    fn name(self) -> &'static str {
+        match self {
+            Kind::Ours => "ours",
+            Kind::OursWithoutReaper => "ours, no reaper",
+            Kind::HandWritten => "hand-written",
+            Kind::DropshotFloor => "dropshot floor",
+            Kind::Limit => "limit",
+            Kind::Generated => "generated",
+            Kind::TypedBody => "TypedBody alone",
+        }
+    }
+}
+
+/// One oha run's figures.
+#[derive(Clone, Debug, Default)]
+struct Figures {
+    requests_per_second: f64,
+    /// Requests per second that were answered without a 5xx or a
+    /// connection error: what the ratios compare.
+    served_per_second: f64,
+    p50_ms: f64,
+    p99_ms: f64,
+    p999_ms: f64,
+    errors: u64,
+    /// Answers by status (`200:1234 503:2`), and how many in all.
+    statuses: String,
+    answered: u64,
+    peak_rss_kib: u64,
+}
+
+struct Row {
+    workload: String,
+    kind: Kind,
+    figures: Figures,
+}
+
+struct Bench {
+    work: PathBuf,
+    release: PathBuf,
+    oha: PathBuf,
+    seconds: u64,
+    /// The key of the database in use.
+    key: String,
+    /// Databases made so far: size → (file, its key).
+    databases: std::collections::BTreeMap<i64, (PathBuf, String)>,
+    rows: Vec<Row>,
+    /// listOrders/100 with and without the connection reaper, alternated:
+    /// the best served req/s of each.
+    reaper: (f64, f64),
+}
+
+pub fn run(root: &Path, args: &[String]) -> Result<(), String> {
+    let quick = match args {
+        [] => false,
+        [flag] if flag == "--quick" => true,
+        _ => return Err("usage: cargo xtask bench [--quick]".into()),
+    };
+    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
+    check(
+        Command::new(&cargo)
+            .current_dir(root)
+            .args([
+                "build",
+                "--release",
+                "--quiet",
+                "-p",
+                "petstore-server",
+                "-p",
+                "petstore-bench",
+                "-p",
+                "petstore-tests",
+                "-p",
+                "kitchen-sink",
+                "--bins",
+            ])
+            .status(),
+        "cargo build --release",
+    )?;
+    let oha = generators::install_oha(root, &cargo)?;
+    let work = std::env::temp_dir().join(format!("petstore-bench-{}", std::process::id()));
+    std::fs::create_dir_all(&work).map_err(|e| e.to_string())?;
+    let mut bench = Bench {
+        work: work.clone(),
+        release: root.join("target/release"),
+        oha,
+        seconds: if quick { 3 } else { 10 },
+        key: String::new(),
+        databases: Default::default(),
+        rows: Vec::new(),
+        reaper: (0.0, 0.0),
+    };
+    let result = bench.all();
+    let _ = std::fs::remove_dir_all(&work);
+    let (table, goals) = result?;
+    println!("{table}\n{goals}");
+    let loop_figures = report::designer_loop(root, &cargo)?;
+    println!("{loop_figures}");
+    if !quick {
+        let document = report::benchmarks_md(&table, &goals, &loop_figures);
+        std::fs::write(root.join("BENCHMARKS.md"), document).map_err(|e| e.to_string())?;
+        println!("wrote BENCHMARKS.md");
+    }
+    Ok(())
+}
+
+impl Bench {
+    fn all(&mut self) -> Result<(String, String), String> {
+        for size in [100, 10_000, 100_000] {
+            self.workload(
+                size,
+                &format!("listOrders, {size} orders"),
+                &format!("list{size}"),
+                |bench, url| bench.oha(&[&format!("{url}/store/orders")], CONNECTIONS, "GET"),
+            )?;
+        }
+        self.reaper_cost()?;
+        // Cancels of distinct pending orders, each durable.
+        self.workload(
+            100_000,
+            "cancelOrder, distinct pending orders",
+            "cancel",
+            |bench, url| bench.load(url, 100),
+        )?;
+        // 90/10 by requests, cancels on distinct orders: 10,000 orders, so
+        // that the cancels do not run out and the list keeps its size.
+        self.workload(
+            10_000,
+            "90/10 listOrders/cancelOrder, 10000 orders",
+            "mix",
+            |bench, url| bench.load(url, 10),
+        )?;
+        let memory = self.memory_with_large_lists()?;
+        self.validation_cost()?;
+        Ok((self.table(), self.goals(&memory)))
+    }
+
+    /// Runs one workload against each server, on a fresh copy of the
+    /// database of `size` orders.
+    fn workload(
+        &mut self,
+        size: i64,
+        label: &str,
+        tag: &str,
+        load: impl Fn(&Self, &str) -> Result<Figures, String>,
+    ) -> Result<(), String> {
+        let db = self.database(size)?;
+        let body = self.list_body(&db)?;
+        for kind in [Kind::Ours, Kind::HandWritten, Kind::DropshotFloor, Kind::Limit] {
+            let figures = self.measure(kind, &db, &body, tag, &load)?;
+            self.rows.push(Row {
+                workload: label.to_string(),
+                kind,
+                figures,
+            });
+        }
+        Ok(())
+    }
+
+    /// A database of `size` pending orders (and a key), made with our CLI
+    /// on first use; its key becomes the one the load sends.
+    fn database(&mut self, size: i64) -> Result<PathBuf, String> {
+        if let Some((db, key)) = self.databases.get(&size) {
+            self.key = key.clone();
+            return Ok(db.clone());
+        }
+        let db = self.work.join(format!("orders-{size}.db"));
+        let pets: Vec<String> = (1..=10)
+            .map(|id| format!(r#"{{"id":{id},"name":"pet {id}"}}"#))
+            .collect();
+        let orders: Vec<String> = (1..=size)
+            .map(|id| {
+                format!(
+                    r#"{{"id":{id},"petId":{},"quantity":{},"shipDate":"2026-12-01T09:00:00Z","complete":false,"status":"pending"}}"#,
+                    id % 10 + 1,
+                    id % 3 + 1
+                )
+            })
+            .collect();
+        let data = self.work.join(format!("orders-{size}.json"));
+        std::fs::write(
+            &data,
+            format!(r#"{{"pets":[{}],"orders":[{}]}}"#, pets.join(","), orders.join(",")),
+        )
+        .map_err(|e| e.to_string())?;
+        let server = self.release.join("petstore-server");
+        let db_arg = db.display().to_string();
+        self.key = seed_database(&server, &db_arg, &data, "bench", Stdio::null())?;
+        self.databases.insert(size, (db.clone(), self.key.clone()));
+        Ok(db)
+    }
+
+    /// Our server on `database`, quiet but for errors.
+    fn start_ours(&self, database: &str, extra: &[&str]) -> Result<ServerProcess, String> {
+        let mut args = vec![
+            "serve",
+            "--bind",
+            "127.0.0.1:0",
+            "--log-level",
+            "error",
+            "--database",
+            database,
+        ];
+        args.extend_from_slice(extra);
+        ServerProcess::start(&self.release.join("petstore-server"), &args)
+    }
+
+    /// listOrders of 100 orders with the connection reaper off and on,
+    /// alternated twice so that drift in the machine's speed falls on both:
+    /// its cost is the ratio of the best of each.
+    fn reaper_cost(&mut self) -> Result<(), String> {
+        let db = self.database(100)?;
+        let body = self.list_body(&db)?;
+        let list = |bench: &Self, url: &str| bench.oha(&[&format!("{url}/store/orders")], CONNECTIONS, "GET");
+        let (mut with, mut without) = (0.0f64, 0.0f64);
+        for round in 0..2 {
+            let off = self.measure(Kind::OursWithoutReaper, &db, &body, "list100", list)?;
+            without = without.max(off.served_per_second);
+            if round == 0 {
+                self.rows.push(Row {
+                    workload: "listOrders, 100 orders".into(),
+                    kind: Kind::OursWithoutReaper,
+                    figures: off,
+                });
+            }
+            let on = self.measure(Kind::Ours, &db, &body, "list100", list)?;
+            with = with.max(on.served_per_second);
+        }
+        self.reaper = (with, without);
+        Ok(())
+    }
+
+    /// Our listOrders response body, for the limit server to replay.
+    fn list_body(&self, db: &Path) -> Result<PathBuf, String> {
+        let copy = self.copy(db, "body")?;
+        let server = self.start_ours(&copy, &[])?;
+        let body = self
+            .work
+            .join(format!("{}.body.json", db.file_stem().unwrap().to_string_lossy()));
+        let output = Command::new("curl")
+            .args([
+                "-s",
+                "-w",
+                "%{http_code}",
+                "-H",
+                &format!("Authorization: Bearer {}", self.key),
+                "-o",
+            ])
+            .arg(&body)
+            .arg(format!("{}/store/orders", server.url))
+            .output()
+            .map_err(|e| format!("curl: {e}"))?;
+        let status = String::from_utf8_lossy(&output.stdout).into_owned();
+        if status != "200" {
+            let text = std::fs::read_to_string(&body).unwrap_or_default();
+            return Err(format!(
+                "fetching the list body: HTTP {status}: {}",
+                text.chars().take(300).collect::<String>()
+            ));
+        }
+        Ok(body)
+    }
+
+    fn copy(&self, db: &Path, tag: &str) -> Result<String, String> {
+        let copy = self
+            .work
+            .join(format!("{}-{tag}.db", db.file_stem().unwrap().to_string_lossy()));
+        std::fs::copy(db, &copy).map_err(|e| format!("copy {}: {e}", db.display()))?;
+        // The last writes may still be in the WAL: copy it along.
+        for suffix in ["-wal", "-shm"] {
+            let (from, to) = (
+                format!("{}{suffix}", db.display()),
+                format!("{}{suffix}", copy.display()),
+            );
+            let _ = std::fs::remove_file(&to);
+            if Path::new(&from).exists() {
+                std::fs::copy(&from, &to).map_err(|e| format!("copy {from}: {e}"))?;
+            }
+        }
+        Ok(copy.display().to_string())
+    }
+
+    fn measure(
+        &mut self,
+        kind: Kind,
+        db: &Path,
+        body: &Path,
+        tag: &str,
+        load: impl Fn(&Self, &str) -> Result<Figures, String>,
+    ) -> Result<Figures, String> {
+        let copy = self.copy(db, &format!("{tag}-{}", kind.name()))?;
+        let body = body.display().to_string();
+        let server = match kind {
+            Kind::Ours => self.start_ours(&copy, &[])?,
+            Kind::OursWithoutReaper => self.start_ours(&copy, &["--keep-silent-connections"])?,
+            Kind::HandWritten => ServerProcess::start(&self.release.join("bench-handwritten"), &["--database", &copy])?,
+            Kind::DropshotFloor => ServerProcess::start(&self.release.join("bench-dropshot"), &["--body-file", &body])?,
+            Kind::Limit => ServerProcess::start(&self.release.join("bench-limit"), &["--body-file", &body])?,
+            Kind::Generated | Kind::TypedBody => return Err("quoteOrder is measured by validation_cost".into()),
+        };
+        let mut figures = load(self, &server.url)?;
+        figures.peak_rss_kib = server.memory_kib("VmHWM").unwrap_or_default();
+        println!(
+            "bench: {tag:>10} {:<12} {:>9.0} req/s  p50 {:>8.2} ms  p99 {:>8.2} ms  errors {}  {}",
+            kind.name(),
+            figures.requests_per_second,
+            figures.p50_ms,
+            figures.p99_ms,
+            figures.errors,
+            figures.statuses
+        );
+        Ok(figures)
+    }
+
+    /// Peak RSS of our server while 8 requests for the 100,000-order list
+    /// run at once, against the size of one response.
+    fn memory_with_large_lists(&mut self) -> Result<(u64, u64), String> {
+        let db = self.database(100_000)?;
+        let body = self.list_body(&db)?;
+        let body_kib = std::fs::metadata(&body).map_err(|e| e.to_string())?.len() / 1024;
+        let figures = self.measure(Kind::Ours, &db, &body, "rss8", |bench, url| {
+            bench.oha(&[&format!("{url}/store/orders")], 8, "GET")
+        })?;
+        Ok((figures.peak_rss_kib, body_kib))
+    }
+
+    fn figures(&self, workload: &str, kind: Kind) -> Option<&Figures> {
+        self.rows
+            .iter()
+            .find(|r| r.workload == workload && r.kind == kind)
+            .map(|r| &r.figures)
+    }
+}

@@ -1,0 +1,197 @@
+//! What a run prints and writes: the table, the goals, the designer's
+//! loop and BENCHMARKS.md.
+
+use std::fmt::Write as _;
+use std::path::Path;
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+use super::{Bench, CONNECTIONS, Kind, OHA_VERSION};
+use crate::load::server_process::check;
+
+impl Bench {
+    pub(super) fn table(&self) -> String {
+        let mut out = String::from(
+            "The ratios compare requests served without a 5xx or a connection error.\n\n\
+             | workload | server | req/s | p50 ms | p99 ms | p99.9 ms | errors | peak RSS MiB | ÷ limit | ours ÷ hand-written | ours ÷ dropshot floor |\n\
+             |---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n",
+        );
+        for row in &self.rows {
+            let f = &row.figures;
+            let ratio = |kind| {
+                self.figures(&row.workload, kind)
+                    .map(|b| format!("{:.2}×", f.served_per_second / b.served_per_second))
+                    .unwrap_or_default()
+            };
+            let ratios = match row.kind {
+                Kind::Ours => format!(
+                    "{} | {} | {}",
+                    ratio(Kind::Limit),
+                    ratio(Kind::HandWritten),
+                    ratio(Kind::DropshotFloor)
+                ),
+                Kind::Limit | Kind::Generated | Kind::TypedBody => " | | ".to_string(),
+                _ => format!("{} | | ", ratio(Kind::Limit)),
+            };
+            let _ = writeln!(
+                out,
+                "| {} | {} | {:.0} | {:.2} | {:.2} | {:.2} | {} | {:.1} | {ratios} |",
+                row.workload,
+                row.kind.name(),
+                f.requests_per_second,
+                f.p50_ms,
+                f.p99_ms,
+                f.p999_ms,
+                f.errors,
+                f.peak_rss_kib as f64 / 1024.0
+            );
+        }
+        out
+    }
+
+    pub(super) fn goals(&self, (rss_kib, body_kib): &(u64, u64)) -> String {
+        let rps = |workload: &str, kind| self.figures(workload, kind).map(|f| f.served_per_second).unwrap_or(0.0);
+        let p50 = |workload: &str, kind| self.figures(workload, kind).map(|f| f.p50_ms).unwrap_or(f64::MAX);
+        let verdict = |met: bool| if met { "met" } else { "NOT met" };
+        let mut out = String::from("| goal | figure | status |\n|---|---|---|\n");
+        let list100 = "listOrders, 100 orders";
+        let ratio = rps(list100, Kind::Ours) / rps(list100, Kind::Limit);
+        let floor = rps(list100, Kind::DropshotFloor) / rps(list100, Kind::Limit);
+        let _ = writeln!(
+            out,
+            "| listOrders, 100 orders: ≥ 0.8× the limit | {ratio:.2}× (dropshot itself, answering with the same bytes: {floor:.2}×) | {} |",
+            verdict(ratio >= 0.8)
+        );
+        let (with, without) = self.reaper;
+        let _ = writeln!(
+            out,
+            "| the connection reaper's cost on listOrders, 100 orders (no goal; best of two alternated runs each) | {with:.0} req/s with it, {without:.0} req/s without ({:+.1} %) | measured |",
+            (with / without - 1.0) * 100.0
+        );
+        let generated = rps(super::validation::WORKLOAD, Kind::Generated);
+        let typed = rps(super::validation::WORKLOAD, Kind::TypedBody);
+        let cost = 1.0 - generated / typed;
+        let _ = writeln!(
+            out,
+            "| {}: the generated layer's checks cost ≤ 15 % of throughput (best of two alternated runs each) | generated {generated:.0} req/s, TypedBody alone {typed:.0} req/s: {:.1} % | {} |",
+            super::validation::WORKLOAD,
+            cost * 100.0,
+            verdict(cost <= 0.15)
+        );
+        let list100k = "listOrders, 100000 orders";
+        let (ours, hand) = (p50(list100k, Kind::Ours), p50(list100k, Kind::HandWritten));
+        let _ = writeln!(
+            out,
+            "| listOrders, 100,000 orders: p50 ≤ hand-written | {ours:.1} ms vs {hand:.1} ms | {} |",
+            verdict(ours <= hand)
+        );
+        let memory_ratio = *rss_kib as f64 / *body_kib as f64;
+        let _ = writeln!(
+            out,
+            "| listOrders, 100,000 orders, 8 at once: peak RSS < 3× body | {:.1} MiB vs body {:.1} MiB ({memory_ratio:.1}×) | {} |",
+            *rss_kib as f64 / 1024.0,
+            *body_kib as f64 / 1024.0,
+            verdict(memory_ratio < 3.0)
+        );
+        let cancel = "cancelOrder, distinct pending orders";
+        let ratio = rps(cancel, Kind::Ours) / rps(cancel, Kind::HandWritten);
+        let _ = writeln!(
+            out,
+            "| cancelOrder: ≥ 1.0× hand-written | {ratio:.2}× | {} |",
+            verdict(ratio >= 1.0)
+        );
+        let workloads: Vec<&str> = {
+            let mut w: Vec<&str> = self.rows.iter().map(|r| r.workload.as_str()).collect();
+            w.dedup();
+            w
+        };
+        let worst = workloads
+            .iter()
+            .map(|w| (w, rps(w, Kind::Ours) / rps(w, Kind::HandWritten)))
+            .fold((&"", f64::MAX), |a, b| if b.1 < a.1 { b } else { a });
+        let _ = writeln!(
+            out,
+            "| every workload: ≥ 1.0× hand-written | worst {:.2}× ({}) | {} |",
+            worst.1,
+            worst.0,
+            verdict(worst.1 >= 1.0)
+        );
+        out
+    }
+}
+
+/// The designer's loop: a warm `cargo xtask generate`, and rebuilding the
+/// server after adding one optional field to Order.
+pub(super) fn designer_loop(root: &Path, cargo: &str) -> Result<String, String> {
+    let xtask = |args: &[&str]| {
+        Command::new(cargo)
+            .current_dir(root)
+            .args(["xtask"])
+            .args(args)
+            .stdout(Stdio::null())
+            .status()
+    };
+    check(xtask(&["generate"]), "cargo xtask generate")?;
+    let started = Instant::now();
+    check(xtask(&["generate"]), "cargo xtask generate")?;
+    let generate = started.elapsed();
+
+    let spec_path = root.join(crate::codegen::SPEC_PATH);
+    let original = std::fs::read_to_string(&spec_path).map_err(|e| e.to_string())?;
+    let edited = original.replacen(
+        "        complete:\n",
+        "        giftWrap:\n          type: boolean\n          description: Whether to gift-wrap.\n        complete:\n",
+        1,
+    );
+    let build = |what| {
+        check(
+            Command::new(cargo)
+                .current_dir(root)
+                .args(["build", "--quiet", "-p", "petstore-server"])
+                .status(),
+            what,
+        )
+    };
+    build("cargo build")?;
+    std::fs::write(&spec_path, &edited).map_err(|e| e.to_string())?;
+    let started = Instant::now();
+    let rebuilt = check(xtask(&["generate"]), "generate").and_then(|()| build("cargo build after the edit"));
+    let rebuild = started.elapsed();
+    // Put everything back, whatever happened.
+    std::fs::write(&spec_path, &original).map_err(|e| e.to_string())?;
+    check(xtask(&["generate"]), "cargo xtask generate")?;
+    rebuilt?;
+    Ok(format!(
+        "| designer's loop | wall time |\n|---|---|\n| warm `cargo xtask generate` | {:.2} s (goal < 0.5 s: {}) |\n| one optional Order field: generate + rebuild the server (dev profile) | {:.1} s |\n",
+        generate.as_secs_f64(),
+        if generate < Duration::from_millis(500) {
+            "met"
+        } else {
+            "NOT met"
+        },
+        rebuild.as_secs_f64()
+    ))
+}
+
+pub(super) fn benchmarks_md(table: &str, goals: &str, loop_figures: &str) -> String {
+    let cores = std::thread::available_parallelism().map(|n| n.get()).unwrap_or(0);
+    let kernel = std::fs::read_to_string("/proc/sys/kernel/osrelease").unwrap_or_default();
+    let cpu = std::fs::read_to_string("/proc/cpuinfo")
+        .ok()
+        .and_then(|c| {
+            c.lines().find_map(|l| {
+                l.strip_prefix("model name")
+                    .map(|m| m.trim_start_matches([' ', '\t', ':']).to_string())
+            })
+        })
+        .unwrap_or_default();
+    format!(
+        "# Benchmarks\n\nWritten by `cargo xtask bench` (a full run). Every server ran on copies of the same SQLite \
+         database, in the release profile, with load from a separate process on loopback \
+         (oha {OHA_VERSION} for listOrders; petstore-load where cancels must hit distinct orders), \
+         {CONNECTIONS} connections unless stated. Errors count connection errors and 5xx answers. Compare the ratios, not the absolute figures: the machine is shared.\n\n\
+         Machine: {cores} cores ({cpu}), Linux {}, build profile release.\n\n## Results\n\n{table}\n## Goals\n\n{goals}\n{loop_figures}\n{}",
+        kernel.trim(),
+        include_str!("notes.md")
+    )
+}
