@@ -14,9 +14,16 @@ pub struct ServerProcess {
 
 impl ServerProcess {
     pub fn start(program: &Path, args: &[&str]) -> Result<ServerProcess, String> {
+        Self::start_logging_to(program, args, Stdio::inherit())
+    }
+
+    /// As [`ServerProcess::start`], with the server's stderr (its log) sent
+    /// to `log`.
+    pub fn start_logging_to(program: &Path, args: &[&str], log: Stdio) -> Result<ServerProcess, String> {
         let mut child = Command::new(program)
             .args(args)
             .stdout(Stdio::piped())
+            .stderr(log)
             .spawn()
             .map_err(|e| format!("{}: {e}", program.display()))?;
         let mut first = String::new();

@@ -30,6 +30,8 @@ enum Kind {
     /// Ours with `--keep-silent-connections`: what the connection reaper
     /// costs.
     OursWithoutReaper,
+    /// Ours at `--log-level info`, the default: one log line per request.
+    OursLoggingRequests,
     HandWritten,
     /// The same bytes as the limit, through dropshot: the framework's own
     /// ceiling.
@@ -47,6 +49,7 @@ impl Kind {
         match self {
             Kind::Ours => "ours",
             Kind::OursWithoutReaper => "ours, no reaper",
+            Kind::OursLoggingRequests => "ours, log level info",
             Kind::HandWritten => "hand-written",
             Kind::DropshotFloor => "dropshot floor",
             Kind::Limit => "limit",
@@ -92,6 +95,9 @@ struct Bench {
     /// listOrders/100 with and without the connection reaper, alternated:
     /// the best served req/s of each.
     reaper: (f64, f64),
+    /// listOrders/100 at log level info (the default) and error, alternated:
+    /// the best served req/s of each.
+    log_line: (f64, f64),
 }
 
 pub fn run(root: &Path, args: &[String]) -> Result<(), String> {
@@ -133,6 +139,7 @@ pub fn run(root: &Path, args: &[String]) -> Result<(), String> {
         databases: Default::default(),
         rows: Vec::new(),
         reaper: (0.0, 0.0),
+        log_line: (0.0, 0.0),
     };
     let result = bench.all();
     let _ = std::fs::remove_dir_all(&work);
@@ -158,7 +165,9 @@ impl Bench {
                 |bench, url| bench.oha(&[&format!("{url}/store/orders")], CONNECTIONS, "GET"),
             )?;
         }
-        self.reaper_cost()?;
+        // What the connection reaper and the per-request log line cost.
+        self.reaper = self.alternated(Kind::OursWithoutReaper)?;
+        self.log_line = self.alternated(Kind::OursLoggingRequests)?;
         // Cancels of distinct pending orders, each durable.
         self.workload(
             100_000,
@@ -249,29 +258,29 @@ impl Bench {
         ServerProcess::start(&self.release.join("petstore-server"), &args)
     }
 
-    /// listOrders of 100 orders with the connection reaper off and on,
-    /// alternated twice so that drift in the machine's speed falls on both:
-    /// its cost is the ratio of the best of each.
-    fn reaper_cost(&mut self) -> Result<(), String> {
+    /// listOrders of 100 orders on ours as measured (`Kind::Ours`) and on
+    /// `variant`, alternated twice so that drift in the machine's speed
+    /// falls on both: the best served req/s of each, ours first. The
+    /// variant's first run is a row of the table.
+    fn alternated(&mut self, variant: Kind) -> Result<(f64, f64), String> {
         let db = self.database(100)?;
         let body = self.list_body(&db)?;
         let list = |bench: &Self, url: &str| bench.oha(&[&format!("{url}/store/orders")], CONNECTIONS, "GET");
-        let (mut with, mut without) = (0.0f64, 0.0f64);
+        let (mut ours, mut other) = (0.0f64, 0.0f64);
         for round in 0..2 {
-            let off = self.measure(Kind::OursWithoutReaper, &db, &body, "list100", list)?;
-            without = without.max(off.served_per_second);
+            let figures = self.measure(variant, &db, &body, "list100", list)?;
+            other = other.max(figures.served_per_second);
             if round == 0 {
                 self.rows.push(Row {
                     workload: "listOrders, 100 orders".into(),
-                    kind: Kind::OursWithoutReaper,
-                    figures: off,
+                    kind: variant,
+                    figures,
                 });
             }
-            let on = self.measure(Kind::Ours, &db, &body, "list100", list)?;
-            with = with.max(on.served_per_second);
+            let figures = self.measure(Kind::Ours, &db, &body, "list100", list)?;
+            ours = ours.max(figures.served_per_second);
         }
-        self.reaper = (with, without);
-        Ok(())
+        Ok((ours, other))
     }
 
     /// Our listOrders response body, for the limit server to replay.
@@ -337,6 +346,21 @@ impl Bench {
         let server = match kind {
             Kind::Ours => self.start_ours(&copy, &[])?,
             Kind::OursWithoutReaper => self.start_ours(&copy, &["--keep-silent-connections"])?,
+            Kind::OursLoggingRequests => {
+                // A log line per request, written to a file as a service's
+                // log would be (not to this terminal).
+                let log = std::fs::File::create(format!("{copy}.log")).map_err(|e| e.to_string())?;
+                let args = [
+                    "serve",
+                    "--bind",
+                    "127.0.0.1:0",
+                    "--log-level",
+                    "info",
+                    "--database",
+                    &copy,
+                ];
+                ServerProcess::start_logging_to(&self.release.join("petstore-server"), &args, log.into())?
+            }
             Kind::HandWritten => ServerProcess::start(&self.release.join("bench-handwritten"), &["--database", &copy])?,
             Kind::DropshotFloor => ServerProcess::start(&self.release.join("bench-dropshot"), &["--body-file", &body])?,
             Kind::Limit => ServerProcess::start(&self.release.join("bench-limit"), &["--body-file", &body])?,
