@@ -131,6 +131,18 @@ fn api_surface() {
 }
 
 #[test]
+fn v2_api_surface() {
+    let text = std::fs::read_to_string(workspace_root().join("openapi/v2/petstore.yaml")).unwrap();
+    let out = surface(
+        &serde_norway::from_str(&text).unwrap(),
+        "crates/petstore-client/src/v2/generated.rs",
+        "crates/petstore-api/src/v2/generated.rs",
+        "PetStoreHandlers",
+    );
+    insta::assert_snapshot!("v2_api_surface", out);
+}
+
+#[test]
 fn kitchen_sink_api_surface() {
     let text = std::fs::read_to_string(workspace_root().join("tests/fixtures/kitchen-sink.yaml")).unwrap();
     let out = surface(

@@ -60,3 +60,65 @@ async fn cancel_order_conflict_mock() {
     }
     mock.assert_async().await;
 }
+
+/// A consumer uses both versions at once: v1's client for the full list,
+/// v2's for a filtered page, each against its own mock, with the same key.
+#[tokio::test]
+async fn v1_and_v2_clients_side_by_side() {
+    use petstore_client::v2;
+    use petstore_client::v2::mock::MockServerExt as V2MockServerExt;
+
+    // Both versions' mock traits extend `MockServer` with a `list_orders`:
+    // with both in scope, name the trait.
+    let v1_server = MockServer::start_async().await;
+    let v1_mock = MockServerExt::list_orders(&v1_server, |when, then| {
+        when.into_inner().header("authorization", "Bearer k1");
+        then.ok(&vec![types::Order {
+            id: Some(1),
+            ..Default::default()
+        }]);
+    });
+    let v2_server = MockServer::start_async().await;
+    let page = v2::types::OrderPage {
+        items: vec![v2::types::Order {
+            id: 2,
+            pet_id: 5,
+            quantity: 1,
+            ship_date: None,
+            status: v2::types::OrderStatus::Pending,
+            complete: false,
+        }],
+        next_cursor: None,
+    };
+    let v2_mock = V2MockServerExt::list_orders(&v2_server, |when, then| {
+        let when = when
+            .status(v2::types::OrderStatus::Pending)
+            .pet_id(5)
+            .limit(std::num::NonZeroU32::new(10).unwrap());
+        when.into_inner().header("authorization", "Bearer k1");
+        then.ok(&page);
+    });
+
+    let key = ApiKey::new("k1");
+    let v1_client = Client::new(&v1_server.base_url(), key.clone());
+    let v2_client = v2::Client::new(&v2_server.base_url(), key);
+    let all = v1_client.list_orders().await.unwrap().into_inner();
+    let first_page = v2_client
+        .list_orders(
+            None,
+            None,
+            std::num::NonZeroU32::new(10),
+            Some(5),
+            None,
+            None,
+            Some(v2::types::OrderStatus::Pending),
+        )
+        .await
+        .unwrap()
+        .into_inner();
+    assert_eq!(all.iter().filter_map(|o| o.id).collect::<Vec<_>>(), vec![1]);
+    assert_eq!(first_page.items.iter().map(|o| o.id).collect::<Vec<_>>(), vec![2]);
+    assert_eq!(first_page.next_cursor, None);
+    v1_mock.assert_async().await;
+    v2_mock.assert_async().await;
+}

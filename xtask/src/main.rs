@@ -81,7 +81,7 @@ fn check(root: &Path) -> Result<(), String> {
     let stale = codegen::stale_files(root, &codegen::generate_workspace(root)?);
     if stale.is_empty() {
         let specs: Vec<&str> = codegen::TARGETS.iter().map(|t| t.spec).collect();
-        println!("generated code is up to date with {}", specs.join(" and "));
+        println!("generated code is up to date with {}", specs.join(", "));
         return Ok(());
     }
     for file in &stale {

@@ -85,6 +85,33 @@ fn every_operation_documents_a_4xx_error() {
     );
 }
 
+/// The error object is recognised by its fields, not its name (v2 names it
+/// Problem): a 4xx schema without `status` is not the error object.
+#[test]
+fn the_error_object_is_known_by_its_required_fields() {
+    let renamed = findings_after(|d| {
+        let error = d["components"]["schemas"]
+            .as_object_mut()
+            .unwrap()
+            .remove("Error")
+            .unwrap();
+        d["components"]["schemas"]["Problem"] = error;
+        for response in d["components"]["responses"].as_object_mut().unwrap().values_mut() {
+            response["content"]["application/json"]["schema"]["$ref"] = json!("#/components/schemas/Problem");
+        }
+    });
+    assert!(!renamed.iter().any(|f| f.rule == "error-4xx"), "{renamed:#?}");
+    let incomplete = findings_after(|d| {
+        d["components"]["schemas"]["Error"]["required"] = json!(["code", "message"]);
+    });
+    assert_finding(
+        &incomplete,
+        Severity::Error,
+        "error-4xx",
+        "paths./store/orders.get.responses",
+    );
+}
+
 #[test]
 fn summaries_present() {
     let findings = findings_after(|d| {

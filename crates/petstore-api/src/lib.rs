@@ -22,3 +22,7 @@ pub use api_runtime as runtime;
 mod generated;
 
 pub use generated::*;
+
+/// Version 2 of the contract (`openapi/v2/petstore.yaml`), beside version 1
+/// at the crate's root.
+pub mod v2;

@@ -33,6 +33,10 @@ pub mod mock;
 
 pub use generated::*;
 
+/// Version 2 of the API (`/v2`, `openapi/v2/petstore.yaml`): the same key,
+/// a client of its own. The crate's root is version 1.
+pub mod v2;
+
 use progenitor_client::{ClientHooks, OperationInfo};
 
 /// The API key every request is sent with (`Authorization: Bearer <key>`).
@@ -56,10 +60,16 @@ impl std::fmt::Debug for ApiKey {
 /// (progenitor's `HooksMode::Expected`): without it the crate does not build.
 impl ClientHooks<ApiKey> for Client {
     async fn pre<E>(&self, request: &mut reqwest::Request, _info: &OperationInfo) -> Result<(), Error<E>> {
-        let mut value = reqwest::header::HeaderValue::from_str(&format!("Bearer {}", self.inner().0))
-            .map_err(|_| Error::InvalidRequest("the API key holds characters a header cannot carry".into()))?;
-        value.set_sensitive(true);
-        request.headers_mut().insert(reqwest::header::AUTHORIZATION, value);
-        Ok(())
+        authorize(request, self.inner()).map_err(|reason| Error::InvalidRequest(reason.into()))
     }
+}
+
+/// Sets `Authorization: Bearer <key>`, marked sensitive so that it is not
+/// logged; every version's client sends the key so.
+fn authorize(request: &mut reqwest::Request, key: &ApiKey) -> Result<(), &'static str> {
+    let mut value = reqwest::header::HeaderValue::from_str(&format!("Bearer {}", key.0))
+        .map_err(|_| "the API key holds characters a header cannot carry")?;
+    value.set_sensitive(true);
+    request.headers_mut().insert(reqwest::header::AUTHORIZATION, value);
+    Ok(())
 }

@@ -44,6 +44,17 @@ pub fn petstore() -> Contract {
     }
 }
 
+/// Version 2 of the service's contract.
+pub fn petstore_v2() -> Contract {
+    Contract {
+        spec_path: "openapi/v2/petstore.yaml",
+        version: petstore_api::v2::API_VERSION,
+        base_path: petstore_api::v2::BASE_PATH,
+        operations: petstore_api::v2::OPERATIONS,
+        description: petstore_api::v2::stub_api_description,
+    }
+}
+
 /// The kitchen sink's contract.
 pub fn kitchen_sink() -> Contract {
     Contract {

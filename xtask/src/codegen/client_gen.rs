@@ -57,9 +57,12 @@ pub fn generate(spec: &Spec) -> Result<syn::File, SpecError> {
 
 /// Typed httpmock mocks of every operation (progenitor's generator), for
 /// consumers who test their code without a server: the client crate's
-/// `mock` feature.
-pub fn generate_mocks(spec: &Spec) -> Result<syn::File, SpecError> {
-    let tokens = progenitor("httpmock", || Generator::new(&settings()).httpmock(&spec.api, "crate"))?;
+/// `mock` feature. `client_module` is the Rust path of the module the
+/// client is generated into.
+pub fn generate_mocks(spec: &Spec, client_module: &str) -> Result<syn::File, SpecError> {
+    let tokens = progenitor("httpmock", || {
+        Generator::new(&settings()).httpmock(&spec.api, client_module)
+    })?;
     syn::parse2(tokens).map_err(|e| SpecError {
         location: "document".into(),
         message: format!("progenitor emitted invalid Rust for the mocks: {e}"),

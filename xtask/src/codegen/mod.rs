@@ -24,24 +24,41 @@ pub struct Target {
     pub client: &'static str,
     /// The client's httpmock mocks, if the crate has them.
     pub mocks: Option<&'static str>,
+    /// The Rust path of the module the client is generated into, which
+    /// the mocks import (`crate`, or `crate::v2` for a module).
+    pub client_module: &'static str,
     /// The server contract (types, tables, dropshot trait, strict layer).
     pub server: &'static str,
 }
 
-/// Every spec the workspace generates from: the service's, and the kitchen
-/// sink, a spec that uses every construct the generator maps, compiled and
-/// served by the tests so that each construct is proven on running code.
-pub const TARGETS: [Target; 2] = [
+/// Version 2 of the service's spec, served beside version 1.
+pub const SPEC_V2_PATH: &str = "openapi/v2/petstore.yaml";
+
+/// Every spec the workspace generates from: the service's two versions
+/// (v1 at the crates' roots, v2 in their `v2` modules, so that a consumer
+/// can use both), and the kitchen sink, a spec that uses every construct
+/// the generator maps, compiled and served by the tests so that each
+/// construct is proven on running code.
+pub const TARGETS: [Target; 3] = [
     Target {
         spec: SPEC_PATH,
         client: "crates/petstore-client/src/generated.rs",
         mocks: Some("crates/petstore-client/src/mock.rs"),
+        client_module: "crate",
         server: "crates/petstore-api/src/generated.rs",
+    },
+    Target {
+        spec: SPEC_V2_PATH,
+        client: "crates/petstore-client/src/v2/generated.rs",
+        mocks: Some("crates/petstore-client/src/v2/mock.rs"),
+        client_module: "crate::v2",
+        server: "crates/petstore-api/src/v2/generated.rs",
     },
     Target {
         spec: "tests/fixtures/kitchen-sink.yaml",
         client: "crates/kitchen-sink/src/client/generated.rs",
         mocks: None,
+        client_module: "crate::client",
         server: "crates/kitchen-sink/src/api/generated.rs",
     },
 ];
@@ -70,7 +87,7 @@ pub fn generate_target(target: &Target, spec_text: &str) -> Result<Vec<Generated
     if let Some(mocks) = target.mocks {
         files.push(GeneratedFile {
             path: PathBuf::from(mocks),
-            contents: render(&client_gen::generate_mocks(&spec)?),
+            contents: render(&client_gen::generate_mocks(&spec, target.client_module)?),
         });
     }
     files.push(GeneratedFile {

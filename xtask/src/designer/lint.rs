@@ -112,16 +112,15 @@ pub fn lint(doc: &Value) -> Vec<Finding> {
             let documents_error = responses.iter().any(|(status, response)| {
                 status.starts_with('4')
                     && resolve(doc, response)
-                        .pointer("/content/application~1json/schema/$ref")
-                        .and_then(Value::as_str)
-                        == Some("#/components/schemas/Error")
+                        .pointer("/content/application~1json/schema")
+                        .is_some_and(|schema| is_error_object(doc, schema))
             });
             if !documents_error {
                 find(
                     Severity::Error,
                     format!("{at}.responses"),
                     "error-4xx",
-                    "no 4xx response with the Error schema".into(),
+                    "no 4xx response with the error object (a `components.schemas` entry requiring code, message and status)".into(),
                 );
             }
             let variables = path_variables(path);
@@ -349,16 +348,37 @@ fn validate(doc: &Value, schema: &Value, value: &Value, depth: usize) -> Result<
     Ok(())
 }
 
-/// `cargo xtask lint`
+/// Whether `schema` is a reference to the house error object: a schema of
+/// `components.schemas` that requires `code`, `message` and `status` (v1
+/// names it Error, v2 Problem).
+fn is_error_object(doc: &Value, schema: &Value) -> bool {
+    let named = schema
+        .get("$ref")
+        .and_then(Value::as_str)
+        .is_some_and(|r| r.starts_with("#/components/schemas/"));
+    let required: Vec<&str> = items(resolve(doc, schema), "required")
+        .filter_map(Value::as_str)
+        .collect();
+    named
+        && ["code", "message", "status"]
+            .iter()
+            .all(|field| required.contains(field))
+}
+
+/// `cargo xtask lint`: both versions of the service's spec.
 pub fn run(root: &std::path::Path) -> Result<(), String> {
-    let spec_path = crate::codegen::SPEC_PATH;
-    let doc = crate::designer::spec_json::read_checked(root)?;
-    let findings = lint(&doc);
-    for finding in &findings {
-        println!("{spec_path}: {finding}");
+    let (mut errors, mut warnings) = (0, 0);
+    for spec_path in [crate::codegen::SPEC_PATH, crate::codegen::SPEC_V2_PATH] {
+        let doc = crate::designer::spec_json::read_checked(root, spec_path)?;
+        for finding in lint(&doc) {
+            println!("{spec_path}: {finding}");
+            match finding.severity {
+                Severity::Error => errors += 1,
+                Severity::Warning => warnings += 1,
+            }
+        }
     }
-    let errors = findings.iter().filter(|f| f.severity == Severity::Error).count();
-    println!("{errors} error(s), {} warning(s)", findings.len() - errors);
+    println!("{errors} error(s), {warnings} warning(s)");
     if errors > 0 {
         Err(format!("{errors} lint error(s)"))
     } else {

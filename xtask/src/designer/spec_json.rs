@@ -4,15 +4,13 @@
 
 use serde_json::Value;
 
-use crate::codegen::SPEC_PATH;
-
-/// Reads the workspace's spec, checks it as `generate` does (so every tool
-/// reports a broken spec the same way, with its location), and gives it as
-/// JSON.
-pub fn read_checked(root: &std::path::Path) -> Result<Value, String> {
-    let text = std::fs::read_to_string(root.join(SPEC_PATH)).map_err(|e| format!("cannot read {SPEC_PATH}: {e}"))?;
-    crate::codegen::spec::parse(&text).map_err(|e| format!("{SPEC_PATH}: {e}"))?;
-    serde_norway::from_str(&text).map_err(|e| format!("{SPEC_PATH}: {e}"))
+/// Reads a spec of the workspace (`spec_path`, relative to `root`), checks
+/// it as `generate` does (so every tool reports a broken spec the same way,
+/// with its location), and gives it as JSON.
+pub fn read_checked(root: &std::path::Path, spec_path: &str) -> Result<Value, String> {
+    let text = std::fs::read_to_string(root.join(spec_path)).map_err(|e| format!("cannot read {spec_path}: {e}"))?;
+    crate::codegen::spec::parse(&text).map_err(|e| format!("{spec_path}: {e}"))?;
+    serde_norway::from_str(&text).map_err(|e| format!("{spec_path}: {e}"))
 }
 
 /// Follows a local `$ref` (and a `$ref` it leads to, a bounded number of

@@ -13,7 +13,7 @@ pub fn run(root: &std::path::Path, args: &[String]) -> Result<(), String> {
         _ => return Err("usage: cargo xtask diff [--base GIT_REF]".into()),
     };
     let spec_path = crate::codegen::SPEC_PATH;
-    let new = crate::designer::spec_json::read_checked(root)?;
+    let new = crate::designer::spec_json::read_checked(root, spec_path)?;
     let old: Value = match git(root, &["show", &format!("{base}:{spec_path}")]) {
         Ok(text) => serde_norway::from_str(&text).map_err(|e| format!("{spec_path} at {base}: {e}"))?,
         // Not there yet: everything is new.
