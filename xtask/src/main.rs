@@ -11,7 +11,7 @@ const USAGE: &str = "usage: cargo xtask <generate | check | diff | lint | docs |
     check     fail (with a diff) when the committed generated code is stale\n  \
     diff      [--base GIT_REF] list spec changes since a ref; fail on a breaking one\n  \
     bench     [--quick] benchmark against the limit and a hand-written server; writes BENCHMARKS.md\n  \
-    docs      [--check] render the API reference to target/docs/index.html (--check: in Chromium)\n  \
+    docs      [--check] render the API references to target/docs/ (v1, and v2 in v2/; --check: in Chromium)\n  \
     lint      check the spec against our design rules (errors fail, warnings print)\n  \
     soak      mixed load against a real server; fails on 5xx, connection errors or RSS growth\n            \
     [--seconds 60] [--warmup 10] [--connections 64] [--debug]";

@@ -256,3 +256,86 @@ fn major_version_is_read() {
     doc["info"]["version"] = json!("2.0.0");
     assert_eq!(major_version(&doc), Some(2));
 }
+
+#[test]
+fn base_path_moved() {
+    assert_breaking(
+        |d| {
+            for server in d["servers"].as_array_mut().unwrap() {
+                let url = server["url"].as_str().unwrap().replace("/v1", "/v2");
+                server["url"] = json!(url);
+            }
+        },
+        "servers",
+        "base path `/v1` is no longer served (now `/v2`)",
+    );
+}
+
+#[test]
+fn another_host_same_base_path_is_not_a_change() {
+    let old = base();
+    let mut new = old.clone();
+    new["servers"][0]["url"] = json!("https://orders.example.com/v1");
+    assert_eq!(diff(&old, &new, TODAY), vec![]);
+}
+
+#[test]
+fn schema_renamed_with_the_same_fields() {
+    assert_breaking(
+        |d| {
+            let error = d["components"]["schemas"]
+                .as_object_mut()
+                .unwrap()
+                .remove("Error")
+                .unwrap();
+            d["components"]["schemas"]["Problem"] = error;
+            for response in d["components"]["responses"].as_object_mut().unwrap().values_mut() {
+                response["content"]["application/json"]["schema"]["$ref"] = json!("#/components/schemas/Problem");
+            }
+        },
+        "components.schemas.Error",
+        "schema `Error` is now `Problem` (same fields)",
+    );
+}
+
+#[test]
+fn new_schema_is_compatible() {
+    assert_compatible(
+        |d| d["components"]["schemas"]["Unused"] = json!({"type": "string"}),
+        "components.schemas.Unused",
+        "new schema",
+    );
+}
+
+/// v1 → v2, as `cargo xtask diff --versions` prints it for the README's
+/// migration section: every breaking change a consumer must act on.
+#[test]
+fn v1_to_v2_lists_every_breaking_change() {
+    let v2_text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../openapi/v2/petstore.yaml")).unwrap();
+    let v2: Value = serde_norway::from_str(&v2_text).unwrap();
+    let breaking: Vec<String> = diff(&base(), &v2, TODAY)
+        .into_iter()
+        .filter(|c| c.compatibility == Compatibility::Breaking)
+        .map(|c| c.location)
+        .collect();
+    assert_eq!(
+        breaking,
+        [
+            "components.schemas.Error",
+            "components.schemas.Pet",
+            "paths./pets/{petId}.get",
+            "paths./store/orders.get.responses.200.schema",
+            "servers",
+        ]
+    );
+    assert_eq!((major_version(&base()), major_version(&v2)), (Some(1), Some(2)));
+    // The README's migration section holds the list as printed.
+    let readme = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../README.md")).unwrap();
+    for change in diff(&base(), &v2, TODAY) {
+        let line = format!("  {change}");
+        assert!(
+            readme.contains(&line),
+            "README.md's migration section lacks `{line}`: paste `cargo xtask diff --versions`"
+        );
+    }
+}

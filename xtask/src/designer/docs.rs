@@ -10,6 +10,8 @@ const REDOCLY_CLI: &str = "@redocly/cli@2.77.0";
 const PLAYWRIGHT_CORE: &str = "playwright-core@1.56.1";
 const TOOLS: &str = ".tools/docs";
 pub const OUTPUT: &str = "target/docs/index.html";
+/// Version 2's reference, beside version 1's.
+pub const OUTPUT_V2: &str = "target/docs/v2/index.html";
 
 pub fn run(root: &Path, args: &[String]) -> Result<(), String> {
     let check = match args {
@@ -18,36 +20,45 @@ pub fn run(root: &Path, args: &[String]) -> Result<(), String> {
         _ => return Err("usage: cargo xtask docs [--check]".into()),
     };
     install(root)?;
-    std::fs::create_dir_all(root.join("target/docs")).map_err(|e| e.to_string())?;
+    for (spec, output, version) in [
+        (crate::codegen::SPEC_PATH, OUTPUT, "v1"),
+        (crate::codegen::SPEC_V2_PATH, OUTPUT_V2, "v2"),
+    ] {
+        render(root, spec, output)?;
+        if check {
+            let status = Command::new("node")
+                .current_dir(root)
+                .args(["tests/docs/check-rendered-docs.mjs", output, version])
+                .status()
+                .map_err(|e| format!("node: {e}"))?;
+            if !status.success() {
+                return Err(format!(
+                    "the rendered {version} reference is missing something (see above)"
+                ));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Renders `spec` to `output` (relative to `root`) with Redocly's CLI.
+fn render(root: &Path, spec: &str, output: &str) -> Result<(), String> {
+    if let Some(folder) = Path::new(output).parent() {
+        std::fs::create_dir_all(root.join(folder)).map_err(|e| e.to_string())?;
+    }
     // --inlineBundle embeds Redoc's scripts: the page works offline, with
     // nothing fetched from a CDN.
     let status = Command::new(root.join(TOOLS).join("node_modules/.bin/redocly"))
         .current_dir(root)
-        .args([
-            "build-docs",
-            crate::codegen::SPEC_PATH,
-            "--inlineBundle",
-            "--output",
-            OUTPUT,
-        ])
+        .args(["build-docs", spec, "--inlineBundle", "--output", output])
         .env("REDOCLY_TELEMETRY", "off")
         .env("REDOCLY_SUPPRESS_UPDATE_NOTICE", "true")
         .status()
         .map_err(|e| format!("redocly: {e}"))?;
     if !status.success() {
-        return Err(format!("redocly build-docs failed: {status}"));
+        return Err(format!("redocly build-docs {spec} failed: {status}"));
     }
-    println!("rendered {OUTPUT}");
-    if check {
-        let status = Command::new("node")
-            .current_dir(root)
-            .args(["tests/docs/check-rendered-docs.mjs", OUTPUT])
-            .status()
-            .map_err(|e| format!("node: {e}"))?;
-        if !status.success() {
-            return Err("the rendered reference is missing something (see above)".into());
-        }
-    }
+    println!("rendered {output}");
     Ok(())
 }
 

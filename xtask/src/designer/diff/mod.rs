@@ -70,6 +70,8 @@ pub fn diff(old: &Value, new: &Value, today: &str) -> Vec<Change> {
         today,
         changes: Vec::new(),
     };
+    differ.servers();
+    differ.schema_names();
     differ.operations();
     differ.changes.sort();
     differ.changes
@@ -110,7 +112,73 @@ fn is_true(value: Option<&Value>) -> bool {
     value.and_then(Value::as_bool).unwrap_or(false)
 }
 
+/// The path part of the servers' URLs (`/v1`), each once.
+fn base_paths(doc: &Value) -> BTreeSet<String> {
+    items(doc, "servers")
+        .filter_map(|server| server.get("url").and_then(Value::as_str))
+        .map(|url| {
+            let after_scheme = url.split_once("://").map_or(url, |(_, rest)| rest);
+            after_scheme.find('/').map_or("/", |i| &after_scheme[i..]).to_string()
+        })
+        .collect()
+}
+
+/// The names of `components.schemas`.
+fn schema_names(doc: &Value) -> BTreeSet<String> {
+    doc.pointer("/components/schemas")
+        .and_then(Value::as_object)
+        .map(|schemas| schemas.keys().cloned().collect())
+        .unwrap_or_default()
+}
+
 impl Differ<'_> {
+    /// A new base path moves every operation: each client's base URL must
+    /// change.
+    fn servers(&mut self) {
+        let (old, new) = (base_paths(self.old), base_paths(self.new));
+        let removed: Vec<&String> = old.difference(&new).collect();
+        if !old.is_empty() && !removed.is_empty() {
+            self.push(
+                Compatibility::Breaking,
+                "servers",
+                format!(
+                    "base path {} is no longer served (now {}): every request's URL changes",
+                    removed.iter().map(|p| format!("`{p}`")).collect::<Vec<_>>().join(", "),
+                    new.iter().map(|p| format!("`{p}`")).collect::<Vec<_>>().join(", ")
+                ),
+            );
+        }
+    }
+
+    /// Generated clients name their types after `components.schemas`: a
+    /// schema that is gone breaks code that names it, even when the wire
+    /// format is unchanged (a schema renamed with the same fields).
+    fn schema_names(&mut self) {
+        let (old, new) = (schema_names(self.old), schema_names(self.new));
+        let mut added: Vec<&String> = new.difference(&old).collect();
+        for name in old.difference(&new) {
+            let same_shape = added.iter().copied().find(|other| {
+                self.old.pointer(&format!("/components/schemas/{name}/properties"))
+                    == self.new.pointer(&format!("/components/schemas/{other}/properties"))
+            });
+            added.retain(|other| Some(*other) != same_shape);
+            let message = match same_shape {
+                Some(other) => format!(
+                    "schema `{name}` is now `{other}` (same fields): code that names the generated type must use the new name"
+                ),
+                None => format!("schema `{name}` removed: code that names the generated type breaks"),
+            };
+            self.push(Compatibility::Breaking, &format!("components.schemas.{name}"), message);
+        }
+        for name in added {
+            self.push(
+                Compatibility::Compatible,
+                &format!("components.schemas.{name}"),
+                "new schema",
+            );
+        }
+    }
+
     fn push(&mut self, compatibility: Compatibility, location: &str, message: impl Into<String>) {
         self.changes.push(Change {
             compatibility,
