@@ -7,12 +7,12 @@ use std::process::ExitCode;
 use xtask::codegen;
 
 const USAGE: &str = "usage: cargo xtask <generate | check | diff | lint | docs | soak | bench> [options]\n\n  \
-    generate  regenerate the client and server code from each spec (openapi/petstore.yaml, the kitchen sink)\n  \
+    generate  regenerate the client and server code from each spec (v1, v2, the kitchen sink)\n  \
     check     fail (with a diff) when the committed generated code is stale\n  \
-    diff      [--base GIT_REF] list spec changes since a ref; fail on a breaking one\n  \
+    diff      [--base GIT_REF | --versions] list each version's changes since a ref (fail on a breaking one),\n              or v1 -> v2\n  \
     bench     [--quick] benchmark against the limit and a hand-written server; writes BENCHMARKS.md\n  \
     docs      [--check] render the API references to target/docs/ (v1, and v2 in v2/; --check: in Chromium)\n  \
-    lint      check the spec against our design rules (errors fail, warnings print)\n  \
+    lint      check both versions' specs against our design rules (errors fail, warnings print)\n  \
     soak      mixed load against a real server; fails on 5xx, connection errors or RSS growth\n            \
     [--seconds 60] [--warmup 10] [--connections 64] [--debug]";
 
