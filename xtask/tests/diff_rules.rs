@@ -1,6 +1,8 @@
 //! Each rule of `cargo xtask diff` on a pair of specs: the real one, and a
 //! copy with one change.
 
+mod support;
+
 use serde_json::{Value, json};
 use xtask::designer::diff::{Compatibility, diff, major_version};
 
@@ -282,17 +284,7 @@ fn another_host_same_base_path_is_not_a_change() {
 #[test]
 fn schema_renamed_with_the_same_fields() {
     assert_breaking(
-        |d| {
-            let error = d["components"]["schemas"]
-                .as_object_mut()
-                .unwrap()
-                .remove("Error")
-                .unwrap();
-            d["components"]["schemas"]["Problem"] = error;
-            for response in d["components"]["responses"].as_object_mut().unwrap().values_mut() {
-                response["content"]["application/json"]["schema"]["$ref"] = json!("#/components/schemas/Problem");
-            }
-        },
+        support::rename_error_schema_to_problem,
         "components.schemas.Error",
         "schema `Error` is now `Problem` (same fields)",
     );

@@ -1,5 +1,7 @@
 //! Each rule of `cargo xtask lint` on the real spec and a broken copy.
 
+mod support;
+
 use serde_json::{Value, json};
 use xtask::designer::lint::{Finding, Severity, lint};
 
@@ -89,17 +91,7 @@ fn every_operation_documents_a_4xx_error() {
 /// Problem): a 4xx schema without `status` is not the error object.
 #[test]
 fn the_error_object_is_known_by_its_required_fields() {
-    let renamed = findings_after(|d| {
-        let error = d["components"]["schemas"]
-            .as_object_mut()
-            .unwrap()
-            .remove("Error")
-            .unwrap();
-        d["components"]["schemas"]["Problem"] = error;
-        for response in d["components"]["responses"].as_object_mut().unwrap().values_mut() {
-            response["content"]["application/json"]["schema"]["$ref"] = json!("#/components/schemas/Problem");
-        }
-    });
+    let renamed = findings_after(support::rename_error_schema_to_problem);
     assert!(!renamed.iter().any(|f| f.rule == "error-4xx"), "{renamed:#?}");
     let incomplete = findings_after(|d| {
         d["components"]["schemas"]["Error"]["required"] = json!(["code", "message"]);
