@@ -33,13 +33,6 @@ pub struct Operation {
     pub deprecation: Option<Deprecation>,
 }
 
-impl Operation {
-    /// Whether callers must authenticate.
-    pub fn is_secured(&self) -> bool {
-        !self.security.is_empty()
-    }
-}
-
 /// A security scheme the generated layer checks.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Scheme {

@@ -108,8 +108,14 @@ pub(crate) fn typed_value<T: DeserializeOwned>(value: &Value) -> Result<T, (Stri
 /// checked against its schema. `None` for an optional one that is absent
 /// and has no default.
 fn read_parameter(parameter: &Parameter, texts: &[Cow<'_, str>]) -> Result<Option<Value>, Problem> {
-    let named = format!("{} parameter `{}`", parameter.location.as_str(), parameter.name);
-    let invalid = |detail: String| Problem::new("invalid_parameter", format!("{named}{detail}"));
+    // The message is built only for a parameter that fails: this runs for
+    // every parameter of every request.
+    let invalid = |detail: String| {
+        Problem::new(
+            "invalid_parameter",
+            format!("{} parameter `{}`{detail}", parameter.location.as_str(), parameter.name),
+        )
+    };
     let value = match (parameter.value, texts) {
         (_, []) => match parameter.default {
             Some(default) => {
