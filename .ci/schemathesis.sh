@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Schemathesis (pinned in .ci/requirements-schemathesis.txt) with every check
-# on, against two live servers: the service (openapi/petstore.yaml) with a
-# valid key, and the kitchen sink (tests/fixtures/kitchen-sink.yaml), whose
+# on, against two live servers: the service (openapi/petstore.yaml, and
+# openapi/v2/petstore.yaml from the same process) with a valid key, and the
+# kitchen sink (tests/fixtures/kitchen-sink.yaml), whose
 # negative data proves the generated layer's validation. The spec and the
 # server must agree on every response, auth must be enforced, invalid input
 # rejected. No check is excluded.
@@ -41,6 +42,16 @@ key=$(grep -o 'psk_[0-9]*_[0-9a-f]*' "$work/petstore.out" | head -n 1)
 
 "$venv/bin/st" run openapi/petstore.yaml \
   --url "$base" \
+  --header "Authorization: Bearer $key" \
+  --checks all \
+  --max-examples 100 \
+  --seed 1
+
+echo "-- version 2 (openapi/v2/petstore.yaml), served by the same process"
+v2base=$(sed -n 's/^Serving //p' "$work/petstore.out" | grep '/v2$' | head -n 1)
+[ -n "$v2base" ] || { echo "the server does not say where it serves /v2"; exit 1; }
+"$venv/bin/st" --config-file .ci/schemathesis-v2.toml run openapi/v2/petstore.yaml \
+  --url "$v2base" \
   --header "Authorization: Bearer $key" \
   --checks all \
   --max-examples 100 \

@@ -39,6 +39,8 @@ impl TestDatabase {
 pub struct TestServer {
     /// `http://127.0.0.1:PORT/v1`
     pub base_url: String,
+    /// `http://127.0.0.1:PORT/v2`
+    pub v2_base_url: String,
     /// A valid API key.
     pub key: String,
     pub key_id: i64,
@@ -90,8 +92,10 @@ impl TestServer {
         let log = server::stderr_logger(ConfigLoggingLevel::Warn).unwrap();
         let server = server::start(storage.clone(), "127.0.0.1:0".parse().unwrap(), log).unwrap();
         let base_url = format!("http://{}{}", server.local_addr(), petstore_api::BASE_PATH);
+        let v2_base_url = format!("http://{}{}", server.local_addr(), petstore_api::v2::BASE_PATH);
         TestServer {
             base_url,
+            v2_base_url,
             key,
             key_id,
             storage,
@@ -108,6 +112,11 @@ impl TestServer {
 
     pub fn client_with_key(&self, key: &str) -> petstore_client::Client {
         petstore_client::Client::new(&self.base_url, petstore_client::ApiKey::new(key))
+    }
+
+    /// A generated version 2 client with the valid key.
+    pub fn v2_client(&self) -> petstore_client::v2::Client {
+        petstore_client::v2::Client::new(&self.v2_base_url, petstore_client::ApiKey::new(&self.key))
     }
 
     pub async fn stop(mut self) {
@@ -144,4 +153,21 @@ macro_rules! on_both_backends {
             )*
         }
     };
+}
+
+/// Sends `request`: its status, headers and JSON body (`Null` when it has
+/// none).
+pub async fn send(request: reqwest::RequestBuilder) -> (u16, reqwest::header::HeaderMap, serde_json::Value) {
+    let response = request.send().await.unwrap();
+    let status = response.status().as_u16();
+    let headers = response.headers().clone();
+    let body = response.json().await.unwrap_or(serde_json::Value::Null);
+    (status, headers, body)
+}
+
+/// `body` is the error object for `status` with `code`, and a message.
+pub fn assert_error_body(body: &serde_json::Value, status: u16, code: &str) {
+    assert_eq!(body["status"], status, "{body}");
+    assert_eq!(body["code"], code, "{body}");
+    assert!(body["message"].as_str().is_some_and(|m| !m.is_empty()), "{body}");
 }

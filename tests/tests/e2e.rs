@@ -5,7 +5,7 @@
 use petstore_client::Error as ClientError;
 use petstore_client::types;
 use petstore_server::storage::{OrderStatus, Storage};
-use petstore_tests::harness::TestServer;
+use petstore_tests::harness::{TestServer, assert_error_body, send};
 use petstore_tests::on_both_backends;
 
 /// The Error body and status of a failed call; panics on anything else.
@@ -154,20 +154,6 @@ async fn get_pet_by_id_200_404_401(server: &TestServer) {
 }
 
 // Requests the generated client cannot make: raw HTTP.
-
-async fn send(request: reqwest::RequestBuilder) -> (u16, reqwest::header::HeaderMap, serde_json::Value) {
-    let response = request.send().await.unwrap();
-    let status = response.status().as_u16();
-    let headers = response.headers().clone();
-    let body = response.json().await.unwrap_or(serde_json::Value::Null);
-    (status, headers, body)
-}
-
-fn assert_error_body(body: &serde_json::Value, status: u16, code: &str) {
-    assert_eq!(body["status"], status, "{body}");
-    assert_eq!(body["code"], code, "{body}");
-    assert!(body["message"].as_str().is_some_and(|m| !m.is_empty()), "{body}");
-}
 
 async fn missing_key_gets_401_with_the_error_body_on_every_operation(server: &TestServer) {
     let http = reqwest::Client::new();

@@ -82,11 +82,11 @@ async fn v1_and_v2_clients_side_by_side() {
     let page = v2::types::OrderPage {
         items: vec![v2::types::Order {
             id: 2,
-            pet_id: 5,
-            quantity: 1,
+            pet_id: Some(5),
+            quantity: Some(1),
             ship_date: None,
             status: v2::types::OrderStatus::Pending,
-            complete: false,
+            complete: Some(false),
         }],
         next_cursor: None,
     };

@@ -12,13 +12,15 @@
 //! - [`documentation`]: the tables in dropshot's terms, for the document
 //!   dropshot emits.
 //! - [`json`]: bodies serialized once and sent many times;
-//!   [`not_allowed`]: 405 for a path's undocumented methods.
+//!   [`not_allowed`]: 405 for a path's undocumented methods;
+//!   [`majors`]: several majors served side by side.
 
 pub mod auth;
 pub mod body;
 pub mod contract;
 pub mod documentation;
 pub mod json;
+pub mod majors;
 pub mod not_allowed;
 pub mod parameters;
 pub mod problem;
@@ -34,6 +36,7 @@ pub use contract::{
     SuccessResponse, ValueKind,
 };
 pub use json::{Json, JsonArrayWriter};
+pub use majors::{VersionByPath, major_versions};
 pub use not_allowed::{ApiDescriptionError, method_not_allowed, methods_other_than};
 pub use parameters::{NoParameters, Parameters, read_parameters};
 pub use problem::Problem;

@@ -695,14 +695,91 @@ impl<H: PetStoreHandlers> PetStoreApi for StrictServer<H> {
         ::std::result::Result::Ok(::dropshot::HttpResponseOk(DOCUMENT.clone()))
     }
 }
-/// The dropshot API description of a server built on `H`, with a
-/// hidden endpoint answering 405 (the Error object and `Allow`) for
-/// each method a path does not document.
+/// The dropshot API description of a server of this version alone,
+/// built on `H`: see [`register_endpoints`].
 pub fn api_description<H: PetStoreHandlers>() -> ::std::result::Result<
     ::dropshot::ApiDescription<H>,
     runtime::ApiDescriptionError,
 > {
-    let mut api = pet_store_api_mod::api_description::<StrictServer<H>>()?;
+    let mut api = ::dropshot::ApiDescription::new();
+    register_endpoints(&mut api, ::dropshot::ApiEndpointVersions::all)?;
+    ::std::result::Result::Ok(api)
+}
+/// The versions this major answers for in a server that serves
+/// several majors side by side: from `#major.0.0` up to the next
+/// major.
+pub fn endpoint_versions() -> ::dropshot::ApiEndpointVersions {
+    runtime::major_versions(1u64)
+}
+/// Registers this version's endpoints on `api`, which may hold
+/// another major's already: one per operation, the document's, and a
+/// hidden endpoint answering 405 (the Error object and `Allow`) for
+/// each method a path does not document. Each answers for
+/// `versions()`: `ApiEndpointVersions::all` in a server of this
+/// version alone, [`endpoint_versions`] beside other majors (with a
+/// version policy that tells the major by the path, such as
+/// [`runtime::VersionByPath`]).
+pub fn register_endpoints<H: PetStoreHandlers>(
+    api: &mut ::dropshot::ApiDescription<H>,
+    versions: fn() -> ::dropshot::ApiEndpointVersions,
+) -> ::std::result::Result<(), runtime::ApiDescriptionError> {
+    api.register(
+        ::dropshot::ApiEndpoint::new(
+                "listOrders".to_string(),
+                <StrictServer<H> as PetStoreApi>::list_orders,
+                ::dropshot::Method::GET,
+                "application/json",
+                "/v1/store/orders",
+                versions(),
+            )
+            .summary("List all orders")
+            .description(
+                "Returns every order placed in the store, by ascending id. Cancelled orders are not listed. Filtering and pagination are not supported, so the full list is returned in one response (both are planned for v2).",
+            )
+            .tag("store"),
+    )?;
+    api.register(
+        ::dropshot::ApiEndpoint::new(
+                "cancelOrder".to_string(),
+                <StrictServer<H> as PetStoreApi>::cancel_order,
+                ::dropshot::Method::DELETE,
+                "application/json",
+                "/v1/store/orders/{orderId}",
+                versions(),
+            )
+            .summary("Cancel an order")
+            .description(
+                "Cancels an order. Only an order with status `pending` can be cancelled; a shipped order cannot be reversed (409). A cancelled order is no longer listed, and cancelling it again yields 404.",
+            )
+            .tag("store"),
+    )?;
+    api.register(
+        ::dropshot::ApiEndpoint::new(
+                "getPetById".to_string(),
+                <StrictServer<H> as PetStoreApi>::get_pet_by_id,
+                ::dropshot::Method::GET,
+                "application/json",
+                "/v1/pets/{petId}",
+                versions(),
+            )
+            .summary("Find a pet by id")
+            .description(
+                "Returns a single pet. Deprecated since 2026-11-21 (`x-deprecation-date`); a sunset date is not set yet (it would be `x-sunset`). Successful responses carry a `Deprecation` header, and a `Sunset` header once a sunset date is set.",
+            )
+            .tag("pets")
+            .deprecated(true),
+    )?;
+    api.register(
+        ::dropshot::ApiEndpoint::new(
+                "openapi_document".to_string(),
+                <StrictServer<H> as PetStoreApi>::openapi_document,
+                ::dropshot::Method::GET,
+                "application/json",
+                "/v1/openapi.json",
+                versions(),
+            )
+            .visible(false),
+    )?;
     for method in runtime::methods_other_than(&["GET"]) {
         api.register(
             ::dropshot::ApiEndpoint::new(
@@ -718,7 +795,7 @@ pub fn api_description<H: PetStoreHandlers>() -> ::std::result::Result<
                     method,
                     "application/json",
                     "/v1/openapi.json",
-                    ::dropshot::ApiEndpointVersions::All,
+                    versions(),
                 )
                 .visible(false),
         )?;
@@ -741,7 +818,7 @@ pub fn api_description<H: PetStoreHandlers>() -> ::std::result::Result<
                     method,
                     "application/json",
                     "/v1/pets/{petId}",
-                    ::dropshot::ApiEndpointVersions::All,
+                    versions(),
                 )
                 .visible(false),
         )?;
@@ -761,7 +838,7 @@ pub fn api_description<H: PetStoreHandlers>() -> ::std::result::Result<
                     method,
                     "application/json",
                     "/v1/store/orders",
-                    ::dropshot::ApiEndpointVersions::All,
+                    versions(),
                 )
                 .visible(false),
         )?;
@@ -784,12 +861,12 @@ pub fn api_description<H: PetStoreHandlers>() -> ::std::result::Result<
                     method,
                     "application/json",
                     "/v1/store/orders/{orderId}",
-                    ::dropshot::ApiEndpointVersions::All,
+                    versions(),
                 )
                 .visible(false),
         )?;
     }
-    ::std::result::Result::Ok(api)
+    ::std::result::Result::Ok(())
 }
 /// The API description without an implementation, for generating
 /// the OpenAPI document dropshot sees.

@@ -4,10 +4,11 @@
 //! CLI, which needs the builder interface and prints Rust debug output
 //! instead of JSON and the Error object's message.
 
+use std::num::NonZeroU32;
 use std::process::ExitCode;
 
-use clap::{Parser, Subcommand};
-use petstore_client::{ApiKey, Client, Error, PRODUCTION_BASE_URL, STAGING_BASE_URL, types};
+use clap::{Args, Parser, Subcommand, ValueEnum};
+use petstore_client::{ApiKey, v2};
 
 #[derive(Parser)]
 #[command(
@@ -19,7 +20,12 @@ struct Cli {
     /// The API key (or set PETSTORE_API_KEY).
     #[arg(long, env = "PETSTORE_API_KEY", hide_env_values = true)]
     api_key: String,
-    /// The API's base URL, ending in the version (default: production).
+    /// The version of the API to talk.
+    #[arg(long, value_enum, default_value_t = Api::V2)]
+    api: Api,
+    /// The server's URL (default: production). The version's path (`/v2`,
+    /// or `/v1` with `--api v1`) is added; a trailing `/v1` or `/v2` is
+    /// replaced by it.
     #[arg(long, conflicts_with = "staging")]
     base_url: Option<String>,
     /// Use the staging environment.
@@ -27,6 +33,14 @@ struct Cli {
     staging: bool,
     #[command(subcommand)]
     command: Command,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum Api {
+    /// Version 1: every order in one response, no filters.
+    V1,
+    /// Version 2: pages and filters.
+    V2,
 }
 
 #[derive(Subcommand)]
@@ -38,8 +52,9 @@ enum Command {
 
 #[derive(Subcommand)]
 enum OrdersCommand {
-    /// List every order (JSON array).
-    List,
+    /// List orders (a JSON array), following the pages to the end (or to
+    /// `--limit` orders).
+    List(ListArgs),
     /// Cancel a pending order.
     Cancel {
         /// The order's id.
@@ -47,23 +62,92 @@ enum OrdersCommand {
     },
 }
 
-/// The base URL the flags select.
-fn base_url(base_url: Option<&str>, staging: bool) -> &str {
-    match (base_url, staging) {
-        (Some(url), _) => url,
-        (None, true) => STAGING_BASE_URL,
-        (None, false) => PRODUCTION_BASE_URL,
+#[derive(Args)]
+struct ListArgs {
+    /// At most this many orders.
+    #[arg(long, conflicts_with = "all")]
+    limit: Option<NonZeroU32>,
+    /// Every matching order, however many pages they take (the default).
+    #[arg(long)]
+    all: bool,
+    /// Orders asked for per request (1 to 1000).
+    #[arg(long, default_value_t = NonZeroU32::new(1000).expect("not zero"))]
+    page_size: NonZeroU32,
+    /// Only orders with this status.
+    #[arg(long, value_enum)]
+    status: Option<Status>,
+    /// Only orders of this pet.
+    #[arg(long)]
+    pet_id: Option<i64>,
+    /// Only orders shipping at or after this instant (RFC 3339).
+    #[arg(long)]
+    ship_date_from: Option<chrono::DateTime<chrono::Utc>>,
+    /// Only orders shipping before this instant (RFC 3339).
+    #[arg(long)]
+    ship_date_to: Option<chrono::DateTime<chrono::Utc>>,
+    /// Only orders whose `complete` flag is this.
+    #[arg(long)]
+    complete: Option<bool>,
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum Status {
+    Pending,
+    Shipped,
+}
+
+impl ListArgs {
+    /// The first option that only version 2 has, if any is set.
+    fn v2_only_option(&self) -> Option<&'static str> {
+        [
+            (self.limit.is_some(), "--limit"),
+            (self.status.is_some(), "--status"),
+            (self.pet_id.is_some(), "--pet-id"),
+            (self.ship_date_from.is_some(), "--ship-date-from"),
+            (self.ship_date_to.is_some(), "--ship-date-to"),
+            (self.complete.is_some(), "--complete"),
+        ]
+        .into_iter()
+        .find_map(|(set, name)| set.then_some(name))
     }
 }
 
-/// What to print on failure: the Error object's message where the server
-/// sent one.
-fn describe(error: Error<types::Error>) -> String {
+/// The version's base URL the flags select.
+fn base_url(api: Api, base_url: Option<&str>, staging: bool) -> String {
+    let (production, staging_url, path) = match api {
+        Api::V1 => (
+            petstore_client::PRODUCTION_BASE_URL,
+            petstore_client::STAGING_BASE_URL,
+            "/v1",
+        ),
+        Api::V2 => (v2::PRODUCTION_BASE_URL, v2::STAGING_BASE_URL, "/v2"),
+    };
+    match (base_url, staging) {
+        (Some(url), _) => {
+            let url = url.trim_end_matches('/');
+            let server = url
+                .strip_suffix("/v1")
+                .or_else(|| url.strip_suffix("/v2"))
+                .unwrap_or(url);
+            format!("{server}{path}")
+        }
+        (None, true) => staging_url.to_string(),
+        (None, false) => production.to_string(),
+    }
+}
+
+/// A failure, as printed: the error object's message where the server sent
+/// one.
+type Failure = String;
+
+/// What to print for a client error.
+fn describe<E: ErrorBody + std::fmt::Debug>(error: petstore_client::Error<E>) -> Failure {
+    use petstore_client::Error;
     match error {
         Error::ErrorResponse(response) => {
             let status = response.status();
             let body = response.into_inner();
-            format!("{} ({}, HTTP {})", body.message, body.code, status.as_u16())
+            format!("{} ({}, HTTP {})", body.message(), body.code(), status.as_u16())
         }
         Error::UnexpectedResponse(response) => format!("unexpected response: HTTP {}", response.status()),
         Error::CommunicationError(e) => format!("cannot reach the API: {e}"),
@@ -71,16 +155,103 @@ fn describe(error: Error<types::Error>) -> String {
     }
 }
 
-async fn run(cli: Cli) -> Result<serde_json::Value, Error<types::Error>> {
-    let client = Client::new(base_url(cli.base_url.as_deref(), cli.staging), ApiKey::new(cli.api_key));
-    match cli.command {
-        Command::Orders(OrdersCommand::List) => {
-            let orders = client.list_orders().await?.into_inner();
+/// Both versions' error objects: v1's `Error`, v2's `Problem`.
+trait ErrorBody {
+    fn message(&self) -> &str;
+    fn code(&self) -> &str;
+}
+
+impl ErrorBody for petstore_client::types::Error {
+    fn message(&self) -> &str {
+        &self.message
+    }
+    fn code(&self) -> &str {
+        &self.code
+    }
+}
+
+impl ErrorBody for v2::types::Problem {
+    fn message(&self) -> &str {
+        &self.message
+    }
+    fn code(&self) -> &str {
+        &self.code
+    }
+}
+
+async fn run(cli: Cli) -> Result<serde_json::Value, Failure> {
+    let url = base_url(cli.api, cli.base_url.as_deref(), cli.staging);
+    let key = ApiKey::new(cli.api_key);
+    match (cli.api, cli.command) {
+        (Api::V1, Command::Orders(OrdersCommand::List(args))) => {
+            if let Some(option) = args.v2_only_option() {
+                return Err(format!("{option} needs version 2 (drop --api v1)"));
+            }
+            let client = petstore_client::Client::new(&url, key);
+            let orders = client.list_orders().await.map_err(describe)?.into_inner();
             Ok(serde_json::to_value(orders).expect("orders serialize"))
         }
-        Command::Orders(OrdersCommand::Cancel { order_id }) => {
-            client.cancel_order(order_id).await?;
-            Ok(serde_json::json!({ "orderId": order_id, "cancelled": true }))
+        (Api::V1, Command::Orders(OrdersCommand::Cancel { order_id })) => {
+            let client = petstore_client::Client::new(&url, key);
+            client.cancel_order(order_id).await.map_err(describe)?;
+            Ok(cancelled(order_id))
+        }
+        (Api::V2, Command::Orders(OrdersCommand::List(args))) => {
+            let orders = list_pages(&v2::Client::new(&url, key), &args).await?;
+            Ok(serde_json::to_value(orders).expect("orders serialize"))
+        }
+        (Api::V2, Command::Orders(OrdersCommand::Cancel { order_id })) => {
+            v2::Client::new(&url, key)
+                .cancel_order(order_id)
+                .await
+                .map_err(describe)?;
+            Ok(cancelled(order_id))
+        }
+    }
+}
+
+fn cancelled(order_id: i64) -> serde_json::Value {
+    serde_json::json!({ "orderId": order_id, "cancelled": true })
+}
+
+/// Every page of the matching orders, following `nextCursor`, until the
+/// last page or `--limit` orders.
+async fn list_pages(client: &v2::Client, args: &ListArgs) -> Result<Vec<v2::types::Order>, Failure> {
+    let wanted = args.limit.map_or(usize::MAX, |limit| limit.get() as usize);
+    let status = args.status.map(|status| match status {
+        Status::Pending => v2::types::OrderStatus::Pending,
+        Status::Shipped => v2::types::OrderStatus::Shipped,
+    });
+    let mut orders = Vec::new();
+    let mut cursor: Option<v2::types::ListOrdersCursor> = None;
+    loop {
+        let left = u32::try_from(wanted - orders.len()).unwrap_or(u32::MAX);
+        let page_size = args.page_size.min(NonZeroU32::new(left).unwrap_or(NonZeroU32::MIN));
+        let page = client
+            .list_orders(
+                args.complete,
+                cursor.as_ref(),
+                Some(page_size),
+                args.pet_id,
+                args.ship_date_from.as_ref(),
+                args.ship_date_to.as_ref(),
+                status,
+            )
+            .await
+            .map_err(describe)?
+            .into_inner();
+        orders.extend(page.items);
+        match page.next_cursor {
+            Some(next) if orders.len() < wanted => {
+                cursor = Some(
+                    next.try_into()
+                        .map_err(|e| format!("the server sent a cursor this client cannot send back: {e}"))?,
+                );
+            }
+            _ => {
+                orders.truncate(wanted);
+                return Ok(orders);
+            }
         }
     }
 }
@@ -97,7 +268,7 @@ fn main() -> ExitCode {
             ExitCode::SUCCESS
         }
         Err(error) => {
-            eprintln!("error: {}", describe(error));
+            eprintln!("error: {error}");
             ExitCode::FAILURE
         }
     }
@@ -109,11 +280,43 @@ mod tests {
 
     #[test]
     fn production_is_the_default_and_staging_switches() {
-        assert_eq!(base_url(None, false), PRODUCTION_BASE_URL);
-        assert_eq!(base_url(None, true), STAGING_BASE_URL);
-        assert_eq!(
-            base_url(Some("http://localhost:8080/v1"), false),
-            "http://localhost:8080/v1"
-        );
+        assert_eq!(base_url(Api::V2, None, false), v2::PRODUCTION_BASE_URL);
+        assert_eq!(base_url(Api::V2, None, true), v2::STAGING_BASE_URL);
+        assert_eq!(base_url(Api::V1, None, false), petstore_client::PRODUCTION_BASE_URL);
+        assert_eq!(base_url(Api::V1, None, true), petstore_client::STAGING_BASE_URL);
+    }
+
+    #[test]
+    fn the_version_decides_the_path_of_a_given_url() {
+        for given in [
+            "http://localhost:8080",
+            "http://localhost:8080/",
+            "http://localhost:8080/v1",
+            "http://localhost:8080/v2/",
+        ] {
+            assert_eq!(
+                base_url(Api::V2, Some(given), false),
+                "http://localhost:8080/v2",
+                "{given}"
+            );
+            assert_eq!(
+                base_url(Api::V1, Some(given), false),
+                "http://localhost:8080/v1",
+                "{given}"
+            );
+        }
+    }
+
+    #[test]
+    fn filters_need_version_2() {
+        let list_args = |extra: &[&str]| {
+            let cli = Cli::try_parse_from([&["petstore", "--api-key", "k", "orders", "list"], extra].concat()).unwrap();
+            match cli.command {
+                Command::Orders(OrdersCommand::List(args)) => args,
+                Command::Orders(_) => unreachable!("a list command"),
+            }
+        };
+        assert_eq!(list_args(&["--pet-id", "3"]).v2_only_option(), Some("--pet-id"));
+        assert_eq!(list_args(&["--all", "--page-size", "10"]).v2_only_option(), None);
     }
 }

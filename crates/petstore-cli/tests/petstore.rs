@@ -76,3 +76,66 @@ async fn failures_print_the_error_message_and_exit_non_zero() {
     }
     server.stop().await;
 }
+
+/// Version 2 by default: pages followed to the end, filters, `--limit`;
+/// `--api v1` for version 1.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn lists_through_pages_with_filters_and_talks_v1_when_asked() {
+    let server = TestServer::sqlite().await;
+    let key = server.key.clone();
+    let list = |args: &[&str]| {
+        let output = tokio::task::block_in_place(|| petstore(&server, Some(&key), args));
+        assert!(output.status.success(), "{args:?}: {}", text(&output.stderr));
+        let orders: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+        orders.as_array().unwrap().clone()
+    };
+    let ids = |orders: &[serde_json::Value]| orders.iter().map(|o| o["id"].as_i64().unwrap()).collect::<Vec<_>>();
+
+    // Pages of 3, followed through all 7 of them.
+    let all = list(&["orders", "list", "--page-size", "3"]);
+    assert_eq!(ids(&all), (1..=20).collect::<Vec<_>>());
+    assert_eq!(all[2]["status"], "shipped", "version 2's orders carry their status");
+    assert_eq!(ids(&list(&["orders", "list", "--all", "--page-size", "7"])).len(), 20);
+    assert_eq!(
+        ids(&list(&["orders", "list", "--limit", "5", "--page-size", "2"])),
+        [1, 2, 3, 4, 5]
+    );
+    assert_eq!(ids(&list(&["orders", "list", "--status", "shipped"])), [3]);
+    assert_eq!(
+        ids(&list(&["orders", "list", "--pet-id", "1", "--page-size", "1"])),
+        [1, 3]
+    );
+    assert_eq!(ids(&list(&["orders", "list", "--complete", "false"])), [1, 2]);
+    assert_eq!(
+        ids(&list(&[
+            "orders",
+            "list",
+            "--ship-date-from",
+            "2026-01-02T03:04:05Z",
+            "--ship-date-to",
+            "2026-02-01T00:00:00Z"
+        ])),
+        [1]
+    );
+
+    // Version 1: the same orders, without a status.
+    let v1 = list(&["--api", "v1", "orders", "list"]);
+    assert_eq!(ids(&v1), (1..=20).collect::<Vec<_>>());
+    assert!(v1[0].get("status").is_none());
+
+    // What version 1 does not have is refused before any request.
+    let output = tokio::task::block_in_place(|| {
+        petstore(
+            &server,
+            Some(&key),
+            &["--api", "v1", "orders", "list", "--status", "pending"],
+        )
+    });
+    assert!(!output.status.success());
+    assert!(
+        text(&output.stderr).contains("--status needs version 2"),
+        "{}",
+        text(&output.stderr)
+    );
+    server.stop().await;
+}

@@ -326,9 +326,12 @@ async fn serve(db: &Database, options: &ServeOptions) -> anyhow::Result<()> {
     let in_flight = server.app_private().in_flight().clone();
     let base = format!("http://{}{}", server.local_addr(), petstore_api::BASE_PATH);
     slog::info!(log, "serving"; "base_url" => &base);
+    let v2_base = format!("http://{}{}", server.local_addr(), petstore_api::v2::BASE_PATH);
     // The first line of stdout says where to reach the service (port 0
-    // picks a free port, so scripts and tests read it from here).
+    // picks a free port, so scripts and tests read it from here); the
+    // second, version 2.
     println!("Serving {base}");
+    println!("Serving {v2_base}");
     if let Some(key) = demo_key {
         println!(
             "Demo data is in {}. A new API key (shown once; `keys revoke` ends it):\n\n  {key}\n",
@@ -336,6 +339,7 @@ async fn serve(db: &Database, options: &ServeOptions) -> anyhow::Result<()> {
         );
         println!("Try:\n\n  curl -H 'Authorization: Bearer {key}' {base}/store/orders\n");
         println!("  curl -X DELETE -H 'Authorization: Bearer {key}' {base}/store/orders/1\n");
+        println!("  curl -H 'Authorization: Bearer {key}' '{v2_base}/store/orders?limit=2&status=pending'\n");
     }
     // Borrowing `server` ends with the select, so it can be closed after.
     let signal = tokio::select! {

@@ -8,7 +8,8 @@
 //!   limit at start; [`connection_reaper`] closes connections that hold a
 //!   descriptor without sending anything; both find dropshot's sockets
 //!   through [`sockets`]);
-//! - [`service`]: the contract's handlers (`petstore_api::PetStoreHandlers`),
+//! - [`service`]: the contract's handlers (`petstore_api::PetStoreHandlers`;
+//!   version 2's in [`service_v2`], with [`page_cursor`]),
 //!   with what it caches: [`order_list`] (listOrders' body, serialized
 //!   once per change), [`key_cache`] (API keys' hashes) and [`versions`]
 //!   (the change counters both are checked against, read once for many
@@ -22,9 +23,11 @@ pub mod in_flight;
 pub mod key_cache;
 pub mod keys;
 pub mod order_list;
+pub mod page_cursor;
 pub mod process_limits;
 pub mod server;
 pub mod service;
+pub mod service_v2;
 pub mod shutdown;
 pub mod sockets;
 pub mod storage;

@@ -1,8 +1,12 @@
-//! The HTTP server: the generated API description over the service.
+//! The HTTP server: both versions' generated API descriptions over the
+//! service, in one process.
 
 use std::net::SocketAddr;
 
-use dropshot::{ConfigDropshot, ConfigLoggingLevel, HandlerTaskMode, HttpServer, ServerBuilder};
+use dropshot::{
+    ApiDescription, ConfigDropshot, ConfigLoggingLevel, HandlerTaskMode, HttpServer, ServerBuilder, VersionPolicy,
+};
+use petstore_api::runtime::VersionByPath;
 use slog::{Drain, Logger};
 
 use crate::service::Service;
@@ -32,11 +36,32 @@ pub fn stderr_logger(level: ConfigLoggingLevel) -> anyhow::Result<Logger> {
     Ok(Logger::root(slog::LevelFilter::new(queued, level).fuse(), slog::o!()))
 }
 
+/// Every version's endpoints on one description, each answering for its
+/// own major: `/v1` (frozen) and `/v2`. Served with [`version_policy`];
+/// `ApiDescription::openapi` given a major's version emits that major's
+/// document.
+pub fn api_description<S: Storage>() -> anyhow::Result<ApiDescription<Service<S>>> {
+    let mut api = ApiDescription::new();
+    petstore_api::register_endpoints(&mut api, petstore_api::endpoint_versions)
+        .and_then(|()| petstore_api::v2::register_endpoints(&mut api, petstore_api::v2::endpoint_versions))
+        .map_err(|e| anyhow::anyhow!("invalid API description: {e}"))?;
+    Ok(api)
+}
+
+/// A request's version is the one its path starts with.
+pub fn version_policy() -> anyhow::Result<VersionPolicy> {
+    let by_path = VersionByPath::new([
+        (petstore_api::BASE_PATH, petstore_api::API_VERSION),
+        (petstore_api::v2::BASE_PATH, petstore_api::v2::API_VERSION),
+    ])
+    .map_err(|e| anyhow::anyhow!("invalid API versions: {e}"))?;
+    Ok(VersionPolicy::Dynamic(Box::new(by_path)))
+}
+
 /// Starts serving on `bind` (port 0 picks a free one; see
 /// `HttpServer::local_addr`).
 pub fn start<S: Storage>(storage: S, bind: SocketAddr, log: Logger) -> anyhow::Result<HttpServer<Service<S>>> {
-    let api =
-        petstore_api::api_description::<Service<S>>().map_err(|e| anyhow::anyhow!("invalid API description: {e}"))?;
+    let api = api_description::<S>()?;
     let config = ConfigDropshot {
         bind_address: bind,
         // A handler whose client hung up is dropped rather than run to the
@@ -52,6 +77,7 @@ pub fn start<S: Storage>(storage: S, bind: SocketAddr, log: Logger) -> anyhow::R
     let service = Service::new(storage, log.new(slog::o!("component" => "service")));
     ServerBuilder::new(api, service, log)
         .config(config)
+        .version_policy(version_policy()?)
         .start()
         .map_err(|e| anyhow::anyhow!("cannot serve on {bind}: {e}"))
 }

@@ -8,6 +8,7 @@ use crate::in_flight::{InFlight, InFlightGuard};
 use crate::key_cache::KeyCache;
 use crate::keys;
 use crate::order_list::{ListError, OrderListBody, OrderListCache};
+use crate::page_cursor::{self, CursorSigner};
 use crate::storage::{CancelOutcome, OrderRecord, OrdersVersion, Storage, StorageError};
 use crate::versions::SharedVersionReads;
 
@@ -19,6 +20,8 @@ pub struct Service<S> {
     versions: SharedVersionReads,
     keys: KeyCache,
     order_list: OrderListCache,
+    /// Signs version 2's page cursors, with the key the database holds.
+    cursors: tokio::sync::OnceCell<CursorSigner>,
     in_flight: InFlight,
     log: Logger,
 }
@@ -30,6 +33,7 @@ impl<S: Storage> Service<S> {
             versions: SharedVersionReads::default(),
             keys: KeyCache::default(),
             order_list: OrderListCache::default(),
+            cursors: tokio::sync::OnceCell::new(),
             in_flight: InFlight::default(),
             log,
         }
@@ -61,9 +65,42 @@ impl<S: Storage> Service<S> {
         Ok((version, writer.finish()))
     }
 
+    /// The signer of page cursors, its key read (or made) at first use.
+    pub(crate) async fn cursor_signer(&self) -> Result<&CursorSigner, StorageError> {
+        self.cursors
+            .get_or_try_init(|| async {
+                let mut fresh = [0u8; 32];
+                getrandom::fill(&mut fresh)
+                    .map_err(|e| StorageError::Internal(format!("no randomness for the cursor key: {e}")))?;
+                let key = self.storage.shared_secret(page_cursor::SECRET_NAME, &fresh).await?;
+                Ok(CursorSigner::new(&key))
+            })
+            .await
+    }
+
+    /// Cancels an order, for either version: what happened, as a problem
+    /// for every outcome but success.
+    pub(crate) async fn cancel(&self, caller: &Caller, order_id: i64) -> Result<(), CancelProblem> {
+        match self.storage.cancel_order(order_id).await {
+            Ok(CancelOutcome::Cancelled) => {
+                slog::info!(self.log, "order cancelled"; "order_id" => order_id, "key_id" => caller.key_id);
+                Ok(())
+            }
+            Ok(CancelOutcome::NotFound) => Err(CancelProblem::NotFound(Problem::new(
+                "order_not_found",
+                format!("order {order_id} not found"),
+            ))),
+            Ok(CancelOutcome::Shipped) => Err(CancelProblem::Conflict(Problem::new(
+                "order_already_shipped",
+                format!("order {order_id} has already shipped and cannot be cancelled"),
+            ))),
+            Err(error) => Err(CancelProblem::Server(self.storage_problem("cancelOrder", error))),
+        }
+    }
+
     /// The problem to send for a storage failure, logged here because the
     /// client gets only a generic message.
-    fn storage_problem(&self, operation: &str, error: StorageError) -> ServerProblem {
+    pub(crate) fn storage_problem(&self, operation: &str, error: StorageError) -> ServerProblem {
         slog::error!(self.log, "storage failure"; "operation" => operation, "error" => %error);
         match error {
             StorageError::Unavailable(_) => ServerProblem::Unavailable(Problem::new(
@@ -77,8 +114,16 @@ impl<S: Storage> Service<S> {
     }
 }
 
+/// Why a cancel did not happen, before it is put in a version's response
+/// enum.
+pub(crate) enum CancelProblem {
+    NotFound(Problem),
+    Conflict(Problem),
+    Server(ServerProblem),
+}
+
 /// A 5xx problem, before it is put in an operation's response enum.
-enum ServerProblem {
+pub(crate) enum ServerProblem {
     Unavailable(Problem),
     Internal(Problem),
 }
@@ -171,22 +216,12 @@ impl<S: Storage> PetStoreHandlers for Service<S> {
     }
 
     async fn cancel_order(&self, caller: &Caller, order_id: i64) -> CancelOrderResponse {
-        match self.storage.cancel_order(order_id).await {
-            Ok(CancelOutcome::Cancelled) => {
-                slog::info!(self.log, "order cancelled"; "order_id" => order_id, "key_id" => caller.key_id);
-                CancelOrderResponse::NoContent
-            }
-            Ok(CancelOutcome::NotFound) => {
-                CancelOrderResponse::NotFound(Problem::new("order_not_found", format!("order {order_id} not found")))
-            }
-            Ok(CancelOutcome::Shipped) => CancelOrderResponse::Conflict(Problem::new(
-                "order_already_shipped",
-                format!("order {order_id} has already shipped and cannot be cancelled"),
-            )),
-            Err(error) => match self.storage_problem("cancelOrder", error) {
-                ServerProblem::Unavailable(p) => CancelOrderResponse::ServiceUnavailable(p),
-                ServerProblem::Internal(p) => CancelOrderResponse::InternalServerError(p),
-            },
+        match self.cancel(caller, order_id).await {
+            Ok(()) => CancelOrderResponse::NoContent,
+            Err(CancelProblem::NotFound(p)) => CancelOrderResponse::NotFound(p),
+            Err(CancelProblem::Conflict(p)) => CancelOrderResponse::Conflict(p),
+            Err(CancelProblem::Server(ServerProblem::Unavailable(p))) => CancelOrderResponse::ServiceUnavailable(p),
+            Err(CancelProblem::Server(ServerProblem::Internal(p))) => CancelOrderResponse::InternalServerError(p),
         }
     }
 

@@ -7137,14 +7137,325 @@ impl<H: KitchenSinkHandlers> KitchenSinkApi for StrictServer<H> {
         ::std::result::Result::Ok(::dropshot::HttpResponseOk(DOCUMENT.clone()))
     }
 }
-/// The dropshot API description of a server built on `H`, with a
-/// hidden endpoint answering 405 (the Error object and `Allow`) for
-/// each method a path does not document.
+/// The dropshot API description of a server of this version alone,
+/// built on `H`: see [`register_endpoints`].
 pub fn api_description<H: KitchenSinkHandlers>() -> ::std::result::Result<
     ::dropshot::ApiDescription<H>,
     runtime::ApiDescriptionError,
 > {
-    let mut api = kitchen_sink_api_mod::api_description::<StrictServer<H>>()?;
+    let mut api = ::dropshot::ApiDescription::new();
+    register_endpoints(&mut api, ::dropshot::ApiEndpointVersions::all)?;
+    ::std::result::Result::Ok(api)
+}
+/// The versions this major answers for in a server that serves
+/// several majors side by side: from `#major.0.0` up to the next
+/// major.
+pub fn endpoint_versions() -> ::dropshot::ApiEndpointVersions {
+    runtime::major_versions(1u64)
+}
+/// Registers this version's endpoints on `api`, which may hold
+/// another major's already: one per operation, the document's, and a
+/// hidden endpoint answering 405 (the Error object and `Allow`) for
+/// each method a path does not document. Each answers for
+/// `versions()`: `ApiEndpointVersions::all` in a server of this
+/// version alone, [`endpoint_versions`] beside other majors (with a
+/// version policy that tells the major by the path, such as
+/// [`runtime::VersionByPath`]).
+pub fn register_endpoints<H: KitchenSinkHandlers>(
+    api: &mut ::dropshot::ApiDescription<H>,
+    versions: fn() -> ::dropshot::ApiEndpointVersions,
+) -> ::std::result::Result<(), runtime::ApiDescriptionError> {
+    api.register(
+        ::dropshot::ApiEndpoint::new(
+                "searchOrders".to_string(),
+                <StrictServer<H> as KitchenSinkApi>::search_orders,
+                ::dropshot::Method::GET,
+                "application/json",
+                "/v1/orders",
+                versions(),
+            )
+            .summary("Search orders")
+            .description(
+                "Orders matching every filter given, by ascending id, a page at a time.",
+            )
+            .tag("orders"),
+    )?;
+    api.register(
+        ::dropshot::ApiEndpoint::new(
+                "createOrder".to_string(),
+                <StrictServer<H> as KitchenSinkApi>::create_order,
+                ::dropshot::Method::POST,
+                "application/json",
+                "/v1/orders",
+                versions(),
+            )
+            .summary("Create an order")
+            .tag("orders"),
+    )?;
+    api.register(
+        ::dropshot::ApiEndpoint::new(
+                "quoteOrder".to_string(),
+                <StrictServer<H> as KitchenSinkApi>::quote_order,
+                ::dropshot::Method::POST,
+                "application/json",
+                "/v1/quotes",
+                versions(),
+            )
+            .summary("Price an order before placing it")
+            .description("Public, no key needed; nothing is stored.")
+            .tag("orders"),
+    )?;
+    api.register(
+        ::dropshot::ApiEndpoint::new(
+                "getOrder".to_string(),
+                <StrictServer<H> as KitchenSinkApi>::get_order,
+                ::dropshot::Method::GET,
+                "application/json",
+                "/v1/orders/{orderId}",
+                versions(),
+            )
+            .summary("Read one order")
+            .tag("orders"),
+    )?;
+    api.register(
+        ::dropshot::ApiEndpoint::new(
+                "deleteOrder".to_string(),
+                <StrictServer<H> as KitchenSinkApi>::delete_order,
+                ::dropshot::Method::DELETE,
+                "application/json",
+                "/v1/orders/{orderId}",
+                versions(),
+            )
+            .summary("Delete an order")
+            .tag("orders"),
+    )?;
+    api.register(
+        ::dropshot::ApiEndpoint::new(
+                "updateOrder".to_string(),
+                <StrictServer<H> as KitchenSinkApi>::update_order,
+                ::dropshot::Method::PATCH,
+                "application/json",
+                "/v1/orders/{orderId}",
+                versions(),
+            )
+            .summary("Change an order")
+            .description(
+                "Changes the fields given, if the order is still at the version `If-Match` names.",
+            )
+            .tag("orders"),
+    )?;
+    api.register(
+        ::dropshot::ApiEndpoint::new(
+                "payOrder".to_string(),
+                <StrictServer<H> as KitchenSinkApi>::pay_order,
+                ::dropshot::Method::POST,
+                "application/json",
+                "/v1/orders/{orderId}/payment",
+                versions(),
+            )
+            .summary("Pay for an order")
+            .tag("orders"),
+    )?;
+    api.register(
+        ::dropshot::ApiEndpoint::new(
+                "shipOrder".to_string(),
+                <StrictServer<H> as KitchenSinkApi>::ship_order,
+                ::dropshot::Method::POST,
+                "application/json",
+                "/v1/orders/{orderId}/shipment",
+                versions(),
+            )
+            .summary("Ship an order")
+            .description("Marks the order shipped; the body, optional, says how.")
+            .tag("orders"),
+    )?;
+    api.register(
+        ::dropshot::ApiEndpoint::new(
+                "getPhoto".to_string(),
+                <StrictServer<H> as KitchenSinkApi>::get_photo,
+                ::dropshot::Method::GET,
+                "application/json",
+                "/v1/orders/{orderId}/photo",
+                versions(),
+            )
+            .summary("The order's photo")
+            .tag("orders"),
+    )?;
+    api.register(
+        ::dropshot::ApiEndpoint::new(
+                "uploadPhoto".to_string(),
+                <StrictServer<H> as KitchenSinkApi>::upload_photo,
+                ::dropshot::Method::PUT,
+                "application/json",
+                "/v1/orders/{orderId}/photo",
+                versions(),
+            )
+            .summary("Attach a photo to an order")
+            .tag("orders"),
+    )?;
+    api.register(
+        ::dropshot::ApiEndpoint::new(
+                "addNote".to_string(),
+                <StrictServer<H> as KitchenSinkApi>::add_note,
+                ::dropshot::Method::POST,
+                "application/json",
+                "/v1/orders/{orderId}/notes",
+                versions(),
+            )
+            .summary("Add a note to an order")
+            .tag("orders"),
+    )?;
+    api.register(
+        ::dropshot::ApiEndpoint::new(
+                "listOrderLines".to_string(),
+                <StrictServer<H> as KitchenSinkApi>::list_order_lines,
+                ::dropshot::Method::GET,
+                "application/json",
+                "/v1/orders/{orderId}/lines",
+                versions(),
+            )
+            .summary("The lines of an order")
+            .tag("orders"),
+    )?;
+    api.register(
+        ::dropshot::ApiEndpoint::new(
+                "exportOrders".to_string(),
+                <StrictServer<H> as KitchenSinkApi>::export_orders,
+                ::dropshot::Method::GET,
+                "application/json",
+                "/v1/exports/orders.csv",
+                versions(),
+            )
+            .summary("Every order as CSV")
+            .tag("store"),
+    )?;
+    api.register(
+        ::dropshot::ApiEndpoint::new(
+                "getInventory".to_string(),
+                <StrictServer<H> as KitchenSinkApi>::get_inventory,
+                ::dropshot::Method::GET,
+                "application/json",
+                "/v1/store/inventory",
+                versions(),
+            )
+            .summary("Orders by state")
+            .description("Open to a bearer key or to the same key in `X-API-Key`.")
+            .tag("store"),
+    )?;
+    api.register(
+        ::dropshot::ApiEndpoint::new(
+                "countOrders".to_string(),
+                <StrictServer<H> as KitchenSinkApi>::count_orders,
+                ::dropshot::Method::GET,
+                "application/json",
+                "/v1/store/order-count",
+                versions(),
+            )
+            .summary("How many orders there are")
+            .tag("store"),
+    )?;
+    api.register(
+        ::dropshot::ApiEndpoint::new(
+                "getStatus".to_string(),
+                <StrictServer<H> as KitchenSinkApi>::get_status,
+                ::dropshot::Method::GET,
+                "application/json",
+                "/v1/status",
+                versions(),
+            )
+            .summary("Whether the service is up")
+            .description("Public, no key needed.")
+            .tag("misc"),
+    )?;
+    api.register(
+        ::dropshot::ApiEndpoint::new(
+                "subscribe".to_string(),
+                <StrictServer<H> as KitchenSinkApi>::subscribe,
+                ::dropshot::Method::POST,
+                "application/json",
+                "/v1/newsletter",
+                versions(),
+            )
+            .summary("Subscribe to the newsletter")
+            .description("Public, no key needed; a web form posts here.")
+            .tag("misc"),
+    )?;
+    api.register(
+        ::dropshot::ApiEndpoint::new(
+                "putLabel".to_string(),
+                <StrictServer<H> as KitchenSinkApi>::put_label,
+                ::dropshot::Method::PUT,
+                "application/json",
+                "/v1/labels/{name}",
+                versions(),
+            )
+            .summary("Create or replace a label")
+            .tag("misc"),
+    )?;
+    api.register(
+        ::dropshot::ApiEndpoint::new(
+                "getReport".to_string(),
+                <StrictServer<H> as KitchenSinkApi>::get_report,
+                ::dropshot::Method::GET,
+                "application/json",
+                "/v1/reports/{period}/{day}",
+                versions(),
+            )
+            .summary("Orders of a day or a week")
+            .tag("store"),
+    )?;
+    api.register(
+        ::dropshot::ApiEndpoint::new(
+                "getPayment".to_string(),
+                <StrictServer<H> as KitchenSinkApi>::get_payment,
+                ::dropshot::Method::GET,
+                "application/json",
+                "/v1/payments/{paymentId}",
+                versions(),
+            )
+            .summary("Read a payment")
+            .tag("orders"),
+    )?;
+    api.register(
+        ::dropshot::ApiEndpoint::new(
+                "echoParameters".to_string(),
+                <StrictServer<H> as KitchenSinkApi>::echo_parameters,
+                ::dropshot::Method::GET,
+                "application/json",
+                "/v1/echo/{count}/{ratio}/{flag}/{day}/{at}/{token}/{kind}",
+                versions(),
+            )
+            .summary("Every kind of parameter, echoed")
+            .description(
+                "Answers with the parameters as the handler received them, typed and with their defaults: each scalar type and format in the path, the query and headers, and arrays in the query.",
+            )
+            .tag("misc"),
+    )?;
+    api.register(
+        ::dropshot::ApiEndpoint::new(
+                "getLegacyOrder".to_string(),
+                <StrictServer<H> as KitchenSinkApi>::get_legacy_order,
+                ::dropshot::Method::GET,
+                "application/json",
+                "/v1/legacy/orders/{orderId}",
+                versions(),
+            )
+            .summary("Read one order (old path)")
+            .description("Replaced by `getOrder`.")
+            .tag("orders")
+            .deprecated(true),
+    )?;
+    api.register(
+        ::dropshot::ApiEndpoint::new(
+                "openapi_document".to_string(),
+                <StrictServer<H> as KitchenSinkApi>::openapi_document,
+                ::dropshot::Method::GET,
+                "application/json",
+                "/v1/openapi.json",
+                versions(),
+            )
+            .visible(false),
+    )?;
     for method in runtime::methods_other_than(&["GET"]) {
         api.register(
             ::dropshot::ApiEndpoint::new(
@@ -7166,7 +7477,7 @@ pub fn api_description<H: KitchenSinkHandlers>() -> ::std::result::Result<
                     method,
                     "application/json",
                     "/v1/echo/{count}/{ratio}/{flag}/{day}/{at}/{token}/{kind}",
-                    ::dropshot::ApiEndpointVersions::All,
+                    versions(),
                 )
                 .visible(false),
         )?;
@@ -7186,7 +7497,7 @@ pub fn api_description<H: KitchenSinkHandlers>() -> ::std::result::Result<
                     method,
                     "application/json",
                     "/v1/exports/orders.csv",
-                    ::dropshot::ApiEndpointVersions::All,
+                    versions(),
                 )
                 .visible(false),
         )?;
@@ -7209,7 +7520,7 @@ pub fn api_description<H: KitchenSinkHandlers>() -> ::std::result::Result<
                     method,
                     "application/json",
                     "/v1/labels/{name}",
-                    ::dropshot::ApiEndpointVersions::All,
+                    versions(),
                 )
                 .visible(false),
         )?;
@@ -7232,7 +7543,7 @@ pub fn api_description<H: KitchenSinkHandlers>() -> ::std::result::Result<
                     method,
                     "application/json",
                     "/v1/legacy/orders/{orderId}",
-                    ::dropshot::ApiEndpointVersions::All,
+                    versions(),
                 )
                 .visible(false),
         )?;
@@ -7252,7 +7563,7 @@ pub fn api_description<H: KitchenSinkHandlers>() -> ::std::result::Result<
                     method,
                     "application/json",
                     "/v1/newsletter",
-                    ::dropshot::ApiEndpointVersions::All,
+                    versions(),
                 )
                 .visible(false),
         )?;
@@ -7272,7 +7583,7 @@ pub fn api_description<H: KitchenSinkHandlers>() -> ::std::result::Result<
                     method,
                     "application/json",
                     "/v1/openapi.json",
-                    ::dropshot::ApiEndpointVersions::All,
+                    versions(),
                 )
                 .visible(false),
         )?;
@@ -7292,7 +7603,7 @@ pub fn api_description<H: KitchenSinkHandlers>() -> ::std::result::Result<
                     method,
                     "application/json",
                     "/v1/orders",
-                    ::dropshot::ApiEndpointVersions::All,
+                    versions(),
                 )
                 .visible(false),
         )?;
@@ -7315,7 +7626,7 @@ pub fn api_description<H: KitchenSinkHandlers>() -> ::std::result::Result<
                     method,
                     "application/json",
                     "/v1/orders/{orderId}",
-                    ::dropshot::ApiEndpointVersions::All,
+                    versions(),
                 )
                 .visible(false),
         )?;
@@ -7338,7 +7649,7 @@ pub fn api_description<H: KitchenSinkHandlers>() -> ::std::result::Result<
                     method,
                     "application/json",
                     "/v1/orders/{orderId}/lines",
-                    ::dropshot::ApiEndpointVersions::All,
+                    versions(),
                 )
                 .visible(false),
         )?;
@@ -7361,7 +7672,7 @@ pub fn api_description<H: KitchenSinkHandlers>() -> ::std::result::Result<
                     method,
                     "application/json",
                     "/v1/orders/{orderId}/notes",
-                    ::dropshot::ApiEndpointVersions::All,
+                    versions(),
                 )
                 .visible(false),
         )?;
@@ -7384,7 +7695,7 @@ pub fn api_description<H: KitchenSinkHandlers>() -> ::std::result::Result<
                     method,
                     "application/json",
                     "/v1/orders/{orderId}/payment",
-                    ::dropshot::ApiEndpointVersions::All,
+                    versions(),
                 )
                 .visible(false),
         )?;
@@ -7407,7 +7718,7 @@ pub fn api_description<H: KitchenSinkHandlers>() -> ::std::result::Result<
                     method,
                     "application/json",
                     "/v1/orders/{orderId}/photo",
-                    ::dropshot::ApiEndpointVersions::All,
+                    versions(),
                 )
                 .visible(false),
         )?;
@@ -7430,7 +7741,7 @@ pub fn api_description<H: KitchenSinkHandlers>() -> ::std::result::Result<
                     method,
                     "application/json",
                     "/v1/orders/{orderId}/shipment",
-                    ::dropshot::ApiEndpointVersions::All,
+                    versions(),
                 )
                 .visible(false),
         )?;
@@ -7453,7 +7764,7 @@ pub fn api_description<H: KitchenSinkHandlers>() -> ::std::result::Result<
                     method,
                     "application/json",
                     "/v1/payments/{paymentId}",
-                    ::dropshot::ApiEndpointVersions::All,
+                    versions(),
                 )
                 .visible(false),
         )?;
@@ -7473,7 +7784,7 @@ pub fn api_description<H: KitchenSinkHandlers>() -> ::std::result::Result<
                     method,
                     "application/json",
                     "/v1/quotes",
-                    ::dropshot::ApiEndpointVersions::All,
+                    versions(),
                 )
                 .visible(false),
         )?;
@@ -7496,7 +7807,7 @@ pub fn api_description<H: KitchenSinkHandlers>() -> ::std::result::Result<
                     method,
                     "application/json",
                     "/v1/reports/{period}/{day}",
-                    ::dropshot::ApiEndpointVersions::All,
+                    versions(),
                 )
                 .visible(false),
         )?;
@@ -7516,7 +7827,7 @@ pub fn api_description<H: KitchenSinkHandlers>() -> ::std::result::Result<
                     method,
                     "application/json",
                     "/v1/status",
-                    ::dropshot::ApiEndpointVersions::All,
+                    versions(),
                 )
                 .visible(false),
         )?;
@@ -7536,7 +7847,7 @@ pub fn api_description<H: KitchenSinkHandlers>() -> ::std::result::Result<
                     method,
                     "application/json",
                     "/v1/store/inventory",
-                    ::dropshot::ApiEndpointVersions::All,
+                    versions(),
                 )
                 .visible(false),
         )?;
@@ -7556,12 +7867,12 @@ pub fn api_description<H: KitchenSinkHandlers>() -> ::std::result::Result<
                     method,
                     "application/json",
                     "/v1/store/order-count",
-                    ::dropshot::ApiEndpointVersions::All,
+                    versions(),
                 )
                 .visible(false),
         )?;
     }
-    ::std::result::Result::Ok(api)
+    ::std::result::Result::Ok(())
 }
 /// The API description without an implementation, for generating
 /// the OpenAPI document dropshot sees.

@@ -65,15 +65,20 @@ pub mod types {
     ///An order placed in the store.
     #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
     pub struct Order {
-        ///Whether the order has been fulfilled.
-        pub complete: bool,
+        ///Whether the order has been fulfilled; absent when not recorded.
+        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+        pub complete: ::std::option::Option<bool>,
         ///Unique order identifier.
         pub id: i64,
-        ///Identifier of the animal in the order.
-        #[serde(rename = "petId")]
-        pub pet_id: i64,
-        ///Number of units ordered.
-        pub quantity: i32,
+        ///Identifier of the animal in the order; absent when not recorded.
+        #[serde(
+            rename = "petId",
+            skip_serializing_if = "::std::option::Option::is_none"
+        )]
+        pub pet_id: ::std::option::Option<i64>,
+        ///Number of units ordered; absent when not recorded.
+        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+        pub quantity: ::std::option::Option<i64>,
         ///Expected or actual ship date (ISO 8601); absent when not known yet.
         #[serde(
             rename = "shipDate",
@@ -199,15 +204,15 @@ pub const API_VERSION: &str = "2.0.0";
 /// The OpenAPI document this code was generated from, as JSON. The
 /// server serves it (unauthenticated, outside the contract) at
 /// `#document_path`.
-pub const OPENAPI_DOCUMENT: &str = "{\"openapi\":\"3.0.3\",\"info\":{\"title\":\"Pet Store\",\"version\":\"2.0.0\",\"description\":\"The Pet Store orders interface, version 2: list the orders placed in the\\nstore a page at a time, filtered, and cancel a pending order. JSON over\\nHTTP, versioned in the path (`/v2`). Version 1 (`/v1`) is served beside\\nit, unchanged.\\n\\nEvery operation requires an API key, sent as `Authorization: Bearer <API_KEY>`.\\nA missing or invalid key yields 401 with a Problem body.\\n\\nEvery error response carries the Problem object. Its `code` is one of:\\n\\n| code | status | meaning |\\n|---|---|---|\\n| `unauthorized` | 401 | The API key is missing, malformed, unknown or revoked. |\\n| `invalid_parameter` | 400 | A parameter is not valid: out of its range, of the wrong type, or a cursor that this service did not issue for these filters. The message names the parameter. |\\n| `bad_request` | 400 | The request could not be read. |\\n| `order_not_found` | 404 | No order with that id exists, or it was already cancelled. |\\n| `order_already_shipped` | 409 | The order has shipped and cannot be cancelled. |\\n| `method_not_allowed` | 405 | The path does not have this method. |\\n| `internal_error` | 500 | The server failed unexpectedly. |\\n| `service_unavailable` | 503 | The server's storage is unreachable; retry later. |\\n\\nNew codes may be added in a compatible release: clients should treat an\\nunknown code by its HTTP status.\\n\\nChanges from version 1: listOrders returns a page (`limit`, `cursor`)\\nin an envelope, filtered by status, pet, ship date and completion; an\\nOrder carries its `status`; the error object is named `Problem` (the\\nname `Error` shadows a built-in in several languages); `getPetById`,\\ndeprecated in version 1, is not part of version 2.\\n\"},\"servers\":[{\"url\":\"https://petstore.example.com/v2\",\"description\":\"Production\"},{\"url\":\"https://staging.petstore.example.com/v2\",\"description\":\"Staging\"}],\"tags\":[{\"name\":\"store\",\"description\":\"Orders placed in the store.\"}],\"security\":[{\"bearerAuth\":[]}],\"paths\":{\"/store/orders\":{\"get\":{\"tags\":[\"store\"],\"operationId\":\"listOrders\",\"summary\":\"List orders, a page at a time\",\"description\":\"Returns the orders that match the filters, by ascending id, at most\\n`limit` of them. Cancelled orders are not listed. When more match,\\n`nextCursor` (and the `Link` header, `rel=\\\"next\\\"`) gives the next\\npage: pass it as `cursor` with the same filters. Walking every page\\nreturns each order that matched and stayed uncancelled for the whole\\nwalk exactly once, even while orders are cancelled or added.\\n\",\"parameters\":[{\"name\":\"limit\",\"in\":\"query\",\"required\":false,\"description\":\"The most orders to return in one page.\",\"schema\":{\"type\":\"integer\",\"format\":\"int32\",\"minimum\":1,\"maximum\":1000,\"default\":100}},{\"name\":\"cursor\",\"in\":\"query\",\"required\":false,\"description\":\"Where the page starts: the `nextCursor` of the previous page,\\nas given. Opaque; valid only with the filters it was issued for.\\n\",\"schema\":{\"type\":\"string\",\"minLength\":1,\"maxLength\":512}},{\"name\":\"status\",\"in\":\"query\",\"required\":false,\"description\":\"Only orders with this status.\",\"schema\":{\"$ref\":\"#/components/schemas/OrderStatus\"}},{\"name\":\"petId\",\"in\":\"query\",\"required\":false,\"description\":\"Only orders of this pet.\",\"schema\":{\"type\":\"integer\",\"format\":\"int64\"}},{\"name\":\"shipDateFrom\",\"in\":\"query\",\"required\":false,\"description\":\"Only orders shipping at or after this instant (inclusive).\",\"schema\":{\"type\":\"string\",\"format\":\"date-time\"}},{\"name\":\"shipDateTo\",\"in\":\"query\",\"required\":false,\"description\":\"Only orders shipping before this instant (exclusive).\",\"schema\":{\"type\":\"string\",\"format\":\"date-time\"}},{\"name\":\"complete\",\"in\":\"query\",\"required\":false,\"description\":\"Only orders whose `complete` flag is this.\",\"schema\":{\"type\":\"boolean\"}}],\"responses\":{\"200\":{\"description\":\"A page of orders.\",\"headers\":{\"Link\":{\"description\":\"The next page, as an RFC 8288 link: `<URL>; rel=\\\"next\\\"`. Absent on the last page.\",\"required\":false,\"schema\":{\"type\":\"string\"}}},\"content\":{\"application/json\":{\"schema\":{\"$ref\":\"#/components/schemas/OrderPage\"}}}},\"400\":{\"$ref\":\"#/components/responses/BadRequest\"},\"401\":{\"$ref\":\"#/components/responses/Unauthorized\"},\"5XX\":{\"$ref\":\"#/components/responses/ServerError\"}}}},\"/store/orders/{orderId}\":{\"delete\":{\"tags\":[\"store\"],\"operationId\":\"cancelOrder\",\"summary\":\"Cancel an order\",\"description\":\"Cancels an order. Only an order with status `pending` can be\\ncancelled; a shipped order cannot be reversed (409). A cancelled order\\nis no longer listed, and cancelling it again yields 404.\\n\",\"parameters\":[{\"name\":\"orderId\",\"in\":\"path\",\"required\":true,\"description\":\"The identifier of the order to cancel.\",\"schema\":{\"type\":\"integer\",\"format\":\"int64\"}}],\"responses\":{\"204\":{\"description\":\"Order cancelled successfully.\"},\"400\":{\"$ref\":\"#/components/responses/BadRequest\"},\"401\":{\"$ref\":\"#/components/responses/Unauthorized\"},\"404\":{\"$ref\":\"#/components/responses/NotFound\"},\"409\":{\"$ref\":\"#/components/responses/Conflict\"},\"5XX\":{\"$ref\":\"#/components/responses/ServerError\"}}}}},\"components\":{\"securitySchemes\":{\"bearerAuth\":{\"type\":\"http\",\"scheme\":\"bearer\",\"description\":\"An API key, sent as `Authorization: Bearer <API_KEY>`.\"}},\"responses\":{\"BadRequest\":{\"description\":\"A parameter is not valid (code `invalid_parameter` or `bad_request`).\",\"content\":{\"application/json\":{\"schema\":{\"$ref\":\"#/components/schemas/Problem\"}}}},\"Unauthorized\":{\"description\":\"The API key is missing or invalid (code `unauthorized`).\",\"content\":{\"application/json\":{\"schema\":{\"$ref\":\"#/components/schemas/Problem\"}}}},\"NotFound\":{\"description\":\"No such order, or it was cancelled (code `order_not_found`).\",\"content\":{\"application/json\":{\"schema\":{\"$ref\":\"#/components/schemas/Problem\"}}}},\"Conflict\":{\"description\":\"The order cannot be cancelled because it has already shipped (code `order_already_shipped`).\",\"content\":{\"application/json\":{\"schema\":{\"$ref\":\"#/components/schemas/Problem\"}}}},\"ServerError\":{\"description\":\"The server failed (code `internal_error`) or its storage is unavailable (code `service_unavailable`).\",\"content\":{\"application/json\":{\"schema\":{\"$ref\":\"#/components/schemas/Problem\"}}}}},\"schemas\":{\"OrderStatus\":{\"type\":\"string\",\"description\":\"Where an order stands. Only a `pending` order can be cancelled.\",\"enum\":[\"pending\",\"shipped\"]},\"Order\":{\"type\":\"object\",\"description\":\"An order placed in the store.\",\"required\":[\"id\",\"petId\",\"quantity\",\"status\",\"complete\"],\"properties\":{\"id\":{\"type\":\"integer\",\"format\":\"int64\",\"description\":\"Unique order identifier.\"},\"petId\":{\"type\":\"integer\",\"format\":\"int64\",\"description\":\"Identifier of the animal in the order.\"},\"quantity\":{\"type\":\"integer\",\"format\":\"int32\",\"description\":\"Number of units ordered.\"},\"shipDate\":{\"type\":\"string\",\"format\":\"date-time\",\"description\":\"Expected or actual ship date (ISO 8601); absent when not known yet.\"},\"status\":{\"$ref\":\"#/components/schemas/OrderStatus\"},\"complete\":{\"type\":\"boolean\",\"description\":\"Whether the order has been fulfilled.\"}},\"example\":{\"id\":7,\"petId\":1,\"quantity\":2,\"shipDate\":\"2026-12-01T09:00:00Z\",\"status\":\"pending\",\"complete\":false}},\"OrderPage\":{\"type\":\"object\",\"description\":\"One page of orders, and where the next one starts.\",\"required\":[\"items\",\"nextCursor\"],\"properties\":{\"items\":{\"type\":\"array\",\"description\":\"The page's orders, by ascending id.\",\"items\":{\"$ref\":\"#/components/schemas/Order\"}},\"nextCursor\":{\"type\":\"string\",\"nullable\":true,\"description\":\"The `cursor` of the next page; null on the last page.\"}},\"example\":{\"items\":[{\"id\":7,\"petId\":1,\"quantity\":2,\"shipDate\":\"2026-12-01T09:00:00Z\",\"status\":\"pending\",\"complete\":false}],\"nextCursor\":null}},\"Problem\":{\"type\":\"object\",\"description\":\"The body of every error response.\",\"required\":[\"code\",\"message\",\"status\"],\"properties\":{\"code\":{\"type\":\"string\",\"description\":\"Machine-readable error code (see the API description for the set).\"},\"message\":{\"type\":\"string\",\"description\":\"Human-readable description.\"},\"status\":{\"type\":\"integer\",\"description\":\"The HTTP status code, equal to the response's status.\"}},\"example\":{\"code\":\"order_already_shipped\",\"message\":\"order 3 has already shipped and cannot be cancelled\",\"status\":409}}}}}";
+pub const OPENAPI_DOCUMENT: &str = "{\"openapi\":\"3.0.3\",\"info\":{\"title\":\"Pet Store\",\"version\":\"2.0.0\",\"description\":\"The Pet Store orders interface, version 2: list the orders placed in the\\nstore a page at a time, filtered, and cancel a pending order. JSON over\\nHTTP, versioned in the path (`/v2`). Version 1 (`/v1`) is served beside\\nit, unchanged.\\n\\nEvery operation requires an API key, sent as `Authorization: Bearer <API_KEY>`.\\nA missing or invalid key yields 401 with a Problem body.\\n\\nEvery error response carries the Problem object. Its `code` is one of:\\n\\n| code | status | meaning |\\n|---|---|---|\\n| `unauthorized` | 401 | The API key is missing, malformed, unknown or revoked. |\\n| `invalid_parameter` | 400 | A parameter is not valid: out of its range, of the wrong type, or a cursor that this service did not issue for these filters. The message names the parameter. |\\n| `bad_request` | 400 | The request could not be read. |\\n| `order_not_found` | 404 | No order with that id exists, or it was already cancelled. |\\n| `order_already_shipped` | 409 | The order has shipped and cannot be cancelled. |\\n| `method_not_allowed` | 405 | The path does not have this method. |\\n| `internal_error` | 500 | The server failed unexpectedly. |\\n| `service_unavailable` | 503 | The server's storage is unreachable; retry later. |\\n\\nNew codes may be added in a compatible release: clients should treat an\\nunknown code by its HTTP status.\\n\\nChanges from version 1: listOrders returns a page (`limit`, `cursor`)\\nin an envelope, filtered by status, pet, ship date and completion; an\\nOrder carries its `status`; the error object is named `Problem` (the\\nname `Error` shadows a built-in in several languages); `getPetById`,\\ndeprecated in version 1, is not part of version 2.\\n\"},\"servers\":[{\"url\":\"https://petstore.example.com/v2\",\"description\":\"Production\"},{\"url\":\"https://staging.petstore.example.com/v2\",\"description\":\"Staging\"}],\"tags\":[{\"name\":\"store\",\"description\":\"Orders placed in the store.\"}],\"security\":[{\"bearerAuth\":[]}],\"paths\":{\"/store/orders\":{\"get\":{\"tags\":[\"store\"],\"operationId\":\"listOrders\",\"summary\":\"List orders, a page at a time\",\"description\":\"Returns the orders that match the filters, by ascending id, at most\\n`limit` of them. Cancelled orders are not listed. When more match,\\n`nextCursor` (and the `Link` header, `rel=\\\"next\\\"`) gives the next\\npage: pass it as `cursor` with the same filters. Walking every page\\nreturns each order that matched and stayed uncancelled for the whole\\nwalk exactly once, even while orders are cancelled or added.\\n\",\"parameters\":[{\"name\":\"limit\",\"in\":\"query\",\"required\":false,\"description\":\"The most orders to return in one page.\",\"schema\":{\"type\":\"integer\",\"format\":\"int32\",\"minimum\":1,\"maximum\":1000,\"default\":100}},{\"name\":\"cursor\",\"in\":\"query\",\"required\":false,\"description\":\"Where the page starts: the `nextCursor` of the previous page,\\nas given. Opaque; valid only with the filters it was issued for.\\n\",\"schema\":{\"type\":\"string\",\"minLength\":1,\"maxLength\":512}},{\"name\":\"status\",\"in\":\"query\",\"required\":false,\"description\":\"Only orders with this status.\",\"schema\":{\"$ref\":\"#/components/schemas/OrderStatus\"}},{\"name\":\"petId\",\"in\":\"query\",\"required\":false,\"description\":\"Only orders of this pet.\",\"schema\":{\"type\":\"integer\",\"format\":\"int64\"}},{\"name\":\"shipDateFrom\",\"in\":\"query\",\"required\":false,\"description\":\"Only orders shipping at or after this instant (inclusive); an order without a ship date matches no ship-date filter.\",\"schema\":{\"type\":\"string\",\"format\":\"date-time\"}},{\"name\":\"shipDateTo\",\"in\":\"query\",\"required\":false,\"description\":\"Only orders shipping before this instant (exclusive); an order without a ship date matches no ship-date filter.\",\"schema\":{\"type\":\"string\",\"format\":\"date-time\"}},{\"name\":\"complete\",\"in\":\"query\",\"required\":false,\"description\":\"Only orders whose `complete` flag is this; an order without a recorded flag matches neither value.\",\"schema\":{\"type\":\"boolean\"}}],\"responses\":{\"200\":{\"description\":\"A page of orders.\",\"headers\":{\"Link\":{\"description\":\"The next page, as an RFC 8288 link: `<URL>; rel=\\\"next\\\"`. Absent on the last page.\",\"required\":false,\"schema\":{\"type\":\"string\"}}},\"content\":{\"application/json\":{\"schema\":{\"$ref\":\"#/components/schemas/OrderPage\"}}}},\"400\":{\"$ref\":\"#/components/responses/BadRequest\"},\"401\":{\"$ref\":\"#/components/responses/Unauthorized\"},\"5XX\":{\"$ref\":\"#/components/responses/ServerError\"}}}},\"/store/orders/{orderId}\":{\"delete\":{\"tags\":[\"store\"],\"operationId\":\"cancelOrder\",\"summary\":\"Cancel an order\",\"description\":\"Cancels an order. Only an order with status `pending` can be\\ncancelled; a shipped order cannot be reversed (409). A cancelled order\\nis no longer listed, and cancelling it again yields 404.\\n\",\"parameters\":[{\"name\":\"orderId\",\"in\":\"path\",\"required\":true,\"description\":\"The identifier of the order to cancel.\",\"schema\":{\"type\":\"integer\",\"format\":\"int64\"}}],\"responses\":{\"204\":{\"description\":\"Order cancelled successfully.\"},\"400\":{\"$ref\":\"#/components/responses/BadRequest\"},\"401\":{\"$ref\":\"#/components/responses/Unauthorized\"},\"404\":{\"$ref\":\"#/components/responses/NotFound\"},\"409\":{\"$ref\":\"#/components/responses/Conflict\"},\"5XX\":{\"$ref\":\"#/components/responses/ServerError\"}}}}},\"components\":{\"securitySchemes\":{\"bearerAuth\":{\"type\":\"http\",\"scheme\":\"bearer\",\"description\":\"An API key, sent as `Authorization: Bearer <API_KEY>`.\"}},\"responses\":{\"BadRequest\":{\"description\":\"A parameter is not valid (code `invalid_parameter` or `bad_request`).\",\"content\":{\"application/json\":{\"schema\":{\"$ref\":\"#/components/schemas/Problem\"}}}},\"Unauthorized\":{\"description\":\"The API key is missing or invalid (code `unauthorized`).\",\"content\":{\"application/json\":{\"schema\":{\"$ref\":\"#/components/schemas/Problem\"}}}},\"NotFound\":{\"description\":\"No such order, or it was cancelled (code `order_not_found`).\",\"content\":{\"application/json\":{\"schema\":{\"$ref\":\"#/components/schemas/Problem\"}}}},\"Conflict\":{\"description\":\"The order cannot be cancelled because it has already shipped (code `order_already_shipped`).\",\"content\":{\"application/json\":{\"schema\":{\"$ref\":\"#/components/schemas/Problem\"}}}},\"ServerError\":{\"description\":\"The server failed (code `internal_error`) or its storage is unavailable (code `service_unavailable`).\",\"content\":{\"application/json\":{\"schema\":{\"$ref\":\"#/components/schemas/Problem\"}}}}},\"schemas\":{\"OrderStatus\":{\"type\":\"string\",\"description\":\"Where an order stands. Only a `pending` order can be cancelled.\",\"enum\":[\"pending\",\"shipped\"]},\"Order\":{\"type\":\"object\",\"description\":\"An order placed in the store.\",\"required\":[\"id\",\"status\"],\"properties\":{\"id\":{\"type\":\"integer\",\"format\":\"int64\",\"description\":\"Unique order identifier.\"},\"petId\":{\"type\":\"integer\",\"format\":\"int64\",\"description\":\"Identifier of the animal in the order; absent when not recorded.\"},\"quantity\":{\"type\":\"integer\",\"format\":\"int64\",\"description\":\"Number of units ordered; absent when not recorded.\"},\"shipDate\":{\"type\":\"string\",\"format\":\"date-time\",\"description\":\"Expected or actual ship date (ISO 8601); absent when not known yet.\"},\"status\":{\"$ref\":\"#/components/schemas/OrderStatus\"},\"complete\":{\"type\":\"boolean\",\"description\":\"Whether the order has been fulfilled; absent when not recorded.\"}},\"example\":{\"id\":7,\"petId\":1,\"quantity\":2,\"shipDate\":\"2026-12-01T09:00:00Z\",\"status\":\"pending\",\"complete\":false}},\"OrderPage\":{\"type\":\"object\",\"description\":\"One page of orders, and where the next one starts.\",\"required\":[\"items\",\"nextCursor\"],\"properties\":{\"items\":{\"type\":\"array\",\"description\":\"The page's orders, by ascending id.\",\"items\":{\"$ref\":\"#/components/schemas/Order\"}},\"nextCursor\":{\"type\":\"string\",\"nullable\":true,\"description\":\"The `cursor` of the next page; null on the last page.\"}},\"example\":{\"items\":[{\"id\":7,\"petId\":1,\"quantity\":2,\"shipDate\":\"2026-12-01T09:00:00Z\",\"status\":\"pending\",\"complete\":false}],\"nextCursor\":null}},\"Problem\":{\"type\":\"object\",\"description\":\"The body of every error response.\",\"required\":[\"code\",\"message\",\"status\"],\"properties\":{\"code\":{\"type\":\"string\",\"description\":\"Machine-readable error code (see the API description for the set).\"},\"message\":{\"type\":\"string\",\"description\":\"Human-readable description.\"},\"status\":{\"type\":\"integer\",\"description\":\"The HTTP status code, equal to the response's status.\"}},\"example\":{\"code\":\"order_already_shipped\",\"message\":\"order 3 has already shipped and cannot be cancelled\",\"status\":409}}}}}";
 /// The spec's `components.schemas`: how each is documented and
 /// validated.
 pub static COMPONENTS: runtime::Components = runtime::Components::new(
     &[
         runtime::ComponentSchema {
             name: "Order",
-            doc: "{\"description\":\"An order placed in the store.\",\"example\":{\"complete\":false,\"id\":7,\"petId\":1,\"quantity\":2,\"shipDate\":\"2026-12-01T09:00:00Z\",\"status\":\"pending\"},\"properties\":{\"complete\":{\"description\":\"Whether the order has been fulfilled.\",\"type\":\"boolean\"},\"id\":{\"description\":\"Unique order identifier.\",\"format\":\"int64\",\"type\":\"integer\"},\"petId\":{\"description\":\"Identifier of the animal in the order.\",\"format\":\"int64\",\"type\":\"integer\"},\"quantity\":{\"description\":\"Number of units ordered.\",\"format\":\"int32\",\"type\":\"integer\"},\"shipDate\":{\"description\":\"Expected or actual ship date (ISO 8601); absent when not known yet.\",\"format\":\"date-time\",\"type\":\"string\"},\"status\":{\"$ref\":\"#/components/schemas/OrderStatus\"}},\"required\":[\"id\",\"petId\",\"quantity\",\"status\",\"complete\"],\"type\":\"object\"}",
-            validation: "{\"description\":\"An order placed in the store.\",\"properties\":{\"complete\":{\"description\":\"Whether the order has been fulfilled.\",\"type\":\"boolean\"},\"id\":{\"allOf\":[{\"maximum\":9223372036854775807,\"minimum\":-9223372036854775808}],\"description\":\"Unique order identifier.\",\"format\":\"int64\",\"type\":\"integer\"},\"petId\":{\"allOf\":[{\"maximum\":9223372036854775807,\"minimum\":-9223372036854775808}],\"description\":\"Identifier of the animal in the order.\",\"format\":\"int64\",\"type\":\"integer\"},\"quantity\":{\"allOf\":[{\"maximum\":2147483647,\"minimum\":-2147483648}],\"description\":\"Number of units ordered.\",\"format\":\"int32\",\"type\":\"integer\"},\"shipDate\":{\"description\":\"Expected or actual ship date (ISO 8601); absent when not known yet.\",\"format\":\"date-time\",\"type\":\"string\"},\"status\":{\"$ref\":\"#/$defs/OrderStatus\"}},\"required\":[\"id\",\"petId\",\"quantity\",\"status\",\"complete\"],\"type\":\"object\"}",
+            doc: "{\"description\":\"An order placed in the store.\",\"example\":{\"complete\":false,\"id\":7,\"petId\":1,\"quantity\":2,\"shipDate\":\"2026-12-01T09:00:00Z\",\"status\":\"pending\"},\"properties\":{\"complete\":{\"description\":\"Whether the order has been fulfilled; absent when not recorded.\",\"type\":\"boolean\"},\"id\":{\"description\":\"Unique order identifier.\",\"format\":\"int64\",\"type\":\"integer\"},\"petId\":{\"description\":\"Identifier of the animal in the order; absent when not recorded.\",\"format\":\"int64\",\"type\":\"integer\"},\"quantity\":{\"description\":\"Number of units ordered; absent when not recorded.\",\"format\":\"int64\",\"type\":\"integer\"},\"shipDate\":{\"description\":\"Expected or actual ship date (ISO 8601); absent when not known yet.\",\"format\":\"date-time\",\"type\":\"string\"},\"status\":{\"$ref\":\"#/components/schemas/OrderStatus\"}},\"required\":[\"id\",\"status\"],\"type\":\"object\"}",
+            validation: "{\"description\":\"An order placed in the store.\",\"properties\":{\"complete\":{\"description\":\"Whether the order has been fulfilled; absent when not recorded.\",\"type\":\"boolean\"},\"id\":{\"allOf\":[{\"maximum\":9223372036854775807,\"minimum\":-9223372036854775808}],\"description\":\"Unique order identifier.\",\"format\":\"int64\",\"type\":\"integer\"},\"petId\":{\"allOf\":[{\"maximum\":9223372036854775807,\"minimum\":-9223372036854775808}],\"description\":\"Identifier of the animal in the order; absent when not recorded.\",\"format\":\"int64\",\"type\":\"integer\"},\"quantity\":{\"allOf\":[{\"maximum\":9223372036854775807,\"minimum\":-9223372036854775808}],\"description\":\"Number of units ordered; absent when not recorded.\",\"format\":\"int64\",\"type\":\"integer\"},\"shipDate\":{\"description\":\"Expected or actual ship date (ISO 8601); absent when not known yet.\",\"format\":\"date-time\",\"type\":\"string\"},\"status\":{\"$ref\":\"#/$defs/OrderStatus\"}},\"required\":[\"id\",\"status\"],\"type\":\"object\"}",
         },
         runtime::ComponentSchema {
             name: "OrderPage",
@@ -402,7 +407,7 @@ static LIST_ORDERS: runtime::Operation = runtime::Operation {
             explode: true,
             default: ::std::option::Option::None,
             description: ::std::option::Option::Some(
-                "Only orders shipping at or after this instant (inclusive).",
+                "Only orders shipping at or after this instant (inclusive); an order without a ship date matches no ship-date filter.",
             ),
             schema: &LIST_ORDERS_PARAM_SHIP_DATE_FROM,
         },
@@ -414,7 +419,7 @@ static LIST_ORDERS: runtime::Operation = runtime::Operation {
             explode: true,
             default: ::std::option::Option::None,
             description: ::std::option::Option::Some(
-                "Only orders shipping before this instant (exclusive).",
+                "Only orders shipping before this instant (exclusive); an order without a ship date matches no ship-date filter.",
             ),
             schema: &LIST_ORDERS_PARAM_SHIP_DATE_TO,
         },
@@ -426,7 +431,7 @@ static LIST_ORDERS: runtime::Operation = runtime::Operation {
             explode: true,
             default: ::std::option::Option::None,
             description: ::std::option::Option::Some(
-                "Only orders whose `complete` flag is this.",
+                "Only orders whose `complete` flag is this; an order without a recorded flag matches neither value.",
             ),
             schema: &LIST_ORDERS_PARAM_COMPLETE,
         },
@@ -520,13 +525,13 @@ as given. Opaque; valid only with the filters it was issued for.*/
     ///Only orders of this pet.
     #[serde(rename = "petId", default)]
     pub pet_id: ::std::option::Option<i64>,
-    ///Only orders shipping at or after this instant (inclusive).
+    ///Only orders shipping at or after this instant (inclusive); an order without a ship date matches no ship-date filter.
     #[serde(rename = "shipDateFrom", default)]
     pub ship_date_from: ::std::option::Option<::chrono::DateTime<::chrono::offset::Utc>>,
-    ///Only orders shipping before this instant (exclusive).
+    ///Only orders shipping before this instant (exclusive); an order without a ship date matches no ship-date filter.
     #[serde(rename = "shipDateTo", default)]
     pub ship_date_to: ::std::option::Option<::chrono::DateTime<::chrono::offset::Utc>>,
-    ///Only orders whose `complete` flag is this.
+    ///Only orders whose `complete` flag is this; an order without a recorded flag matches neither value.
     #[serde(rename = "complete", default)]
     pub complete: ::std::option::Option<bool>,
 }
@@ -804,14 +809,75 @@ impl<H: PetStoreHandlers> PetStoreApi for StrictServer<H> {
         ::std::result::Result::Ok(::dropshot::HttpResponseOk(DOCUMENT.clone()))
     }
 }
-/// The dropshot API description of a server built on `H`, with a
-/// hidden endpoint answering 405 (the Error object and `Allow`) for
-/// each method a path does not document.
+/// The dropshot API description of a server of this version alone,
+/// built on `H`: see [`register_endpoints`].
 pub fn api_description<H: PetStoreHandlers>() -> ::std::result::Result<
     ::dropshot::ApiDescription<H>,
     runtime::ApiDescriptionError,
 > {
-    let mut api = pet_store_api_mod::api_description::<StrictServer<H>>()?;
+    let mut api = ::dropshot::ApiDescription::new();
+    register_endpoints(&mut api, ::dropshot::ApiEndpointVersions::all)?;
+    ::std::result::Result::Ok(api)
+}
+/// The versions this major answers for in a server that serves
+/// several majors side by side: from `#major.0.0` up to the next
+/// major.
+pub fn endpoint_versions() -> ::dropshot::ApiEndpointVersions {
+    runtime::major_versions(2u64)
+}
+/// Registers this version's endpoints on `api`, which may hold
+/// another major's already: one per operation, the document's, and a
+/// hidden endpoint answering 405 (the Error object and `Allow`) for
+/// each method a path does not document. Each answers for
+/// `versions()`: `ApiEndpointVersions::all` in a server of this
+/// version alone, [`endpoint_versions`] beside other majors (with a
+/// version policy that tells the major by the path, such as
+/// [`runtime::VersionByPath`]).
+pub fn register_endpoints<H: PetStoreHandlers>(
+    api: &mut ::dropshot::ApiDescription<H>,
+    versions: fn() -> ::dropshot::ApiEndpointVersions,
+) -> ::std::result::Result<(), runtime::ApiDescriptionError> {
+    api.register(
+        ::dropshot::ApiEndpoint::new(
+                "listOrders".to_string(),
+                <StrictServer<H> as PetStoreApi>::list_orders,
+                ::dropshot::Method::GET,
+                "application/json",
+                "/v2/store/orders",
+                versions(),
+            )
+            .summary("List orders, a page at a time")
+            .description(
+                "Returns the orders that match the filters, by ascending id, at most `limit` of them. Cancelled orders are not listed. When more match, `nextCursor` (and the `Link` header, `rel=\"next\"`) gives the next page: pass it as `cursor` with the same filters. Walking every page returns each order that matched and stayed uncancelled for the whole walk exactly once, even while orders are cancelled or added.",
+            )
+            .tag("store"),
+    )?;
+    api.register(
+        ::dropshot::ApiEndpoint::new(
+                "cancelOrder".to_string(),
+                <StrictServer<H> as PetStoreApi>::cancel_order,
+                ::dropshot::Method::DELETE,
+                "application/json",
+                "/v2/store/orders/{orderId}",
+                versions(),
+            )
+            .summary("Cancel an order")
+            .description(
+                "Cancels an order. Only an order with status `pending` can be cancelled; a shipped order cannot be reversed (409). A cancelled order is no longer listed, and cancelling it again yields 404.",
+            )
+            .tag("store"),
+    )?;
+    api.register(
+        ::dropshot::ApiEndpoint::new(
+                "openapi_document".to_string(),
+                <StrictServer<H> as PetStoreApi>::openapi_document,
+                ::dropshot::Method::GET,
+                "application/json",
+                "/v2/openapi.json",
+                versions(),
+            )
+            .visible(false),
+    )?;
     for method in runtime::methods_other_than(&["GET"]) {
         api.register(
             ::dropshot::ApiEndpoint::new(
@@ -827,7 +893,7 @@ pub fn api_description<H: PetStoreHandlers>() -> ::std::result::Result<
                     method,
                     "application/json",
                     "/v2/openapi.json",
-                    ::dropshot::ApiEndpointVersions::All,
+                    versions(),
                 )
                 .visible(false),
         )?;
@@ -847,7 +913,7 @@ pub fn api_description<H: PetStoreHandlers>() -> ::std::result::Result<
                     method,
                     "application/json",
                     "/v2/store/orders",
-                    ::dropshot::ApiEndpointVersions::All,
+                    versions(),
                 )
                 .visible(false),
         )?;
@@ -870,12 +936,12 @@ pub fn api_description<H: PetStoreHandlers>() -> ::std::result::Result<
                     method,
                     "application/json",
                     "/v2/store/orders/{orderId}",
-                    ::dropshot::ApiEndpointVersions::All,
+                    versions(),
                 )
                 .visible(false),
         )?;
     }
-    ::std::result::Result::Ok(api)
+    ::std::result::Result::Ok(())
 }
 /// The API description without an implementation, for generating
 /// the OpenAPI document dropshot sees.

@@ -68,15 +68,20 @@ pub mod types {
     ///An order placed in the store.
     #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
     pub struct Order {
-        ///Whether the order has been fulfilled.
-        pub complete: bool,
+        ///Whether the order has been fulfilled; absent when not recorded.
+        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+        pub complete: ::std::option::Option<bool>,
         ///Unique order identifier.
         pub id: i64,
-        ///Identifier of the animal in the order.
-        #[serde(rename = "petId")]
-        pub pet_id: i64,
-        ///Number of units ordered.
-        pub quantity: i32,
+        ///Identifier of the animal in the order; absent when not recorded.
+        #[serde(
+            rename = "petId",
+            skip_serializing_if = "::std::option::Option::is_none"
+        )]
+        pub pet_id: ::std::option::Option<i64>,
+        ///Number of units ordered; absent when not recorded.
+        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+        pub quantity: ::std::option::Option<i64>,
         ///Expected or actual ship date (ISO 8601); absent when not known yet.
         #[serde(
             rename = "shipDate",
@@ -305,14 +310,14 @@ walk exactly once, even while orders are cancelled or added.
 Sends a `GET` request to `/store/orders`
 
 Arguments:
-- `complete`: Only orders whose `complete` flag is this.
+- `complete`: Only orders whose `complete` flag is this; an order without a recorded flag matches neither value.
 - `cursor`: Where the page starts: the `nextCursor` of the previous page,
 as given. Opaque; valid only with the filters it was issued for.
 
 - `limit`: The most orders to return in one page.
 - `pet_id`: Only orders of this pet.
-- `ship_date_from`: Only orders shipping at or after this instant (inclusive).
-- `ship_date_to`: Only orders shipping before this instant (exclusive).
+- `ship_date_from`: Only orders shipping at or after this instant (inclusive); an order without a ship date matches no ship-date filter.
+- `ship_date_to`: Only orders shipping before this instant (exclusive); an order without a ship date matches no ship-date filter.
 - `status`: Only orders with this status.
 */
     pub async fn list_orders<'a>(

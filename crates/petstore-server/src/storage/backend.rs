@@ -210,6 +210,10 @@ impl MigrationSource<'static> for EmbeddedMigrations {
                     "change counters: keys",
                     include_str!("../../migrations/sqlite/0003_change_counters.sql"),
                 ),
+                (
+                    "pages: ship dates that sort, secrets",
+                    include_str!("../../migrations/sqlite/0004_pages.sql"),
+                ),
             ],
             Backend::Postgres => &[
                 ("initial", include_str!("../../migrations/postgres/0001_initial.sql")),
@@ -220,6 +224,10 @@ impl MigrationSource<'static> for EmbeddedMigrations {
                 (
                     "change counters: keys, and only statements that change rows",
                     include_str!("../../migrations/postgres/0003_change_counters.sql"),
+                ),
+                (
+                    "pages: ship dates that sort, secrets",
+                    include_str!("../../migrations/postgres/0004_pages.sql"),
                 ),
             ],
         };

@@ -53,6 +53,30 @@ impl OrderStatus {
     }
 }
 
+/// Which orders a v2 page holds. Absent filters match every order; an
+/// order without a recorded value (no ship date, no `complete` flag) matches
+/// no filter on it.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct OrderFilters {
+    /// Pending or shipped (a cancelled order is never listed).
+    pub status: Option<OrderStatus>,
+    pub pet_id: Option<i64>,
+    /// Inclusive.
+    pub ship_date_from: Option<DateTime<Utc>>,
+    /// Exclusive.
+    pub ship_date_to: Option<DateTime<Utc>>,
+    pub complete: Option<bool>,
+}
+
+/// One page: the orders matching `filters` whose ids are above `after`, by
+/// ascending id, at most `limit` of them.
+#[derive(Debug, Clone, Copy)]
+pub struct PageQuery<'a> {
+    pub filters: &'a OrderFilters,
+    pub after: Option<i64>,
+    pub limit: u32,
+}
+
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct PetRecord {
     pub id: i64,
@@ -204,6 +228,12 @@ pub trait Storage: Send + Sync + 'static {
             Ok(orders)
         }
     }
+    /// One page of the orders that are not cancelled (keyset pagination on
+    /// the id: the cost of a page does not grow with how far it is).
+    fn order_page(&self, query: PageQuery<'_>) -> impl Future<Output = Result<Vec<OrderRecord>>> + Send;
+    /// The secret named `name`, shared by every process on this database:
+    /// `fresh` becomes it when there is none yet.
+    fn shared_secret(&self, name: &str, fresh: &[u8]) -> impl Future<Output = Result<Vec<u8>>> + Send;
     /// The current versions of orders and keys.
     fn versions(&self) -> impl Future<Output = Result<Versions>> + Send;
     /// One order by id, whatever its status.

@@ -1,7 +1,7 @@
 //! [`Storage`] over SQL, for both backends with one set of queries (sqlx's
 //! `Any` driver; `$n` placeholders, which SQLite also reads).
 
-use chrono::{DateTime, Utc};
+use chrono::{DateTime, Datelike, Utc};
 use futures_util::TryStreamExt;
 use sqlx::any::AnyConnectOptions;
 use sqlx::any::AnyRow;
@@ -13,8 +13,8 @@ use super::backend::{Backend, WaitLimits};
 use super::cancel_queue::CancelQueue;
 use super::database_file::DatabaseFile;
 use super::{
-    ActiveKeys, ApiKeyRecord, CancelOutcome, ImportData, ImportStatus, KeysVersion, OrderRecord, OrderStatus,
-    OrdersVersion, PetRecord, Result, ShipOutcome, Storage, StorageError, Versions,
+    ActiveKeys, ApiKeyRecord, CancelOutcome, ImportData, ImportStatus, KeysVersion, OrderFilters, OrderRecord,
+    OrderStatus, OrdersVersion, PageQuery, PetRecord, Result, ShipOutcome, Storage, StorageError, Versions,
 };
 
 const ORDER_COLUMNS: &str = "id, pet_id, quantity, ship_date, complete, status";
@@ -169,6 +169,81 @@ pub(super) fn now() -> String {
     Utc::now().to_rfc3339_opts(chrono::SecondsFormat::Micros, true)
 }
 
+/// The years a stored ship date may have: four digits, so that the text
+/// sorts as the instants do.
+const SHIP_DATE_YEARS: std::ops::RangeInclusive<i32> = 0..=9999;
+
+/// A ship date as stored: RFC 3339 in UTC with all nine fraction digits,
+/// so that comparing the text compares the instants (see migration 0004).
+fn stored_ship_date(date: DateTime<Utc>) -> String {
+    date.to_rfc3339_opts(chrono::SecondsFormat::Nanos, true)
+}
+
+/// A value bound to a page query's placeholder.
+enum Argument {
+    Integer(i64),
+    Text(String),
+    Boolean(bool),
+}
+
+/// A page query's conditions after `status <> 'cancelled'`, and the
+/// arguments of their placeholders.
+#[derive(Default)]
+struct Conditions {
+    sql: String,
+    arguments: Vec<Argument>,
+}
+
+impl Conditions {
+    fn compare(&mut self, column: &str, operator: &str, argument: Argument) {
+        self.arguments.push(argument);
+        self.sql
+            .push_str(&format!(" AND {column} {operator} ${}", self.arguments.len()));
+    }
+}
+
+/// The conditions of a page; `None` when no stored order can match.
+fn page_conditions(query: &PageQuery<'_>) -> Option<Conditions> {
+    let OrderFilters {
+        status,
+        pet_id,
+        ship_date_from,
+        ship_date_to,
+        complete,
+    } = query.filters;
+    let mut conditions = Conditions::default();
+    if let Some(after) = query.after {
+        conditions.compare("id", ">", Argument::Integer(after));
+    }
+    if let Some(status) = status {
+        conditions.compare("status", "=", Argument::Text(status.as_str().into()));
+    }
+    if let Some(pet_id) = pet_id {
+        conditions.compare("pet_id", "=", Argument::Integer(*pet_id));
+    }
+    // A bound outside the years a ship date can have excludes every order,
+    // or only those without a ship date.
+    let years = &SHIP_DATE_YEARS;
+    if let Some(from) = ship_date_from {
+        match from.year() {
+            year if year > *years.end() => return None,
+            year if year < *years.start() => conditions.sql.push_str(" AND ship_date IS NOT NULL"),
+            _ => conditions.compare("ship_date", ">=", Argument::Text(stored_ship_date(*from))),
+        }
+    }
+    if let Some(to) = ship_date_to {
+        match to.year() {
+            year if year < *years.start() => return None,
+            year if year > *years.end() => conditions.sql.push_str(" AND ship_date IS NOT NULL"),
+            _ => conditions.compare("ship_date", "<", Argument::Text(stored_ship_date(*to))),
+        }
+    }
+    if let Some(complete) = complete {
+        conditions.compare("complete", "=", Argument::Boolean(*complete));
+    }
+    Some(conditions)
+}
+
 fn parse_time(s: &str) -> Result<DateTime<Utc>> {
     DateTime::parse_from_rfc3339(s)
         .map(|t| t.with_timezone(&Utc))
@@ -239,6 +314,46 @@ impl Storage for SqlStorage {
         Ok(())
     }
 
+    async fn order_page(&self, query: PageQuery<'_>) -> Result<Vec<OrderRecord>> {
+        let Some(conditions) = page_conditions(&query) else {
+            return Ok(Vec::new());
+        };
+        let sql = format!(
+            "SELECT {ORDER_COLUMNS} FROM orders WHERE status <> 'cancelled'{} ORDER BY id LIMIT ${}",
+            conditions.sql,
+            conditions.arguments.len() + 1
+        );
+        let mut statement = sqlx::query(&sql);
+        for argument in conditions.arguments {
+            statement = match argument {
+                Argument::Integer(value) => statement.bind(value),
+                Argument::Text(value) => statement.bind(value),
+                Argument::Boolean(value) => statement.bind(value),
+            };
+        }
+        let rows = statement
+            .bind(i64::from(query.limit))
+            .fetch_all(&self.pool)
+            .await
+            .map_err(|e| self.classify(e))?;
+        rows.iter().map(order_from_row).collect()
+    }
+
+    async fn shared_secret(&self, name: &str, fresh: &[u8]) -> Result<Vec<u8>> {
+        self.verify_file()?;
+        sqlx::query("INSERT INTO secrets (name, value) VALUES ($1, $2) ON CONFLICT (name) DO NOTHING")
+            .bind(name)
+            .bind(fresh)
+            .execute(&self.pool)
+            .await
+            .map_err(|e| self.classify(e))?;
+        sqlx::query_scalar("SELECT value FROM secrets WHERE name = $1")
+            .bind(name)
+            .fetch_one(&self.pool)
+            .await
+            .map_err(|e| self.classify(e))
+    }
+
     async fn versions(&self) -> Result<Versions> {
         // Every request reads the counters: a deleted or replaced file is
         // noticed by the next request, reads included.
@@ -269,10 +384,11 @@ impl Storage for SqlStorage {
     async fn ship_order(&self, id: i64) -> Result<ShipOutcome> {
         self.verify_file()?;
         let done = sqlx::query(
-            "UPDATE orders SET status = 'shipped', complete = $1, ship_date = COALESCE(ship_date, $2), updated_at = $2 \
-             WHERE id = $3 AND status = 'pending'",
+            "UPDATE orders SET status = 'shipped', complete = $1, ship_date = COALESCE(ship_date, $2), updated_at = $3 \
+             WHERE id = $4 AND status = 'pending'",
         )
         .bind(true)
+        .bind(stored_ship_date(Utc::now()))
         .bind(now())
         .bind(id)
         .execute(&self.pool)
@@ -323,6 +439,14 @@ impl Storage for SqlStorage {
                 ImportStatus::Pending => OrderStatus::Pending,
                 ImportStatus::Shipped => OrderStatus::Shipped,
             };
+            if let Some(date) = order.ship_date.filter(|d| !SHIP_DATE_YEARS.contains(&d.year())) {
+                return Err(in_item(
+                    StorageError::Invalid(format!("shipDate {date} is outside the years 0000 to 9999")),
+                    "orders",
+                    i,
+                    order.id,
+                ));
+            }
             sqlx::query(
                 "INSERT INTO orders (id, pet_id, quantity, ship_date, complete, status, created_at, updated_at) \
                  VALUES ($1, $2, $3, $4, $5, $6, $7, $7)",
@@ -330,11 +454,7 @@ impl Storage for SqlStorage {
             .bind(order.id)
             .bind(order.pet_id)
             .bind(order.quantity)
-            .bind(
-                order
-                    .ship_date
-                    .map(|d| d.to_rfc3339_opts(chrono::SecondsFormat::AutoSi, true)),
-            )
+            .bind(order.ship_date.map(stored_ship_date))
             .bind(order.complete)
             .bind(status.as_str())
             .bind(&stamp)

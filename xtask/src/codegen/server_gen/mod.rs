@@ -13,7 +13,8 @@
 //! One concern per file: [`model`] (the spec read into operations, with
 //! [`parameters`], [`bodies`] and [`responses`]), [`types`], [`schemas`],
 //! [`tables`], [`endpoints`] (the traits' declarations), [`adapter`] (the
-//! strict layer) and [`not_allowed`] (405s).
+//! strict layer), [`registration`] (the endpoints on a description that
+//! may hold other majors') and [`not_allowed`] (405s).
 
 mod adapter;
 mod bodies;
@@ -21,6 +22,7 @@ mod endpoints;
 mod model;
 mod not_allowed;
 mod parameters;
+mod registration;
 mod responses;
 mod schemas;
 mod tables;
@@ -74,6 +76,8 @@ pub fn generate(spec: &Spec, document: &str) -> Result<syn::File, SpecError> {
     let handler_methods = operations.iter().map(handler_method);
     let adapters = operations.iter().map(|op| adapter(op, &error_type, &handlers_trait));
     let not_allowed = not_allowed::registrations(&operations, &document_path, &error_type);
+    let registrations = registration::registrations(&operations, &document_path, &api_trait);
+    let major = major_version(&spec.api.info.version)?;
 
     let api_doc = format!(
         "The `{}` API as dropshot sees it: one endpoint per operation, under `{base_path}`.\n\n\
@@ -208,14 +212,37 @@ pub fn generate(spec: &Spec, document: &str) -> Result<syn::File, SpecError> {
             }
         }
 
-        /// The dropshot API description of a server built on `H`, with a
-        /// hidden endpoint answering 405 (the Error object and `Allow`) for
-        /// each method a path does not document.
+        /// The dropshot API description of a server of this version alone,
+        /// built on `H`: see [`register_endpoints`].
         pub fn api_description<H: #handlers_trait>(
         ) -> ::std::result::Result<::dropshot::ApiDescription<H>, runtime::ApiDescriptionError> {
-            let mut api = #api_mod::api_description::<StrictServer<H>>()?;
-            #not_allowed
+            let mut api = ::dropshot::ApiDescription::new();
+            register_endpoints(&mut api, ::dropshot::ApiEndpointVersions::all)?;
             ::std::result::Result::Ok(api)
+        }
+
+        /// The versions this major answers for in a server that serves
+        /// several majors side by side: from `#major.0.0` up to the next
+        /// major.
+        pub fn endpoint_versions() -> ::dropshot::ApiEndpointVersions {
+            runtime::major_versions(#major)
+        }
+
+        /// Registers this version's endpoints on `api`, which may hold
+        /// another major's already: one per operation, the document's, and a
+        /// hidden endpoint answering 405 (the Error object and `Allow`) for
+        /// each method a path does not document. Each answers for
+        /// `versions()`: `ApiEndpointVersions::all` in a server of this
+        /// version alone, [`endpoint_versions`] beside other majors (with a
+        /// version policy that tells the major by the path, such as
+        /// [`runtime::VersionByPath`]).
+        pub fn register_endpoints<H: #handlers_trait>(
+            api: &mut ::dropshot::ApiDescription<H>,
+            versions: fn() -> ::dropshot::ApiEndpointVersions,
+        ) -> ::std::result::Result<(), runtime::ApiDescriptionError> {
+            #registrations
+            #not_allowed
+            ::std::result::Result::Ok(())
         }
 
         /// The API description without an implementation, for generating
@@ -227,4 +254,18 @@ pub fn generate(spec: &Spec, document: &str) -> Result<syn::File, SpecError> {
     };
     syn::parse2(tokens)
         .map_err(|e| SpecError::new("document", format!("the server generator emitted invalid Rust: {e}")))
+}
+
+/// The major of `info.version`, which must be a semantic version: it
+/// decides which versions the endpoints answer for beside other majors.
+fn major_version(version: &str) -> Result<u64, SpecError> {
+    let core = version.split(['-', '+']).next().unwrap_or_default();
+    let parts: Vec<_> = core.split('.').map(str::parse::<u64>).collect();
+    match parts.as_slice() {
+        [Ok(major), Ok(_), Ok(_)] => Ok(*major),
+        _ => Err(SpecError::new(
+            "info.version",
+            format!("`{version}` is not a semantic version (MAJOR.MINOR.PATCH): the major decides the path's version"),
+        )),
+    }
 }

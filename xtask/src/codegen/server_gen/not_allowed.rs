@@ -11,7 +11,8 @@ use quote::quote;
 use super::model::Operation;
 
 /// Statements that register the hidden endpoints on `api`, for every path
-/// of `operations` and the document's own path.
+/// of `operations` and the document's own path, each answering for
+/// `versions`.
 pub(super) fn registrations(operations: &[Operation], document_path: &str, error_type: &syn::Ident) -> TokenStream {
     // Path → its methods, and the marker of one of its operations with
     // parameters (dropshot checks that an endpoint takes its path's
@@ -42,7 +43,7 @@ pub(super) fn registrations(operations: &[Operation], document_path: &str, error
                         method,
                         "application/json",
                         #path,
-                        ::dropshot::ApiEndpointVersions::All,
+                        versions(),
                     )
                     .visible(false),
                 )?;

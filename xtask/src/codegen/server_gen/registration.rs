@@ -1,0 +1,107 @@
+//! `register_endpoints`: every endpoint of one document registered on an
+//! `ApiDescription` that may already hold another major's, so that one
+//! server serves `/v1` and `/v2` side by side.
+//!
+//! dropshot's `#[api_description]` builds a description of its own, and
+//! two descriptions cannot be merged; so the generator registers the trait's
+//! endpoints itself, with the metadata the macro would give them. The
+//! agreement tests check that the served description emits, version by
+//! version, the document the trait's stub description emits.
+
+use proc_macro2::TokenStream;
+use quote::quote;
+
+use super::model::Operation;
+
+/// Statements that register each operation's endpoint and the document's
+/// on `api`, each answering for `versions`.
+pub(super) fn registrations(operations: &[Operation], document_path: &str, api_trait: &syn::Ident) -> TokenStream {
+    let operations = operations.iter().map(|op| {
+        let (method, path, id, fn_name) = (&op.method, &op.http_path, &op.id, &op.fn_name);
+        let (summary, description) = summary_and_description(&op.doc);
+        let summary = summary.map(|s| quote!(.summary(#s)));
+        let description = description.map(|d| quote!(.description(#d)));
+        let tags = op.tags.iter().map(|tag| quote!(.tag(#tag)));
+        let deprecated = op.deprecated.then(|| quote!(.deprecated(true)));
+        quote! {
+            api.register(
+                ::dropshot::ApiEndpoint::new(
+                    #id.to_string(),
+                    <StrictServer<H> as #api_trait>::#fn_name,
+                    ::dropshot::Method::#method,
+                    "application/json",
+                    #path,
+                    versions(),
+                )
+                #summary
+                #description
+                #(#tags)*
+                #deprecated
+            )?;
+        }
+    });
+    quote! {
+        #(#operations)*
+        api.register(
+            ::dropshot::ApiEndpoint::new(
+                "openapi_document".to_string(),
+                <StrictServer<H> as #api_trait>::openapi_document,
+                ::dropshot::Method::GET,
+                "application/json",
+                #document_path,
+                versions(),
+            )
+            .visible(false),
+        )?;
+    }
+}
+
+/// The summary and description dropshot's macro takes from an endpoint's
+/// doc comment: the first non-empty line, then the rest, lines joined by a
+/// space and paragraphs by a blank line.
+pub(super) fn summary_and_description(doc: &str) -> (Option<String>, Option<String>) {
+    let mut lines = doc.split('\n').enumerate().map(|(i, line)| {
+        let line = line.trim();
+        match i {
+            0 => line,
+            _ => line
+                .strip_prefix("* ")
+                .or_else(|| line.strip_prefix('*'))
+                .unwrap_or(line),
+        }
+    });
+    let mut next_non_empty = || lines.by_ref().find(|line| !line.is_empty()).map(str::to_string);
+    let summary = next_non_empty();
+    let first = next_non_empty();
+    let description = first.map(|first| {
+        let joined = lines.fold(first, |acc, line| {
+            if acc.ends_with('-') || acc.ends_with('\n') || acc.is_empty() {
+                format!("{acc}{line}")
+            } else if line.is_empty() {
+                format!("{acc}\n\n")
+            } else {
+                format!("{acc} {line}")
+            }
+        });
+        joined.trim_end().to_string()
+    });
+    (summary, description)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::summary_and_description;
+
+    #[test]
+    fn a_summary_then_paragraphs_joined_as_dropshot_joins_them() {
+        let (summary, description) =
+            summary_and_description("Cancel an order\n\nCancels it.\nOnly pending.\n\nAgain: 404.");
+        assert_eq!(summary.as_deref(), Some("Cancel an order"));
+        assert_eq!(description.as_deref(), Some("Cancels it. Only pending.\n\nAgain: 404."));
+    }
+
+    #[test]
+    fn a_summary_alone_has_no_description() {
+        assert_eq!(summary_and_description("listOrders"), (Some("listOrders".into()), None));
+    }
+}
