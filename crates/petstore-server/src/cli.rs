@@ -329,17 +329,29 @@ async fn serve(db: &Database, options: &ServeOptions) -> anyhow::Result<()> {
     let v2_base = format!("http://{}{}", server.local_addr(), petstore_api::v2::BASE_PATH);
     // The first line of stdout says where to reach the service (port 0
     // picks a free port, so scripts and tests read it from here); the
-    // second, version 2.
-    println!("Serving {base}");
-    println!("Serving {v2_base}");
+    // second, version 2. Whoever reads them may close the pipe after the
+    // first line: the lines go in one write, and a closed stdout does not
+    // stop the service.
+    let mut announcement = format!("Serving {base}\nServing {v2_base}\n");
     if let Some(key) = demo_key {
-        println!(
-            "Demo data is in {}. A new API key (shown once; `keys revoke` ends it):\n\n  {key}\n",
+        announcement.push_str(&format!(
+            "Demo data is in {}. A new API key (shown once; `keys revoke` ends it):\n\n  {key}\n\n",
             redact(&db.database)
-        );
-        println!("Try:\n\n  curl -H 'Authorization: Bearer {key}' {base}/store/orders\n");
-        println!("  curl -X DELETE -H 'Authorization: Bearer {key}' {base}/store/orders/1\n");
-        println!("  curl -H 'Authorization: Bearer {key}' '{v2_base}/store/orders?limit=2&status=pending'\n");
+        ));
+        announcement.push_str(&format!(
+            "Try:\n\n  curl -H 'Authorization: Bearer {key}' {base}/store/orders\n\n"
+        ));
+        announcement.push_str(&format!(
+            "  curl -X DELETE -H 'Authorization: Bearer {key}' {base}/store/orders/1\n\n"
+        ));
+        announcement.push_str(&format!(
+            "  curl -H 'Authorization: Bearer {key}' '{v2_base}/store/orders?limit=2&status=pending'\n\n"
+        ));
+    }
+    {
+        use std::io::Write as _;
+        let mut stdout = std::io::stdout().lock();
+        let _ = stdout.write_all(announcement.as_bytes()).and_then(|()| stdout.flush());
     }
     // Borrowing `server` ends with the select, so it can be closed after.
     let signal = tokio::select! {

@@ -91,3 +91,70 @@ async fn a_revoked_key_stops_working_at_once_everywhere() {
         assert!(body.contains("\"code\":\"unauthorized\""), "{body}");
     }
 }
+
+/// Version 2 beside version 1 on two instances of one database: a cursor
+/// one instance issued pages on the other (the signing key is the
+/// database's), and a cancel through either version on either instance is
+/// seen at once through the other version on the other instance.
+async fn versions_agree_across_instances(database: &str, key: &str) {
+    let a = ServerProcess::start(database, &[]);
+    let b = ServerProcess::start(database, &[]);
+    let v2 = |server: &ServerProcess| format!("{}/v2", server.base_url.trim_end_matches("/v1"));
+    let page = |server: &ServerProcess, query: &str| {
+        let (status, body) = http(&format!("{}/store/orders?{query}", v2(server)), "GET", Some(key));
+        assert_eq!(status, 200, "{body}");
+        serde_json::from_str::<serde_json::Value>(&body).unwrap()
+    };
+    let ids = |page: &serde_json::Value| {
+        page["items"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|o| o["id"].as_i64().unwrap())
+            .collect::<Vec<_>>()
+    };
+    let v1_ids = |server: &ServerProcess| {
+        let (status, body) = http(&format!("{}/store/orders", server.base_url), "GET", Some(key));
+        assert_eq!(status, 200, "{body}");
+        let orders: Vec<serde_json::Value> = serde_json::from_str(&body).unwrap();
+        orders.iter().map(|o| o["id"].as_i64().unwrap()).collect::<Vec<_>>()
+    };
+
+    let first = page(&a, "limit=5");
+    assert_eq!(ids(&first), [1, 2, 3, 4, 5]);
+    let cursor = first["nextCursor"].as_str().unwrap();
+    assert_eq!(ids(&page(&b, &format!("limit=5&cursor={cursor}"))), [6, 7, 8, 9, 10]);
+
+    // Both v1 lists read (and cached) before the cancels.
+    assert!(v1_ids(&a).contains(&3) && v1_ids(&b).contains(&4));
+    assert_eq!(http(&format!("{}/store/orders/3", v2(&a)), "DELETE", Some(key)).0, 204);
+    assert!(
+        !v1_ids(&b).contains(&3),
+        "b's v1 list must not serve order 3 after its 204"
+    );
+    assert!(!ids(&page(&b, "limit=10")).contains(&3));
+    assert_eq!(
+        http(&format!("{}/store/orders/4", b.base_url), "DELETE", Some(key)).0,
+        204
+    );
+    assert!(!ids(&page(&a, "limit=10")).contains(&4));
+    assert!(!v1_ids(&a).contains(&4));
+    let (status, body) = http(&format!("{}/store/orders/4", v2(&a)), "DELETE", Some(key));
+    assert_eq!(status, 404, "{body}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn versions_agree_across_instances_on_postgres() {
+    let Some((db, key)) = prepare("versions_agree_across_instances_on_postgres").await else {
+        return;
+    };
+    versions_agree_across_instances(&db.url, &key).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn versions_agree_across_instances_on_sqlite() {
+    let dir = tempfile::tempdir().unwrap();
+    let database = dir.path().join("petstore.db").display().to_string();
+    let key = support::seed(&database, ORDERS, 0, "instances").await;
+    versions_agree_across_instances(&database, &key).await;
+}

@@ -316,3 +316,91 @@ async fn postgres_versions_follow_every_change() {
     storage.close().await;
     other.close().await;
 }
+
+/// Migration 0004 on a database written before it: ship dates stored with
+/// 0, 3, 6 or 9 fraction digits become fixed-width, so that version 2's
+/// date filters, which compare the text, compare the instants.
+async fn ship_dates_written_before_migration_4_filter_by_instant(database: &str, sqlx_url: &str) {
+    use petstore_server::storage::{OrderFilters, PageQuery};
+    use sqlx::Connection;
+    let instant = |s: &str| s.parse::<chrono::DateTime<chrono::Utc>>().unwrap();
+    let storage = SqlStorage::open(database).await.unwrap();
+    let orders: Vec<_> = (1..=5)
+        .map(|id| serde_json::json!({"id": id, "status": "pending"}))
+        .collect();
+    storage
+        .import(&data(serde_json::json!({ "orders": orders })))
+        .await
+        .unwrap();
+    storage.close().await;
+    // As the import before 0004 wrote them (chrono's AutoSi), and the
+    // schema as it was.
+    sqlx::any::install_default_drivers();
+    let mut raw = sqlx::AnyConnection::connect(sqlx_url).await.unwrap();
+    for statement in [
+        "UPDATE orders SET ship_date = CASE id \
+           WHEN 1 THEN '2026-01-02T03:04:05Z' WHEN 2 THEN '2026-01-02T03:04:05.500Z' \
+           WHEN 3 THEN '2026-01-02T03:04:05.000001Z' WHEN 4 THEN '2026-01-02T03:04:05.000000001Z' END",
+        "DELETE FROM _sqlx_migrations WHERE version = 4",
+        "DROP TABLE secrets",
+        "DROP INDEX orders_by_pet",
+    ] {
+        sqlx::query(statement).execute(&mut raw).await.unwrap();
+    }
+    raw.close().await.unwrap();
+
+    let storage = SqlStorage::open(database).await.unwrap();
+    let page = |filters: OrderFilters| {
+        let storage = storage.clone();
+        async move {
+            let query = PageQuery {
+                filters: &filters,
+                after: None,
+                limit: 10,
+            };
+            storage
+                .order_page(query)
+                .await
+                .unwrap()
+                .iter()
+                .map(|o| o.id)
+                .collect::<Vec<_>>()
+        }
+    };
+    let from = |s| OrderFilters {
+        ship_date_from: Some(instant(s)),
+        ..OrderFilters::default()
+    };
+    let to = |s| OrderFilters {
+        ship_date_to: Some(instant(s)),
+        ..OrderFilters::default()
+    };
+    // 1 (…05) < 4 (…05.000000001) < 3 (…05.000001) < 2 (…05.5); 5 has none.
+    assert_eq!(page(from("2026-01-02T03:04:05.000001Z")).await, [2, 3]);
+    assert_eq!(page(to("2026-01-02T03:04:05.5Z")).await, [1, 3, 4]);
+    assert_eq!(page(from("2026-01-02T03:04:05Z")).await, [1, 2, 3, 4]);
+    assert_eq!(page(to("2026-01-02T03:04:05.000000001Z")).await, [1]);
+    assert_eq!(page(OrderFilters::default()).await, [1, 2, 3, 4, 5]);
+    // The instants themselves are unchanged.
+    let stored = storage.get_order(4).await.unwrap().unwrap();
+    assert_eq!(stored.ship_date, Some(instant("2026-01-02T03:04:05.000000001Z")));
+    // And the secrets table is back.
+    assert_eq!(storage.shared_secret("t", b"fresh").await.unwrap(), b"fresh");
+    assert_eq!(storage.shared_secret("t", b"other").await.unwrap(), b"fresh");
+    storage.close().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn sqlite_ship_dates_written_before_migration_4_filter_by_instant() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("t.db").display().to_string();
+    ship_dates_written_before_migration_4_filter_by_instant(&path, &format!("sqlite://{path}")).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn postgres_ship_dates_written_before_migration_4_filter_by_instant() {
+    let Some(db) = PostgresTestDatabase::create("ship_dates_before_migration_4").await else {
+        return;
+    };
+    ship_dates_written_before_migration_4_filter_by_instant(&db.url, &db.url).await;
+}

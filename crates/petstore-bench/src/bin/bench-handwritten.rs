@@ -1,12 +1,13 @@
 //! Hand-written: what a user would write instead of this workspace. A
 //! minimal axum server with the same SQL on the same database file, the
 //! same API key check, the same durability (WAL, synchronous = FULL), and
-//! serde_json.
+//! serde_json. Version 2's listOrders pages with the same keyset SQL as
+//! ours; its cursor is the last id in the clear (unsigned, unfiltered).
 
 use std::str::FromStr;
 
 use axum::Router;
-use axum::extract::{Path, State};
+use axum::extract::{Path, RawQuery, State};
 use axum::http::{HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Json, Response};
 use axum::routing::{delete, get};
@@ -66,19 +67,70 @@ async fn list_orders(State(pool): State<SqlitePool>, headers: HeaderMap) -> Resp
     .fetch_all(&pool)
     .await;
     match rows {
-        Ok(rows) => Json(
-            rows.iter()
-                .map(|r| Order {
-                    id: r.get("id"),
-                    pet_id: r.get("pet_id"),
-                    quantity: r.get("quantity"),
-                    ship_date: r.get("ship_date"),
-                    complete: r.get::<Option<i64>, _>("complete").map(|c| c != 0),
-                })
-                .collect::<Vec<_>>(),
-        )
-        .into_response(),
+        Ok(rows) => Json(rows.iter().map(order_of).collect::<Vec<_>>()).into_response(),
         Err(_) => error(StatusCode::SERVICE_UNAVAILABLE, "service_unavailable"),
+    }
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct PageOrder {
+    #[serde(flatten)]
+    order: Order,
+    status: String,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct OrderPage {
+    items: Vec<PageOrder>,
+    next_cursor: Option<String>,
+}
+
+async fn list_page(State(pool): State<SqlitePool>, headers: HeaderMap, RawQuery(query): RawQuery) -> Response {
+    if !authorized(&pool, &headers).await {
+        return error(StatusCode::UNAUTHORIZED, "unauthorized");
+    }
+    let (mut limit, mut after) = (100i64, i64::MIN);
+    for (name, value) in form_urlencoded::parse(query.unwrap_or_default().as_bytes()) {
+        let parsed = value.parse::<i64>();
+        match (name.as_ref(), parsed) {
+            ("limit", Ok(v)) if (1..=1000).contains(&v) => limit = v,
+            ("cursor", Ok(v)) => after = v,
+            _ => return error(StatusCode::BAD_REQUEST, "invalid_parameter"),
+        }
+    }
+    let rows = sqlx::query(
+        "SELECT id, pet_id, quantity, ship_date, complete, status FROM orders \
+         WHERE status <> 'cancelled' AND id > ? ORDER BY id LIMIT ?",
+    )
+    .bind(after)
+    .bind(limit + 1)
+    .fetch_all(&pool)
+    .await;
+    let Ok(mut rows) = rows else {
+        return error(StatusCode::SERVICE_UNAVAILABLE, "service_unavailable");
+    };
+    let more = rows.len() as i64 > limit;
+    rows.truncate(limit as usize);
+    let items: Vec<PageOrder> = rows
+        .iter()
+        .map(|r| PageOrder {
+            order: order_of(r),
+            status: r.get("status"),
+        })
+        .collect();
+    let next_cursor = items.last().filter(|_| more).map(|o| o.order.id.to_string());
+    Json(OrderPage { items, next_cursor }).into_response()
+}
+
+fn order_of(r: &sqlx::sqlite::SqliteRow) -> Order {
+    Order {
+        id: r.get("id"),
+        pet_id: r.get("pet_id"),
+        quantity: r.get("quantity"),
+        ship_date: r.get("ship_date"),
+        complete: r.get::<Option<i64>, _>("complete").map(|c| c != 0),
     }
 }
 
@@ -127,6 +179,7 @@ async fn main() {
     let app = Router::new()
         .route("/v1/store/orders", get(list_orders))
         .route("/v1/store/orders/{id}", delete(cancel_order))
+        .route("/v2/store/orders", get(list_page))
         .with_state(pool);
     let listener = petstore_bench::listen(args.bind).await;
     axum::serve(listener, app).await.expect("serve");

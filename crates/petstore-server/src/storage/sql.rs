@@ -340,18 +340,30 @@ impl Storage for SqlStorage {
     }
 
     async fn shared_secret(&self, name: &str, fresh: &[u8]) -> Result<Vec<u8>> {
+        let read = || async {
+            sqlx::query_scalar::<_, Vec<u8>>("SELECT value FROM secrets WHERE name = $1")
+                .bind(name)
+                .fetch_optional(&self.pool)
+                .await
+                .map_err(|e| self.classify(e))
+        };
+        // Read first: once it exists, a database that cannot be written
+        // (a full disk) still gives it.
+        if let Some(secret) = read().await? {
+            return Ok(secret);
+        }
         self.verify_file()?;
+        // Of two processes making it at once, the first insert wins and
+        // both read the winner's.
         sqlx::query("INSERT INTO secrets (name, value) VALUES ($1, $2) ON CONFLICT (name) DO NOTHING")
             .bind(name)
             .bind(fresh)
             .execute(&self.pool)
             .await
             .map_err(|e| self.classify(e))?;
-        sqlx::query_scalar("SELECT value FROM secrets WHERE name = $1")
-            .bind(name)
-            .fetch_one(&self.pool)
-            .await
-            .map_err(|e| self.classify(e))
+        read()
+            .await?
+            .ok_or_else(|| StorageError::Internal(format!("the secret {name:?} vanished after it was stored")))
     }
 
     async fn versions(&self) -> Result<Versions> {

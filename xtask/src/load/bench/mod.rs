@@ -8,7 +8,7 @@
 //! durability), the last three in `crates/petstore-bench`. The load comes
 //! from a separate process on loopback: oha (pinned, installed into
 //! `.tools/oha`) for listOrders, and our `petstore-load` where cancels must
-//! hit distinct orders. [`validation`] prices the generated layer's request
+//! hit distinct orders. [`pages`] measures version 2's pages; [`validation`] prices the generated layer's request
 //! checks on the kitchen sink; [`generators`] run the load; [`report`] writes the
 //! results.
 
@@ -16,6 +16,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
 mod generators;
+mod pages;
 mod report;
 mod validation;
 
@@ -183,9 +184,10 @@ impl Bench {
             "mix",
             |bench, url| bench.load(url, 10),
         )?;
+        let pages = self.v2_pages()?;
         let memory = self.memory_with_large_lists()?;
         self.validation_cost()?;
-        Ok((self.table(), self.goals(&memory)))
+        Ok((self.table(), self.goals(&memory, &pages)))
     }
 
     /// Runs one workload against each server, on a fresh copy of the
