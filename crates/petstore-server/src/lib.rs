@@ -9,7 +9,8 @@
 //!   descriptor without sending anything; both find dropshot's sockets
 //!   through [`sockets`]);
 //! - [`service`]: the contract's handlers (`petstore_api::PetStoreHandlers`;
-//!   version 2's in [`service_v2`], with [`page_cursor`]),
+//!   version 2's in [`service_v2`], with [`page_cursor`] and
+//!   [`page_cache`]),
 //!   with what it caches: [`order_list`] (listOrders' body, serialized
 //!   once per change), [`key_cache`] (API keys' hashes) and [`versions`]
 //!   (the change counters both are checked against, read once for many
@@ -23,6 +24,7 @@ pub mod in_flight;
 pub mod key_cache;
 pub mod keys;
 pub mod order_list;
+pub mod page_cache;
 pub mod page_cursor;
 pub mod process_limits;
 pub mod server;

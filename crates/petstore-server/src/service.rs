@@ -8,6 +8,7 @@ use crate::in_flight::{InFlight, InFlightGuard};
 use crate::key_cache::KeyCache;
 use crate::keys;
 use crate::order_list::{ListError, OrderListBody, OrderListCache};
+use crate::page_cache::PageCache;
 use crate::page_cursor::{self, CursorSigner};
 use crate::storage::{CancelOutcome, OrderRecord, OrdersVersion, Storage, StorageError};
 use crate::versions::SharedVersionReads;
@@ -22,6 +23,8 @@ pub struct Service<S> {
     order_list: OrderListCache,
     /// Signs version 2's page cursors, with the key the database holds.
     cursors: tokio::sync::OnceCell<CursorSigner>,
+    /// Version 2's pages, per orders version.
+    pages: PageCache,
     in_flight: InFlight,
     log: Logger,
 }
@@ -34,6 +37,7 @@ impl<S: Storage> Service<S> {
             keys: KeyCache::default(),
             order_list: OrderListCache::default(),
             cursors: tokio::sync::OnceCell::new(),
+            pages: PageCache::default(),
             in_flight: InFlight::default(),
             log,
         }
@@ -41,6 +45,11 @@ impl<S: Storage> Service<S> {
 
     pub fn storage(&self) -> &S {
         &self.storage
+    }
+
+    /// Version 2's pages, kept per orders version.
+    pub fn pages(&self) -> &PageCache {
+        &self.pages
     }
 
     /// The requests being answered (a shutdown waits for them).

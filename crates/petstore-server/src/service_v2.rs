@@ -2,19 +2,21 @@
 //! same [`Service`] as version 1's: one storage, one key check, so that a
 //! cancel through either version is seen at once through the other.
 //!
-//! listOrders reads a page straight from storage: keyset pagination by id
-//! ([`Storage::order_page`]), with the cursor signed for its filters
-//! ([`crate::page_cursor`]). No page is cached: a page costs one indexed
-//! read of at most `limit + 1` rows, whatever the size of the store.
+//! listOrders reads a page from storage by keyset pagination on the id
+//! ([`Storage::order_page`]): one indexed read of at most `limit + 1` rows,
+//! whatever the size of the store, with the cursor signed for its filters
+//! ([`crate::page_cursor`]). The page is kept, serialized, for the requests
+//! that ask for it again before the orders change ([`crate::page_cache`]).
 
 use petstore_api::runtime::{Json, Problem};
 use petstore_api::v2::{self, CancelOrderResponse, ListOrdersOkHeaders, ListOrdersParams, ListOrdersResponse, types};
 
+use crate::page_cache::{CachedPage, PageKey};
 use crate::service::{Caller, CancelProblem, ServerProblem, Service};
 use crate::storage::{OrderFilters, OrderRecord, OrderStatus, PageQuery, Storage};
 
 impl<S: Storage> v2::PetStoreHandlers for Service<S> {
-    async fn list_orders(&self, _caller: &Caller, params: ListOrdersParams) -> ListOrdersResponse {
+    async fn list_orders(&self, caller: &Caller, params: ListOrdersParams) -> ListOrdersResponse {
         let filters = filters_of(&params);
         let server_problem = |error| match self.storage_problem("listOrders", error) {
             ServerProblem::Unavailable(p) => ListOrdersResponse::ServiceUnavailable(p),
@@ -34,10 +36,21 @@ impl<S: Storage> v2::PetStoreHandlers for Service<S> {
                 ));
             }
         };
-        let limit = params.limit.get();
+        let key = PageKey {
+            filters,
+            after,
+            limit: params.limit.get(),
+        };
+        // The version read for this request, before the rows: see
+        // `crate::page_cache`.
+        let version = caller.orders_version;
+        if let Some(page) = self.pages().get(&key, version) {
+            return ListOrdersResponse::Ok(page.body, ListOrdersOkHeaders { link: page.link });
+        }
+        let limit = key.limit;
         // One more than the page, to know whether another follows.
         let query = PageQuery {
-            filters: &filters,
+            filters: &key.filters,
             after,
             limit: limit.saturating_add(1),
         };
@@ -48,7 +61,7 @@ impl<S: Storage> v2::PetStoreHandlers for Service<S> {
         let more = records.len() > limit as usize;
         records.truncate(limit as usize);
         let next_cursor = match (more, records.last()) {
-            (true, Some(last)) => Some(signer.issue(last.id, &filters)),
+            (true, Some(last)) => Some(signer.issue(last.id, &key.filters)),
             _ => None,
         };
         let link = next_cursor.as_deref().map(|cursor| next_link(&params, cursor));
@@ -56,7 +69,23 @@ impl<S: Storage> v2::PetStoreHandlers for Service<S> {
             items: records.into_iter().filter_map(to_order).collect(),
             next_cursor,
         };
-        ListOrdersResponse::Ok(Json::from(page), ListOrdersOkHeaders { link })
+        let body = match Json::serialized(&page) {
+            Ok(body) => body,
+            Err(error) => {
+                return server_problem(crate::storage::StorageError::Internal(format!(
+                    "serializing a page: {error}"
+                )));
+            }
+        };
+        self.pages().put(
+            key,
+            version,
+            CachedPage {
+                body: body.clone(),
+                link: link.clone(),
+            },
+        );
+        ListOrdersResponse::Ok(body, ListOrdersOkHeaders { link })
     }
 
     async fn cancel_order(&self, caller: &Caller, order_id: i64) -> CancelOrderResponse {

@@ -125,8 +125,12 @@ async fn versions_agree_across_instances(database: &str, key: &str) {
     let cursor = first["nextCursor"].as_str().unwrap();
     assert_eq!(ids(&page(&b, &format!("limit=5&cursor={cursor}"))), [6, 7, 8, 9, 10]);
 
-    // Both v1 lists read (and cached) before the cancels.
+    // Both versions' answers read (and kept: v1's list, v2's pages) on
+    // both instances before the cancels.
     assert!(v1_ids(&a).contains(&3) && v1_ids(&b).contains(&4));
+    for server in [&a, &b] {
+        assert_eq!(ids(&page(server, "limit=10")), (1..=10).collect::<Vec<_>>());
+    }
     assert_eq!(http(&format!("{}/store/orders/3", v2(&a)), "DELETE", Some(key)).0, 204);
     assert!(
         !v1_ids(&b).contains(&3),

@@ -292,6 +292,12 @@ impl Bench {
         let body = self
             .work
             .join(format!("{}.body.json", db.file_stem().unwrap().to_string_lossy()));
+        self.get(&format!("{}/store/orders", server.url), &body)?;
+        Ok(body)
+    }
+
+    /// GETs `url` with the key into `file`; its JSON, when the answer is 200.
+    fn get(&self, url: &str, file: &Path) -> Result<serde_json::Value, String> {
         let output = Command::new("curl")
             .args([
                 "-s",
@@ -301,19 +307,19 @@ impl Bench {
                 &format!("Authorization: Bearer {}", self.key),
                 "-o",
             ])
-            .arg(&body)
-            .arg(format!("{}/store/orders", server.url))
+            .arg(file)
+            .arg(url)
             .output()
             .map_err(|e| format!("curl: {e}"))?;
         let status = String::from_utf8_lossy(&output.stdout).into_owned();
+        let text = std::fs::read_to_string(file).unwrap_or_default();
         if status != "200" {
-            let text = std::fs::read_to_string(&body).unwrap_or_default();
             return Err(format!(
-                "fetching the list body: HTTP {status}: {}",
+                "GET {url}: HTTP {status}: {}",
                 text.chars().take(300).collect::<String>()
             ));
         }
-        Ok(body)
+        serde_json::from_str(&text).map_err(|e| format!("GET {url}: {e}"))
     }
 
     fn copy(&self, db: &Path, tag: &str) -> Result<String, String> {

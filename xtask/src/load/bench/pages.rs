@@ -1,18 +1,28 @@
-//! Version 2's pages: a first page of 100 and a page near the end of
-//! 100,000 orders, on ours (keyset on the primary key, signed cursors),
-//! hand-written (axum, the same keyset SQL, an unsigned cursor) and the
-//! limit (the same page's bytes replayed); and our peak memory serving pages
-//! of a store ten times smaller, to show that it follows the page, not the
-//! store.
+//! Version 2's pages out of 100,000 orders, on ours (keyset on the
+//! primary key, signed cursors, the page cache), hand-written (axum, the
+//! same keyset SQL, an unsigned cursor, no cache) and the limit (a page's
+//! bytes replayed):
+//!
+//! - the first page, asked for again and again (a hot page: ours serves it
+//!   from its page cache);
+//! - 800 distinct pages starting after ids 1 to 800, and 800 starting after
+//!   ids 99,001 to 99,800 (each load cycles through more pages than the
+//!   cache holds, so ours reads nearly every one): early against late pages
+//!   shows whether a page's cost depends on where it is;
+//!
+//! and our peak memory serving the first page of a store ten times smaller,
+//! to show that it follows the page, not the store.
 
 use std::path::Path;
-use std::process::Command;
 
 use super::{Bench, CONNECTIONS, Figures, Kind, Row};
 
-pub(super) const FIRST: &str = "v2 listOrders, first page of 100, 100000 orders";
-pub(super) const LATE: &str = "v2 listOrders, page of 100 after id 99800, 100000 orders";
-const SMALL_STORE: &str = "v2 listOrders, first page of 100, 10000 orders";
+pub(super) const FIRST: &str = "v2 listOrders, the first page of 100 again and again, 100000 orders";
+pub(super) const EARLY: &str = "v2 listOrders, 800 distinct pages of 100 after ids 1-800, 100000 orders";
+pub(super) const LATE: &str = "v2 listOrders, 800 distinct pages of 100 after ids 99001-99800, 100000 orders";
+const SMALL_STORE: &str = "v2 listOrders, the first page of 100 again and again, 10000 orders";
+/// Distinct pages per load: more than the page cache holds.
+const DISTINCT: usize = 800;
 
 /// What the goals need beyond the table's rows: our peak RSS serving
 /// first pages of the 10,000- and the 100,000-order stores.
@@ -22,33 +32,41 @@ pub(super) struct PageMemory {
     pub large_store_kib: u64,
 }
 
+/// The pages a load asks for: each server's queries, and a page's bytes
+/// for the limit to replay.
+struct Pages {
+    label: &'static str,
+    tag: &'static str,
+    ours: Vec<String>,
+    hand_written: Vec<String>,
+    body: String,
+}
+
 impl Bench {
     pub(super) fn v2_pages(&mut self) -> Result<PageMemory, String> {
         let db = self.database(100_000)?;
-        let (first_body, late_body, late_cursor) = self.v2_page_bodies(&db)?;
-        let first_query = "limit=100".to_string();
-        let late_query = format!("limit=100&cursor={late_cursor}");
-        // The hand-written server's cursor is the last id, in the clear.
-        let hand_late_query = "limit=100&cursor=99800".to_string();
-        for (label, tag, body, ours, hand) in [
-            (FIRST, "v2first", &first_body, &first_query, &first_query),
-            (LATE, "v2late", &late_body, &late_query, &hand_late_query),
-        ] {
-            for (kind, query) in [(Kind::Ours, ours), (Kind::HandWritten, hand), (Kind::Limit, ours)] {
-                let figures = self.measure(kind, &db, Path::new(body), tag, |bench, url| {
-                    bench.oha(&[&v2_orders(url, query)], CONNECTIONS, "GET")
+        let loads = self.v2_page_loads(&db)?;
+        for pages in &loads {
+            for kind in [Kind::Ours, Kind::HandWritten, Kind::Limit] {
+                let queries = match kind {
+                    Kind::HandWritten => &pages.hand_written,
+                    _ => &pages.ours,
+                };
+                let figures = self.measure(kind, &db, Path::new(&pages.body), pages.tag, |bench, url| {
+                    bench.oha_pages(url, pages.tag, kind, queries)
                 })?;
                 // A page refused (a cursor that does not open) would be
                 // measured as cheap: only pages count.
                 if figures.statuses.split_whitespace().any(|s| !s.starts_with("200:")) {
                     return Err(format!(
-                        "{label} on {}: not every answer was a page: {}",
+                        "{} on {}: not every answer was a page: {}",
+                        pages.label,
                         kind.name(),
                         figures.statuses
                     ));
                 }
                 self.rows.push(Row {
-                    workload: label.to_string(),
+                    workload: pages.label.to_string(),
                     kind,
                     figures,
                 });
@@ -59,8 +77,9 @@ impl Bench {
             .map(|f| f.peak_rss_kib)
             .unwrap_or_default();
         let small = self.database(10_000)?;
-        let figures: Figures = self.measure(Kind::Ours, &small, Path::new(&first_body), "v2small", |bench, url| {
-            bench.oha(&[&v2_orders(url, &first_query)], CONNECTIONS, "GET")
+        let first = &loads[0];
+        let figures: Figures = self.measure(Kind::Ours, &small, Path::new(&first.body), "v2small", |bench, url| {
+            bench.oha_pages(url, "v2small", Kind::Ours, &first.ours)
         })?;
         let small_store_kib = figures.peak_rss_kib;
         self.rows.push(Row {
@@ -74,69 +93,98 @@ impl Bench {
         })
     }
 
-    /// From our server on a copy of `db`: the first page's body, the body
-    /// of the page after id 99,800 and that page's cursor (reached by
-    /// following `nextCursor`, as a client would), for the limit to replay.
-    fn v2_page_bodies(&self, db: &Path) -> Result<(String, String, String), String> {
+    /// oha for `queries` on the server at `url`: one URL, or a file of them.
+    fn oha_pages(&self, url: &str, tag: &str, kind: Kind, queries: &[String]) -> Result<Figures, String> {
+        if let [query] = queries {
+            return self.oha(&[&v2_orders(url, query)], CONNECTIONS, "GET");
+        }
+        let file = self.work.join(format!("{tag}-{}.urls", kind.name().replace(' ', "-")));
+        let urls: Vec<String> = queries.iter().map(|query| v2_orders(url, query)).collect();
+        std::fs::write(&file, urls.join("\n") + "\n").map_err(|e| e.to_string())?;
+        let file = file.display().to_string();
+        self.oha(&["--urls-from-file", &file], CONNECTIONS, "GET")
+    }
+
+    /// The three loads, found with our server on `db` by following
+    /// `nextCursor` as a client would: the cursors after ids 1 to 800 and
+    /// after 99,001 to 99,800, and the first and a late page's bytes.
+    fn v2_page_loads(&self, db: &Path) -> Result<[Pages; 3], String> {
         // On the database itself, not a copy: the first page stores the
         // cursors' signing key in it, and every copy made after carries it,
-        // so the cursor found here opens on every copy.
+        // so the cursors found here open on every copy.
         let mut server = self.start_ours(&db.display().to_string(), &[])?;
+        let walk = self.work.join("v2-walk.json");
         let first = self.work.join("v2-first.json");
         let late = self.work.join("v2-late.json");
-        let first_page = self.get(&v2_orders(&server.url, "limit=100"), &first)?;
-        // 99 pages of 1,000 and one of 800: the cursor after id 99,800.
-        let mut cursor = String::new();
-        for limit in std::iter::repeat_n(1000, 99).chain([800]) {
-            let query = match cursor.is_empty() {
-                true => format!("limit={limit}"),
-                false => format!("limit={limit}&cursor={cursor}"),
-            };
-            let page = self.get(&v2_orders(&server.url, &query), &self.work.join("v2-walk.json"))?;
-            cursor = page["nextCursor"]
-                .as_str()
-                .ok_or_else(|| format!("the walk ended early, at {query}"))?
-                .to_string();
+        let page = |query: &str, file: &Path| self.get(&v2_orders(&server.url, query), file);
+        let next = |page: &serde_json::Value| {
+            page["nextCursor"].as_str().map(String::from).ok_or_else(|| {
+                format!(
+                    "the walk ended early: {}",
+                    page["items"].to_string().chars().take(100).collect::<String>()
+                )
+            })
+        };
+        page("limit=100", &first)?;
+        // Cursors after ids 1..=800, a page of one at a time.
+        let mut early = vec![next(&page("limit=1", &walk)?)?];
+        while early.len() < DISTINCT {
+            let cursor = early.last().expect("one at least");
+            early.push(next(&page(&format!("limit=1&cursor={cursor}"), &walk)?)?);
         }
-        let late_page = self.get(&v2_orders(&server.url, &format!("limit=100&cursor={cursor}")), &late)?;
-        let first_id = |page: &serde_json::Value| page["items"][0]["id"].as_i64();
-        if first_id(&first_page) != Some(1) || first_id(&late_page) != Some(99_801) {
-            return Err(format!(
-                "unexpected v2 pages: first starts at {:?}, late at {:?}",
-                first_id(&first_page),
-                first_id(&late_page)
-            ));
+        // After id 99,000 by pages of 1,000, then one at a time.
+        let mut cursor = next(&page("limit=1000", &walk)?)?;
+        for _ in 1..99 {
+            cursor = next(&page(&format!("limit=1000&cursor={cursor}"), &walk)?)?;
+        }
+        let mut late_cursors = Vec::new();
+        while late_cursors.len() < DISTINCT {
+            cursor = next(&page(&format!("limit=1&cursor={cursor}"), &walk)?)?;
+            late_cursors.push(cursor.clone());
+        }
+        let late_page = page(&format!("limit=100&cursor={cursor}"), &late)?;
+        if late_page["items"][0]["id"].as_i64() != Some(99_801) {
+            return Err(format!("the late page starts at {}", late_page["items"][0]["id"]));
         }
         // Stopped as a user would (SIGTERM): the database is closed before
         // it is copied.
         server.stop()?;
-        Ok((first.display().to_string(), late.display().to_string(), cursor))
-    }
-
-    /// GETs `url` with the key into `file`; its JSON.
-    fn get(&self, url: &str, file: &Path) -> Result<serde_json::Value, String> {
-        let output = Command::new("curl")
-            .args([
-                "-s",
-                "-w",
-                "%{http_code}",
-                "-H",
-                &format!("Authorization: Bearer {}", self.key),
-                "-o",
-            ])
-            .arg(file)
-            .arg(url)
-            .output()
-            .map_err(|e| format!("curl: {e}"))?;
-        let status = String::from_utf8_lossy(&output.stdout).into_owned();
-        let text = std::fs::read_to_string(file).unwrap_or_default();
-        if status != "200" {
-            return Err(format!(
-                "GET {url}: HTTP {status}: {}",
-                text.chars().take(300).collect::<String>()
-            ));
-        }
-        serde_json::from_str(&text).map_err(|e| format!("GET {url}: {e}"))
+        let queries = |cursors: &[String]| {
+            cursors
+                .iter()
+                .map(|c| format!("limit=100&cursor={c}"))
+                .collect::<Vec<_>>()
+        };
+        // The hand-written server's cursor is the last id, in the clear.
+        let hand_written = |from: i64| {
+            (from..from + DISTINCT as i64)
+                .map(|id| format!("limit=100&cursor={id}"))
+                .collect::<Vec<_>>()
+        };
+        let (first, late) = (first.display().to_string(), late.display().to_string());
+        Ok([
+            Pages {
+                label: FIRST,
+                tag: "v2first",
+                ours: vec!["limit=100".into()],
+                hand_written: vec!["limit=100".into()],
+                body: first.clone(),
+            },
+            Pages {
+                label: EARLY,
+                tag: "v2early",
+                ours: queries(&early),
+                hand_written: hand_written(1),
+                body: first,
+            },
+            Pages {
+                label: LATE,
+                tag: "v2late",
+                ours: queries(&late_cursors),
+                hand_written: hand_written(99_001),
+                body: late,
+            },
+        ])
     }
 }
 

@@ -107,17 +107,17 @@ impl Bench {
             *body_kib as f64 / 1024.0,
             verdict(memory_ratio < 3.0)
         );
-        let (first, late) = (
-            p50(super::pages::FIRST, Kind::Ours),
+        let (early, late) = (
+            p50(super::pages::EARLY, Kind::Ours),
             p50(super::pages::LATE, Kind::Ours),
         );
         let _ = writeln!(
             out,
-            "| v2, pages of 100 out of 100,000 orders: p50 of a page near the end ≤ 1.5× a first page's | {late:.2} ms vs {first:.2} ms ({:.2}×) | {} |",
-            late / first,
-            verdict(late <= 1.5 * first)
+            "| v2, pages of 100 out of 100,000 orders, read (not cached): p50 of pages near the end ≤ 1.5× that of pages at the start | {late:.2} ms vs {early:.2} ms ({:.2}×) | {} |",
+            late / early,
+            verdict(late <= 1.5 * early)
         );
-        for workload in [super::pages::FIRST, super::pages::LATE] {
+        for workload in [super::pages::FIRST, super::pages::EARLY, super::pages::LATE] {
             let ours = rps(workload, Kind::Ours);
             let _ = writeln!(
                 out,
