@@ -578,9 +578,7 @@ sunset date is set.*/
         pet_id: i64,
     ) -> impl ::std::future::Future<Output = GetPetByIdResponse> + Send;
 }
-/// Serves the dropshot API with a [`#handlers_trait`] implementation:
-/// authentication, parameter and body checks and response mapping
-/// live here, so an implementation cannot skip them.
+///Serves the dropshot API with a [`PetStoreHandlers`] implementation: authentication, parameter and body checks and response mapping live here, so an implementation cannot skip them.
 pub struct StrictServer<H>(::std::marker::PhantomData<H>);
 impl<H: PetStoreHandlers> PetStoreApi for StrictServer<H> {
     type Context = H;

@@ -6317,9 +6317,7 @@ Replaced by `getOrder`.*/
         order_id: ::std::num::NonZeroU64,
     ) -> impl ::std::future::Future<Output = GetLegacyOrderResponse> + Send;
 }
-/// Serves the dropshot API with a [`#handlers_trait`] implementation:
-/// authentication, parameter and body checks and response mapping
-/// live here, so an implementation cannot skip them.
+///Serves the dropshot API with a [`KitchenSinkHandlers`] implementation: authentication, parameter and body checks and response mapping live here, so an implementation cannot skip them.
 pub struct StrictServer<H>(::std::marker::PhantomData<H>);
 impl<H: KitchenSinkHandlers> KitchenSinkApi for StrictServer<H> {
     type Context = H;

@@ -90,6 +90,10 @@ pub fn generate(spec: &Spec, document: &str) -> Result<syn::File, SpecError> {
          parameters and body are checked against the spec, before any method runs.",
         spec.api.info.title
     );
+    let strict_doc = format!(
+        "Serves the dropshot API with a [`{handlers_trait}`] implementation: authentication, \
+         parameter and body checks and response mapping live here, so an implementation cannot skip them."
+    );
     let version = &spec.api.info.version;
 
     let tokens = quote! {
@@ -192,9 +196,7 @@ pub fn generate(spec: &Spec, document: &str) -> Result<syn::File, SpecError> {
             #(#handler_methods)*
         }
 
-        /// Serves the dropshot API with a [`#handlers_trait`] implementation:
-        /// authentication, parameter and body checks and response mapping
-        /// live here, so an implementation cannot skip them.
+        #[doc = #strict_doc]
         pub struct StrictServer<H>(::std::marker::PhantomData<H>);
 
         impl<H: #handlers_trait> #api_trait for StrictServer<H> {
