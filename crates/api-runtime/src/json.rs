@@ -12,6 +12,7 @@ use std::marker::PhantomData;
 
 use bytes::Bytes;
 use serde::Serialize;
+use serde::de::DeserializeOwned;
 
 /// A JSON body of type `T`: a value to serialize when the response is
 /// sent, or the bytes of one serialized earlier. Cloning serialized bytes
@@ -84,7 +85,8 @@ impl<T: fmt::Debug> fmt::Debug for Json<T> {
 /// list is never held as values: only its bytes are.
 pub struct JsonArrayWriter<T> {
     buffer: Vec<u8>,
-    items: usize,
+    /// Where each item's bytes end.
+    ends: Vec<usize>,
     item: PhantomData<fn(&T)>,
 }
 
@@ -96,41 +98,152 @@ impl<T: Serialize> JsonArrayWriter<T> {
         buffer.push(b'[');
         JsonArrayWriter {
             buffer,
-            items: 0,
+            ends: Vec::new(),
             item: PhantomData,
         }
     }
 
     pub fn push(&mut self, item: &T) -> Result<(), serde_json::Error> {
-        if self.items > 0 {
+        if !self.ends.is_empty() {
             self.buffer.push(b',');
         }
         serde_json::to_writer(&mut self.buffer, item)?;
-        self.items += 1;
+        self.ends.push(self.buffer.len());
         Ok(())
     }
 
     pub fn len(&self) -> usize {
-        self.items
+        self.ends.len()
     }
 
     pub fn is_empty(&self) -> bool {
-        self.items == 0
+        self.ends.is_empty()
     }
 
-    pub fn finish(mut self) -> Json<Vec<T>> {
+    pub fn finish(self) -> Json<Vec<T>> {
+        self.finish_indexed().body()
+    }
+
+    /// The array, with where each item lies in it, so that items can be
+    /// left out later without serializing the others again.
+    pub fn finish_indexed(mut self) -> JsonArray<T> {
         self.buffer.push(b']');
-        Json {
-            repr: Repr::Serialized(Bytes::from(self.buffer)),
+        JsonArray {
+            bytes: Bytes::from(self.buffer),
+            ends: self.ends,
+            item: PhantomData,
         }
     }
+}
+
+/// A serialized JSON array of `T` that knows where each item lies: a new
+/// array without some items is a copy of the others' bytes, with no item
+/// serialized again.
+pub struct JsonArray<T> {
+    bytes: Bytes,
+    ends: Vec<usize>,
+    item: PhantomData<fn(&T)>,
+}
+
+impl<T> JsonArray<T> {
+    /// The body to send (its bytes are shared, not copied).
+    pub fn body(&self) -> Json<Vec<T>> {
+        Json {
+            repr: Repr::Serialized(self.bytes.clone()),
+        }
+    }
+
+    pub fn len(&self) -> usize {
+        self.ends.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.ends.is_empty()
+    }
+
+    /// The size of the serialized array.
+    pub fn serialized_len(&self) -> usize {
+        self.bytes.len()
+    }
+
+    /// The bytes of item `index` (after `[` or the comma before it).
+    fn item(&self, index: usize) -> &[u8] {
+        let start = match index {
+            0 => 1,
+            _ => self.ends[index - 1] + 1,
+        };
+        &self.bytes[start..self.ends[index]]
+    }
+}
+
+impl<T: DeserializeOwned> JsonArray<T> {
+    /// The array without the items whose key is in `keys`. The items must
+    /// be in ascending order of `key_of` (each key is found by a binary
+    /// search, which reads only the items it looks at); a key that no item
+    /// has is passed over.
+    pub fn without<K: Ord>(&self, keys: &[K], key_of: impl Fn(&T) -> K) -> Result<JsonArray<T>, serde_json::Error> {
+        let mut dropped = Vec::with_capacity(keys.len());
+        for key in keys {
+            let mut failure = None;
+            let found = binary_search(self.len(), |index| {
+                match serde_json::from_slice::<T>(self.item(index)) {
+                    Ok(item) => key_of(&item).cmp(key),
+                    Err(e) => {
+                        failure.get_or_insert(e);
+                        std::cmp::Ordering::Equal
+                    }
+                }
+            });
+            if let Some(e) = failure {
+                return Err(e);
+            }
+            dropped.extend(found);
+        }
+        dropped.sort_unstable();
+        dropped.dedup();
+        let mut buffer = Vec::with_capacity(self.bytes.len());
+        let mut ends = Vec::with_capacity(self.len() - dropped.len());
+        buffer.push(b'[');
+        let mut dropped = dropped.into_iter().peekable();
+        for index in 0..self.len() {
+            if dropped.next_if_eq(&index).is_some() {
+                continue;
+            }
+            if !ends.is_empty() {
+                buffer.push(b',');
+            }
+            buffer.extend_from_slice(self.item(index));
+            ends.push(buffer.len());
+        }
+        buffer.push(b']');
+        Ok(JsonArray {
+            bytes: Bytes::from(buffer),
+            ends,
+            item: PhantomData,
+        })
+    }
+}
+
+/// The index in `0..len` where `compare` answers `Equal`, if any, for a
+/// `compare` that is ascending over the indexes.
+fn binary_search(len: usize, mut compare: impl FnMut(usize) -> std::cmp::Ordering) -> Option<usize> {
+    let (mut low, mut high) = (0, len);
+    while low < high {
+        let middle = low + (high - low) / 2;
+        match compare(middle) {
+            std::cmp::Ordering::Less => low = middle + 1,
+            std::cmp::Ordering::Greater => high = middle,
+            std::cmp::Ordering::Equal => return Some(middle),
+        }
+    }
+    None
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    #[derive(Clone, Debug, Serialize, PartialEq)]
+    #[derive(Clone, Debug, Serialize, serde::Deserialize, PartialEq)]
     struct Item {
         id: i64,
         name: String,
@@ -160,6 +273,54 @@ mod tests {
             let json = writer.finish();
             assert_eq!(json.to_bytes().unwrap(), serde_json::to_vec(&list).unwrap());
         }
+    }
+
+    fn numbered(ids: &[i64]) -> Vec<Item> {
+        ids.iter()
+            .map(|&id| Item {
+                id,
+                name: format!("n{id},\"]"),
+            })
+            .collect()
+    }
+
+    fn indexed(items: &[Item]) -> JsonArray<Item> {
+        let mut writer = JsonArrayWriter::with_capacity(0);
+        for item in items {
+            writer.push(item).unwrap();
+        }
+        writer.finish_indexed()
+    }
+
+    #[test]
+    fn leaving_items_out_gives_the_bytes_of_the_shorter_list() {
+        let all: Vec<i64> = (1..=9).collect();
+        let cases: [(&[i64], &[i64]); 6] = [
+            (&[], &all),
+            (&[1], &[2, 3, 4, 5, 6, 7, 8, 9]),
+            (&[9], &[1, 2, 3, 4, 5, 6, 7, 8]),
+            (&[2, 5, 5, 8], &[1, 3, 4, 6, 7, 9]),
+            // Keys no item has are passed over.
+            (&[0, 4, 42], &[1, 2, 3, 5, 6, 7, 8, 9]),
+            (&all, &[]),
+        ];
+        let array = indexed(&numbered(&all));
+        for (keys, left) in cases {
+            let shorter = array.without(keys, |item| item.id).unwrap();
+            let expected = serde_json::to_vec(&numbered(left)).unwrap();
+            assert_eq!(shorter.body().to_bytes().unwrap(), expected, "without {keys:?}");
+            assert_eq!(shorter.len(), left.len());
+            assert_eq!(shorter.serialized_len(), expected.len());
+            // And again from the shorter one: its index is right too.
+            let again = shorter.without(&[3], |item| item.id).unwrap();
+            let left: Vec<i64> = left.iter().copied().filter(|&id| id != 3).collect();
+            assert_eq!(
+                again.body().to_bytes().unwrap(),
+                serde_json::to_vec(&numbered(&left)).unwrap()
+            );
+        }
+        let empty = indexed(&[]).without(&[1], |item| item.id).unwrap();
+        assert_eq!(empty.body().to_bytes().unwrap(), b"[]".as_slice());
     }
 
     #[test]

@@ -35,7 +35,7 @@ pub use contract::{
     Body, BodyKind, Content, Contract, Deprecation, Location, Operation, Parameter, ResponseHeader, Scalar, Scheme,
     SuccessResponse, ValueKind,
 };
-pub use json::{Json, JsonArrayWriter};
+pub use json::{Json, JsonArray, JsonArrayWriter};
 pub use majors::{VersionByPath, major_versions};
 pub use not_allowed::{ApiDescriptionError, method_not_allowed, methods_other_than};
 pub use parameters::{NoParameters, Parameters, read_parameters};

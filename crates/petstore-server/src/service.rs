@@ -7,7 +7,7 @@ use slog::Logger;
 use crate::in_flight::{InFlight, InFlightGuard};
 use crate::key_cache::KeyCache;
 use crate::keys;
-use crate::order_list::{ListError, OrderListBody, OrderListCache};
+use crate::order_list::{ListError, OrderList, OrderListCache};
 use crate::page_cache::PageCache;
 use crate::page_cursor::{self, CursorSigner};
 use crate::storage::{CancelOutcome, OrderRecord, OrdersVersion, Storage, StorageError};
@@ -61,7 +61,7 @@ impl<S: Storage> Service<S> {
     /// held as values). The version is read first: a change committed in
     /// between leaves a newer list under an older version, which the next
     /// request reads again, never an older list under a newer version.
-    async fn read_order_list(&self, size_hint: usize) -> Result<(OrdersVersion, OrderListBody), StorageError> {
+    async fn read_order_list(&self, size_hint: usize) -> Result<(OrdersVersion, OrderList), StorageError> {
         let version = self.storage.versions().await?.orders;
         let mut writer = JsonArrayWriter::with_capacity(size_hint + size_hint / 16);
         self.storage
@@ -71,7 +71,7 @@ impl<S: Storage> Service<S> {
                     .map_err(|e| StorageError::Internal(format!("serializing an order: {e}")))
             })
             .await?;
-        Ok((version, writer.finish()))
+        Ok((version, writer.finish_indexed()))
     }
 
     /// The signer of page cursors, its key read (or made) at first use.
@@ -163,11 +163,11 @@ impl<S: Storage> Authenticator for Service<S> {
             ServerProblem::Unavailable(p) => AuthError::Unavailable(p),
             ServerProblem::Internal(p) => AuthError::Internal(p),
         };
-        let versions = self
-            .versions
-            .current(|| self.storage.versions())
-            .await
-            .map_err(unavailable)?;
+        let versions = match self.storage.versions_now() {
+            Some(versions) => versions,
+            None => self.versions.current(|| self.storage.versions()).await,
+        }
+        .map_err(unavailable)?;
         let active = self
             .keys
             .active(versions.keys, || self.storage.active_api_keys())
@@ -209,7 +209,11 @@ impl<S: Storage> PetStoreHandlers for Service<S> {
     async fn list_orders(&self, caller: &Caller) -> ListOrdersResponse {
         let list = self
             .order_list
-            .get(caller.orders_version, |size_hint| self.read_order_list(size_hint))
+            .get(
+                caller.orders_version,
+                |since| self.storage.cancelled_since(since),
+                |size_hint| self.read_order_list(size_hint),
+            )
             .await;
         match list {
             Ok(body) => ListOrdersResponse::Ok(body),

@@ -8,6 +8,11 @@
 //! run one at a time; a request that arrives while one runs waits for the
 //! next, which starts as soon as the running one ends and answers everyone
 //! who arrived meanwhile. Alone, a request reads at once.
+//!
+//! This is the path for PostgreSQL, where a read is a round trip. SQLite's
+//! counters are read on the request's own thread instead
+//! ([`crate::storage::Storage::versions_now`]), which is cheaper than any
+//! hand-off; this path is SQLite's fallback when that read cannot start.
 
 use std::future::Future;
 use std::sync::Mutex;

@@ -193,6 +193,45 @@ async fn concurrent_cancels_each_get_their_outcome(storage: &SqlStorage) {
     }
 }
 
+/// The cancels a storage committed name the orders versions they went
+/// between, so that the list cache can patch its list: exactly, whether a
+/// batch cancelled one order or many, and never across a change that was
+/// not a cancel of this storage's.
+async fn cancels_name_the_versions_they_went_between(storage: &SqlStorage) {
+    import_orders(storage, 1..=60, |id| if id % 10 == 0 { "shipped" } else { "pending" }).await;
+    let start = storage.versions().await.unwrap().orders;
+    assert_eq!(storage.cancelled_since(start), None, "nothing cancelled yet");
+    // Many at once: they share transactions.
+    let tasks: Vec<_> = (1..=60)
+        .map(|id| {
+            let storage = storage.clone();
+            tokio::spawn(async move { (id, storage.cancel_order(id).await.unwrap()) })
+        })
+        .collect();
+    let mut cancelled = Vec::new();
+    for task in tasks {
+        if let (id, CancelOutcome::Cancelled) = task.await.unwrap() {
+            cancelled.push(id);
+        }
+    }
+    let after = storage.versions().await.unwrap().orders;
+    let (at, mut ids) = storage
+        .cancelled_since(start)
+        .expect("only this storage's cancels since");
+    ids.sort_unstable();
+    assert_eq!((at, ids), (after, cancelled));
+    // A change that is not a cancel ends the chain; the next cancel starts one.
+    import_orders(storage, 100..=101, |_| "pending").await;
+    let imported = storage.versions().await.unwrap().orders;
+    assert_eq!(storage.cancelled_since(after), None, "an import since");
+    assert_eq!(storage.cancel_order(100).await.unwrap(), CancelOutcome::Cancelled);
+    let last = storage.versions().await.unwrap().orders;
+    assert_eq!(storage.cancelled_since(imported), Some((last, vec![100])));
+    let (at, mut ids) = storage.cancelled_since(start).unwrap();
+    ids.sort_unstable();
+    assert_eq!((at, ids), (after, (1..=60).filter(|id| id % 10 != 0).collect()));
+}
+
 macro_rules! on_both_backends {
     ($($case:ident),* $(,)?) => {
         mod sqlite {
@@ -229,6 +268,7 @@ on_both_backends!(
     api_keys,
     concurrent_cancel_and_ship_never_both_win,
     concurrent_cancels_each_get_their_outcome,
+    cancels_name_the_versions_they_went_between,
 );
 
 #[tokio::test]

@@ -52,6 +52,17 @@ impl Backend {
         }
     }
 
+    /// How many times a statement that changed `rows` orders bumped the
+    /// orders' counter: SQLite's triggers run for each row, PostgreSQL's
+    /// once per statement that changed any (the migrations' triggers).
+    pub(super) fn counter_bumps(self, rows: usize) -> i64 {
+        match (self, rows) {
+            (_, 0) => 0,
+            (Backend::Sqlite, rows) => rows as i64,
+            (Backend::Postgres, _) => 1,
+        }
+    }
+
     pub fn name(self) -> &'static str {
         match self {
             Backend::Sqlite => "SQLite",

@@ -8,14 +8,16 @@
 //! while the previous batch was committing go together.
 
 use std::collections::HashSet;
+use std::sync::Arc;
 
 use sqlx::{Acquire, AnyPool};
 use tokio::sync::{mpsc, oneshot};
 
 use super::backend::Backend;
+use super::cancellations::Cancellations;
 use super::database_file::DatabaseFile;
 use super::sql::{column, now, parse_status};
-use super::{CancelOutcome, OrderStatus, Result, StorageError};
+use super::{CancelOutcome, OrderStatus, OrdersVersion, Result, StorageError};
 
 /// At most this many cancels share a transaction, so that one batch
 /// cannot hold the write lock for long.
@@ -30,10 +32,11 @@ pub(super) struct CancelQueue {
 }
 
 impl CancelQueue {
-    /// Starts the batching task on the current tokio runtime.
-    pub(super) fn start(pool: AnyPool, backend: Backend, file: Option<DatabaseFile>) -> Self {
+    /// Starts the batching task on the current tokio runtime; every
+    /// commit that cancelled orders goes into `log`.
+    pub(super) fn start(pool: AnyPool, backend: Backend, file: Option<DatabaseFile>, log: Arc<Cancellations>) -> Self {
         let (requests, receiver) = mpsc::unbounded_channel();
-        tokio::spawn(run(pool, backend, file, receiver));
+        tokio::spawn(run(pool, backend, file, log, receiver));
         CancelQueue { requests }
     }
 
@@ -51,6 +54,7 @@ async fn run(
     pool: AnyPool,
     backend: Backend,
     file: Option<DatabaseFile>,
+    log: Arc<Cancellations>,
     mut receiver: mpsc::UnboundedReceiver<(i64, Reply)>,
 ) {
     let mut batch = Vec::with_capacity(MAX_BATCH);
@@ -60,7 +64,12 @@ async fn run(
         batch.sort_by_key(|(id, _)| *id);
         let ids: Vec<i64> = batch.iter().map(|(id, _)| *id).collect();
         match cancel_all(&pool, backend, file.as_ref(), &ids).await {
-            Ok(outcomes) => {
+            Ok(Committed { outcomes, change }) => {
+                // Before any 204: the list a request reads after one can be
+                // patched rather than read again.
+                if let Some(change) = change {
+                    log.record(change.before, change.after, change.cancelled);
+                }
                 for ((_, reply), outcome) in batch.drain(..).zip(outcomes) {
                     // The requester may have gone (its client hung up);
                     // the cancel stands either way.
@@ -87,6 +96,21 @@ async fn run(
     }
 }
 
+/// What a batch's transaction did.
+struct Committed {
+    /// One per id, in order.
+    outcomes: Vec<CancelOutcome>,
+    /// `None` when it cancelled nothing.
+    change: Option<Change>,
+}
+
+/// The orders' versions around a transaction that cancelled orders.
+struct Change {
+    before: OrdersVersion,
+    after: OrdersVersion,
+    cancelled: Vec<i64>,
+}
+
 /// One transaction, one conditional change for every id in the batch.
 ///
 /// One statement, not one per id: on PostgreSQL the counter trigger runs
@@ -94,12 +118,7 @@ async fn run(
 /// went on to lock more orders after it could deadlock with another
 /// instance's. Orders are locked in ascending id order (`FOR UPDATE` in
 /// the subquery) for the same reason; SQLite has one writer at a time.
-async fn cancel_all(
-    pool: &AnyPool,
-    backend: Backend,
-    file: Option<&DatabaseFile>,
-    ids: &[i64],
-) -> Result<Vec<CancelOutcome>> {
+async fn cancel_all(pool: &AnyPool, backend: Backend, file: Option<&DatabaseFile>, ids: &[i64]) -> Result<Committed> {
     let placeholders = |from: usize| {
         (from..from + ids.len())
             .map(|n| format!("${n}"))
@@ -128,12 +147,26 @@ async fn cancel_all(
     for id in ids {
         query = query.bind(*id);
     }
-    let mut cancelled: HashSet<i64> = query
-        .fetch_all(&mut *tx)
-        .await
-        .map_err(|e| backend.classify(e))?
-        .into_iter()
-        .collect();
+    let cancelled_ids = query.fetch_all(&mut *tx).await.map_err(|e| backend.classify(e))?;
+    // The counter after this transaction's change. The change holds the
+    // write lock (SQLite) or the counter's row (PostgreSQL) until the
+    // commit, so nothing else moves it in between: the version before is
+    // this one less what the change bumped.
+    let change = match cancelled_ids.len() {
+        0 => None,
+        rows => {
+            let after: i64 = sqlx::query_scalar("SELECT counter FROM changes WHERE id = 1")
+                .fetch_one(&mut *tx)
+                .await
+                .map_err(|e| backend.classify(e))?;
+            Some(Change {
+                before: OrdersVersion(after - backend.counter_bumps(rows)),
+                after: OrdersVersion(after),
+                cancelled: cancelled_ids.clone(),
+            })
+        }
+    };
+    let mut cancelled: HashSet<i64> = cancelled_ids.into_iter().collect();
     // Why the others were not cancelled: shipped, cancelled already, or
     // never there.
     let lookup = format!("SELECT id, status FROM orders WHERE id IN ({})", placeholders(1));
@@ -153,7 +186,7 @@ async fn cancel_all(
         file.verify()?;
     }
     tx.commit().await.map_err(|e| backend.classify(e))?;
-    Ok(ids
+    let outcomes = ids
         .iter()
         .map(|id| {
             // A repeated id: its first request cancelled it, the others
@@ -166,5 +199,6 @@ async fn cancel_all(
                 CancelOutcome::NotFound
             }
         })
-        .collect())
+        .collect();
+    Ok(Committed { outcomes, change })
 }

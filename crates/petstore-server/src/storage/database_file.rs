@@ -33,6 +33,10 @@ impl DatabaseFile {
         })
     }
 
+    pub(super) fn path(&self) -> &Path {
+        &self.path
+    }
+
     /// Fails unless the same file is still at the same path.
     pub(super) fn verify(&self) -> Result<()> {
         let gone = |what: &str| {

@@ -6,6 +6,8 @@
 
 pub mod backend;
 mod cancel_queue;
+mod cancellations;
+mod counter_reads;
 mod database_file;
 pub mod sql;
 
@@ -234,6 +236,20 @@ pub trait Storage: Send + Sync + 'static {
     /// The secret named `name`, shared by every process on this database:
     /// `fresh` becomes it when there is none yet.
     fn shared_secret(&self, name: &str, fresh: &[u8]) -> impl Future<Output = Result<Vec<u8>>> + Send;
+    /// The current versions of orders and keys, if they can be read
+    /// without waiting (on the caller's thread); `None` sends the caller to
+    /// [`Storage::versions`].
+    fn versions_now(&self) -> Option<Result<Versions>> {
+        None
+    }
+    /// The orders this process cancelled since the orders were at
+    /// `version`, and the version those cancels left them at: `Some` only
+    /// when nothing else changed the orders in between, so that the orders
+    /// at `version` without these are the orders at the version returned.
+    fn cancelled_since(&self, version: OrdersVersion) -> Option<(OrdersVersion, Vec<i64>)> {
+        let _ = version;
+        None
+    }
     /// The current versions of orders and keys.
     fn versions(&self) -> impl Future<Output = Result<Versions>> + Send;
     /// One order by id, whatever its status.

@@ -1,6 +1,8 @@
 //! [`Storage`] over SQL, for both backends with one set of queries (sqlx's
 //! `Any` driver; `$n` placeholders, which SQLite also reads).
 
+use std::sync::Arc;
+
 use chrono::{DateTime, Datelike, Utc};
 use futures_util::TryStreamExt;
 use sqlx::any::AnyConnectOptions;
@@ -11,6 +13,8 @@ use sqlx::{ConnectOptions, Row};
 
 use super::backend::{Backend, WaitLimits};
 use super::cancel_queue::CancelQueue;
+use super::cancellations::Cancellations;
+use super::counter_reads::CounterReads;
 use super::database_file::DatabaseFile;
 use super::{
     ActiveKeys, ApiKeyRecord, CancelOutcome, ImportData, ImportStatus, KeysVersion, OrderFilters, OrderRecord,
@@ -19,6 +23,9 @@ use super::{
 
 const ORDER_COLUMNS: &str = "id, pet_id, quantity, ship_date, complete, status";
 const KEY_COLUMNS: &str = "id, name, key_hash, created_at, revoked_at";
+/// SQLite connections kept for reading the change counters: one per
+/// runtime worker thread is enough for none to wait for another.
+const COUNTER_READERS: usize = 4;
 
 /// The service's database: a pool of connections to SQLite or PostgreSQL.
 #[derive(Clone)]
@@ -29,8 +36,12 @@ pub struct SqlStorage {
     options: AnyConnectOptions,
     /// Cancels go through one task that commits them in batches.
     cancels: CancelQueue,
+    /// What the cancel queue committed, for patching the list cache.
+    cancellations: Arc<Cancellations>,
     /// SQLite: the file opened, checked before writes and counter reads.
     file: Option<DatabaseFile>,
+    /// SQLite: the change counters, read on the caller's thread.
+    counter_reads: Option<Arc<CounterReads>>,
 }
 
 /// How to open a database.
@@ -80,13 +91,20 @@ impl SqlStorage {
             .run(&pool)
             .await
             .map_err(|e| StorageError::Internal(format!("cannot migrate: {e}")))?;
-        let cancels = CancelQueue::start(pool.clone(), backend, file.clone());
+        let cancellations = Arc::new(Cancellations::default());
+        let cancels = CancelQueue::start(pool.clone(), backend, file.clone(), cancellations.clone());
+        let counter_reads = match &file {
+            Some(file) => Some(Arc::new(CounterReads::open(file.path(), COUNTER_READERS)?)),
+            None => None,
+        };
         Ok(SqlStorage {
             pool,
             backend,
             options: connect,
             cancels,
+            cancellations,
             file,
+            counter_reads,
         })
     }
 
@@ -98,6 +116,9 @@ impl SqlStorage {
     /// into the database file and removes it, unless another process still
     /// has the database open.
     pub async fn close(&self) {
+        if let Some(reads) = &self.counter_reads {
+            reads.close();
+        }
         self.pool.close().await;
         if self.backend == Backend::Sqlite {
             // SQLite checkpoints when the last connection closes, but the
@@ -364,6 +385,18 @@ impl Storage for SqlStorage {
         read()
             .await?
             .ok_or_else(|| StorageError::Internal(format!("the secret {name:?} vanished after it was stored")))
+    }
+
+    fn versions_now(&self) -> Option<Result<Versions>> {
+        let reads = self.counter_reads.as_ref()?;
+        if let Err(e) = self.verify_file() {
+            return Some(Err(e));
+        }
+        reads.try_read()
+    }
+
+    fn cancelled_since(&self, version: OrdersVersion) -> Option<(OrdersVersion, Vec<i64>)> {
+        self.cancellations.since(version)
     }
 
     async fn versions(&self) -> Result<Versions> {

@@ -1,0 +1,171 @@
+//! SQLite's change counters, read on the request's own thread.
+//!
+//! Every request reads the counters (see [`crate::versions`]). Through
+//! sqlx, a read is a message to the connection's worker thread and a
+//! wake-up back, and the requests waiting for it are woken in turn: on a
+//! loaded server those hand-offs cost more than the read itself. Here a few
+//! connections of our own, kept open, read the one row with a prepared
+//! statement where the request runs. A WAL reader never waits for a writer,
+//! so the read takes microseconds and blocks nothing.
+//!
+//! A read that cannot start at once (every connection in use, or SQLite
+//! answering `SQLITE_BUSY`) is not waited for on the request's thread: the
+//! caller reads through the pool instead.
+
+use std::path::Path;
+use std::sync::Mutex;
+
+use rusqlite::{Connection, ErrorCode, OpenFlags};
+
+use super::{KeysVersion, OrdersVersion, Result, StorageError, Versions};
+
+const READ: &str = "SELECT counter, keys_counter FROM changes WHERE id = 1";
+
+pub(super) struct CounterReads {
+    /// `None` once closed.
+    connections: Vec<Mutex<Option<Connection>>>,
+}
+
+impl CounterReads {
+    /// `count` connections to the existing database at `path`.
+    pub(super) fn open(path: &Path, count: usize) -> Result<CounterReads> {
+        let connections = (0..count)
+            .map(|_| {
+                // Without SQLITE_OPEN_CREATE: a missing file is an error,
+                // never a new empty database.
+                let flags = OpenFlags::SQLITE_OPEN_READ_WRITE | OpenFlags::SQLITE_OPEN_NO_MUTEX;
+                let connection = Connection::open_with_flags(path, flags).map_err(|e| {
+                    StorageError::Unavailable(format!("cannot open {} to read its counters: {e}", path.display()))
+                })?;
+                connection
+                    .execute_batch("PRAGMA query_only = ON; PRAGMA busy_timeout = 0;")
+                    .map_err(|e| StorageError::Internal(format!("cannot set up a counter reader: {e}")))?;
+                Ok(Mutex::new(Some(connection)))
+            })
+            .collect::<Result<_>>()?;
+        Ok(CounterReads { connections })
+    }
+
+    /// The counters now, or `None` when they cannot be read at once.
+    pub(super) fn try_read(&self) -> Option<Result<Versions>> {
+        let guard = self.connections.iter().find_map(|c| c.try_lock().ok())?;
+        let connection = guard.as_ref()?;
+        let read = connection.prepare_cached(READ).and_then(|mut statement| {
+            statement.query_row([], |row| {
+                Ok(Versions {
+                    orders: OrdersVersion(row.get(0)?),
+                    keys: KeysVersion(row.get(1)?),
+                })
+            })
+        });
+        match read {
+            Ok(versions) => Some(Ok(versions)),
+            Err(rusqlite::Error::SqliteFailure(e, _))
+                if matches!(e.code, ErrorCode::DatabaseBusy | ErrorCode::DatabaseLocked) =>
+            {
+                None
+            }
+            Err(e) => Some(Err(StorageError::Unavailable(format!(
+                "cannot read the change counters: {e}"
+            )))),
+        }
+    }
+
+    /// Closes every connection (waiting for a read in progress), so that
+    /// the database's last connection can remove the WAL.
+    pub(super) fn close(&self) {
+        for connection in &self.connections {
+            connection
+                .lock()
+                .unwrap_or_else(|poisoned| poisoned.into_inner())
+                .take();
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn database(dir: &Path) -> (std::path::PathBuf, Connection) {
+        let path = dir.join("counters.db");
+        let writer = Connection::open(&path).unwrap();
+        writer
+            .execute_batch(
+                "PRAGMA journal_mode = WAL;
+                 CREATE TABLE changes (id INTEGER PRIMARY KEY, counter INTEGER NOT NULL, keys_counter INTEGER NOT NULL);
+                 INSERT INTO changes VALUES (1, 0, 0);",
+            )
+            .unwrap();
+        (path, writer)
+    }
+
+    #[test]
+    fn a_read_sees_every_commit_before_it() {
+        let dir = tempfile::tempdir().unwrap();
+        let (path, writer) = database(dir.path());
+        let reads = CounterReads::open(&path, 2).unwrap();
+        for n in 1..=3 {
+            writer
+                .execute("UPDATE changes SET counter = ?1, keys_counter = ?1 * 10", [n])
+                .unwrap();
+            let versions = reads.try_read().unwrap().unwrap();
+            assert_eq!(versions.orders, OrdersVersion(n));
+            assert_eq!(versions.keys, KeysVersion(n * 10));
+        }
+    }
+
+    #[test]
+    fn a_write_in_progress_does_not_hold_a_read_back() {
+        let dir = tempfile::tempdir().unwrap();
+        let (path, writer) = database(dir.path());
+        let reads = CounterReads::open(&path, 1).unwrap();
+        writer
+            .execute_batch("BEGIN IMMEDIATE; UPDATE changes SET counter = 5;")
+            .unwrap();
+        // Not committed: the read sees the committed state, at once.
+        assert_eq!(reads.try_read().unwrap().unwrap().orders, OrdersVersion(0));
+        writer.execute_batch("COMMIT").unwrap();
+        assert_eq!(reads.try_read().unwrap().unwrap().orders, OrdersVersion(5));
+    }
+
+    #[test]
+    fn with_every_connection_in_use_the_caller_reads_elsewhere() {
+        let dir = tempfile::tempdir().unwrap();
+        let (path, _writer) = database(dir.path());
+        let reads = CounterReads::open(&path, 1).unwrap();
+        let _in_use = reads.connections[0].lock().unwrap();
+        assert!(reads.try_read().is_none());
+    }
+
+    #[test]
+    fn a_busy_database_sends_the_caller_elsewhere() {
+        let dir = tempfile::tempdir().unwrap();
+        let (path, writer) = database(dir.path());
+        let reads = CounterReads::open(&path, 1).unwrap();
+        // An exclusive lock in rollback-journal mode stops every reader.
+        writer
+            .execute_batch("PRAGMA journal_mode = DELETE; BEGIN EXCLUSIVE; UPDATE changes SET counter = 1;")
+            .unwrap();
+        assert!(reads.try_read().is_none(), "busy: read through the pool, which waits");
+        writer.execute_batch("COMMIT").unwrap();
+        assert_eq!(reads.try_read().unwrap().unwrap().orders, OrdersVersion(1));
+    }
+
+    #[test]
+    fn a_missing_file_is_not_created() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("absent.db");
+        assert!(CounterReads::open(&path, 1).is_err());
+        assert!(!path.exists());
+    }
+
+    #[test]
+    fn closed_readers_send_the_caller_elsewhere() {
+        let dir = tempfile::tempdir().unwrap();
+        let (path, _writer) = database(dir.path());
+        let reads = CounterReads::open(&path, 2).unwrap();
+        reads.close();
+        assert!(reads.try_read().is_none());
+    }
+}
