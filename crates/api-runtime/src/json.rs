@@ -85,8 +85,9 @@ impl<T: fmt::Debug> fmt::Debug for Json<T> {
 /// list is never held as values: only its bytes are.
 pub struct JsonArrayWriter<T> {
     buffer: Vec<u8>,
-    /// Where each item's bytes end.
-    ends: Vec<usize>,
+    /// Where each item's bytes end (4 bytes an item: a long list's index
+    /// stays small beside its bytes).
+    ends: Vec<u32>,
     item: PhantomData<fn(&T)>,
 }
 
@@ -108,7 +109,7 @@ impl<T: Serialize> JsonArrayWriter<T> {
             self.buffer.push(b',');
         }
         serde_json::to_writer(&mut self.buffer, item)?;
-        self.ends.push(self.buffer.len());
+        self.ends.push(offset(self.buffer.len())?);
         Ok(())
     }
 
@@ -141,7 +142,7 @@ impl<T: Serialize> JsonArrayWriter<T> {
 /// serialized again.
 pub struct JsonArray<T> {
     bytes: Bytes,
-    ends: Vec<usize>,
+    ends: Vec<u32>,
     item: PhantomData<fn(&T)>,
 }
 
@@ -170,9 +171,9 @@ impl<T> JsonArray<T> {
     fn item(&self, index: usize) -> &[u8] {
         let start = match index {
             0 => 1,
-            _ => self.ends[index - 1] + 1,
+            _ => self.ends[index - 1] as usize + 1,
         };
-        &self.bytes[start..self.ends[index]]
+        &self.bytes[start..self.ends[index] as usize]
     }
 }
 
@@ -213,7 +214,8 @@ impl<T: DeserializeOwned> JsonArray<T> {
                 buffer.push(b',');
             }
             buffer.extend_from_slice(self.item(index));
-            ends.push(buffer.len());
+            // Never longer than the array it comes from.
+            ends.push(offset(buffer.len())?);
         }
         buffer.push(b']');
         Ok(JsonArray {
@@ -222,6 +224,11 @@ impl<T: DeserializeOwned> JsonArray<T> {
             item: PhantomData,
         })
     }
+}
+
+/// An item's end as the index keeps it.
+fn offset(len: usize) -> Result<u32, serde_json::Error> {
+    u32::try_from(len).map_err(|_| serde::ser::Error::custom("a JSON array of 4 GiB or more"))
 }
 
 /// The index in `0..len` where `compare` answers `Equal`, if any, for a
