@@ -61,18 +61,19 @@ pub enum ListError {
 impl OrderListCache {
     /// The body for a request that read `seen`. When the cached body is
     /// older than `seen`: `cancelled_since` gives the orders cancelled since
-    /// the cached version and the version that leaves (see
-    /// [`crate::storage::Storage::cancelled_since`]); failing that, `load`
-    /// reads the version and then the list (given the last body's size, to
-    /// size its buffer).
-    pub async fn get<P, F, Fut>(
+    /// the cached version and the version that leaves, if that is `seen` or
+    /// later (see [`crate::storage::Storage::cancelled_since`]); failing
+    /// that, `load` reads the version and then the list (given the last
+    /// body's size, to size its buffer).
+    pub async fn get<P, PFut, F, Fut>(
         &self,
         seen: OrdersVersion,
         cancelled_since: P,
         load: F,
     ) -> Result<OrderListBody, ListError>
     where
-        P: FnOnce(OrdersVersion) -> Option<(OrdersVersion, Vec<i64>)>,
+        P: FnOnce(OrdersVersion, OrdersVersion) -> PFut,
+        PFut: Future<Output = Option<(OrdersVersion, Vec<i64>)>>,
         F: FnOnce(usize) -> Fut,
         Fut: Future<Output = Result<(OrdersVersion, OrderList), StorageError>>,
     {
@@ -86,7 +87,7 @@ impl OrderListCache {
         if let Some(body) = self.current_since(seen) {
             return Ok(body);
         }
-        let (version, list) = match self.patched(seen, cancelled_since) {
+        let (version, list) = match self.patched(seen, cancelled_since).await {
             Some(patched) => patched,
             None => load(self.last_size()).await.map_err(ListError::Storage)?,
         };
@@ -106,13 +107,17 @@ impl OrderListCache {
     /// The cached list without the orders cancelled since, if that makes it
     /// the list at `seen` or later. Runs under the rebuild lock, so the
     /// cached list cannot change meanwhile.
-    fn patched<P>(&self, seen: OrdersVersion, cancelled_since: P) -> Option<(OrdersVersion, OrderList)>
+    async fn patched<P, PFut>(&self, seen: OrdersVersion, cancelled_since: P) -> Option<(OrdersVersion, OrderList)>
     where
-        P: FnOnce(OrdersVersion) -> Option<(OrdersVersion, Vec<i64>)>,
+        P: FnOnce(OrdersVersion, OrdersVersion) -> PFut,
+        PFut: Future<Output = Option<(OrdersVersion, Vec<i64>)>>,
     {
+        let cached_version = self.current.lock().expect("not poisoned").as_ref()?.version;
+        let (version, cancelled) = cancelled_since(cached_version, seen)
+            .await
+            .filter(|(version, _)| *version >= seen)?;
         let current = self.current.lock().expect("not poisoned");
         let cached = current.as_ref()?;
-        let (version, cancelled) = cancelled_since(cached.version).filter(|(version, _)| *version >= seen)?;
         let keys: Vec<Option<i64>> = cancelled.into_iter().map(Some).collect();
         // An order that does not read back is a bug of ours: read the
         // rows instead.
@@ -157,7 +162,7 @@ mod tests {
         Json::serialized(&orders(ids)).unwrap().to_bytes().unwrap().to_vec()
     }
 
-    fn nothing_cancelled(_: OrdersVersion) -> Option<(OrdersVersion, Vec<i64>)> {
+    async fn nothing_cancelled(_: OrdersVersion, _: OrdersVersion) -> Option<(OrdersVersion, Vec<i64>)> {
         None
     }
 
@@ -261,16 +266,16 @@ mod tests {
         let patched = cache
             .get(
                 OrdersVersion(3),
-                |since| {
-                    asked.lock().unwrap().push(since);
-                    Some((OrdersVersion(3), vec![2, 4]))
+                |since, seen| {
+                    asked.lock().unwrap().push((since, seen));
+                    std::future::ready(Some((OrdersVersion(3), vec![2, 4])))
                 },
                 load(3, &[9]),
             )
             .await
             .unwrap();
         assert_eq!(bytes(&patched), expected(&[1, 3, 5]));
-        assert_eq!(*asked.lock().unwrap(), [OrdersVersion(1)]);
+        assert_eq!(*asked.lock().unwrap(), [(OrdersVersion(1), OrdersVersion(3))]);
         assert_eq!(loads.load(Ordering::SeqCst), 1);
         // The patched list is cached under the version it is at.
         let again = cache
@@ -283,7 +288,7 @@ mod tests {
         let read = cache
             .get(
                 OrdersVersion(6),
-                |_| Some((OrdersVersion(5), vec![1])),
+                |_, _| std::future::ready(Some((OrdersVersion(5), vec![1]))),
                 load(6, &[3, 5, 6]),
             )
             .await

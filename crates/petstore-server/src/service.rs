@@ -211,7 +211,7 @@ impl<S: Storage> PetStoreHandlers for Service<S> {
             .order_list
             .get(
                 caller.orders_version,
-                |since| self.storage.cancelled_since(since),
+                |since, seen| self.storage.cancelled_since(since, seen),
                 |size_hint| self.read_order_list(size_hint),
             )
             .await;

@@ -200,7 +200,11 @@ async fn concurrent_cancels_each_get_their_outcome(storage: &SqlStorage) {
 async fn cancels_name_the_versions_they_went_between(storage: &SqlStorage) {
     import_orders(storage, 1..=60, |id| if id % 10 == 0 { "shipped" } else { "pending" }).await;
     let start = storage.versions().await.unwrap().orders;
-    assert_eq!(storage.cancelled_since(start), None, "nothing cancelled yet");
+    assert_eq!(
+        storage.cancelled_since(start, start).await,
+        None,
+        "nothing cancelled yet"
+    );
     // Many at once: they share transactions.
     let tasks: Vec<_> = (1..=60)
         .map(|id| {
@@ -216,18 +220,19 @@ async fn cancels_name_the_versions_they_went_between(storage: &SqlStorage) {
     }
     let after = storage.versions().await.unwrap().orders;
     let (at, mut ids) = storage
-        .cancelled_since(start)
+        .cancelled_since(start, after)
+        .await
         .expect("only this storage's cancels since");
     ids.sort_unstable();
     assert_eq!((at, ids), (after, cancelled));
     // A change that is not a cancel ends the chain; the next cancel starts one.
     import_orders(storage, 100..=101, |_| "pending").await;
     let imported = storage.versions().await.unwrap().orders;
-    assert_eq!(storage.cancelled_since(after), None, "an import since");
+    assert_eq!(storage.cancelled_since(after, imported).await, None, "an import since");
     assert_eq!(storage.cancel_order(100).await.unwrap(), CancelOutcome::Cancelled);
     let last = storage.versions().await.unwrap().orders;
-    assert_eq!(storage.cancelled_since(imported), Some((last, vec![100])));
-    let (at, mut ids) = storage.cancelled_since(start).unwrap();
+    assert_eq!(storage.cancelled_since(imported, last).await, Some((last, vec![100])));
+    let (at, mut ids) = storage.cancelled_since(start, after).await.unwrap();
     ids.sort_unstable();
     assert_eq!((at, ids), (after, (1..=60).filter(|id| id % 10 != 0).collect()));
 }

@@ -63,13 +63,8 @@ async fn run(
         // batches on one PostgreSQL cannot deadlock.
         batch.sort_by_key(|(id, _)| *id);
         let ids: Vec<i64> = batch.iter().map(|(id, _)| *id).collect();
-        match cancel_all(&pool, backend, file.as_ref(), &ids).await {
-            Ok(Committed { outcomes, change }) => {
-                // Before any 204: the list a request reads after one can be
-                // patched rather than read again.
-                if let Some(change) = change {
-                    log.record(change.before, change.after, change.cancelled);
-                }
+        match cancel_all(&pool, backend, file.as_ref(), &log, &ids).await {
+            Ok(outcomes) => {
                 for ((_, reply), outcome) in batch.drain(..).zip(outcomes) {
                     // The requester may have gone (its client hung up);
                     // the cancel stands either way.
@@ -96,21 +91,6 @@ async fn run(
     }
 }
 
-/// What a batch's transaction did.
-struct Committed {
-    /// One per id, in order.
-    outcomes: Vec<CancelOutcome>,
-    /// `None` when it cancelled nothing.
-    change: Option<Change>,
-}
-
-/// The orders' versions around a transaction that cancelled orders.
-struct Change {
-    before: OrdersVersion,
-    after: OrdersVersion,
-    cancelled: Vec<i64>,
-}
-
 /// One transaction, one conditional change for every id in the batch.
 ///
 /// One statement, not one per id: on PostgreSQL the counter trigger runs
@@ -118,7 +98,13 @@ struct Change {
 /// went on to lock more orders after it could deadlock with another
 /// instance's. Orders are locked in ascending id order (`FOR UPDATE` in
 /// the subquery) for the same reason; SQLite has one writer at a time.
-async fn cancel_all(pool: &AnyPool, backend: Backend, file: Option<&DatabaseFile>, ids: &[i64]) -> Result<Committed> {
+async fn cancel_all(
+    pool: &AnyPool,
+    backend: Backend,
+    file: Option<&DatabaseFile>,
+    log: &Cancellations,
+    ids: &[i64],
+) -> Result<Vec<CancelOutcome>> {
     let placeholders = |from: usize| {
         (from..from + ids.len())
             .map(|n| format!("${n}"))
@@ -152,20 +138,19 @@ async fn cancel_all(pool: &AnyPool, backend: Backend, file: Option<&DatabaseFile
     // write lock (SQLite) or the counter's row (PostgreSQL) until the
     // commit, so nothing else moves it in between: the version before is
     // this one less what the change bumped.
-    let change = match cancelled_ids.len() {
+    let after = match cancelled_ids.len() {
         0 => None,
-        rows => {
-            let after: i64 = sqlx::query_scalar("SELECT counter FROM changes WHERE id = 1")
+        _ => Some(
+            sqlx::query_scalar::<_, i64>("SELECT counter FROM changes WHERE id = 1")
                 .fetch_one(&mut *tx)
                 .await
-                .map_err(|e| backend.classify(e))?;
-            Some(Change {
-                before: OrdersVersion(after - backend.counter_bumps(rows)),
-                after: OrdersVersion(after),
-                cancelled: cancelled_ids.clone(),
-            })
-        }
+                .map_err(|e| backend.classify(e))?,
+        ),
     };
+    let entered = after.map(|after| {
+        let before = after - backend.counter_bumps(cancelled_ids.len());
+        (OrdersVersion(before), OrdersVersion(after), cancelled_ids.clone())
+    });
     let mut cancelled: HashSet<i64> = cancelled_ids.into_iter().collect();
     // Why the others were not cancelled: shipped, cancelled already, or
     // never there.
@@ -185,8 +170,14 @@ async fn cancel_all(pool: &AnyPool, backend: Backend, file: Option<&DatabaseFile
     if let Some(file) = file {
         file.verify()?;
     }
+    // Entered before the COMMIT, which readers may see before this task
+    // hears back; forgotten unless it commits (see `Cancellations`).
+    let entered = entered.map(|(before, after, ids)| log.committing(before, after, ids));
     tx.commit().await.map_err(|e| backend.classify(e))?;
-    let outcomes = ids
+    if let Some(entered) = entered {
+        entered.committed();
+    }
+    Ok(ids
         .iter()
         .map(|id| {
             // A repeated id: its first request cancelled it, the others
@@ -199,6 +190,5 @@ async fn cancel_all(pool: &AnyPool, backend: Backend, file: Option<&DatabaseFile
                 CancelOutcome::NotFound
             }
         })
-        .collect();
-    Ok(Committed { outcomes, change })
+        .collect())
 }

@@ -243,12 +243,18 @@ pub trait Storage: Send + Sync + 'static {
         None
     }
     /// The orders this process cancelled since the orders were at
-    /// `version`, and the version those cancels left them at: `Some` only
-    /// when nothing else changed the orders in between, so that the orders
-    /// at `version` without these are the orders at the version returned.
-    fn cancelled_since(&self, version: OrdersVersion) -> Option<(OrdersVersion, Vec<i64>)> {
-        let _ = version;
-        None
+    /// `version`, and the version those cancels left them at, if that is
+    /// `seen` or later: `Some` only when nothing else changed the orders in
+    /// between, so that the orders at `version` without these are the
+    /// orders at the version returned. May wait for a cancel being
+    /// committed.
+    fn cancelled_since(
+        &self,
+        version: OrdersVersion,
+        seen: OrdersVersion,
+    ) -> impl Future<Output = Option<(OrdersVersion, Vec<i64>)>> + Send {
+        let _ = (version, seen);
+        std::future::ready(None)
     }
     /// The current versions of orders and keys.
     fn versions(&self) -> impl Future<Output = Result<Versions>> + Send;

@@ -395,8 +395,8 @@ impl Storage for SqlStorage {
         reads.try_read()
     }
 
-    fn cancelled_since(&self, version: OrdersVersion) -> Option<(OrdersVersion, Vec<i64>)> {
-        self.cancellations.since(version)
+    async fn cancelled_since(&self, version: OrdersVersion, seen: OrdersVersion) -> Option<(OrdersVersion, Vec<i64>)> {
+        self.cancellations.since(version, seen).await
     }
 
     async fn versions(&self) -> Result<Versions> {

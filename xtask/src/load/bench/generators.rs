@@ -70,6 +70,7 @@ impl Bench {
                 + value["server_errors"].as_u64().unwrap_or_default(),
             statuses: value["statuses"].to_string(),
             answered: requests as u64,
+            cancelled: value["statuses"]["204"].as_u64().unwrap_or_default(),
             peak_rss_kib: 0,
         })
     }
@@ -160,6 +161,8 @@ fn parse_oha(json: &[u8]) -> Result<Figures, String> {
         errors,
         statuses,
         answered,
+        // oha's loads send no cancels.
+        cancelled: 0,
         peak_rss_kib: 0,
     })
 }

@@ -74,6 +74,8 @@ struct Figures {
     /// Answers by status (`200:1234 503:2`), and how many in all.
     statuses: String,
     answered: u64,
+    /// Cancels answered 204.
+    cancelled: u64,
     peak_rss_kib: u64,
 }
 
@@ -169,16 +171,19 @@ impl Bench {
         // What the connection reaper and the per-request log line cost.
         self.reaper = self.alternated(Kind::OursWithoutReaper)?;
         self.log_line = self.alternated(Kind::OursLoggingRequests)?;
-        // Cancels of distinct pending orders, each durable.
+        // Cancels of distinct pending orders, each durable: more orders
+        // than a run can cancel (40,000 a second, above what any server
+        // here answers), so that every cancel finds a pending order rather
+        // than a 404.
         self.workload(
-            100_000,
+            40_000 * self.seconds as i64,
             "cancelOrder, distinct pending orders",
             "cancel",
             |bench, url| bench.load(url, 100),
         )?;
         // 90/10 by requests, cancels on distinct orders: 10,000 orders, so
         // that the cancels do not run out and the list keeps its size.
-        self.workload(
+        self.workload_with_cancels(
             10_000,
             "90/10 listOrders/cancelOrder, 10000 orders",
             "mix",
@@ -210,6 +215,56 @@ impl Bench {
             });
         }
         Ok(())
+    }
+
+    /// [`Bench::workload`] for lists mixed with cancels, where each of our
+    /// cancels takes an order off the list: in a closed loop the faster a
+    /// server answers, the more it cancels, and the shorter the lists it
+    /// then sends. So that the floor and the limit send as many bytes per
+    /// list as ours did, they replay a list of as many orders as ours
+    /// listed on average over its run (its first orders; the list shrinks
+    /// by one order per 204, at a steady rate). Hand-written runs on its own
+    /// database and cancels as ours does.
+    fn workload_with_cancels(
+        &mut self,
+        size: i64,
+        label: &str,
+        tag: &str,
+        load: impl Fn(&Self, &str) -> Result<Figures, String>,
+    ) -> Result<(), String> {
+        let db = self.database(size)?;
+        let body = self.list_body(&db)?;
+        let mut replayed = body.clone();
+        for kind in [Kind::Ours, Kind::HandWritten, Kind::DropshotFloor, Kind::Limit] {
+            if kind == Kind::DropshotFloor && replayed == body {
+                let ours = self.figures(label, Kind::Ours).ok_or("ours ran first")?;
+                let mean = (size as u64).saturating_sub(ours.cancelled / 2);
+                println!(
+                    "bench: {tag:>10} ours cancelled {} orders: the floor and the limit replay a list of {mean}",
+                    ours.cancelled
+                );
+                replayed = self.first_orders(&body, mean as usize)?;
+            }
+            let figures = self.measure(kind, &db, &replayed, tag, &load)?;
+            self.rows.push(Row {
+                workload: label.to_string(),
+                kind,
+                figures,
+            });
+        }
+        Ok(())
+    }
+
+    /// A list body of the first `count` orders of the list in `body`.
+    fn first_orders(&self, body: &Path, count: usize) -> Result<PathBuf, String> {
+        let text = std::fs::read(body).map_err(|e| format!("{}: {e}", body.display()))?;
+        let mut orders: Vec<serde_json::Value> =
+            serde_json::from_slice(&text).map_err(|e| format!("{}: {e}", body.display()))?;
+        orders.truncate(count);
+        let shorter = body.with_extension(format!("first{count}.json"));
+        let bytes = serde_json::to_vec(&orders).map_err(|e| e.to_string())?;
+        std::fs::write(&shorter, bytes).map_err(|e| format!("{}: {e}", shorter.display()))?;
+        Ok(shorter)
     }
 
     /// A database of `size` pending orders (and a key), made with our CLI
