@@ -79,6 +79,22 @@ struct Figures {
     peak_rss_kib: u64,
 }
 
+/// The list the floor and the limit replay in a workload.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Replay {
+    /// Ours' list before the run.
+    OursFirstList,
+    /// For lists mixed with cancels, where each of ours' cancels takes an
+    /// order off its list: in a closed loop the faster a server answers,
+    /// the more it cancels and the shorter the lists it then sends. So that
+    /// the floor and the limit send as many bytes per list as ours did,
+    /// they replay a list of as many orders as ours listed on average over
+    /// its run (its first orders; the list shrinks by one order per 204, at
+    /// a steady rate). Hand-written runs on its own database and cancels as
+    /// ours does.
+    OursMeanList,
+}
+
 struct Row {
     workload: String,
     kind: Kind,
@@ -165,6 +181,7 @@ impl Bench {
                 size,
                 &format!("listOrders, {size} orders"),
                 &format!("list{size}"),
+                Replay::OursFirstList,
                 |bench, url| bench.oha(&[&format!("{url}/store/orders")], CONNECTIONS, "GET"),
             )?;
         }
@@ -179,14 +196,16 @@ impl Bench {
             40_000 * self.seconds as i64,
             "cancelOrder, distinct pending orders",
             "cancel",
+            Replay::OursFirstList,
             |bench, url| bench.load(url, 100),
         )?;
         // 90/10 by requests, cancels on distinct orders: 10,000 orders, so
         // that the cancels do not run out and the list keeps its size.
-        self.workload_with_cancels(
+        self.workload(
             10_000,
             "90/10 listOrders/cancelOrder, 10000 orders",
             "mix",
+            Replay::OursMeanList,
             |bench, url| bench.load(url, 10),
         )?;
         let pages = self.v2_pages()?;
@@ -196,56 +215,29 @@ impl Bench {
     }
 
     /// Runs one workload against each server, on a fresh copy of the
-    /// database of `size` orders.
+    /// database of `size` orders; the floor and the limit replay the list
+    /// as `replay` says.
     fn workload(
         &mut self,
         size: i64,
         label: &str,
         tag: &str,
+        replay: Replay,
         load: impl Fn(&Self, &str) -> Result<Figures, String>,
     ) -> Result<(), String> {
         let db = self.database(size)?;
-        let body = self.list_body(&db)?;
+        let mut body = self.list_body(&db)?;
         for kind in [Kind::Ours, Kind::HandWritten, Kind::DropshotFloor, Kind::Limit] {
-            let figures = self.measure(kind, &db, &body, tag, &load)?;
-            self.rows.push(Row {
-                workload: label.to_string(),
-                kind,
-                figures,
-            });
-        }
-        Ok(())
-    }
-
-    /// [`Bench::workload`] for lists mixed with cancels, where each of our
-    /// cancels takes an order off the list: in a closed loop the faster a
-    /// server answers, the more it cancels, and the shorter the lists it
-    /// then sends. So that the floor and the limit send as many bytes per
-    /// list as ours did, they replay a list of as many orders as ours
-    /// listed on average over its run (its first orders; the list shrinks
-    /// by one order per 204, at a steady rate). Hand-written runs on its own
-    /// database and cancels as ours does.
-    fn workload_with_cancels(
-        &mut self,
-        size: i64,
-        label: &str,
-        tag: &str,
-        load: impl Fn(&Self, &str) -> Result<Figures, String>,
-    ) -> Result<(), String> {
-        let db = self.database(size)?;
-        let body = self.list_body(&db)?;
-        let mut replayed = body.clone();
-        for kind in [Kind::Ours, Kind::HandWritten, Kind::DropshotFloor, Kind::Limit] {
-            if kind == Kind::DropshotFloor && replayed == body {
+            if kind == Kind::DropshotFloor && replay == Replay::OursMeanList {
                 let ours = self.figures(label, Kind::Ours).ok_or("ours ran first")?;
                 let mean = (size as u64).saturating_sub(ours.cancelled / 2);
                 println!(
                     "bench: {tag:>10} ours cancelled {} orders: the floor and the limit replay a list of {mean}",
                     ours.cancelled
                 );
-                replayed = self.first_orders(&body, mean as usize)?;
+                body = self.first_orders(&body, mean as usize)?;
             }
-            let figures = self.measure(kind, &db, &replayed, tag, &load)?;
+            let figures = self.measure(kind, &db, &body, tag, &load)?;
             self.rows.push(Row {
                 workload: label.to_string(),
                 kind,
