@@ -121,13 +121,10 @@ impl<T: Serialize> JsonArrayWriter<T> {
         self.ends.is_empty()
     }
 
-    pub fn finish(self) -> Json<Vec<T>> {
-        self.finish_indexed().body()
-    }
-
     /// The array, with where each item lies in it, so that items can be
-    /// left out later without serializing the others again.
-    pub fn finish_indexed(mut self) -> JsonArray<T> {
+    /// left out later without serializing the others again
+    /// ([`JsonArray::body`] is the body to send).
+    pub fn finish(mut self) -> JsonArray<T> {
         self.buffer.push(b']');
         JsonArray {
             bytes: Bytes::from(self.buffer),
@@ -277,7 +274,7 @@ mod tests {
                 writer.push(item).unwrap();
             }
             assert_eq!(writer.len(), list.len());
-            let json = writer.finish();
+            let json = writer.finish().body();
             assert_eq!(json.to_bytes().unwrap(), serde_json::to_vec(&list).unwrap());
         }
     }
@@ -296,7 +293,7 @@ mod tests {
         for item in items {
             writer.push(item).unwrap();
         }
-        writer.finish_indexed()
+        writer.finish()
     }
 
     #[test]

@@ -155,7 +155,7 @@ mod tests {
         for order in orders(ids) {
             writer.push(&order).unwrap();
         }
-        writer.finish_indexed()
+        writer.finish()
     }
 
     fn expected(ids: &[i64]) -> Vec<u8> {

@@ -71,7 +71,7 @@ impl<S: Storage> Service<S> {
                     .map_err(|e| StorageError::Internal(format!("serializing an order: {e}")))
             })
             .await?;
-        Ok((version, writer.finish_indexed()))
+        Ok((version, writer.finish()))
     }
 
     /// The signer of page cursors, its key read (or made) at first use.

@@ -147,11 +147,7 @@ async fn cancel_all(
                 .map_err(|e| backend.classify(e))?,
         ),
     };
-    let entered = after.map(|after| {
-        let before = after - backend.counter_bumps(cancelled_ids.len());
-        (OrdersVersion(before), OrdersVersion(after), cancelled_ids.clone())
-    });
-    let mut cancelled: HashSet<i64> = cancelled_ids.into_iter().collect();
+    let mut cancelled: HashSet<i64> = cancelled_ids.iter().copied().collect();
     // Why the others were not cancelled: shipped, cancelled already, or
     // never there.
     let lookup = format!("SELECT id, status FROM orders WHERE id IN ({})", placeholders(1));
@@ -172,7 +168,10 @@ async fn cancel_all(
     }
     // Entered before the COMMIT, which readers may see before this task
     // hears back; forgotten unless it commits (see `Cancellations`).
-    let entered = entered.map(|(before, after, ids)| log.committing(before, after, ids));
+    let entered = after.map(|after| {
+        let before = after - backend.counter_bumps(cancelled_ids.len());
+        log.committing(OrdersVersion(before), OrdersVersion(after), cancelled_ids)
+    });
     tx.commit().await.map_err(|e| backend.classify(e))?;
     if let Some(entered) = entered {
         entered.committed();
