@@ -3,6 +3,7 @@
 //! (see `sql.rs`).
 
 use std::borrow::Cow;
+use std::sync::Arc;
 use std::time::Duration;
 
 use sqlx::any::{AnyConnectOptions, AnyPoolOptions};
@@ -11,6 +12,7 @@ use sqlx::sqlite::SqliteConnectOptions;
 use sqlx::{ConnectOptions, Connection, Executor};
 
 use super::StorageError;
+use super::file_set::{Access, FileSet};
 
 /// How long the database may keep a request waiting.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -101,7 +103,10 @@ impl Backend {
         Ok(options.filename(path))
     }
 
-    pub(super) fn pool_options(self, limits: &WaitLimits) -> AnyPoolOptions {
+    /// The pool's options. A SQLite pool opens a connection only while
+    /// `files` are as they were opened: a new connection would open a new
+    /// `-wal` beside whatever file has the name (see [`FileSet`]).
+    pub(super) fn pool_options(self, limits: &WaitLimits, files: Option<Arc<FileSet>>) -> AnyPoolOptions {
         let options = AnyPoolOptions::new()
             // A request waits at most this long for a connection, then gets
             // 503: an outage never hangs a request.
@@ -136,7 +141,14 @@ impl Backend {
             }
             // SQLite has one writer at a time; more connections only queue.
             Backend::Sqlite => options.max_connections(8).after_connect(move |conn, _| {
+                let files = files.clone();
                 Box::pin(async move {
+                    // Before any statement that reads the file.
+                    if let Some(files) = files {
+                        files
+                            .check(Access::Connect)
+                            .map_err(|e| sqlx::Error::Io(std::io::Error::other(e.to_string())))?;
+                    }
                     // WAL lets readers run beside the writer; synchronous =
                     // FULL fsyncs the WAL at every commit, so a change is on
                     // disk before its response is sent. busy_timeout bounds

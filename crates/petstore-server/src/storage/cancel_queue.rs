@@ -15,7 +15,7 @@ use tokio::sync::{mpsc, oneshot};
 
 use super::backend::Backend;
 use super::cancellations::Cancellations;
-use super::database_file::DatabaseFile;
+use super::file_set::{Access, FileSet};
 use super::sql::{column, now, parse_status};
 use super::{CancelOutcome, OrderStatus, OrdersVersion, Result, StorageError};
 
@@ -34,9 +34,9 @@ pub(super) struct CancelQueue {
 impl CancelQueue {
     /// Starts the batching task on the current tokio runtime; every
     /// commit that cancelled orders goes into `log`.
-    pub(super) fn start(pool: AnyPool, backend: Backend, file: Option<DatabaseFile>, log: Arc<Cancellations>) -> Self {
+    pub(super) fn start(pool: AnyPool, backend: Backend, files: Option<Arc<FileSet>>, log: Arc<Cancellations>) -> Self {
         let (requests, receiver) = mpsc::unbounded_channel();
-        tokio::spawn(run(pool, backend, file, log, receiver));
+        tokio::spawn(run(pool, backend, files, log, receiver));
         CancelQueue { requests }
     }
 
@@ -53,7 +53,7 @@ impl CancelQueue {
 async fn run(
     pool: AnyPool,
     backend: Backend,
-    file: Option<DatabaseFile>,
+    files: Option<Arc<FileSet>>,
     log: Arc<Cancellations>,
     mut receiver: mpsc::UnboundedReceiver<(i64, Reply)>,
 ) {
@@ -63,7 +63,7 @@ async fn run(
         // batches on one PostgreSQL cannot deadlock.
         batch.sort_by_key(|(id, _)| *id);
         let ids: Vec<i64> = batch.iter().map(|(id, _)| *id).collect();
-        match cancel_all(&pool, backend, file.as_ref(), &log, &ids).await {
+        match cancel_all(&pool, backend, files.as_deref(), &log, &ids).await {
             Ok(outcomes) => {
                 for ((_, reply), outcome) in batch.drain(..).zip(outcomes) {
                     // The requester may have gone (its client hung up);
@@ -101,7 +101,7 @@ async fn run(
 async fn cancel_all(
     pool: &AnyPool,
     backend: Backend,
-    file: Option<&DatabaseFile>,
+    files: Option<&FileSet>,
     log: &Cancellations,
     ids: &[i64],
 ) -> Result<Vec<CancelOutcome>> {
@@ -163,8 +163,8 @@ async fn cancel_all(
     }
     // Committing into a file that was deleted or replaced would
     // acknowledge cancels nobody will read.
-    if let Some(file) = file {
-        file.verify()?;
+    if let Some(files) = files {
+        files.check(Access::Write)?;
     }
     // Entered before the COMMIT, which readers may see before this task
     // hears back; forgotten unless it commits (see `Cancellations`).
@@ -175,6 +175,12 @@ async fn cancel_all(
     tx.commit().await.map_err(|e| backend.classify(e))?;
     if let Some(entered) = entered {
         entered.committed();
+    }
+    // A file deleted or replaced during the commit: the watcher copies what
+    // the WAL holds into the database file, but these cancels are not
+    // acknowledged on that (a retry finds them cancelled).
+    if let Some(files) = files {
+        files.check(Access::Write)?;
     }
     Ok(ids
         .iter()

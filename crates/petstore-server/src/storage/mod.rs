@@ -5,10 +5,12 @@
 //! differs between the two.
 
 pub mod backend;
+pub mod backup;
 mod cancel_queue;
 mod cancellations;
 mod counter_reads;
-mod database_file;
+mod file_set;
+mod migrations;
 pub mod sql;
 
 use std::collections::HashMap;

@@ -5,17 +5,17 @@ use std::sync::Arc;
 
 use chrono::{DateTime, Datelike, Utc};
 use futures_util::TryStreamExt;
-use sqlx::any::AnyConnectOptions;
 use sqlx::any::AnyRow;
 use sqlx::migrate::Migrator;
-use sqlx::{AnyConnection, AnyPool, Connection};
+use sqlx::{AnyPool, Connection};
 use sqlx::{ConnectOptions, Row};
 
 use super::backend::{Backend, WaitLimits};
 use super::cancel_queue::CancelQueue;
 use super::cancellations::Cancellations;
 use super::counter_reads::CounterReads;
-use super::database_file::DatabaseFile;
+use super::file_set::{Access, FileSet};
+use super::migrations;
 use super::{
     ActiveKeys, ApiKeyRecord, CancelOutcome, ImportData, ImportStatus, KeysVersion, OrderFilters, OrderRecord,
     OrderStatus, OrdersVersion, PageQuery, PetRecord, Result, ShipOutcome, Storage, StorageError, Versions,
@@ -32,26 +32,28 @@ const COUNTER_READERS: usize = 4;
 pub struct SqlStorage {
     pool: AnyPool,
     backend: Backend,
-    /// How to reach the database again, for the last connection at close.
-    options: AnyConnectOptions,
     /// Cancels go through one task that commits them in batches.
     cancels: CancelQueue,
     /// What the cancel queue committed, for patching the list cache.
     cancellations: Arc<Cancellations>,
-    /// SQLite: the file opened, checked before writes and counter reads.
-    file: Option<DatabaseFile>,
+    /// SQLite: the database file and its companions, checked before and
+    /// after writes, at counter reads, and by a watcher of their own.
+    files: Option<Arc<FileSet>>,
     /// SQLite: the change counters, read on the caller's thread.
     counter_reads: Option<Arc<CounterReads>>,
 }
 
 /// How to open a database.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Clone)]
 pub struct OpenOptions {
     /// Bounds on every wait for the database.
     pub limits: WaitLimits,
     /// Whether a missing SQLite file is created (and migrated). When not,
     /// opening a missing file fails with [`StorageError::Missing`].
     pub create: bool,
+    /// Where the storage reports what it notices by itself (a SQLite file
+    /// or its WAL deleted or replaced while open).
+    pub log: slog::Logger,
 }
 
 impl Default for OpenOptions {
@@ -59,6 +61,7 @@ impl Default for OpenOptions {
         OpenOptions {
             limits: WaitLimits::default(),
             create: true,
+            log: slog::Logger::root(slog::Discard, slog::o!()),
         }
     }
 }
@@ -75,35 +78,36 @@ impl SqlStorage {
         sqlx::any::install_default_drivers();
         let backend = Backend::of(database);
         let connect = backend.connect_options(database)?;
-        let file = match backend {
-            Backend::Sqlite => Some(open_sqlite_file(database, options.create).await?),
+        // The file set's anchor is SQLite's first connection, so that it
+        // is open before, and closed after, every other.
+        let files = match backend {
+            Backend::Sqlite => Some(open_sqlite_file(database, options).await?),
             Backend::Postgres => None,
         };
         let pool = backend
-            .pool_options(&options.limits)
-            .connect_with(connect.clone())
+            .pool_options(&options.limits, files.clone())
+            .connect_with(connect)
             .await
             .map_err(|e| StorageError::Unavailable(format!("cannot open the {} database: {e}", backend.name())))?;
         let migrator = Migrator::new(backend.migrations())
             .await
             .map_err(|e| StorageError::Internal(format!("migrations: {e}")))?;
-        migrator
-            .run(&pool)
-            .await
-            .map_err(|e| StorageError::Internal(format!("cannot migrate: {e}")))?;
+        if let Some(files) = &files {
+            migrations::check_sqlite(&pool, &migrator, files.path()).await?;
+        }
+        migrator.run(&pool).await.map_err(migrations::explain)?;
         let cancellations = Arc::new(Cancellations::default());
-        let cancels = CancelQueue::start(pool.clone(), backend, file.clone(), cancellations.clone());
-        let counter_reads = match &file {
-            Some(file) => Some(Arc::new(CounterReads::open(file.path(), COUNTER_READERS)?)),
+        let cancels = CancelQueue::start(pool.clone(), backend, files.clone(), cancellations.clone());
+        let counter_reads = match &files {
+            Some(files) => Some(Arc::new(CounterReads::open(files.path(), COUNTER_READERS)?)),
             None => None,
         };
         Ok(SqlStorage {
             pool,
             backend,
-            options: connect,
             cancels,
             cancellations,
-            file,
+            files,
             counter_reads,
         })
     }
@@ -112,23 +116,19 @@ impl SqlStorage {
         self.backend
     }
 
-    /// Closes every connection. For SQLite, it then checkpoints the WAL
-    /// into the database file and removes it, unless another process still
-    /// has the database open.
+    /// Closes every connection. For SQLite, the file set's anchor closes
+    /// last: if no other process has the database open, SQLite then
+    /// checkpoints the WAL into the database file and removes `-wal` and
+    /// `-shm`; if the files are no longer the ones opened, nothing at their
+    /// paths is touched (see [`FileSet::close`]).
     pub async fn close(&self) {
         if let Some(reads) = &self.counter_reads {
             reads.close();
         }
         self.pool.close().await;
-        if self.backend == Backend::Sqlite {
-            // SQLite checkpoints when the last connection closes, but the
-            // pool's connections close on several threads at once, and each
-            // can see another still open: then none checkpoints. One more
-            // connection, closed alone, is the last one for certain.
-            if let Ok(mut last) = AnyConnection::connect_with(&self.options).await {
-                let _ = sqlx::query("PRAGMA wal_checkpoint(TRUNCATE)").execute(&mut last).await;
-                let _ = last.close().await;
-            }
+        if let Some(files) = self.files.clone() {
+            // It waits for the watcher's thread, which may be checkpointing.
+            let _ = tokio::task::spawn_blocking(move || files.close()).await;
         }
     }
 
@@ -147,9 +147,10 @@ impl SqlStorage {
         self.backend.classify(error)
     }
 
-    /// Fails if the SQLite file was deleted or replaced since it was opened.
-    fn verify_file(&self) -> Result<()> {
-        self.file.as_ref().map_or(Ok(()), DatabaseFile::verify)
+    /// Fails unless the SQLite files at their paths allow `access` (see
+    /// [`FileSet`]); always passes on PostgreSQL.
+    fn check_files(&self, access: Access) -> Result<()> {
+        self.files.as_ref().map_or(Ok(()), |files| files.check(access))
     }
 
     /// The status of an order, after a conditional update changed nothing.
@@ -163,10 +164,13 @@ impl SqlStorage {
     }
 }
 
-/// Makes sure the SQLite file exists (creating it if `create`), and takes
-/// its identity. Only this first connection may create the file: the pool's
-/// never do, so a file deleted later is not silently recreated empty.
-async fn open_sqlite_file(database: &str, create: bool) -> Result<DatabaseFile> {
+/// Makes sure the SQLite file exists (creating it if `options.create`),
+/// and opens its file set. Only this first connection may create the file:
+/// the pool's never do, so a file deleted later is not silently recreated
+/// empty.
+async fn open_sqlite_file(database: &str, options: &OpenOptions) -> Result<Arc<FileSet>> {
+    let create = options.create;
+    let (log, wait) = (options.log.clone(), options.limits.wait);
     let options = Backend::sqlite_options(database)?;
     let path = options.get_filename().to_path_buf();
     if !path.exists() {
@@ -183,7 +187,9 @@ async fn open_sqlite_file(database: &str, create: bool) -> Result<DatabaseFile> 
             .map_err(|e| StorageError::Unavailable(format!("cannot create {}: {e}", path.display())))?;
         let _ = creator.close().await;
     }
-    DatabaseFile::identify(&path)
+    tokio::task::spawn_blocking(move || FileSet::open(&path, wait, log))
+        .await
+        .map_err(|e| StorageError::Internal(format!("cannot open the database files: {e}")))?
 }
 
 pub(super) fn now() -> String {
@@ -373,7 +379,7 @@ impl Storage for SqlStorage {
         if let Some(secret) = read().await? {
             return Ok(secret);
         }
-        self.verify_file()?;
+        self.check_files(Access::Write)?;
         // Of two processes making it at once, the first insert wins and
         // both read the winner's.
         sqlx::query("INSERT INTO secrets (name, value) VALUES ($1, $2) ON CONFLICT (name) DO NOTHING")
@@ -382,6 +388,7 @@ impl Storage for SqlStorage {
             .execute(&self.pool)
             .await
             .map_err(|e| self.classify(e))?;
+        self.check_files(Access::Write)?;
         read()
             .await?
             .ok_or_else(|| StorageError::Internal(format!("the secret {name:?} vanished after it was stored")))
@@ -389,7 +396,7 @@ impl Storage for SqlStorage {
 
     fn versions_now(&self) -> Option<Result<Versions>> {
         let reads = self.counter_reads.as_ref()?;
-        if let Err(e) = self.verify_file() {
+        if let Err(e) = self.check_files(Access::Read) {
             return Some(Err(e));
         }
         reads.try_read()
@@ -402,7 +409,7 @@ impl Storage for SqlStorage {
     async fn versions(&self) -> Result<Versions> {
         // Every request reads the counters: a deleted or replaced file is
         // noticed by the next request, reads included.
-        self.verify_file()?;
+        self.check_files(Access::Read)?;
         let row = sqlx::query("SELECT counter, keys_counter FROM changes WHERE id = 1")
             .fetch_one(&self.pool)
             .await
@@ -427,7 +434,7 @@ impl Storage for SqlStorage {
     }
 
     async fn ship_order(&self, id: i64) -> Result<ShipOutcome> {
-        self.verify_file()?;
+        self.check_files(Access::Write)?;
         let done = sqlx::query(
             "UPDATE orders SET status = 'shipped', complete = $1, ship_date = COALESCE(ship_date, $2), updated_at = $3 \
              WHERE id = $4 AND status = 'pending'",
@@ -439,6 +446,8 @@ impl Storage for SqlStorage {
         .execute(&self.pool)
         .await
         .map_err(|e| self.classify(e))?;
+        // Not acknowledged unless it went into the files at the paths.
+        self.check_files(Access::Write)?;
         if done.rows_affected() == 1 {
             return Ok(ShipOutcome::Shipped);
         }
@@ -464,7 +473,7 @@ impl Storage for SqlStorage {
     }
 
     async fn import(&self, data: &ImportData) -> Result<()> {
-        self.verify_file()?;
+        self.check_files(Access::Write)?;
         let stamp = now();
         // A connection whose transaction fails here is closed by the pool,
         // never reused (see `Backend::pool_options`).
@@ -508,8 +517,9 @@ impl Storage for SqlStorage {
             .map_err(|e| in_item(self.classify(e), "orders", i, order.id))?;
         }
         // Returning early drops `tx` uncommitted: everything rolls back.
-        self.verify_file()?;
-        tx.commit().await.map_err(|e| self.classify(e))
+        self.check_files(Access::Write)?;
+        tx.commit().await.map_err(|e| self.classify(e))?;
+        self.check_files(Access::Write)
     }
 
     async fn is_empty(&self) -> Result<bool> {
@@ -521,14 +531,17 @@ impl Storage for SqlStorage {
     }
 
     async fn create_api_key(&self, name: &str, key_hash: &[u8]) -> Result<i64> {
-        self.verify_file()?;
-        sqlx::query_scalar("INSERT INTO api_keys (name, key_hash, created_at) VALUES ($1, $2, $3) RETURNING id")
-            .bind(name)
-            .bind(key_hash)
-            .bind(now())
-            .fetch_one(&self.pool)
-            .await
-            .map_err(|e| self.classify(e))
+        self.check_files(Access::Write)?;
+        let id =
+            sqlx::query_scalar("INSERT INTO api_keys (name, key_hash, created_at) VALUES ($1, $2, $3) RETURNING id")
+                .bind(name)
+                .bind(key_hash)
+                .bind(now())
+                .fetch_one(&self.pool)
+                .await
+                .map_err(|e| self.classify(e))?;
+        self.check_files(Access::Write)?;
+        Ok(id)
     }
 
     async fn active_api_keys(&self) -> Result<ActiveKeys> {
@@ -560,13 +573,14 @@ impl Storage for SqlStorage {
     }
 
     async fn revoke_api_key(&self, id: i64) -> Result<bool> {
-        self.verify_file()?;
+        self.check_files(Access::Write)?;
         let done = sqlx::query("UPDATE api_keys SET revoked_at = $1 WHERE id = $2 AND revoked_at IS NULL")
             .bind(now())
             .bind(id)
             .execute(&self.pool)
             .await
             .map_err(|e| self.classify(e))?;
+        self.check_files(Access::Write)?;
         Ok(done.rows_affected() == 1)
     }
 }
