@@ -14,6 +14,9 @@ use sqlx::{ConnectOptions, Connection, Executor};
 use super::StorageError;
 use super::file_set::{Access, FileSet};
 
+/// The SQLite pool's connections, all open from the start.
+pub(super) const SQLITE_CONNECTIONS: u32 = 8;
+
 /// How long the database may keep a request waiting.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct WaitLimits {
@@ -140,30 +143,38 @@ impl Backend {
                     })
             }
             // SQLite has one writer at a time; more connections only queue.
-            Backend::Sqlite => options.max_connections(8).after_connect(move |conn, _| {
-                let files = files.clone();
-                Box::pin(async move {
-                    // Before any statement that reads the file.
-                    if let Some(files) = files {
-                        files
-                            .check(Access::Connect)
-                            .map_err(|e| sqlx::Error::Io(std::io::Error::other(e.to_string())))?;
-                    }
-                    // WAL lets readers run beside the writer; synchronous =
-                    // FULL fsyncs the WAL at every commit, so a change is on
-                    // disk before its response is sent. busy_timeout bounds
-                    // the wait for another writer's lock.
-                    conn.execute(
-                        format!(
-                            "PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL; \
+            // All of them are opened at start and kept: once a -wal or -shm
+            // is deleted, no new connection may open (it would create a new
+            // one beside the database), and reads go on through these.
+            Backend::Sqlite => options
+                .max_connections(SQLITE_CONNECTIONS)
+                .min_connections(SQLITE_CONNECTIONS)
+                .idle_timeout(None)
+                .max_lifetime(None)
+                .after_connect(move |conn, _| {
+                    let files = files.clone();
+                    Box::pin(async move {
+                        // Before any statement that reads the file.
+                        if let Some(files) = files {
+                            files
+                                .check(Access::Connect)
+                                .map_err(|e| sqlx::Error::Io(std::io::Error::other(e.to_string())))?;
+                        }
+                        // WAL lets readers run beside the writer; synchronous =
+                        // FULL fsyncs the WAL at every commit, so a change is on
+                        // disk before its response is sent. busy_timeout bounds
+                        // the wait for another writer's lock.
+                        conn.execute(
+                            format!(
+                                "PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL; \
                              PRAGMA foreign_keys = ON; PRAGMA busy_timeout = {wait_ms};"
+                            )
+                            .as_str(),
                         )
-                        .as_str(),
-                    )
-                    .await?;
-                    Ok(())
-                })
-            }),
+                        .await?;
+                        Ok(())
+                    })
+                }),
         }
     }
 

@@ -10,7 +10,7 @@ use sqlx::migrate::Migrator;
 use sqlx::{AnyPool, Connection};
 use sqlx::{ConnectOptions, Row};
 
-use super::backend::{Backend, WaitLimits};
+use super::backend::{Backend, SQLITE_CONNECTIONS, WaitLimits};
 use super::cancel_queue::CancelQueue;
 use super::cancellations::Cancellations;
 use super::counter_reads::CounterReads;
@@ -94,6 +94,7 @@ impl SqlStorage {
             .map_err(|e| StorageError::Internal(format!("migrations: {e}")))?;
         if let Some(files) = &files {
             migrations::check_sqlite(&pool, &migrator, files.path()).await?;
+            open_every_connection(&pool).await?;
         }
         migrator.run(&pool).await.map_err(migrations::explain)?;
         let cancellations = Arc::new(Cancellations::default());
@@ -190,6 +191,21 @@ async fn open_sqlite_file(database: &str, options: &OpenOptions) -> Result<Arc<F
     tokio::task::spawn_blocking(move || FileSet::open(&path, wait, log))
         .await
         .map_err(|e| StorageError::Internal(format!("cannot open the database files: {e}")))?
+}
+
+/// Opens the SQLite pool's connections now rather than on demand (see
+/// `Backend::pool_options`): each one acquired while the others are held
+/// is a new one.
+async fn open_every_connection(pool: &AnyPool) -> Result<()> {
+    let mut held = Vec::new();
+    while pool.size() < SQLITE_CONNECTIONS {
+        held.push(
+            pool.acquire()
+                .await
+                .map_err(|e| StorageError::Unavailable(format!("cannot open the database's connections: {e}")))?,
+        );
+    }
+    Ok(())
 }
 
 pub(super) fn now() -> String {
