@@ -283,6 +283,49 @@ async fn a_shm_deleted_while_serving_loses_nothing_acknowledged_after_sigterm() 
     companion_deleted_while_serving("-shm", "TERM").await;
 }
 
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_wal_replaced_while_serving_stops_reads_and_writes_and_loses_nothing_after_kill_9() {
+    const ORDERS: i64 = 200;
+    let dir = tempfile::tempdir().unwrap();
+    let database = dir.path().join("petstore.db").to_str().unwrap().to_string();
+    let key = support::seed(&database, ORDERS, 0, "replaced-wal").await;
+    let mut server = ServerProcess::start(&database, &[]);
+    for id in 1..=20 {
+        assert_eq!(cancel(&server, &key, id).0, 204);
+    }
+    // An older copy of the WAL, moved back over it.
+    let old_wal = dir.path().join("old-wal");
+    std::fs::copy(companion(&database, "-wal"), &old_wal).unwrap();
+    for id in 21..=40 {
+        assert_eq!(cancel(&server, &key, id).0, 204);
+    }
+    std::fs::rename(&old_wal, companion(&database, "-wal")).unwrap();
+    let (status, body) = cancel(&server, &key, 41);
+    assert_eq!(status, 503, "{body}");
+    assert!(server.logged("-wal was replaced by another file"), "{}", server.logs());
+    assert!(server.logged("remove it before the next start"), "{}", server.logs());
+    assert!(
+        server.logged("every committed change is in the database file"),
+        "{}",
+        server.logs()
+    );
+    // What is at the path may hold changes the open connections cannot see.
+    let (status, body) = http(&format!("{}/store/orders", server.base_url), "GET", Some(&key));
+    assert_eq!(status, 503, "{body}");
+    server.signal_and_wait("KILL");
+    // As the log says: the old WAL is not this database's.
+    std::fs::remove_file(companion(&database, "-wal")).unwrap();
+    let statuses = restart_and_read(&database, ORDERS).await;
+    for (id, status) in (1..).zip(statuses) {
+        let expected = if id <= 40 {
+            OrderStatus::Cancelled
+        } else {
+            OrderStatus::Pending
+        };
+        assert_eq!(status, expected, "order {id}");
+    }
+}
+
 /// An older backup restored with `mv` while serving, the old `-wal` and
 /// `-shm` left beside it; then `signal`. The file at the path is exactly
 /// the backup, byte for byte, and sound.

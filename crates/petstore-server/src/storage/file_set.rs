@@ -311,10 +311,22 @@ impl FileSet {
         }
         for (found, path) in [(now.wal, &self.paths.wal), (now.shm, &self.paths.shm)] {
             if found != Found::Ours {
+                // Whether a file at a companion's path belongs to this
+                // database cannot be told from SQLite's formats, so it is
+                // left alone; the operator knows where it came from.
+                let foreign = match found {
+                    Found::Other => format!(
+                        " Stop the service and, unless {} was made by another process using this database \
+                         after the deletion, remove it before the next start: an old -wal would be replayed \
+                         into the database.",
+                        path.display()
+                    ),
+                    _ => String::new(),
+                };
                 return format!(
                     "{} was {} while the service was running; what was committed is copied into {database}, \
-                     and writes are refused until the service is restarted. Never delete or copy a \
-                     database's -wal or -shm while anything has it open",
+                     and writes are refused until the service is restarted.{foreign} Never delete, copy or \
+                     move a database's -wal or -shm while anything has it open",
                     path.display(),
                     changed(found)
                 );
