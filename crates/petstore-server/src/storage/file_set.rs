@@ -65,6 +65,38 @@ struct Identity {
     inode: u64,
 }
 
+impl Identity {
+    fn of(metadata: &std::fs::Metadata) -> Identity {
+        Identity {
+            device: metadata.dev(),
+            inode: metadata.ino(),
+        }
+    }
+}
+
+/// One of the three paths, and the file that was there at open.
+struct Watched {
+    path: PathBuf,
+    opened: Identity,
+}
+
+impl Watched {
+    fn take(path: PathBuf) -> std::io::Result<Watched> {
+        let opened = Identity::of(&std::fs::metadata(&path)?);
+        Ok(Watched { path, opened })
+    }
+
+    /// What is at the path now, and its mode bits.
+    fn look(&self) -> (Found, u32) {
+        match std::fs::metadata(&self.path) {
+            Ok(m) if Identity::of(&m) == self.opened => (Found::Ours, m.mode()),
+            Ok(m) => (Found::Other, m.mode()),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => (Found::Missing, 0),
+            Err(_) => (Found::Unreadable, 0),
+        }
+    }
+}
+
 /// What is at one of the three paths, against what was there at open.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Found {
@@ -166,8 +198,9 @@ impl Paths {
 }
 
 pub(super) struct FileSet {
-    paths: Paths,
-    opened: [Identity; 3],
+    database: Watched,
+    wal: Watched,
+    shm: Watched,
     /// `None` once closed (or leaked at close).
     anchor: Mutex<Option<Connection>>,
     /// The situation the watcher last acted on ([`Situation::code`]).
@@ -220,18 +253,12 @@ impl FileSet {
             .and_then(|()| anchor.query_row("SELECT count(*) FROM sqlite_schema", [], |row| row.get::<_, i64>(0)))
             .map_err(|e| unavailable(&e))?;
         let paths = Paths::of(path)?;
-        let identify = |path: &Path| {
-            std::fs::metadata(path)
-                .map(|m| Identity {
-                    device: m.dev(),
-                    inode: m.ino(),
-                })
-                .map_err(|e| unavailable(&format!("{}: {e}", path.display())))
-        };
-        let opened = [identify(&paths.database)?, identify(&paths.wal)?, identify(&paths.shm)?];
+        let take =
+            |path: PathBuf| Watched::take(path.clone()).map_err(|e| unavailable(&format!("{}: {e}", path.display())));
         let files = Arc::new(FileSet {
-            paths,
-            opened,
+            database: take(paths.database)?,
+            wal: take(paths.wal)?,
+            shm: take(paths.shm)?,
             anchor: Mutex::new(Some(anchor)),
             handled: AtomicU8::new(Situation::AS_OPENED.code()),
             watcher: Arc::new(Wake::default()),
@@ -249,7 +276,7 @@ impl FileSet {
     }
 
     pub(super) fn path(&self) -> &Path {
-        &self.paths.database
+        &self.database.path
     }
 
     /// Fails unless what is at the paths now allows `access`. A change
@@ -271,24 +298,18 @@ impl FileSet {
     }
 
     fn observe(&self) -> Situation {
-        let found = |path: &Path, opened: Identity| match std::fs::metadata(path) {
-            Ok(m) if m.dev() == opened.device && m.ino() == opened.inode => (Found::Ours, m.mode()),
-            Ok(m) => (Found::Other, m.mode()),
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => (Found::Missing, 0),
-            Err(_) => (Found::Unreadable, 0),
-        };
-        let (database, mode) = found(&self.paths.database, self.opened[0]);
+        let (database, mode) = self.database.look();
         Situation {
             database,
-            wal: found(&self.paths.wal, self.opened[1]).0,
-            shm: found(&self.paths.shm, self.opened[2]).0,
+            wal: self.wal.look().0,
+            shm: self.shm.look().0,
             read_only: database == Found::Ours && mode & 0o222 == 0,
         }
     }
 
     /// What happened, and what the operator should do.
     fn problem(&self, now: Situation) -> String {
-        let database = self.paths.database.display();
+        let database = self.database.path.display();
         let changed = |found: Found| match found {
             Found::Missing => "deleted",
             Found::Other => "replaced by another file",
@@ -309,7 +330,7 @@ impl FileSet {
                 changed(now.database)
             );
         }
-        for (found, path) in [(now.wal, &self.paths.wal), (now.shm, &self.paths.shm)] {
+        for (found, path) in [(now.wal, &self.wal.path), (now.shm, &self.shm.path)] {
             if found != Found::Ours {
                 // Whether a file at a companion's path belongs to this
                 // database cannot be told from SQLite's formats, so it is
@@ -350,7 +371,7 @@ impl FileSet {
         }
         if now.intact() && !now.read_only {
             slog::info!(self.log, "the database files are as they were opened again; writes resume";
-                "database" => %self.paths.database.display());
+                "database" => %self.database.path.display());
             self.handled.store(now.code(), Ordering::Release);
             return;
         }
@@ -360,7 +381,7 @@ impl FileSet {
         if moved {
             match self.checkpoint() {
                 Ok(()) => slog::info!(self.log, "every committed change is in the database file";
-                    "database" => %self.paths.database.display()),
+                    "database" => %self.database.path.display()),
                 Err(e) => slog::error!(self.log, "cannot copy the WAL into the database file"; "error" => e),
             }
         }
@@ -390,11 +411,12 @@ impl FileSet {
     /// Removes `-wal` and `-shm` from the paths if they are still the files
     /// opened: they belong to a database file that no longer has the name.
     fn remove_companions(&self) {
-        for (path, opened) in [(&self.paths.wal, self.opened[1]), (&self.paths.shm, self.opened[2])] {
-            let ours = std::fs::metadata(path).is_ok_and(|m| m.dev() == opened.device && m.ino() == opened.inode);
-            if ours && let Err(e) = std::fs::remove_file(path) {
+        for companion in [&self.wal, &self.shm] {
+            if companion.look().0 == Found::Ours
+                && let Err(e) = std::fs::remove_file(&companion.path)
+            {
                 slog::error!(self.log, "cannot remove a companion of the replaced database file";
-                    "path" => %path.display(), "error" => %e);
+                    "path" => %companion.path.display(), "error" => %e);
             }
         }
     }
@@ -425,7 +447,7 @@ impl FileSet {
             self.remove_companions();
         }
         slog::warn!(self.log, "the database files were not as opened; closed without touching them";
-            "database" => %self.paths.database.display());
+            "database" => %self.database.path.display());
         std::mem::forget(anchor);
     }
 }

@@ -38,7 +38,7 @@ pub(super) async fn check_sqlite(pool: &AnyPool, migrator: &Migrator, path: &Pat
     };
     let known: BTreeSet<i64> = migrator.iter().map(|m| m.version).collect();
     if let Some(newer) = applied.difference(&known).max() {
-        return Err(newer_schema(path, *newer, &known));
+        return Err(newer_schema(*newer));
     }
     let pending = known.difference(&applied).count();
     if pending == 0 || applied.is_empty() {
@@ -55,22 +55,19 @@ pub(super) async fn check_sqlite(pool: &AnyPool, migrator: &Migrator, path: &Pat
     }
 }
 
-fn newer_schema(path: &Path, newer: i64, known: &BTreeSet<i64>) -> StorageError {
+/// A schema with a migration this binary does not know: a newer version
+/// migrated it.
+fn newer_schema(version: i64) -> StorageError {
     StorageError::Invalid(format!(
-        "the database {} was migrated by a newer petstore-server (its schema has migration {newer}; this \
-         binary knows migrations up to {}): run that version, or restore a backup made before the upgrade",
-        path.display(),
-        known.last().copied().unwrap_or_default()
+        "the database was migrated by a newer petstore-server (its schema has migration {version}, which \
+         this binary does not know): run that version, or restore a backup made before the upgrade"
     ))
 }
 
 /// sqlx's refusal, in the operator's terms.
 pub(super) fn explain(error: MigrateError) -> StorageError {
     match error {
-        MigrateError::VersionMissing(version) => StorageError::Invalid(format!(
-            "the database was migrated by a newer petstore-server (its schema has migration {version}, which \
-             this binary does not know): run that version, or restore a backup made before the upgrade"
-        )),
+        MigrateError::VersionMissing(version) => newer_schema(version),
         other => StorageError::Internal(format!("cannot migrate: {other}")),
     }
 }
