@@ -68,6 +68,9 @@ fn generate(root: &Path) -> Result<(), String> {
     for file in &files {
         if stale.iter().any(|s| s.path == file.path) {
             let path = root.join(&file.path);
+            if let Some(parent) = path.parent() {
+                std::fs::create_dir_all(parent).map_err(|e| format!("cannot create {}: {e}", parent.display()))?;
+            }
             std::fs::write(&path, &file.contents).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
             println!("wrote {}", file.path.display());
         } else {
@@ -80,8 +83,12 @@ fn generate(root: &Path) -> Result<(), String> {
 fn check(root: &Path) -> Result<(), String> {
     let stale = codegen::stale_files(root, &codegen::generate_workspace(root)?);
     if stale.is_empty() {
-        let specs: Vec<&str> = codegen::TARGETS.iter().map(|t| t.spec).collect();
-        println!("generated code is up to date with {}", specs.join(", "));
+        let specs: Vec<&str> = codegen::TARGETS.iter().map(|t| &*t.spec).collect();
+        println!(
+            "generated code is up to date with {} and the corpus ({})",
+            specs.join(", "),
+            codegen::corpus::CORPUS_DIR
+        );
         return Ok(());
     }
     for file in &stale {

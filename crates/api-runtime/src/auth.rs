@@ -103,10 +103,11 @@ pub struct Rejection {
 }
 
 impl Rejection {
-    /// The reply to send: the operation's Error object; a 401 carries a
+    /// The reply to send: the operation's Error object (or RFC 9457
+    /// problem details where it documents none); a 401 carries a
     /// `WWW-Authenticate` challenge for each scheme the operation accepts.
     pub fn into_reply<C: Contract>(self) -> Reply<C> {
-        let reply = Reply::error(self.status, &C::error(self.status, self.problem));
+        let reply = Reply::problem_body(self.status, self.problem);
         match self.status {
             401 => reply.with_challenges(C::operation().security, self.invalid_token),
             _ => reply,

@@ -26,8 +26,9 @@ pub struct Operation {
     /// The success responses, in the spec's order; dropshot's document
     /// shows the first one.
     pub responses: &'static [SuccessResponse],
-    /// The error statuses the spec documents (`400`, `5XX`, ...): the
-    /// variants of the operation's response enum.
+    /// The documented error responses (`400`, `5XX`, `default`) whose
+    /// body is the Error object: the ones the layer answers its own errors
+    /// with, and the ones dropshot's document shows.
     pub errors: &'static [&'static str],
     /// Headers every response of a deprecated operation carries.
     pub deprecation: Option<Deprecation>,
@@ -173,8 +174,12 @@ pub struct Deprecation {
 /// A generated marker type per operation, through which the extractors
 /// and the reply find the operation's table and the spec's Error object.
 pub trait Contract: Send + Sync + 'static {
-    /// The spec's Error schema, as a type.
+    /// The spec's Error schema, as a type ([`crate::ProblemDetails`] when
+    /// the spec has none the layer can fill).
     type Error: serde::Serialize;
+
+    /// The media type the Error object is sent with.
+    const ERROR_MEDIA_TYPE: &'static str = "application/json";
 
     fn operation() -> &'static Operation;
 

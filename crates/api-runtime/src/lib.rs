@@ -7,8 +7,8 @@
 //! - [`parameters`] and [`body`]: reading a request by its table, after
 //!   the caller is authenticated ([`auth`]), checked against the spec's
 //!   schemas ([`schema`]: JSON Schema, validated by the `jsonschema` crate).
-//! - [`reply`]: the response, a documented success or the Error object,
-//!   with the headers both carry.
+//! - [`reply`]: the response, a documented one, the Error object, or RFC
+//!   9457 [`problem_details`] for an error the spec leaves undocumented.
 //! - [`documentation`]: the tables in dropshot's terms, for the document
 //!   dropshot emits.
 //! - [`json`]: bodies serialized once and sent many times;
@@ -24,6 +24,7 @@ pub mod majors;
 pub mod not_allowed;
 pub mod parameters;
 pub mod problem;
+pub mod problem_details;
 pub mod reply;
 pub mod schema;
 pub mod values;
@@ -40,5 +41,6 @@ pub use majors::{VersionByPath, major_versions};
 pub use not_allowed::{ApiDescriptionError, method_not_allowed, methods_other_than};
 pub use parameters::{NoParameters, Parameters, read_parameters};
 pub use problem::Problem;
-pub use reply::Reply;
+pub use problem_details::{PROBLEM_JSON, ProblemDetails};
+pub use reply::{Reply, covers};
 pub use schema::{ComponentSchema, Components, Schema, Violation};

@@ -1,5 +1,6 @@
-//! What an endpoint sends: one of its documented success responses, or
-//! the spec's Error object, with the headers both carry.
+//! What an endpoint sends: one of its documented responses, the spec's
+//! Error object, or RFC 9457 problem details for an error the spec leaves
+//! undocumented, with the headers each carries.
 //!
 //! dropshot's error path cannot add headers to our error bodies, yet some
 //! headers belong on errors too: `WWW-Authenticate` on every 401 (RFC 6750
@@ -20,6 +21,17 @@ use crate::auth::challenge;
 use crate::contract::{Contract, Scheme};
 use crate::json::Json;
 use crate::problem::Problem;
+use crate::problem_details::{PROBLEM_JSON, ProblemDetails};
+
+/// Whether a documented error key (`404`, `4XX`, `default`) covers
+/// `status`.
+pub fn covers(keys: &[&str], status: u16) -> bool {
+    keys.iter().any(|key| match key.as_bytes() {
+        b"default" => true,
+        [digit, b'X', b'X'] => u16::from(digit.wrapping_sub(b'0')) == status / 100,
+        _ => key.parse() == Ok(status),
+    })
+}
 
 /// The reply of operation `C`.
 pub struct Reply<C> {
@@ -35,6 +47,7 @@ enum Outcome {
     },
     Error {
         status: StatusCode,
+        media_type: &'static str,
         body: Bytes,
     },
 }
@@ -77,15 +90,49 @@ impl<C: Contract> Reply<C> {
     /// `problem`. A 401 carries a `WWW-Authenticate` challenge for each
     /// scheme the operation accepts.
     pub fn problem(status: u16, problem: Problem) -> Self {
-        let reply = Self::error(status, &C::error(status, problem));
+        let reply = Self::problem_body(status, problem);
         match status {
             401 => reply.with_challenges(C::operation().security, false),
             _ => reply,
         }
     }
 
-    /// An error response with `body` (the Error object) as JSON.
+    /// The body of an error: the operation's Error object when one of its
+    /// documented error responses (the status, its range, or `default`)
+    /// carries it; RFC 9457 problem details otherwise, so that a status
+    /// the spec leaves undocumented still gets a standard body.
+    pub(crate) fn problem_body(status: u16, problem: Problem) -> Self {
+        match covers(C::operation().errors, status) {
+            true => Self::error_as(status, C::ERROR_MEDIA_TYPE, &C::error(status, problem)),
+            false => Self::error_as(status, PROBLEM_JSON, &ProblemDetails::from_problem(status, problem)),
+        }
+    }
+
+    /// An error response with `body` (an error schema's value) as JSON.
     pub fn error<E: Serialize>(status: u16, body: &E) -> Self {
+        Self::error_as(status, dropshot::CONTENT_TYPE_JSON, body)
+    }
+
+    /// An error response without a body (the spec documents none).
+    pub fn error_empty(status: u16) -> Self {
+        Self::with_outcome(Outcome::Error {
+            status: status_of(status),
+            media_type: "",
+            body: Bytes::new(),
+        })
+    }
+
+    /// An error response with a body that is not JSON, sent as it is with
+    /// its documented media type.
+    pub fn error_bytes(status: u16, media_type: &'static str, body: impl Into<Bytes>) -> Self {
+        Self::with_outcome(Outcome::Error {
+            status: status_of(status),
+            media_type,
+            body: body.into(),
+        })
+    }
+
+    fn error_as<E: Serialize>(status: u16, media_type: &'static str, body: &E) -> Self {
         let body = serde_json::to_vec(body)
             .map(Bytes::from)
             // The Error object is three plain fields; should it ever fail to
@@ -95,12 +142,26 @@ impl<C: Contract> Reply<C> {
             });
         Self::with_outcome(Outcome::Error {
             status: status_of(status),
+            media_type,
             body,
         })
     }
 
     fn internal(message: String) -> Self {
-        Self::error(500, &C::error(500, Problem::new("internal_error", message)))
+        Self::problem_body(500, Problem::new("internal_error", message))
+    }
+
+    /// The reply of a range or `default` arm: `reply(status)` when the
+    /// status the handler chose is one the arm stands for
+    /// (`first..=last`), a 500 otherwise: the handler cannot send a status
+    /// its spec does not document.
+    pub fn within(status: u16, first: u16, last: u16, reply: impl FnOnce(u16) -> Self) -> Self {
+        match (first..=last).contains(&status) {
+            true => reply(status),
+            false => Self::internal(format!(
+                "the handler answered {status}, which this response arm does not cover ({first}-{last})"
+            )),
+        }
     }
 
     fn with_outcome(outcome: Outcome) -> Self {
@@ -167,10 +228,17 @@ impl<C: Contract> HttpResponse for Reply<C> {
                     .body(Body::from(bytes))?,
                 None => http::Response::builder().status(status).body(Body::empty())?,
             },
-            Outcome::Error { status, body } => http::Response::builder()
-                .status(status)
-                .header(CONTENT_TYPE, dropshot::CONTENT_TYPE_JSON)
-                .body(Body::from(body))?,
+            Outcome::Error {
+                status,
+                media_type,
+                body,
+            } => match media_type {
+                "" => http::Response::builder().status(status).body(Body::empty())?,
+                media_type => http::Response::builder()
+                    .status(status)
+                    .header(CONTENT_TYPE, media_type)
+                    .body(Body::from(body))?,
+            },
         };
         let headers = response.headers_mut();
         let mut previous = None;
@@ -199,5 +267,21 @@ impl<C: Contract> HttpResponse for Reply<C> {
         match &self.outcome {
             Outcome::Success { status, .. } | Outcome::Error { status, .. } => *status,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::covers;
+
+    #[test]
+    fn a_key_covers_its_status_its_range_or_everything() {
+        assert!(covers(&["404"], 404));
+        assert!(!covers(&["404"], 400));
+        assert!(covers(&["4XX"], 413));
+        assert!(!covers(&["4XX"], 500));
+        assert!(covers(&["5XX"], 503));
+        assert!(covers(&["default"], 415));
+        assert!(!covers(&[], 400));
     }
 }

@@ -4,10 +4,11 @@
 //! written as RFC 3339).
 
 use heck::{ToShoutySnakeCase, ToSnakeCase};
+use openapiv3::{OpenAPI, ReferenceOr, StatusCode};
 use progenitor_impl::{GenerationSettings, Generator, HooksMode, InterfaceStyle};
 use quote::quote;
 
-use crate::codegen::spec::{Spec, SpecError};
+use crate::codegen::spec::{Spec, SpecError, server_url};
 
 fn settings() -> GenerationSettings {
     let mut settings = GenerationSettings::new();
@@ -25,7 +26,12 @@ fn settings() -> GenerationSettings {
 /// the spec's checks refuse those first, and should one slip through, its
 /// panic becomes an error rather than a crash.
 fn progenitor<T>(what: &str, run: impl FnOnce() -> Result<T, progenitor_impl::Error>) -> Result<T, SpecError> {
+    // Its panic is reported as a refusal; the default hook would also
+    // print it, with a backtrace, as if the xtask had crashed.
+    let hook = std::panic::take_hook();
+    std::panic::set_hook(Box::new(|_| {}));
     let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(run));
+    std::panic::set_hook(hook);
     match outcome {
         Ok(Ok(value)) => Ok(value),
         Ok(Err(e)) => Err(SpecError::new("document", format!("progenitor ({what}): {e}"))),
@@ -44,7 +50,8 @@ fn progenitor<T>(what: &str, run: impl FnOnce() -> Result<T, progenitor_impl::Er
 }
 
 pub fn generate(spec: &Spec) -> Result<syn::File, SpecError> {
-    let tokens = progenitor("client", || Generator::new(&settings()).generate_tokens(&spec.api))?;
+    let api = for_progenitor(&spec.api);
+    let tokens = progenitor("client", || Generator::new(&settings()).generate_tokens(&api))?;
     let mut file: syn::File = syn::parse2(tokens).map_err(|e| SpecError {
         location: "document".into(),
         message: format!("progenitor emitted invalid Rust: {e}"),
@@ -61,12 +68,90 @@ pub fn generate(spec: &Spec) -> Result<syn::File, SpecError> {
 /// client is generated into.
 pub fn generate_mocks(spec: &Spec, client_module: &str) -> Result<syn::File, SpecError> {
     let tokens = progenitor("httpmock", || {
-        Generator::new(&settings()).httpmock(&spec.api, client_module)
+        Generator::new(&settings()).httpmock(&for_progenitor(&spec.api), client_module)
     })?;
     syn::parse2(tokens).map_err(|e| SpecError {
         location: "document".into(),
         message: format!("progenitor emitted invalid Rust for the mocks: {e}"),
     })
+}
+
+/// The document as progenitor can take it. progenitor reads `default` as
+/// a possible success too, and asserts when an operation's successes then
+/// have two types; beside a 2xx, `default` is what the server sends for
+/// an error, so it is handed over as the `4XX` and `5XX` the operation
+/// does not list.
+fn for_progenitor(api: &OpenAPI) -> OpenAPI {
+    let mut api = api.clone();
+    let components = api.components.clone();
+    for item in api.paths.paths.values_mut() {
+        let ReferenceOr::Item(item) = item else { continue };
+        let operations = [
+            &mut item.get,
+            &mut item.put,
+            &mut item.post,
+            &mut item.delete,
+            &mut item.options,
+            &mut item.head,
+            &mut item.patch,
+            &mut item.trace,
+        ];
+        for operation in operations.into_iter().flatten() {
+            let responses = &mut operation.responses;
+            let has_success = responses
+                .responses
+                .keys()
+                .any(|status| matches!(status, StatusCode::Code(200..=299) | StatusCode::Range(2)));
+            if !has_success {
+                continue;
+            }
+            if let Some(default) = responses.default.take() {
+                for range in [4, 5] {
+                    responses
+                        .responses
+                        .entry(StatusCode::Range(range))
+                        .or_insert_with(|| default.clone());
+                }
+            }
+            // progenitor gives an operation one error type: when its error
+            // responses have different bodies, the client reads them all
+            // as an unexpected response, whose body the caller can read.
+            let is_error = |status: &StatusCode| match status {
+                StatusCode::Code(code) => *code >= 400,
+                StatusCode::Range(range) => *range >= 4,
+            };
+            let mut bodies = responses
+                .responses
+                .iter()
+                .filter(|(status, _)| is_error(status))
+                .map(|(_, response)| resolve_response(&components, response).map(|r| r.content.clone()));
+            let first = bodies.next();
+            if bodies.any(|body| Some(&body) != first.as_ref()) {
+                for (status, response) in responses.responses.iter_mut() {
+                    if is_error(status) {
+                        let mut plain = resolve_response(&components, response).cloned().unwrap_or_default();
+                        plain.content.clear();
+                        *response = ReferenceOr::Item(plain);
+                    }
+                }
+            }
+        }
+    }
+    api
+}
+
+/// A response, or the `components.responses` entry its `$ref` names.
+fn resolve_response<'a>(
+    components: &'a Option<openapiv3::Components>,
+    response: &'a ReferenceOr<openapiv3::Response>,
+) -> Option<&'a openapiv3::Response> {
+    match response {
+        ReferenceOr::Item(response) => Some(response),
+        ReferenceOr::Reference { reference } => {
+            let name = reference.strip_prefix("#/components/responses/")?;
+            components.as_ref()?.responses.get(name)?.as_item()
+        }
+    }
 }
 
 /// progenitor ignores `deprecated: true`; callers should see the warning,
@@ -99,21 +184,29 @@ fn mark_deprecated(spec: &Spec, file: &mut syn::File) {
 }
 
 /// `PRODUCTION_BASE_URL`, `STAGING_BASE_URL`, ... named after each server's
-/// description.
+/// description (`SERVER_0_BASE_URL` without one), server variables at
+/// their defaults. A relative URL stays relative: the consumer joins it
+/// to the host the document came from.
 fn server_constants(spec: &Spec) -> Vec<syn::Item> {
+    let mut names = std::collections::BTreeSet::new();
     spec.api
         .servers
         .iter()
         .enumerate()
-        .map(|(i, server)| {
+        .filter_map(|(i, server)| {
+            let url = server_url(server, &format!("servers.{i}")).ok()?;
             let label = server.description.clone().unwrap_or_else(|| format!("server {i}"));
-            let name = quote::format_ident!("{}_BASE_URL", label.to_shouty_snake_case());
-            let url = &server.url;
+            let mut name = format!("{}_BASE_URL", label.to_shouty_snake_case());
+            if syn::parse_str::<syn::Ident>(&name).is_err() || !names.insert(name.clone()) {
+                name = format!("SERVER_{i}_BASE_URL");
+                names.insert(name.clone());
+            }
+            let name = quote::format_ident!("{name}");
             let doc = format!("The {label} base URL, from the spec's `servers`.");
-            syn::parse_quote! {
+            Some(syn::parse_quote! {
                 #[doc = #doc]
                 pub const #name: &str = #url;
-            }
+            })
         })
         .collect()
 }

@@ -5,13 +5,15 @@
 //! current.
 
 pub mod client_gen;
+pub mod corpus;
 pub mod schema;
 pub mod server_gen;
 pub mod spec;
 
+use std::borrow::Cow;
 use std::path::{Path, PathBuf};
 
-use self::spec::SpecError;
+use self::spec::{Refusals, SpecError, SpecErrors};
 
 /// The service's spec, relative to the workspace.
 pub const SPEC_PATH: &str = "openapi/petstore.yaml";
@@ -19,16 +21,16 @@ pub const SPEC_PATH: &str = "openapi/petstore.yaml";
 /// A spec and the files generated from it.
 pub struct Target {
     /// The spec, relative to the workspace.
-    pub spec: &'static str,
+    pub spec: Cow<'static, str>,
     /// The progenitor client.
-    pub client: &'static str,
+    pub client: Cow<'static, str>,
     /// The client's httpmock mocks, if the crate has them.
     pub mocks: Option<&'static str>,
     /// The Rust path of the module the client is generated into, which
     /// the mocks import (`crate`, or `crate::v2` for a module).
     pub client_module: &'static str,
     /// The server contract (types, tables, dropshot trait, strict layer).
-    pub server: &'static str,
+    pub server: Cow<'static, str>,
 }
 
 /// Version 2 of the service's spec, served beside version 1.
@@ -41,25 +43,25 @@ pub const SPEC_V2_PATH: &str = "openapi/v2/petstore.yaml";
 /// construct is proven on running code.
 pub const TARGETS: [Target; 3] = [
     Target {
-        spec: SPEC_PATH,
-        client: "crates/petstore-client/src/generated.rs",
+        spec: Cow::Borrowed(SPEC_PATH),
+        client: Cow::Borrowed("crates/petstore-client/src/generated.rs"),
         mocks: Some("crates/petstore-client/src/mock.rs"),
         client_module: "crate",
-        server: "crates/petstore-api/src/generated.rs",
+        server: Cow::Borrowed("crates/petstore-api/src/generated.rs"),
     },
     Target {
-        spec: SPEC_V2_PATH,
-        client: "crates/petstore-client/src/v2/generated.rs",
+        spec: Cow::Borrowed(SPEC_V2_PATH),
+        client: Cow::Borrowed("crates/petstore-client/src/v2/generated.rs"),
         mocks: Some("crates/petstore-client/src/v2/mock.rs"),
         client_module: "crate::v2",
-        server: "crates/petstore-api/src/v2/generated.rs",
+        server: Cow::Borrowed("crates/petstore-api/src/v2/generated.rs"),
     },
     Target {
-        spec: "tests/fixtures/kitchen-sink.yaml",
-        client: "crates/kitchen-sink/src/client/generated.rs",
+        spec: Cow::Borrowed("tests/fixtures/kitchen-sink.yaml"),
+        client: Cow::Borrowed("crates/kitchen-sink/src/client/generated.rs"),
         mocks: None,
         client_module: "crate::client",
-        server: "crates/kitchen-sink/src/api/generated.rs",
+        server: Cow::Borrowed("crates/kitchen-sink/src/api/generated.rs"),
     },
 ];
 
@@ -71,41 +73,63 @@ pub struct GeneratedFile {
 
 /// Generates the service's files from its spec text. Pure: nothing is read
 /// or written, so `check` can compare in memory.
-pub fn generate_all(spec_text: &str) -> Result<Vec<GeneratedFile>, SpecError> {
+pub fn generate_all(spec_text: &str) -> Result<Vec<GeneratedFile>, SpecErrors> {
     generate_target(&TARGETS[0], spec_text)
 }
 
-/// Generates a target's files from its spec text.
-pub fn generate_target(target: &Target, spec_text: &str) -> Result<Vec<GeneratedFile>, SpecError> {
+/// Generates a target's files from its spec text. The client and the
+/// server are generated side by side, so that what either cannot map is
+/// reported in the same run.
+pub fn generate_target(target: &Target, spec_text: &str) -> Result<Vec<GeneratedFile>, SpecErrors> {
     let spec = spec::parse(spec_text)?;
     let document = document_json(spec_text)?;
-    let render = |file: &syn::File| render(target.spec, file);
-    let mut files = vec![GeneratedFile {
-        path: PathBuf::from(target.client),
-        contents: render(&client_gen::generate(&spec)?),
-    }];
-    if let Some(mocks) = target.mocks {
-        files.push(GeneratedFile {
-            path: PathBuf::from(mocks),
-            contents: render(&client_gen::generate_mocks(&spec, target.client_module)?),
-        });
-    }
-    files.push(GeneratedFile {
-        path: PathBuf::from(target.server),
-        contents: render(&server_gen::generate(&spec, &document)?),
-    });
-    Ok(files)
+    let render = |file: &syn::File| render(&target.spec, file);
+    let mut refusals = Refusals::default();
+    let client = refusals.note(client_gen::generate(&spec));
+    let mocks = match target.mocks {
+        Some(_) => refusals.note(client_gen::generate_mocks(&spec, target.client_module)),
+        None => None,
+    };
+    let server = match server_gen::generate(&spec, &document) {
+        Ok(server) => Some(server),
+        Err(errors) => {
+            refusals.extend(errors);
+            None
+        }
+    };
+    let files = match (client, server) {
+        (Some(client), Some(server)) => {
+            let mut files = vec![GeneratedFile {
+                path: PathBuf::from(&*target.client),
+                contents: render(&client),
+            }];
+            if let (Some(path), Some(mocks)) = (target.mocks, mocks) {
+                files.push(GeneratedFile {
+                    path: PathBuf::from(path),
+                    contents: render(&mocks),
+                });
+            }
+            files.push(GeneratedFile {
+                path: PathBuf::from(&*target.server),
+                contents: render(&server),
+            });
+            files
+        }
+        _ => Vec::new(),
+    };
+    refusals.finish(files)
 }
 
-/// Reads each target's spec under `root` and generates its files; an error
-/// names the spec.
+/// Reads each target's spec under `root` and generates its files, and the
+/// corpus crate's; an error names the spec.
 pub fn generate_workspace(root: &Path) -> Result<Vec<GeneratedFile>, String> {
     let mut files = Vec::new();
     for target in &TARGETS {
-        let path = root.join(target.spec);
+        let path = root.join(&*target.spec);
         let text = std::fs::read_to_string(&path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
         files.extend(generate_target(target, &text).map_err(|e| format!("{}: {e}", target.spec))?);
     }
+    files.extend(corpus::corpus_files(&corpus::generate_corpus(root)?));
     Ok(files)
 }
 

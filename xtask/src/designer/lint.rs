@@ -123,6 +123,52 @@ pub fn lint(doc: &Value) -> Vec<Finding> {
                     "no 4xx response with the error object (a `components.schemas` entry requiring code, message and status)".into(),
                 );
             }
+            // The generated layer answers these on its own; undocumented,
+            // they go out as RFC 9457 problem details instead of the Error
+            // object.
+            let has_parameters = items(op, "parameters").next().is_some() || items(item, "parameters").next().is_some();
+            let has_body = op.get("requestBody").is_some();
+            let layer_statuses = [
+                (secured, "5XX", "a secured operation", "keys that cannot be checked"),
+                (
+                    has_parameters,
+                    "400",
+                    "an operation with parameters",
+                    "a malformed or invalid parameter",
+                ),
+                (
+                    has_body,
+                    "400",
+                    "an operation with a request body",
+                    "a malformed or invalid body",
+                ),
+                (
+                    has_body,
+                    "413",
+                    "an operation with a request body",
+                    "a body over the size limit",
+                ),
+                (
+                    has_body,
+                    "415",
+                    "an operation with a request body",
+                    "a body of another media type",
+                ),
+            ];
+            let mut reported = BTreeSet::new();
+            for (applies, key, what, why) in layer_statuses {
+                let covered = responses.contains_key(key)
+                    || responses.contains_key(&format!("{}XX", &key[..1]))
+                    || responses.contains_key("default");
+                if applies && !covered && reported.insert(key) {
+                    find(
+                        Severity::Error,
+                        format!("{at}.responses"),
+                        "layer-statuses",
+                        format!("{what} should document {key}: the generated layer sends it for {why}"),
+                    );
+                }
+            }
             let variables = path_variables(path);
             let mut declared = Vec::new();
             for (i, param) in items(op, "parameters").enumerate() {

@@ -10,7 +10,7 @@ use super::endpoints::{dropshot_params, dropshot_return};
 use super::model::Operation;
 use super::parameters::{has_params, has_path, params_struct, path_struct};
 
-pub(super) fn adapter(op: &Operation, error_type: &syn::Ident, handlers_trait: &syn::Ident) -> TokenStream {
+pub(super) fn adapter(op: &Operation, error_type: &TokenStream, handlers_trait: &syn::Ident) -> TokenStream {
     let (fn_name, table) = (&op.fn_name, &op.table);
     let params = dropshot_params(op);
     let ret = dropshot_return(op, error_type);

@@ -9,9 +9,9 @@ use super::parameters::{has_params, params_struct};
 use super::responses::response_enum_name;
 
 /// The endpoint's result: the operation's reply, or the Error object.
-pub(super) fn dropshot_return(op: &Operation, error_type: &syn::Ident) -> TokenStream {
+pub(super) fn dropshot_return(op: &Operation, error_type: &TokenStream) -> TokenStream {
     let marker = &op.marker;
-    quote!(::std::result::Result<runtime::Reply<#marker>, types::#error_type>)
+    quote!(::std::result::Result<runtime::Reply<#marker>, #error_type>)
 }
 
 /// The endpoint's extractors: the parameters (which describe themselves in
@@ -23,7 +23,7 @@ pub(super) fn dropshot_params(op: &Operation) -> TokenStream {
     quote!(#parameters #body)
 }
 
-pub(super) fn endpoint_decl(op: &Operation, error_type: &syn::Ident) -> TokenStream {
+pub(super) fn endpoint_decl(op: &Operation, error_type: &TokenStream) -> TokenStream {
     let (method, path, id, fn_name, doc) = (&op.method, &op.http_path, &op.id, &op.fn_name, &op.doc);
     let tags = &op.tags;
     let deprecated = op.deprecated.then(|| quote!(deprecated = true,));

@@ -19,6 +19,7 @@
 mod adapter;
 mod bodies;
 mod endpoints;
+mod errors;
 mod model;
 mod not_allowed;
 mod parameters;
@@ -31,7 +32,7 @@ mod types;
 use heck::{ToPascalCase, ToSnakeCase};
 use quote::{format_ident, quote};
 
-use crate::codegen::spec::{self, DOCUMENT_PATH, Spec, SpecError};
+use crate::codegen::spec::{self, DOCUMENT_PATH, Refusals, Spec, SpecError, SpecErrors};
 
 use self::adapter::adapter;
 use self::endpoints::{endpoint_decl, handler_method};
@@ -40,26 +41,33 @@ use self::parameters::parameter_structs;
 use self::responses::response_enum;
 use self::schemas::Schemas;
 use self::tables::operation_table;
-use self::types::{Types, error_type};
+use self::types::{Types, error_object};
 
 /// `document` is the spec as JSON, served by the server as it was written.
-pub fn generate(spec: &Spec, document: &str) -> Result<syn::File, SpecError> {
-    let base_path = spec::base_path(&spec.api.servers[0].url);
+pub fn generate(spec: &Spec, document: &str) -> Result<syn::File, SpecErrors> {
+    let base_path = spec::mount_path(spec);
     let document_path = format!("{base_path}{DOCUMENT_PATH}");
-    let (error_name, error_type) = error_type(spec)?;
+    let error = error_object(spec)?;
+    let error_type = &error.path;
     let mut types = Types::new(spec)?;
     let mut schemas = Schemas::new(spec)?;
     let mut cx = Context {
         spec,
         types: &mut types,
         schemas: &mut schemas,
+        error_ref: error
+            .component
+            .as_ref()
+            .map(|name| format!("{}{name}", crate::codegen::schema::COMPONENTS_PREFIX)),
     };
-    let operations = spec
+    let mut refusals = Refusals::default();
+    let operations: Vec<_> = spec
         .operations()
         .iter()
-        .map(|op| describe(&mut cx, op, &base_path))
-        .collect::<Result<Vec<_>, _>>()?;
-    schemas.verify()?;
+        .filter_map(|op| refusals.note(describe(&mut cx, op, &base_path)))
+        .collect();
+    refusals.note(schemas.verify());
+    refusals.finish(())?;
 
     let title = spec.api.info.title.to_pascal_case();
     let api_trait = format_ident!("{title}Api");
@@ -68,14 +76,14 @@ pub fn generate(spec: &Spec, document: &str) -> Result<syn::File, SpecError> {
 
     let type_tokens = types.tokens();
     let schema_tokens = schemas.tokens();
-    let tables = operations.iter().map(|op| operation_table(op, &error_type));
+    let tables = operations.iter().map(|op| operation_table(op, &error));
     let tables_list = operations.iter().map(|op| &op.table);
     let parameter_structs = operations.iter().map(parameter_structs);
     let response_enums = operations.iter().map(response_enum);
-    let endpoints = operations.iter().map(|op| endpoint_decl(op, &error_type));
+    let endpoints = operations.iter().map(|op| endpoint_decl(op, error_type));
     let handler_methods = operations.iter().map(handler_method);
-    let adapters = operations.iter().map(|op| adapter(op, &error_type, &handlers_trait));
-    let not_allowed = not_allowed::registrations(&operations, &document_path, &error_type);
+    let adapters = operations.iter().map(|op| adapter(op, error_type, &handlers_trait));
+    let not_allowed = not_allowed::registrations(&operations, &document_path, error_type);
     let registrations = registration::registrations(&operations, &document_path, &api_trait);
     let major = major_version(&spec.api.info.version)?;
 
@@ -95,6 +103,60 @@ pub fn generate(spec: &Spec, document: &str) -> Result<syn::File, SpecError> {
          parameter and body checks and response mapping live here, so an implementation cannot skip them."
     );
     let version = &spec.api.info.version;
+    // The spec's Error object serves as dropshot's error type; problem
+    // details bring their own impls from the runtime.
+    let error_impls = error.component.as_ref().map(|error_name| {
+        quote! {
+        impl ::std::fmt::Display for #error_type {
+            fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+                write!(f, "{} {}: {}", self.status, self.code, self.message)
+            }
+        }
+
+        impl ::dropshot::HttpResponseError for #error_type {
+            fn status_code(&self) -> ::dropshot::ErrorStatusCode {
+                u16::try_from(self.status)
+                    .ok()
+                    .and_then(|s| ::dropshot::ErrorStatusCode::from_u16(s).ok())
+                    .unwrap_or(::dropshot::ErrorStatusCode::INTERNAL_SERVER_ERROR)
+            }
+        }
+
+        /// dropshot's own errors (a request it cannot route or read) also
+        /// leave as the spec's error object.
+        impl ::std::convert::From<::dropshot::HttpError> for #error_type {
+            fn from(error: ::dropshot::HttpError) -> Self {
+                let status = error.status_code.as_u16();
+                Self::from_problem(status, runtime::Problem::from(error))
+            }
+        }
+
+        impl #error_type {
+            /// The error object for `status`: `status` in the body always
+            /// equals the HTTP status.
+            pub fn from_problem(status: u16, problem: runtime::Problem) -> Self {
+                Self {
+                    code: problem.code,
+                    message: problem.message,
+                    status: status.into(),
+                }
+            }
+        }
+
+        /// dropshot documents error responses by this type's schema: the
+        /// spec's.
+        impl ::schemars::JsonSchema for #error_type {
+            fn schema_name() -> ::std::string::String {
+                #error_name.to_string()
+            }
+
+            fn json_schema(generator: &mut ::schemars::r#gen::SchemaGenerator) -> ::schemars::schema::Schema {
+                COMPONENTS.register(generator);
+                COMPONENTS.doc_schema(#error_name)
+            }
+        }
+        }
+    });
 
     let tokens = quote! {
         use crate::runtime;
@@ -118,54 +180,7 @@ pub fn generate(spec: &Spec, document: &str) -> Result<syn::File, SpecError> {
 
         #schema_tokens
 
-        impl ::std::fmt::Display for types::#error_type {
-            fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
-                write!(f, "{} {}: {}", self.status, self.code, self.message)
-            }
-        }
-
-        impl ::dropshot::HttpResponseError for types::#error_type {
-            fn status_code(&self) -> ::dropshot::ErrorStatusCode {
-                u16::try_from(self.status)
-                    .ok()
-                    .and_then(|s| ::dropshot::ErrorStatusCode::from_u16(s).ok())
-                    .unwrap_or(::dropshot::ErrorStatusCode::INTERNAL_SERVER_ERROR)
-            }
-        }
-
-        /// dropshot's own errors (a request it cannot route or read) also
-        /// leave as the spec's error object.
-        impl ::std::convert::From<::dropshot::HttpError> for types::#error_type {
-            fn from(error: ::dropshot::HttpError) -> Self {
-                let status = error.status_code.as_u16();
-                Self::from_problem(status, runtime::Problem::from(error))
-            }
-        }
-
-        impl types::#error_type {
-            /// The error object for `status`: `status` in the body always
-            /// equals the HTTP status.
-            pub fn from_problem(status: u16, problem: runtime::Problem) -> Self {
-                Self {
-                    code: problem.code,
-                    message: problem.message,
-                    status: status.into(),
-                }
-            }
-        }
-
-        /// dropshot documents error responses by this type's schema: the
-        /// spec's.
-        impl ::schemars::JsonSchema for types::#error_type {
-            fn schema_name() -> ::std::string::String {
-                #error_name.to_string()
-            }
-
-            fn json_schema(generator: &mut ::schemars::r#gen::SchemaGenerator) -> ::schemars::schema::Schema {
-                COMPONENTS.register(generator);
-                COMPONENTS.doc_schema(#error_name)
-            }
-        }
+        #error_impls
 
         #(#tables)*
 
@@ -188,7 +203,7 @@ pub fn generate(spec: &Spec, document: &str) -> Result<syn::File, SpecError> {
             #[endpoint { method = GET, path = #document_path, unpublished = true }]
             async fn openapi_document(
                 rqctx: ::dropshot::RequestContext<Self::Context>,
-            ) -> ::std::result::Result<::dropshot::HttpResponseOk<::serde_json::Value>, types::#error_type>;
+            ) -> ::std::result::Result<::dropshot::HttpResponseOk<::serde_json::Value>, #error_type>;
         }
 
         #[doc = #handlers_doc]
@@ -206,7 +221,7 @@ pub fn generate(spec: &Spec, document: &str) -> Result<syn::File, SpecError> {
 
             async fn openapi_document(
                 _rqctx: ::dropshot::RequestContext<Self::Context>,
-            ) -> ::std::result::Result<::dropshot::HttpResponseOk<::serde_json::Value>, types::#error_type> {
+            ) -> ::std::result::Result<::dropshot::HttpResponseOk<::serde_json::Value>, #error_type> {
                 static DOCUMENT: ::std::sync::LazyLock<::serde_json::Value> = ::std::sync::LazyLock::new(|| {
                     ::serde_json::from_str(OPENAPI_DOCUMENT).unwrap_or(::serde_json::Value::Null)
                 });
@@ -255,7 +270,7 @@ pub fn generate(spec: &Spec, document: &str) -> Result<syn::File, SpecError> {
         }
     };
     syn::parse2(tokens)
-        .map_err(|e| SpecError::new("document", format!("the server generator emitted invalid Rust: {e}")))
+        .map_err(|e| SpecError::new("document", format!("the server generator emitted invalid Rust: {e}")).into())
 }
 
 /// The major of `info.version`, which must be a semantic version: it

@@ -13,7 +13,7 @@ use super::model::Operation;
 /// Statements that register the hidden endpoints on `api`, for every path
 /// of `operations` and the document's own path, each answering for
 /// `versions`.
-pub(super) fn registrations(operations: &[Operation], document_path: &str, error_type: &syn::Ident) -> TokenStream {
+pub(super) fn registrations(operations: &[Operation], document_path: &str, error_type: &TokenStream) -> TokenStream {
     // Path → its methods, and the marker of one of its operations with
     // parameters (dropshot checks that an endpoint takes its path's
     // parameters, hidden ones too).
@@ -37,8 +37,8 @@ pub(super) fn registrations(operations: &[Operation], document_path: &str, error
                     ::dropshot::ApiEndpoint::new(
                         format!("405 {method} {}", #path),
                         |rqctx: ::dropshot::RequestContext<H> #extractor| async move {
-                            runtime::method_not_allowed(rqctx.request.method(), #allowed, types::#error_type::from_problem)
-                                .map_err(types::#error_type::from)
+                            runtime::method_not_allowed(rqctx.request.method(), #allowed, #error_type::from_problem)
+                                .map_err(#error_type::from)
                         },
                         method,
                         "application/json",

@@ -5,7 +5,9 @@
 
 use proc_macro2::TokenStream;
 use quote::quote;
+use serde_json::Value;
 
+use super::errors;
 use super::model::{Context, Operation, rust_field, status_variant};
 use super::parameters::option_str;
 use crate::codegen::spec::{OperationRef, SpecError, is_error_key};
@@ -63,7 +65,9 @@ pub(super) fn describe_successes(cx: &mut Context<'_>, op: &OperationRef<'_>) ->
             None => None,
             Some((media_type, media)) => {
                 let at = format!("{location}.content.{media_type}.schema");
-                let schema = &media["schema"];
+                // Without a schema, any body.
+                let any = Value::Object(Default::default());
+                let schema = media.get("schema").unwrap_or(&any);
                 let name = format!("{id}-response-body");
                 let (kind, ty) = match &body_type {
                     Some(known) => known.clone(),
@@ -190,14 +194,8 @@ pub(super) fn response_enum(op: &Operation) -> TokenStream {
         }
     });
     let success_arms = op.successes.iter().map(|success| success_arm(op, success, &name));
-    let errors = op.errors.iter().map(|(code, variant, description)| {
-        let doc = format!("{code}: {description}");
-        quote!(#[doc = #doc] #variant(runtime::Problem),)
-    });
-    let error_arms = op
-        .errors
-        .iter()
-        .map(|(code, variant, _)| quote!(#name::#variant(problem) => runtime::Reply::problem(#code, problem),));
+    let errors = op.errors.iter().map(errors::variant);
+    let error_arms = op.errors.iter().map(|arm| errors::reply_arm(arm, &name));
     let marker = &op.marker;
     quote! {
         #(#headers_structs)*

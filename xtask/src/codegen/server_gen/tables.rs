@@ -8,8 +8,16 @@ use quote::quote;
 use super::model::{Operation, SchemeRef};
 use super::parameters::parameter_rows;
 use super::responses::response_rows;
+use super::types::ErrorObject;
 
-pub(super) fn operation_table(op: &Operation, error_type: &syn::Ident) -> TokenStream {
+pub(super) fn operation_table(op: &Operation, error: &ErrorObject) -> TokenStream {
+    let error_type = &error.path;
+    // Problem details go out as what they are.
+    let media_type = error.component.is_none().then(|| {
+        quote!(
+            const ERROR_MEDIA_TYPE: &'static str = runtime::PROBLEM_JSON;
+        )
+    });
     let (marker, table, id, path) = (&op.marker, &op.table, &op.id, &op.http_path);
     let method = op.method.to_string();
     let security = op.security.iter().map(|scheme| match scheme {
@@ -39,14 +47,15 @@ pub(super) fn operation_table(op: &Operation, error_type: &syn::Ident) -> TokenS
         pub struct #marker;
 
         impl runtime::Contract for #marker {
-            type Error = types::#error_type;
+            type Error = #error_type;
+            #media_type
 
             fn operation() -> &'static runtime::Operation {
                 &#table
             }
 
-            fn error(status: u16, problem: runtime::Problem) -> types::#error_type {
-                types::#error_type::from_problem(status, problem)
+            fn error(status: u16, problem: runtime::Problem) -> #error_type {
+                #error_type::from_problem(status, problem)
             }
         }
 

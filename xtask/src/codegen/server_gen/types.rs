@@ -5,7 +5,7 @@
 
 use heck::ToPascalCase;
 use proc_macro2::TokenStream;
-use quote::format_ident;
+use quote::{format_ident, quote};
 use serde_json::Value;
 use typify::{TypeSpace, TypeSpaceSettings};
 
@@ -70,57 +70,58 @@ fn to_schemars(schema: &Value, location: &str) -> Result<schemars::schema::Schem
     })
 }
 
-/// The one schema every error response shares (checked by the spec's
-/// checks); the generated layer fills its `code`, `message` and `status`.
-pub(super) fn error_type(spec: &Spec) -> Result<(String, syn::Ident), SpecError> {
-    let mut first_error = None;
+/// The type of the errors dropshot and the generated layer send: the
+/// spec's Error object when it has one the layer can fill (an object with
+/// required `code` and `message` strings and a `status` integer, as our
+/// own specs have), RFC 9457 problem details otherwise.
+pub(super) struct ErrorObject {
+    pub(super) path: TokenStream,
+    /// The Error object's component name.
+    pub(super) component: Option<String>,
+}
+
+pub(super) fn error_object(spec: &Spec) -> Result<ErrorObject, SpecError> {
     for op in spec.operations() {
         for (key, response, _) in spec.responses(&op)? {
-            if is_error_key(&key) && first_error.is_none() {
-                first_error = json_content_schema(&response).cloned();
+            let reference = json_content_schema(&response)
+                .and_then(|schema| schema.get("$ref"))
+                .and_then(Value::as_str)
+                .and_then(|r| r.strip_prefix(COMPONENTS_PREFIX));
+            if let Some(name) = reference
+                && is_error_key(&key)
+                && spec.component_schemas().get(name).is_some_and(is_fillable)
+            {
+                let ident = format_ident!("{}", name.to_pascal_case());
+                return Ok(ErrorObject {
+                    path: quote!(types::#ident),
+                    component: Some(name.to_string()),
+                });
             }
         }
     }
-    let Some(schema) = first_error else {
-        return Err(SpecError::new(
-            "paths",
-            "no operation documents an error response: the server needs the Error schema",
-        ));
-    };
-    let Some(name) = schema
-        .get("$ref")
-        .and_then(Value::as_str)
-        .and_then(|r| r.strip_prefix(COMPONENTS_PREFIX))
-    else {
-        return Err(SpecError::new(
-            "paths",
-            "the error responses' schema must be a $ref to components.schemas",
-        ));
-    };
-    let location = format!("components.schemas.{name}");
-    let object = spec
-        .component_schemas()
-        .get(name)
-        .ok_or_else(|| SpecError::new(&location, "not found"))?;
-    if object.get("type").and_then(Value::as_str) != Some("object") {
-        return Err(SpecError::new(location, "the error schema must be an object"));
-    }
-    let required = |field: &str| {
-        object["required"]
-            .as_array()
-            .is_some_and(|r| r.iter().any(|v| v == field))
-    };
-    for (field, want) in [("code", "string"), ("message", "string"), ("status", "integer")] {
-        let ty = object
-            .pointer(&format!("/properties/{field}/type"))
-            .and_then(Value::as_str);
-        let nullable = object.pointer(&format!("/properties/{field}/nullable")) == Some(&Value::Bool(true));
-        if ty != Some(want) || !required(field) || nullable {
-            return Err(SpecError::new(
-                format!("{location}.properties.{field}"),
-                format!("the error schema needs a required, non-null `{field}` of type {want}"),
-            ));
-        }
-    }
-    Ok((name.to_string(), format_ident!("{}", name.to_pascal_case())))
+    Ok(ErrorObject {
+        path: quote!(runtime::ProblemDetails),
+        component: None,
+    })
+}
+
+/// Whether the layer can fill an object of this schema from a status, a
+/// code and a message, and nothing else is required.
+fn is_fillable(object: &Value) -> bool {
+    let required: Vec<&str> = object["required"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(Value::as_str)
+        .collect();
+    let fields = [("code", "string"), ("message", "string"), ("status", "integer")];
+    object.get("type").and_then(Value::as_str) == Some("object")
+        && required.iter().all(|r| fields.iter().any(|(f, _)| f == r))
+        && fields.iter().all(|(field, want)| {
+            let ty = object
+                .pointer(&format!("/properties/{field}/type"))
+                .and_then(Value::as_str);
+            let nullable = object.pointer(&format!("/properties/{field}/nullable")) == Some(&Value::Bool(true));
+            ty == Some(*want) && required.contains(field) && !nullable
+        })
 }

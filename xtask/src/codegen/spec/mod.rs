@@ -10,7 +10,9 @@
 //! parameters and bodies are read from the document as JSON, as written.
 
 mod checks;
+mod names;
 mod router;
+mod servers;
 
 use std::fmt;
 
@@ -19,6 +21,7 @@ use serde_json::{Map, Value};
 
 pub use checks::schema_type;
 pub use router::path_variables;
+pub use servers::{base_path, mount_path, server_url};
 
 /// A problem in the spec, with where it is.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -46,6 +49,69 @@ impl fmt::Display for SpecError {
 
 impl std::error::Error for SpecError {}
 
+/// Every problem found in a spec, in the order the checks met them: a
+/// designer fixes them all from one run instead of one run per problem.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SpecErrors(pub Vec<SpecError>);
+
+impl SpecErrors {
+    /// The problem at `location`, if one was found there.
+    pub fn at(&self, location: &str) -> Option<&SpecError> {
+        self.0.iter().find(|e| e.location == location)
+    }
+}
+
+impl From<SpecError> for SpecErrors {
+    fn from(error: SpecError) -> Self {
+        SpecErrors(vec![error])
+    }
+}
+
+impl fmt::Display for SpecErrors {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let [one] = self.0.as_slice() else {
+            writeln!(f, "{} problems the generator cannot map:", self.0.len())?;
+            for error in &self.0 {
+                writeln!(f, "  {error}")?;
+            }
+            return Ok(());
+        };
+        write!(f, "{one}")
+    }
+}
+
+impl std::error::Error for SpecErrors {}
+
+/// Collects the problems of independent checks, so that one refusal does
+/// not hide the next.
+#[derive(Default)]
+pub struct Refusals(Vec<SpecError>);
+
+impl Refusals {
+    /// Keeps `result`'s error, if any, and gives its value.
+    pub fn note<T>(&mut self, result: Result<T, SpecError>) -> Option<T> {
+        match result {
+            Ok(value) => Some(value),
+            Err(error) => {
+                self.0.push(error);
+                None
+            }
+        }
+    }
+
+    pub fn extend(&mut self, errors: SpecErrors) {
+        self.0.extend(errors.0);
+    }
+
+    /// `Ok(value)` when nothing was refused.
+    pub fn finish<T>(self, value: T) -> Result<T, SpecErrors> {
+        match self.0.is_empty() {
+            true => Ok(value),
+            false => Err(SpecErrors(self.0)),
+        }
+    }
+}
+
 /// Where, under the base path, the server serves the spec it was generated
 /// from (an unpublished route, which no spec path may take).
 pub const DOCUMENT_PATH: &str = "/openapi.json";
@@ -57,8 +123,10 @@ pub const METHODS: [&str; 8] = ["get", "put", "post", "delete", "options", "head
 pub struct Spec {
     /// openapiv3's reading: structure and document order.
     pub api: OpenAPI,
-    /// The document as JSON, as written.
+    /// The document as JSON, as written but for the operations it does
+    /// not name usably ([`names`]), which `derived_names` lists.
     pub json: Value,
+    pub derived_names: Vec<names::DerivedName>,
 }
 
 /// An operation with its place in the document.
@@ -77,7 +145,7 @@ impl OperationRef<'_> {
         format!("paths.{}.{}", self.path, self.method)
     }
 
-    /// Checked by [`parse`]: every operation has one.
+    /// [`parse`] gives every operation a usable one.
     pub fn operation_id(&self) -> &str {
         self.operation.operation_id.as_deref().unwrap_or_default()
     }
@@ -174,7 +242,7 @@ impl Spec {
     }
 
     /// An operation's responses in document order, by status key, `$ref`s
-    /// followed.
+    /// followed; `default` last.
     pub fn responses(&self, op: &OperationRef<'_>) -> Result<Vec<(String, Value, String)>, SpecError> {
         let mut out = Vec::new();
         for status in op.operation.responses.responses.keys() {
@@ -184,23 +252,41 @@ impl Spec {
                 self.follow(response, "responses", format!("{}.responses.{key}", op.location()))?;
             out.push((key, response, location));
         }
+        if op.operation.responses.default.is_some() {
+            let (response, location) = self.follow(
+                &op.json["responses"]["default"],
+                "responses",
+                format!("{}.responses.default", op.location()),
+            )?;
+            out.push(("default".to_string(), response, location));
+        }
         Ok(out)
     }
 }
 
 /// Parses and checks a spec given as YAML (or JSON, which is YAML).
-pub fn parse(text: &str) -> Result<Spec, SpecError> {
-    let raw: serde_norway::Value = serde_norway::from_str(text).map_err(|e| {
+pub fn parse(text: &str) -> Result<Spec, SpecErrors> {
+    let mut raw: serde_norway::Value = serde_norway::from_str(text).map_err(|e| {
         let location = e
             .location()
             .map(|l| format!("line {}, column {}", l.line(), l.column()))
             .unwrap_or_else(|| "document".to_string());
         SpecError::new(location, format!("invalid YAML: {e}"))
     })?;
-    check_version(&raw)?;
+    let mut json = serde_json::to_value(&raw).map_err(|e| SpecError::new("document", format!("not JSON: {e}")))?;
+    check_version(&json)?;
+    let derived_names = names::name_operations(&mut json);
+    // openapiv3 reads the YAML value, which keeps the document's order
+    // (serde_json's maps are sorted); it gets the same names.
+    for name in &derived_names {
+        names::set_operation_id(&mut raw, name);
+    }
     let api: OpenAPI = deserialize_at(&raw, "").map_err(|e| locate_structural_error(&raw).unwrap_or(e))?;
-    let json = serde_json::to_value(&raw).map_err(|e| SpecError::new("document", format!("not JSON: {e}")))?;
-    let spec = Spec { api, json };
+    let spec = Spec {
+        api,
+        json,
+        derived_names,
+    };
     checks::check(&spec)?;
     Ok(spec)
 }
@@ -254,8 +340,8 @@ fn locate_structural_error(raw: &serde_norway::Value) -> Option<SpecError> {
 /// progenitor and openapiv3 read OpenAPI 3.0 only; a 3.1 document often
 /// parses into nonsense instead of failing, so this is checked on the raw
 /// value first.
-fn check_version(raw: &serde_norway::Value) -> Result<(), SpecError> {
-    match raw.get("openapi").and_then(|v| v.as_str()) {
+fn check_version(json: &Value) -> Result<(), SpecError> {
+    match json.get("openapi").and_then(Value::as_str) {
         Some(v) if v.starts_with("3.0.") => Ok(()),
         Some(v) => Err(SpecError::new(
             "openapi",
@@ -268,13 +354,6 @@ fn check_version(raw: &serde_norway::Value) -> Result<(), SpecError> {
     }
 }
 
-/// The path part of a server URL, without a trailing slash (`/v1`).
-pub fn base_path(url: &str) -> String {
-    let after_scheme = url.split_once("://").map(|(_, rest)| rest).unwrap_or(url);
-    let path = after_scheme.find('/').map(|i| &after_scheme[i..]).unwrap_or("");
-    path.trim_end_matches('/').to_string()
-}
-
 pub fn status_key(status: &StatusCode) -> String {
     match status {
         StatusCode::Code(c) => c.to_string(),
@@ -282,9 +361,9 @@ pub fn status_key(status: &StatusCode) -> String {
     }
 }
 
-/// Whether a status key (`404`, `5XX`) is an error's.
+/// Whether a status key (`404`, `5XX`, `default`) is an error's.
 pub fn is_error_key(key: &str) -> bool {
-    key.starts_with('4') || key.starts_with('5')
+    key.starts_with('4') || key.starts_with('5') || key == "default"
 }
 
 /// The JSON schema of a response's or body's `application/json` content.

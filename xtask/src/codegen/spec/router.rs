@@ -20,69 +20,73 @@ struct RouteNode {
 /// its rules: a segment is a literal or a whole `{variable}`; at one position
 /// of the tree there are either literals or one variable, never both, and
 /// never two variable names; a name is used once per path.
-pub(super) fn check_router(spec: &OpenAPI) -> Result<(), SpecError> {
+pub(super) fn check_router(spec: &OpenAPI) -> Vec<SpecError> {
     let mut root = RouteNode::default();
     // The server's own route for the spec document takes part too.
     let own = std::iter::once(DOCUMENT_PATH.to_string());
-    for path in own.chain(spec.paths.paths.keys().cloned()) {
-        let path = &path;
-        let location = format!("paths.{path}");
-        if !path.starts_with('/') {
-            return Err(SpecError::new(location, "a path must start with `/`"));
-        }
-        let mut node = &mut root;
-        let mut names = Vec::new();
-        for segment in path.trim_start_matches('/').split('/') {
-            if segment.is_empty() {
-                if path == "/" {
-                    break;
-                }
-                return Err(SpecError::new(location, "empty path segment (`//` or a trailing `/`)"));
+    own.chain(spec.paths.paths.keys().cloned())
+        .filter_map(|path| add_route(&mut root, &path).err())
+        .collect()
+}
+
+/// Adds `path` to the tree, or says why the router cannot take it.
+fn add_route(root: &mut RouteNode, path: &str) -> Result<(), SpecError> {
+    let location = format!("paths.{path}");
+    if !path.starts_with('/') {
+        return Err(SpecError::new(location, "a path must start with `/`"));
+    }
+    let mut node = root;
+    let mut names = Vec::new();
+    for segment in path.trim_start_matches('/').split('/') {
+        if segment.is_empty() {
+            if path == "/" {
+                break;
             }
-            match path_variable(segment) {
-                Some(Ok(name)) => {
-                    if names.contains(&name) {
-                        return Err(SpecError::new(location, format!("variable `{name}` is used twice")));
-                    }
-                    names.push(name);
-                    if let Some(literal) = node.literals.keys().next() {
-                        return Err(SpecError::new(
-                            location,
-                            format!(
-                                "variable `{{{name}}}` at the same position as literal `{literal}` of another path: dropshot's router cannot route both"
-                            ),
-                        ));
-                    }
-                    let (existing, child) = node.variable.get_or_insert_with(|| (name.to_string(), Box::default()));
-                    if existing != name {
-                        return Err(SpecError::new(
-                            location,
-                            format!(
-                                "variable `{{{name}}}` at the same position as `{{{existing}}}` of another path: dropshot's router needs one name"
-                            ),
-                        ));
-                    }
-                    node = child;
+            return Err(SpecError::new(location, "empty path segment (`//` or a trailing `/`)"));
+        }
+        match path_variable(segment) {
+            Some(Ok(name)) => {
+                if names.contains(&name) {
+                    return Err(SpecError::new(location, format!("variable `{name}` is used twice")));
                 }
-                Some(Err(())) => {
+                names.push(name);
+                if let Some(literal) = node.literals.keys().next() {
                     return Err(SpecError::new(
                         location,
                         format!(
-                            "segment `{segment}` mixes a variable with other text: dropshot's router needs a whole-segment `{{name}}`"
+                            "variable `{{{name}}}` at the same position as literal `{literal}` of another path: dropshot's router cannot route both"
                         ),
                     ));
                 }
-                None => {
-                    if let Some((name, _)) = &node.variable {
-                        return Err(SpecError::new(
-                            location,
-                            format!(
-                                "literal `{segment}` at the same position as variable `{{{name}}}` of another path: dropshot's router cannot route both"
-                            ),
-                        ));
-                    }
-                    node = node.literals.entry(segment.to_string()).or_default();
+                let (existing, child) = node.variable.get_or_insert_with(|| (name.to_string(), Box::default()));
+                if existing != name {
+                    return Err(SpecError::new(
+                        location,
+                        format!(
+                            "variable `{{{name}}}` at the same position as `{{{existing}}}` of another path: dropshot's router needs one name"
+                        ),
+                    ));
                 }
+                node = child;
+            }
+            Some(Err(())) => {
+                return Err(SpecError::new(
+                    location,
+                    format!(
+                        "segment `{segment}` mixes a variable with other text: dropshot's router needs a whole-segment `{{name}}`"
+                    ),
+                ));
+            }
+            None => {
+                if let Some((name, _)) = &node.variable {
+                    return Err(SpecError::new(
+                        location,
+                        format!(
+                            "literal `{segment}` at the same position as variable `{{{name}}}` of another path: dropshot's router cannot route both"
+                        ),
+                    ));
+                }
+                node = node.literals.entry(segment.to_string()).or_default();
             }
         }
     }

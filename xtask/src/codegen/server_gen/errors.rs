@@ -1,0 +1,214 @@
+//! Error responses: one arm of the response enum per documented error key.
+//!
+//! - A status (`404`) is a variant of its own; a range (`4XX`) or
+//!   `default` is a variant that carries the status the handler chose,
+//!   checked against what the key covers.
+//! - A response whose body is the spec's Error object carries a
+//!   [`runtime::Problem`], which the layer turns into that object (a `5XX`
+//!   of it is two variants, 500 and 503, what servers send); any other
+//!   body is the type of its own schema, sent as the handler gives it; a
+//!   response without content has no body.
+
+use proc_macro2::TokenStream;
+use quote::{format_ident, quote};
+use serde_json::Value;
+
+use super::model::{Context, status_variant};
+use crate::codegen::spec::{OperationRef, SpecError, is_error_key};
+
+pub(super) struct ErrorArm {
+    /// `404`, `4XX` or `default`.
+    pub(super) key: String,
+    pub(super) statuses: Statuses,
+    pub(super) variant: syn::Ident,
+    pub(super) description: String,
+    pub(super) body: ErrorBody,
+}
+
+pub(super) enum Statuses {
+    One(u16),
+    /// The handler chooses, within `first..=last`.
+    Range(u16, u16),
+}
+
+pub(super) enum ErrorBody {
+    /// The spec's Error object, filled by the layer.
+    Problem,
+    Json(TokenStream),
+    Raw {
+        media_type: String,
+        ty: TokenStream,
+    },
+    None,
+}
+
+/// The error keys an operation documents, in the spec's order, with the
+/// variants each becomes. `error_schema` is the `$ref` of the Error object,
+/// if the spec has one the layer can fill.
+pub(super) fn describe_errors(
+    cx: &mut Context<'_>,
+    op: &OperationRef<'_>,
+    error_schema: Option<&str>,
+) -> Result<Vec<ErrorArm>, SpecError> {
+    let id = op.operation_id();
+    let mut arms: Vec<ErrorArm> = Vec::new();
+    for (key, response, location) in cx.spec.responses(op)? {
+        if !is_error_key(&key) {
+            continue;
+        }
+        let description = response["description"].as_str().unwrap_or_default().trim().to_string();
+        let content = response
+            .get("content")
+            .and_then(Value::as_object)
+            .and_then(|c| c.iter().next());
+        let body = match content {
+            None => ErrorBody::None,
+            Some((media_type, media)) => {
+                let schema = media
+                    .get("schema")
+                    .cloned()
+                    .unwrap_or(Value::Object(Default::default()));
+                let is_json = media_type == "application/json" || media_type.ends_with("+json");
+                let reference = schema.get("$ref").and_then(Value::as_str);
+                match is_json {
+                    true if reference.is_some() && reference == error_schema => ErrorBody::Problem,
+                    true => {
+                        let at = format!("{location}.content.{media_type}.schema");
+                        ErrorBody::Json(cx.types.add(&schema, &format!("{id}-{key}-error-body"), &at)?)
+                    }
+                    false => ErrorBody::Raw {
+                        media_type: media_type.clone(),
+                        ty: match media_type.starts_with("text/") {
+                            true => quote!(::std::string::String),
+                            false => quote!(runtime::Bytes),
+                        },
+                    },
+                }
+            }
+        };
+        let statuses: Vec<(Statuses, syn::Ident)> = match (key.as_str(), &body) {
+            ("5XX", ErrorBody::Problem) => [500, 503]
+                .into_iter()
+                .map(|code| (Statuses::One(code), status_variant(code)))
+                .collect(),
+            ("default", _) => vec![(Statuses::Range(400, 599), format_ident!("Default"))],
+            (range, _) if range.ends_with("XX") => {
+                let first = u16::from(range.as_bytes()[0] - b'0') * 100;
+                let name = match first {
+                    400 => "ClientError",
+                    _ => "ServerError",
+                };
+                vec![(Statuses::Range(first, first + 99), format_ident!("{name}"))]
+            }
+            (code, _) => {
+                let code: u16 = code.parse().unwrap_or(500);
+                vec![(Statuses::One(code), status_variant(code))]
+            }
+        };
+        for (statuses, variant) in statuses {
+            let taken =
+                |arms: &[ErrorArm], code: u16| arms.iter().any(|a| matches!(a.statuses, Statuses::One(c) if c == code));
+            if let Statuses::One(code) = statuses
+                && taken(&arms, code)
+            {
+                continue;
+            }
+            arms.push(ErrorArm {
+                key: key.clone(),
+                statuses,
+                variant,
+                description: description.clone(),
+                body: body.clone_shape(),
+            });
+        }
+    }
+    Ok(arms)
+}
+
+impl ErrorBody {
+    fn clone_shape(&self) -> Self {
+        match self {
+            ErrorBody::Problem => ErrorBody::Problem,
+            ErrorBody::Json(ty) => ErrorBody::Json(ty.clone()),
+            ErrorBody::Raw { media_type, ty } => ErrorBody::Raw {
+                media_type: media_type.clone(),
+                ty: ty.clone(),
+            },
+            ErrorBody::None => ErrorBody::None,
+        }
+    }
+}
+
+/// The keys whose body is the Error object, for the operation's table.
+pub(super) fn problem_keys(arms: &[ErrorArm]) -> Vec<String> {
+    let mut keys: Vec<String> = Vec::new();
+    for arm in arms.iter().filter(|a| matches!(a.body, ErrorBody::Problem)) {
+        if !keys.contains(&arm.key) {
+            keys.push(arm.key.clone());
+        }
+    }
+    keys
+}
+
+/// The arm's variant in the response enum.
+pub(super) fn variant(arm: &ErrorArm) -> TokenStream {
+    let variant = &arm.variant;
+    let body = match &arm.body {
+        ErrorBody::Problem => Some(quote!(runtime::Problem)),
+        ErrorBody::Json(ty) => Some(quote!(#ty)),
+        ErrorBody::Raw { ty, .. } => Some(ty.clone()),
+        ErrorBody::None => None,
+    };
+    match (&arm.statuses, body) {
+        (Statuses::One(code), body) => {
+            let doc = format!("{code}: {}", arm.description);
+            match body {
+                Some(body) => quote!(#[doc = #doc] #variant(#body),),
+                None => quote!(#[doc = #doc] #variant,),
+            }
+        }
+        (Statuses::Range(first, last), body) => {
+            let doc = format!("{} ({first}-{last}, the status given): {}", arm.key, arm.description);
+            match body {
+                Some(body) => quote!(#[doc = #doc] #variant { status: u16, body: #body },),
+                None => quote!(#[doc = #doc] #variant { status: u16 },),
+            }
+        }
+    }
+}
+
+/// The arm of `into_http` that sends the variant.
+pub(super) fn reply_arm(arm: &ErrorArm, enum_name: &syn::Ident) -> TokenStream {
+    let variant = &arm.variant;
+    let has_body = !matches!(arm.body, ErrorBody::None);
+    let reply = |status: TokenStream| match &arm.body {
+        ErrorBody::Problem => quote!(runtime::Reply::problem(#status, problem)),
+        ErrorBody::Json(_) => quote!(runtime::Reply::error(#status, &body)),
+        ErrorBody::Raw { media_type, .. } => quote!(runtime::Reply::error_bytes(#status, #media_type, body)),
+        ErrorBody::None => quote!(runtime::Reply::error_empty(#status)),
+    };
+    let binding = match arm.body {
+        ErrorBody::Problem => quote!(problem),
+        _ => quote!(body),
+    };
+    match arm.statuses {
+        Statuses::One(code) => {
+            let reply = reply(quote!(#code));
+            match has_body {
+                true => quote!(#enum_name::#variant(#binding) => #reply,),
+                false => quote!(#enum_name::#variant => #reply,),
+            }
+        }
+        Statuses::Range(first, last) => {
+            let reply = reply(quote!(status));
+            let body = match arm.body {
+                ErrorBody::None => None,
+                ErrorBody::Problem => Some(quote!(body: problem)),
+                _ => Some(quote!(body)),
+            };
+            quote! {
+                #enum_name::#variant { status, #body } => runtime::Reply::within(status, #first, #last, |status| #reply),
+            }
+        }
+    }
+}

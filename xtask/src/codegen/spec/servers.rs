@@ -1,0 +1,81 @@
+//! The spec's `servers`: where the API is mounted and the URLs a client
+//! starts from. A document without `servers` is served at the root, as
+//! OpenAPI says; a relative URL (`/api/v1`) is a path on the client's own
+//! host; server variables take their defaults.
+
+use openapiv3::Server;
+
+use super::{Spec, SpecError};
+
+/// A server's URL with each `{variable}` replaced by its default.
+pub fn server_url(server: &Server, location: &str) -> Result<String, SpecError> {
+    let mut url = String::new();
+    let mut rest = server.url.as_str();
+    while let Some(open) = rest.find('{') {
+        let close = rest[open..]
+            .find('}')
+            .map(|i| open + i)
+            .ok_or_else(|| SpecError::new(format!("{location}.url"), "a `{` without its `}`"))?;
+        let name = &rest[open + 1..close];
+        let variable = server.variables.as_ref().and_then(|v| v.get(name)).ok_or_else(|| {
+            SpecError::new(
+                format!("{location}.url"),
+                format!("variable `{{{name}}}` is not declared in the server's `variables`"),
+            )
+        })?;
+        url.push_str(&rest[..open]);
+        url.push_str(&variable.default);
+        rest = &rest[close + 1..];
+    }
+    url.push_str(rest);
+    Ok(url)
+}
+
+/// The path the server mounts the API at: the first server's, without a
+/// trailing slash; the root when there is no server. (Other servers whose
+/// path differs are a design question, which `cargo xtask lint` raises.)
+pub fn mount_path(spec: &Spec) -> String {
+    spec.api
+        .servers
+        .first()
+        .and_then(|server| server_url(server, "servers.0").ok())
+        .map(|url| base_path(&url))
+        .unwrap_or_default()
+}
+
+/// The path part of a server URL (absolute or relative), without a
+/// trailing slash (`/v1`).
+pub fn base_path(url: &str) -> String {
+    let path = match url.split_once("://") {
+        Some((_, after_scheme)) => after_scheme.find('/').map(|i| &after_scheme[i..]).unwrap_or(""),
+        None => url,
+    };
+    let path = path.split(['?', '#']).next().unwrap_or_default().trim_end_matches('/');
+    match path {
+        "" => String::new(),
+        p if p.starts_with('/') => p.to_string(),
+        p => format!("/{p}"),
+    }
+}
+
+/// Every server's URL is readable: its variables are declared, and its
+/// path is one the router can mount.
+pub(super) fn check_servers(spec: &Spec) -> Vec<SpecError> {
+    let mut errors = Vec::new();
+    for (i, server) in spec.api.servers.iter().enumerate() {
+        let location = format!("servers.{i}");
+        match server_url(server, &location) {
+            Err(e) => errors.push(e),
+            Ok(url) => {
+                let path = base_path(&url);
+                if path.contains(['{', '}', ' ']) || path.contains("//") {
+                    errors.push(SpecError::new(
+                        format!("{location}.url"),
+                        format!("`{path}` cannot be a base path: the server mounts every operation under it"),
+                    ));
+                }
+            }
+        }
+    }
+    errors
+}
