@@ -31,6 +31,7 @@ pub(super) enum Statuses {
     Range(u16, u16),
 }
 
+#[derive(Clone)]
 pub(super) enum ErrorBody {
     /// The spec's Error object, filled by the layer.
     Problem,
@@ -118,25 +119,11 @@ pub(super) fn describe_errors(
                 statuses,
                 variant,
                 description: description.clone(),
-                body: body.clone_shape(),
+                body: body.clone(),
             });
         }
     }
     Ok(arms)
-}
-
-impl ErrorBody {
-    fn clone_shape(&self) -> Self {
-        match self {
-            ErrorBody::Problem => ErrorBody::Problem,
-            ErrorBody::Json(ty) => ErrorBody::Json(ty.clone()),
-            ErrorBody::Raw { media_type, ty } => ErrorBody::Raw {
-                media_type: media_type.clone(),
-                ty: ty.clone(),
-            },
-            ErrorBody::None => ErrorBody::None,
-        }
-    }
 }
 
 /// The keys whose body is the Error object, for the operation's table.

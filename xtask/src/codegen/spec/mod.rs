@@ -99,6 +99,10 @@ impl Refusals {
         }
     }
 
+    pub fn push(&mut self, error: SpecError) {
+        self.0.push(error);
+    }
+
     pub fn extend(&mut self, errors: SpecErrors) {
         self.0.extend(errors.0);
     }

@@ -18,8 +18,8 @@ use super::METHODS;
 /// An operation the document does not name usably, and what it is called.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct DerivedName {
-    /// `paths./pets/{id}.get`.
-    pub location: String,
+    pub path: String,
+    pub method: String,
     /// The `operationId` as written, if there was one.
     pub written: Option<String>,
     pub given: String,
@@ -61,7 +61,8 @@ pub fn name_operations(json: &mut Value) -> Vec<DerivedName> {
         if written.as_deref() != Some(given.as_str()) {
             json["paths"][path.as_str()][method.as_str()]["operationId"] = Value::String(given.clone());
             derived_names.push(DerivedName {
-                location: format!("paths.{path}.{method}"),
+                path,
+                method,
                 written,
                 given,
             });
@@ -72,15 +73,10 @@ pub fn name_operations(json: &mut Value) -> Vec<DerivedName> {
 
 /// Writes `name` into the YAML reading of the document.
 pub fn set_operation_id(raw: &mut serde_norway::Value, name: &DerivedName) {
-    let (path, method) = name
-        .location
-        .strip_prefix("paths.")
-        .and_then(|rest| rest.rsplit_once('.'))
-        .expect("a location this module wrote");
     let operation = raw
         .get_mut("paths")
-        .and_then(|paths| paths.get_mut(path))
-        .and_then(|item| item.get_mut(method))
+        .and_then(|paths| paths.get_mut(name.path.as_str()))
+        .and_then(|item| item.get_mut(name.method.as_str()))
         .and_then(serde_norway::Value::as_mapping_mut);
     if let Some(operation) = operation {
         operation.insert("operationId".into(), name.given.clone().into());

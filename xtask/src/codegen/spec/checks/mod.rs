@@ -20,20 +20,16 @@ use crate::codegen::schema;
 /// a designer bringing a spec sees the whole list at once.
 pub(super) fn check(spec: &Spec) -> Result<(), SpecErrors> {
     let mut refusals = Refusals::default();
-    for error in check_servers(spec) {
-        refusals.note::<()>(Err(error));
-    }
+    refusals.extend(SpecErrors(check_servers(spec)));
     for (path, item) in &spec.api.paths.paths {
         if item.as_item().is_none() {
-            refusals.note::<()>(Err(SpecError::new(
+            refusals.push(SpecError::new(
                 format!("paths.{path}"),
                 "a $ref path item is not supported",
-            )));
+            ));
         }
     }
-    for error in check_router(&spec.api) {
-        refusals.note::<()>(Err(error));
-    }
+    refusals.extend(SpecErrors(check_router(&spec.api)));
     for (name, component) in spec.component_schemas() {
         refusals.note(schema::check(
             component,
