@@ -13,7 +13,8 @@
 //!   dropshot emits.
 //! - [`json`]: bodies serialized once and sent many times;
 //!   [`not_allowed`]: 405 for a path's undocumented methods;
-//!   [`majors`]: several majors served side by side.
+//!   [`majors`]: several majors served side by side; [`payload`]: bodies
+//!   whose concrete media type the handler chooses.
 
 pub mod auth;
 pub mod body;
@@ -23,6 +24,7 @@ pub mod json;
 pub mod majors;
 pub mod not_allowed;
 pub mod parameters;
+pub mod payload;
 pub mod problem;
 pub mod problem_details;
 pub mod reply;
@@ -40,6 +42,7 @@ pub use json::{Json, JsonArray, JsonArrayWriter};
 pub use majors::{VersionByPath, major_versions};
 pub use not_allowed::{ApiDescriptionError, method_not_allowed, methods_other_than};
 pub use parameters::{NoParameters, Parameters, read_parameters};
+pub use payload::Payload;
 pub use problem::Problem;
 pub use problem_details::{PROBLEM_JSON, ProblemDetails};
 pub use reply::{Reply, covers};

@@ -20,6 +20,7 @@ use serde::Serialize;
 use crate::auth::challenge;
 use crate::contract::{Contract, Scheme};
 use crate::json::Json;
+use crate::payload::Payload;
 use crate::problem::Problem;
 use crate::problem_details::{PROBLEM_JSON, ProblemDetails};
 
@@ -47,7 +48,8 @@ enum Outcome {
     },
     Error {
         status: StatusCode,
-        media_type: &'static str,
+        /// `None`: no body.
+        media_type: Option<HeaderValue>,
         body: Bytes,
     },
 }
@@ -69,6 +71,18 @@ impl<C: Contract> Reply<C> {
     /// `text/csv`, ...), sent with its documented media type.
     pub fn bytes(status: u16, media_type: &'static str, body: impl Into<Bytes>) -> Self {
         Self::content(status, media_type, body.into())
+    }
+
+    /// A success response whose media type the handler chose, among
+    /// those `range` (`*/*`, `image/*`) allows; a 500 otherwise.
+    pub fn payload(status: u16, range: &str, payload: Payload) -> Self {
+        match payload.content_type(range) {
+            Ok(media_type) => Self::with_outcome(Outcome::Success {
+                status: status_of(status),
+                content: Some((media_type, payload.bytes)),
+            }),
+            Err(message) => Self::internal(message),
+        }
     }
 
     /// A success response without a body.
@@ -117,7 +131,7 @@ impl<C: Contract> Reply<C> {
     pub fn error_empty(status: u16) -> Self {
         Self::with_outcome(Outcome::Error {
             status: status_of(status),
-            media_type: "",
+            media_type: None,
             body: Bytes::new(),
         })
     }
@@ -127,9 +141,22 @@ impl<C: Contract> Reply<C> {
     pub fn error_bytes(status: u16, media_type: &'static str, body: impl Into<Bytes>) -> Self {
         Self::with_outcome(Outcome::Error {
             status: status_of(status),
-            media_type,
+            media_type: Some(HeaderValue::from_static(media_type)),
             body: body.into(),
         })
+    }
+
+    /// An error response whose media type the handler chose, among those
+    /// `range` allows; a 500 otherwise.
+    pub fn error_payload(status: u16, range: &str, payload: Payload) -> Self {
+        match payload.content_type(range) {
+            Ok(media_type) => Self::with_outcome(Outcome::Error {
+                status: status_of(status),
+                media_type: Some(media_type),
+                body: payload.bytes,
+            }),
+            Err(message) => Self::internal(message),
+        }
     }
 
     fn error_as<E: Serialize>(status: u16, media_type: &'static str, body: &E) -> Self {
@@ -142,7 +169,7 @@ impl<C: Contract> Reply<C> {
             });
         Self::with_outcome(Outcome::Error {
             status: status_of(status),
-            media_type,
+            media_type: Some(HeaderValue::from_static(media_type)),
             body,
         })
     }
@@ -233,8 +260,8 @@ impl<C: Contract> HttpResponse for Reply<C> {
                 media_type,
                 body,
             } => match media_type {
-                "" => http::Response::builder().status(status).body(Body::empty())?,
-                media_type => http::Response::builder()
+                None => http::Response::builder().status(status).body(Body::empty())?,
+                Some(media_type) => http::Response::builder()
                     .status(status)
                     .header(CONTENT_TYPE, media_type)
                     .body(Body::from(body))?,

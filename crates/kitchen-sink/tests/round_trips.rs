@@ -497,3 +497,57 @@ async fn an_optional_body_may_be_left_out() {
     again.assert_error(409, "conflict", &["not pending"]);
     sink.stop().await;
 }
+
+/// `image/*`: the handler chooses the concrete type (SVG), which is sent
+/// as the Content-Type; the client reads the bytes.
+#[tokio::test]
+async fn a_media_range_is_answered_with_the_type_the_handler_chose() {
+    let sink = Sink::start().await;
+    let client = sink.client();
+    let order = client
+        .create_order(None, None, &new_order(1, 1))
+        .await
+        .unwrap()
+        .into_inner();
+    let label = client.get_label(id(&order)).await.unwrap();
+    assert_eq!(label.status().as_u16(), 200);
+    assert_eq!(label.headers()["content-type"], "image/svg+xml");
+    let svg = String::from_utf8(bytes(label).await).unwrap();
+    assert!(
+        svg.starts_with("<svg") && svg.contains(&format!("Order {}", order.id)),
+        "{svg}"
+    );
+    let missing = send(sink.request(Method::GET, "/orders/999/label")).await;
+    missing.assert_error(404, "not_found", &["999"]);
+    sink.stop().await;
+}
+
+/// A documented redirect: 303 with its `Location`, not followed by the
+/// server; a client that follows it reads the order.
+#[tokio::test]
+async fn a_redirect_carries_its_documented_location() {
+    let sink = Sink::start().await;
+    let none = send(sink.request(Method::GET, "/latest-order")).await;
+    none.assert_error(404, "not_found", &["no orders"]);
+    let (first, _) = create_order(&sink, json!({"petId": 1, "quantity": 1})).await;
+    let (newest, _) = create_order(&sink, json!({"petId": 2, "quantity": 1})).await;
+    assert!(newest > first);
+    let not_following = reqwest::Client::builder()
+        .redirect(reqwest::redirect::Policy::none())
+        .build()
+        .unwrap();
+    let answer = send(
+        not_following
+            .get(format!("{}/latest-order", sink.base_url))
+            .bearer_auth(&sink.key),
+    )
+    .await;
+    assert_eq!(answer.status, 303);
+    assert_eq!(answer.header("location"), Some(format!("/v1/orders/{newest}").as_str()));
+    assert!(answer.bytes.is_empty());
+    // reqwest follows it (same host, so the key goes along).
+    let followed = send(sink.request(Method::GET, "/latest-order")).await;
+    assert_eq!(followed.status, 200);
+    assert_eq!(followed.body["id"], newest);
+    sink.stop().await;
+}

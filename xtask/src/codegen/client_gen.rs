@@ -4,11 +4,11 @@
 //! written as RFC 3339).
 
 use heck::{ToShoutySnakeCase, ToSnakeCase};
-use openapiv3::{OpenAPI, ReferenceOr, StatusCode};
+use openapiv3::{OpenAPI, Parameter, ReferenceOr, StatusCode};
 use progenitor_impl::{GenerationSettings, Generator, HooksMode, InterfaceStyle};
 use quote::quote;
 
-use crate::codegen::spec::{Spec, SpecError, server_url};
+use crate::codegen::spec::{IGNORED_HEADERS, Spec, SpecError, server_url};
 
 fn settings() -> GenerationSettings {
     let mut settings = GenerationSettings::new();
@@ -80,12 +80,15 @@ pub fn generate_mocks(spec: &Spec, client_module: &str) -> Result<syn::File, Spe
 /// a possible success too, and asserts when an operation's successes then
 /// have two types; beside a 2xx, `default` is what the server sends for
 /// an error, so it is handed over as the `4XX` and `5XX` the operation
-/// does not list.
+/// does not list. Header parameters that OpenAPI says to ignore
+/// (`Authorization`, `Accept`, `Content-Type`) are left out, as the server
+/// leaves them out.
 fn for_progenitor(api: &OpenAPI) -> OpenAPI {
     let mut api = api.clone();
     let components = api.components.clone();
     for item in api.paths.paths.values_mut() {
         let ReferenceOr::Item(item) = item else { continue };
+        item.parameters.retain(|p| !is_ignored_header(&components, p));
         let operations = [
             &mut item.get,
             &mut item.put,
@@ -97,6 +100,7 @@ fn for_progenitor(api: &OpenAPI) -> OpenAPI {
             &mut item.trace,
         ];
         for operation in operations.into_iter().flatten() {
+            operation.parameters.retain(|p| !is_ignored_header(&components, p));
             let responses = &mut operation.responses;
             let has_success = responses
                 .responses
@@ -138,6 +142,19 @@ fn for_progenitor(api: &OpenAPI) -> OpenAPI {
         }
     }
     api
+}
+
+/// Whether a parameter, or the `components.parameters` entry its `$ref`
+/// names, is a header OpenAPI says to ignore.
+fn is_ignored_header(components: &Option<openapiv3::Components>, parameter: &ReferenceOr<Parameter>) -> bool {
+    let parameter = match parameter {
+        ReferenceOr::Item(parameter) => Some(parameter),
+        ReferenceOr::Reference { reference } => reference
+            .strip_prefix("#/components/parameters/")
+            .and_then(|name| components.as_ref()?.parameters.get(name)?.as_item()),
+    };
+    matches!(parameter, Some(Parameter::Header { parameter_data, .. })
+        if IGNORED_HEADERS.contains(&parameter_data.name.to_ascii_lowercase().as_str()))
 }
 
 /// A response, or the `components.responses` entry its `$ref` names.

@@ -48,6 +48,18 @@ pub fn lint(doc: &Value) -> Vec<Finding> {
     let declared_tags: BTreeSet<&str> = items(doc, "tags")
         .filter_map(|t| t.get("name").and_then(Value::as_str))
         .collect();
+    // Beside other majors, the major decides which versions a server's
+    // endpoints answer for: generation reads a leading number from
+    // anything, but our own specs say exactly what they mean.
+    let version = doc.pointer("/info/version").and_then(Value::as_str).unwrap_or_default();
+    if semver::Version::parse(version).is_err() {
+        find(
+            Severity::Error,
+            "info.version".into(),
+            "version",
+            format!("`{version}` is not a semantic version (MAJOR.MINOR.PATCH): its major names the base path"),
+        );
+    }
     let mut operation_ids = BTreeSet::new();
     for (path, item) in doc.get("paths").and_then(Value::as_object).into_iter().flatten() {
         for method in METHODS {

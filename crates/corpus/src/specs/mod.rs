@@ -31,6 +31,13 @@ pub mod dropshot_test_openapi_overrides_v2_json {
     crate::bearer_hooks!(client::Client);
 }
 
+/// `dropshot__test_pagination_schema.json`
+pub mod dropshot_test_pagination_schema_json {
+    pub mod api;
+    pub mod client;
+    crate::bearer_hooks!(client::Client);
+}
+
 /// `dropshot__test_versions_v0.9.0.json`
 pub mod dropshot_test_versions_v0_9_0_json {
     pub mod api;
@@ -89,6 +96,41 @@ pub mod oai_v3_0_petstore_expanded_yaml {
 
 /// `oai-v3.0__petstore.yaml`
 pub mod oai_v3_0_petstore_yaml {
+    pub mod api;
+    pub mod client;
+    crate::bearer_hooks!(client::Client);
+}
+
+/// `progenitor__cli-gen.json`
+pub mod progenitor_cli_gen_json {
+    pub mod api;
+    pub mod client;
+    crate::bearer_hooks!(client::Client);
+}
+
+/// `progenitor__keeper.json`
+pub mod progenitor_keeper_json {
+    pub mod api;
+    pub mod client;
+    crate::bearer_hooks!(client::Client);
+}
+
+/// `progenitor__param-collision.json`
+pub mod progenitor_param_collision_json {
+    pub mod api;
+    pub mod client;
+    crate::bearer_hooks!(client::Client);
+}
+
+/// `progenitor__param-overrides.json`
+pub mod progenitor_param_overrides_json {
+    pub mod api;
+    pub mod client;
+    crate::bearer_hooks!(client::Client);
+}
+
+/// `progenitor__param-overrides.yaml`
+pub mod progenitor_param_overrides_yaml {
     pub mod api;
     pub mod client;
     crate::bearer_hooks!(client::Client);

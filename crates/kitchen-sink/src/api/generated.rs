@@ -2426,7 +2426,7 @@ pub const API_VERSION: &str = "1.0.0";
 /// The OpenAPI document this code was generated from, as JSON. The
 /// server serves it (unauthenticated, outside the contract) at
 /// `#document_path`.
-pub const OPENAPI_DOCUMENT: &str = "{\"openapi\":\"3.0.3\",\"info\":{\"title\":\"Kitchen Sink\",\"version\":\"1.0.0\",\"description\":\"Every construct the generator maps, in one spec, with the house rules of\\n`openapi/petstore.yaml` (the Error object on every error, 401 on secured\\noperations, 5XX everywhere). It is not a product: `cargo xtask generate`\\ngenerates it into `crates/kitchen-sink`, whose small in-memory service\\nthe tests drive over HTTP, so that each construct is proven on running\\ncode. The operations follow a designer's likely next edits of the pet\\nstore: read one order; search with bounded, enum, date and repeated\\nparameters; create with a JSON body and `201` + `Location`; update with\\n`If-Match`; schemas with allOf, oneOf, nullable and a map; a public\\noperation; a paging envelope with `Link`; a CSV export and a raw photo;\\na text and a form body; two success statuses; a deprecated operation.\\n\\nEvery error response carries the Error object. Its `code` is one of:\\n\\n| code | status | meaning |\\n|---|---|---|\\n| `invalid_parameter` | 400 | A path, query or header parameter is missing, malformed, or breaks its schema; the message names it and the rule. |\\n| `invalid_body` | 400 | The request body is missing, malformed, or breaks its schema; the message gives the JSON pointer and the rule. |\\n| `bad_request` | 400 | The request could not be read. |\\n| `unauthorized` | 401 | The API key is missing, malformed or unknown. |\\n| `not_found` | 404 | The resource does not exist. |\\n| `conflict` | 409 | The resource is not in a state that allows this. |\\n| `precondition_failed` | 412 | `If-Match` does not name the current version. |\\n| `payload_too_large` | 413 | The request body is over the server's limit. |\\n| `unsupported_media_type` | 415 | The request body is not of the documented media type. |\\n| `internal_error` | 500 | The server failed unexpectedly. |\\n| `service_unavailable` | 503 | The server cannot answer now; retry later. |\\n\"},\"servers\":[{\"url\":\"https://sink.example.com/v1\",\"description\":\"Production\"}],\"tags\":[{\"name\":\"orders\",\"description\":\"Orders, their payments, photos, notes and lines.\"},{\"name\":\"store\",\"description\":\"Figures about the whole store.\"},{\"name\":\"misc\",\"description\":\"Everything else.\"}],\"security\":[{\"bearerAuth\":[]}],\"paths\":{\"/orders\":{\"get\":{\"tags\":[\"orders\"],\"operationId\":\"searchOrders\",\"summary\":\"Search orders\",\"description\":\"Orders matching every filter given, by ascending id, a page at a time.\",\"parameters\":[{\"name\":\"limit\",\"in\":\"query\",\"description\":\"The most orders on one page.\",\"schema\":{\"type\":\"integer\",\"format\":\"int32\",\"minimum\":1,\"maximum\":1000,\"default\":20}},{\"name\":\"cursor\",\"in\":\"query\",\"description\":\"Where the previous page stopped (its `nextCursor`).\",\"schema\":{\"type\":\"string\",\"pattern\":\"^[0-9]{1,18}$\"}},{\"name\":\"status\",\"in\":\"query\",\"description\":\"Only orders in this state.\",\"schema\":{\"$ref\":\"#/components/schemas/OrderStatus\"}},{\"name\":\"since\",\"in\":\"query\",\"description\":\"Only orders created at or after this instant.\",\"schema\":{\"type\":\"string\",\"format\":\"date-time\"}},{\"name\":\"deliverBy\",\"in\":\"query\",\"description\":\"Only orders to be delivered on or before this day.\",\"schema\":{\"type\":\"string\",\"format\":\"date\"}},{\"name\":\"tag\",\"in\":\"query\",\"description\":\"Only orders carrying every one of these tags (repeat the parameter).\",\"explode\":true,\"schema\":{\"type\":\"array\",\"maxItems\":5,\"items\":{\"type\":\"string\",\"pattern\":\"^[a-z]+$\"}}},{\"name\":\"ids\",\"in\":\"query\",\"description\":\"Only these orders (comma-separated).\",\"explode\":false,\"schema\":{\"type\":\"array\",\"minItems\":1,\"maxItems\":10,\"items\":{\"type\":\"integer\",\"format\":\"int64\",\"minimum\":1}}},{\"name\":\"minTotal\",\"in\":\"query\",\"description\":\"Only orders whose total is above this.\",\"schema\":{\"type\":\"number\",\"format\":\"double\",\"minimum\":0,\"exclusiveMinimum\":true}},{\"name\":\"maxWeight\",\"in\":\"query\",\"description\":\"Only orders at most this heavy (kilograms).\",\"schema\":{\"type\":\"number\",\"format\":\"float\",\"maximum\":1000}},{\"name\":\"giftWrap\",\"in\":\"query\",\"description\":\"Only orders with (or without) gift wrapping.\",\"schema\":{\"type\":\"boolean\"}},{\"name\":\"sort\",\"in\":\"query\",\"description\":\"The order of the page.\",\"schema\":{\"type\":\"string\",\"enum\":[\"asc\",\"desc\"],\"default\":\"asc\"}},{\"name\":\"X-Request-Id\",\"in\":\"header\",\"description\":\"A client's id for this request, echoed in the logs.\",\"schema\":{\"type\":\"string\",\"format\":\"uuid\"}}],\"responses\":{\"200\":{\"description\":\"One page of matching orders.\",\"headers\":{\"Link\":{\"description\":\"The next page (RFC 8288 `rel=\\\"next\\\"`), when there is one.\",\"schema\":{\"type\":\"string\"}},\"X-Total-Count\":{\"description\":\"How many orders match, on every page.\",\"required\":true,\"schema\":{\"type\":\"integer\",\"format\":\"int64\",\"minimum\":0}}},\"content\":{\"application/json\":{\"schema\":{\"$ref\":\"#/components/schemas/OrderPage\"}}}},\"400\":{\"$ref\":\"#/components/responses/BadRequest\"},\"401\":{\"$ref\":\"#/components/responses/Unauthorized\"},\"5XX\":{\"$ref\":\"#/components/responses/ServerError\"}}},\"post\":{\"tags\":[\"orders\"],\"operationId\":\"createOrder\",\"summary\":\"Create an order\",\"parameters\":[{\"name\":\"X-Express\",\"in\":\"header\",\"description\":\"Ship by express, for a surcharge of 5.\",\"schema\":{\"type\":\"boolean\",\"default\":false}},{\"name\":\"X-Client-Time\",\"in\":\"header\",\"description\":\"When the client sent the request.\",\"schema\":{\"type\":\"string\",\"format\":\"date-time\"}}],\"requestBody\":{\"required\":true,\"description\":\"The order to place.\",\"content\":{\"application/json\":{\"schema\":{\"$ref\":\"#/components/schemas/NewOrder\"}}}},\"responses\":{\"201\":{\"description\":\"The order, created.\",\"headers\":{\"Location\":{\"description\":\"Where the new order is.\",\"required\":true,\"schema\":{\"type\":\"string\"}},\"ETag\":{\"$ref\":\"#/components/headers/ETag\"}},\"content\":{\"application/json\":{\"schema\":{\"$ref\":\"#/components/schemas/Order\"}}}},\"400\":{\"$ref\":\"#/components/responses/BadRequest\"},\"401\":{\"$ref\":\"#/components/responses/Unauthorized\"},\"413\":{\"$ref\":\"#/components/responses/PayloadTooLarge\"},\"415\":{\"$ref\":\"#/components/responses/UnsupportedMediaType\"},\"5XX\":{\"$ref\":\"#/components/responses/ServerError\"}}}},\"/quotes\":{\"post\":{\"tags\":[\"orders\"],\"operationId\":\"quoteOrder\",\"summary\":\"Price an order before placing it\",\"description\":\"Public, no key needed; nothing is stored.\",\"security\":[],\"requestBody\":{\"required\":true,\"content\":{\"application/json\":{\"schema\":{\"$ref\":\"#/components/schemas/NewOrder\"}}}},\"responses\":{\"200\":{\"description\":\"What the order would cost.\",\"content\":{\"application/json\":{\"schema\":{\"type\":\"object\",\"required\":[\"total\"],\"properties\":{\"total\":{\"type\":\"number\",\"format\":\"double\",\"minimum\":0}}}}}},\"400\":{\"$ref\":\"#/components/responses/BadRequest\"},\"413\":{\"$ref\":\"#/components/responses/PayloadTooLarge\"},\"415\":{\"$ref\":\"#/components/responses/UnsupportedMediaType\"},\"5XX\":{\"$ref\":\"#/components/responses/ServerError\"}}}},\"/orders/{orderId}\":{\"parameters\":[{\"$ref\":\"#/components/parameters/OrderId\"}],\"get\":{\"tags\":[\"orders\"],\"operationId\":\"getOrder\",\"summary\":\"Read one order\",\"responses\":{\"200\":{\"description\":\"The order.\",\"headers\":{\"ETag\":{\"$ref\":\"#/components/headers/ETag\"}},\"content\":{\"application/json\":{\"schema\":{\"$ref\":\"#/components/schemas/Order\"}}}},\"400\":{\"$ref\":\"#/components/responses/BadRequest\"},\"401\":{\"$ref\":\"#/components/responses/Unauthorized\"},\"404\":{\"$ref\":\"#/components/responses/NotFound\"},\"5XX\":{\"$ref\":\"#/components/responses/ServerError\"}}},\"patch\":{\"tags\":[\"orders\"],\"operationId\":\"updateOrder\",\"summary\":\"Change an order\",\"description\":\"Changes the fields given, if the order is still at the version `If-Match` names.\",\"parameters\":[{\"name\":\"If-Match\",\"in\":\"header\",\"required\":true,\"description\":\"The order's ETag as last read.\",\"schema\":{\"type\":\"string\",\"minLength\":1}}],\"requestBody\":{\"required\":true,\"content\":{\"application/json\":{\"schema\":{\"$ref\":\"#/components/schemas/OrderPatch\"}}}},\"responses\":{\"200\":{\"description\":\"The order, changed.\",\"headers\":{\"ETag\":{\"$ref\":\"#/components/headers/ETag\"}},\"content\":{\"application/json\":{\"schema\":{\"$ref\":\"#/components/schemas/Order\"}}}},\"400\":{\"$ref\":\"#/components/responses/BadRequest\"},\"401\":{\"$ref\":\"#/components/responses/Unauthorized\"},\"404\":{\"$ref\":\"#/components/responses/NotFound\"},\"412\":{\"$ref\":\"#/components/responses/PreconditionFailed\"},\"413\":{\"$ref\":\"#/components/responses/PayloadTooLarge\"},\"415\":{\"$ref\":\"#/components/responses/UnsupportedMediaType\"},\"5XX\":{\"$ref\":\"#/components/responses/ServerError\"}}},\"delete\":{\"tags\":[\"orders\"],\"operationId\":\"deleteOrder\",\"summary\":\"Delete an order\",\"responses\":{\"204\":{\"description\":\"Deleted.\"},\"400\":{\"$ref\":\"#/components/responses/BadRequest\"},\"401\":{\"$ref\":\"#/components/responses/Unauthorized\"},\"404\":{\"$ref\":\"#/components/responses/NotFound\"},\"5XX\":{\"$ref\":\"#/components/responses/ServerError\"}}}},\"/orders/{orderId}/payment\":{\"post\":{\"tags\":[\"orders\"],\"operationId\":\"payOrder\",\"summary\":\"Pay for an order\",\"parameters\":[{\"$ref\":\"#/components/parameters/OrderId\"}],\"requestBody\":{\"required\":true,\"content\":{\"application/json\":{\"schema\":{\"$ref\":\"#/components/schemas/Payment\"}}}},\"responses\":{\"202\":{\"description\":\"The payment is accepted, to be settled later.\",\"content\":{\"application/json\":{\"schema\":{\"type\":\"object\",\"required\":[\"paymentId\",\"status\"],\"properties\":{\"paymentId\":{\"type\":\"string\",\"format\":\"uuid\"},\"status\":{\"type\":\"string\",\"enum\":[\"accepted\"]},\"fee\":{\"type\":\"number\",\"format\":\"double\",\"nullable\":true,\"description\":\"What the payment costs, when known.\"}}}}}},\"400\":{\"$ref\":\"#/components/responses/BadRequest\"},\"401\":{\"$ref\":\"#/components/responses/Unauthorized\"},\"404\":{\"$ref\":\"#/components/responses/NotFound\"},\"409\":{\"$ref\":\"#/components/responses/Conflict\"},\"413\":{\"$ref\":\"#/components/responses/PayloadTooLarge\"},\"415\":{\"$ref\":\"#/components/responses/UnsupportedMediaType\"},\"5XX\":{\"$ref\":\"#/components/responses/ServerError\"}}}},\"/orders/{orderId}/shipment\":{\"post\":{\"tags\":[\"orders\"],\"operationId\":\"shipOrder\",\"summary\":\"Ship an order\",\"description\":\"Marks the order shipped; the body, optional, says how.\",\"parameters\":[{\"$ref\":\"#/components/parameters/OrderId\"}],\"requestBody\":{\"required\":false,\"content\":{\"application/json\":{\"schema\":{\"type\":\"object\",\"additionalProperties\":false,\"properties\":{\"carrier\":{\"type\":\"string\",\"enum\":[\"ups\",\"dhl\",\"post\"]},\"trackingNumber\":{\"type\":\"string\",\"minLength\":4,\"maxLength\":40}}}}}},\"responses\":{\"204\":{\"description\":\"Shipped.\"},\"400\":{\"$ref\":\"#/components/responses/BadRequest\"},\"401\":{\"$ref\":\"#/components/responses/Unauthorized\"},\"404\":{\"$ref\":\"#/components/responses/NotFound\"},\"409\":{\"$ref\":\"#/components/responses/Conflict\"},\"413\":{\"$ref\":\"#/components/responses/PayloadTooLarge\"},\"415\":{\"$ref\":\"#/components/responses/UnsupportedMediaType\"},\"5XX\":{\"$ref\":\"#/components/responses/ServerError\"}}}},\"/orders/{orderId}/photo\":{\"parameters\":[{\"$ref\":\"#/components/parameters/OrderId\"}],\"put\":{\"tags\":[\"orders\"],\"operationId\":\"uploadPhoto\",\"summary\":\"Attach a photo to an order\",\"requestBody\":{\"required\":true,\"content\":{\"application/octet-stream\":{\"schema\":{\"type\":\"string\",\"format\":\"binary\"}}}},\"responses\":{\"204\":{\"description\":\"Stored.\"},\"400\":{\"$ref\":\"#/components/responses/BadRequest\"},\"401\":{\"$ref\":\"#/components/responses/Unauthorized\"},\"404\":{\"$ref\":\"#/components/responses/NotFound\"},\"413\":{\"$ref\":\"#/components/responses/PayloadTooLarge\"},\"415\":{\"$ref\":\"#/components/responses/UnsupportedMediaType\"},\"5XX\":{\"$ref\":\"#/components/responses/ServerError\"}}},\"get\":{\"tags\":[\"orders\"],\"operationId\":\"getPhoto\",\"summary\":\"The order's photo\",\"responses\":{\"200\":{\"description\":\"The photo's bytes, as uploaded (none before one is).\",\"content\":{\"application/octet-stream\":{\"schema\":{\"type\":\"string\",\"format\":\"binary\"}}}},\"400\":{\"$ref\":\"#/components/responses/BadRequest\"},\"401\":{\"$ref\":\"#/components/responses/Unauthorized\"},\"404\":{\"$ref\":\"#/components/responses/NotFound\"},\"5XX\":{\"$ref\":\"#/components/responses/ServerError\"}}}},\"/orders/{orderId}/notes\":{\"post\":{\"tags\":[\"orders\"],\"operationId\":\"addNote\",\"summary\":\"Add a note to an order\",\"parameters\":[{\"$ref\":\"#/components/parameters/OrderId\"}],\"requestBody\":{\"required\":true,\"content\":{\"text/plain\":{\"schema\":{\"type\":\"string\"}}}},\"responses\":{\"201\":{\"description\":\"The note, stored.\",\"content\":{\"application/json\":{\"schema\":{\"type\":\"object\",\"required\":[\"id\",\"text\"],\"properties\":{\"id\":{\"type\":\"integer\",\"format\":\"int64\"},\"text\":{\"type\":\"string\"}}}}}},\"400\":{\"$ref\":\"#/components/responses/BadRequest\"},\"401\":{\"$ref\":\"#/components/responses/Unauthorized\"},\"404\":{\"$ref\":\"#/components/responses/NotFound\"},\"413\":{\"$ref\":\"#/components/responses/PayloadTooLarge\"},\"415\":{\"$ref\":\"#/components/responses/UnsupportedMediaType\"},\"5XX\":{\"$ref\":\"#/components/responses/ServerError\"}}}},\"/orders/{orderId}/lines\":{\"get\":{\"tags\":[\"orders\"],\"operationId\":\"listOrderLines\",\"summary\":\"The lines of an order\",\"parameters\":[{\"$ref\":\"#/components/parameters/OrderId\"}],\"responses\":{\"200\":{\"description\":\"Each line of the order.\",\"content\":{\"application/json\":{\"schema\":{\"type\":\"array\",\"items\":{\"type\":\"object\",\"required\":[\"sku\",\"quantity\"],\"properties\":{\"sku\":{\"type\":\"string\"},\"quantity\":{\"type\":\"integer\",\"format\":\"int32\",\"minimum\":1},\"unitPrice\":{\"type\":\"number\",\"format\":\"double\"}}}}}}},\"400\":{\"$ref\":\"#/components/responses/BadRequest\"},\"401\":{\"$ref\":\"#/components/responses/Unauthorized\"},\"404\":{\"$ref\":\"#/components/responses/NotFound\"},\"5XX\":{\"$ref\":\"#/components/responses/ServerError\"}}}},\"/exports/orders.csv\":{\"get\":{\"tags\":[\"store\"],\"operationId\":\"exportOrders\",\"summary\":\"Every order as CSV\",\"responses\":{\"200\":{\"description\":\"One line per order, with a header line.\",\"content\":{\"text/csv\":{\"schema\":{\"type\":\"string\"}}}},\"401\":{\"$ref\":\"#/components/responses/Unauthorized\"},\"5XX\":{\"$ref\":\"#/components/responses/ServerError\"}}}},\"/store/inventory\":{\"get\":{\"tags\":[\"store\"],\"operationId\":\"getInventory\",\"summary\":\"Orders by state\",\"description\":\"Open to a bearer key or to the same key in `X-API-Key`.\",\"security\":[{\"apiKeyAuth\":[]},{\"bearerAuth\":[]}],\"responses\":{\"200\":{\"description\":\"How many orders are in each state.\",\"content\":{\"application/json\":{\"schema\":{\"$ref\":\"#/components/schemas/Inventory\"}}}},\"401\":{\"$ref\":\"#/components/responses/Unauthorized\"},\"5XX\":{\"$ref\":\"#/components/responses/ServerError\"}}}},\"/store/order-count\":{\"get\":{\"tags\":[\"store\"],\"operationId\":\"countOrders\",\"summary\":\"How many orders there are\",\"responses\":{\"200\":{\"description\":\"The number of orders.\",\"content\":{\"application/json\":{\"schema\":{\"type\":\"integer\",\"format\":\"int64\",\"minimum\":0}}}},\"401\":{\"$ref\":\"#/components/responses/Unauthorized\"},\"5XX\":{\"$ref\":\"#/components/responses/ServerError\"}}}},\"/status\":{\"get\":{\"tags\":[\"misc\"],\"operationId\":\"getStatus\",\"summary\":\"Whether the service is up\",\"description\":\"Public, no key needed.\",\"security\":[],\"responses\":{\"200\":{\"description\":\"Up.\",\"content\":{\"application/json\":{\"schema\":{\"type\":\"object\",\"required\":[\"status\",\"version\",\"startedAt\"],\"properties\":{\"status\":{\"type\":\"string\",\"enum\":[\"ok\"]},\"version\":{\"type\":\"string\"},\"startedAt\":{\"type\":\"string\",\"format\":\"date-time\"}}}}}},\"5XX\":{\"$ref\":\"#/components/responses/ServerError\"}}}},\"/newsletter\":{\"post\":{\"tags\":[\"misc\"],\"operationId\":\"subscribe\",\"summary\":\"Subscribe to the newsletter\",\"description\":\"Public, no key needed; a web form posts here.\",\"security\":[],\"requestBody\":{\"required\":true,\"content\":{\"application/x-www-form-urlencoded\":{\"schema\":{\"type\":\"object\",\"required\":[\"email\"],\"additionalProperties\":false,\"properties\":{\"email\":{\"type\":\"string\",\"format\":\"email\",\"maxLength\":254},\"frequency\":{\"type\":\"string\",\"enum\":[\"daily\",\"weekly\"],\"default\":\"weekly\"},\"topic\":{\"type\":\"string\",\"enum\":[\"dogs\",\"cats\",\"fish\"]},\"age\":{\"type\":\"integer\",\"format\":\"int32\",\"minimum\":13}}}}}},\"responses\":{\"204\":{\"description\":\"Subscribed.\"},\"400\":{\"$ref\":\"#/components/responses/BadRequest\"},\"413\":{\"$ref\":\"#/components/responses/PayloadTooLarge\"},\"415\":{\"$ref\":\"#/components/responses/UnsupportedMediaType\"},\"5XX\":{\"$ref\":\"#/components/responses/ServerError\"}}}},\"/labels/{name}\":{\"put\":{\"tags\":[\"misc\"],\"operationId\":\"putLabel\",\"summary\":\"Create or replace a label\",\"parameters\":[{\"name\":\"name\",\"in\":\"path\",\"required\":true,\"description\":\"The label's name.\",\"schema\":{\"type\":\"string\",\"pattern\":\"^[a-z][a-z0-9-]{0,31}$\"}}],\"requestBody\":{\"required\":true,\"content\":{\"application/json\":{\"schema\":{\"$ref\":\"#/components/schemas/Label\"}}}},\"responses\":{\"200\":{\"description\":\"The label, replaced.\",\"content\":{\"application/json\":{\"schema\":{\"$ref\":\"#/components/schemas/Label\"}}}},\"201\":{\"description\":\"The label, created.\",\"headers\":{\"Location\":{\"description\":\"Where the new label is.\",\"required\":true,\"schema\":{\"type\":\"string\"}}},\"content\":{\"application/json\":{\"schema\":{\"$ref\":\"#/components/schemas/Label\"}}}},\"400\":{\"$ref\":\"#/components/responses/BadRequest\"},\"401\":{\"$ref\":\"#/components/responses/Unauthorized\"},\"413\":{\"$ref\":\"#/components/responses/PayloadTooLarge\"},\"415\":{\"$ref\":\"#/components/responses/UnsupportedMediaType\"},\"5XX\":{\"$ref\":\"#/components/responses/ServerError\"}}}},\"/reports/{period}/{day}\":{\"get\":{\"tags\":[\"store\"],\"operationId\":\"getReport\",\"summary\":\"Orders of a day or a week\",\"parameters\":[{\"name\":\"period\",\"in\":\"path\",\"required\":true,\"schema\":{\"type\":\"string\",\"enum\":[\"day\",\"week\"]}},{\"name\":\"day\",\"in\":\"path\",\"required\":true,\"description\":\"The day, or the first day of the week.\",\"schema\":{\"type\":\"string\",\"format\":\"date\"}}],\"responses\":{\"200\":{\"description\":\"The report.\",\"content\":{\"application/json\":{\"schema\":{\"type\":\"object\",\"required\":[\"period\",\"from\",\"orders\"],\"properties\":{\"period\":{\"type\":\"string\",\"enum\":[\"day\",\"week\"]},\"from\":{\"type\":\"string\",\"format\":\"date\"},\"orders\":{\"type\":\"integer\",\"format\":\"int64\",\"minimum\":0}}}}}},\"400\":{\"$ref\":\"#/components/responses/BadRequest\"},\"401\":{\"$ref\":\"#/components/responses/Unauthorized\"},\"5XX\":{\"$ref\":\"#/components/responses/ServerError\"}}}},\"/payments/{paymentId}\":{\"get\":{\"tags\":[\"orders\"],\"operationId\":\"getPayment\",\"summary\":\"Read a payment\",\"parameters\":[{\"name\":\"paymentId\",\"in\":\"path\",\"required\":true,\"schema\":{\"type\":\"string\",\"format\":\"uuid\"}}],\"responses\":{\"200\":{\"description\":\"The payment.\",\"content\":{\"application/json\":{\"schema\":{\"type\":\"object\",\"required\":[\"paymentId\",\"orderId\",\"method\"],\"properties\":{\"paymentId\":{\"type\":\"string\",\"format\":\"uuid\"},\"orderId\":{\"type\":\"integer\",\"format\":\"int64\"},\"method\":{\"$ref\":\"#/components/schemas/Payment\"}}}}}},\"400\":{\"$ref\":\"#/components/responses/BadRequest\"},\"401\":{\"$ref\":\"#/components/responses/Unauthorized\"},\"404\":{\"$ref\":\"#/components/responses/NotFound\"},\"5XX\":{\"$ref\":\"#/components/responses/ServerError\"}}}},\"/echo/{count}/{ratio}/{flag}/{day}/{at}/{token}/{kind}\":{\"get\":{\"tags\":[\"misc\"],\"operationId\":\"echoParameters\",\"summary\":\"Every kind of parameter, echoed\",\"description\":\"Answers with the parameters as the handler received them, typed and\\nwith their defaults: each scalar type and format in the path, the\\nquery and headers, and arrays in the query.\\n\",\"parameters\":[{\"name\":\"count\",\"in\":\"path\",\"required\":true,\"schema\":{\"type\":\"integer\",\"format\":\"int32\",\"minimum\":0}},{\"name\":\"ratio\",\"in\":\"path\",\"required\":true,\"schema\":{\"type\":\"number\",\"format\":\"double\"}},{\"name\":\"flag\",\"in\":\"path\",\"required\":true,\"schema\":{\"type\":\"boolean\"}},{\"name\":\"day\",\"in\":\"path\",\"required\":true,\"schema\":{\"type\":\"string\",\"format\":\"date\"}},{\"name\":\"at\",\"in\":\"path\",\"required\":true,\"schema\":{\"type\":\"string\",\"format\":\"date-time\"}},{\"name\":\"token\",\"in\":\"path\",\"required\":true,\"schema\":{\"type\":\"string\",\"format\":\"uuid\"}},{\"name\":\"kind\",\"in\":\"path\",\"required\":true,\"schema\":{\"type\":\"string\",\"enum\":[\"alpha\",\"beta\"]}},{\"name\":\"big\",\"in\":\"query\",\"required\":true,\"schema\":{\"type\":\"integer\",\"format\":\"int64\"}},{\"name\":\"small\",\"in\":\"query\",\"schema\":{\"type\":\"integer\",\"format\":\"int32\",\"minimum\":0,\"maximum\":100,\"default\":7}},{\"name\":\"fraction\",\"in\":\"query\",\"schema\":{\"type\":\"number\",\"format\":\"float\"}},{\"name\":\"yes\",\"in\":\"query\",\"schema\":{\"type\":\"boolean\",\"default\":true}},{\"name\":\"word\",\"in\":\"query\",\"schema\":{\"type\":\"string\",\"minLength\":1,\"maxLength\":10,\"pattern\":\"^[a-z]+$\",\"default\":\"hi\"}},{\"name\":\"date\",\"in\":\"query\",\"schema\":{\"type\":\"string\",\"format\":\"date\"}},{\"name\":\"moment\",\"in\":\"query\",\"schema\":{\"type\":\"string\",\"format\":\"date-time\"}},{\"name\":\"id\",\"in\":\"query\",\"schema\":{\"type\":\"string\",\"format\":\"uuid\"}},{\"name\":\"pick\",\"in\":\"query\",\"schema\":{\"type\":\"string\",\"enum\":[\"x\",\"y\"],\"default\":\"x\"}},{\"name\":\"many\",\"in\":\"query\",\"explode\":true,\"schema\":{\"type\":\"array\",\"items\":{\"type\":\"integer\",\"format\":\"int32\"}}},{\"name\":\"joined\",\"in\":\"query\",\"explode\":false,\"schema\":{\"type\":\"array\",\"items\":{\"type\":\"string\"}}},{\"name\":\"X-Big\",\"in\":\"header\",\"schema\":{\"type\":\"integer\",\"format\":\"int64\"}},{\"name\":\"X-Fraction\",\"in\":\"header\",\"schema\":{\"type\":\"number\",\"format\":\"double\"}},{\"name\":\"X-Yes\",\"in\":\"header\",\"schema\":{\"type\":\"boolean\"}},{\"name\":\"X-Date\",\"in\":\"header\",\"schema\":{\"type\":\"string\",\"format\":\"date\"}},{\"name\":\"X-Moment\",\"in\":\"header\",\"schema\":{\"type\":\"string\",\"format\":\"date-time\"}},{\"name\":\"X-Id\",\"in\":\"header\",\"schema\":{\"type\":\"string\",\"format\":\"uuid\"}},{\"name\":\"X-Pick\",\"in\":\"header\",\"schema\":{\"type\":\"string\",\"enum\":[\"x\",\"y\"]}},{\"name\":\"X-Word\",\"in\":\"header\",\"schema\":{\"type\":\"string\",\"default\":\"none\"}}],\"responses\":{\"200\":{\"description\":\"The parameters as received, by name.\",\"content\":{\"application/json\":{\"schema\":{\"type\":\"object\",\"additionalProperties\":true}}}},\"400\":{\"$ref\":\"#/components/responses/BadRequest\"},\"401\":{\"$ref\":\"#/components/responses/Unauthorized\"},\"5XX\":{\"$ref\":\"#/components/responses/ServerError\"}}}},\"/legacy/orders/{orderId}\":{\"get\":{\"tags\":[\"orders\"],\"operationId\":\"getLegacyOrder\",\"summary\":\"Read one order (old path)\",\"description\":\"Replaced by `getOrder`.\",\"deprecated\":true,\"x-deprecation-date\":\"2026-01-01\",\"x-sunset\":\"2027-01-01\",\"parameters\":[{\"$ref\":\"#/components/parameters/OrderId\"}],\"responses\":{\"200\":{\"description\":\"The order.\",\"headers\":{\"Deprecation\":{\"description\":\"When this operation was deprecated (RFC 9745).\",\"required\":true,\"schema\":{\"type\":\"string\"}},\"Sunset\":{\"description\":\"When it goes away (RFC 8594).\",\"required\":true,\"schema\":{\"type\":\"string\"}}},\"content\":{\"application/json\":{\"schema\":{\"$ref\":\"#/components/schemas/Order\"}}}},\"400\":{\"$ref\":\"#/components/responses/BadRequest\"},\"401\":{\"$ref\":\"#/components/responses/Unauthorized\"},\"404\":{\"$ref\":\"#/components/responses/NotFound\"},\"5XX\":{\"$ref\":\"#/components/responses/ServerError\"}}}}},\"components\":{\"securitySchemes\":{\"bearerAuth\":{\"type\":\"http\",\"scheme\":\"bearer\",\"description\":\"An API key, sent as `Authorization: Bearer <API_KEY>`.\"},\"apiKeyAuth\":{\"type\":\"apiKey\",\"in\":\"header\",\"name\":\"X-API-Key\",\"description\":\"The same API key, in a header of its own.\"}},\"parameters\":{\"OrderId\":{\"name\":\"orderId\",\"in\":\"path\",\"required\":true,\"description\":\"The order's id.\",\"schema\":{\"type\":\"integer\",\"format\":\"int64\",\"minimum\":1}}},\"headers\":{\"ETag\":{\"description\":\"The version of the order, for `If-Match`.\",\"required\":true,\"schema\":{\"type\":\"string\"}}},\"responses\":{\"BadRequest\":{\"description\":\"A parameter or the body is not valid (code `invalid_parameter`, `invalid_body` or `bad_request`).\",\"content\":{\"application/json\":{\"schema\":{\"$ref\":\"#/components/schemas/Error\"}}}},\"Unauthorized\":{\"description\":\"The API key is missing or invalid (code `unauthorized`).\",\"content\":{\"application/json\":{\"schema\":{\"$ref\":\"#/components/schemas/Error\"}}}},\"NotFound\":{\"description\":\"No such resource (code `not_found`).\",\"content\":{\"application/json\":{\"schema\":{\"$ref\":\"#/components/schemas/Error\"}}}},\"Conflict\":{\"description\":\"The resource's state does not allow this (code `conflict`).\",\"content\":{\"application/json\":{\"schema\":{\"$ref\":\"#/components/schemas/Error\"}}}},\"PreconditionFailed\":{\"description\":\"The resource changed since it was read (code `precondition_failed`).\",\"content\":{\"application/json\":{\"schema\":{\"$ref\":\"#/components/schemas/Error\"}}}},\"PayloadTooLarge\":{\"description\":\"The request body is over the server's limit (code `payload_too_large`).\",\"content\":{\"application/json\":{\"schema\":{\"$ref\":\"#/components/schemas/Error\"}}}},\"UnsupportedMediaType\":{\"description\":\"The request body is not of the documented media type (code `unsupported_media_type`).\",\"content\":{\"application/json\":{\"schema\":{\"$ref\":\"#/components/schemas/Error\"}}}},\"ServerError\":{\"description\":\"The server failed (code `internal_error`) or cannot answer now (code `service_unavailable`).\",\"content\":{\"application/json\":{\"schema\":{\"$ref\":\"#/components/schemas/Error\"}}}}},\"schemas\":{\"Error\":{\"type\":\"object\",\"description\":\"The body of every error response.\",\"required\":[\"code\",\"message\",\"status\"],\"properties\":{\"code\":{\"type\":\"string\",\"description\":\"Machine-readable error code (see the API description for the set).\"},\"message\":{\"type\":\"string\",\"description\":\"Human-readable description.\"},\"status\":{\"type\":\"integer\",\"description\":\"The HTTP status code, equal to the response's status.\"}}},\"OrderStatus\":{\"type\":\"string\",\"description\":\"Where an order stands.\",\"enum\":[\"pending\",\"shipped\",\"delivered\"]},\"Address\":{\"type\":\"object\",\"description\":\"Where an order goes.\",\"required\":[\"street\",\"city\"],\"properties\":{\"street\":{\"type\":\"string\",\"minLength\":1,\"maxLength\":100},\"city\":{\"type\":\"string\",\"minLength\":1,\"maxLength\":60},\"postcode\":{\"type\":\"string\",\"pattern\":\"^[0-9]{5}$\"},\"country\":{\"type\":\"string\",\"description\":\"ISO 3166-1 alpha-2.\",\"pattern\":\"^[A-Z]{2}$\",\"default\":\"US\"}}},\"NewOrder\":{\"type\":\"object\",\"description\":\"An order as a client places it.\",\"required\":[\"petId\",\"quantity\"],\"properties\":{\"petId\":{\"type\":\"integer\",\"format\":\"int64\",\"minimum\":1},\"quantity\":{\"type\":\"integer\",\"format\":\"int32\",\"minimum\":1,\"maximum\":100},\"shipDate\":{\"type\":\"string\",\"format\":\"date-time\"},\"deliverBy\":{\"type\":\"string\",\"format\":\"date\"},\"note\":{\"type\":\"string\",\"nullable\":true,\"maxLength\":200},\"tags\":{\"type\":\"array\",\"maxItems\":5,\"uniqueItems\":true,\"items\":{\"type\":\"string\",\"pattern\":\"^[a-z]+$\"}},\"address\":{\"$ref\":\"#/components/schemas/Address\"},\"giftWrap\":{\"type\":\"boolean\",\"default\":false},\"discount\":{\"type\":\"number\",\"format\":\"double\",\"description\":\"A fraction of the price, below 1.\",\"minimum\":0,\"maximum\":1,\"exclusiveMaximum\":true},\"weightKg\":{\"type\":\"number\",\"format\":\"float\",\"minimum\":0,\"exclusiveMinimum\":true},\"channel\":{\"type\":\"string\",\"enum\":[\"web\",\"phone\",\"store\"],\"default\":\"web\"}}},\"Order\":{\"description\":\"An order as the store keeps it.\",\"allOf\":[{\"$ref\":\"#/components/schemas/NewOrder\"},{\"type\":\"object\",\"required\":[\"id\",\"status\",\"createdAt\"],\"properties\":{\"id\":{\"type\":\"integer\",\"format\":\"int64\"},\"status\":{\"$ref\":\"#/components/schemas/OrderStatus\"},\"createdAt\":{\"type\":\"string\",\"format\":\"date-time\"},\"total\":{\"type\":\"number\",\"format\":\"double\",\"nullable\":true}}}]},\"OrderPatch\":{\"type\":\"object\",\"description\":\"The fields of an order to change.\",\"minProperties\":1,\"additionalProperties\":false,\"properties\":{\"quantity\":{\"type\":\"integer\",\"format\":\"int32\",\"minimum\":1,\"maximum\":100},\"note\":{\"type\":\"string\",\"nullable\":true,\"maxLength\":200},\"status\":{\"$ref\":\"#/components/schemas/OrderStatus\"}}},\"Payment\":{\"description\":\"How an order is paid.\",\"oneOf\":[{\"$ref\":\"#/components/schemas/CardPayment\"},{\"$ref\":\"#/components/schemas/BankPayment\"}]},\"CardPayment\":{\"type\":\"object\",\"required\":[\"kind\",\"number\",\"expires\"],\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"card\"]},\"number\":{\"type\":\"string\",\"pattern\":\"^[0-9]{16}$\"},\"expires\":{\"type\":\"string\",\"pattern\":\"^(0[1-9]|1[0-2])/[0-9]{2}$\"}}},\"BankPayment\":{\"type\":\"object\",\"required\":[\"kind\",\"iban\"],\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"bank\"]},\"iban\":{\"type\":\"string\",\"minLength\":15,\"maxLength\":34,\"pattern\":\"^[A-Z]{2}[0-9A-Z]+$\"}}},\"Inventory\":{\"type\":\"object\",\"description\":\"A count per order state.\",\"additionalProperties\":{\"type\":\"integer\",\"format\":\"int32\",\"minimum\":0}},\"OrderPage\":{\"type\":\"object\",\"description\":\"One page of a search.\",\"required\":[\"items\",\"nextCursor\"],\"properties\":{\"items\":{\"type\":\"array\",\"items\":{\"$ref\":\"#/components/schemas/Order\"}},\"nextCursor\":{\"type\":\"string\",\"nullable\":true,\"description\":\"Where the next page starts; null on the last page.\"}}},\"Label\":{\"type\":\"object\",\"required\":[\"text\"],\"properties\":{\"text\":{\"type\":\"string\",\"minLength\":1,\"maxLength\":100},\"color\":{\"type\":\"string\",\"pattern\":\"^#[0-9a-f]{6}$\"}}}}}}";
+pub const OPENAPI_DOCUMENT: &str = "{\"openapi\":\"3.0.3\",\"info\":{\"title\":\"Kitchen Sink\",\"version\":\"1.0.0\",\"description\":\"Every construct the generator maps, in one spec, with the house rules of\\n`openapi/petstore.yaml` (the Error object on every error, 401 on secured\\noperations, 5XX everywhere). It is not a product: `cargo xtask generate`\\ngenerates it into `crates/kitchen-sink`, whose small in-memory service\\nthe tests drive over HTTP, so that each construct is proven on running\\ncode. The operations follow a designer's likely next edits of the pet\\nstore: read one order; search with bounded, enum, date and repeated\\nparameters; create with a JSON body and `201` + `Location`; update with\\n`If-Match`; schemas with allOf, oneOf, nullable and a map; a public\\noperation; a paging envelope with `Link`; a CSV export and a raw photo;\\na text and a form body; two success statuses; a deprecated operation;\\na label in an image format the server chooses (`image/*`); a redirect\\n(`303` + `Location`).\\n\\nEvery error response carries the Error object. Its `code` is one of:\\n\\n| code | status | meaning |\\n|---|---|---|\\n| `invalid_parameter` | 400 | A path, query or header parameter is missing, malformed, or breaks its schema; the message names it and the rule. |\\n| `invalid_body` | 400 | The request body is missing, malformed, or breaks its schema; the message gives the JSON pointer and the rule. |\\n| `bad_request` | 400 | The request could not be read. |\\n| `unauthorized` | 401 | The API key is missing, malformed or unknown. |\\n| `not_found` | 404 | The resource does not exist. |\\n| `conflict` | 409 | The resource is not in a state that allows this. |\\n| `precondition_failed` | 412 | `If-Match` does not name the current version. |\\n| `payload_too_large` | 413 | The request body is over the server's limit. |\\n| `unsupported_media_type` | 415 | The request body is not of the documented media type. |\\n| `internal_error` | 500 | The server failed unexpectedly. |\\n| `service_unavailable` | 503 | The server cannot answer now; retry later. |\\n\"},\"servers\":[{\"url\":\"https://sink.example.com/v1\",\"description\":\"Production\"}],\"tags\":[{\"name\":\"orders\",\"description\":\"Orders, their payments, photos, notes and lines.\"},{\"name\":\"store\",\"description\":\"Figures about the whole store.\"},{\"name\":\"misc\",\"description\":\"Everything else.\"}],\"security\":[{\"bearerAuth\":[]}],\"paths\":{\"/orders\":{\"get\":{\"tags\":[\"orders\"],\"operationId\":\"searchOrders\",\"summary\":\"Search orders\",\"description\":\"Orders matching every filter given, by ascending id, a page at a time.\",\"parameters\":[{\"name\":\"limit\",\"in\":\"query\",\"description\":\"The most orders on one page.\",\"schema\":{\"type\":\"integer\",\"format\":\"int32\",\"minimum\":1,\"maximum\":1000,\"default\":20}},{\"name\":\"cursor\",\"in\":\"query\",\"description\":\"Where the previous page stopped (its `nextCursor`).\",\"schema\":{\"type\":\"string\",\"pattern\":\"^[0-9]{1,18}$\"}},{\"name\":\"status\",\"in\":\"query\",\"description\":\"Only orders in this state.\",\"schema\":{\"$ref\":\"#/components/schemas/OrderStatus\"}},{\"name\":\"since\",\"in\":\"query\",\"description\":\"Only orders created at or after this instant.\",\"schema\":{\"type\":\"string\",\"format\":\"date-time\"}},{\"name\":\"deliverBy\",\"in\":\"query\",\"description\":\"Only orders to be delivered on or before this day.\",\"schema\":{\"type\":\"string\",\"format\":\"date\"}},{\"name\":\"tag\",\"in\":\"query\",\"description\":\"Only orders carrying every one of these tags (repeat the parameter).\",\"explode\":true,\"schema\":{\"type\":\"array\",\"maxItems\":5,\"items\":{\"type\":\"string\",\"pattern\":\"^[a-z]+$\"}}},{\"name\":\"ids\",\"in\":\"query\",\"description\":\"Only these orders (comma-separated).\",\"explode\":false,\"schema\":{\"type\":\"array\",\"minItems\":1,\"maxItems\":10,\"items\":{\"type\":\"integer\",\"format\":\"int64\",\"minimum\":1}}},{\"name\":\"minTotal\",\"in\":\"query\",\"description\":\"Only orders whose total is above this.\",\"schema\":{\"type\":\"number\",\"format\":\"double\",\"minimum\":0,\"exclusiveMinimum\":true}},{\"name\":\"maxWeight\",\"in\":\"query\",\"description\":\"Only orders at most this heavy (kilograms).\",\"schema\":{\"type\":\"number\",\"format\":\"float\",\"maximum\":1000}},{\"name\":\"giftWrap\",\"in\":\"query\",\"description\":\"Only orders with (or without) gift wrapping.\",\"schema\":{\"type\":\"boolean\"}},{\"name\":\"sort\",\"in\":\"query\",\"description\":\"The order of the page.\",\"schema\":{\"type\":\"string\",\"enum\":[\"asc\",\"desc\"],\"default\":\"asc\"}},{\"name\":\"X-Request-Id\",\"in\":\"header\",\"description\":\"A client's id for this request, echoed in the logs.\",\"schema\":{\"type\":\"string\",\"format\":\"uuid\"}}],\"responses\":{\"200\":{\"description\":\"One page of matching orders.\",\"headers\":{\"Link\":{\"description\":\"The next page (RFC 8288 `rel=\\\"next\\\"`), when there is one.\",\"schema\":{\"type\":\"string\"}},\"X-Total-Count\":{\"description\":\"How many orders match, on every page.\",\"required\":true,\"schema\":{\"type\":\"integer\",\"format\":\"int64\",\"minimum\":0}}},\"content\":{\"application/json\":{\"schema\":{\"$ref\":\"#/components/schemas/OrderPage\"}}}},\"400\":{\"$ref\":\"#/components/responses/BadRequest\"},\"401\":{\"$ref\":\"#/components/responses/Unauthorized\"},\"5XX\":{\"$ref\":\"#/components/responses/ServerError\"}}},\"post\":{\"tags\":[\"orders\"],\"operationId\":\"createOrder\",\"summary\":\"Create an order\",\"parameters\":[{\"name\":\"X-Express\",\"in\":\"header\",\"description\":\"Ship by express, for a surcharge of 5.\",\"schema\":{\"type\":\"boolean\",\"default\":false}},{\"name\":\"X-Client-Time\",\"in\":\"header\",\"description\":\"When the client sent the request.\",\"schema\":{\"type\":\"string\",\"format\":\"date-time\"}}],\"requestBody\":{\"required\":true,\"description\":\"The order to place.\",\"content\":{\"application/json\":{\"schema\":{\"$ref\":\"#/components/schemas/NewOrder\"}}}},\"responses\":{\"201\":{\"description\":\"The order, created.\",\"headers\":{\"Location\":{\"description\":\"Where the new order is.\",\"required\":true,\"schema\":{\"type\":\"string\"}},\"ETag\":{\"$ref\":\"#/components/headers/ETag\"}},\"content\":{\"application/json\":{\"schema\":{\"$ref\":\"#/components/schemas/Order\"}}}},\"400\":{\"$ref\":\"#/components/responses/BadRequest\"},\"401\":{\"$ref\":\"#/components/responses/Unauthorized\"},\"413\":{\"$ref\":\"#/components/responses/PayloadTooLarge\"},\"415\":{\"$ref\":\"#/components/responses/UnsupportedMediaType\"},\"5XX\":{\"$ref\":\"#/components/responses/ServerError\"}}}},\"/quotes\":{\"post\":{\"tags\":[\"orders\"],\"operationId\":\"quoteOrder\",\"summary\":\"Price an order before placing it\",\"description\":\"Public, no key needed; nothing is stored.\",\"security\":[],\"requestBody\":{\"required\":true,\"content\":{\"application/json\":{\"schema\":{\"$ref\":\"#/components/schemas/NewOrder\"}}}},\"responses\":{\"200\":{\"description\":\"What the order would cost.\",\"content\":{\"application/json\":{\"schema\":{\"type\":\"object\",\"required\":[\"total\"],\"properties\":{\"total\":{\"type\":\"number\",\"format\":\"double\",\"minimum\":0}}}}}},\"400\":{\"$ref\":\"#/components/responses/BadRequest\"},\"413\":{\"$ref\":\"#/components/responses/PayloadTooLarge\"},\"415\":{\"$ref\":\"#/components/responses/UnsupportedMediaType\"},\"5XX\":{\"$ref\":\"#/components/responses/ServerError\"}}}},\"/orders/{orderId}\":{\"parameters\":[{\"$ref\":\"#/components/parameters/OrderId\"}],\"get\":{\"tags\":[\"orders\"],\"operationId\":\"getOrder\",\"summary\":\"Read one order\",\"responses\":{\"200\":{\"description\":\"The order.\",\"headers\":{\"ETag\":{\"$ref\":\"#/components/headers/ETag\"}},\"content\":{\"application/json\":{\"schema\":{\"$ref\":\"#/components/schemas/Order\"}}}},\"400\":{\"$ref\":\"#/components/responses/BadRequest\"},\"401\":{\"$ref\":\"#/components/responses/Unauthorized\"},\"404\":{\"$ref\":\"#/components/responses/NotFound\"},\"5XX\":{\"$ref\":\"#/components/responses/ServerError\"}}},\"patch\":{\"tags\":[\"orders\"],\"operationId\":\"updateOrder\",\"summary\":\"Change an order\",\"description\":\"Changes the fields given, if the order is still at the version `If-Match` names.\",\"parameters\":[{\"name\":\"If-Match\",\"in\":\"header\",\"required\":true,\"description\":\"The order's ETag as last read.\",\"schema\":{\"type\":\"string\",\"minLength\":1}}],\"requestBody\":{\"required\":true,\"content\":{\"application/json\":{\"schema\":{\"$ref\":\"#/components/schemas/OrderPatch\"}}}},\"responses\":{\"200\":{\"description\":\"The order, changed.\",\"headers\":{\"ETag\":{\"$ref\":\"#/components/headers/ETag\"}},\"content\":{\"application/json\":{\"schema\":{\"$ref\":\"#/components/schemas/Order\"}}}},\"400\":{\"$ref\":\"#/components/responses/BadRequest\"},\"401\":{\"$ref\":\"#/components/responses/Unauthorized\"},\"404\":{\"$ref\":\"#/components/responses/NotFound\"},\"412\":{\"$ref\":\"#/components/responses/PreconditionFailed\"},\"413\":{\"$ref\":\"#/components/responses/PayloadTooLarge\"},\"415\":{\"$ref\":\"#/components/responses/UnsupportedMediaType\"},\"5XX\":{\"$ref\":\"#/components/responses/ServerError\"}}},\"delete\":{\"tags\":[\"orders\"],\"operationId\":\"deleteOrder\",\"summary\":\"Delete an order\",\"responses\":{\"204\":{\"description\":\"Deleted.\"},\"400\":{\"$ref\":\"#/components/responses/BadRequest\"},\"401\":{\"$ref\":\"#/components/responses/Unauthorized\"},\"404\":{\"$ref\":\"#/components/responses/NotFound\"},\"5XX\":{\"$ref\":\"#/components/responses/ServerError\"}}}},\"/orders/{orderId}/payment\":{\"post\":{\"tags\":[\"orders\"],\"operationId\":\"payOrder\",\"summary\":\"Pay for an order\",\"parameters\":[{\"$ref\":\"#/components/parameters/OrderId\"}],\"requestBody\":{\"required\":true,\"content\":{\"application/json\":{\"schema\":{\"$ref\":\"#/components/schemas/Payment\"}}}},\"responses\":{\"202\":{\"description\":\"The payment is accepted, to be settled later.\",\"content\":{\"application/json\":{\"schema\":{\"type\":\"object\",\"required\":[\"paymentId\",\"status\"],\"properties\":{\"paymentId\":{\"type\":\"string\",\"format\":\"uuid\"},\"status\":{\"type\":\"string\",\"enum\":[\"accepted\"]},\"fee\":{\"type\":\"number\",\"format\":\"double\",\"nullable\":true,\"description\":\"What the payment costs, when known.\"}}}}}},\"400\":{\"$ref\":\"#/components/responses/BadRequest\"},\"401\":{\"$ref\":\"#/components/responses/Unauthorized\"},\"404\":{\"$ref\":\"#/components/responses/NotFound\"},\"409\":{\"$ref\":\"#/components/responses/Conflict\"},\"413\":{\"$ref\":\"#/components/responses/PayloadTooLarge\"},\"415\":{\"$ref\":\"#/components/responses/UnsupportedMediaType\"},\"5XX\":{\"$ref\":\"#/components/responses/ServerError\"}}}},\"/orders/{orderId}/shipment\":{\"post\":{\"tags\":[\"orders\"],\"operationId\":\"shipOrder\",\"summary\":\"Ship an order\",\"description\":\"Marks the order shipped; the body, optional, says how.\",\"parameters\":[{\"$ref\":\"#/components/parameters/OrderId\"}],\"requestBody\":{\"required\":false,\"content\":{\"application/json\":{\"schema\":{\"type\":\"object\",\"additionalProperties\":false,\"properties\":{\"carrier\":{\"type\":\"string\",\"enum\":[\"ups\",\"dhl\",\"post\"]},\"trackingNumber\":{\"type\":\"string\",\"minLength\":4,\"maxLength\":40}}}}}},\"responses\":{\"204\":{\"description\":\"Shipped.\"},\"400\":{\"$ref\":\"#/components/responses/BadRequest\"},\"401\":{\"$ref\":\"#/components/responses/Unauthorized\"},\"404\":{\"$ref\":\"#/components/responses/NotFound\"},\"409\":{\"$ref\":\"#/components/responses/Conflict\"},\"413\":{\"$ref\":\"#/components/responses/PayloadTooLarge\"},\"415\":{\"$ref\":\"#/components/responses/UnsupportedMediaType\"},\"5XX\":{\"$ref\":\"#/components/responses/ServerError\"}}}},\"/orders/{orderId}/photo\":{\"parameters\":[{\"$ref\":\"#/components/parameters/OrderId\"}],\"put\":{\"tags\":[\"orders\"],\"operationId\":\"uploadPhoto\",\"summary\":\"Attach a photo to an order\",\"requestBody\":{\"required\":true,\"content\":{\"application/octet-stream\":{\"schema\":{\"type\":\"string\",\"format\":\"binary\"}}}},\"responses\":{\"204\":{\"description\":\"Stored.\"},\"400\":{\"$ref\":\"#/components/responses/BadRequest\"},\"401\":{\"$ref\":\"#/components/responses/Unauthorized\"},\"404\":{\"$ref\":\"#/components/responses/NotFound\"},\"413\":{\"$ref\":\"#/components/responses/PayloadTooLarge\"},\"415\":{\"$ref\":\"#/components/responses/UnsupportedMediaType\"},\"5XX\":{\"$ref\":\"#/components/responses/ServerError\"}}},\"get\":{\"tags\":[\"orders\"],\"operationId\":\"getPhoto\",\"summary\":\"The order's photo\",\"responses\":{\"200\":{\"description\":\"The photo's bytes, as uploaded (none before one is).\",\"content\":{\"application/octet-stream\":{\"schema\":{\"type\":\"string\",\"format\":\"binary\"}}}},\"400\":{\"$ref\":\"#/components/responses/BadRequest\"},\"401\":{\"$ref\":\"#/components/responses/Unauthorized\"},\"404\":{\"$ref\":\"#/components/responses/NotFound\"},\"5XX\":{\"$ref\":\"#/components/responses/ServerError\"}}}},\"/orders/{orderId}/label\":{\"parameters\":[{\"$ref\":\"#/components/parameters/OrderId\"}],\"get\":{\"tags\":[\"orders\"],\"operationId\":\"getLabel\",\"summary\":\"The order's shipping label, as an image\",\"responses\":{\"200\":{\"description\":\"The label, in an image format the server chooses.\",\"content\":{\"image/*\":{\"schema\":{\"type\":\"string\",\"format\":\"binary\"}}}},\"400\":{\"$ref\":\"#/components/responses/BadRequest\"},\"401\":{\"$ref\":\"#/components/responses/Unauthorized\"},\"404\":{\"$ref\":\"#/components/responses/NotFound\"},\"5XX\":{\"$ref\":\"#/components/responses/ServerError\"}}}},\"/latest-order\":{\"get\":{\"tags\":[\"orders\"],\"operationId\":\"getLatestOrder\",\"summary\":\"Where the newest order is\",\"responses\":{\"303\":{\"description\":\"See the newest order.\",\"headers\":{\"Location\":{\"description\":\"The newest order's URL.\",\"required\":true,\"schema\":{\"type\":\"string\"}}}},\"401\":{\"$ref\":\"#/components/responses/Unauthorized\"},\"404\":{\"$ref\":\"#/components/responses/NotFound\"},\"5XX\":{\"$ref\":\"#/components/responses/ServerError\"}}}},\"/orders/{orderId}/notes\":{\"post\":{\"tags\":[\"orders\"],\"operationId\":\"addNote\",\"summary\":\"Add a note to an order\",\"parameters\":[{\"$ref\":\"#/components/parameters/OrderId\"}],\"requestBody\":{\"required\":true,\"content\":{\"text/plain\":{\"schema\":{\"type\":\"string\"}}}},\"responses\":{\"201\":{\"description\":\"The note, stored.\",\"content\":{\"application/json\":{\"schema\":{\"type\":\"object\",\"required\":[\"id\",\"text\"],\"properties\":{\"id\":{\"type\":\"integer\",\"format\":\"int64\"},\"text\":{\"type\":\"string\"}}}}}},\"400\":{\"$ref\":\"#/components/responses/BadRequest\"},\"401\":{\"$ref\":\"#/components/responses/Unauthorized\"},\"404\":{\"$ref\":\"#/components/responses/NotFound\"},\"413\":{\"$ref\":\"#/components/responses/PayloadTooLarge\"},\"415\":{\"$ref\":\"#/components/responses/UnsupportedMediaType\"},\"5XX\":{\"$ref\":\"#/components/responses/ServerError\"}}}},\"/orders/{orderId}/lines\":{\"get\":{\"tags\":[\"orders\"],\"operationId\":\"listOrderLines\",\"summary\":\"The lines of an order\",\"parameters\":[{\"$ref\":\"#/components/parameters/OrderId\"}],\"responses\":{\"200\":{\"description\":\"Each line of the order.\",\"content\":{\"application/json\":{\"schema\":{\"type\":\"array\",\"items\":{\"type\":\"object\",\"required\":[\"sku\",\"quantity\"],\"properties\":{\"sku\":{\"type\":\"string\"},\"quantity\":{\"type\":\"integer\",\"format\":\"int32\",\"minimum\":1},\"unitPrice\":{\"type\":\"number\",\"format\":\"double\"}}}}}}},\"400\":{\"$ref\":\"#/components/responses/BadRequest\"},\"401\":{\"$ref\":\"#/components/responses/Unauthorized\"},\"404\":{\"$ref\":\"#/components/responses/NotFound\"},\"5XX\":{\"$ref\":\"#/components/responses/ServerError\"}}}},\"/exports/orders.csv\":{\"get\":{\"tags\":[\"store\"],\"operationId\":\"exportOrders\",\"summary\":\"Every order as CSV\",\"responses\":{\"200\":{\"description\":\"One line per order, with a header line.\",\"content\":{\"text/csv\":{\"schema\":{\"type\":\"string\"}}}},\"401\":{\"$ref\":\"#/components/responses/Unauthorized\"},\"5XX\":{\"$ref\":\"#/components/responses/ServerError\"}}}},\"/store/inventory\":{\"get\":{\"tags\":[\"store\"],\"operationId\":\"getInventory\",\"summary\":\"Orders by state\",\"description\":\"Open to a bearer key or to the same key in `X-API-Key`.\",\"security\":[{\"apiKeyAuth\":[]},{\"bearerAuth\":[]}],\"responses\":{\"200\":{\"description\":\"How many orders are in each state.\",\"content\":{\"application/json\":{\"schema\":{\"$ref\":\"#/components/schemas/Inventory\"}}}},\"401\":{\"$ref\":\"#/components/responses/Unauthorized\"},\"5XX\":{\"$ref\":\"#/components/responses/ServerError\"}}}},\"/store/order-count\":{\"get\":{\"tags\":[\"store\"],\"operationId\":\"countOrders\",\"summary\":\"How many orders there are\",\"responses\":{\"200\":{\"description\":\"The number of orders.\",\"content\":{\"application/json\":{\"schema\":{\"type\":\"integer\",\"format\":\"int64\",\"minimum\":0}}}},\"401\":{\"$ref\":\"#/components/responses/Unauthorized\"},\"5XX\":{\"$ref\":\"#/components/responses/ServerError\"}}}},\"/status\":{\"get\":{\"tags\":[\"misc\"],\"operationId\":\"getStatus\",\"summary\":\"Whether the service is up\",\"description\":\"Public, no key needed.\",\"security\":[],\"responses\":{\"200\":{\"description\":\"Up.\",\"content\":{\"application/json\":{\"schema\":{\"type\":\"object\",\"required\":[\"status\",\"version\",\"startedAt\"],\"properties\":{\"status\":{\"type\":\"string\",\"enum\":[\"ok\"]},\"version\":{\"type\":\"string\"},\"startedAt\":{\"type\":\"string\",\"format\":\"date-time\"}}}}}},\"5XX\":{\"$ref\":\"#/components/responses/ServerError\"}}}},\"/newsletter\":{\"post\":{\"tags\":[\"misc\"],\"operationId\":\"subscribe\",\"summary\":\"Subscribe to the newsletter\",\"description\":\"Public, no key needed; a web form posts here.\",\"security\":[],\"requestBody\":{\"required\":true,\"content\":{\"application/x-www-form-urlencoded\":{\"schema\":{\"type\":\"object\",\"required\":[\"email\"],\"additionalProperties\":false,\"properties\":{\"email\":{\"type\":\"string\",\"format\":\"email\",\"maxLength\":254},\"frequency\":{\"type\":\"string\",\"enum\":[\"daily\",\"weekly\"],\"default\":\"weekly\"},\"topic\":{\"type\":\"string\",\"enum\":[\"dogs\",\"cats\",\"fish\"]},\"age\":{\"type\":\"integer\",\"format\":\"int32\",\"minimum\":13}}}}}},\"responses\":{\"204\":{\"description\":\"Subscribed.\"},\"400\":{\"$ref\":\"#/components/responses/BadRequest\"},\"413\":{\"$ref\":\"#/components/responses/PayloadTooLarge\"},\"415\":{\"$ref\":\"#/components/responses/UnsupportedMediaType\"},\"5XX\":{\"$ref\":\"#/components/responses/ServerError\"}}}},\"/labels/{name}\":{\"put\":{\"tags\":[\"misc\"],\"operationId\":\"putLabel\",\"summary\":\"Create or replace a label\",\"parameters\":[{\"name\":\"name\",\"in\":\"path\",\"required\":true,\"description\":\"The label's name.\",\"schema\":{\"type\":\"string\",\"pattern\":\"^[a-z][a-z0-9-]{0,31}$\"}}],\"requestBody\":{\"required\":true,\"content\":{\"application/json\":{\"schema\":{\"$ref\":\"#/components/schemas/Label\"}}}},\"responses\":{\"200\":{\"description\":\"The label, replaced.\",\"content\":{\"application/json\":{\"schema\":{\"$ref\":\"#/components/schemas/Label\"}}}},\"201\":{\"description\":\"The label, created.\",\"headers\":{\"Location\":{\"description\":\"Where the new label is.\",\"required\":true,\"schema\":{\"type\":\"string\"}}},\"content\":{\"application/json\":{\"schema\":{\"$ref\":\"#/components/schemas/Label\"}}}},\"400\":{\"$ref\":\"#/components/responses/BadRequest\"},\"401\":{\"$ref\":\"#/components/responses/Unauthorized\"},\"413\":{\"$ref\":\"#/components/responses/PayloadTooLarge\"},\"415\":{\"$ref\":\"#/components/responses/UnsupportedMediaType\"},\"5XX\":{\"$ref\":\"#/components/responses/ServerError\"}}}},\"/reports/{period}/{day}\":{\"get\":{\"tags\":[\"store\"],\"operationId\":\"getReport\",\"summary\":\"Orders of a day or a week\",\"parameters\":[{\"name\":\"period\",\"in\":\"path\",\"required\":true,\"schema\":{\"type\":\"string\",\"enum\":[\"day\",\"week\"]}},{\"name\":\"day\",\"in\":\"path\",\"required\":true,\"description\":\"The day, or the first day of the week.\",\"schema\":{\"type\":\"string\",\"format\":\"date\"}}],\"responses\":{\"200\":{\"description\":\"The report.\",\"content\":{\"application/json\":{\"schema\":{\"type\":\"object\",\"required\":[\"period\",\"from\",\"orders\"],\"properties\":{\"period\":{\"type\":\"string\",\"enum\":[\"day\",\"week\"]},\"from\":{\"type\":\"string\",\"format\":\"date\"},\"orders\":{\"type\":\"integer\",\"format\":\"int64\",\"minimum\":0}}}}}},\"400\":{\"$ref\":\"#/components/responses/BadRequest\"},\"401\":{\"$ref\":\"#/components/responses/Unauthorized\"},\"5XX\":{\"$ref\":\"#/components/responses/ServerError\"}}}},\"/payments/{paymentId}\":{\"get\":{\"tags\":[\"orders\"],\"operationId\":\"getPayment\",\"summary\":\"Read a payment\",\"parameters\":[{\"name\":\"paymentId\",\"in\":\"path\",\"required\":true,\"schema\":{\"type\":\"string\",\"format\":\"uuid\"}}],\"responses\":{\"200\":{\"description\":\"The payment.\",\"content\":{\"application/json\":{\"schema\":{\"type\":\"object\",\"required\":[\"paymentId\",\"orderId\",\"method\"],\"properties\":{\"paymentId\":{\"type\":\"string\",\"format\":\"uuid\"},\"orderId\":{\"type\":\"integer\",\"format\":\"int64\"},\"method\":{\"$ref\":\"#/components/schemas/Payment\"}}}}}},\"400\":{\"$ref\":\"#/components/responses/BadRequest\"},\"401\":{\"$ref\":\"#/components/responses/Unauthorized\"},\"404\":{\"$ref\":\"#/components/responses/NotFound\"},\"5XX\":{\"$ref\":\"#/components/responses/ServerError\"}}}},\"/echo/{count}/{ratio}/{flag}/{day}/{at}/{token}/{kind}\":{\"get\":{\"tags\":[\"misc\"],\"operationId\":\"echoParameters\",\"summary\":\"Every kind of parameter, echoed\",\"description\":\"Answers with the parameters as the handler received them, typed and\\nwith their defaults: each scalar type and format in the path, the\\nquery and headers, and arrays in the query.\\n\",\"parameters\":[{\"name\":\"count\",\"in\":\"path\",\"required\":true,\"schema\":{\"type\":\"integer\",\"format\":\"int32\",\"minimum\":0}},{\"name\":\"ratio\",\"in\":\"path\",\"required\":true,\"schema\":{\"type\":\"number\",\"format\":\"double\"}},{\"name\":\"flag\",\"in\":\"path\",\"required\":true,\"schema\":{\"type\":\"boolean\"}},{\"name\":\"day\",\"in\":\"path\",\"required\":true,\"schema\":{\"type\":\"string\",\"format\":\"date\"}},{\"name\":\"at\",\"in\":\"path\",\"required\":true,\"schema\":{\"type\":\"string\",\"format\":\"date-time\"}},{\"name\":\"token\",\"in\":\"path\",\"required\":true,\"schema\":{\"type\":\"string\",\"format\":\"uuid\"}},{\"name\":\"kind\",\"in\":\"path\",\"required\":true,\"schema\":{\"type\":\"string\",\"enum\":[\"alpha\",\"beta\"]}},{\"name\":\"big\",\"in\":\"query\",\"required\":true,\"schema\":{\"type\":\"integer\",\"format\":\"int64\"}},{\"name\":\"small\",\"in\":\"query\",\"schema\":{\"type\":\"integer\",\"format\":\"int32\",\"minimum\":0,\"maximum\":100,\"default\":7}},{\"name\":\"fraction\",\"in\":\"query\",\"schema\":{\"type\":\"number\",\"format\":\"float\"}},{\"name\":\"yes\",\"in\":\"query\",\"schema\":{\"type\":\"boolean\",\"default\":true}},{\"name\":\"word\",\"in\":\"query\",\"schema\":{\"type\":\"string\",\"minLength\":1,\"maxLength\":10,\"pattern\":\"^[a-z]+$\",\"default\":\"hi\"}},{\"name\":\"date\",\"in\":\"query\",\"schema\":{\"type\":\"string\",\"format\":\"date\"}},{\"name\":\"moment\",\"in\":\"query\",\"schema\":{\"type\":\"string\",\"format\":\"date-time\"}},{\"name\":\"id\",\"in\":\"query\",\"schema\":{\"type\":\"string\",\"format\":\"uuid\"}},{\"name\":\"pick\",\"in\":\"query\",\"schema\":{\"type\":\"string\",\"enum\":[\"x\",\"y\"],\"default\":\"x\"}},{\"name\":\"many\",\"in\":\"query\",\"explode\":true,\"schema\":{\"type\":\"array\",\"items\":{\"type\":\"integer\",\"format\":\"int32\"}}},{\"name\":\"joined\",\"in\":\"query\",\"explode\":false,\"schema\":{\"type\":\"array\",\"items\":{\"type\":\"string\"}}},{\"name\":\"X-Big\",\"in\":\"header\",\"schema\":{\"type\":\"integer\",\"format\":\"int64\"}},{\"name\":\"X-Fraction\",\"in\":\"header\",\"schema\":{\"type\":\"number\",\"format\":\"double\"}},{\"name\":\"X-Yes\",\"in\":\"header\",\"schema\":{\"type\":\"boolean\"}},{\"name\":\"X-Date\",\"in\":\"header\",\"schema\":{\"type\":\"string\",\"format\":\"date\"}},{\"name\":\"X-Moment\",\"in\":\"header\",\"schema\":{\"type\":\"string\",\"format\":\"date-time\"}},{\"name\":\"X-Id\",\"in\":\"header\",\"schema\":{\"type\":\"string\",\"format\":\"uuid\"}},{\"name\":\"X-Pick\",\"in\":\"header\",\"schema\":{\"type\":\"string\",\"enum\":[\"x\",\"y\"]}},{\"name\":\"X-Word\",\"in\":\"header\",\"schema\":{\"type\":\"string\",\"default\":\"none\"}}],\"responses\":{\"200\":{\"description\":\"The parameters as received, by name.\",\"content\":{\"application/json\":{\"schema\":{\"type\":\"object\",\"additionalProperties\":true}}}},\"400\":{\"$ref\":\"#/components/responses/BadRequest\"},\"401\":{\"$ref\":\"#/components/responses/Unauthorized\"},\"5XX\":{\"$ref\":\"#/components/responses/ServerError\"}}}},\"/legacy/orders/{orderId}\":{\"get\":{\"tags\":[\"orders\"],\"operationId\":\"getLegacyOrder\",\"summary\":\"Read one order (old path)\",\"description\":\"Replaced by `getOrder`.\",\"deprecated\":true,\"x-deprecation-date\":\"2026-01-01\",\"x-sunset\":\"2027-01-01\",\"parameters\":[{\"$ref\":\"#/components/parameters/OrderId\"}],\"responses\":{\"200\":{\"description\":\"The order.\",\"headers\":{\"Deprecation\":{\"description\":\"When this operation was deprecated (RFC 9745).\",\"required\":true,\"schema\":{\"type\":\"string\"}},\"Sunset\":{\"description\":\"When it goes away (RFC 8594).\",\"required\":true,\"schema\":{\"type\":\"string\"}}},\"content\":{\"application/json\":{\"schema\":{\"$ref\":\"#/components/schemas/Order\"}}}},\"400\":{\"$ref\":\"#/components/responses/BadRequest\"},\"401\":{\"$ref\":\"#/components/responses/Unauthorized\"},\"404\":{\"$ref\":\"#/components/responses/NotFound\"},\"5XX\":{\"$ref\":\"#/components/responses/ServerError\"}}}}},\"components\":{\"securitySchemes\":{\"bearerAuth\":{\"type\":\"http\",\"scheme\":\"bearer\",\"description\":\"An API key, sent as `Authorization: Bearer <API_KEY>`.\"},\"apiKeyAuth\":{\"type\":\"apiKey\",\"in\":\"header\",\"name\":\"X-API-Key\",\"description\":\"The same API key, in a header of its own.\"}},\"parameters\":{\"OrderId\":{\"name\":\"orderId\",\"in\":\"path\",\"required\":true,\"description\":\"The order's id.\",\"schema\":{\"type\":\"integer\",\"format\":\"int64\",\"minimum\":1}}},\"headers\":{\"ETag\":{\"description\":\"The version of the order, for `If-Match`.\",\"required\":true,\"schema\":{\"type\":\"string\"}}},\"responses\":{\"BadRequest\":{\"description\":\"A parameter or the body is not valid (code `invalid_parameter`, `invalid_body` or `bad_request`).\",\"content\":{\"application/json\":{\"schema\":{\"$ref\":\"#/components/schemas/Error\"}}}},\"Unauthorized\":{\"description\":\"The API key is missing or invalid (code `unauthorized`).\",\"content\":{\"application/json\":{\"schema\":{\"$ref\":\"#/components/schemas/Error\"}}}},\"NotFound\":{\"description\":\"No such resource (code `not_found`).\",\"content\":{\"application/json\":{\"schema\":{\"$ref\":\"#/components/schemas/Error\"}}}},\"Conflict\":{\"description\":\"The resource's state does not allow this (code `conflict`).\",\"content\":{\"application/json\":{\"schema\":{\"$ref\":\"#/components/schemas/Error\"}}}},\"PreconditionFailed\":{\"description\":\"The resource changed since it was read (code `precondition_failed`).\",\"content\":{\"application/json\":{\"schema\":{\"$ref\":\"#/components/schemas/Error\"}}}},\"PayloadTooLarge\":{\"description\":\"The request body is over the server's limit (code `payload_too_large`).\",\"content\":{\"application/json\":{\"schema\":{\"$ref\":\"#/components/schemas/Error\"}}}},\"UnsupportedMediaType\":{\"description\":\"The request body is not of the documented media type (code `unsupported_media_type`).\",\"content\":{\"application/json\":{\"schema\":{\"$ref\":\"#/components/schemas/Error\"}}}},\"ServerError\":{\"description\":\"The server failed (code `internal_error`) or cannot answer now (code `service_unavailable`).\",\"content\":{\"application/json\":{\"schema\":{\"$ref\":\"#/components/schemas/Error\"}}}}},\"schemas\":{\"Error\":{\"type\":\"object\",\"description\":\"The body of every error response.\",\"required\":[\"code\",\"message\",\"status\"],\"properties\":{\"code\":{\"type\":\"string\",\"description\":\"Machine-readable error code (see the API description for the set).\"},\"message\":{\"type\":\"string\",\"description\":\"Human-readable description.\"},\"status\":{\"type\":\"integer\",\"description\":\"The HTTP status code, equal to the response's status.\"}}},\"OrderStatus\":{\"type\":\"string\",\"description\":\"Where an order stands.\",\"enum\":[\"pending\",\"shipped\",\"delivered\"]},\"Address\":{\"type\":\"object\",\"description\":\"Where an order goes.\",\"required\":[\"street\",\"city\"],\"properties\":{\"street\":{\"type\":\"string\",\"minLength\":1,\"maxLength\":100},\"city\":{\"type\":\"string\",\"minLength\":1,\"maxLength\":60},\"postcode\":{\"type\":\"string\",\"pattern\":\"^[0-9]{5}$\"},\"country\":{\"type\":\"string\",\"description\":\"ISO 3166-1 alpha-2.\",\"pattern\":\"^[A-Z]{2}$\",\"default\":\"US\"}}},\"NewOrder\":{\"type\":\"object\",\"description\":\"An order as a client places it.\",\"required\":[\"petId\",\"quantity\"],\"properties\":{\"petId\":{\"type\":\"integer\",\"format\":\"int64\",\"minimum\":1},\"quantity\":{\"type\":\"integer\",\"format\":\"int32\",\"minimum\":1,\"maximum\":100},\"shipDate\":{\"type\":\"string\",\"format\":\"date-time\"},\"deliverBy\":{\"type\":\"string\",\"format\":\"date\"},\"note\":{\"type\":\"string\",\"nullable\":true,\"maxLength\":200},\"tags\":{\"type\":\"array\",\"maxItems\":5,\"uniqueItems\":true,\"items\":{\"type\":\"string\",\"pattern\":\"^[a-z]+$\"}},\"address\":{\"$ref\":\"#/components/schemas/Address\"},\"giftWrap\":{\"type\":\"boolean\",\"default\":false},\"discount\":{\"type\":\"number\",\"format\":\"double\",\"description\":\"A fraction of the price, below 1.\",\"minimum\":0,\"maximum\":1,\"exclusiveMaximum\":true},\"weightKg\":{\"type\":\"number\",\"format\":\"float\",\"minimum\":0,\"exclusiveMinimum\":true},\"channel\":{\"type\":\"string\",\"enum\":[\"web\",\"phone\",\"store\"],\"default\":\"web\"}}},\"Order\":{\"description\":\"An order as the store keeps it.\",\"allOf\":[{\"$ref\":\"#/components/schemas/NewOrder\"},{\"type\":\"object\",\"required\":[\"id\",\"status\",\"createdAt\"],\"properties\":{\"id\":{\"type\":\"integer\",\"format\":\"int64\"},\"status\":{\"$ref\":\"#/components/schemas/OrderStatus\"},\"createdAt\":{\"type\":\"string\",\"format\":\"date-time\"},\"total\":{\"type\":\"number\",\"format\":\"double\",\"nullable\":true}}}]},\"OrderPatch\":{\"type\":\"object\",\"description\":\"The fields of an order to change.\",\"minProperties\":1,\"additionalProperties\":false,\"properties\":{\"quantity\":{\"type\":\"integer\",\"format\":\"int32\",\"minimum\":1,\"maximum\":100},\"note\":{\"type\":\"string\",\"nullable\":true,\"maxLength\":200},\"status\":{\"$ref\":\"#/components/schemas/OrderStatus\"}}},\"Payment\":{\"description\":\"How an order is paid.\",\"oneOf\":[{\"$ref\":\"#/components/schemas/CardPayment\"},{\"$ref\":\"#/components/schemas/BankPayment\"}]},\"CardPayment\":{\"type\":\"object\",\"required\":[\"kind\",\"number\",\"expires\"],\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"card\"]},\"number\":{\"type\":\"string\",\"pattern\":\"^[0-9]{16}$\"},\"expires\":{\"type\":\"string\",\"pattern\":\"^(0[1-9]|1[0-2])/[0-9]{2}$\"}}},\"BankPayment\":{\"type\":\"object\",\"required\":[\"kind\",\"iban\"],\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"bank\"]},\"iban\":{\"type\":\"string\",\"minLength\":15,\"maxLength\":34,\"pattern\":\"^[A-Z]{2}[0-9A-Z]+$\"}}},\"Inventory\":{\"type\":\"object\",\"description\":\"A count per order state.\",\"additionalProperties\":{\"type\":\"integer\",\"format\":\"int32\",\"minimum\":0}},\"OrderPage\":{\"type\":\"object\",\"description\":\"One page of a search.\",\"required\":[\"items\",\"nextCursor\"],\"properties\":{\"items\":{\"type\":\"array\",\"items\":{\"$ref\":\"#/components/schemas/Order\"}},\"nextCursor\":{\"type\":\"string\",\"nullable\":true,\"description\":\"Where the next page starts; null on the last page.\"}}},\"Label\":{\"type\":\"object\",\"required\":[\"text\"],\"properties\":{\"text\":{\"type\":\"string\",\"minLength\":1,\"maxLength\":100},\"color\":{\"type\":\"string\",\"pattern\":\"^#[0-9a-f]{6}$\"}}}}}}";
 /// The spec's `components.schemas`: how each is documented and
 /// validated.
 pub static COMPONENTS: runtime::Components = runtime::Components::new(
@@ -2731,6 +2731,23 @@ static UPLOAD_PHOTO_BODY: runtime::Schema = runtime::Schema::new(
     &COMPONENTS,
     "{\"format\":\"binary\",\"type\":\"string\"}",
     ::std::option::Option::Some("{\"format\":\"binary\",\"type\":\"string\"}"),
+);
+static GET_LABEL_PARAM_ORDER_ID: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"format\":\"int64\",\"minimum\":1,\"type\":\"integer\"}",
+    ::std::option::Option::Some(
+        "{\"allOf\":[{\"maximum\":9223372036854775807,\"minimum\":-9223372036854775808}],\"format\":\"int64\",\"minimum\":1,\"type\":\"integer\"}",
+    ),
+);
+static GET_LABEL_RESPONSE_200: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"format\":\"binary\",\"type\":\"string\"}",
+    ::std::option::Option::Some("{\"format\":\"binary\",\"type\":\"string\"}"),
+);
+static GET_LATEST_ORDER_RESPONSE_303_HEADER_LOCATION: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"type\":\"string\"}",
+    ::std::option::Option::None,
 );
 static ADD_NOTE_PARAM_ORDER_ID: runtime::Schema = runtime::Schema::new(
     &COMPONENTS,
@@ -3771,6 +3788,94 @@ static UPLOAD_PHOTO: runtime::Operation = runtime::Operation {
     errors: &["400", "401", "404", "413", "415", "5XX"],
     deprecation: ::std::option::Option::None,
 };
+///`getLabel`: the operation's table, through which the generated layer serves it.
+pub struct GetLabel;
+impl runtime::Contract for GetLabel {
+    type Error = types::Error;
+    fn operation() -> &'static runtime::Operation {
+        &GET_LABEL
+    }
+    fn error(status: u16, problem: runtime::Problem) -> types::Error {
+        types::Error::from_problem(status, problem)
+    }
+}
+static GET_LABEL: runtime::Operation = runtime::Operation {
+    id: "getLabel",
+    method: "GET",
+    path: "/v1/orders/{orderId}/label",
+    security: &[
+        runtime::Scheme::Bearer {
+            name: "bearerAuth",
+        },
+    ],
+    parameters: &[
+        runtime::Parameter {
+            name: "orderId",
+            location: runtime::Location::Path,
+            required: true,
+            value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
+            explode: false,
+            default: ::std::option::Option::None,
+            description: ::std::option::Option::Some("The order's id."),
+            schema: &GET_LABEL_PARAM_ORDER_ID,
+        },
+    ],
+    body: ::std::option::Option::None,
+    responses: &[
+        runtime::SuccessResponse {
+            status: 200u16,
+            description: "The label, in an image format the server chooses.",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "image/*",
+                schema: &GET_LABEL_RESPONSE_200,
+                doc_name: "GetLabelResponseBody",
+            }),
+            headers: &[],
+        },
+    ],
+    errors: &["400", "401", "404", "5XX"],
+    deprecation: ::std::option::Option::None,
+};
+///`getLatestOrder`: the operation's table, through which the generated layer serves it.
+pub struct GetLatestOrder;
+impl runtime::Contract for GetLatestOrder {
+    type Error = types::Error;
+    fn operation() -> &'static runtime::Operation {
+        &GET_LATEST_ORDER
+    }
+    fn error(status: u16, problem: runtime::Problem) -> types::Error {
+        types::Error::from_problem(status, problem)
+    }
+}
+static GET_LATEST_ORDER: runtime::Operation = runtime::Operation {
+    id: "getLatestOrder",
+    method: "GET",
+    path: "/v1/latest-order",
+    security: &[
+        runtime::Scheme::Bearer {
+            name: "bearerAuth",
+        },
+    ],
+    parameters: &[],
+    body: ::std::option::Option::None,
+    responses: &[
+        runtime::SuccessResponse {
+            status: 303u16,
+            description: "See the newest order.",
+            content: ::std::option::Option::None,
+            headers: &[
+                runtime::ResponseHeader {
+                    name: "Location",
+                    description: ::std::option::Option::Some("The newest order's URL."),
+                    required: true,
+                    schema: &GET_LATEST_ORDER_RESPONSE_303_HEADER_LOCATION,
+                },
+            ],
+        },
+    ],
+    errors: &["401", "404", "5XX"],
+    deprecation: ::std::option::Option::None,
+};
 ///`addNote`: the operation's table, through which the generated layer serves it.
 pub struct AddNote;
 impl runtime::Contract for AddNote {
@@ -4624,6 +4729,8 @@ pub static OPERATIONS: &[&runtime::Operation] = &[
     &SHIP_ORDER,
     &GET_PHOTO,
     &UPLOAD_PHOTO,
+    &GET_LABEL,
+    &GET_LATEST_ORDER,
     &ADD_NOTE,
     &LIST_ORDER_LINES,
     &EXPORT_ORDERS,
@@ -4746,6 +4853,14 @@ pub struct GetPhotoPath {
 #[doc(hidden)]
 #[derive(Debug, Clone, ::serde::Deserialize, ::serde::Serialize)]
 pub struct UploadPhotoPath {
+    ///The order's id.
+    #[serde(rename = "orderId")]
+    pub order_id: ::std::num::NonZeroU64,
+}
+///The path parameters of `getLabel`, as read.
+#[doc(hidden)]
+#[derive(Debug, Clone, ::serde::Deserialize, ::serde::Serialize)]
+pub struct GetLabelPath {
     ///The order's id.
     #[serde(rename = "orderId")]
     pub order_id: ::std::num::NonZeroU64,
@@ -5387,6 +5502,96 @@ impl UploadPhotoResponse {
         }
     }
 }
+///The responses `getLabel` documents: one variant per status.
+#[allow(clippy::large_enum_variant)]
+#[derive(Debug)]
+pub enum GetLabelResponse {
+    ///200: The label, in an image format the server chooses.
+    Ok(runtime::Payload),
+    ///400: A parameter or the body is not valid (code `invalid_parameter`, `invalid_body` or `bad_request`).
+    BadRequest(runtime::Problem),
+    ///401: The API key is missing or invalid (code `unauthorized`).
+    Unauthorized(runtime::Problem),
+    ///404: No such resource (code `not_found`).
+    NotFound(runtime::Problem),
+    ///500: The server failed (code `internal_error`) or cannot answer now (code `service_unavailable`).
+    InternalServerError(runtime::Problem),
+    ///503: The server failed (code `internal_error`) or cannot answer now (code `service_unavailable`).
+    ServiceUnavailable(runtime::Problem),
+}
+impl GetLabelResponse {
+    /// The HTTP response this value stands for: a success response
+    /// with its documented media type and headers, or the Error
+    /// object with this variant's status.
+    pub fn into_http(self) -> runtime::Reply<GetLabel> {
+        match self {
+            GetLabelResponse::Ok(body) => {
+                runtime::Reply::payload(200u16, "image/*", body)
+            }
+            GetLabelResponse::BadRequest(problem) => {
+                runtime::Reply::problem(400u16, problem)
+            }
+            GetLabelResponse::Unauthorized(problem) => {
+                runtime::Reply::problem(401u16, problem)
+            }
+            GetLabelResponse::NotFound(problem) => {
+                runtime::Reply::problem(404u16, problem)
+            }
+            GetLabelResponse::InternalServerError(problem) => {
+                runtime::Reply::problem(500u16, problem)
+            }
+            GetLabelResponse::ServiceUnavailable(problem) => {
+                runtime::Reply::problem(503u16, problem)
+            }
+        }
+    }
+}
+///The headers `getLatestOrder` documents on its 303 response.
+#[derive(Debug, Clone, ::serde::Serialize)]
+pub struct GetLatestOrderSeeOtherHeaders {
+    ///The newest order's URL.
+    #[serde(rename = "Location")]
+    pub location: ::std::string::String,
+}
+///The responses `getLatestOrder` documents: one variant per status.
+#[allow(clippy::large_enum_variant)]
+#[derive(Debug)]
+pub enum GetLatestOrderResponse {
+    ///303: See the newest order.
+    SeeOther(GetLatestOrderSeeOtherHeaders),
+    ///401: The API key is missing or invalid (code `unauthorized`).
+    Unauthorized(runtime::Problem),
+    ///404: No such resource (code `not_found`).
+    NotFound(runtime::Problem),
+    ///500: The server failed (code `internal_error`) or cannot answer now (code `service_unavailable`).
+    InternalServerError(runtime::Problem),
+    ///503: The server failed (code `internal_error`) or cannot answer now (code `service_unavailable`).
+    ServiceUnavailable(runtime::Problem),
+}
+impl GetLatestOrderResponse {
+    /// The HTTP response this value stands for: a success response
+    /// with its documented media type and headers, or the Error
+    /// object with this variant's status.
+    pub fn into_http(self) -> runtime::Reply<GetLatestOrder> {
+        match self {
+            GetLatestOrderResponse::SeeOther(headers) => {
+                runtime::Reply::empty(303u16).with_headers(&headers)
+            }
+            GetLatestOrderResponse::Unauthorized(problem) => {
+                runtime::Reply::problem(401u16, problem)
+            }
+            GetLatestOrderResponse::NotFound(problem) => {
+                runtime::Reply::problem(404u16, problem)
+            }
+            GetLatestOrderResponse::InternalServerError(problem) => {
+                runtime::Reply::problem(500u16, problem)
+            }
+            GetLatestOrderResponse::ServiceUnavailable(problem) => {
+                runtime::Reply::problem(503u16, problem)
+            }
+        }
+    }
+}
 ///The responses `addNote` documents: one variant per status.
 #[allow(clippy::large_enum_variant)]
 #[derive(Debug)]
@@ -6005,6 +6210,25 @@ Marks the order shipped; the body, optional, says how.*/
         _parameters: runtime::Parameters<UploadPhoto>,
         body: runtime::RequestBody<UploadPhoto>,
     ) -> ::std::result::Result<runtime::Reply<UploadPhoto>, types::Error>;
+    ///The order's shipping label, as an image
+    #[endpoint{method = GET,
+    path = "/v1/orders/{orderId}/label",
+    operation_id = "getLabel",
+    tags = ["orders"],
+    }]
+    async fn get_label(
+        rqctx: ::dropshot::RequestContext<Self::Context>,
+        _parameters: runtime::Parameters<GetLabel>,
+    ) -> ::std::result::Result<runtime::Reply<GetLabel>, types::Error>;
+    ///Where the newest order is
+    #[endpoint{method = GET,
+    path = "/v1/latest-order",
+    operation_id = "getLatestOrder",
+    tags = ["orders"],
+    }]
+    async fn get_latest_order(
+        rqctx: ::dropshot::RequestContext<Self::Context>,
+    ) -> ::std::result::Result<runtime::Reply<GetLatestOrder>, types::Error>;
     ///Add a note to an order
     #[endpoint{method = POST,
     path = "/v1/orders/{orderId}/notes",
@@ -6225,6 +6449,17 @@ Marks the order shipped; the body, optional, says how.*/
         order_id: ::std::num::NonZeroU64,
         body: runtime::Bytes,
     ) -> impl ::std::future::Future<Output = UploadPhotoResponse> + Send;
+    ///The order's shipping label, as an image
+    fn get_label(
+        &self,
+        caller: &Self::Principal,
+        order_id: ::std::num::NonZeroU64,
+    ) -> impl ::std::future::Future<Output = GetLabelResponse> + Send;
+    ///Where the newest order is
+    fn get_latest_order(
+        &self,
+        caller: &Self::Principal,
+    ) -> impl ::std::future::Future<Output = GetLatestOrderResponse> + Send;
     ///Add a note to an order
     fn add_note(
         &self,
@@ -6722,6 +6957,70 @@ impl<H: KitchenSinkHandlers> KitchenSinkApi for StrictServer<H> {
                     &caller,
                     path.order_id,
                     body,
+                )
+                .await;
+            response.into_http()
+        }
+            .await;
+        ::std::result::Result::Ok(reply)
+    }
+    async fn get_label(
+        rqctx: ::dropshot::RequestContext<Self::Context>,
+        _parameters: runtime::Parameters<GetLabel>,
+    ) -> ::std::result::Result<runtime::Reply<GetLabel>, types::Error> {
+        let handlers = rqctx.context();
+        let reply = async {
+            let caller = match runtime::authenticate_with(
+                    handlers,
+                    rqctx.request.headers(),
+                    GET_LABEL.security,
+                )
+                .await
+            {
+                ::std::result::Result::Ok(caller) => caller,
+                ::std::result::Result::Err(rejection) => return rejection.into_reply(),
+            };
+            let (path, _) = match runtime::read_parameters::<
+                GetLabelPath,
+                runtime::NoParameters,
+                _,
+            >(&GET_LABEL, &rqctx) {
+                ::std::result::Result::Ok(read) => read,
+                ::std::result::Result::Err(problem) => {
+                    return runtime::Reply::problem(400, problem);
+                }
+            };
+            #[allow(deprecated)]
+            let response = <H as KitchenSinkHandlers>::get_label(
+                    handlers,
+                    &caller,
+                    path.order_id,
+                )
+                .await;
+            response.into_http()
+        }
+            .await;
+        ::std::result::Result::Ok(reply)
+    }
+    async fn get_latest_order(
+        rqctx: ::dropshot::RequestContext<Self::Context>,
+    ) -> ::std::result::Result<runtime::Reply<GetLatestOrder>, types::Error> {
+        let handlers = rqctx.context();
+        let reply = async {
+            let caller = match runtime::authenticate_with(
+                    handlers,
+                    rqctx.request.headers(),
+                    GET_LATEST_ORDER.security,
+                )
+                .await
+            {
+                ::std::result::Result::Ok(caller) => caller,
+                ::std::result::Result::Err(rejection) => return rejection.into_reply(),
+            };
+            #[allow(deprecated)]
+            let response = <H as KitchenSinkHandlers>::get_latest_order(
+                    handlers,
+                    &caller,
                 )
                 .await;
             response.into_http()
@@ -7293,6 +7592,30 @@ pub fn register_endpoints<H: KitchenSinkHandlers>(
     )?;
     api.register(
         ::dropshot::ApiEndpoint::new(
+                "getLabel".to_string(),
+                <StrictServer<H> as KitchenSinkApi>::get_label,
+                ::dropshot::Method::GET,
+                "application/json",
+                "/v1/orders/{orderId}/label",
+                versions(),
+            )
+            .summary("The order's shipping label, as an image")
+            .tag("orders"),
+    )?;
+    api.register(
+        ::dropshot::ApiEndpoint::new(
+                "getLatestOrder".to_string(),
+                <StrictServer<H> as KitchenSinkApi>::get_latest_order,
+                ::dropshot::Method::GET,
+                "application/json",
+                "/v1/latest-order",
+                versions(),
+            )
+            .summary("Where the newest order is")
+            .tag("orders"),
+    )?;
+    api.register(
+        ::dropshot::ApiEndpoint::new(
                 "addNote".to_string(),
                 <StrictServer<H> as KitchenSinkApi>::add_note,
                 ::dropshot::Method::POST,
@@ -7526,6 +7849,26 @@ pub fn register_endpoints<H: KitchenSinkHandlers>(
     for method in runtime::methods_other_than(&["GET"]) {
         api.register(
             ::dropshot::ApiEndpoint::new(
+                    format!("405 {method} {}", "/v1/latest-order"),
+                    |rqctx: ::dropshot::RequestContext<H>| async move {
+                        runtime::method_not_allowed(
+                                rqctx.request.method(),
+                                "GET",
+                                types::Error::from_problem,
+                            )
+                            .map_err(types::Error::from)
+                    },
+                    method,
+                    "application/json",
+                    "/v1/latest-order",
+                    versions(),
+                )
+                .visible(false),
+        )?;
+    }
+    for method in runtime::methods_other_than(&["GET"]) {
+        api.register(
+            ::dropshot::ApiEndpoint::new(
                     format!("405 {method} {}", "/v1/legacy/orders/{orderId}"),
                     |
                         rqctx: ::dropshot::RequestContext<H>,
@@ -7624,6 +7967,29 @@ pub fn register_endpoints<H: KitchenSinkHandlers>(
                     method,
                     "application/json",
                     "/v1/orders/{orderId}",
+                    versions(),
+                )
+                .visible(false),
+        )?;
+    }
+    for method in runtime::methods_other_than(&["GET"]) {
+        api.register(
+            ::dropshot::ApiEndpoint::new(
+                    format!("405 {method} {}", "/v1/orders/{orderId}/label"),
+                    |
+                        rqctx: ::dropshot::RequestContext<H>,
+                        _: runtime::Parameters<GetLabel>|
+                    async move {
+                        runtime::method_not_allowed(
+                                rqctx.request.method(),
+                                "GET",
+                                types::Error::from_problem,
+                            )
+                            .map_err(types::Error::from)
+                    },
+                    method,
+                    "application/json",
+                    "/v1/orders/{orderId}/label",
                     versions(),
                 )
                 .visible(false),

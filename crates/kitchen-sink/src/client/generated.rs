@@ -2418,38 +2418,7 @@ pub mod types {
     }
 }
 #[derive(Clone, Debug)]
-/**Client for Kitchen Sink
-
-Every construct the generator maps, in one spec, with the house rules of
-`openapi/petstore.yaml` (the Error object on every error, 401 on secured
-operations, 5XX everywhere). It is not a product: `cargo xtask generate`
-generates it into `crates/kitchen-sink`, whose small in-memory service
-the tests drive over HTTP, so that each construct is proven on running
-code. The operations follow a designer's likely next edits of the pet
-store: read one order; search with bounded, enum, date and repeated
-parameters; create with a JSON body and `201` + `Location`; update with
-`If-Match`; schemas with allOf, oneOf, nullable and a map; a public
-operation; a paging envelope with `Link`; a CSV export and a raw photo;
-a text and a form body; two success statuses; a deprecated operation.
-
-Every error response carries the Error object. Its `code` is one of:
-
-| code | status | meaning |
-|---|---|---|
-| `invalid_parameter` | 400 | A path, query or header parameter is missing, malformed, or breaks its schema; the message names it and the rule. |
-| `invalid_body` | 400 | The request body is missing, malformed, or breaks its schema; the message gives the JSON pointer and the rule. |
-| `bad_request` | 400 | The request could not be read. |
-| `unauthorized` | 401 | The API key is missing, malformed or unknown. |
-| `not_found` | 404 | The resource does not exist. |
-| `conflict` | 409 | The resource is not in a state that allows this. |
-| `precondition_failed` | 412 | `If-Match` does not name the current version. |
-| `payload_too_large` | 413 | The request body is over the server's limit. |
-| `unsupported_media_type` | 415 | The request body is not of the documented media type. |
-| `internal_error` | 500 | The server failed unexpectedly. |
-| `service_unavailable` | 503 | The server cannot answer now; retry later. |
-
-
-Version: 1.0.0*/
+#[doc = "Client for Kitchen Sink\n\nEvery construct the generator maps, in one spec, with the house rules of\n`openapi/petstore.yaml` (the Error object on every error, 401 on secured\noperations, 5XX everywhere). It is not a product: `cargo xtask generate`\ngenerates it into `crates/kitchen-sink`, whose small in-memory service\nthe tests drive over HTTP, so that each construct is proven on running\ncode. The operations follow a designer's likely next edits of the pet\nstore: read one order; search with bounded, enum, date and repeated\nparameters; create with a JSON body and `201` + `Location`; update with\n`If-Match`; schemas with allOf, oneOf, nullable and a map; a public\noperation; a paging envelope with `Link`; a CSV export and a raw photo;\na text and a form body; two success statuses; a deprecated operation;\na label in an image format the server chooses (`image/*`); a redirect\n(`303` + `Location`).\n\nEvery error response carries the Error object. Its `code` is one of:\n\n| code | status | meaning |\n|---|---|---|\n| `invalid_parameter` | 400 | A path, query or header parameter is missing, malformed, or breaks its schema; the message names it and the rule. |\n| `invalid_body` | 400 | The request body is missing, malformed, or breaks its schema; the message gives the JSON pointer and the rule. |\n| `bad_request` | 400 | The request could not be read. |\n| `unauthorized` | 401 | The API key is missing, malformed or unknown. |\n| `not_found` | 404 | The resource does not exist. |\n| `conflict` | 409 | The resource is not in a state that allows this. |\n| `precondition_failed` | 412 | `If-Match` does not name the current version. |\n| `payload_too_large` | 413 | The request body is over the server's limit. |\n| `unsupported_media_type` | 415 | The request body is not of the documented media type. |\n| `internal_error` | 500 | The server failed unexpectedly. |\n| `service_unavailable` | 503 | The server cannot answer now; retry later. |\n\n\nVersion: 1.0.0"]
 pub struct Client {
     pub(crate) baseurl: String,
     pub(crate) client: reqwest::Client,
@@ -3142,6 +3111,90 @@ Arguments:
                 Err(Error::ErrorResponse(ResponseValue::from_response(response).await?))
             }
             415u16 => {
+                Err(Error::ErrorResponse(ResponseValue::from_response(response).await?))
+            }
+            500u16..=599u16 => {
+                Err(Error::ErrorResponse(ResponseValue::from_response(response).await?))
+            }
+            _ => Err(Error::UnexpectedResponse(response)),
+        }
+    }
+    /**The order's shipping label, as an image
+
+Sends a `GET` request to `/orders/{orderId}/label`
+
+Arguments:
+- `order_id`: The order's id.
+*/
+    pub async fn get_label<'a>(
+        &'a self,
+        order_id: ::std::num::NonZeroU64,
+    ) -> Result<ResponseValue<ByteStream>, Error<types::Error>> {
+        let url = format!(
+            "{}/orders/{}/label", self.baseurl, encode_path(& order_id.to_string()),
+        );
+        let mut header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
+        header_map
+            .append(
+                ::reqwest::header::HeaderName::from_static("api-version"),
+                ::reqwest::header::HeaderValue::from_static(Self::api_version()),
+            );
+        #[allow(unused_mut)]
+        let mut request = self.client.get(url).headers(header_map).build()?;
+        let info = OperationInfo {
+            operation_id: "get_label",
+        };
+        self.pre(&mut request, &info).await?;
+        let result = self.exec(request, &info).await;
+        self.post(&result, &info).await?;
+        let response = result?;
+        match response.status().as_u16() {
+            200u16 => Ok(ResponseValue::stream(response)),
+            400u16 => {
+                Err(Error::ErrorResponse(ResponseValue::from_response(response).await?))
+            }
+            401u16 => {
+                Err(Error::ErrorResponse(ResponseValue::from_response(response).await?))
+            }
+            404u16 => {
+                Err(Error::ErrorResponse(ResponseValue::from_response(response).await?))
+            }
+            500u16..=599u16 => {
+                Err(Error::ErrorResponse(ResponseValue::from_response(response).await?))
+            }
+            _ => Err(Error::UnexpectedResponse(response)),
+        }
+    }
+    /**Where the newest order is
+
+Sends a `GET` request to `/latest-order`
+
+*/
+    pub async fn get_latest_order<'a>(
+        &'a self,
+    ) -> Result<ResponseValue<ByteStream>, Error<types::Error>> {
+        let url = format!("{}/latest-order", self.baseurl,);
+        let mut header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
+        header_map
+            .append(
+                ::reqwest::header::HeaderName::from_static("api-version"),
+                ::reqwest::header::HeaderValue::from_static(Self::api_version()),
+            );
+        #[allow(unused_mut)]
+        let mut request = self.client.get(url).headers(header_map).build()?;
+        let info = OperationInfo {
+            operation_id: "get_latest_order",
+        };
+        self.pre(&mut request, &info).await?;
+        let result = self.exec(request, &info).await;
+        self.post(&result, &info).await?;
+        let response = result?;
+        match response.status().as_u16() {
+            200..=299 => Ok(ResponseValue::stream(response)),
+            401u16 => {
+                Err(Error::ErrorResponse(ResponseValue::from_response(response).await?))
+            }
+            404u16 => {
                 Err(Error::ErrorResponse(ResponseValue::from_response(response).await?))
             }
             500u16..=599u16 => {

@@ -14,7 +14,7 @@ use uuid::Uuid;
 mod search;
 
 use crate::api::*;
-use crate::runtime::{AuthError, Authenticator, BearerToken, Bytes, Json, Problem};
+use crate::runtime::{AuthError, Authenticator, BearerToken, Bytes, Json, Payload, Problem};
 
 /// The service: its API keys and its data.
 pub struct Service {
@@ -243,6 +243,30 @@ impl KitchenSinkHandlers for Service {
             (true, Some(photo)) => GetPhotoResponse::Ok(photo.clone()),
             // An order has a photo from the start: an empty one.
             (true, None) => GetPhotoResponse::Ok(Bytes::new()),
+        }
+    }
+
+    async fn get_label(&self, _: &Caller, order_id: NonZeroU64) -> GetLabelResponse {
+        let state = self.state();
+        let Some(stored) = state.orders.get(&id_of(order_id)) else {
+            return GetLabelResponse::NotFound(not_found("order", order_id));
+        };
+        // The spec says `image/*`: the service chooses SVG, which it can
+        // write without an image library.
+        let svg = format!(
+            "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"200\" height=\"40\"><text x=\"8\" y=\"26\">Order {}</text></svg>",
+            stored.order.id
+        );
+        GetLabelResponse::Ok(Payload::new("image/svg+xml", svg))
+    }
+
+    async fn get_latest_order(&self, _: &Caller) -> GetLatestOrderResponse {
+        let state = self.state();
+        match state.orders.keys().next_back() {
+            Some(id) => GetLatestOrderResponse::SeeOther(GetLatestOrderSeeOtherHeaders {
+                location: format!("{BASE_PATH}/orders/{id}"),
+            }),
+            None => GetLatestOrderResponse::NotFound(Problem::new("not_found", "there are no orders yet")),
         }
     }
 

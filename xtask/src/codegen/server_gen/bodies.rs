@@ -9,6 +9,7 @@ use serde_json::Value;
 use super::model::Context;
 use super::parameters::{option_str, scalar};
 use crate::codegen::schema::COMPONENTS_PREFIX;
+use crate::codegen::spec::media::essence;
 use crate::codegen::spec::{OperationRef, SpecError, schema_type};
 
 pub(super) struct RequestBody {
@@ -83,7 +84,7 @@ pub(super) fn describe_body(cx: &mut Context<'_>, op: &OperationRef<'_>) -> Resu
     let at = format!("{location}.content.{media_type}.schema");
     let schema = &media["schema"];
     let name = format!("{}-request-body", op.operation_id());
-    let (kind, ty) = match media_type.as_str() {
+    let (kind, ty) = match essence(media_type).as_str() {
         "application/octet-stream" => ("Binary", quote!(runtime::Bytes)),
         "text/plain" => ("Text", quote!(::std::string::String)),
         "application/x-www-form-urlencoded" => ("Form", cx.types.add(schema, &name, &at)?),

@@ -14,6 +14,7 @@ use quote::{format_ident, quote};
 use serde_json::Value;
 
 use super::model::{Context, status_variant};
+use crate::codegen::spec::media::{self, MediaKind};
 use crate::codegen::spec::{OperationRef, SpecError, is_error_key};
 
 pub(super) struct ErrorArm {
@@ -40,6 +41,10 @@ pub(super) enum ErrorBody {
         media_type: String,
         ty: TokenStream,
     },
+    /// A media range (`*/*`): bytes of the type the handler chooses.
+    Range {
+        media_type: String,
+    },
     None,
 }
 
@@ -53,7 +58,9 @@ pub(super) fn describe_errors(
 ) -> Result<Vec<ErrorArm>, SpecError> {
     let id = op.operation_id();
     let mut arms: Vec<ErrorArm> = Vec::new();
-    for (key, response, location) in cx.spec.responses(op)? {
+    let responses = cx.spec.responses(op)?;
+    let has_success = responses.iter().any(|(key, _, _)| key.starts_with('2'));
+    for (key, response, location) in responses {
         if !is_error_key(&key) {
             continue;
         }
@@ -69,21 +76,23 @@ pub(super) fn describe_errors(
                     .get("schema")
                     .cloned()
                     .unwrap_or(Value::Object(Default::default()));
-                let is_json = media_type == "application/json" || media_type.ends_with("+json");
                 let reference = schema.get("$ref").and_then(Value::as_str);
-                match is_json {
-                    true if reference.is_some() && reference == error_schema => ErrorBody::Problem,
-                    true => {
+                let media_type = media_type.clone();
+                match media::kind(&media_type) {
+                    MediaKind::Json if reference.is_some() && reference == error_schema => ErrorBody::Problem,
+                    MediaKind::Json => {
                         let at = format!("{location}.content.{media_type}.schema");
                         ErrorBody::Json(cx.types.add(&schema, &format!("{id}-{key}-error-body"), &at)?)
                     }
-                    false => ErrorBody::Raw {
-                        media_type: media_type.clone(),
-                        ty: match media_type.starts_with("text/") {
-                            true => quote!(::std::string::String),
-                            false => quote!(runtime::Bytes),
-                        },
+                    MediaKind::Text => ErrorBody::Raw {
+                        media_type,
+                        ty: quote!(::std::string::String),
                     },
+                    MediaKind::Binary => ErrorBody::Raw {
+                        media_type,
+                        ty: quote!(runtime::Bytes),
+                    },
+                    MediaKind::Range => ErrorBody::Range { media_type },
                 }
             }
         };
@@ -92,6 +101,8 @@ pub(super) fn describe_errors(
                 .into_iter()
                 .map(|code| (Statuses::One(code), status_variant(code)))
                 .collect(),
+            // Without a 2xx, `default` stands for the success too.
+            ("default", _) if !has_success => vec![(Statuses::Range(200, 599), format_ident!("Default"))],
             ("default", _) => vec![(Statuses::Range(400, 599), format_ident!("Default"))],
             (range, _) if range.ends_with("XX") => {
                 let first = u16::from(range.as_bytes()[0] - b'0') * 100;
@@ -144,6 +155,7 @@ pub(super) fn variant(arm: &ErrorArm) -> TokenStream {
         ErrorBody::Problem => Some(quote!(runtime::Problem)),
         ErrorBody::Json(ty) => Some(quote!(#ty)),
         ErrorBody::Raw { ty, .. } => Some(ty.clone()),
+        ErrorBody::Range { .. } => Some(quote!(runtime::Payload)),
         ErrorBody::None => None,
     };
     match (&arm.statuses, body) {
@@ -172,6 +184,7 @@ pub(super) fn reply_arm(arm: &ErrorArm, enum_name: &syn::Ident) -> TokenStream {
         ErrorBody::Problem => quote!(runtime::Reply::problem(#status, problem)),
         ErrorBody::Json(_) => quote!(runtime::Reply::error(#status, &body)),
         ErrorBody::Raw { media_type, .. } => quote!(runtime::Reply::error_bytes(#status, #media_type, body)),
+        ErrorBody::Range { media_type } => quote!(runtime::Reply::error_payload(#status, #media_type, body)),
         ErrorBody::None => quote!(runtime::Reply::error_empty(#status)),
     };
     let binding = match arm.body {

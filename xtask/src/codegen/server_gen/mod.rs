@@ -85,7 +85,7 @@ pub fn generate(spec: &Spec, document: &str) -> Result<syn::File, SpecErrors> {
     let adapters = operations.iter().map(|op| adapter(op, error_type, &handlers_trait));
     let not_allowed = not_allowed::registrations(&operations, &document_path, error_type);
     let registrations = registration::registrations(&operations, &document_path, &api_trait);
-    let major = major_version(&spec.api.info.version)?;
+    let major = major_version(&spec.api.info.version);
 
     let api_doc = format!(
         "The `{}` API as dropshot sees it: one endpoint per operation, under `{base_path}`.\n\n\
@@ -273,16 +273,33 @@ pub fn generate(spec: &Spec, document: &str) -> Result<syn::File, SpecErrors> {
         .map_err(|e| SpecError::new("document", format!("the server generator emitted invalid Rust: {e}")).into())
 }
 
-/// The major of `info.version`, which must be a semantic version: it
-/// decides which versions the endpoints answer for beside other majors.
-fn major_version(version: &str) -> Result<u64, SpecError> {
-    let core = version.split(['-', '+']).next().unwrap_or_default();
-    let parts: Vec<_> = core.split('.').map(str::parse::<u64>).collect();
-    match parts.as_slice() {
-        [Ok(major), Ok(_), Ok(_)] => Ok(*major),
-        _ => Err(SpecError::new(
-            "info.version",
-            format!("`{version}` is not a semantic version (MAJOR.MINOR.PATCH): the major decides the path's version"),
-        )),
+/// The major of `info.version`: it decides which versions the endpoints
+/// answer for beside other majors. Real documents write `1.0.0`, `v1`,
+/// `2.1` or a date; the leading number is the major, and a version
+/// without one (`latest`) is major 0. Lint asks our own specs for a
+/// semantic version; generation takes what the designer wrote.
+fn major_version(version: &str) -> u64 {
+    let digits: String = version
+        .trim()
+        .trim_start_matches(['v', 'V'])
+        .chars()
+        .take_while(char::is_ascii_digit)
+        .collect();
+    digits.parse().unwrap_or(0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::major_version;
+
+    #[test]
+    fn the_major_is_the_leading_number_of_what_the_designer_wrote() {
+        assert_eq!(major_version("1.0.0"), 1);
+        assert_eq!(major_version("2.3.4-beta+7"), 2);
+        assert_eq!(major_version("v1"), 1);
+        assert_eq!(major_version("V12.1"), 12);
+        assert_eq!(major_version("2024-01-01"), 2024);
+        assert_eq!(major_version("latest"), 0);
+        assert_eq!(major_version(""), 0);
     }
 }

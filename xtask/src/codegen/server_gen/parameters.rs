@@ -5,7 +5,6 @@
 
 use proc_macro2::TokenStream;
 use quote::quote;
-use serde_json::Value;
 
 use super::model::{Context, Operation, rust_field};
 use super::schemas::canonical;
@@ -61,13 +60,14 @@ pub(super) fn describe_parameters(cx: &mut Context<'_>, op: &OperationRef<'_>) -
     for (parameter, location) in cx.spec.parameters(op)? {
         let name = parameter["name"].as_str().unwrap_or_default().to_string();
         let place = parameter["in"].as_str().unwrap_or_default();
-        let schema = &parameter["schema"];
-        if schema.get("nullable") == Some(&Value::Bool(true)) {
-            return Err(SpecError::new(
-                format!("{location}.schema.nullable"),
-                "a parameter cannot be null: leave it out instead",
-            ));
+        // A parameter's text cannot be null: `nullable` (which dropshot
+        // writes for every optional one) means no more than leaving it
+        // out, so the value is typed and checked without it.
+        let mut schema = parameter["schema"].clone();
+        if let Some(map) = schema.as_object_mut() {
+            map.remove("nullable");
         }
+        let schema = &schema;
         let ty = schema_type(cx.spec, schema);
         let is_array = ty == Some("array");
         let value = match is_array {

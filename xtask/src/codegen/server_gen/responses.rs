@@ -1,4 +1,4 @@
-//! Success responses: their model (status, body, documented headers), the
+//! Success and redirect responses: their model (status, body, documented headers), the
 //! response enum with one variant per documented status, the struct of
 //! each success's headers, how each variant becomes the reply, and the
 //! responses' rows of the operation's table.
@@ -10,6 +10,7 @@ use serde_json::Value;
 use super::errors;
 use super::model::{Context, Operation, rust_field, status_variant};
 use super::parameters::option_str;
+use crate::codegen::spec::media::{self, MediaKind};
 use crate::codegen::spec::{OperationRef, SpecError, is_error_key};
 
 pub(super) struct Success {
@@ -22,7 +23,8 @@ pub(super) struct Success {
 
 pub(super) struct Content {
     pub(super) media_type: String,
-    /// `Json`, `Text` or `Binary`: how the handler hands the body over.
+    /// `Json`, `Text`, `Binary` or `Range` (bytes of the handler's chosen
+    /// type): how the handler hands the body over.
     pub(super) kind: &'static str,
     pub(super) schema: syn::Ident,
     /// The type in the variant (`runtime::Json<T>`, `String`, `Bytes`).
@@ -53,14 +55,18 @@ pub(super) fn describe_successes(cx: &mut Context<'_>, op: &OperationRef<'_>) ->
     let id = op.operation_id();
     let deprecated = op.operation.deprecated;
     let mut out = Vec::new();
-    // Every success carries the same body (the spec's checks), so one type
-    // serves them all.
+    // Every 2xx carries the same body (the spec's checks), so one type
+    // serves them all; a redirect's body has its own.
     let mut body_type: Option<(&'static str, TokenStream)> = None;
     for (key, response, location) in cx.spec.responses(op)? {
         if is_error_key(&key) {
             continue;
         }
         let status: u16 = key.parse().unwrap_or(200);
+        let shared = match (200..300).contains(&status) {
+            true => body_type.clone(),
+            false => None,
+        };
         let content = match response["content"].as_object().and_then(|c| c.iter().next()) {
             None => None,
             Some((media_type, media)) => {
@@ -68,17 +74,25 @@ pub(super) fn describe_successes(cx: &mut Context<'_>, op: &OperationRef<'_>) ->
                 // Without a schema, any body.
                 let any = Value::Object(Default::default());
                 let schema = media.get("schema").unwrap_or(&any);
-                let name = format!("{id}-response-body");
-                let (kind, ty) = match &body_type {
-                    Some(known) => known.clone(),
-                    None if media_type == "application/json" || media_type.ends_with("+json") => {
-                        let ty = cx.types.add(schema, &name, &at)?;
-                        ("Json", quote!(runtime::Json<#ty>))
-                    }
-                    None if media_type.starts_with("text/") => ("Text", quote!(::std::string::String)),
-                    None => ("Binary", quote!(runtime::Bytes)),
+                let name = match (200..300).contains(&status) {
+                    true => format!("{id}-response-body"),
+                    false => format!("{id}-{status}-response-body"),
                 };
-                body_type = Some((kind, ty.clone()));
+                let (kind, ty) = match shared {
+                    Some(known) => known,
+                    None => match media::kind(media_type) {
+                        MediaKind::Json => {
+                            let ty = cx.types.add(schema, &name, &at)?;
+                            ("Json", quote!(runtime::Json<#ty>))
+                        }
+                        MediaKind::Text => ("Text", quote!(::std::string::String)),
+                        MediaKind::Binary => ("Binary", quote!(runtime::Bytes)),
+                        MediaKind::Range => ("Range", quote!(runtime::Payload)),
+                    },
+                };
+                if (200..300).contains(&status) {
+                    body_type = Some((kind, ty.clone()));
+                }
                 let schema = cx.schemas.add(&format!("{id}_response_{status}"), schema, &at)?;
                 Some(Content {
                     media_type: media_type.clone(),
@@ -241,6 +255,7 @@ fn success_arm(op: &Operation, success: &Success, enum_name: &syn::Ident) -> Tok
             let media_type = &content.media_type;
             match content.kind {
                 "Json" => quote!(runtime::Reply::json(#status, #media_type, body)),
+                "Range" => quote!(runtime::Reply::payload(#status, #media_type, body)),
                 _ => quote!(runtime::Reply::bytes(#status, #media_type, body)),
             }
         }

@@ -10,6 +10,7 @@
 //! parameters and bodies are read from the document as JSON, as written.
 
 mod checks;
+pub mod media;
 mod names;
 mod router;
 mod servers;
@@ -229,6 +230,9 @@ impl Spec {
         for (list, at) in lists {
             for (i, parameter) in list.and_then(Value::as_array).into_iter().flatten().enumerate() {
                 let (parameter, location) = self.follow(parameter, "parameters", format!("{at}.{i}"))?;
+                if is_ignored_header(&parameter) {
+                    continue;
+                }
                 let key = |p: &Value| (p["name"].clone(), p["in"].clone());
                 out.retain(|(existing, _)| key(existing) != key(&parameter));
                 out.push((parameter, location));
@@ -263,6 +267,13 @@ impl Spec {
                 format!("{}.responses.default", op.location()),
             )?;
             out.push(("default".to_string(), response, location));
+        }
+        // An operation that documents no response (OpenAPI requires one,
+        // real documents leave it out) may answer anything: any status
+        // with any body, as a `default` of `*/*` would say.
+        if out.is_empty() {
+            let anything = serde_json::json!({"description": "", "content": {"*/*": {}}});
+            out.push(("default".to_string(), anything, format!("{}.responses", op.location())));
         }
         Ok(out)
     }
@@ -382,4 +393,18 @@ pub fn security_of<'a>(spec: &'a Spec, op: &'a OperationRef<'_>) -> (Option<&'a 
         Some(s) => (Some(s), format!("{}.security", op.location())),
         None => (spec.json.get("security"), "security".to_string()),
     }
+}
+
+/// Header names OpenAPI leaves to the HTTP machinery: a header parameter
+/// of one of these names "SHALL be ignored" (OpenAPI 3.0.3, Parameter
+/// Object), by the server and the client alike.
+pub(crate) const IGNORED_HEADERS: [&str; 3] = ["accept", "content-type", "authorization"];
+
+/// Whether `parameter` (a Parameter Object) is a header that OpenAPI says
+/// to ignore.
+pub(crate) fn is_ignored_header(parameter: &Value) -> bool {
+    parameter["in"] == "header"
+        && parameter["name"]
+            .as_str()
+            .is_some_and(|name| IGNORED_HEADERS.contains(&name.to_ascii_lowercase().as_str()))
 }

@@ -1,9 +1,11 @@
-//! Request bodies: one media type, of those progenitor's client can send.
+//! Request bodies: one media type, of those progenitor's client can send
+//! (by essence: parameters such as `charset` are allowed).
 
 use serde_json::Value;
 
 use super::{is_scalar, schema_type};
 use crate::codegen::schema;
+use crate::codegen::spec::media::essence;
 use crate::codegen::spec::{OperationRef, Spec, SpecError};
 
 /// The media types a request body may have: what progenitor's client can
@@ -36,7 +38,9 @@ pub(super) fn check_request_body(spec: &Spec, op: &OperationRef<'_>) -> Result<(
         }
     };
     let at = format!("{location}.content.{media_type}");
-    if !BODY_MEDIA_TYPES.contains(&media_type.as_str()) {
+    // Parameters (`; charset=utf-8`) say how the same body is encoded.
+    let essence = essence(media_type);
+    if !BODY_MEDIA_TYPES.contains(&essence.as_str()) {
         return Err(SpecError::new(
             &at,
             format!(
@@ -61,7 +65,7 @@ pub(super) fn check_request_body(spec: &Spec, op: &OperationRef<'_>) -> Result<(
                     .all(|k| ["type", "format", "description", "title", "example"].contains(&k.as_str()))
         })
     };
-    match media_type.as_str() {
+    match essence.as_str() {
         "application/octet-stream" if !plain_string(Some("binary")) => Err(SpecError::new(
             format!("{at}.schema"),
             "an application/octet-stream body's schema must be `{type: string, format: binary}` (progenitor's client sends bytes)",

@@ -58,15 +58,20 @@ pub fn schema_type<'a>(spec: &'a Spec, schema: &'a Value) -> Option<&'a str> {
         return Some(ty);
     }
     // `allOf: [one]` (how a described reference is written) has its type.
-    match schema.get("allOf").and_then(Value::as_array).map(Vec::as_slice) {
-        Some([one]) => schema_type(spec, one),
-        _ => None,
+    if let Some([one]) = schema.get("allOf").and_then(Value::as_array).map(Vec::as_slice) {
+        return schema_type(spec, one);
     }
+    // A choice whose branches all have one type has that type: a name or
+    // an id, both strings (`NameOrId`), is read like any string.
+    let branches = schema
+        .get("oneOf")
+        .or_else(|| schema.get("anyOf"))
+        .and_then(Value::as_array)?;
+    let mut types = branches.iter().map(|branch| schema_type(spec, branch));
+    let first = types.next()??;
+    types.all(|ty| ty == Some(first)).then_some(first)
 }
 
 pub(super) fn is_scalar(ty: Option<&str>) -> bool {
     matches!(ty, Some("string" | "integer" | "number" | "boolean"))
 }
-
-/// Header names OpenAPI says a parameter (or an API key) may not take.
-pub(super) const IGNORED_HEADERS: [&str; 3] = ["accept", "content-type", "authorization"];

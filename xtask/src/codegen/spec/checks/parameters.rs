@@ -6,7 +6,7 @@ use std::collections::HashMap;
 
 use serde_json::Value;
 
-use super::{IGNORED_HEADERS, is_scalar, schema_type};
+use super::{is_scalar, schema_type};
 use crate::codegen::schema;
 use crate::codegen::spec::router::path_variables;
 use crate::codegen::spec::{OperationRef, Spec, SpecError};
@@ -77,12 +77,6 @@ pub(super) fn check_parameters(spec: &Spec, op: &OperationRef<'_>) -> Result<(),
                 }
             }
             "header" => {
-                if IGNORED_HEADERS.contains(&name.to_ascii_lowercase().as_str()) {
-                    return Err(SpecError::new(
-                        at("name"),
-                        format!("OpenAPI ignores a header parameter named `{name}`; the HTTP machinery owns it"),
-                    ));
-                }
                 if !is_scalar(ty) {
                     return Err(SpecError::new(
                         at("schema"),

@@ -2,7 +2,7 @@
 
 use serde_json::Value;
 
-use super::IGNORED_HEADERS;
+use crate::codegen::spec::IGNORED_HEADERS;
 use crate::codegen::spec::{OperationRef, Spec, SpecError, security_of};
 
 /// Security is HTTP bearer or an API key in a header (the schemes the
