@@ -14,7 +14,8 @@
 //! - [`json`]: bodies serialized once and sent many times;
 //!   [`not_allowed`]: 405 for a path's undocumented methods;
 //!   [`majors`]: several majors served side by side; [`payload`]: bodies
-//!   whose concrete media type the handler chooses.
+//!   whose concrete media type the handler chooses; [`upgrade`]: the
+//!   WebSocket upgrade of a `101`.
 
 pub mod auth;
 pub mod body;
@@ -29,6 +30,7 @@ pub mod problem;
 pub mod problem_details;
 pub mod reply;
 pub mod schema;
+pub mod upgrade;
 pub mod values;
 
 pub use auth::{AuthError, Authenticator, BearerToken, Rejection, authenticate, authenticate_with, bearer_token};
@@ -47,3 +49,4 @@ pub use problem::Problem;
 pub use problem_details::{PROBLEM_JSON, ProblemDetails};
 pub use reply::{Reply, covers};
 pub use schema::{ComponentSchema, Components, Schema, Violation};
+pub use upgrade::{Handshake, Switching, Upgrade};

@@ -23,6 +23,7 @@ use crate::json::Json;
 use crate::payload::Payload;
 use crate::problem::Problem;
 use crate::problem_details::{PROBLEM_JSON, ProblemDetails};
+use crate::upgrade::Switching;
 
 /// Whether a documented error key (`404`, `4XX`, `default`) covers
 /// `status`.
@@ -46,6 +47,9 @@ enum Outcome {
         status: StatusCode,
         content: Option<(HeaderValue, Bytes)>,
     },
+    /// The 101 of an accepted WebSocket upgrade (or why it failed), as
+    /// dropshot builds it.
+    Switching(Result<http::Response<Body>, HttpError>),
     Error {
         status: StatusCode,
         /// `None`: no body.
@@ -83,6 +87,11 @@ impl<C: Contract> Reply<C> {
             }),
             Err(message) => Self::internal(message),
         }
+    }
+
+    /// The answer to a WebSocket handshake: 101 when accepted.
+    pub fn switching(switching: Switching) -> Self {
+        Self::with_outcome(Outcome::Switching(switching.0.and_then(HttpResponse::to_result)))
     }
 
     /// A success response without a body.
@@ -255,6 +264,7 @@ impl<C: Contract> HttpResponse for Reply<C> {
                     .body(Body::from(bytes))?,
                 None => http::Response::builder().status(status).body(Body::empty())?,
             },
+            Outcome::Switching(response) => response?,
             Outcome::Error {
                 status,
                 media_type,
@@ -293,6 +303,8 @@ impl<C: Contract> HttpResponse for Reply<C> {
     fn status_code(&self) -> StatusCode {
         match &self.outcome {
             Outcome::Success { status, .. } | Outcome::Error { status, .. } => *status,
+            Outcome::Switching(Ok(response)) => response.status(),
+            Outcome::Switching(Err(error)) => error.status_code.as_status(),
         }
     }
 }

@@ -551,3 +551,41 @@ async fn a_redirect_carries_its_documented_location() {
     assert_eq!(followed.body["id"], newest);
     sink.stop().await;
 }
+
+/// A documented 101: the generated client sends the WebSocket handshake,
+/// the handler accepts it, and the order arrives as a text message over
+/// the upgraded connection. A plain GET is not a handshake (400, after the
+/// key is checked: 401 comes first).
+#[tokio::test]
+async fn a_websocket_upgrade_carries_the_order() {
+    use tokio_tungstenite::tungstenite::Message;
+    use tokio_tungstenite::tungstenite::protocol::Role;
+
+    let sink = Sink::start().await;
+    let client = sink.client();
+    let order = client
+        .create_order(None, None, &new_order(4, 2))
+        .await
+        .unwrap()
+        .into_inner();
+    let upgraded = client.watch_order(id(&order)).await.unwrap();
+    assert_eq!(upgraded.status().as_u16(), 101);
+    let mut socket =
+        tokio_tungstenite::WebSocketStream::from_raw_socket(upgraded.into_inner(), Role::Client, None).await;
+    let Some(Ok(Message::Text(text))) = socket.next().await else {
+        panic!("no text message");
+    };
+    let sent: types::Order = serde_json::from_str(text.as_str()).unwrap();
+    assert_eq!((sent.id, sent.quantity.get()), (order.id, 2));
+    assert!(matches!(socket.next().await, Some(Ok(Message::Close(_))) | None));
+
+    match client.watch_order(NonZeroU64::new(999).unwrap()).await {
+        Err(ClientError::ErrorResponse(e)) => assert_eq!(e.status().as_u16(), 404),
+        other => panic!("{other:?}"),
+    }
+    let plain = send(sink.request(Method::GET, &format!("/orders/{}/watch", order.id))).await;
+    plain.assert_error(400, "bad_request", &["upgrade"]);
+    let anonymous = send(sink.anonymous(Method::GET, &format!("/orders/{}/watch", order.id))).await;
+    anonymous.assert_error(401, "unauthorized", &[]);
+    sink.stop().await;
+}

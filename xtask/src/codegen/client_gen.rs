@@ -82,7 +82,8 @@ pub fn generate_mocks(spec: &Spec, client_module: &str) -> Result<syn::File, Spe
 /// an error, so it is handed over as the `4XX` and `5XX` the operation
 /// does not list. Header parameters that OpenAPI says to ignore
 /// (`Authorization`, `Accept`, `Content-Type`) are left out, as the server
-/// leaves them out.
+/// leaves them out. A `101` is marked as dropshot marks its WebSocket
+/// upgrades, so that the client sends the handshake.
 fn for_progenitor(api: &OpenAPI) -> OpenAPI {
     let mut api = api.clone();
     let components = api.components.clone();
@@ -101,6 +102,14 @@ fn for_progenitor(api: &OpenAPI) -> OpenAPI {
         ];
         for operation in operations.into_iter().flatten() {
             operation.parameters.retain(|p| !is_ignored_header(&components, p));
+            // A 101 is the WebSocket upgrade the server implements;
+            // progenitor sends the handshake for dropshot's marker only.
+            if operation.responses.responses.contains_key(&StatusCode::Code(101)) {
+                operation
+                    .extensions
+                    .entry("x-dropshot-websocket".to_string())
+                    .or_insert_with(|| serde_json::json!({}));
+            }
             let responses = &mut operation.responses;
             let has_success = responses
                 .responses

@@ -181,6 +181,7 @@ pub fn lint(doc: &Value) -> Vec<Finding> {
                     );
                 }
             }
+            deprecation(doc, op, &at, &mut find);
             let variables = path_variables(path);
             let mut declared = Vec::new();
             for (i, param) in items(op, "parameters").enumerate() {
@@ -213,6 +214,42 @@ pub fn lint(doc: &Value) -> Vec<Finding> {
     examples(doc, "", doc, &mut find);
     findings.sort();
     findings
+}
+
+/// A deprecated operation of ours says since when (`x-deprecation-date`,
+/// which the `Deprecation` header carries) and documents the headers the
+/// generated layer then sends on every success.
+fn deprecation(doc: &Value, op: &Value, at: &str, find: &mut impl FnMut(Severity, String, &'static str, String)) {
+    if op.get("deprecated") != Some(&Value::Bool(true)) {
+        return;
+    }
+    let dated = op.get("x-deprecation-date").is_some();
+    if !dated {
+        find(
+            Severity::Error,
+            at.to_string(),
+            "deprecation",
+            "a deprecated operation needs `x-deprecation-date` (YYYY-MM-DD): the Deprecation header carries it".into(),
+        );
+    }
+    let sunset = op.get("x-sunset").is_some();
+    for (status, response) in op.get("responses").and_then(Value::as_object).into_iter().flatten() {
+        if !status.starts_with('2') {
+            continue;
+        }
+        let headers = resolve(doc, response).get("headers").and_then(Value::as_object);
+        let documents = |name: &str| headers.is_some_and(|h| h.keys().any(|k| k.eq_ignore_ascii_case(name)));
+        for (header, sent) in [("Deprecation", dated), ("Sunset", dated && sunset)] {
+            if sent && !documents(header) {
+                find(
+                    Severity::Error,
+                    format!("{at}.responses.{status}.headers"),
+                    "deprecation",
+                    format!("the server sends a `{header}` header on this deprecated operation: document it"),
+                );
+            }
+        }
+    }
 }
 
 fn is_camel_case(id: &str) -> bool {

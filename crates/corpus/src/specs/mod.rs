@@ -115,6 +115,13 @@ pub mod progenitor_keeper_json {
     crate::bearer_hooks!(client::Client);
 }
 
+/// `progenitor__nexus.json`
+pub mod progenitor_nexus_json {
+    pub mod api;
+    pub mod client;
+    crate::bearer_hooks!(client::Client);
+}
+
 /// `progenitor__param-collision.json`
 pub mod progenitor_param_collision_json {
     pub mod api;
@@ -131,6 +138,13 @@ pub mod progenitor_param_overrides_json {
 
 /// `progenitor__param-overrides.yaml`
 pub mod progenitor_param_overrides_yaml {
+    pub mod api;
+    pub mod client;
+    crate::bearer_hooks!(client::Client);
+}
+
+/// `progenitor__propolis-server.json`
+pub mod progenitor_propolis_server_json {
     pub mod api;
     pub mod client;
     crate::bearer_hooks!(client::Client);

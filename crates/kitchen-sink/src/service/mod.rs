@@ -14,7 +14,12 @@ use uuid::Uuid;
 mod search;
 
 use crate::api::*;
-use crate::runtime::{AuthError, Authenticator, BearerToken, Bytes, Json, Payload, Problem};
+use futures_util::SinkExt;
+use tokio_tungstenite::WebSocketStream;
+use tokio_tungstenite::tungstenite::Message;
+use tokio_tungstenite::tungstenite::protocol::Role;
+
+use crate::runtime::{AuthError, Authenticator, BearerToken, Bytes, Json, Payload, Problem, Upgrade};
 
 /// The service: its API keys and its data.
 pub struct Service {
@@ -258,6 +263,23 @@ impl KitchenSinkHandlers for Service {
             stored.order.id
         );
         GetLabelResponse::Ok(Payload::new("image/svg+xml", svg))
+    }
+
+    async fn watch_order(&self, _: &Caller, order_id: NonZeroU64, upgrade: Upgrade) -> WatchOrderResponse {
+        let order = match self.state().orders.get(&id_of(order_id)) {
+            Some(stored) => stored.order.clone(),
+            None => return WatchOrderResponse::NotFound(not_found("order", order_id)),
+        };
+        let text = match serde_json::to_string(&order) {
+            Ok(text) => text,
+            Err(e) => return WatchOrderResponse::InternalServerError(internal(e)),
+        };
+        WatchOrderResponse::SwitchingProtocols(upgrade.accept(move |connection| async move {
+            let mut socket = WebSocketStream::from_raw_socket(connection.into_inner(), Role::Server, None).await;
+            socket.send(Message::text(text)).await?;
+            socket.close(None).await?;
+            Ok(())
+        }))
     }
 
     async fn get_latest_order(&self, _: &Caller) -> GetLatestOrderResponse {

@@ -75,6 +75,17 @@ pub(super) fn adapter(op: &Operation, error_type: &TokenStream, handlers_trait: 
     if op.body.is_some() {
         args.push(quote!(body));
     }
+    let read_handshake = op.upgrades().then(|| {
+        quote! {
+            let upgrade = match handshake.upgrade() {
+                ::std::result::Result::Ok(upgrade) => upgrade,
+                ::std::result::Result::Err((status, problem)) => return runtime::Reply::problem(status, problem),
+            };
+        }
+    });
+    if op.upgrades() {
+        args.push(quote!(upgrade));
+    }
     quote! {
         async fn #fn_name(
             rqctx: ::dropshot::RequestContext<Self::Context>
@@ -85,6 +96,7 @@ pub(super) fn adapter(op: &Operation, error_type: &TokenStream, handlers_trait: 
                 #authenticate
                 #read_parameters
                 #read_body
+                #read_handshake
                 #[allow(deprecated)]
                 let response = <H as #handlers_trait>::#fn_name(handlers, #(#args),*).await;
                 response.into_http()

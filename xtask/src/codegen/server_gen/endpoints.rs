@@ -20,7 +20,10 @@ pub(super) fn dropshot_params(op: &Operation) -> TokenStream {
     let marker = &op.marker;
     let parameters = (!op.parameters.is_empty()).then(|| quote!(, _parameters: runtime::Parameters<#marker>));
     let body = op.body.as_ref().map(|_| quote!(, body: runtime::RequestBody<#marker>));
-    quote!(#parameters #body)
+    // The WebSocket handshake is read like a body, last (the checks
+    // refuse an upgrade with a body), and checked after authentication.
+    let upgrade = op.upgrades().then(|| quote!(, handshake: runtime::Handshake));
+    quote!(#parameters #body #upgrade)
 }
 
 pub(super) fn endpoint_decl(op: &Operation, error_type: &TokenStream) -> TokenStream {
@@ -46,7 +49,7 @@ pub(super) fn endpoint_decl(op: &Operation, error_type: &TokenStream) -> TokenSt
 }
 
 /// The handler's arguments after `&self`: the caller, each path parameter,
-/// the query and header parameters, the body.
+/// the query and header parameters, the body, the WebSocket handshake.
 pub(super) fn handler_args(op: &Operation) -> Vec<TokenStream> {
     let mut args = Vec::new();
     if op.requires_auth() {
@@ -63,6 +66,9 @@ pub(super) fn handler_args(op: &Operation) -> Vec<TokenStream> {
     if let Some(body) = &op.body {
         let ty = body.arg_ty();
         args.push(quote!(body: #ty));
+    }
+    if op.upgrades() {
+        args.push(quote!(upgrade: runtime::Upgrade));
     }
     args
 }

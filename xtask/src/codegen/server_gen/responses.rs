@@ -19,6 +19,10 @@ pub(super) struct Success {
     pub(super) description: String,
     pub(super) content: Option<Content>,
     pub(super) headers: Vec<Header>,
+    /// A `101`: the WebSocket upgrade, whose variant carries the
+    /// handler's `runtime::Switching` (its content, if any, is what the
+    /// connection carries afterwards, not a body).
+    pub(super) upgrade: bool,
 }
 
 pub(super) struct Content {
@@ -67,7 +71,9 @@ pub(super) fn describe_successes(cx: &mut Context<'_>, op: &OperationRef<'_>) ->
             true => body_type.clone(),
             false => None,
         };
+        let upgrade = status == 101;
         let content = match response["content"].as_object().and_then(|c| c.iter().next()) {
+            _ if upgrade => None,
             None => None,
             Some((media_type, media)) => {
                 let at = format!("{location}.content.{media_type}.schema");
@@ -135,6 +141,7 @@ pub(super) fn describe_successes(cx: &mut Context<'_>, op: &OperationRef<'_>) ->
             description: response["description"].as_str().unwrap_or_default().trim().to_string(),
             content,
             headers,
+            upgrade,
         });
     }
     Ok(out)
@@ -196,7 +203,10 @@ pub(super) fn response_enum(op: &Operation) -> TokenStream {
     let success_variants = op.successes.iter().map(|success| {
         let variant = &success.variant;
         let doc = format!("{}: {}", success.status, success.description);
-        let body = success.content.as_ref().map(|c| c.ty.clone());
+        let body = match success.upgrade {
+            true => Some(quote!(runtime::Switching)),
+            false => success.content.as_ref().map(|c| c.ty.clone()),
+        };
         let headers = headers_struct(op, success).map(|_| {
             let name = headers_struct_name(op, success);
             quote!(#name)
@@ -242,7 +252,7 @@ fn success_arm(op: &Operation, success: &Success, enum_name: &syn::Ident) -> Tok
     let (variant, status) = (&success.variant, success.status);
     let has_headers = headers_struct(op, success).is_some();
     let headers = has_headers.then(|| quote!(.with_headers(&headers)));
-    let body_pattern = success.content.as_ref().map(|_| quote!(body));
+    let body_pattern = (success.content.is_some() || success.upgrade).then(|| quote!(body));
     let headers_pattern = has_headers.then(|| quote!(headers));
     let patterns: Vec<TokenStream> = body_pattern.into_iter().chain(headers_pattern).collect();
     let pattern = match patterns.is_empty() {
@@ -250,6 +260,7 @@ fn success_arm(op: &Operation, success: &Success, enum_name: &syn::Ident) -> Tok
         false => quote!(#enum_name::#variant(#(#patterns),*)),
     };
     let reply = match &success.content {
+        None if success.upgrade => quote!(runtime::Reply::switching(body)),
         None => quote!(runtime::Reply::empty(#status)),
         Some(content) => {
             let media_type = &content.media_type;
