@@ -13,7 +13,7 @@ fn root() -> &'static Path {
 
 /// The documents that generate today; a change that makes one of them
 /// refused fails here. Grow it as the generator learns.
-const GENERATING: [&str; 21] = [
+const GENERATING: [&str; 22] = [
     "dropshot__test_openapi_custom_error_types.json",
     "dropshot__test_openapi_custom_error_types_trait_based.json",
     "dropshot__test_openapi_overrides_v1.json",
@@ -28,6 +28,7 @@ const GENERATING: [&str; 21] = [
     "oai-v3.0__link-example.yaml",
     "oai-v3.0__petstore-expanded.yaml",
     "oai-v3.0__petstore.yaml",
+    "oai-v3.0__uspto.yaml",
     "progenitor__cli-gen.json",
     "progenitor__keeper.json",
     "progenitor__param-collision.json",

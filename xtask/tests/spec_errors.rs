@@ -80,23 +80,31 @@ fn with_path(path: &str, params: &str) -> String {
     )
 }
 
+/// A literal beside a variable, and two names at one position, are routed
+/// by the runtime's dispatch (`api_runtime::routing`): they generate.
 #[test]
-fn router_literal_beside_variable() {
-    assert_error(
-        &with_path("/store/orders/latest", "[]"),
-        "paths./store/orders/latest",
-        "same position as variable `{orderId}`",
-    );
+fn router_literal_beside_variable_and_two_names_generate() {
+    generate_all(&with_path("/store/orders/latest", "[]")).unwrap();
+    let params = "\n        - {name: id, in: path, required: true, schema: {type: integer}}";
+    generate_all(&with_path("/pets/{id}/owner", params)).unwrap();
 }
 
+/// A variable takes the first name seen at its position; a path whose
+/// route would then name one variable twice is refused.
 #[test]
-fn router_two_variable_names_at_one_position() {
-    let params = "\n        - {name: id, in: path, required: true, schema: {type: integer}}";
-    assert_error(
-        &with_path("/pets/{id}/owner", params),
-        "paths./pets/{petId}",
-        "needs one name",
+fn router_a_route_that_names_a_variable_twice() {
+    let op = |id: &str, params: &str| EXTRA_PATH.replace("OPID", id).replace("PARAMS", params);
+    let toy = "\n        - {name: toyId, in: path, required: true, schema: {type: integer}}";
+    let kind = "\n        - {name: kind, in: path, required: true, schema: {type: string}}";
+    let spec = edited(
+        "  /pets/{petId}:\n",
+        &format!(
+            "  /toys/{{toyId}}:\n    get:\n{}  /toys/{{kind}}/by/{{toyId}}:\n    get:\n{}  /pets/{{petId}}:\n",
+            op("getToy", toy),
+            op("toysByKind", &format!("{kind}{toy}"))
+        ),
     );
+    assert_error(&spec, "paths./toys/{kind}/by/{toyId}", "names `{toyId}` twice");
 }
 
 #[test]

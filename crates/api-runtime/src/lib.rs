@@ -13,7 +13,8 @@
 //!   dropshot emits.
 //! - [`json`]: bodies serialized once and sent many times;
 //!   [`not_allowed`]: 405 for a path's undocumented methods;
-//!   [`majors`]: several majors served side by side; [`payload`]: bodies
+//!   [`majors`]: several majors served side by side; [`routing`]: paths
+//!   dropshot's router cannot hold, served by a dispatch; [`payload`]: bodies
 //!   whose concrete media type the handler chooses; [`upgrade`]: the
 //!   WebSocket upgrade of a `101`.
 
@@ -29,6 +30,7 @@ pub mod payload;
 pub mod problem;
 pub mod problem_details;
 pub mod reply;
+pub mod routing;
 pub mod schema;
 pub mod upgrade;
 pub mod values;
@@ -48,5 +50,6 @@ pub use payload::Payload;
 pub use problem::Problem;
 pub use problem_details::{PROBLEM_JSON, ProblemDetails};
 pub use reply::{Reply, covers};
+pub use routing::register_routed;
 pub use schema::{ComponentSchema, Components, Schema, Violation};
 pub use upgrade::{Handshake, Switching, Upgrade};

@@ -589,3 +589,44 @@ async fn a_websocket_upgrade_carries_the_order() {
     anonymous.assert_error(401, "unauthorized", &[]);
     sink.stop().await;
 }
+
+/// Paths dropshot's router cannot hold side by side: `/orders/summary`
+/// beside `/orders/{orderId}` (the literal wins, for every method: the
+/// summary's path allows GET only), and `{id}` where the other paths
+/// say `{orderId}` (read by the spec's name).
+#[tokio::test]
+async fn a_literal_beside_a_variable_and_two_names_at_one_position_are_routed() {
+    let sink = Sink::start().await;
+    let client = sink.client();
+    let order = client
+        .create_order(None, None, &new_order(3, 1))
+        .await
+        .unwrap()
+        .into_inner();
+    let summary = client.get_order_summary().await.unwrap().into_inner();
+    assert_eq!((summary.count, summary.pending), (1, 1));
+    // The variable path still answers for every other segment.
+    assert_eq!(client.get_order(id(&order)).await.unwrap().into_inner().id, order.id);
+    let not_an_id = send(sink.request(Method::GET, "/orders/summarx")).await;
+    not_an_id.assert_error(400, "invalid_parameter", &["orderId"]);
+    // The literal's path has GET only: DELETE there is 405, not a delete
+    // of an order called "summary".
+    let delete = send(sink.request(Method::DELETE, "/orders/summary")).await;
+    delete.assert_error(405, "method_not_allowed", &["DELETE"]);
+    assert_eq!(delete.header("allow"), Some("GET"));
+    // A key is checked on the routed path as on any other.
+    send(sink.anonymous(Method::GET, "/orders/summary"))
+        .await
+        .assert_error(401, "unauthorized", &[]);
+
+    let status = client.get_order_status(id(&order)).await.unwrap().into_inner();
+    assert_eq!(status.status, types::OrderStatus::Pending);
+    match client.get_order_status(NonZeroU64::new(999).unwrap()).await {
+        Err(ClientError::ErrorResponse(e)) => assert_eq!(e.status().as_u16(), 404),
+        other => panic!("{other:?}"),
+    }
+    send(sink.request(Method::GET, "/orders/0/status"))
+        .await
+        .assert_error(400, "invalid_parameter", &["id"]);
+    sink.stop().await;
+}

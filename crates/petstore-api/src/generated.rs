@@ -717,154 +717,164 @@ pub fn endpoint_versions() -> ::dropshot::ApiEndpointVersions {
 /// version alone, [`endpoint_versions`] beside other majors (with a
 /// version policy that tells the major by the path, such as
 /// [`runtime::VersionByPath`]).
+#[allow(clippy::vec_init_then_push)]
 pub fn register_endpoints<H: PetStoreHandlers>(
     api: &mut ::dropshot::ApiDescription<H>,
     versions: fn() -> ::dropshot::ApiEndpointVersions,
 ) -> ::std::result::Result<(), runtime::ApiDescriptionError> {
-    api.register(
-        ::dropshot::ApiEndpoint::new(
-                "listOrders".to_string(),
-                <StrictServer<H> as PetStoreApi>::list_orders,
-                ::dropshot::Method::GET,
-                "application/json",
-                "/v1/store/orders",
-                versions(),
-            )
-            .summary("List all orders")
-            .description(
-                "Returns every order placed in the store, by ascending id. Cancelled orders are not listed. Filtering and pagination are not supported, so the full list is returned in one response (both are planned for v2).",
-            )
-            .tag("store"),
-    )?;
-    api.register(
-        ::dropshot::ApiEndpoint::new(
-                "cancelOrder".to_string(),
-                <StrictServer<H> as PetStoreApi>::cancel_order,
-                ::dropshot::Method::DELETE,
-                "application/json",
-                "/v1/store/orders/{orderId}",
-                versions(),
-            )
-            .summary("Cancel an order")
-            .description(
-                "Cancels an order. Only an order with status `pending` can be cancelled; a shipped order cannot be reversed (409). A cancelled order is no longer listed, and cancelling it again yields 404.",
-            )
-            .tag("store"),
-    )?;
-    api.register(
-        ::dropshot::ApiEndpoint::new(
-                "getPetById".to_string(),
-                <StrictServer<H> as PetStoreApi>::get_pet_by_id,
-                ::dropshot::Method::GET,
-                "application/json",
-                "/v1/pets/{petId}",
-                versions(),
-            )
-            .summary("Find a pet by id")
-            .description(
-                "Returns a single pet. Deprecated since 2026-11-21 (`x-deprecation-date`); a sunset date is not set yet (it would be `x-sunset`). Successful responses carry a `Deprecation` header, and a `Sunset` header once a sunset date is set.",
-            )
-            .tag("pets")
-            .deprecated(true),
-    )?;
-    api.register(
-        ::dropshot::ApiEndpoint::new(
-                "openapi_document".to_string(),
-                <StrictServer<H> as PetStoreApi>::openapi_document,
-                ::dropshot::Method::GET,
-                "application/json",
-                "/v1/openapi.json",
-                versions(),
-            )
-            .visible(false),
-    )?;
-    for method in runtime::methods_other_than(&["GET"]) {
-        api.register(
+    let mut endpoints = ::std::vec::Vec::new();
+    endpoints
+        .push(
             ::dropshot::ApiEndpoint::new(
-                    format!("405 {method} {}", "/v1/openapi.json"),
-                    |rqctx: ::dropshot::RequestContext<H>| async move {
-                        runtime::method_not_allowed(
-                                rqctx.request.method(),
-                                "GET",
-                                types::Error::from_problem,
-                            )
-                            .map_err(types::Error::from)
-                    },
-                    method,
+                    "listOrders".to_string(),
+                    <StrictServer<H> as PetStoreApi>::list_orders,
+                    ::dropshot::Method::GET,
+                    "application/json",
+                    "/v1/store/orders",
+                    versions(),
+                )
+                .summary("List all orders")
+                .description(
+                    "Returns every order placed in the store, by ascending id. Cancelled orders are not listed. Filtering and pagination are not supported, so the full list is returned in one response (both are planned for v2).",
+                )
+                .tag("store"),
+        );
+    endpoints
+        .push(
+            ::dropshot::ApiEndpoint::new(
+                    "cancelOrder".to_string(),
+                    <StrictServer<H> as PetStoreApi>::cancel_order,
+                    ::dropshot::Method::DELETE,
+                    "application/json",
+                    "/v1/store/orders/{orderId}",
+                    versions(),
+                )
+                .summary("Cancel an order")
+                .description(
+                    "Cancels an order. Only an order with status `pending` can be cancelled; a shipped order cannot be reversed (409). A cancelled order is no longer listed, and cancelling it again yields 404.",
+                )
+                .tag("store"),
+        );
+    endpoints
+        .push(
+            ::dropshot::ApiEndpoint::new(
+                    "getPetById".to_string(),
+                    <StrictServer<H> as PetStoreApi>::get_pet_by_id,
+                    ::dropshot::Method::GET,
+                    "application/json",
+                    "/v1/pets/{petId}",
+                    versions(),
+                )
+                .summary("Find a pet by id")
+                .description(
+                    "Returns a single pet. Deprecated since 2026-11-21 (`x-deprecation-date`); a sunset date is not set yet (it would be `x-sunset`). Successful responses carry a `Deprecation` header, and a `Sunset` header once a sunset date is set.",
+                )
+                .tag("pets")
+                .deprecated(true),
+        );
+    endpoints
+        .push(
+            ::dropshot::ApiEndpoint::new(
+                    "openapi_document".to_string(),
+                    <StrictServer<H> as PetStoreApi>::openapi_document,
+                    ::dropshot::Method::GET,
                     "application/json",
                     "/v1/openapi.json",
                     versions(),
                 )
                 .visible(false),
-        )?;
+        );
+    for method in runtime::methods_other_than(&["GET"]) {
+        endpoints
+            .push(
+                ::dropshot::ApiEndpoint::new(
+                        format!("405 {method} {}", "/v1/openapi.json"),
+                        |rqctx: ::dropshot::RequestContext<H>| async move {
+                            runtime::method_not_allowed(
+                                    rqctx.request.method(),
+                                    "GET",
+                                    types::Error::from_problem,
+                                )
+                                .map_err(types::Error::from)
+                        },
+                        method,
+                        "application/json",
+                        "/v1/openapi.json",
+                        versions(),
+                    )
+                    .visible(false),
+            );
     }
     for method in runtime::methods_other_than(&["GET"]) {
-        api.register(
-            ::dropshot::ApiEndpoint::new(
-                    format!("405 {method} {}", "/v1/pets/{petId}"),
-                    |
-                        rqctx: ::dropshot::RequestContext<H>,
-                        _: runtime::Parameters<GetPetById>|
-                    async move {
-                        runtime::method_not_allowed(
-                                rqctx.request.method(),
-                                "GET",
-                                types::Error::from_problem,
-                            )
-                            .map_err(types::Error::from)
-                    },
-                    method,
-                    "application/json",
-                    "/v1/pets/{petId}",
-                    versions(),
-                )
-                .visible(false),
-        )?;
+        endpoints
+            .push(
+                ::dropshot::ApiEndpoint::new(
+                        format!("405 {method} {}", "/v1/pets/{petId}"),
+                        |
+                            rqctx: ::dropshot::RequestContext<H>,
+                            _: runtime::Parameters<GetPetById>|
+                        async move {
+                            runtime::method_not_allowed(
+                                    rqctx.request.method(),
+                                    "GET",
+                                    types::Error::from_problem,
+                                )
+                                .map_err(types::Error::from)
+                        },
+                        method,
+                        "application/json",
+                        "/v1/pets/{petId}",
+                        versions(),
+                    )
+                    .visible(false),
+            );
     }
     for method in runtime::methods_other_than(&["GET"]) {
-        api.register(
-            ::dropshot::ApiEndpoint::new(
-                    format!("405 {method} {}", "/v1/store/orders"),
-                    |rqctx: ::dropshot::RequestContext<H>| async move {
-                        runtime::method_not_allowed(
-                                rqctx.request.method(),
-                                "GET",
-                                types::Error::from_problem,
-                            )
-                            .map_err(types::Error::from)
-                    },
-                    method,
-                    "application/json",
-                    "/v1/store/orders",
-                    versions(),
-                )
-                .visible(false),
-        )?;
+        endpoints
+            .push(
+                ::dropshot::ApiEndpoint::new(
+                        format!("405 {method} {}", "/v1/store/orders"),
+                        |rqctx: ::dropshot::RequestContext<H>| async move {
+                            runtime::method_not_allowed(
+                                    rqctx.request.method(),
+                                    "GET",
+                                    types::Error::from_problem,
+                                )
+                                .map_err(types::Error::from)
+                        },
+                        method,
+                        "application/json",
+                        "/v1/store/orders",
+                        versions(),
+                    )
+                    .visible(false),
+            );
     }
     for method in runtime::methods_other_than(&["DELETE"]) {
-        api.register(
-            ::dropshot::ApiEndpoint::new(
-                    format!("405 {method} {}", "/v1/store/orders/{orderId}"),
-                    |
-                        rqctx: ::dropshot::RequestContext<H>,
-                        _: runtime::Parameters<CancelOrder>|
-                    async move {
-                        runtime::method_not_allowed(
-                                rqctx.request.method(),
-                                "DELETE",
-                                types::Error::from_problem,
-                            )
-                            .map_err(types::Error::from)
-                    },
-                    method,
-                    "application/json",
-                    "/v1/store/orders/{orderId}",
-                    versions(),
-                )
-                .visible(false),
-        )?;
+        endpoints
+            .push(
+                ::dropshot::ApiEndpoint::new(
+                        format!("405 {method} {}", "/v1/store/orders/{orderId}"),
+                        |
+                            rqctx: ::dropshot::RequestContext<H>,
+                            _: runtime::Parameters<CancelOrder>|
+                        async move {
+                            runtime::method_not_allowed(
+                                    rqctx.request.method(),
+                                    "DELETE",
+                                    types::Error::from_problem,
+                                )
+                                .map_err(types::Error::from)
+                        },
+                        method,
+                        "application/json",
+                        "/v1/store/orders/{orderId}",
+                        versions(),
+                    )
+                    .visible(false),
+            );
     }
-    ::std::result::Result::Ok(())
+    runtime::register_routed(api, endpoints)
 }
 /// The API description without an implementation, for generating
 /// the OpenAPI document dropshot sees.

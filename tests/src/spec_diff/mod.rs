@@ -15,7 +15,7 @@ use api_runtime::Operation;
 use dropshot::{ApiDescription, ApiDescriptionBuildErrors, StubContext};
 use serde_json::{Value, json};
 
-pub use normalize::normalize_emitted;
+pub use normalize::{normalize_emitted, without_routed_operations};
 
 use canonical::{flatten, text};
 
@@ -83,7 +83,8 @@ impl Contract {
     /// What still differs once dropshot's document is in the source's
     /// terms; empty when they agree.
     pub fn differences_from(&self, source: &Value) -> Vec<String> {
-        differences(source, &normalize_emitted(&self.emitted(), source, self))
+        let source = normalize::without_routed_operations(source, self);
+        differences(&source, &normalize_emitted(&self.emitted(), &source, self))
     }
 }
 

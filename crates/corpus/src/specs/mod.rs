@@ -101,6 +101,13 @@ pub mod oai_v3_0_petstore_yaml {
     crate::bearer_hooks!(client::Client);
 }
 
+/// `oai-v3.0__uspto.yaml`
+pub mod oai_v3_0_uspto_yaml {
+    pub mod api;
+    pub mod client;
+    crate::bearer_hooks!(client::Client);
+}
+
 /// `progenitor__cli-gen.json`
 pub mod progenitor_cli_gen_json {
     pub mod api;

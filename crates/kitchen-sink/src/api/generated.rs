@@ -791,6 +791,17 @@ pub mod types {
         ///The HTTP status code, equal to the response's status.
         pub status: i64,
     }
+    ///`GetOrderStatusResponseBody`
+    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
+    pub struct GetOrderStatusResponseBody {
+        pub status: OrderStatus,
+    }
+    ///`GetOrderSummaryResponseBody`
+    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
+    pub struct GetOrderSummaryResponseBody {
+        pub count: i64,
+        pub pending: i64,
+    }
     ///`GetPaymentResponseBody`
     #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
     pub struct GetPaymentResponseBody {
@@ -2426,7 +2437,7 @@ pub const API_VERSION: &str = "1.0.0";
 /// The OpenAPI document this code was generated from, as JSON. The
 /// server serves it (unauthenticated, outside the contract) at
 /// `#document_path`.
-pub const OPENAPI_DOCUMENT: &str = "{\"openapi\":\"3.0.3\",\"info\":{\"title\":\"Kitchen Sink\",\"version\":\"1.0.0\",\"description\":\"Every construct the generator maps, in one spec, with the house rules of\\n`openapi/petstore.yaml` (the Error object on every error, 401 on secured\\noperations, 5XX everywhere). It is not a product: `cargo xtask generate`\\ngenerates it into `crates/kitchen-sink`, whose small in-memory service\\nthe tests drive over HTTP, so that each construct is proven on running\\ncode. The operations follow a designer's likely next edits of the pet\\nstore: read one order; search with bounded, enum, date and repeated\\nparameters; create with a JSON body and `201` + `Location`; update with\\n`If-Match`; schemas with allOf, oneOf, nullable and a map; a public\\noperation; a paging envelope with `Link`; a CSV export and a raw photo;\\na text and a form body; two success statuses; a deprecated operation;\\na label in an image format the server chooses (`image/*`); a redirect\\n(`303` + `Location`); a WebSocket upgrade (`101`).\\n\\nEvery error response carries the Error object. Its `code` is one of:\\n\\n| code | status | meaning |\\n|---|---|---|\\n| `invalid_parameter` | 400 | A path, query or header parameter is missing, malformed, or breaks its schema; the message names it and the rule. |\\n| `invalid_body` | 400 | The request body is missing, malformed, or breaks its schema; the message gives the JSON pointer and the rule. |\\n| `bad_request` | 400 | The request could not be read. |\\n| `unauthorized` | 401 | The API key is missing, malformed or unknown. |\\n| `not_found` | 404 | The resource does not exist. |\\n| `conflict` | 409 | The resource is not in a state that allows this. |\\n| `precondition_failed` | 412 | `If-Match` does not name the current version. |\\n| `payload_too_large` | 413 | The request body is over the server's limit. |\\n| `unsupported_media_type` | 415 | The request body is not of the documented media type. |\\n| `internal_error` | 500 | The server failed unexpectedly. |\\n| `service_unavailable` | 503 | The server cannot answer now; retry later. |\\n\"},\"servers\":[{\"url\":\"https://sink.example.com/v1\",\"description\":\"Production\"}],\"tags\":[{\"name\":\"orders\",\"description\":\"Orders, their payments, photos, notes and lines.\"},{\"name\":\"store\",\"description\":\"Figures about the whole store.\"},{\"name\":\"misc\",\"description\":\"Everything else.\"}],\"security\":[{\"bearerAuth\":[]}],\"paths\":{\"/orders\":{\"get\":{\"tags\":[\"orders\"],\"operationId\":\"searchOrders\",\"summary\":\"Search orders\",\"description\":\"Orders matching every filter given, by ascending id, a page at a time.\",\"parameters\":[{\"name\":\"limit\",\"in\":\"query\",\"description\":\"The most orders on one page.\",\"schema\":{\"type\":\"integer\",\"format\":\"int32\",\"minimum\":1,\"maximum\":1000,\"default\":20}},{\"name\":\"cursor\",\"in\":\"query\",\"description\":\"Where the previous page stopped (its `nextCursor`).\",\"schema\":{\"type\":\"string\",\"pattern\":\"^[0-9]{1,18}$\"}},{\"name\":\"status\",\"in\":\"query\",\"description\":\"Only orders in this state.\",\"schema\":{\"$ref\":\"#/components/schemas/OrderStatus\"}},{\"name\":\"since\",\"in\":\"query\",\"description\":\"Only orders created at or after this instant.\",\"schema\":{\"type\":\"string\",\"format\":\"date-time\"}},{\"name\":\"deliverBy\",\"in\":\"query\",\"description\":\"Only orders to be delivered on or before this day.\",\"schema\":{\"type\":\"string\",\"format\":\"date\"}},{\"name\":\"tag\",\"in\":\"query\",\"description\":\"Only orders carrying every one of these tags (repeat the parameter).\",\"explode\":true,\"schema\":{\"type\":\"array\",\"maxItems\":5,\"items\":{\"type\":\"string\",\"pattern\":\"^[a-z]+$\"}}},{\"name\":\"ids\",\"in\":\"query\",\"description\":\"Only these orders (comma-separated).\",\"explode\":false,\"schema\":{\"type\":\"array\",\"minItems\":1,\"maxItems\":10,\"items\":{\"type\":\"integer\",\"format\":\"int64\",\"minimum\":1}}},{\"name\":\"minTotal\",\"in\":\"query\",\"description\":\"Only orders whose total is above this.\",\"schema\":{\"type\":\"number\",\"format\":\"double\",\"minimum\":0,\"exclusiveMinimum\":true}},{\"name\":\"maxWeight\",\"in\":\"query\",\"description\":\"Only orders at most this heavy (kilograms).\",\"schema\":{\"type\":\"number\",\"format\":\"float\",\"maximum\":1000}},{\"name\":\"giftWrap\",\"in\":\"query\",\"description\":\"Only orders with (or without) gift wrapping.\",\"schema\":{\"type\":\"boolean\"}},{\"name\":\"sort\",\"in\":\"query\",\"description\":\"The order of the page.\",\"schema\":{\"type\":\"string\",\"enum\":[\"asc\",\"desc\"],\"default\":\"asc\"}},{\"name\":\"X-Request-Id\",\"in\":\"header\",\"description\":\"A client's id for this request, echoed in the logs.\",\"schema\":{\"type\":\"string\",\"format\":\"uuid\"}}],\"responses\":{\"200\":{\"description\":\"One page of matching orders.\",\"headers\":{\"Link\":{\"description\":\"The next page (RFC 8288 `rel=\\\"next\\\"`), when there is one.\",\"schema\":{\"type\":\"string\"}},\"X-Total-Count\":{\"description\":\"How many orders match, on every page.\",\"required\":true,\"schema\":{\"type\":\"integer\",\"format\":\"int64\",\"minimum\":0}}},\"content\":{\"application/json\":{\"schema\":{\"$ref\":\"#/components/schemas/OrderPage\"}}}},\"400\":{\"$ref\":\"#/components/responses/BadRequest\"},\"401\":{\"$ref\":\"#/components/responses/Unauthorized\"},\"5XX\":{\"$ref\":\"#/components/responses/ServerError\"}}},\"post\":{\"tags\":[\"orders\"],\"operationId\":\"createOrder\",\"summary\":\"Create an order\",\"parameters\":[{\"name\":\"X-Express\",\"in\":\"header\",\"description\":\"Ship by express, for a surcharge of 5.\",\"schema\":{\"type\":\"boolean\",\"default\":false}},{\"name\":\"X-Client-Time\",\"in\":\"header\",\"description\":\"When the client sent the request.\",\"schema\":{\"type\":\"string\",\"format\":\"date-time\"}}],\"requestBody\":{\"required\":true,\"description\":\"The order to place.\",\"content\":{\"application/json\":{\"schema\":{\"$ref\":\"#/components/schemas/NewOrder\"}}}},\"responses\":{\"201\":{\"description\":\"The order, created.\",\"headers\":{\"Location\":{\"description\":\"Where the new order is.\",\"required\":true,\"schema\":{\"type\":\"string\"}},\"ETag\":{\"$ref\":\"#/components/headers/ETag\"}},\"content\":{\"application/json\":{\"schema\":{\"$ref\":\"#/components/schemas/Order\"}}}},\"400\":{\"$ref\":\"#/components/responses/BadRequest\"},\"401\":{\"$ref\":\"#/components/responses/Unauthorized\"},\"413\":{\"$ref\":\"#/components/responses/PayloadTooLarge\"},\"415\":{\"$ref\":\"#/components/responses/UnsupportedMediaType\"},\"5XX\":{\"$ref\":\"#/components/responses/ServerError\"}}}},\"/quotes\":{\"post\":{\"tags\":[\"orders\"],\"operationId\":\"quoteOrder\",\"summary\":\"Price an order before placing it\",\"description\":\"Public, no key needed; nothing is stored.\",\"security\":[],\"requestBody\":{\"required\":true,\"content\":{\"application/json\":{\"schema\":{\"$ref\":\"#/components/schemas/NewOrder\"}}}},\"responses\":{\"200\":{\"description\":\"What the order would cost.\",\"content\":{\"application/json\":{\"schema\":{\"type\":\"object\",\"required\":[\"total\"],\"properties\":{\"total\":{\"type\":\"number\",\"format\":\"double\",\"minimum\":0}}}}}},\"400\":{\"$ref\":\"#/components/responses/BadRequest\"},\"413\":{\"$ref\":\"#/components/responses/PayloadTooLarge\"},\"415\":{\"$ref\":\"#/components/responses/UnsupportedMediaType\"},\"5XX\":{\"$ref\":\"#/components/responses/ServerError\"}}}},\"/orders/{orderId}\":{\"parameters\":[{\"$ref\":\"#/components/parameters/OrderId\"}],\"get\":{\"tags\":[\"orders\"],\"operationId\":\"getOrder\",\"summary\":\"Read one order\",\"responses\":{\"200\":{\"description\":\"The order.\",\"headers\":{\"ETag\":{\"$ref\":\"#/components/headers/ETag\"}},\"content\":{\"application/json\":{\"schema\":{\"$ref\":\"#/components/schemas/Order\"}}}},\"400\":{\"$ref\":\"#/components/responses/BadRequest\"},\"401\":{\"$ref\":\"#/components/responses/Unauthorized\"},\"404\":{\"$ref\":\"#/components/responses/NotFound\"},\"5XX\":{\"$ref\":\"#/components/responses/ServerError\"}}},\"patch\":{\"tags\":[\"orders\"],\"operationId\":\"updateOrder\",\"summary\":\"Change an order\",\"description\":\"Changes the fields given, if the order is still at the version `If-Match` names.\",\"parameters\":[{\"name\":\"If-Match\",\"in\":\"header\",\"required\":true,\"description\":\"The order's ETag as last read.\",\"schema\":{\"type\":\"string\",\"minLength\":1}}],\"requestBody\":{\"required\":true,\"content\":{\"application/json\":{\"schema\":{\"$ref\":\"#/components/schemas/OrderPatch\"}}}},\"responses\":{\"200\":{\"description\":\"The order, changed.\",\"headers\":{\"ETag\":{\"$ref\":\"#/components/headers/ETag\"}},\"content\":{\"application/json\":{\"schema\":{\"$ref\":\"#/components/schemas/Order\"}}}},\"400\":{\"$ref\":\"#/components/responses/BadRequest\"},\"401\":{\"$ref\":\"#/components/responses/Unauthorized\"},\"404\":{\"$ref\":\"#/components/responses/NotFound\"},\"412\":{\"$ref\":\"#/components/responses/PreconditionFailed\"},\"413\":{\"$ref\":\"#/components/responses/PayloadTooLarge\"},\"415\":{\"$ref\":\"#/components/responses/UnsupportedMediaType\"},\"5XX\":{\"$ref\":\"#/components/responses/ServerError\"}}},\"delete\":{\"tags\":[\"orders\"],\"operationId\":\"deleteOrder\",\"summary\":\"Delete an order\",\"responses\":{\"204\":{\"description\":\"Deleted.\"},\"400\":{\"$ref\":\"#/components/responses/BadRequest\"},\"401\":{\"$ref\":\"#/components/responses/Unauthorized\"},\"404\":{\"$ref\":\"#/components/responses/NotFound\"},\"5XX\":{\"$ref\":\"#/components/responses/ServerError\"}}}},\"/orders/{orderId}/payment\":{\"post\":{\"tags\":[\"orders\"],\"operationId\":\"payOrder\",\"summary\":\"Pay for an order\",\"parameters\":[{\"$ref\":\"#/components/parameters/OrderId\"}],\"requestBody\":{\"required\":true,\"content\":{\"application/json\":{\"schema\":{\"$ref\":\"#/components/schemas/Payment\"}}}},\"responses\":{\"202\":{\"description\":\"The payment is accepted, to be settled later.\",\"content\":{\"application/json\":{\"schema\":{\"type\":\"object\",\"required\":[\"paymentId\",\"status\"],\"properties\":{\"paymentId\":{\"type\":\"string\",\"format\":\"uuid\"},\"status\":{\"type\":\"string\",\"enum\":[\"accepted\"]},\"fee\":{\"type\":\"number\",\"format\":\"double\",\"nullable\":true,\"description\":\"What the payment costs, when known.\"}}}}}},\"400\":{\"$ref\":\"#/components/responses/BadRequest\"},\"401\":{\"$ref\":\"#/components/responses/Unauthorized\"},\"404\":{\"$ref\":\"#/components/responses/NotFound\"},\"409\":{\"$ref\":\"#/components/responses/Conflict\"},\"413\":{\"$ref\":\"#/components/responses/PayloadTooLarge\"},\"415\":{\"$ref\":\"#/components/responses/UnsupportedMediaType\"},\"5XX\":{\"$ref\":\"#/components/responses/ServerError\"}}}},\"/orders/{orderId}/shipment\":{\"post\":{\"tags\":[\"orders\"],\"operationId\":\"shipOrder\",\"summary\":\"Ship an order\",\"description\":\"Marks the order shipped; the body, optional, says how.\",\"parameters\":[{\"$ref\":\"#/components/parameters/OrderId\"}],\"requestBody\":{\"required\":false,\"content\":{\"application/json\":{\"schema\":{\"type\":\"object\",\"additionalProperties\":false,\"properties\":{\"carrier\":{\"type\":\"string\",\"enum\":[\"ups\",\"dhl\",\"post\"]},\"trackingNumber\":{\"type\":\"string\",\"minLength\":4,\"maxLength\":40}}}}}},\"responses\":{\"204\":{\"description\":\"Shipped.\"},\"400\":{\"$ref\":\"#/components/responses/BadRequest\"},\"401\":{\"$ref\":\"#/components/responses/Unauthorized\"},\"404\":{\"$ref\":\"#/components/responses/NotFound\"},\"409\":{\"$ref\":\"#/components/responses/Conflict\"},\"413\":{\"$ref\":\"#/components/responses/PayloadTooLarge\"},\"415\":{\"$ref\":\"#/components/responses/UnsupportedMediaType\"},\"5XX\":{\"$ref\":\"#/components/responses/ServerError\"}}}},\"/orders/{orderId}/photo\":{\"parameters\":[{\"$ref\":\"#/components/parameters/OrderId\"}],\"put\":{\"tags\":[\"orders\"],\"operationId\":\"uploadPhoto\",\"summary\":\"Attach a photo to an order\",\"requestBody\":{\"required\":true,\"content\":{\"application/octet-stream\":{\"schema\":{\"type\":\"string\",\"format\":\"binary\"}}}},\"responses\":{\"204\":{\"description\":\"Stored.\"},\"400\":{\"$ref\":\"#/components/responses/BadRequest\"},\"401\":{\"$ref\":\"#/components/responses/Unauthorized\"},\"404\":{\"$ref\":\"#/components/responses/NotFound\"},\"413\":{\"$ref\":\"#/components/responses/PayloadTooLarge\"},\"415\":{\"$ref\":\"#/components/responses/UnsupportedMediaType\"},\"5XX\":{\"$ref\":\"#/components/responses/ServerError\"}}},\"get\":{\"tags\":[\"orders\"],\"operationId\":\"getPhoto\",\"summary\":\"The order's photo\",\"responses\":{\"200\":{\"description\":\"The photo's bytes, as uploaded (none before one is).\",\"content\":{\"application/octet-stream\":{\"schema\":{\"type\":\"string\",\"format\":\"binary\"}}}},\"400\":{\"$ref\":\"#/components/responses/BadRequest\"},\"401\":{\"$ref\":\"#/components/responses/Unauthorized\"},\"404\":{\"$ref\":\"#/components/responses/NotFound\"},\"5XX\":{\"$ref\":\"#/components/responses/ServerError\"}}}},\"/orders/{orderId}/label\":{\"parameters\":[{\"$ref\":\"#/components/parameters/OrderId\"}],\"get\":{\"tags\":[\"orders\"],\"operationId\":\"getLabel\",\"summary\":\"The order's shipping label, as an image\",\"responses\":{\"200\":{\"description\":\"The label, in an image format the server chooses.\",\"content\":{\"image/*\":{\"schema\":{\"type\":\"string\",\"format\":\"binary\"}}}},\"400\":{\"$ref\":\"#/components/responses/BadRequest\"},\"401\":{\"$ref\":\"#/components/responses/Unauthorized\"},\"404\":{\"$ref\":\"#/components/responses/NotFound\"},\"5XX\":{\"$ref\":\"#/components/responses/ServerError\"}}}},\"/orders/{orderId}/watch\":{\"parameters\":[{\"$ref\":\"#/components/parameters/OrderId\"}],\"get\":{\"tags\":[\"orders\"],\"operationId\":\"watchOrder\",\"summary\":\"Watch an order over a WebSocket\",\"description\":\"Upgrades the connection to a WebSocket (RFC 6455); the server sends the order as one JSON text message, then closes. A request that is not a WebSocket handshake gets 400.\",\"responses\":{\"101\":{\"description\":\"Switching to a WebSocket.\"},\"400\":{\"$ref\":\"#/components/responses/BadRequest\"},\"401\":{\"$ref\":\"#/components/responses/Unauthorized\"},\"404\":{\"$ref\":\"#/components/responses/NotFound\"},\"5XX\":{\"$ref\":\"#/components/responses/ServerError\"}}}},\"/latest-order\":{\"get\":{\"tags\":[\"orders\"],\"operationId\":\"getLatestOrder\",\"summary\":\"Where the newest order is\",\"responses\":{\"303\":{\"description\":\"See the newest order.\",\"headers\":{\"Location\":{\"description\":\"The newest order's URL.\",\"required\":true,\"schema\":{\"type\":\"string\"}}}},\"401\":{\"$ref\":\"#/components/responses/Unauthorized\"},\"404\":{\"$ref\":\"#/components/responses/NotFound\"},\"5XX\":{\"$ref\":\"#/components/responses/ServerError\"}}}},\"/orders/{orderId}/notes\":{\"post\":{\"tags\":[\"orders\"],\"operationId\":\"addNote\",\"summary\":\"Add a note to an order\",\"parameters\":[{\"$ref\":\"#/components/parameters/OrderId\"}],\"requestBody\":{\"required\":true,\"content\":{\"text/plain\":{\"schema\":{\"type\":\"string\"}}}},\"responses\":{\"201\":{\"description\":\"The note, stored.\",\"content\":{\"application/json\":{\"schema\":{\"type\":\"object\",\"required\":[\"id\",\"text\"],\"properties\":{\"id\":{\"type\":\"integer\",\"format\":\"int64\"},\"text\":{\"type\":\"string\"}}}}}},\"400\":{\"$ref\":\"#/components/responses/BadRequest\"},\"401\":{\"$ref\":\"#/components/responses/Unauthorized\"},\"404\":{\"$ref\":\"#/components/responses/NotFound\"},\"413\":{\"$ref\":\"#/components/responses/PayloadTooLarge\"},\"415\":{\"$ref\":\"#/components/responses/UnsupportedMediaType\"},\"5XX\":{\"$ref\":\"#/components/responses/ServerError\"}}}},\"/orders/{orderId}/lines\":{\"get\":{\"tags\":[\"orders\"],\"operationId\":\"listOrderLines\",\"summary\":\"The lines of an order\",\"parameters\":[{\"$ref\":\"#/components/parameters/OrderId\"}],\"responses\":{\"200\":{\"description\":\"Each line of the order.\",\"content\":{\"application/json\":{\"schema\":{\"type\":\"array\",\"items\":{\"type\":\"object\",\"required\":[\"sku\",\"quantity\"],\"properties\":{\"sku\":{\"type\":\"string\"},\"quantity\":{\"type\":\"integer\",\"format\":\"int32\",\"minimum\":1},\"unitPrice\":{\"type\":\"number\",\"format\":\"double\"}}}}}}},\"400\":{\"$ref\":\"#/components/responses/BadRequest\"},\"401\":{\"$ref\":\"#/components/responses/Unauthorized\"},\"404\":{\"$ref\":\"#/components/responses/NotFound\"},\"5XX\":{\"$ref\":\"#/components/responses/ServerError\"}}}},\"/exports/orders.csv\":{\"get\":{\"tags\":[\"store\"],\"operationId\":\"exportOrders\",\"summary\":\"Every order as CSV\",\"responses\":{\"200\":{\"description\":\"One line per order, with a header line.\",\"content\":{\"text/csv\":{\"schema\":{\"type\":\"string\"}}}},\"401\":{\"$ref\":\"#/components/responses/Unauthorized\"},\"5XX\":{\"$ref\":\"#/components/responses/ServerError\"}}}},\"/store/inventory\":{\"get\":{\"tags\":[\"store\"],\"operationId\":\"getInventory\",\"summary\":\"Orders by state\",\"description\":\"Open to a bearer key or to the same key in `X-API-Key`.\",\"security\":[{\"apiKeyAuth\":[]},{\"bearerAuth\":[]}],\"responses\":{\"200\":{\"description\":\"How many orders are in each state.\",\"content\":{\"application/json\":{\"schema\":{\"$ref\":\"#/components/schemas/Inventory\"}}}},\"401\":{\"$ref\":\"#/components/responses/Unauthorized\"},\"5XX\":{\"$ref\":\"#/components/responses/ServerError\"}}}},\"/store/order-count\":{\"get\":{\"tags\":[\"store\"],\"operationId\":\"countOrders\",\"summary\":\"How many orders there are\",\"responses\":{\"200\":{\"description\":\"The number of orders.\",\"content\":{\"application/json\":{\"schema\":{\"type\":\"integer\",\"format\":\"int64\",\"minimum\":0}}}},\"401\":{\"$ref\":\"#/components/responses/Unauthorized\"},\"5XX\":{\"$ref\":\"#/components/responses/ServerError\"}}}},\"/status\":{\"get\":{\"tags\":[\"misc\"],\"operationId\":\"getStatus\",\"summary\":\"Whether the service is up\",\"description\":\"Public, no key needed.\",\"security\":[],\"responses\":{\"200\":{\"description\":\"Up.\",\"content\":{\"application/json\":{\"schema\":{\"type\":\"object\",\"required\":[\"status\",\"version\",\"startedAt\"],\"properties\":{\"status\":{\"type\":\"string\",\"enum\":[\"ok\"]},\"version\":{\"type\":\"string\"},\"startedAt\":{\"type\":\"string\",\"format\":\"date-time\"}}}}}},\"5XX\":{\"$ref\":\"#/components/responses/ServerError\"}}}},\"/newsletter\":{\"post\":{\"tags\":[\"misc\"],\"operationId\":\"subscribe\",\"summary\":\"Subscribe to the newsletter\",\"description\":\"Public, no key needed; a web form posts here.\",\"security\":[],\"requestBody\":{\"required\":true,\"content\":{\"application/x-www-form-urlencoded\":{\"schema\":{\"type\":\"object\",\"required\":[\"email\"],\"additionalProperties\":false,\"properties\":{\"email\":{\"type\":\"string\",\"format\":\"email\",\"maxLength\":254},\"frequency\":{\"type\":\"string\",\"enum\":[\"daily\",\"weekly\"],\"default\":\"weekly\"},\"topic\":{\"type\":\"string\",\"enum\":[\"dogs\",\"cats\",\"fish\"]},\"age\":{\"type\":\"integer\",\"format\":\"int32\",\"minimum\":13}}}}}},\"responses\":{\"204\":{\"description\":\"Subscribed.\"},\"400\":{\"$ref\":\"#/components/responses/BadRequest\"},\"413\":{\"$ref\":\"#/components/responses/PayloadTooLarge\"},\"415\":{\"$ref\":\"#/components/responses/UnsupportedMediaType\"},\"5XX\":{\"$ref\":\"#/components/responses/ServerError\"}}}},\"/labels/{name}\":{\"put\":{\"tags\":[\"misc\"],\"operationId\":\"putLabel\",\"summary\":\"Create or replace a label\",\"parameters\":[{\"name\":\"name\",\"in\":\"path\",\"required\":true,\"description\":\"The label's name.\",\"schema\":{\"type\":\"string\",\"pattern\":\"^[a-z][a-z0-9-]{0,31}$\"}}],\"requestBody\":{\"required\":true,\"content\":{\"application/json\":{\"schema\":{\"$ref\":\"#/components/schemas/Label\"}}}},\"responses\":{\"200\":{\"description\":\"The label, replaced.\",\"content\":{\"application/json\":{\"schema\":{\"$ref\":\"#/components/schemas/Label\"}}}},\"201\":{\"description\":\"The label, created.\",\"headers\":{\"Location\":{\"description\":\"Where the new label is.\",\"required\":true,\"schema\":{\"type\":\"string\"}}},\"content\":{\"application/json\":{\"schema\":{\"$ref\":\"#/components/schemas/Label\"}}}},\"400\":{\"$ref\":\"#/components/responses/BadRequest\"},\"401\":{\"$ref\":\"#/components/responses/Unauthorized\"},\"413\":{\"$ref\":\"#/components/responses/PayloadTooLarge\"},\"415\":{\"$ref\":\"#/components/responses/UnsupportedMediaType\"},\"5XX\":{\"$ref\":\"#/components/responses/ServerError\"}}}},\"/reports/{period}/{day}\":{\"get\":{\"tags\":[\"store\"],\"operationId\":\"getReport\",\"summary\":\"Orders of a day or a week\",\"parameters\":[{\"name\":\"period\",\"in\":\"path\",\"required\":true,\"schema\":{\"type\":\"string\",\"enum\":[\"day\",\"week\"]}},{\"name\":\"day\",\"in\":\"path\",\"required\":true,\"description\":\"The day, or the first day of the week.\",\"schema\":{\"type\":\"string\",\"format\":\"date\"}}],\"responses\":{\"200\":{\"description\":\"The report.\",\"content\":{\"application/json\":{\"schema\":{\"type\":\"object\",\"required\":[\"period\",\"from\",\"orders\"],\"properties\":{\"period\":{\"type\":\"string\",\"enum\":[\"day\",\"week\"]},\"from\":{\"type\":\"string\",\"format\":\"date\"},\"orders\":{\"type\":\"integer\",\"format\":\"int64\",\"minimum\":0}}}}}},\"400\":{\"$ref\":\"#/components/responses/BadRequest\"},\"401\":{\"$ref\":\"#/components/responses/Unauthorized\"},\"5XX\":{\"$ref\":\"#/components/responses/ServerError\"}}}},\"/payments/{paymentId}\":{\"get\":{\"tags\":[\"orders\"],\"operationId\":\"getPayment\",\"summary\":\"Read a payment\",\"parameters\":[{\"name\":\"paymentId\",\"in\":\"path\",\"required\":true,\"schema\":{\"type\":\"string\",\"format\":\"uuid\"}}],\"responses\":{\"200\":{\"description\":\"The payment.\",\"content\":{\"application/json\":{\"schema\":{\"type\":\"object\",\"required\":[\"paymentId\",\"orderId\",\"method\"],\"properties\":{\"paymentId\":{\"type\":\"string\",\"format\":\"uuid\"},\"orderId\":{\"type\":\"integer\",\"format\":\"int64\"},\"method\":{\"$ref\":\"#/components/schemas/Payment\"}}}}}},\"400\":{\"$ref\":\"#/components/responses/BadRequest\"},\"401\":{\"$ref\":\"#/components/responses/Unauthorized\"},\"404\":{\"$ref\":\"#/components/responses/NotFound\"},\"5XX\":{\"$ref\":\"#/components/responses/ServerError\"}}}},\"/echo/{count}/{ratio}/{flag}/{day}/{at}/{token}/{kind}\":{\"get\":{\"tags\":[\"misc\"],\"operationId\":\"echoParameters\",\"summary\":\"Every kind of parameter, echoed\",\"description\":\"Answers with the parameters as the handler received them, typed and\\nwith their defaults: each scalar type and format in the path, the\\nquery and headers, and arrays in the query.\\n\",\"parameters\":[{\"name\":\"count\",\"in\":\"path\",\"required\":true,\"schema\":{\"type\":\"integer\",\"format\":\"int32\",\"minimum\":0}},{\"name\":\"ratio\",\"in\":\"path\",\"required\":true,\"schema\":{\"type\":\"number\",\"format\":\"double\"}},{\"name\":\"flag\",\"in\":\"path\",\"required\":true,\"schema\":{\"type\":\"boolean\"}},{\"name\":\"day\",\"in\":\"path\",\"required\":true,\"schema\":{\"type\":\"string\",\"format\":\"date\"}},{\"name\":\"at\",\"in\":\"path\",\"required\":true,\"schema\":{\"type\":\"string\",\"format\":\"date-time\"}},{\"name\":\"token\",\"in\":\"path\",\"required\":true,\"schema\":{\"type\":\"string\",\"format\":\"uuid\"}},{\"name\":\"kind\",\"in\":\"path\",\"required\":true,\"schema\":{\"type\":\"string\",\"enum\":[\"alpha\",\"beta\"]}},{\"name\":\"big\",\"in\":\"query\",\"required\":true,\"schema\":{\"type\":\"integer\",\"format\":\"int64\"}},{\"name\":\"small\",\"in\":\"query\",\"schema\":{\"type\":\"integer\",\"format\":\"int32\",\"minimum\":0,\"maximum\":100,\"default\":7}},{\"name\":\"fraction\",\"in\":\"query\",\"schema\":{\"type\":\"number\",\"format\":\"float\"}},{\"name\":\"yes\",\"in\":\"query\",\"schema\":{\"type\":\"boolean\",\"default\":true}},{\"name\":\"word\",\"in\":\"query\",\"schema\":{\"type\":\"string\",\"minLength\":1,\"maxLength\":10,\"pattern\":\"^[a-z]+$\",\"default\":\"hi\"}},{\"name\":\"date\",\"in\":\"query\",\"schema\":{\"type\":\"string\",\"format\":\"date\"}},{\"name\":\"moment\",\"in\":\"query\",\"schema\":{\"type\":\"string\",\"format\":\"date-time\"}},{\"name\":\"id\",\"in\":\"query\",\"schema\":{\"type\":\"string\",\"format\":\"uuid\"}},{\"name\":\"pick\",\"in\":\"query\",\"schema\":{\"type\":\"string\",\"enum\":[\"x\",\"y\"],\"default\":\"x\"}},{\"name\":\"many\",\"in\":\"query\",\"explode\":true,\"schema\":{\"type\":\"array\",\"items\":{\"type\":\"integer\",\"format\":\"int32\"}}},{\"name\":\"joined\",\"in\":\"query\",\"explode\":false,\"schema\":{\"type\":\"array\",\"items\":{\"type\":\"string\"}}},{\"name\":\"X-Big\",\"in\":\"header\",\"schema\":{\"type\":\"integer\",\"format\":\"int64\"}},{\"name\":\"X-Fraction\",\"in\":\"header\",\"schema\":{\"type\":\"number\",\"format\":\"double\"}},{\"name\":\"X-Yes\",\"in\":\"header\",\"schema\":{\"type\":\"boolean\"}},{\"name\":\"X-Date\",\"in\":\"header\",\"schema\":{\"type\":\"string\",\"format\":\"date\"}},{\"name\":\"X-Moment\",\"in\":\"header\",\"schema\":{\"type\":\"string\",\"format\":\"date-time\"}},{\"name\":\"X-Id\",\"in\":\"header\",\"schema\":{\"type\":\"string\",\"format\":\"uuid\"}},{\"name\":\"X-Pick\",\"in\":\"header\",\"schema\":{\"type\":\"string\",\"enum\":[\"x\",\"y\"]}},{\"name\":\"X-Word\",\"in\":\"header\",\"schema\":{\"type\":\"string\",\"default\":\"none\"}}],\"responses\":{\"200\":{\"description\":\"The parameters as received, by name.\",\"content\":{\"application/json\":{\"schema\":{\"type\":\"object\",\"additionalProperties\":true}}}},\"400\":{\"$ref\":\"#/components/responses/BadRequest\"},\"401\":{\"$ref\":\"#/components/responses/Unauthorized\"},\"5XX\":{\"$ref\":\"#/components/responses/ServerError\"}}}},\"/legacy/orders/{orderId}\":{\"get\":{\"tags\":[\"orders\"],\"operationId\":\"getLegacyOrder\",\"summary\":\"Read one order (old path)\",\"description\":\"Replaced by `getOrder`.\",\"deprecated\":true,\"x-deprecation-date\":\"2026-01-01\",\"x-sunset\":\"2027-01-01\",\"parameters\":[{\"$ref\":\"#/components/parameters/OrderId\"}],\"responses\":{\"200\":{\"description\":\"The order.\",\"headers\":{\"Deprecation\":{\"description\":\"When this operation was deprecated (RFC 9745).\",\"required\":true,\"schema\":{\"type\":\"string\"}},\"Sunset\":{\"description\":\"When it goes away (RFC 8594).\",\"required\":true,\"schema\":{\"type\":\"string\"}}},\"content\":{\"application/json\":{\"schema\":{\"$ref\":\"#/components/schemas/Order\"}}}},\"400\":{\"$ref\":\"#/components/responses/BadRequest\"},\"401\":{\"$ref\":\"#/components/responses/Unauthorized\"},\"404\":{\"$ref\":\"#/components/responses/NotFound\"},\"5XX\":{\"$ref\":\"#/components/responses/ServerError\"}}}}},\"components\":{\"securitySchemes\":{\"bearerAuth\":{\"type\":\"http\",\"scheme\":\"bearer\",\"description\":\"An API key, sent as `Authorization: Bearer <API_KEY>`.\"},\"apiKeyAuth\":{\"type\":\"apiKey\",\"in\":\"header\",\"name\":\"X-API-Key\",\"description\":\"The same API key, in a header of its own.\"}},\"parameters\":{\"OrderId\":{\"name\":\"orderId\",\"in\":\"path\",\"required\":true,\"description\":\"The order's id.\",\"schema\":{\"type\":\"integer\",\"format\":\"int64\",\"minimum\":1}}},\"headers\":{\"ETag\":{\"description\":\"The version of the order, for `If-Match`.\",\"required\":true,\"schema\":{\"type\":\"string\"}}},\"responses\":{\"BadRequest\":{\"description\":\"A parameter or the body is not valid (code `invalid_parameter`, `invalid_body` or `bad_request`).\",\"content\":{\"application/json\":{\"schema\":{\"$ref\":\"#/components/schemas/Error\"}}}},\"Unauthorized\":{\"description\":\"The API key is missing or invalid (code `unauthorized`).\",\"content\":{\"application/json\":{\"schema\":{\"$ref\":\"#/components/schemas/Error\"}}}},\"NotFound\":{\"description\":\"No such resource (code `not_found`).\",\"content\":{\"application/json\":{\"schema\":{\"$ref\":\"#/components/schemas/Error\"}}}},\"Conflict\":{\"description\":\"The resource's state does not allow this (code `conflict`).\",\"content\":{\"application/json\":{\"schema\":{\"$ref\":\"#/components/schemas/Error\"}}}},\"PreconditionFailed\":{\"description\":\"The resource changed since it was read (code `precondition_failed`).\",\"content\":{\"application/json\":{\"schema\":{\"$ref\":\"#/components/schemas/Error\"}}}},\"PayloadTooLarge\":{\"description\":\"The request body is over the server's limit (code `payload_too_large`).\",\"content\":{\"application/json\":{\"schema\":{\"$ref\":\"#/components/schemas/Error\"}}}},\"UnsupportedMediaType\":{\"description\":\"The request body is not of the documented media type (code `unsupported_media_type`).\",\"content\":{\"application/json\":{\"schema\":{\"$ref\":\"#/components/schemas/Error\"}}}},\"ServerError\":{\"description\":\"The server failed (code `internal_error`) or cannot answer now (code `service_unavailable`).\",\"content\":{\"application/json\":{\"schema\":{\"$ref\":\"#/components/schemas/Error\"}}}}},\"schemas\":{\"Error\":{\"type\":\"object\",\"description\":\"The body of every error response.\",\"required\":[\"code\",\"message\",\"status\"],\"properties\":{\"code\":{\"type\":\"string\",\"description\":\"Machine-readable error code (see the API description for the set).\"},\"message\":{\"type\":\"string\",\"description\":\"Human-readable description.\"},\"status\":{\"type\":\"integer\",\"description\":\"The HTTP status code, equal to the response's status.\"}}},\"OrderStatus\":{\"type\":\"string\",\"description\":\"Where an order stands.\",\"enum\":[\"pending\",\"shipped\",\"delivered\"]},\"Address\":{\"type\":\"object\",\"description\":\"Where an order goes.\",\"required\":[\"street\",\"city\"],\"properties\":{\"street\":{\"type\":\"string\",\"minLength\":1,\"maxLength\":100},\"city\":{\"type\":\"string\",\"minLength\":1,\"maxLength\":60},\"postcode\":{\"type\":\"string\",\"pattern\":\"^[0-9]{5}$\"},\"country\":{\"type\":\"string\",\"description\":\"ISO 3166-1 alpha-2.\",\"pattern\":\"^[A-Z]{2}$\",\"default\":\"US\"}}},\"NewOrder\":{\"type\":\"object\",\"description\":\"An order as a client places it.\",\"required\":[\"petId\",\"quantity\"],\"properties\":{\"petId\":{\"type\":\"integer\",\"format\":\"int64\",\"minimum\":1},\"quantity\":{\"type\":\"integer\",\"format\":\"int32\",\"minimum\":1,\"maximum\":100},\"shipDate\":{\"type\":\"string\",\"format\":\"date-time\"},\"deliverBy\":{\"type\":\"string\",\"format\":\"date\"},\"note\":{\"type\":\"string\",\"nullable\":true,\"maxLength\":200},\"tags\":{\"type\":\"array\",\"maxItems\":5,\"uniqueItems\":true,\"items\":{\"type\":\"string\",\"pattern\":\"^[a-z]+$\"}},\"address\":{\"$ref\":\"#/components/schemas/Address\"},\"giftWrap\":{\"type\":\"boolean\",\"default\":false},\"discount\":{\"type\":\"number\",\"format\":\"double\",\"description\":\"A fraction of the price, below 1.\",\"minimum\":0,\"maximum\":1,\"exclusiveMaximum\":true},\"weightKg\":{\"type\":\"number\",\"format\":\"float\",\"minimum\":0,\"exclusiveMinimum\":true},\"channel\":{\"type\":\"string\",\"enum\":[\"web\",\"phone\",\"store\"],\"default\":\"web\"}}},\"Order\":{\"description\":\"An order as the store keeps it.\",\"allOf\":[{\"$ref\":\"#/components/schemas/NewOrder\"},{\"type\":\"object\",\"required\":[\"id\",\"status\",\"createdAt\"],\"properties\":{\"id\":{\"type\":\"integer\",\"format\":\"int64\"},\"status\":{\"$ref\":\"#/components/schemas/OrderStatus\"},\"createdAt\":{\"type\":\"string\",\"format\":\"date-time\"},\"total\":{\"type\":\"number\",\"format\":\"double\",\"nullable\":true}}}]},\"OrderPatch\":{\"type\":\"object\",\"description\":\"The fields of an order to change.\",\"minProperties\":1,\"additionalProperties\":false,\"properties\":{\"quantity\":{\"type\":\"integer\",\"format\":\"int32\",\"minimum\":1,\"maximum\":100},\"note\":{\"type\":\"string\",\"nullable\":true,\"maxLength\":200},\"status\":{\"$ref\":\"#/components/schemas/OrderStatus\"}}},\"Payment\":{\"description\":\"How an order is paid.\",\"oneOf\":[{\"$ref\":\"#/components/schemas/CardPayment\"},{\"$ref\":\"#/components/schemas/BankPayment\"}]},\"CardPayment\":{\"type\":\"object\",\"required\":[\"kind\",\"number\",\"expires\"],\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"card\"]},\"number\":{\"type\":\"string\",\"pattern\":\"^[0-9]{16}$\"},\"expires\":{\"type\":\"string\",\"pattern\":\"^(0[1-9]|1[0-2])/[0-9]{2}$\"}}},\"BankPayment\":{\"type\":\"object\",\"required\":[\"kind\",\"iban\"],\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"bank\"]},\"iban\":{\"type\":\"string\",\"minLength\":15,\"maxLength\":34,\"pattern\":\"^[A-Z]{2}[0-9A-Z]+$\"}}},\"Inventory\":{\"type\":\"object\",\"description\":\"A count per order state.\",\"additionalProperties\":{\"type\":\"integer\",\"format\":\"int32\",\"minimum\":0}},\"OrderPage\":{\"type\":\"object\",\"description\":\"One page of a search.\",\"required\":[\"items\",\"nextCursor\"],\"properties\":{\"items\":{\"type\":\"array\",\"items\":{\"$ref\":\"#/components/schemas/Order\"}},\"nextCursor\":{\"type\":\"string\",\"nullable\":true,\"description\":\"Where the next page starts; null on the last page.\"}}},\"Label\":{\"type\":\"object\",\"required\":[\"text\"],\"properties\":{\"text\":{\"type\":\"string\",\"minLength\":1,\"maxLength\":100},\"color\":{\"type\":\"string\",\"pattern\":\"^#[0-9a-f]{6}$\"}}}}}}";
+pub const OPENAPI_DOCUMENT: &str = "{\"openapi\":\"3.0.3\",\"info\":{\"title\":\"Kitchen Sink\",\"version\":\"1.0.0\",\"description\":\"Every construct the generator maps, in one spec, with the house rules of\\n`openapi/petstore.yaml` (the Error object on every error, 401 on secured\\noperations, 5XX everywhere). It is not a product: `cargo xtask generate`\\ngenerates it into `crates/kitchen-sink`, whose small in-memory service\\nthe tests drive over HTTP, so that each construct is proven on running\\ncode. The operations follow a designer's likely next edits of the pet\\nstore: read one order; search with bounded, enum, date and repeated\\nparameters; create with a JSON body and `201` + `Location`; update with\\n`If-Match`; schemas with allOf, oneOf, nullable and a map; a public\\noperation; a paging envelope with `Link`; a CSV export and a raw photo;\\na text and a form body; two success statuses; a deprecated operation;\\na label in an image format the server chooses (`image/*`); a redirect\\n(`303` + `Location`); a WebSocket upgrade (`101`); a literal path beside\\na variable one (`/orders/summary`) and a variable named differently at\\none position (`/orders/{id}/status`).\\n\\nEvery error response carries the Error object. Its `code` is one of:\\n\\n| code | status | meaning |\\n|---|---|---|\\n| `invalid_parameter` | 400 | A path, query or header parameter is missing, malformed, or breaks its schema; the message names it and the rule. |\\n| `invalid_body` | 400 | The request body is missing, malformed, or breaks its schema; the message gives the JSON pointer and the rule. |\\n| `bad_request` | 400 | The request could not be read. |\\n| `unauthorized` | 401 | The API key is missing, malformed or unknown. |\\n| `not_found` | 404 | The resource does not exist. |\\n| `conflict` | 409 | The resource is not in a state that allows this. |\\n| `precondition_failed` | 412 | `If-Match` does not name the current version. |\\n| `payload_too_large` | 413 | The request body is over the server's limit. |\\n| `unsupported_media_type` | 415 | The request body is not of the documented media type. |\\n| `internal_error` | 500 | The server failed unexpectedly. |\\n| `service_unavailable` | 503 | The server cannot answer now; retry later. |\\n\"},\"servers\":[{\"url\":\"https://sink.example.com/v1\",\"description\":\"Production\"}],\"tags\":[{\"name\":\"orders\",\"description\":\"Orders, their payments, photos, notes and lines.\"},{\"name\":\"store\",\"description\":\"Figures about the whole store.\"},{\"name\":\"misc\",\"description\":\"Everything else.\"}],\"security\":[{\"bearerAuth\":[]}],\"paths\":{\"/orders\":{\"get\":{\"tags\":[\"orders\"],\"operationId\":\"searchOrders\",\"summary\":\"Search orders\",\"description\":\"Orders matching every filter given, by ascending id, a page at a time.\",\"parameters\":[{\"name\":\"limit\",\"in\":\"query\",\"description\":\"The most orders on one page.\",\"schema\":{\"type\":\"integer\",\"format\":\"int32\",\"minimum\":1,\"maximum\":1000,\"default\":20}},{\"name\":\"cursor\",\"in\":\"query\",\"description\":\"Where the previous page stopped (its `nextCursor`).\",\"schema\":{\"type\":\"string\",\"pattern\":\"^[0-9]{1,18}$\"}},{\"name\":\"status\",\"in\":\"query\",\"description\":\"Only orders in this state.\",\"schema\":{\"$ref\":\"#/components/schemas/OrderStatus\"}},{\"name\":\"since\",\"in\":\"query\",\"description\":\"Only orders created at or after this instant.\",\"schema\":{\"type\":\"string\",\"format\":\"date-time\"}},{\"name\":\"deliverBy\",\"in\":\"query\",\"description\":\"Only orders to be delivered on or before this day.\",\"schema\":{\"type\":\"string\",\"format\":\"date\"}},{\"name\":\"tag\",\"in\":\"query\",\"description\":\"Only orders carrying every one of these tags (repeat the parameter).\",\"explode\":true,\"schema\":{\"type\":\"array\",\"maxItems\":5,\"items\":{\"type\":\"string\",\"pattern\":\"^[a-z]+$\"}}},{\"name\":\"ids\",\"in\":\"query\",\"description\":\"Only these orders (comma-separated).\",\"explode\":false,\"schema\":{\"type\":\"array\",\"minItems\":1,\"maxItems\":10,\"items\":{\"type\":\"integer\",\"format\":\"int64\",\"minimum\":1}}},{\"name\":\"minTotal\",\"in\":\"query\",\"description\":\"Only orders whose total is above this.\",\"schema\":{\"type\":\"number\",\"format\":\"double\",\"minimum\":0,\"exclusiveMinimum\":true}},{\"name\":\"maxWeight\",\"in\":\"query\",\"description\":\"Only orders at most this heavy (kilograms).\",\"schema\":{\"type\":\"number\",\"format\":\"float\",\"maximum\":1000}},{\"name\":\"giftWrap\",\"in\":\"query\",\"description\":\"Only orders with (or without) gift wrapping.\",\"schema\":{\"type\":\"boolean\"}},{\"name\":\"sort\",\"in\":\"query\",\"description\":\"The order of the page.\",\"schema\":{\"type\":\"string\",\"enum\":[\"asc\",\"desc\"],\"default\":\"asc\"}},{\"name\":\"X-Request-Id\",\"in\":\"header\",\"description\":\"A client's id for this request, echoed in the logs.\",\"schema\":{\"type\":\"string\",\"format\":\"uuid\"}}],\"responses\":{\"200\":{\"description\":\"One page of matching orders.\",\"headers\":{\"Link\":{\"description\":\"The next page (RFC 8288 `rel=\\\"next\\\"`), when there is one.\",\"schema\":{\"type\":\"string\"}},\"X-Total-Count\":{\"description\":\"How many orders match, on every page.\",\"required\":true,\"schema\":{\"type\":\"integer\",\"format\":\"int64\",\"minimum\":0}}},\"content\":{\"application/json\":{\"schema\":{\"$ref\":\"#/components/schemas/OrderPage\"}}}},\"400\":{\"$ref\":\"#/components/responses/BadRequest\"},\"401\":{\"$ref\":\"#/components/responses/Unauthorized\"},\"5XX\":{\"$ref\":\"#/components/responses/ServerError\"}}},\"post\":{\"tags\":[\"orders\"],\"operationId\":\"createOrder\",\"summary\":\"Create an order\",\"parameters\":[{\"name\":\"X-Express\",\"in\":\"header\",\"description\":\"Ship by express, for a surcharge of 5.\",\"schema\":{\"type\":\"boolean\",\"default\":false}},{\"name\":\"X-Client-Time\",\"in\":\"header\",\"description\":\"When the client sent the request.\",\"schema\":{\"type\":\"string\",\"format\":\"date-time\"}}],\"requestBody\":{\"required\":true,\"description\":\"The order to place.\",\"content\":{\"application/json\":{\"schema\":{\"$ref\":\"#/components/schemas/NewOrder\"}}}},\"responses\":{\"201\":{\"description\":\"The order, created.\",\"headers\":{\"Location\":{\"description\":\"Where the new order is.\",\"required\":true,\"schema\":{\"type\":\"string\"}},\"ETag\":{\"$ref\":\"#/components/headers/ETag\"}},\"content\":{\"application/json\":{\"schema\":{\"$ref\":\"#/components/schemas/Order\"}}}},\"400\":{\"$ref\":\"#/components/responses/BadRequest\"},\"401\":{\"$ref\":\"#/components/responses/Unauthorized\"},\"413\":{\"$ref\":\"#/components/responses/PayloadTooLarge\"},\"415\":{\"$ref\":\"#/components/responses/UnsupportedMediaType\"},\"5XX\":{\"$ref\":\"#/components/responses/ServerError\"}}}},\"/quotes\":{\"post\":{\"tags\":[\"orders\"],\"operationId\":\"quoteOrder\",\"summary\":\"Price an order before placing it\",\"description\":\"Public, no key needed; nothing is stored.\",\"security\":[],\"requestBody\":{\"required\":true,\"content\":{\"application/json\":{\"schema\":{\"$ref\":\"#/components/schemas/NewOrder\"}}}},\"responses\":{\"200\":{\"description\":\"What the order would cost.\",\"content\":{\"application/json\":{\"schema\":{\"type\":\"object\",\"required\":[\"total\"],\"properties\":{\"total\":{\"type\":\"number\",\"format\":\"double\",\"minimum\":0}}}}}},\"400\":{\"$ref\":\"#/components/responses/BadRequest\"},\"413\":{\"$ref\":\"#/components/responses/PayloadTooLarge\"},\"415\":{\"$ref\":\"#/components/responses/UnsupportedMediaType\"},\"5XX\":{\"$ref\":\"#/components/responses/ServerError\"}}}},\"/orders/{orderId}\":{\"parameters\":[{\"$ref\":\"#/components/parameters/OrderId\"}],\"get\":{\"tags\":[\"orders\"],\"operationId\":\"getOrder\",\"summary\":\"Read one order\",\"responses\":{\"200\":{\"description\":\"The order.\",\"headers\":{\"ETag\":{\"$ref\":\"#/components/headers/ETag\"}},\"content\":{\"application/json\":{\"schema\":{\"$ref\":\"#/components/schemas/Order\"}}}},\"400\":{\"$ref\":\"#/components/responses/BadRequest\"},\"401\":{\"$ref\":\"#/components/responses/Unauthorized\"},\"404\":{\"$ref\":\"#/components/responses/NotFound\"},\"5XX\":{\"$ref\":\"#/components/responses/ServerError\"}}},\"patch\":{\"tags\":[\"orders\"],\"operationId\":\"updateOrder\",\"summary\":\"Change an order\",\"description\":\"Changes the fields given, if the order is still at the version `If-Match` names.\",\"parameters\":[{\"name\":\"If-Match\",\"in\":\"header\",\"required\":true,\"description\":\"The order's ETag as last read.\",\"schema\":{\"type\":\"string\",\"minLength\":1}}],\"requestBody\":{\"required\":true,\"content\":{\"application/json\":{\"schema\":{\"$ref\":\"#/components/schemas/OrderPatch\"}}}},\"responses\":{\"200\":{\"description\":\"The order, changed.\",\"headers\":{\"ETag\":{\"$ref\":\"#/components/headers/ETag\"}},\"content\":{\"application/json\":{\"schema\":{\"$ref\":\"#/components/schemas/Order\"}}}},\"400\":{\"$ref\":\"#/components/responses/BadRequest\"},\"401\":{\"$ref\":\"#/components/responses/Unauthorized\"},\"404\":{\"$ref\":\"#/components/responses/NotFound\"},\"412\":{\"$ref\":\"#/components/responses/PreconditionFailed\"},\"413\":{\"$ref\":\"#/components/responses/PayloadTooLarge\"},\"415\":{\"$ref\":\"#/components/responses/UnsupportedMediaType\"},\"5XX\":{\"$ref\":\"#/components/responses/ServerError\"}}},\"delete\":{\"tags\":[\"orders\"],\"operationId\":\"deleteOrder\",\"summary\":\"Delete an order\",\"responses\":{\"204\":{\"description\":\"Deleted.\"},\"400\":{\"$ref\":\"#/components/responses/BadRequest\"},\"401\":{\"$ref\":\"#/components/responses/Unauthorized\"},\"404\":{\"$ref\":\"#/components/responses/NotFound\"},\"5XX\":{\"$ref\":\"#/components/responses/ServerError\"}}}},\"/orders/{orderId}/payment\":{\"post\":{\"tags\":[\"orders\"],\"operationId\":\"payOrder\",\"summary\":\"Pay for an order\",\"parameters\":[{\"$ref\":\"#/components/parameters/OrderId\"}],\"requestBody\":{\"required\":true,\"content\":{\"application/json\":{\"schema\":{\"$ref\":\"#/components/schemas/Payment\"}}}},\"responses\":{\"202\":{\"description\":\"The payment is accepted, to be settled later.\",\"content\":{\"application/json\":{\"schema\":{\"type\":\"object\",\"required\":[\"paymentId\",\"status\"],\"properties\":{\"paymentId\":{\"type\":\"string\",\"format\":\"uuid\"},\"status\":{\"type\":\"string\",\"enum\":[\"accepted\"]},\"fee\":{\"type\":\"number\",\"format\":\"double\",\"nullable\":true,\"description\":\"What the payment costs, when known.\"}}}}}},\"400\":{\"$ref\":\"#/components/responses/BadRequest\"},\"401\":{\"$ref\":\"#/components/responses/Unauthorized\"},\"404\":{\"$ref\":\"#/components/responses/NotFound\"},\"409\":{\"$ref\":\"#/components/responses/Conflict\"},\"413\":{\"$ref\":\"#/components/responses/PayloadTooLarge\"},\"415\":{\"$ref\":\"#/components/responses/UnsupportedMediaType\"},\"5XX\":{\"$ref\":\"#/components/responses/ServerError\"}}}},\"/orders/{orderId}/shipment\":{\"post\":{\"tags\":[\"orders\"],\"operationId\":\"shipOrder\",\"summary\":\"Ship an order\",\"description\":\"Marks the order shipped; the body, optional, says how.\",\"parameters\":[{\"$ref\":\"#/components/parameters/OrderId\"}],\"requestBody\":{\"required\":false,\"content\":{\"application/json\":{\"schema\":{\"type\":\"object\",\"additionalProperties\":false,\"properties\":{\"carrier\":{\"type\":\"string\",\"enum\":[\"ups\",\"dhl\",\"post\"]},\"trackingNumber\":{\"type\":\"string\",\"minLength\":4,\"maxLength\":40}}}}}},\"responses\":{\"204\":{\"description\":\"Shipped.\"},\"400\":{\"$ref\":\"#/components/responses/BadRequest\"},\"401\":{\"$ref\":\"#/components/responses/Unauthorized\"},\"404\":{\"$ref\":\"#/components/responses/NotFound\"},\"409\":{\"$ref\":\"#/components/responses/Conflict\"},\"413\":{\"$ref\":\"#/components/responses/PayloadTooLarge\"},\"415\":{\"$ref\":\"#/components/responses/UnsupportedMediaType\"},\"5XX\":{\"$ref\":\"#/components/responses/ServerError\"}}}},\"/orders/{orderId}/photo\":{\"parameters\":[{\"$ref\":\"#/components/parameters/OrderId\"}],\"put\":{\"tags\":[\"orders\"],\"operationId\":\"uploadPhoto\",\"summary\":\"Attach a photo to an order\",\"requestBody\":{\"required\":true,\"content\":{\"application/octet-stream\":{\"schema\":{\"type\":\"string\",\"format\":\"binary\"}}}},\"responses\":{\"204\":{\"description\":\"Stored.\"},\"400\":{\"$ref\":\"#/components/responses/BadRequest\"},\"401\":{\"$ref\":\"#/components/responses/Unauthorized\"},\"404\":{\"$ref\":\"#/components/responses/NotFound\"},\"413\":{\"$ref\":\"#/components/responses/PayloadTooLarge\"},\"415\":{\"$ref\":\"#/components/responses/UnsupportedMediaType\"},\"5XX\":{\"$ref\":\"#/components/responses/ServerError\"}}},\"get\":{\"tags\":[\"orders\"],\"operationId\":\"getPhoto\",\"summary\":\"The order's photo\",\"responses\":{\"200\":{\"description\":\"The photo's bytes, as uploaded (none before one is).\",\"content\":{\"application/octet-stream\":{\"schema\":{\"type\":\"string\",\"format\":\"binary\"}}}},\"400\":{\"$ref\":\"#/components/responses/BadRequest\"},\"401\":{\"$ref\":\"#/components/responses/Unauthorized\"},\"404\":{\"$ref\":\"#/components/responses/NotFound\"},\"5XX\":{\"$ref\":\"#/components/responses/ServerError\"}}}},\"/orders/{orderId}/label\":{\"parameters\":[{\"$ref\":\"#/components/parameters/OrderId\"}],\"get\":{\"tags\":[\"orders\"],\"operationId\":\"getLabel\",\"summary\":\"The order's shipping label, as an image\",\"responses\":{\"200\":{\"description\":\"The label, in an image format the server chooses.\",\"content\":{\"image/*\":{\"schema\":{\"type\":\"string\",\"format\":\"binary\"}}}},\"400\":{\"$ref\":\"#/components/responses/BadRequest\"},\"401\":{\"$ref\":\"#/components/responses/Unauthorized\"},\"404\":{\"$ref\":\"#/components/responses/NotFound\"},\"5XX\":{\"$ref\":\"#/components/responses/ServerError\"}}}},\"/orders/{orderId}/watch\":{\"parameters\":[{\"$ref\":\"#/components/parameters/OrderId\"}],\"get\":{\"tags\":[\"orders\"],\"operationId\":\"watchOrder\",\"summary\":\"Watch an order over a WebSocket\",\"description\":\"Upgrades the connection to a WebSocket (RFC 6455); the server sends the order as one JSON text message, then closes. A request that is not a WebSocket handshake gets 400.\",\"responses\":{\"101\":{\"description\":\"Switching to a WebSocket.\"},\"400\":{\"$ref\":\"#/components/responses/BadRequest\"},\"401\":{\"$ref\":\"#/components/responses/Unauthorized\"},\"404\":{\"$ref\":\"#/components/responses/NotFound\"},\"5XX\":{\"$ref\":\"#/components/responses/ServerError\"}}}},\"/orders/summary\":{\"get\":{\"tags\":[\"orders\"],\"operationId\":\"getOrderSummary\",\"summary\":\"How many orders there are, and how many are pending\",\"description\":\"A literal segment beside `/orders/{orderId}`: the literal wins.\",\"responses\":{\"200\":{\"description\":\"The counts.\",\"content\":{\"application/json\":{\"schema\":{\"type\":\"object\",\"required\":[\"count\",\"pending\"],\"properties\":{\"count\":{\"type\":\"integer\",\"format\":\"int64\"},\"pending\":{\"type\":\"integer\",\"format\":\"int64\"}}}}}},\"401\":{\"$ref\":\"#/components/responses/Unauthorized\"},\"5XX\":{\"$ref\":\"#/components/responses/ServerError\"}}}},\"/orders/{id}/status\":{\"get\":{\"tags\":[\"orders\"],\"operationId\":\"getOrderStatus\",\"summary\":\"Where one order stands\",\"description\":\"Its variable is named `id` where the other paths say `orderId`.\",\"parameters\":[{\"name\":\"id\",\"in\":\"path\",\"required\":true,\"description\":\"The order's id.\",\"schema\":{\"type\":\"integer\",\"format\":\"int64\",\"minimum\":1}}],\"responses\":{\"200\":{\"description\":\"The order's status.\",\"content\":{\"application/json\":{\"schema\":{\"type\":\"object\",\"required\":[\"status\"],\"properties\":{\"status\":{\"$ref\":\"#/components/schemas/OrderStatus\"}}}}}},\"400\":{\"$ref\":\"#/components/responses/BadRequest\"},\"401\":{\"$ref\":\"#/components/responses/Unauthorized\"},\"404\":{\"$ref\":\"#/components/responses/NotFound\"},\"5XX\":{\"$ref\":\"#/components/responses/ServerError\"}}}},\"/latest-order\":{\"get\":{\"tags\":[\"orders\"],\"operationId\":\"getLatestOrder\",\"summary\":\"Where the newest order is\",\"responses\":{\"303\":{\"description\":\"See the newest order.\",\"headers\":{\"Location\":{\"description\":\"The newest order's URL.\",\"required\":true,\"schema\":{\"type\":\"string\"}}}},\"401\":{\"$ref\":\"#/components/responses/Unauthorized\"},\"404\":{\"$ref\":\"#/components/responses/NotFound\"},\"5XX\":{\"$ref\":\"#/components/responses/ServerError\"}}}},\"/orders/{orderId}/notes\":{\"post\":{\"tags\":[\"orders\"],\"operationId\":\"addNote\",\"summary\":\"Add a note to an order\",\"parameters\":[{\"$ref\":\"#/components/parameters/OrderId\"}],\"requestBody\":{\"required\":true,\"content\":{\"text/plain\":{\"schema\":{\"type\":\"string\"}}}},\"responses\":{\"201\":{\"description\":\"The note, stored.\",\"content\":{\"application/json\":{\"schema\":{\"type\":\"object\",\"required\":[\"id\",\"text\"],\"properties\":{\"id\":{\"type\":\"integer\",\"format\":\"int64\"},\"text\":{\"type\":\"string\"}}}}}},\"400\":{\"$ref\":\"#/components/responses/BadRequest\"},\"401\":{\"$ref\":\"#/components/responses/Unauthorized\"},\"404\":{\"$ref\":\"#/components/responses/NotFound\"},\"413\":{\"$ref\":\"#/components/responses/PayloadTooLarge\"},\"415\":{\"$ref\":\"#/components/responses/UnsupportedMediaType\"},\"5XX\":{\"$ref\":\"#/components/responses/ServerError\"}}}},\"/orders/{orderId}/lines\":{\"get\":{\"tags\":[\"orders\"],\"operationId\":\"listOrderLines\",\"summary\":\"The lines of an order\",\"parameters\":[{\"$ref\":\"#/components/parameters/OrderId\"}],\"responses\":{\"200\":{\"description\":\"Each line of the order.\",\"content\":{\"application/json\":{\"schema\":{\"type\":\"array\",\"items\":{\"type\":\"object\",\"required\":[\"sku\",\"quantity\"],\"properties\":{\"sku\":{\"type\":\"string\"},\"quantity\":{\"type\":\"integer\",\"format\":\"int32\",\"minimum\":1},\"unitPrice\":{\"type\":\"number\",\"format\":\"double\"}}}}}}},\"400\":{\"$ref\":\"#/components/responses/BadRequest\"},\"401\":{\"$ref\":\"#/components/responses/Unauthorized\"},\"404\":{\"$ref\":\"#/components/responses/NotFound\"},\"5XX\":{\"$ref\":\"#/components/responses/ServerError\"}}}},\"/exports/orders.csv\":{\"get\":{\"tags\":[\"store\"],\"operationId\":\"exportOrders\",\"summary\":\"Every order as CSV\",\"responses\":{\"200\":{\"description\":\"One line per order, with a header line.\",\"content\":{\"text/csv\":{\"schema\":{\"type\":\"string\"}}}},\"401\":{\"$ref\":\"#/components/responses/Unauthorized\"},\"5XX\":{\"$ref\":\"#/components/responses/ServerError\"}}}},\"/store/inventory\":{\"get\":{\"tags\":[\"store\"],\"operationId\":\"getInventory\",\"summary\":\"Orders by state\",\"description\":\"Open to a bearer key or to the same key in `X-API-Key`.\",\"security\":[{\"apiKeyAuth\":[]},{\"bearerAuth\":[]}],\"responses\":{\"200\":{\"description\":\"How many orders are in each state.\",\"content\":{\"application/json\":{\"schema\":{\"$ref\":\"#/components/schemas/Inventory\"}}}},\"401\":{\"$ref\":\"#/components/responses/Unauthorized\"},\"5XX\":{\"$ref\":\"#/components/responses/ServerError\"}}}},\"/store/order-count\":{\"get\":{\"tags\":[\"store\"],\"operationId\":\"countOrders\",\"summary\":\"How many orders there are\",\"responses\":{\"200\":{\"description\":\"The number of orders.\",\"content\":{\"application/json\":{\"schema\":{\"type\":\"integer\",\"format\":\"int64\",\"minimum\":0}}}},\"401\":{\"$ref\":\"#/components/responses/Unauthorized\"},\"5XX\":{\"$ref\":\"#/components/responses/ServerError\"}}}},\"/status\":{\"get\":{\"tags\":[\"misc\"],\"operationId\":\"getStatus\",\"summary\":\"Whether the service is up\",\"description\":\"Public, no key needed.\",\"security\":[],\"responses\":{\"200\":{\"description\":\"Up.\",\"content\":{\"application/json\":{\"schema\":{\"type\":\"object\",\"required\":[\"status\",\"version\",\"startedAt\"],\"properties\":{\"status\":{\"type\":\"string\",\"enum\":[\"ok\"]},\"version\":{\"type\":\"string\"},\"startedAt\":{\"type\":\"string\",\"format\":\"date-time\"}}}}}},\"5XX\":{\"$ref\":\"#/components/responses/ServerError\"}}}},\"/newsletter\":{\"post\":{\"tags\":[\"misc\"],\"operationId\":\"subscribe\",\"summary\":\"Subscribe to the newsletter\",\"description\":\"Public, no key needed; a web form posts here.\",\"security\":[],\"requestBody\":{\"required\":true,\"content\":{\"application/x-www-form-urlencoded\":{\"schema\":{\"type\":\"object\",\"required\":[\"email\"],\"additionalProperties\":false,\"properties\":{\"email\":{\"type\":\"string\",\"format\":\"email\",\"maxLength\":254},\"frequency\":{\"type\":\"string\",\"enum\":[\"daily\",\"weekly\"],\"default\":\"weekly\"},\"topic\":{\"type\":\"string\",\"enum\":[\"dogs\",\"cats\",\"fish\"]},\"age\":{\"type\":\"integer\",\"format\":\"int32\",\"minimum\":13}}}}}},\"responses\":{\"204\":{\"description\":\"Subscribed.\"},\"400\":{\"$ref\":\"#/components/responses/BadRequest\"},\"413\":{\"$ref\":\"#/components/responses/PayloadTooLarge\"},\"415\":{\"$ref\":\"#/components/responses/UnsupportedMediaType\"},\"5XX\":{\"$ref\":\"#/components/responses/ServerError\"}}}},\"/labels/{name}\":{\"put\":{\"tags\":[\"misc\"],\"operationId\":\"putLabel\",\"summary\":\"Create or replace a label\",\"parameters\":[{\"name\":\"name\",\"in\":\"path\",\"required\":true,\"description\":\"The label's name.\",\"schema\":{\"type\":\"string\",\"pattern\":\"^[a-z][a-z0-9-]{0,31}$\"}}],\"requestBody\":{\"required\":true,\"content\":{\"application/json\":{\"schema\":{\"$ref\":\"#/components/schemas/Label\"}}}},\"responses\":{\"200\":{\"description\":\"The label, replaced.\",\"content\":{\"application/json\":{\"schema\":{\"$ref\":\"#/components/schemas/Label\"}}}},\"201\":{\"description\":\"The label, created.\",\"headers\":{\"Location\":{\"description\":\"Where the new label is.\",\"required\":true,\"schema\":{\"type\":\"string\"}}},\"content\":{\"application/json\":{\"schema\":{\"$ref\":\"#/components/schemas/Label\"}}}},\"400\":{\"$ref\":\"#/components/responses/BadRequest\"},\"401\":{\"$ref\":\"#/components/responses/Unauthorized\"},\"413\":{\"$ref\":\"#/components/responses/PayloadTooLarge\"},\"415\":{\"$ref\":\"#/components/responses/UnsupportedMediaType\"},\"5XX\":{\"$ref\":\"#/components/responses/ServerError\"}}}},\"/reports/{period}/{day}\":{\"get\":{\"tags\":[\"store\"],\"operationId\":\"getReport\",\"summary\":\"Orders of a day or a week\",\"parameters\":[{\"name\":\"period\",\"in\":\"path\",\"required\":true,\"schema\":{\"type\":\"string\",\"enum\":[\"day\",\"week\"]}},{\"name\":\"day\",\"in\":\"path\",\"required\":true,\"description\":\"The day, or the first day of the week.\",\"schema\":{\"type\":\"string\",\"format\":\"date\"}}],\"responses\":{\"200\":{\"description\":\"The report.\",\"content\":{\"application/json\":{\"schema\":{\"type\":\"object\",\"required\":[\"period\",\"from\",\"orders\"],\"properties\":{\"period\":{\"type\":\"string\",\"enum\":[\"day\",\"week\"]},\"from\":{\"type\":\"string\",\"format\":\"date\"},\"orders\":{\"type\":\"integer\",\"format\":\"int64\",\"minimum\":0}}}}}},\"400\":{\"$ref\":\"#/components/responses/BadRequest\"},\"401\":{\"$ref\":\"#/components/responses/Unauthorized\"},\"5XX\":{\"$ref\":\"#/components/responses/ServerError\"}}}},\"/payments/{paymentId}\":{\"get\":{\"tags\":[\"orders\"],\"operationId\":\"getPayment\",\"summary\":\"Read a payment\",\"parameters\":[{\"name\":\"paymentId\",\"in\":\"path\",\"required\":true,\"schema\":{\"type\":\"string\",\"format\":\"uuid\"}}],\"responses\":{\"200\":{\"description\":\"The payment.\",\"content\":{\"application/json\":{\"schema\":{\"type\":\"object\",\"required\":[\"paymentId\",\"orderId\",\"method\"],\"properties\":{\"paymentId\":{\"type\":\"string\",\"format\":\"uuid\"},\"orderId\":{\"type\":\"integer\",\"format\":\"int64\"},\"method\":{\"$ref\":\"#/components/schemas/Payment\"}}}}}},\"400\":{\"$ref\":\"#/components/responses/BadRequest\"},\"401\":{\"$ref\":\"#/components/responses/Unauthorized\"},\"404\":{\"$ref\":\"#/components/responses/NotFound\"},\"5XX\":{\"$ref\":\"#/components/responses/ServerError\"}}}},\"/echo/{count}/{ratio}/{flag}/{day}/{at}/{token}/{kind}\":{\"get\":{\"tags\":[\"misc\"],\"operationId\":\"echoParameters\",\"summary\":\"Every kind of parameter, echoed\",\"description\":\"Answers with the parameters as the handler received them, typed and\\nwith their defaults: each scalar type and format in the path, the\\nquery and headers, and arrays in the query.\\n\",\"parameters\":[{\"name\":\"count\",\"in\":\"path\",\"required\":true,\"schema\":{\"type\":\"integer\",\"format\":\"int32\",\"minimum\":0}},{\"name\":\"ratio\",\"in\":\"path\",\"required\":true,\"schema\":{\"type\":\"number\",\"format\":\"double\"}},{\"name\":\"flag\",\"in\":\"path\",\"required\":true,\"schema\":{\"type\":\"boolean\"}},{\"name\":\"day\",\"in\":\"path\",\"required\":true,\"schema\":{\"type\":\"string\",\"format\":\"date\"}},{\"name\":\"at\",\"in\":\"path\",\"required\":true,\"schema\":{\"type\":\"string\",\"format\":\"date-time\"}},{\"name\":\"token\",\"in\":\"path\",\"required\":true,\"schema\":{\"type\":\"string\",\"format\":\"uuid\"}},{\"name\":\"kind\",\"in\":\"path\",\"required\":true,\"schema\":{\"type\":\"string\",\"enum\":[\"alpha\",\"beta\"]}},{\"name\":\"big\",\"in\":\"query\",\"required\":true,\"schema\":{\"type\":\"integer\",\"format\":\"int64\"}},{\"name\":\"small\",\"in\":\"query\",\"schema\":{\"type\":\"integer\",\"format\":\"int32\",\"minimum\":0,\"maximum\":100,\"default\":7}},{\"name\":\"fraction\",\"in\":\"query\",\"schema\":{\"type\":\"number\",\"format\":\"float\"}},{\"name\":\"yes\",\"in\":\"query\",\"schema\":{\"type\":\"boolean\",\"default\":true}},{\"name\":\"word\",\"in\":\"query\",\"schema\":{\"type\":\"string\",\"minLength\":1,\"maxLength\":10,\"pattern\":\"^[a-z]+$\",\"default\":\"hi\"}},{\"name\":\"date\",\"in\":\"query\",\"schema\":{\"type\":\"string\",\"format\":\"date\"}},{\"name\":\"moment\",\"in\":\"query\",\"schema\":{\"type\":\"string\",\"format\":\"date-time\"}},{\"name\":\"id\",\"in\":\"query\",\"schema\":{\"type\":\"string\",\"format\":\"uuid\"}},{\"name\":\"pick\",\"in\":\"query\",\"schema\":{\"type\":\"string\",\"enum\":[\"x\",\"y\"],\"default\":\"x\"}},{\"name\":\"many\",\"in\":\"query\",\"explode\":true,\"schema\":{\"type\":\"array\",\"items\":{\"type\":\"integer\",\"format\":\"int32\"}}},{\"name\":\"joined\",\"in\":\"query\",\"explode\":false,\"schema\":{\"type\":\"array\",\"items\":{\"type\":\"string\"}}},{\"name\":\"X-Big\",\"in\":\"header\",\"schema\":{\"type\":\"integer\",\"format\":\"int64\"}},{\"name\":\"X-Fraction\",\"in\":\"header\",\"schema\":{\"type\":\"number\",\"format\":\"double\"}},{\"name\":\"X-Yes\",\"in\":\"header\",\"schema\":{\"type\":\"boolean\"}},{\"name\":\"X-Date\",\"in\":\"header\",\"schema\":{\"type\":\"string\",\"format\":\"date\"}},{\"name\":\"X-Moment\",\"in\":\"header\",\"schema\":{\"type\":\"string\",\"format\":\"date-time\"}},{\"name\":\"X-Id\",\"in\":\"header\",\"schema\":{\"type\":\"string\",\"format\":\"uuid\"}},{\"name\":\"X-Pick\",\"in\":\"header\",\"schema\":{\"type\":\"string\",\"enum\":[\"x\",\"y\"]}},{\"name\":\"X-Word\",\"in\":\"header\",\"schema\":{\"type\":\"string\",\"default\":\"none\"}}],\"responses\":{\"200\":{\"description\":\"The parameters as received, by name.\",\"content\":{\"application/json\":{\"schema\":{\"type\":\"object\",\"additionalProperties\":true}}}},\"400\":{\"$ref\":\"#/components/responses/BadRequest\"},\"401\":{\"$ref\":\"#/components/responses/Unauthorized\"},\"5XX\":{\"$ref\":\"#/components/responses/ServerError\"}}}},\"/legacy/orders/{orderId}\":{\"get\":{\"tags\":[\"orders\"],\"operationId\":\"getLegacyOrder\",\"summary\":\"Read one order (old path)\",\"description\":\"Replaced by `getOrder`.\",\"deprecated\":true,\"x-deprecation-date\":\"2026-01-01\",\"x-sunset\":\"2027-01-01\",\"parameters\":[{\"$ref\":\"#/components/parameters/OrderId\"}],\"responses\":{\"200\":{\"description\":\"The order.\",\"headers\":{\"Deprecation\":{\"description\":\"When this operation was deprecated (RFC 9745).\",\"required\":true,\"schema\":{\"type\":\"string\"}},\"Sunset\":{\"description\":\"When it goes away (RFC 8594).\",\"required\":true,\"schema\":{\"type\":\"string\"}}},\"content\":{\"application/json\":{\"schema\":{\"$ref\":\"#/components/schemas/Order\"}}}},\"400\":{\"$ref\":\"#/components/responses/BadRequest\"},\"401\":{\"$ref\":\"#/components/responses/Unauthorized\"},\"404\":{\"$ref\":\"#/components/responses/NotFound\"},\"5XX\":{\"$ref\":\"#/components/responses/ServerError\"}}}}},\"components\":{\"securitySchemes\":{\"bearerAuth\":{\"type\":\"http\",\"scheme\":\"bearer\",\"description\":\"An API key, sent as `Authorization: Bearer <API_KEY>`.\"},\"apiKeyAuth\":{\"type\":\"apiKey\",\"in\":\"header\",\"name\":\"X-API-Key\",\"description\":\"The same API key, in a header of its own.\"}},\"parameters\":{\"OrderId\":{\"name\":\"orderId\",\"in\":\"path\",\"required\":true,\"description\":\"The order's id.\",\"schema\":{\"type\":\"integer\",\"format\":\"int64\",\"minimum\":1}}},\"headers\":{\"ETag\":{\"description\":\"The version of the order, for `If-Match`.\",\"required\":true,\"schema\":{\"type\":\"string\"}}},\"responses\":{\"BadRequest\":{\"description\":\"A parameter or the body is not valid (code `invalid_parameter`, `invalid_body` or `bad_request`).\",\"content\":{\"application/json\":{\"schema\":{\"$ref\":\"#/components/schemas/Error\"}}}},\"Unauthorized\":{\"description\":\"The API key is missing or invalid (code `unauthorized`).\",\"content\":{\"application/json\":{\"schema\":{\"$ref\":\"#/components/schemas/Error\"}}}},\"NotFound\":{\"description\":\"No such resource (code `not_found`).\",\"content\":{\"application/json\":{\"schema\":{\"$ref\":\"#/components/schemas/Error\"}}}},\"Conflict\":{\"description\":\"The resource's state does not allow this (code `conflict`).\",\"content\":{\"application/json\":{\"schema\":{\"$ref\":\"#/components/schemas/Error\"}}}},\"PreconditionFailed\":{\"description\":\"The resource changed since it was read (code `precondition_failed`).\",\"content\":{\"application/json\":{\"schema\":{\"$ref\":\"#/components/schemas/Error\"}}}},\"PayloadTooLarge\":{\"description\":\"The request body is over the server's limit (code `payload_too_large`).\",\"content\":{\"application/json\":{\"schema\":{\"$ref\":\"#/components/schemas/Error\"}}}},\"UnsupportedMediaType\":{\"description\":\"The request body is not of the documented media type (code `unsupported_media_type`).\",\"content\":{\"application/json\":{\"schema\":{\"$ref\":\"#/components/schemas/Error\"}}}},\"ServerError\":{\"description\":\"The server failed (code `internal_error`) or cannot answer now (code `service_unavailable`).\",\"content\":{\"application/json\":{\"schema\":{\"$ref\":\"#/components/schemas/Error\"}}}}},\"schemas\":{\"Error\":{\"type\":\"object\",\"description\":\"The body of every error response.\",\"required\":[\"code\",\"message\",\"status\"],\"properties\":{\"code\":{\"type\":\"string\",\"description\":\"Machine-readable error code (see the API description for the set).\"},\"message\":{\"type\":\"string\",\"description\":\"Human-readable description.\"},\"status\":{\"type\":\"integer\",\"description\":\"The HTTP status code, equal to the response's status.\"}}},\"OrderStatus\":{\"type\":\"string\",\"description\":\"Where an order stands.\",\"enum\":[\"pending\",\"shipped\",\"delivered\"]},\"Address\":{\"type\":\"object\",\"description\":\"Where an order goes.\",\"required\":[\"street\",\"city\"],\"properties\":{\"street\":{\"type\":\"string\",\"minLength\":1,\"maxLength\":100},\"city\":{\"type\":\"string\",\"minLength\":1,\"maxLength\":60},\"postcode\":{\"type\":\"string\",\"pattern\":\"^[0-9]{5}$\"},\"country\":{\"type\":\"string\",\"description\":\"ISO 3166-1 alpha-2.\",\"pattern\":\"^[A-Z]{2}$\",\"default\":\"US\"}}},\"NewOrder\":{\"type\":\"object\",\"description\":\"An order as a client places it.\",\"required\":[\"petId\",\"quantity\"],\"properties\":{\"petId\":{\"type\":\"integer\",\"format\":\"int64\",\"minimum\":1},\"quantity\":{\"type\":\"integer\",\"format\":\"int32\",\"minimum\":1,\"maximum\":100},\"shipDate\":{\"type\":\"string\",\"format\":\"date-time\"},\"deliverBy\":{\"type\":\"string\",\"format\":\"date\"},\"note\":{\"type\":\"string\",\"nullable\":true,\"maxLength\":200},\"tags\":{\"type\":\"array\",\"maxItems\":5,\"uniqueItems\":true,\"items\":{\"type\":\"string\",\"pattern\":\"^[a-z]+$\"}},\"address\":{\"$ref\":\"#/components/schemas/Address\"},\"giftWrap\":{\"type\":\"boolean\",\"default\":false},\"discount\":{\"type\":\"number\",\"format\":\"double\",\"description\":\"A fraction of the price, below 1.\",\"minimum\":0,\"maximum\":1,\"exclusiveMaximum\":true},\"weightKg\":{\"type\":\"number\",\"format\":\"float\",\"minimum\":0,\"exclusiveMinimum\":true},\"channel\":{\"type\":\"string\",\"enum\":[\"web\",\"phone\",\"store\"],\"default\":\"web\"}}},\"Order\":{\"description\":\"An order as the store keeps it.\",\"allOf\":[{\"$ref\":\"#/components/schemas/NewOrder\"},{\"type\":\"object\",\"required\":[\"id\",\"status\",\"createdAt\"],\"properties\":{\"id\":{\"type\":\"integer\",\"format\":\"int64\"},\"status\":{\"$ref\":\"#/components/schemas/OrderStatus\"},\"createdAt\":{\"type\":\"string\",\"format\":\"date-time\"},\"total\":{\"type\":\"number\",\"format\":\"double\",\"nullable\":true}}}]},\"OrderPatch\":{\"type\":\"object\",\"description\":\"The fields of an order to change.\",\"minProperties\":1,\"additionalProperties\":false,\"properties\":{\"quantity\":{\"type\":\"integer\",\"format\":\"int32\",\"minimum\":1,\"maximum\":100},\"note\":{\"type\":\"string\",\"nullable\":true,\"maxLength\":200},\"status\":{\"$ref\":\"#/components/schemas/OrderStatus\"}}},\"Payment\":{\"description\":\"How an order is paid.\",\"oneOf\":[{\"$ref\":\"#/components/schemas/CardPayment\"},{\"$ref\":\"#/components/schemas/BankPayment\"}]},\"CardPayment\":{\"type\":\"object\",\"required\":[\"kind\",\"number\",\"expires\"],\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"card\"]},\"number\":{\"type\":\"string\",\"pattern\":\"^[0-9]{16}$\"},\"expires\":{\"type\":\"string\",\"pattern\":\"^(0[1-9]|1[0-2])/[0-9]{2}$\"}}},\"BankPayment\":{\"type\":\"object\",\"required\":[\"kind\",\"iban\"],\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"bank\"]},\"iban\":{\"type\":\"string\",\"minLength\":15,\"maxLength\":34,\"pattern\":\"^[A-Z]{2}[0-9A-Z]+$\"}}},\"Inventory\":{\"type\":\"object\",\"description\":\"A count per order state.\",\"additionalProperties\":{\"type\":\"integer\",\"format\":\"int32\",\"minimum\":0}},\"OrderPage\":{\"type\":\"object\",\"description\":\"One page of a search.\",\"required\":[\"items\",\"nextCursor\"],\"properties\":{\"items\":{\"type\":\"array\",\"items\":{\"$ref\":\"#/components/schemas/Order\"}},\"nextCursor\":{\"type\":\"string\",\"nullable\":true,\"description\":\"Where the next page starts; null on the last page.\"}}},\"Label\":{\"type\":\"object\",\"required\":[\"text\"],\"properties\":{\"text\":{\"type\":\"string\",\"minLength\":1,\"maxLength\":100},\"color\":{\"type\":\"string\",\"pattern\":\"^#[0-9a-f]{6}$\"}}}}}}";
 /// The spec's `components.schemas`: how each is documented and
 /// validated.
 pub static COMPONENTS: runtime::Components = runtime::Components::new(
@@ -2749,6 +2760,27 @@ static WATCH_ORDER_PARAM_ORDER_ID: runtime::Schema = runtime::Schema::new(
     "{\"format\":\"int64\",\"minimum\":1,\"type\":\"integer\"}",
     ::std::option::Option::Some(
         "{\"allOf\":[{\"maximum\":9223372036854775807,\"minimum\":-9223372036854775808}],\"format\":\"int64\",\"minimum\":1,\"type\":\"integer\"}",
+    ),
+);
+static GET_ORDER_SUMMARY_RESPONSE_200: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"properties\":{\"count\":{\"format\":\"int64\",\"type\":\"integer\"},\"pending\":{\"format\":\"int64\",\"type\":\"integer\"}},\"required\":[\"count\",\"pending\"],\"type\":\"object\"}",
+    ::std::option::Option::Some(
+        "{\"properties\":{\"count\":{\"allOf\":[{\"maximum\":9223372036854775807,\"minimum\":-9223372036854775808}],\"format\":\"int64\",\"type\":\"integer\"},\"pending\":{\"allOf\":[{\"maximum\":9223372036854775807,\"minimum\":-9223372036854775808}],\"format\":\"int64\",\"type\":\"integer\"}},\"required\":[\"count\",\"pending\"],\"type\":\"object\"}",
+    ),
+);
+static GET_ORDER_STATUS_PARAM_ID: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"format\":\"int64\",\"minimum\":1,\"type\":\"integer\"}",
+    ::std::option::Option::Some(
+        "{\"allOf\":[{\"maximum\":9223372036854775807,\"minimum\":-9223372036854775808}],\"format\":\"int64\",\"minimum\":1,\"type\":\"integer\"}",
+    ),
+);
+static GET_ORDER_STATUS_RESPONSE_200: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"properties\":{\"status\":{\"$ref\":\"#/components/schemas/OrderStatus\"}},\"required\":[\"status\"],\"type\":\"object\"}",
+    ::std::option::Option::Some(
+        "{\"properties\":{\"status\":{\"$ref\":\"#/$defs/OrderStatus\"}},\"required\":[\"status\"],\"type\":\"object\"}",
     ),
 );
 static GET_LATEST_ORDER_RESPONSE_303_HEADER_LOCATION: runtime::Schema = runtime::Schema::new(
@@ -3887,6 +3919,91 @@ static WATCH_ORDER: runtime::Operation = runtime::Operation {
     errors: &["400", "401", "404", "5XX"],
     deprecation: ::std::option::Option::None,
 };
+///`getOrderSummary`: the operation's table, through which the generated layer serves it.
+pub struct GetOrderSummary;
+impl runtime::Contract for GetOrderSummary {
+    type Error = types::Error;
+    fn operation() -> &'static runtime::Operation {
+        &GET_ORDER_SUMMARY
+    }
+    fn error(status: u16, problem: runtime::Problem) -> types::Error {
+        types::Error::from_problem(status, problem)
+    }
+}
+static GET_ORDER_SUMMARY: runtime::Operation = runtime::Operation {
+    id: "getOrderSummary",
+    method: "GET",
+    path: "/v1/orders/summary",
+    security: &[
+        runtime::Scheme::Bearer {
+            name: "bearerAuth",
+        },
+    ],
+    parameters: &[],
+    body: ::std::option::Option::None,
+    responses: &[
+        runtime::SuccessResponse {
+            status: 200u16,
+            description: "The counts.",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                schema: &GET_ORDER_SUMMARY_RESPONSE_200,
+                doc_name: "GetOrderSummaryResponseBody",
+            }),
+            headers: &[],
+        },
+    ],
+    errors: &["401", "5XX"],
+    deprecation: ::std::option::Option::None,
+};
+///`getOrderStatus`: the operation's table, through which the generated layer serves it.
+pub struct GetOrderStatus;
+impl runtime::Contract for GetOrderStatus {
+    type Error = types::Error;
+    fn operation() -> &'static runtime::Operation {
+        &GET_ORDER_STATUS
+    }
+    fn error(status: u16, problem: runtime::Problem) -> types::Error {
+        types::Error::from_problem(status, problem)
+    }
+}
+static GET_ORDER_STATUS: runtime::Operation = runtime::Operation {
+    id: "getOrderStatus",
+    method: "GET",
+    path: "/v1/orders/{id}/status",
+    security: &[
+        runtime::Scheme::Bearer {
+            name: "bearerAuth",
+        },
+    ],
+    parameters: &[
+        runtime::Parameter {
+            name: "id",
+            location: runtime::Location::Path,
+            required: true,
+            value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
+            explode: false,
+            default: ::std::option::Option::None,
+            description: ::std::option::Option::Some("The order's id."),
+            schema: &GET_ORDER_STATUS_PARAM_ID,
+        },
+    ],
+    body: ::std::option::Option::None,
+    responses: &[
+        runtime::SuccessResponse {
+            status: 200u16,
+            description: "The order's status.",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                schema: &GET_ORDER_STATUS_RESPONSE_200,
+                doc_name: "GetOrderStatusResponseBody",
+            }),
+            headers: &[],
+        },
+    ],
+    errors: &["400", "401", "404", "5XX"],
+    deprecation: ::std::option::Option::None,
+};
 ///`getLatestOrder`: the operation's table, through which the generated layer serves it.
 pub struct GetLatestOrder;
 impl runtime::Contract for GetLatestOrder {
@@ -4782,6 +4899,8 @@ pub static OPERATIONS: &[&runtime::Operation] = &[
     &UPLOAD_PHOTO,
     &GET_LABEL,
     &WATCH_ORDER,
+    &GET_ORDER_SUMMARY,
+    &GET_ORDER_STATUS,
     &GET_LATEST_ORDER,
     &ADD_NOTE,
     &LIST_ORDER_LINES,
@@ -4924,6 +5043,14 @@ pub struct WatchOrderPath {
     ///The order's id.
     #[serde(rename = "orderId")]
     pub order_id: ::std::num::NonZeroU64,
+}
+///The path parameters of `getOrderStatus`, as read.
+#[doc(hidden)]
+#[derive(Debug, Clone, ::serde::Deserialize, ::serde::Serialize)]
+pub struct GetOrderStatusPath {
+    ///The order's id.
+    #[serde(rename = "id")]
+    pub id: ::std::num::NonZeroU64,
 }
 ///The path parameters of `addNote`, as read.
 #[doc(hidden)]
@@ -5645,6 +5772,84 @@ impl WatchOrderResponse {
                 runtime::Reply::problem(500u16, problem)
             }
             WatchOrderResponse::ServiceUnavailable(problem) => {
+                runtime::Reply::problem(503u16, problem)
+            }
+        }
+    }
+}
+///The responses `getOrderSummary` documents: one variant per status.
+#[allow(clippy::large_enum_variant)]
+#[derive(Debug)]
+pub enum GetOrderSummaryResponse {
+    ///200: The counts.
+    Ok(runtime::Json<types::GetOrderSummaryResponseBody>),
+    ///401: The API key is missing or invalid (code `unauthorized`).
+    Unauthorized(runtime::Problem),
+    ///500: The server failed (code `internal_error`) or cannot answer now (code `service_unavailable`).
+    InternalServerError(runtime::Problem),
+    ///503: The server failed (code `internal_error`) or cannot answer now (code `service_unavailable`).
+    ServiceUnavailable(runtime::Problem),
+}
+impl GetOrderSummaryResponse {
+    /// The HTTP response this value stands for: a success response
+    /// with its documented media type and headers, or the Error
+    /// object with this variant's status.
+    pub fn into_http(self) -> runtime::Reply<GetOrderSummary> {
+        match self {
+            GetOrderSummaryResponse::Ok(body) => {
+                runtime::Reply::json(200u16, "application/json", body)
+            }
+            GetOrderSummaryResponse::Unauthorized(problem) => {
+                runtime::Reply::problem(401u16, problem)
+            }
+            GetOrderSummaryResponse::InternalServerError(problem) => {
+                runtime::Reply::problem(500u16, problem)
+            }
+            GetOrderSummaryResponse::ServiceUnavailable(problem) => {
+                runtime::Reply::problem(503u16, problem)
+            }
+        }
+    }
+}
+///The responses `getOrderStatus` documents: one variant per status.
+#[allow(clippy::large_enum_variant)]
+#[derive(Debug)]
+pub enum GetOrderStatusResponse {
+    ///200: The order's status.
+    Ok(runtime::Json<types::GetOrderStatusResponseBody>),
+    ///400: A parameter or the body is not valid (code `invalid_parameter`, `invalid_body` or `bad_request`).
+    BadRequest(runtime::Problem),
+    ///401: The API key is missing or invalid (code `unauthorized`).
+    Unauthorized(runtime::Problem),
+    ///404: No such resource (code `not_found`).
+    NotFound(runtime::Problem),
+    ///500: The server failed (code `internal_error`) or cannot answer now (code `service_unavailable`).
+    InternalServerError(runtime::Problem),
+    ///503: The server failed (code `internal_error`) or cannot answer now (code `service_unavailable`).
+    ServiceUnavailable(runtime::Problem),
+}
+impl GetOrderStatusResponse {
+    /// The HTTP response this value stands for: a success response
+    /// with its documented media type and headers, or the Error
+    /// object with this variant's status.
+    pub fn into_http(self) -> runtime::Reply<GetOrderStatus> {
+        match self {
+            GetOrderStatusResponse::Ok(body) => {
+                runtime::Reply::json(200u16, "application/json", body)
+            }
+            GetOrderStatusResponse::BadRequest(problem) => {
+                runtime::Reply::problem(400u16, problem)
+            }
+            GetOrderStatusResponse::Unauthorized(problem) => {
+                runtime::Reply::problem(401u16, problem)
+            }
+            GetOrderStatusResponse::NotFound(problem) => {
+                runtime::Reply::problem(404u16, problem)
+            }
+            GetOrderStatusResponse::InternalServerError(problem) => {
+                runtime::Reply::problem(500u16, problem)
+            }
+            GetOrderStatusResponse::ServiceUnavailable(problem) => {
                 runtime::Reply::problem(503u16, problem)
             }
         }
@@ -6581,6 +6786,21 @@ Upgrades the connection to a WebSocket (RFC 6455); the server sends the order as
         order_id: ::std::num::NonZeroU64,
         upgrade: runtime::Upgrade,
     ) -> impl ::std::future::Future<Output = WatchOrderResponse> + Send;
+    /**How many orders there are, and how many are pending
+
+A literal segment beside `/orders/{orderId}`: the literal wins.*/
+    fn get_order_summary(
+        &self,
+        caller: &Self::Principal,
+    ) -> impl ::std::future::Future<Output = GetOrderSummaryResponse> + Send;
+    /**Where one order stands
+
+Its variable is named `id` where the other paths say `orderId`.*/
+    fn get_order_status(
+        &self,
+        caller: &Self::Principal,
+        id: ::std::num::NonZeroU64,
+    ) -> impl ::std::future::Future<Output = GetOrderStatusResponse> + Send;
     ///Where the newest order is
     fn get_latest_order(
         &self,
@@ -7606,6 +7826,74 @@ impl<H: KitchenSinkHandlers> KitchenSinkApi for StrictServer<H> {
         ::std::result::Result::Ok(::dropshot::HttpResponseOk(DOCUMENT.clone()))
     }
 }
+/// The adapters of the operations `runtime::routing` serves
+/// beyond dropshot's router (not endpoints of the trait).
+impl<H: KitchenSinkHandlers> StrictServer<H> {
+    async fn get_order_summary(
+        rqctx: ::dropshot::RequestContext<H>,
+    ) -> ::std::result::Result<runtime::Reply<GetOrderSummary>, types::Error> {
+        let handlers = rqctx.context();
+        let reply = async {
+            let caller = match runtime::authenticate_with(
+                    handlers,
+                    rqctx.request.headers(),
+                    GET_ORDER_SUMMARY.security,
+                )
+                .await
+            {
+                ::std::result::Result::Ok(caller) => caller,
+                ::std::result::Result::Err(rejection) => return rejection.into_reply(),
+            };
+            #[allow(deprecated)]
+            let response = <H as KitchenSinkHandlers>::get_order_summary(
+                    handlers,
+                    &caller,
+                )
+                .await;
+            response.into_http()
+        }
+            .await;
+        ::std::result::Result::Ok(reply)
+    }
+    async fn get_order_status(
+        rqctx: ::dropshot::RequestContext<H>,
+        _parameters: runtime::Parameters<GetOrderStatus>,
+    ) -> ::std::result::Result<runtime::Reply<GetOrderStatus>, types::Error> {
+        let handlers = rqctx.context();
+        let reply = async {
+            let caller = match runtime::authenticate_with(
+                    handlers,
+                    rqctx.request.headers(),
+                    GET_ORDER_STATUS.security,
+                )
+                .await
+            {
+                ::std::result::Result::Ok(caller) => caller,
+                ::std::result::Result::Err(rejection) => return rejection.into_reply(),
+            };
+            let (path, _) = match runtime::read_parameters::<
+                GetOrderStatusPath,
+                runtime::NoParameters,
+                _,
+            >(&GET_ORDER_STATUS, &rqctx) {
+                ::std::result::Result::Ok(read) => read,
+                ::std::result::Result::Err(problem) => {
+                    return runtime::Reply::problem(400, problem);
+                }
+            };
+            #[allow(deprecated)]
+            let response = <H as KitchenSinkHandlers>::get_order_status(
+                    handlers,
+                    &caller,
+                    path.id,
+                )
+                .await;
+            response.into_http()
+        }
+            .await;
+        ::std::result::Result::Ok(reply)
+    }
+}
 /// The dropshot API description of a server of this version alone,
 /// built on `H`: see [`register_endpoints`].
 pub fn api_description<H: KitchenSinkHandlers>() -> ::std::result::Result<
@@ -7630,823 +7918,950 @@ pub fn endpoint_versions() -> ::dropshot::ApiEndpointVersions {
 /// version alone, [`endpoint_versions`] beside other majors (with a
 /// version policy that tells the major by the path, such as
 /// [`runtime::VersionByPath`]).
+#[allow(clippy::vec_init_then_push)]
 pub fn register_endpoints<H: KitchenSinkHandlers>(
     api: &mut ::dropshot::ApiDescription<H>,
     versions: fn() -> ::dropshot::ApiEndpointVersions,
 ) -> ::std::result::Result<(), runtime::ApiDescriptionError> {
-    api.register(
-        ::dropshot::ApiEndpoint::new(
-                "searchOrders".to_string(),
-                <StrictServer<H> as KitchenSinkApi>::search_orders,
-                ::dropshot::Method::GET,
-                "application/json",
-                "/v1/orders",
-                versions(),
-            )
-            .summary("Search orders")
-            .description(
-                "Orders matching every filter given, by ascending id, a page at a time.",
-            )
-            .tag("orders"),
-    )?;
-    api.register(
-        ::dropshot::ApiEndpoint::new(
-                "createOrder".to_string(),
-                <StrictServer<H> as KitchenSinkApi>::create_order,
-                ::dropshot::Method::POST,
-                "application/json",
-                "/v1/orders",
-                versions(),
-            )
-            .summary("Create an order")
-            .tag("orders"),
-    )?;
-    api.register(
-        ::dropshot::ApiEndpoint::new(
-                "quoteOrder".to_string(),
-                <StrictServer<H> as KitchenSinkApi>::quote_order,
-                ::dropshot::Method::POST,
-                "application/json",
-                "/v1/quotes",
-                versions(),
-            )
-            .summary("Price an order before placing it")
-            .description("Public, no key needed; nothing is stored.")
-            .tag("orders"),
-    )?;
-    api.register(
-        ::dropshot::ApiEndpoint::new(
-                "getOrder".to_string(),
-                <StrictServer<H> as KitchenSinkApi>::get_order,
-                ::dropshot::Method::GET,
-                "application/json",
-                "/v1/orders/{orderId}",
-                versions(),
-            )
-            .summary("Read one order")
-            .tag("orders"),
-    )?;
-    api.register(
-        ::dropshot::ApiEndpoint::new(
-                "deleteOrder".to_string(),
-                <StrictServer<H> as KitchenSinkApi>::delete_order,
-                ::dropshot::Method::DELETE,
-                "application/json",
-                "/v1/orders/{orderId}",
-                versions(),
-            )
-            .summary("Delete an order")
-            .tag("orders"),
-    )?;
-    api.register(
-        ::dropshot::ApiEndpoint::new(
-                "updateOrder".to_string(),
-                <StrictServer<H> as KitchenSinkApi>::update_order,
-                ::dropshot::Method::PATCH,
-                "application/json",
-                "/v1/orders/{orderId}",
-                versions(),
-            )
-            .summary("Change an order")
-            .description(
-                "Changes the fields given, if the order is still at the version `If-Match` names.",
-            )
-            .tag("orders"),
-    )?;
-    api.register(
-        ::dropshot::ApiEndpoint::new(
-                "payOrder".to_string(),
-                <StrictServer<H> as KitchenSinkApi>::pay_order,
-                ::dropshot::Method::POST,
-                "application/json",
-                "/v1/orders/{orderId}/payment",
-                versions(),
-            )
-            .summary("Pay for an order")
-            .tag("orders"),
-    )?;
-    api.register(
-        ::dropshot::ApiEndpoint::new(
-                "shipOrder".to_string(),
-                <StrictServer<H> as KitchenSinkApi>::ship_order,
-                ::dropshot::Method::POST,
-                "application/json",
-                "/v1/orders/{orderId}/shipment",
-                versions(),
-            )
-            .summary("Ship an order")
-            .description("Marks the order shipped; the body, optional, says how.")
-            .tag("orders"),
-    )?;
-    api.register(
-        ::dropshot::ApiEndpoint::new(
-                "getPhoto".to_string(),
-                <StrictServer<H> as KitchenSinkApi>::get_photo,
-                ::dropshot::Method::GET,
-                "application/json",
-                "/v1/orders/{orderId}/photo",
-                versions(),
-            )
-            .summary("The order's photo")
-            .tag("orders"),
-    )?;
-    api.register(
-        ::dropshot::ApiEndpoint::new(
-                "uploadPhoto".to_string(),
-                <StrictServer<H> as KitchenSinkApi>::upload_photo,
-                ::dropshot::Method::PUT,
-                "application/json",
-                "/v1/orders/{orderId}/photo",
-                versions(),
-            )
-            .summary("Attach a photo to an order")
-            .tag("orders"),
-    )?;
-    api.register(
-        ::dropshot::ApiEndpoint::new(
-                "getLabel".to_string(),
-                <StrictServer<H> as KitchenSinkApi>::get_label,
-                ::dropshot::Method::GET,
-                "application/json",
-                "/v1/orders/{orderId}/label",
-                versions(),
-            )
-            .summary("The order's shipping label, as an image")
-            .tag("orders"),
-    )?;
-    api.register(
-        ::dropshot::ApiEndpoint::new(
-                "watchOrder".to_string(),
-                <StrictServer<H> as KitchenSinkApi>::watch_order,
-                ::dropshot::Method::GET,
-                "application/json",
-                "/v1/orders/{orderId}/watch",
-                versions(),
-            )
-            .summary("Watch an order over a WebSocket")
-            .description(
-                "Upgrades the connection to a WebSocket (RFC 6455); the server sends the order as one JSON text message, then closes. A request that is not a WebSocket handshake gets 400.",
-            )
-            .tag("orders"),
-    )?;
-    api.register(
-        ::dropshot::ApiEndpoint::new(
-                "getLatestOrder".to_string(),
-                <StrictServer<H> as KitchenSinkApi>::get_latest_order,
-                ::dropshot::Method::GET,
-                "application/json",
-                "/v1/latest-order",
-                versions(),
-            )
-            .summary("Where the newest order is")
-            .tag("orders"),
-    )?;
-    api.register(
-        ::dropshot::ApiEndpoint::new(
-                "addNote".to_string(),
-                <StrictServer<H> as KitchenSinkApi>::add_note,
-                ::dropshot::Method::POST,
-                "application/json",
-                "/v1/orders/{orderId}/notes",
-                versions(),
-            )
-            .summary("Add a note to an order")
-            .tag("orders"),
-    )?;
-    api.register(
-        ::dropshot::ApiEndpoint::new(
-                "listOrderLines".to_string(),
-                <StrictServer<H> as KitchenSinkApi>::list_order_lines,
-                ::dropshot::Method::GET,
-                "application/json",
-                "/v1/orders/{orderId}/lines",
-                versions(),
-            )
-            .summary("The lines of an order")
-            .tag("orders"),
-    )?;
-    api.register(
-        ::dropshot::ApiEndpoint::new(
-                "exportOrders".to_string(),
-                <StrictServer<H> as KitchenSinkApi>::export_orders,
-                ::dropshot::Method::GET,
-                "application/json",
-                "/v1/exports/orders.csv",
-                versions(),
-            )
-            .summary("Every order as CSV")
-            .tag("store"),
-    )?;
-    api.register(
-        ::dropshot::ApiEndpoint::new(
-                "getInventory".to_string(),
-                <StrictServer<H> as KitchenSinkApi>::get_inventory,
-                ::dropshot::Method::GET,
-                "application/json",
-                "/v1/store/inventory",
-                versions(),
-            )
-            .summary("Orders by state")
-            .description("Open to a bearer key or to the same key in `X-API-Key`.")
-            .tag("store"),
-    )?;
-    api.register(
-        ::dropshot::ApiEndpoint::new(
-                "countOrders".to_string(),
-                <StrictServer<H> as KitchenSinkApi>::count_orders,
-                ::dropshot::Method::GET,
-                "application/json",
-                "/v1/store/order-count",
-                versions(),
-            )
-            .summary("How many orders there are")
-            .tag("store"),
-    )?;
-    api.register(
-        ::dropshot::ApiEndpoint::new(
-                "getStatus".to_string(),
-                <StrictServer<H> as KitchenSinkApi>::get_status,
-                ::dropshot::Method::GET,
-                "application/json",
-                "/v1/status",
-                versions(),
-            )
-            .summary("Whether the service is up")
-            .description("Public, no key needed.")
-            .tag("misc"),
-    )?;
-    api.register(
-        ::dropshot::ApiEndpoint::new(
-                "subscribe".to_string(),
-                <StrictServer<H> as KitchenSinkApi>::subscribe,
-                ::dropshot::Method::POST,
-                "application/json",
-                "/v1/newsletter",
-                versions(),
-            )
-            .summary("Subscribe to the newsletter")
-            .description("Public, no key needed; a web form posts here.")
-            .tag("misc"),
-    )?;
-    api.register(
-        ::dropshot::ApiEndpoint::new(
-                "putLabel".to_string(),
-                <StrictServer<H> as KitchenSinkApi>::put_label,
-                ::dropshot::Method::PUT,
-                "application/json",
-                "/v1/labels/{name}",
-                versions(),
-            )
-            .summary("Create or replace a label")
-            .tag("misc"),
-    )?;
-    api.register(
-        ::dropshot::ApiEndpoint::new(
-                "getReport".to_string(),
-                <StrictServer<H> as KitchenSinkApi>::get_report,
-                ::dropshot::Method::GET,
-                "application/json",
-                "/v1/reports/{period}/{day}",
-                versions(),
-            )
-            .summary("Orders of a day or a week")
-            .tag("store"),
-    )?;
-    api.register(
-        ::dropshot::ApiEndpoint::new(
-                "getPayment".to_string(),
-                <StrictServer<H> as KitchenSinkApi>::get_payment,
-                ::dropshot::Method::GET,
-                "application/json",
-                "/v1/payments/{paymentId}",
-                versions(),
-            )
-            .summary("Read a payment")
-            .tag("orders"),
-    )?;
-    api.register(
-        ::dropshot::ApiEndpoint::new(
-                "echoParameters".to_string(),
-                <StrictServer<H> as KitchenSinkApi>::echo_parameters,
-                ::dropshot::Method::GET,
-                "application/json",
-                "/v1/echo/{count}/{ratio}/{flag}/{day}/{at}/{token}/{kind}",
-                versions(),
-            )
-            .summary("Every kind of parameter, echoed")
-            .description(
-                "Answers with the parameters as the handler received them, typed and with their defaults: each scalar type and format in the path, the query and headers, and arrays in the query.",
-            )
-            .tag("misc"),
-    )?;
-    api.register(
-        ::dropshot::ApiEndpoint::new(
-                "getLegacyOrder".to_string(),
-                <StrictServer<H> as KitchenSinkApi>::get_legacy_order,
-                ::dropshot::Method::GET,
-                "application/json",
-                "/v1/legacy/orders/{orderId}",
-                versions(),
-            )
-            .summary("Read one order (old path)")
-            .description("Replaced by `getOrder`.")
-            .tag("orders")
-            .deprecated(true),
-    )?;
-    api.register(
-        ::dropshot::ApiEndpoint::new(
-                "openapi_document".to_string(),
-                <StrictServer<H> as KitchenSinkApi>::openapi_document,
-                ::dropshot::Method::GET,
-                "application/json",
-                "/v1/openapi.json",
-                versions(),
-            )
-            .visible(false),
-    )?;
-    for method in runtime::methods_other_than(&["GET"]) {
-        api.register(
+    let mut endpoints = ::std::vec::Vec::new();
+    endpoints
+        .push(
             ::dropshot::ApiEndpoint::new(
-                    format!(
-                        "405 {method} {}",
-                        "/v1/echo/{count}/{ratio}/{flag}/{day}/{at}/{token}/{kind}"
-                    ),
-                    |
-                        rqctx: ::dropshot::RequestContext<H>,
-                        _: runtime::Parameters<EchoParameters>|
-                    async move {
-                        runtime::method_not_allowed(
-                                rqctx.request.method(),
-                                "GET",
-                                types::Error::from_problem,
-                            )
-                            .map_err(types::Error::from)
-                    },
-                    method,
+                    "searchOrders".to_string(),
+                    <StrictServer<H> as KitchenSinkApi>::search_orders,
+                    ::dropshot::Method::GET,
                     "application/json",
-                    "/v1/echo/{count}/{ratio}/{flag}/{day}/{at}/{token}/{kind}",
+                    "/v1/orders",
                     versions(),
                 )
-                .visible(false),
-        )?;
-    }
-    for method in runtime::methods_other_than(&["GET"]) {
-        api.register(
+                .summary("Search orders")
+                .description(
+                    "Orders matching every filter given, by ascending id, a page at a time.",
+                )
+                .tag("orders"),
+        );
+    endpoints
+        .push(
             ::dropshot::ApiEndpoint::new(
-                    format!("405 {method} {}", "/v1/exports/orders.csv"),
-                    |rqctx: ::dropshot::RequestContext<H>| async move {
-                        runtime::method_not_allowed(
-                                rqctx.request.method(),
-                                "GET",
-                                types::Error::from_problem,
-                            )
-                            .map_err(types::Error::from)
-                    },
-                    method,
+                    "createOrder".to_string(),
+                    <StrictServer<H> as KitchenSinkApi>::create_order,
+                    ::dropshot::Method::POST,
                     "application/json",
-                    "/v1/exports/orders.csv",
+                    "/v1/orders",
                     versions(),
                 )
-                .visible(false),
-        )?;
-    }
-    for method in runtime::methods_other_than(&["PUT"]) {
-        api.register(
+                .summary("Create an order")
+                .tag("orders"),
+        );
+    endpoints
+        .push(
             ::dropshot::ApiEndpoint::new(
-                    format!("405 {method} {}", "/v1/labels/{name}"),
-                    |
-                        rqctx: ::dropshot::RequestContext<H>,
-                        _: runtime::Parameters<PutLabel>|
-                    async move {
-                        runtime::method_not_allowed(
-                                rqctx.request.method(),
-                                "PUT",
-                                types::Error::from_problem,
-                            )
-                            .map_err(types::Error::from)
-                    },
-                    method,
+                    "quoteOrder".to_string(),
+                    <StrictServer<H> as KitchenSinkApi>::quote_order,
+                    ::dropshot::Method::POST,
                     "application/json",
-                    "/v1/labels/{name}",
+                    "/v1/quotes",
                     versions(),
                 )
-                .visible(false),
-        )?;
-    }
-    for method in runtime::methods_other_than(&["GET"]) {
-        api.register(
+                .summary("Price an order before placing it")
+                .description("Public, no key needed; nothing is stored.")
+                .tag("orders"),
+        );
+    endpoints
+        .push(
             ::dropshot::ApiEndpoint::new(
-                    format!("405 {method} {}", "/v1/latest-order"),
-                    |rqctx: ::dropshot::RequestContext<H>| async move {
-                        runtime::method_not_allowed(
-                                rqctx.request.method(),
-                                "GET",
-                                types::Error::from_problem,
-                            )
-                            .map_err(types::Error::from)
-                    },
-                    method,
+                    "getOrder".to_string(),
+                    <StrictServer<H> as KitchenSinkApi>::get_order,
+                    ::dropshot::Method::GET,
+                    "application/json",
+                    "/v1/orders/{orderId}",
+                    versions(),
+                )
+                .summary("Read one order")
+                .tag("orders"),
+        );
+    endpoints
+        .push(
+            ::dropshot::ApiEndpoint::new(
+                    "deleteOrder".to_string(),
+                    <StrictServer<H> as KitchenSinkApi>::delete_order,
+                    ::dropshot::Method::DELETE,
+                    "application/json",
+                    "/v1/orders/{orderId}",
+                    versions(),
+                )
+                .summary("Delete an order")
+                .tag("orders"),
+        );
+    endpoints
+        .push(
+            ::dropshot::ApiEndpoint::new(
+                    "updateOrder".to_string(),
+                    <StrictServer<H> as KitchenSinkApi>::update_order,
+                    ::dropshot::Method::PATCH,
+                    "application/json",
+                    "/v1/orders/{orderId}",
+                    versions(),
+                )
+                .summary("Change an order")
+                .description(
+                    "Changes the fields given, if the order is still at the version `If-Match` names.",
+                )
+                .tag("orders"),
+        );
+    endpoints
+        .push(
+            ::dropshot::ApiEndpoint::new(
+                    "payOrder".to_string(),
+                    <StrictServer<H> as KitchenSinkApi>::pay_order,
+                    ::dropshot::Method::POST,
+                    "application/json",
+                    "/v1/orders/{orderId}/payment",
+                    versions(),
+                )
+                .summary("Pay for an order")
+                .tag("orders"),
+        );
+    endpoints
+        .push(
+            ::dropshot::ApiEndpoint::new(
+                    "shipOrder".to_string(),
+                    <StrictServer<H> as KitchenSinkApi>::ship_order,
+                    ::dropshot::Method::POST,
+                    "application/json",
+                    "/v1/orders/{orderId}/shipment",
+                    versions(),
+                )
+                .summary("Ship an order")
+                .description("Marks the order shipped; the body, optional, says how.")
+                .tag("orders"),
+        );
+    endpoints
+        .push(
+            ::dropshot::ApiEndpoint::new(
+                    "getPhoto".to_string(),
+                    <StrictServer<H> as KitchenSinkApi>::get_photo,
+                    ::dropshot::Method::GET,
+                    "application/json",
+                    "/v1/orders/{orderId}/photo",
+                    versions(),
+                )
+                .summary("The order's photo")
+                .tag("orders"),
+        );
+    endpoints
+        .push(
+            ::dropshot::ApiEndpoint::new(
+                    "uploadPhoto".to_string(),
+                    <StrictServer<H> as KitchenSinkApi>::upload_photo,
+                    ::dropshot::Method::PUT,
+                    "application/json",
+                    "/v1/orders/{orderId}/photo",
+                    versions(),
+                )
+                .summary("Attach a photo to an order")
+                .tag("orders"),
+        );
+    endpoints
+        .push(
+            ::dropshot::ApiEndpoint::new(
+                    "getLabel".to_string(),
+                    <StrictServer<H> as KitchenSinkApi>::get_label,
+                    ::dropshot::Method::GET,
+                    "application/json",
+                    "/v1/orders/{orderId}/label",
+                    versions(),
+                )
+                .summary("The order's shipping label, as an image")
+                .tag("orders"),
+        );
+    endpoints
+        .push(
+            ::dropshot::ApiEndpoint::new(
+                    "watchOrder".to_string(),
+                    <StrictServer<H> as KitchenSinkApi>::watch_order,
+                    ::dropshot::Method::GET,
+                    "application/json",
+                    "/v1/orders/{orderId}/watch",
+                    versions(),
+                )
+                .summary("Watch an order over a WebSocket")
+                .description(
+                    "Upgrades the connection to a WebSocket (RFC 6455); the server sends the order as one JSON text message, then closes. A request that is not a WebSocket handshake gets 400.",
+                )
+                .tag("orders"),
+        );
+    endpoints
+        .push(
+            ::dropshot::ApiEndpoint::new(
+                    "getOrderSummary".to_string(),
+                    StrictServer::<H>::get_order_summary,
+                    ::dropshot::Method::GET,
+                    "application/json",
+                    "/v1/orders/summary",
+                    versions(),
+                )
+                .summary("How many orders there are, and how many are pending")
+                .description(
+                    "A literal segment beside `/orders/{orderId}`: the literal wins.",
+                )
+                .tag("orders"),
+        );
+    endpoints
+        .push(
+            ::dropshot::ApiEndpoint::new(
+                    "getOrderStatus".to_string(),
+                    StrictServer::<H>::get_order_status,
+                    ::dropshot::Method::GET,
+                    "application/json",
+                    "/v1/orders/{id}/status",
+                    versions(),
+                )
+                .summary("Where one order stands")
+                .description(
+                    "Its variable is named `id` where the other paths say `orderId`.",
+                )
+                .tag("orders"),
+        );
+    endpoints
+        .push(
+            ::dropshot::ApiEndpoint::new(
+                    "getLatestOrder".to_string(),
+                    <StrictServer<H> as KitchenSinkApi>::get_latest_order,
+                    ::dropshot::Method::GET,
                     "application/json",
                     "/v1/latest-order",
                     versions(),
                 )
-                .visible(false),
-        )?;
-    }
-    for method in runtime::methods_other_than(&["GET"]) {
-        api.register(
+                .summary("Where the newest order is")
+                .tag("orders"),
+        );
+    endpoints
+        .push(
             ::dropshot::ApiEndpoint::new(
-                    format!("405 {method} {}", "/v1/legacy/orders/{orderId}"),
-                    |
-                        rqctx: ::dropshot::RequestContext<H>,
-                        _: runtime::Parameters<GetLegacyOrder>|
-                    async move {
-                        runtime::method_not_allowed(
-                                rqctx.request.method(),
-                                "GET",
-                                types::Error::from_problem,
-                            )
-                            .map_err(types::Error::from)
-                    },
-                    method,
+                    "addNote".to_string(),
+                    <StrictServer<H> as KitchenSinkApi>::add_note,
+                    ::dropshot::Method::POST,
                     "application/json",
-                    "/v1/legacy/orders/{orderId}",
+                    "/v1/orders/{orderId}/notes",
                     versions(),
                 )
-                .visible(false),
-        )?;
-    }
-    for method in runtime::methods_other_than(&["POST"]) {
-        api.register(
+                .summary("Add a note to an order")
+                .tag("orders"),
+        );
+    endpoints
+        .push(
             ::dropshot::ApiEndpoint::new(
-                    format!("405 {method} {}", "/v1/newsletter"),
-                    |rqctx: ::dropshot::RequestContext<H>| async move {
-                        runtime::method_not_allowed(
-                                rqctx.request.method(),
-                                "POST",
-                                types::Error::from_problem,
-                            )
-                            .map_err(types::Error::from)
-                    },
-                    method,
+                    "listOrderLines".to_string(),
+                    <StrictServer<H> as KitchenSinkApi>::list_order_lines,
+                    ::dropshot::Method::GET,
+                    "application/json",
+                    "/v1/orders/{orderId}/lines",
+                    versions(),
+                )
+                .summary("The lines of an order")
+                .tag("orders"),
+        );
+    endpoints
+        .push(
+            ::dropshot::ApiEndpoint::new(
+                    "exportOrders".to_string(),
+                    <StrictServer<H> as KitchenSinkApi>::export_orders,
+                    ::dropshot::Method::GET,
+                    "application/json",
+                    "/v1/exports/orders.csv",
+                    versions(),
+                )
+                .summary("Every order as CSV")
+                .tag("store"),
+        );
+    endpoints
+        .push(
+            ::dropshot::ApiEndpoint::new(
+                    "getInventory".to_string(),
+                    <StrictServer<H> as KitchenSinkApi>::get_inventory,
+                    ::dropshot::Method::GET,
+                    "application/json",
+                    "/v1/store/inventory",
+                    versions(),
+                )
+                .summary("Orders by state")
+                .description("Open to a bearer key or to the same key in `X-API-Key`.")
+                .tag("store"),
+        );
+    endpoints
+        .push(
+            ::dropshot::ApiEndpoint::new(
+                    "countOrders".to_string(),
+                    <StrictServer<H> as KitchenSinkApi>::count_orders,
+                    ::dropshot::Method::GET,
+                    "application/json",
+                    "/v1/store/order-count",
+                    versions(),
+                )
+                .summary("How many orders there are")
+                .tag("store"),
+        );
+    endpoints
+        .push(
+            ::dropshot::ApiEndpoint::new(
+                    "getStatus".to_string(),
+                    <StrictServer<H> as KitchenSinkApi>::get_status,
+                    ::dropshot::Method::GET,
+                    "application/json",
+                    "/v1/status",
+                    versions(),
+                )
+                .summary("Whether the service is up")
+                .description("Public, no key needed.")
+                .tag("misc"),
+        );
+    endpoints
+        .push(
+            ::dropshot::ApiEndpoint::new(
+                    "subscribe".to_string(),
+                    <StrictServer<H> as KitchenSinkApi>::subscribe,
+                    ::dropshot::Method::POST,
                     "application/json",
                     "/v1/newsletter",
                     versions(),
                 )
-                .visible(false),
-        )?;
-    }
-    for method in runtime::methods_other_than(&["GET"]) {
-        api.register(
+                .summary("Subscribe to the newsletter")
+                .description("Public, no key needed; a web form posts here.")
+                .tag("misc"),
+        );
+    endpoints
+        .push(
             ::dropshot::ApiEndpoint::new(
-                    format!("405 {method} {}", "/v1/openapi.json"),
-                    |rqctx: ::dropshot::RequestContext<H>| async move {
-                        runtime::method_not_allowed(
-                                rqctx.request.method(),
-                                "GET",
-                                types::Error::from_problem,
-                            )
-                            .map_err(types::Error::from)
-                    },
-                    method,
+                    "putLabel".to_string(),
+                    <StrictServer<H> as KitchenSinkApi>::put_label,
+                    ::dropshot::Method::PUT,
+                    "application/json",
+                    "/v1/labels/{name}",
+                    versions(),
+                )
+                .summary("Create or replace a label")
+                .tag("misc"),
+        );
+    endpoints
+        .push(
+            ::dropshot::ApiEndpoint::new(
+                    "getReport".to_string(),
+                    <StrictServer<H> as KitchenSinkApi>::get_report,
+                    ::dropshot::Method::GET,
+                    "application/json",
+                    "/v1/reports/{period}/{day}",
+                    versions(),
+                )
+                .summary("Orders of a day or a week")
+                .tag("store"),
+        );
+    endpoints
+        .push(
+            ::dropshot::ApiEndpoint::new(
+                    "getPayment".to_string(),
+                    <StrictServer<H> as KitchenSinkApi>::get_payment,
+                    ::dropshot::Method::GET,
+                    "application/json",
+                    "/v1/payments/{paymentId}",
+                    versions(),
+                )
+                .summary("Read a payment")
+                .tag("orders"),
+        );
+    endpoints
+        .push(
+            ::dropshot::ApiEndpoint::new(
+                    "echoParameters".to_string(),
+                    <StrictServer<H> as KitchenSinkApi>::echo_parameters,
+                    ::dropshot::Method::GET,
+                    "application/json",
+                    "/v1/echo/{count}/{ratio}/{flag}/{day}/{at}/{token}/{kind}",
+                    versions(),
+                )
+                .summary("Every kind of parameter, echoed")
+                .description(
+                    "Answers with the parameters as the handler received them, typed and with their defaults: each scalar type and format in the path, the query and headers, and arrays in the query.",
+                )
+                .tag("misc"),
+        );
+    endpoints
+        .push(
+            ::dropshot::ApiEndpoint::new(
+                    "getLegacyOrder".to_string(),
+                    <StrictServer<H> as KitchenSinkApi>::get_legacy_order,
+                    ::dropshot::Method::GET,
+                    "application/json",
+                    "/v1/legacy/orders/{orderId}",
+                    versions(),
+                )
+                .summary("Read one order (old path)")
+                .description("Replaced by `getOrder`.")
+                .tag("orders")
+                .deprecated(true),
+        );
+    endpoints
+        .push(
+            ::dropshot::ApiEndpoint::new(
+                    "openapi_document".to_string(),
+                    <StrictServer<H> as KitchenSinkApi>::openapi_document,
+                    ::dropshot::Method::GET,
                     "application/json",
                     "/v1/openapi.json",
                     versions(),
                 )
                 .visible(false),
-        )?;
+        );
+    for method in runtime::methods_other_than(&["GET"]) {
+        endpoints
+            .push(
+                ::dropshot::ApiEndpoint::new(
+                        format!(
+                            "405 {method} {}",
+                            "/v1/echo/{count}/{ratio}/{flag}/{day}/{at}/{token}/{kind}"
+                        ),
+                        |
+                            rqctx: ::dropshot::RequestContext<H>,
+                            _: runtime::Parameters<EchoParameters>|
+                        async move {
+                            runtime::method_not_allowed(
+                                    rqctx.request.method(),
+                                    "GET",
+                                    types::Error::from_problem,
+                                )
+                                .map_err(types::Error::from)
+                        },
+                        method,
+                        "application/json",
+                        "/v1/echo/{count}/{ratio}/{flag}/{day}/{at}/{token}/{kind}",
+                        versions(),
+                    )
+                    .visible(false),
+            );
+    }
+    for method in runtime::methods_other_than(&["GET"]) {
+        endpoints
+            .push(
+                ::dropshot::ApiEndpoint::new(
+                        format!("405 {method} {}", "/v1/exports/orders.csv"),
+                        |rqctx: ::dropshot::RequestContext<H>| async move {
+                            runtime::method_not_allowed(
+                                    rqctx.request.method(),
+                                    "GET",
+                                    types::Error::from_problem,
+                                )
+                                .map_err(types::Error::from)
+                        },
+                        method,
+                        "application/json",
+                        "/v1/exports/orders.csv",
+                        versions(),
+                    )
+                    .visible(false),
+            );
+    }
+    for method in runtime::methods_other_than(&["PUT"]) {
+        endpoints
+            .push(
+                ::dropshot::ApiEndpoint::new(
+                        format!("405 {method} {}", "/v1/labels/{name}"),
+                        |
+                            rqctx: ::dropshot::RequestContext<H>,
+                            _: runtime::Parameters<PutLabel>|
+                        async move {
+                            runtime::method_not_allowed(
+                                    rqctx.request.method(),
+                                    "PUT",
+                                    types::Error::from_problem,
+                                )
+                                .map_err(types::Error::from)
+                        },
+                        method,
+                        "application/json",
+                        "/v1/labels/{name}",
+                        versions(),
+                    )
+                    .visible(false),
+            );
+    }
+    for method in runtime::methods_other_than(&["GET"]) {
+        endpoints
+            .push(
+                ::dropshot::ApiEndpoint::new(
+                        format!("405 {method} {}", "/v1/latest-order"),
+                        |rqctx: ::dropshot::RequestContext<H>| async move {
+                            runtime::method_not_allowed(
+                                    rqctx.request.method(),
+                                    "GET",
+                                    types::Error::from_problem,
+                                )
+                                .map_err(types::Error::from)
+                        },
+                        method,
+                        "application/json",
+                        "/v1/latest-order",
+                        versions(),
+                    )
+                    .visible(false),
+            );
+    }
+    for method in runtime::methods_other_than(&["GET"]) {
+        endpoints
+            .push(
+                ::dropshot::ApiEndpoint::new(
+                        format!("405 {method} {}", "/v1/legacy/orders/{orderId}"),
+                        |
+                            rqctx: ::dropshot::RequestContext<H>,
+                            _: runtime::Parameters<GetLegacyOrder>|
+                        async move {
+                            runtime::method_not_allowed(
+                                    rqctx.request.method(),
+                                    "GET",
+                                    types::Error::from_problem,
+                                )
+                                .map_err(types::Error::from)
+                        },
+                        method,
+                        "application/json",
+                        "/v1/legacy/orders/{orderId}",
+                        versions(),
+                    )
+                    .visible(false),
+            );
+    }
+    for method in runtime::methods_other_than(&["POST"]) {
+        endpoints
+            .push(
+                ::dropshot::ApiEndpoint::new(
+                        format!("405 {method} {}", "/v1/newsletter"),
+                        |rqctx: ::dropshot::RequestContext<H>| async move {
+                            runtime::method_not_allowed(
+                                    rqctx.request.method(),
+                                    "POST",
+                                    types::Error::from_problem,
+                                )
+                                .map_err(types::Error::from)
+                        },
+                        method,
+                        "application/json",
+                        "/v1/newsletter",
+                        versions(),
+                    )
+                    .visible(false),
+            );
+    }
+    for method in runtime::methods_other_than(&["GET"]) {
+        endpoints
+            .push(
+                ::dropshot::ApiEndpoint::new(
+                        format!("405 {method} {}", "/v1/openapi.json"),
+                        |rqctx: ::dropshot::RequestContext<H>| async move {
+                            runtime::method_not_allowed(
+                                    rqctx.request.method(),
+                                    "GET",
+                                    types::Error::from_problem,
+                                )
+                                .map_err(types::Error::from)
+                        },
+                        method,
+                        "application/json",
+                        "/v1/openapi.json",
+                        versions(),
+                    )
+                    .visible(false),
+            );
     }
     for method in runtime::methods_other_than(&["GET", "POST"]) {
-        api.register(
-            ::dropshot::ApiEndpoint::new(
-                    format!("405 {method} {}", "/v1/orders"),
-                    |rqctx: ::dropshot::RequestContext<H>| async move {
-                        runtime::method_not_allowed(
-                                rqctx.request.method(),
-                                "GET, POST",
-                                types::Error::from_problem,
-                            )
-                            .map_err(types::Error::from)
-                    },
-                    method,
-                    "application/json",
-                    "/v1/orders",
-                    versions(),
-                )
-                .visible(false),
-        )?;
+        endpoints
+            .push(
+                ::dropshot::ApiEndpoint::new(
+                        format!("405 {method} {}", "/v1/orders"),
+                        |rqctx: ::dropshot::RequestContext<H>| async move {
+                            runtime::method_not_allowed(
+                                    rqctx.request.method(),
+                                    "GET, POST",
+                                    types::Error::from_problem,
+                                )
+                                .map_err(types::Error::from)
+                        },
+                        method,
+                        "application/json",
+                        "/v1/orders",
+                        versions(),
+                    )
+                    .visible(false),
+            );
+    }
+    for method in runtime::methods_other_than(&["GET"]) {
+        endpoints
+            .push(
+                ::dropshot::ApiEndpoint::new(
+                        format!("405 {method} {}", "/v1/orders/summary"),
+                        |rqctx: ::dropshot::RequestContext<H>| async move {
+                            runtime::method_not_allowed(
+                                    rqctx.request.method(),
+                                    "GET",
+                                    types::Error::from_problem,
+                                )
+                                .map_err(types::Error::from)
+                        },
+                        method,
+                        "application/json",
+                        "/v1/orders/summary",
+                        versions(),
+                    )
+                    .visible(false),
+            );
+    }
+    for method in runtime::methods_other_than(&["GET"]) {
+        endpoints
+            .push(
+                ::dropshot::ApiEndpoint::new(
+                        format!("405 {method} {}", "/v1/orders/{id}/status"),
+                        |
+                            rqctx: ::dropshot::RequestContext<H>,
+                            _: runtime::Parameters<GetOrderStatus>|
+                        async move {
+                            runtime::method_not_allowed(
+                                    rqctx.request.method(),
+                                    "GET",
+                                    types::Error::from_problem,
+                                )
+                                .map_err(types::Error::from)
+                        },
+                        method,
+                        "application/json",
+                        "/v1/orders/{id}/status",
+                        versions(),
+                    )
+                    .visible(false),
+            );
     }
     for method in runtime::methods_other_than(&["DELETE", "GET", "PATCH"]) {
-        api.register(
-            ::dropshot::ApiEndpoint::new(
-                    format!("405 {method} {}", "/v1/orders/{orderId}"),
-                    |
-                        rqctx: ::dropshot::RequestContext<H>,
-                        _: runtime::Parameters<UpdateOrder>|
-                    async move {
-                        runtime::method_not_allowed(
-                                rqctx.request.method(),
-                                "DELETE, GET, PATCH",
-                                types::Error::from_problem,
-                            )
-                            .map_err(types::Error::from)
-                    },
-                    method,
-                    "application/json",
-                    "/v1/orders/{orderId}",
-                    versions(),
-                )
-                .visible(false),
-        )?;
+        endpoints
+            .push(
+                ::dropshot::ApiEndpoint::new(
+                        format!("405 {method} {}", "/v1/orders/{orderId}"),
+                        |
+                            rqctx: ::dropshot::RequestContext<H>,
+                            _: runtime::Parameters<UpdateOrder>|
+                        async move {
+                            runtime::method_not_allowed(
+                                    rqctx.request.method(),
+                                    "DELETE, GET, PATCH",
+                                    types::Error::from_problem,
+                                )
+                                .map_err(types::Error::from)
+                        },
+                        method,
+                        "application/json",
+                        "/v1/orders/{orderId}",
+                        versions(),
+                    )
+                    .visible(false),
+            );
     }
     for method in runtime::methods_other_than(&["GET"]) {
-        api.register(
-            ::dropshot::ApiEndpoint::new(
-                    format!("405 {method} {}", "/v1/orders/{orderId}/label"),
-                    |
-                        rqctx: ::dropshot::RequestContext<H>,
-                        _: runtime::Parameters<GetLabel>|
-                    async move {
-                        runtime::method_not_allowed(
-                                rqctx.request.method(),
-                                "GET",
-                                types::Error::from_problem,
-                            )
-                            .map_err(types::Error::from)
-                    },
-                    method,
-                    "application/json",
-                    "/v1/orders/{orderId}/label",
-                    versions(),
-                )
-                .visible(false),
-        )?;
+        endpoints
+            .push(
+                ::dropshot::ApiEndpoint::new(
+                        format!("405 {method} {}", "/v1/orders/{orderId}/label"),
+                        |
+                            rqctx: ::dropshot::RequestContext<H>,
+                            _: runtime::Parameters<GetLabel>|
+                        async move {
+                            runtime::method_not_allowed(
+                                    rqctx.request.method(),
+                                    "GET",
+                                    types::Error::from_problem,
+                                )
+                                .map_err(types::Error::from)
+                        },
+                        method,
+                        "application/json",
+                        "/v1/orders/{orderId}/label",
+                        versions(),
+                    )
+                    .visible(false),
+            );
     }
     for method in runtime::methods_other_than(&["GET"]) {
-        api.register(
-            ::dropshot::ApiEndpoint::new(
-                    format!("405 {method} {}", "/v1/orders/{orderId}/lines"),
-                    |
-                        rqctx: ::dropshot::RequestContext<H>,
-                        _: runtime::Parameters<ListOrderLines>|
-                    async move {
-                        runtime::method_not_allowed(
-                                rqctx.request.method(),
-                                "GET",
-                                types::Error::from_problem,
-                            )
-                            .map_err(types::Error::from)
-                    },
-                    method,
-                    "application/json",
-                    "/v1/orders/{orderId}/lines",
-                    versions(),
-                )
-                .visible(false),
-        )?;
+        endpoints
+            .push(
+                ::dropshot::ApiEndpoint::new(
+                        format!("405 {method} {}", "/v1/orders/{orderId}/lines"),
+                        |
+                            rqctx: ::dropshot::RequestContext<H>,
+                            _: runtime::Parameters<ListOrderLines>|
+                        async move {
+                            runtime::method_not_allowed(
+                                    rqctx.request.method(),
+                                    "GET",
+                                    types::Error::from_problem,
+                                )
+                                .map_err(types::Error::from)
+                        },
+                        method,
+                        "application/json",
+                        "/v1/orders/{orderId}/lines",
+                        versions(),
+                    )
+                    .visible(false),
+            );
     }
     for method in runtime::methods_other_than(&["POST"]) {
-        api.register(
-            ::dropshot::ApiEndpoint::new(
-                    format!("405 {method} {}", "/v1/orders/{orderId}/notes"),
-                    |
-                        rqctx: ::dropshot::RequestContext<H>,
-                        _: runtime::Parameters<AddNote>|
-                    async move {
-                        runtime::method_not_allowed(
-                                rqctx.request.method(),
-                                "POST",
-                                types::Error::from_problem,
-                            )
-                            .map_err(types::Error::from)
-                    },
-                    method,
-                    "application/json",
-                    "/v1/orders/{orderId}/notes",
-                    versions(),
-                )
-                .visible(false),
-        )?;
+        endpoints
+            .push(
+                ::dropshot::ApiEndpoint::new(
+                        format!("405 {method} {}", "/v1/orders/{orderId}/notes"),
+                        |
+                            rqctx: ::dropshot::RequestContext<H>,
+                            _: runtime::Parameters<AddNote>|
+                        async move {
+                            runtime::method_not_allowed(
+                                    rqctx.request.method(),
+                                    "POST",
+                                    types::Error::from_problem,
+                                )
+                                .map_err(types::Error::from)
+                        },
+                        method,
+                        "application/json",
+                        "/v1/orders/{orderId}/notes",
+                        versions(),
+                    )
+                    .visible(false),
+            );
     }
     for method in runtime::methods_other_than(&["POST"]) {
-        api.register(
-            ::dropshot::ApiEndpoint::new(
-                    format!("405 {method} {}", "/v1/orders/{orderId}/payment"),
-                    |
-                        rqctx: ::dropshot::RequestContext<H>,
-                        _: runtime::Parameters<PayOrder>|
-                    async move {
-                        runtime::method_not_allowed(
-                                rqctx.request.method(),
-                                "POST",
-                                types::Error::from_problem,
-                            )
-                            .map_err(types::Error::from)
-                    },
-                    method,
-                    "application/json",
-                    "/v1/orders/{orderId}/payment",
-                    versions(),
-                )
-                .visible(false),
-        )?;
+        endpoints
+            .push(
+                ::dropshot::ApiEndpoint::new(
+                        format!("405 {method} {}", "/v1/orders/{orderId}/payment"),
+                        |
+                            rqctx: ::dropshot::RequestContext<H>,
+                            _: runtime::Parameters<PayOrder>|
+                        async move {
+                            runtime::method_not_allowed(
+                                    rqctx.request.method(),
+                                    "POST",
+                                    types::Error::from_problem,
+                                )
+                                .map_err(types::Error::from)
+                        },
+                        method,
+                        "application/json",
+                        "/v1/orders/{orderId}/payment",
+                        versions(),
+                    )
+                    .visible(false),
+            );
     }
     for method in runtime::methods_other_than(&["GET", "PUT"]) {
-        api.register(
-            ::dropshot::ApiEndpoint::new(
-                    format!("405 {method} {}", "/v1/orders/{orderId}/photo"),
-                    |
-                        rqctx: ::dropshot::RequestContext<H>,
-                        _: runtime::Parameters<UploadPhoto>|
-                    async move {
-                        runtime::method_not_allowed(
-                                rqctx.request.method(),
-                                "GET, PUT",
-                                types::Error::from_problem,
-                            )
-                            .map_err(types::Error::from)
-                    },
-                    method,
-                    "application/json",
-                    "/v1/orders/{orderId}/photo",
-                    versions(),
-                )
-                .visible(false),
-        )?;
+        endpoints
+            .push(
+                ::dropshot::ApiEndpoint::new(
+                        format!("405 {method} {}", "/v1/orders/{orderId}/photo"),
+                        |
+                            rqctx: ::dropshot::RequestContext<H>,
+                            _: runtime::Parameters<UploadPhoto>|
+                        async move {
+                            runtime::method_not_allowed(
+                                    rqctx.request.method(),
+                                    "GET, PUT",
+                                    types::Error::from_problem,
+                                )
+                                .map_err(types::Error::from)
+                        },
+                        method,
+                        "application/json",
+                        "/v1/orders/{orderId}/photo",
+                        versions(),
+                    )
+                    .visible(false),
+            );
     }
     for method in runtime::methods_other_than(&["POST"]) {
-        api.register(
-            ::dropshot::ApiEndpoint::new(
-                    format!("405 {method} {}", "/v1/orders/{orderId}/shipment"),
-                    |
-                        rqctx: ::dropshot::RequestContext<H>,
-                        _: runtime::Parameters<ShipOrder>|
-                    async move {
-                        runtime::method_not_allowed(
-                                rqctx.request.method(),
-                                "POST",
-                                types::Error::from_problem,
-                            )
-                            .map_err(types::Error::from)
-                    },
-                    method,
-                    "application/json",
-                    "/v1/orders/{orderId}/shipment",
-                    versions(),
-                )
-                .visible(false),
-        )?;
+        endpoints
+            .push(
+                ::dropshot::ApiEndpoint::new(
+                        format!("405 {method} {}", "/v1/orders/{orderId}/shipment"),
+                        |
+                            rqctx: ::dropshot::RequestContext<H>,
+                            _: runtime::Parameters<ShipOrder>|
+                        async move {
+                            runtime::method_not_allowed(
+                                    rqctx.request.method(),
+                                    "POST",
+                                    types::Error::from_problem,
+                                )
+                                .map_err(types::Error::from)
+                        },
+                        method,
+                        "application/json",
+                        "/v1/orders/{orderId}/shipment",
+                        versions(),
+                    )
+                    .visible(false),
+            );
     }
     for method in runtime::methods_other_than(&["GET"]) {
-        api.register(
-            ::dropshot::ApiEndpoint::new(
-                    format!("405 {method} {}", "/v1/orders/{orderId}/watch"),
-                    |
-                        rqctx: ::dropshot::RequestContext<H>,
-                        _: runtime::Parameters<WatchOrder>|
-                    async move {
-                        runtime::method_not_allowed(
-                                rqctx.request.method(),
-                                "GET",
-                                types::Error::from_problem,
-                            )
-                            .map_err(types::Error::from)
-                    },
-                    method,
-                    "application/json",
-                    "/v1/orders/{orderId}/watch",
-                    versions(),
-                )
-                .visible(false),
-        )?;
+        endpoints
+            .push(
+                ::dropshot::ApiEndpoint::new(
+                        format!("405 {method} {}", "/v1/orders/{orderId}/watch"),
+                        |
+                            rqctx: ::dropshot::RequestContext<H>,
+                            _: runtime::Parameters<WatchOrder>|
+                        async move {
+                            runtime::method_not_allowed(
+                                    rqctx.request.method(),
+                                    "GET",
+                                    types::Error::from_problem,
+                                )
+                                .map_err(types::Error::from)
+                        },
+                        method,
+                        "application/json",
+                        "/v1/orders/{orderId}/watch",
+                        versions(),
+                    )
+                    .visible(false),
+            );
     }
     for method in runtime::methods_other_than(&["GET"]) {
-        api.register(
-            ::dropshot::ApiEndpoint::new(
-                    format!("405 {method} {}", "/v1/payments/{paymentId}"),
-                    |
-                        rqctx: ::dropshot::RequestContext<H>,
-                        _: runtime::Parameters<GetPayment>|
-                    async move {
-                        runtime::method_not_allowed(
-                                rqctx.request.method(),
-                                "GET",
-                                types::Error::from_problem,
-                            )
-                            .map_err(types::Error::from)
-                    },
-                    method,
-                    "application/json",
-                    "/v1/payments/{paymentId}",
-                    versions(),
-                )
-                .visible(false),
-        )?;
+        endpoints
+            .push(
+                ::dropshot::ApiEndpoint::new(
+                        format!("405 {method} {}", "/v1/payments/{paymentId}"),
+                        |
+                            rqctx: ::dropshot::RequestContext<H>,
+                            _: runtime::Parameters<GetPayment>|
+                        async move {
+                            runtime::method_not_allowed(
+                                    rqctx.request.method(),
+                                    "GET",
+                                    types::Error::from_problem,
+                                )
+                                .map_err(types::Error::from)
+                        },
+                        method,
+                        "application/json",
+                        "/v1/payments/{paymentId}",
+                        versions(),
+                    )
+                    .visible(false),
+            );
     }
     for method in runtime::methods_other_than(&["POST"]) {
-        api.register(
-            ::dropshot::ApiEndpoint::new(
-                    format!("405 {method} {}", "/v1/quotes"),
-                    |rqctx: ::dropshot::RequestContext<H>| async move {
-                        runtime::method_not_allowed(
-                                rqctx.request.method(),
-                                "POST",
-                                types::Error::from_problem,
-                            )
-                            .map_err(types::Error::from)
-                    },
-                    method,
-                    "application/json",
-                    "/v1/quotes",
-                    versions(),
-                )
-                .visible(false),
-        )?;
+        endpoints
+            .push(
+                ::dropshot::ApiEndpoint::new(
+                        format!("405 {method} {}", "/v1/quotes"),
+                        |rqctx: ::dropshot::RequestContext<H>| async move {
+                            runtime::method_not_allowed(
+                                    rqctx.request.method(),
+                                    "POST",
+                                    types::Error::from_problem,
+                                )
+                                .map_err(types::Error::from)
+                        },
+                        method,
+                        "application/json",
+                        "/v1/quotes",
+                        versions(),
+                    )
+                    .visible(false),
+            );
     }
     for method in runtime::methods_other_than(&["GET"]) {
-        api.register(
-            ::dropshot::ApiEndpoint::new(
-                    format!("405 {method} {}", "/v1/reports/{period}/{day}"),
-                    |
-                        rqctx: ::dropshot::RequestContext<H>,
-                        _: runtime::Parameters<GetReport>|
-                    async move {
-                        runtime::method_not_allowed(
-                                rqctx.request.method(),
-                                "GET",
-                                types::Error::from_problem,
-                            )
-                            .map_err(types::Error::from)
-                    },
-                    method,
-                    "application/json",
-                    "/v1/reports/{period}/{day}",
-                    versions(),
-                )
-                .visible(false),
-        )?;
+        endpoints
+            .push(
+                ::dropshot::ApiEndpoint::new(
+                        format!("405 {method} {}", "/v1/reports/{period}/{day}"),
+                        |
+                            rqctx: ::dropshot::RequestContext<H>,
+                            _: runtime::Parameters<GetReport>|
+                        async move {
+                            runtime::method_not_allowed(
+                                    rqctx.request.method(),
+                                    "GET",
+                                    types::Error::from_problem,
+                                )
+                                .map_err(types::Error::from)
+                        },
+                        method,
+                        "application/json",
+                        "/v1/reports/{period}/{day}",
+                        versions(),
+                    )
+                    .visible(false),
+            );
     }
     for method in runtime::methods_other_than(&["GET"]) {
-        api.register(
-            ::dropshot::ApiEndpoint::new(
-                    format!("405 {method} {}", "/v1/status"),
-                    |rqctx: ::dropshot::RequestContext<H>| async move {
-                        runtime::method_not_allowed(
-                                rqctx.request.method(),
-                                "GET",
-                                types::Error::from_problem,
-                            )
-                            .map_err(types::Error::from)
-                    },
-                    method,
-                    "application/json",
-                    "/v1/status",
-                    versions(),
-                )
-                .visible(false),
-        )?;
+        endpoints
+            .push(
+                ::dropshot::ApiEndpoint::new(
+                        format!("405 {method} {}", "/v1/status"),
+                        |rqctx: ::dropshot::RequestContext<H>| async move {
+                            runtime::method_not_allowed(
+                                    rqctx.request.method(),
+                                    "GET",
+                                    types::Error::from_problem,
+                                )
+                                .map_err(types::Error::from)
+                        },
+                        method,
+                        "application/json",
+                        "/v1/status",
+                        versions(),
+                    )
+                    .visible(false),
+            );
     }
     for method in runtime::methods_other_than(&["GET"]) {
-        api.register(
-            ::dropshot::ApiEndpoint::new(
-                    format!("405 {method} {}", "/v1/store/inventory"),
-                    |rqctx: ::dropshot::RequestContext<H>| async move {
-                        runtime::method_not_allowed(
-                                rqctx.request.method(),
-                                "GET",
-                                types::Error::from_problem,
-                            )
-                            .map_err(types::Error::from)
-                    },
-                    method,
-                    "application/json",
-                    "/v1/store/inventory",
-                    versions(),
-                )
-                .visible(false),
-        )?;
+        endpoints
+            .push(
+                ::dropshot::ApiEndpoint::new(
+                        format!("405 {method} {}", "/v1/store/inventory"),
+                        |rqctx: ::dropshot::RequestContext<H>| async move {
+                            runtime::method_not_allowed(
+                                    rqctx.request.method(),
+                                    "GET",
+                                    types::Error::from_problem,
+                                )
+                                .map_err(types::Error::from)
+                        },
+                        method,
+                        "application/json",
+                        "/v1/store/inventory",
+                        versions(),
+                    )
+                    .visible(false),
+            );
     }
     for method in runtime::methods_other_than(&["GET"]) {
-        api.register(
-            ::dropshot::ApiEndpoint::new(
-                    format!("405 {method} {}", "/v1/store/order-count"),
-                    |rqctx: ::dropshot::RequestContext<H>| async move {
-                        runtime::method_not_allowed(
-                                rqctx.request.method(),
-                                "GET",
-                                types::Error::from_problem,
-                            )
-                            .map_err(types::Error::from)
-                    },
-                    method,
-                    "application/json",
-                    "/v1/store/order-count",
-                    versions(),
-                )
-                .visible(false),
-        )?;
+        endpoints
+            .push(
+                ::dropshot::ApiEndpoint::new(
+                        format!("405 {method} {}", "/v1/store/order-count"),
+                        |rqctx: ::dropshot::RequestContext<H>| async move {
+                            runtime::method_not_allowed(
+                                    rqctx.request.method(),
+                                    "GET",
+                                    types::Error::from_problem,
+                                )
+                                .map_err(types::Error::from)
+                        },
+                        method,
+                        "application/json",
+                        "/v1/store/order-count",
+                        versions(),
+                    )
+                    .visible(false),
+            );
     }
-    ::std::result::Result::Ok(())
+    runtime::register_routed(api, endpoints)
 }
 /// The API description without an implementation, for generating
 /// the OpenAPI document dropshot sees.

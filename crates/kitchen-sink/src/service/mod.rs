@@ -282,6 +282,28 @@ impl KitchenSinkHandlers for Service {
         }))
     }
 
+    async fn get_order_summary(&self, _: &Caller) -> GetOrderSummaryResponse {
+        let state = self.state();
+        let pending = state
+            .orders
+            .values()
+            .filter(|stored| stored.order.status == types::OrderStatus::Pending)
+            .count();
+        GetOrderSummaryResponse::Ok(Json::from(types::GetOrderSummaryResponseBody {
+            count: state.orders.len() as i64,
+            pending: pending as i64,
+        }))
+    }
+
+    async fn get_order_status(&self, _: &Caller, id: NonZeroU64) -> GetOrderStatusResponse {
+        match self.state().orders.get(&id_of(id)) {
+            Some(stored) => GetOrderStatusResponse::Ok(Json::from(types::GetOrderStatusResponseBody {
+                status: stored.order.status,
+            })),
+            None => GetOrderStatusResponse::NotFound(not_found("order", id)),
+        }
+    }
+
     async fn get_latest_order(&self, _: &Caller) -> GetLatestOrderResponse {
         let state = self.state();
         match state.orders.keys().next_back() {

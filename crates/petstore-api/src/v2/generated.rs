@@ -831,115 +831,123 @@ pub fn endpoint_versions() -> ::dropshot::ApiEndpointVersions {
 /// version alone, [`endpoint_versions`] beside other majors (with a
 /// version policy that tells the major by the path, such as
 /// [`runtime::VersionByPath`]).
+#[allow(clippy::vec_init_then_push)]
 pub fn register_endpoints<H: PetStoreHandlers>(
     api: &mut ::dropshot::ApiDescription<H>,
     versions: fn() -> ::dropshot::ApiEndpointVersions,
 ) -> ::std::result::Result<(), runtime::ApiDescriptionError> {
-    api.register(
-        ::dropshot::ApiEndpoint::new(
-                "listOrders".to_string(),
-                <StrictServer<H> as PetStoreApi>::list_orders,
-                ::dropshot::Method::GET,
-                "application/json",
-                "/v2/store/orders",
-                versions(),
-            )
-            .summary("List orders, a page at a time")
-            .description(
-                "Returns the orders that match the filters, by ascending id, at most `limit` of them. Cancelled orders are not listed. When more match, `nextCursor` (and the `Link` header, `rel=\"next\"`) gives the next page: pass it as `cursor` with the same filters. Walking every page returns each order that matched and stayed uncancelled for the whole walk exactly once, even while orders are cancelled or added.",
-            )
-            .tag("store"),
-    )?;
-    api.register(
-        ::dropshot::ApiEndpoint::new(
-                "cancelOrder".to_string(),
-                <StrictServer<H> as PetStoreApi>::cancel_order,
-                ::dropshot::Method::DELETE,
-                "application/json",
-                "/v2/store/orders/{orderId}",
-                versions(),
-            )
-            .summary("Cancel an order")
-            .description(
-                "Cancels an order. Only an order with status `pending` can be cancelled; a shipped order cannot be reversed (409). A cancelled order is no longer listed, and cancelling it again yields 404.",
-            )
-            .tag("store"),
-    )?;
-    api.register(
-        ::dropshot::ApiEndpoint::new(
-                "openapi_document".to_string(),
-                <StrictServer<H> as PetStoreApi>::openapi_document,
-                ::dropshot::Method::GET,
-                "application/json",
-                "/v2/openapi.json",
-                versions(),
-            )
-            .visible(false),
-    )?;
-    for method in runtime::methods_other_than(&["GET"]) {
-        api.register(
+    let mut endpoints = ::std::vec::Vec::new();
+    endpoints
+        .push(
             ::dropshot::ApiEndpoint::new(
-                    format!("405 {method} {}", "/v2/openapi.json"),
-                    |rqctx: ::dropshot::RequestContext<H>| async move {
-                        runtime::method_not_allowed(
-                                rqctx.request.method(),
-                                "GET",
-                                types::Problem::from_problem,
-                            )
-                            .map_err(types::Problem::from)
-                    },
-                    method,
+                    "listOrders".to_string(),
+                    <StrictServer<H> as PetStoreApi>::list_orders,
+                    ::dropshot::Method::GET,
+                    "application/json",
+                    "/v2/store/orders",
+                    versions(),
+                )
+                .summary("List orders, a page at a time")
+                .description(
+                    "Returns the orders that match the filters, by ascending id, at most `limit` of them. Cancelled orders are not listed. When more match, `nextCursor` (and the `Link` header, `rel=\"next\"`) gives the next page: pass it as `cursor` with the same filters. Walking every page returns each order that matched and stayed uncancelled for the whole walk exactly once, even while orders are cancelled or added.",
+                )
+                .tag("store"),
+        );
+    endpoints
+        .push(
+            ::dropshot::ApiEndpoint::new(
+                    "cancelOrder".to_string(),
+                    <StrictServer<H> as PetStoreApi>::cancel_order,
+                    ::dropshot::Method::DELETE,
+                    "application/json",
+                    "/v2/store/orders/{orderId}",
+                    versions(),
+                )
+                .summary("Cancel an order")
+                .description(
+                    "Cancels an order. Only an order with status `pending` can be cancelled; a shipped order cannot be reversed (409). A cancelled order is no longer listed, and cancelling it again yields 404.",
+                )
+                .tag("store"),
+        );
+    endpoints
+        .push(
+            ::dropshot::ApiEndpoint::new(
+                    "openapi_document".to_string(),
+                    <StrictServer<H> as PetStoreApi>::openapi_document,
+                    ::dropshot::Method::GET,
                     "application/json",
                     "/v2/openapi.json",
                     versions(),
                 )
                 .visible(false),
-        )?;
+        );
+    for method in runtime::methods_other_than(&["GET"]) {
+        endpoints
+            .push(
+                ::dropshot::ApiEndpoint::new(
+                        format!("405 {method} {}", "/v2/openapi.json"),
+                        |rqctx: ::dropshot::RequestContext<H>| async move {
+                            runtime::method_not_allowed(
+                                    rqctx.request.method(),
+                                    "GET",
+                                    types::Problem::from_problem,
+                                )
+                                .map_err(types::Problem::from)
+                        },
+                        method,
+                        "application/json",
+                        "/v2/openapi.json",
+                        versions(),
+                    )
+                    .visible(false),
+            );
     }
     for method in runtime::methods_other_than(&["GET"]) {
-        api.register(
-            ::dropshot::ApiEndpoint::new(
-                    format!("405 {method} {}", "/v2/store/orders"),
-                    |rqctx: ::dropshot::RequestContext<H>| async move {
-                        runtime::method_not_allowed(
-                                rqctx.request.method(),
-                                "GET",
-                                types::Problem::from_problem,
-                            )
-                            .map_err(types::Problem::from)
-                    },
-                    method,
-                    "application/json",
-                    "/v2/store/orders",
-                    versions(),
-                )
-                .visible(false),
-        )?;
+        endpoints
+            .push(
+                ::dropshot::ApiEndpoint::new(
+                        format!("405 {method} {}", "/v2/store/orders"),
+                        |rqctx: ::dropshot::RequestContext<H>| async move {
+                            runtime::method_not_allowed(
+                                    rqctx.request.method(),
+                                    "GET",
+                                    types::Problem::from_problem,
+                                )
+                                .map_err(types::Problem::from)
+                        },
+                        method,
+                        "application/json",
+                        "/v2/store/orders",
+                        versions(),
+                    )
+                    .visible(false),
+            );
     }
     for method in runtime::methods_other_than(&["DELETE"]) {
-        api.register(
-            ::dropshot::ApiEndpoint::new(
-                    format!("405 {method} {}", "/v2/store/orders/{orderId}"),
-                    |
-                        rqctx: ::dropshot::RequestContext<H>,
-                        _: runtime::Parameters<CancelOrder>|
-                    async move {
-                        runtime::method_not_allowed(
-                                rqctx.request.method(),
-                                "DELETE",
-                                types::Problem::from_problem,
-                            )
-                            .map_err(types::Problem::from)
-                    },
-                    method,
-                    "application/json",
-                    "/v2/store/orders/{orderId}",
-                    versions(),
-                )
-                .visible(false),
-        )?;
+        endpoints
+            .push(
+                ::dropshot::ApiEndpoint::new(
+                        format!("405 {method} {}", "/v2/store/orders/{orderId}"),
+                        |
+                            rqctx: ::dropshot::RequestContext<H>,
+                            _: runtime::Parameters<CancelOrder>|
+                        async move {
+                            runtime::method_not_allowed(
+                                    rqctx.request.method(),
+                                    "DELETE",
+                                    types::Problem::from_problem,
+                                )
+                                .map_err(types::Problem::from)
+                        },
+                        method,
+                        "application/json",
+                        "/v2/store/orders/{orderId}",
+                        versions(),
+                    )
+                    .visible(false),
+            );
     }
-    ::std::result::Result::Ok(())
+    runtime::register_routed(api, endpoints)
 }
 /// The API description without an implementation, for generating
 /// the OpenAPI document dropshot sees.

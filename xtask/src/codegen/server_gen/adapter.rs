@@ -10,7 +10,14 @@ use super::endpoints::{dropshot_params, dropshot_return};
 use super::model::Operation;
 use super::parameters::{has_params, has_path, params_struct, path_struct};
 
-pub(super) fn adapter(op: &Operation, error_type: &TokenStream, handlers_trait: &syn::Ident) -> TokenStream {
+/// `context`: the server context's type as the enclosing impl names it
+/// (`Self::Context` in the trait's impl, `H` beside it).
+pub(super) fn adapter(
+    op: &Operation,
+    error_type: &TokenStream,
+    handlers_trait: &syn::Ident,
+    context: &TokenStream,
+) -> TokenStream {
     let (fn_name, table) = (&op.fn_name, &op.table);
     let params = dropshot_params(op);
     let ret = dropshot_return(op, error_type);
@@ -88,7 +95,7 @@ pub(super) fn adapter(op: &Operation, error_type: &TokenStream, handlers_trait: 
     }
     quote! {
         async fn #fn_name(
-            rqctx: ::dropshot::RequestContext<Self::Context>
+            rqctx: ::dropshot::RequestContext<#context>
             #params
         ) -> #ret {
             let handlers = rqctx.context();

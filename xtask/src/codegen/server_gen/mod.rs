@@ -61,13 +61,26 @@ pub fn generate(spec: &Spec, document: &str) -> Result<syn::File, SpecErrors> {
             .map(|name| format!("{}{name}", crate::codegen::schema::COMPONENTS_PREFIX)),
     };
     let mut refusals = Refusals::default();
-    let operations: Vec<_> = spec
+    let mut operations: Vec<_> = spec
         .operations()
         .iter()
         .filter_map(|op| refusals.note(describe(&mut cx, op, &base_path)))
         .collect();
     refusals.note(schemas.verify());
     refusals.finish(())?;
+
+    // The routes the runtime registers (`runtime::routing`), over the same
+    // paths: the operations' and the document's.
+    let paths: Vec<&str> = operations
+        .iter()
+        .map(|op| op.http_path.as_str())
+        .chain([document_path.as_str()])
+        .collect();
+    let routes = api_runtime::routing::routes(&paths);
+    let document_routed = routes.last().is_some_and(|route| *route != document_path);
+    for (op, route) in operations.iter_mut().zip(&routes) {
+        op.routed = *route != op.http_path;
+    }
 
     let title = spec.api.info.title.to_pascal_case();
     let api_trait = format_ident!("{title}Api");
@@ -80,11 +93,63 @@ pub fn generate(spec: &Spec, document: &str) -> Result<syn::File, SpecErrors> {
     let tables_list = operations.iter().map(|op| &op.table);
     let parameter_structs = operations.iter().map(parameter_structs);
     let response_enums = operations.iter().map(response_enum);
-    let endpoints = operations.iter().map(|op| endpoint_decl(op, error_type));
+    // An operation the runtime's dispatch serves is not an endpoint of the
+    // API trait, whose description dropshot's router must hold: its
+    // adapter is a function of `StrictServer` alone.
+    let endpoints = operations
+        .iter()
+        .filter(|op| !op.routed)
+        .map(|op| endpoint_decl(op, error_type));
     let handler_methods = operations.iter().map(handler_method);
-    let adapters = operations.iter().map(|op| adapter(op, error_type, &handlers_trait));
+    let adapters = operations
+        .iter()
+        .filter(|op| !op.routed)
+        .map(|op| adapter(op, error_type, &handlers_trait, &quote!(Self::Context)));
+    let routed_adapters = operations
+        .iter()
+        .filter(|op| op.routed)
+        .map(|op| adapter(op, error_type, &handlers_trait, &quote!(H)));
+    let document_endpoint = (!document_routed).then(|| {
+        quote! {
+            /// The OpenAPI document this API was generated from. Not part of
+            /// the contract: unpublished, and open without a key.
+            #[endpoint { method = GET, path = #document_path, unpublished = true }]
+            async fn openapi_document(
+                rqctx: ::dropshot::RequestContext<Self::Context>,
+            ) -> ::std::result::Result<::dropshot::HttpResponseOk<::serde_json::Value>, #error_type>;
+        }
+    });
+    let document_context = match document_routed {
+        true => quote!(H),
+        false => quote!(Self::Context),
+    };
+    let document_adapter = quote! {
+        async fn openapi_document(
+            _rqctx: ::dropshot::RequestContext<#document_context>,
+        ) -> ::std::result::Result<::dropshot::HttpResponseOk<::serde_json::Value>, #error_type> {
+            static DOCUMENT: ::std::sync::LazyLock<::serde_json::Value> = ::std::sync::LazyLock::new(|| {
+                ::serde_json::from_str(OPENAPI_DOCUMENT).unwrap_or(::serde_json::Value::Null)
+            });
+            ::std::result::Result::Ok(::dropshot::HttpResponseOk(DOCUMENT.clone()))
+        }
+    };
+    let (trait_document_adapter, routed_document_adapter) = match document_routed {
+        true => (None, Some(document_adapter)),
+        false => (Some(document_adapter), None),
+    };
+    let routed_impl = (operations.iter().any(|op| op.routed) || document_routed).then(|| {
+        quote! {
+            /// The adapters of the operations `runtime::routing` serves
+            /// beyond dropshot's router (not endpoints of the trait).
+            impl<H: #handlers_trait> StrictServer<H> {
+                #(#routed_adapters)*
+
+                #routed_document_adapter
+            }
+        }
+    });
     let not_allowed = not_allowed::registrations(&operations, &document_path, error_type);
-    let registrations = registration::registrations(&operations, &document_path, &api_trait);
+    let registrations = registration::registrations(&operations, &document_path, document_routed, &api_trait);
     let major = major_version(&spec.api.info.version);
 
     let api_doc = format!(
@@ -198,12 +263,7 @@ pub fn generate(spec: &Spec, document: &str) -> Result<syn::File, SpecErrors> {
 
             #(#endpoints)*
 
-            /// The OpenAPI document this API was generated from. Not part of
-            /// the contract: unpublished, and open without a key.
-            #[endpoint { method = GET, path = #document_path, unpublished = true }]
-            async fn openapi_document(
-                rqctx: ::dropshot::RequestContext<Self::Context>,
-            ) -> ::std::result::Result<::dropshot::HttpResponseOk<::serde_json::Value>, #error_type>;
+            #document_endpoint
         }
 
         #[doc = #handlers_doc]
@@ -219,15 +279,10 @@ pub fn generate(spec: &Spec, document: &str) -> Result<syn::File, SpecErrors> {
 
             #(#adapters)*
 
-            async fn openapi_document(
-                _rqctx: ::dropshot::RequestContext<Self::Context>,
-            ) -> ::std::result::Result<::dropshot::HttpResponseOk<::serde_json::Value>, #error_type> {
-                static DOCUMENT: ::std::sync::LazyLock<::serde_json::Value> = ::std::sync::LazyLock::new(|| {
-                    ::serde_json::from_str(OPENAPI_DOCUMENT).unwrap_or(::serde_json::Value::Null)
-                });
-                ::std::result::Result::Ok(::dropshot::HttpResponseOk(DOCUMENT.clone()))
-            }
+            #trait_document_adapter
         }
+
+        #routed_impl
 
         /// The dropshot API description of a server of this version alone,
         /// built on `H`: see [`register_endpoints`].
@@ -253,13 +308,16 @@ pub fn generate(spec: &Spec, document: &str) -> Result<syn::File, SpecErrors> {
         /// version alone, [`endpoint_versions`] beside other majors (with a
         /// version policy that tells the major by the path, such as
         /// [`runtime::VersionByPath`]).
+        // One statement per endpoint, whatever the spec holds.
+        #[allow(clippy::vec_init_then_push)]
         pub fn register_endpoints<H: #handlers_trait>(
             api: &mut ::dropshot::ApiDescription<H>,
             versions: fn() -> ::dropshot::ApiEndpointVersions,
         ) -> ::std::result::Result<(), runtime::ApiDescriptionError> {
+            let mut endpoints = ::std::vec::Vec::new();
             #registrations
             #not_allowed
-            ::std::result::Result::Ok(())
+            runtime::register_routed(api, endpoints)
         }
 
         /// The API description without an implementation, for generating

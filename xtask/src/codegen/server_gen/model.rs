@@ -25,6 +25,10 @@ pub(super) struct Operation {
     pub(super) fn_name: syn::Ident,
     pub(super) method: syn::Ident,
     pub(super) http_path: String,
+    /// Whether dropshot's router cannot hold `http_path` beside the
+    /// others, so that the runtime's dispatch serves it
+    /// (`runtime::routing`): not an endpoint of the API trait.
+    pub(super) routed: bool,
     pub(super) tags: Vec<String>,
     pub(super) doc: String,
     pub(super) deprecated: bool,
@@ -110,6 +114,7 @@ pub(super) fn describe(cx: &mut Context<'_>, op: &OperationRef<'_>, base_path: &
         fn_name: format_ident!("{}", id.to_snake_case()),
         method: format_ident!("{}", op.method.to_uppercase()),
         http_path: format!("{base_path}{}", op.path),
+        routed: false,
         tags: operation.tags.clone(),
         doc,
         deprecated: operation.deprecated,

@@ -10,7 +10,7 @@ use quote::quote;
 
 use super::model::Operation;
 
-/// Statements that register the hidden endpoints on `api`, for every path
+/// Statements that add the hidden endpoints to `endpoints`, for every path
 /// of `operations` and the document's own path, each answering for
 /// `versions`.
 pub(super) fn registrations(operations: &[Operation], document_path: &str, error_type: &TokenStream) -> TokenStream {
@@ -33,7 +33,7 @@ pub(super) fn registrations(operations: &[Operation], document_path: &str, error
         let extractor = parameters.map(|marker| quote!(, _: runtime::Parameters<#marker>));
         quote! {
             for method in runtime::methods_other_than(&[#(#methods),*]) {
-                api.register(
+                endpoints.push(
                     ::dropshot::ApiEndpoint::new(
                         format!("405 {method} {}", #path),
                         |rqctx: ::dropshot::RequestContext<H> #extractor| async move {
@@ -46,7 +46,7 @@ pub(super) fn registrations(operations: &[Operation], document_path: &str, error
                         versions(),
                     )
                     .visible(false),
-                )?;
+                );
             }
         }
     });

@@ -1,6 +1,7 @@
 //! `register_endpoints`: every endpoint of one document registered on an
 //! `ApiDescription` that may already hold another major's, so that one
-//! server serves `/v1` and `/v2` side by side.
+//! server serves `/v1` and `/v2` side by side; paths dropshot's router
+//! cannot hold go through the runtime's dispatch (`runtime::routing`).
 //!
 //! dropshot's `#[api_description]` builds a description of its own, and
 //! two descriptions cannot be merged; so the generator registers the trait's
@@ -13,21 +14,33 @@ use quote::quote;
 
 use super::model::Operation;
 
-/// Statements that register each operation's endpoint and the document's
-/// on `api`, each answering for `versions`.
-pub(super) fn registrations(operations: &[Operation], document_path: &str, api_trait: &syn::Ident) -> TokenStream {
+/// Statements that add each operation's endpoint and the document's to
+/// `endpoints`, each answering for `versions`; `runtime::register_routed`
+/// registers them. An operation the runtime's dispatch serves (`routed`)
+/// has its adapter on `StrictServer` itself, not in the trait.
+pub(super) fn registrations(
+    operations: &[Operation],
+    document_path: &str,
+    document_routed: bool,
+    api_trait: &syn::Ident,
+) -> TokenStream {
+    let adapter = |fn_name: &syn::Ident, routed: bool| match routed {
+        true => quote!(StrictServer::<H>::#fn_name),
+        false => quote!(<StrictServer<H> as #api_trait>::#fn_name),
+    };
     let operations = operations.iter().map(|op| {
-        let (method, path, id, fn_name) = (&op.method, &op.http_path, &op.id, &op.fn_name);
+        let (method, path, id) = (&op.method, &op.http_path, &op.id);
+        let handler = adapter(&op.fn_name, op.routed);
         let (summary, description) = summary_and_description(&op.doc);
         let summary = summary.map(|s| quote!(.summary(#s)));
         let description = description.map(|d| quote!(.description(#d)));
         let tags = op.tags.iter().map(|tag| quote!(.tag(#tag)));
         let deprecated = op.deprecated.then(|| quote!(.deprecated(true)));
         quote! {
-            api.register(
+            endpoints.push(
                 ::dropshot::ApiEndpoint::new(
                     #id.to_string(),
-                    <StrictServer<H> as #api_trait>::#fn_name,
+                    #handler,
                     ::dropshot::Method::#method,
                     "application/json",
                     #path,
@@ -37,22 +50,23 @@ pub(super) fn registrations(operations: &[Operation], document_path: &str, api_t
                 #description
                 #(#tags)*
                 #deprecated
-            )?;
+            );
         }
     });
+    let document = adapter(&quote::format_ident!("openapi_document"), document_routed);
     quote! {
         #(#operations)*
-        api.register(
+        endpoints.push(
             ::dropshot::ApiEndpoint::new(
                 "openapi_document".to_string(),
-                <StrictServer<H> as #api_trait>::openapi_document,
+                #document,
                 ::dropshot::Method::GET,
                 "application/json",
                 #document_path,
                 versions(),
             )
             .visible(false),
-        )?;
+        );
     }
 }
 

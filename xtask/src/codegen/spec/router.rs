@@ -1,41 +1,44 @@
-//! dropshot's router panics at start-up on layouts it cannot route; this
-//! checks a spec's paths by the router's rules first, so that the designer
-//! gets the location instead.
-
-use std::collections::BTreeMap;
+//! Paths as the server routes them: each segment a literal or a whole
+//! `{variable}`, each name once per path. Paths dropshot's router cannot
+//! hold side by side (a literal beside a variable, two names at one
+//! position) are routed by the runtime's dispatch (`runtime::routing`);
+//! this checks that each gets a route the router accepts, so that the
+//! designer gets the location instead of a failure at start-up.
 
 use openapiv3::OpenAPI;
 
 use super::{DOCUMENT_PATH, SpecError};
 
-/// One node of the router's tree: what dropshot's router accepts at one
-/// position of a path.
-#[derive(Default)]
-struct RouteNode {
-    literals: BTreeMap<String, RouteNode>,
-    variable: Option<(String, Box<RouteNode>)>,
-}
-
-/// dropshot's router panics at start-up on layouts it cannot route; these are
-/// its rules: a segment is a literal or a whole `{variable}`; at one position
-/// of the tree there are either literals or one variable, never both, and
-/// never two variable names; a name is used once per path.
 pub(super) fn check_router(spec: &OpenAPI) -> Vec<SpecError> {
-    let mut root = RouteNode::default();
     // The server's own route for the spec document takes part too.
-    let own = std::iter::once(DOCUMENT_PATH.to_string());
-    own.chain(spec.paths.paths.keys().cloned())
-        .filter_map(|path| add_route(&mut root, &path).err())
-        .collect()
+    let paths: Vec<&str> = std::iter::once(DOCUMENT_PATH)
+        .chain(spec.paths.paths.keys().map(String::as_str))
+        .collect();
+    let mut errors: Vec<SpecError> = paths.iter().filter_map(|path| check_path(path).err()).collect();
+    if !errors.is_empty() {
+        return errors;
+    }
+    for (path, route) in paths.iter().zip(api_runtime::routing::routes(&paths)) {
+        let names = path_variables(&route);
+        if let Some(twice) = names.iter().enumerate().find(|(i, n)| names[..*i].contains(n)) {
+            errors.push(SpecError::new(
+                format!("paths.{path}"),
+                format!(
+                    "routed as `{route}` beside the other paths (a variable takes the first name seen at its position), which names `{{{}}}` twice: rename a variable",
+                    twice.1
+                ),
+            ));
+        }
+    }
+    errors
 }
 
-/// Adds `path` to the tree, or says why the router cannot take it.
-fn add_route(root: &mut RouteNode, path: &str) -> Result<(), SpecError> {
+/// One path's own shape, or why the router cannot take it.
+fn check_path(path: &str) -> Result<(), SpecError> {
     let location = format!("paths.{path}");
     if !path.starts_with('/') {
         return Err(SpecError::new(location, "a path must start with `/`"));
     }
-    let mut node = root;
     let mut names = Vec::new();
     for segment in path.trim_start_matches('/').split('/') {
         if segment.is_empty() {
@@ -50,24 +53,6 @@ fn add_route(root: &mut RouteNode, path: &str) -> Result<(), SpecError> {
                     return Err(SpecError::new(location, format!("variable `{name}` is used twice")));
                 }
                 names.push(name);
-                if let Some(literal) = node.literals.keys().next() {
-                    return Err(SpecError::new(
-                        location,
-                        format!(
-                            "variable `{{{name}}}` at the same position as literal `{literal}` of another path: dropshot's router cannot route both"
-                        ),
-                    ));
-                }
-                let (existing, child) = node.variable.get_or_insert_with(|| (name.to_string(), Box::default()));
-                if existing != name {
-                    return Err(SpecError::new(
-                        location,
-                        format!(
-                            "variable `{{{name}}}` at the same position as `{{{existing}}}` of another path: dropshot's router needs one name"
-                        ),
-                    ));
-                }
-                node = child;
             }
             Some(Err(())) => {
                 return Err(SpecError::new(
@@ -77,17 +62,7 @@ fn add_route(root: &mut RouteNode, path: &str) -> Result<(), SpecError> {
                     ),
                 ));
             }
-            None => {
-                if let Some((name, _)) = &node.variable {
-                    return Err(SpecError::new(
-                        location,
-                        format!(
-                            "literal `{segment}` at the same position as variable `{{{name}}}` of another path: dropshot's router cannot route both"
-                        ),
-                    ));
-                }
-                node = node.literals.entry(segment.to_string()).or_default();
-            }
+            None => {}
         }
     }
     Ok(())

@@ -610,141 +610,151 @@ pub fn endpoint_versions() -> ::dropshot::ApiEndpointVersions {
 /// version alone, [`endpoint_versions`] beside other majors (with a
 /// version policy that tells the major by the path, such as
 /// [`runtime::VersionByPath`]).
+#[allow(clippy::vec_init_then_push)]
 pub fn register_endpoints<H: TestHandlers>(
     api: &mut ::dropshot::ApiDescription<H>,
     versions: fn() -> ::dropshot::ApiEndpointVersions,
 ) -> ::std::result::Result<(), runtime::ApiDescriptionError> {
-    api.register(
-        ::dropshot::ApiEndpoint::new(
-                "dropshot_error".to_string(),
-                <StrictServer<H> as TestApi>::dropshot_error,
-                ::dropshot::Method::GET,
-                "application/json",
-                "/test/dropshot-error",
-                versions(),
-            )
-            .summary("dropshot_error"),
-    )?;
-    api.register(
-        ::dropshot::ApiEndpoint::new(
-                "enum_error".to_string(),
-                <StrictServer<H> as TestApi>::enum_error,
-                ::dropshot::Method::GET,
-                "application/json",
-                "/test/enum-error/{should_error}",
-                versions(),
-            )
-            .summary("enum_error"),
-    )?;
-    api.register(
-        ::dropshot::ApiEndpoint::new(
-                "struct_error".to_string(),
-                <StrictServer<H> as TestApi>::struct_error,
-                ::dropshot::Method::GET,
-                "application/json",
-                "/test/struct-error/{should_error}",
-                versions(),
-            )
-            .summary("struct_error"),
-    )?;
-    api.register(
-        ::dropshot::ApiEndpoint::new(
-                "openapi_document".to_string(),
-                <StrictServer<H> as TestApi>::openapi_document,
-                ::dropshot::Method::GET,
-                "application/json",
-                "/openapi.json",
-                versions(),
-            )
-            .visible(false),
-    )?;
-    for method in runtime::methods_other_than(&["GET"]) {
-        api.register(
+    let mut endpoints = ::std::vec::Vec::new();
+    endpoints
+        .push(
             ::dropshot::ApiEndpoint::new(
-                    format!("405 {method} {}", "/openapi.json"),
-                    |rqctx: ::dropshot::RequestContext<H>| async move {
-                        runtime::method_not_allowed(
-                                rqctx.request.method(),
-                                "GET",
-                                runtime::ProblemDetails::from_problem,
-                            )
-                            .map_err(runtime::ProblemDetails::from)
-                    },
-                    method,
+                    "dropshot_error".to_string(),
+                    <StrictServer<H> as TestApi>::dropshot_error,
+                    ::dropshot::Method::GET,
+                    "application/json",
+                    "/test/dropshot-error",
+                    versions(),
+                )
+                .summary("dropshot_error"),
+        );
+    endpoints
+        .push(
+            ::dropshot::ApiEndpoint::new(
+                    "enum_error".to_string(),
+                    <StrictServer<H> as TestApi>::enum_error,
+                    ::dropshot::Method::GET,
+                    "application/json",
+                    "/test/enum-error/{should_error}",
+                    versions(),
+                )
+                .summary("enum_error"),
+        );
+    endpoints
+        .push(
+            ::dropshot::ApiEndpoint::new(
+                    "struct_error".to_string(),
+                    <StrictServer<H> as TestApi>::struct_error,
+                    ::dropshot::Method::GET,
+                    "application/json",
+                    "/test/struct-error/{should_error}",
+                    versions(),
+                )
+                .summary("struct_error"),
+        );
+    endpoints
+        .push(
+            ::dropshot::ApiEndpoint::new(
+                    "openapi_document".to_string(),
+                    <StrictServer<H> as TestApi>::openapi_document,
+                    ::dropshot::Method::GET,
                     "application/json",
                     "/openapi.json",
                     versions(),
                 )
                 .visible(false),
-        )?;
+        );
+    for method in runtime::methods_other_than(&["GET"]) {
+        endpoints
+            .push(
+                ::dropshot::ApiEndpoint::new(
+                        format!("405 {method} {}", "/openapi.json"),
+                        |rqctx: ::dropshot::RequestContext<H>| async move {
+                            runtime::method_not_allowed(
+                                    rqctx.request.method(),
+                                    "GET",
+                                    runtime::ProblemDetails::from_problem,
+                                )
+                                .map_err(runtime::ProblemDetails::from)
+                        },
+                        method,
+                        "application/json",
+                        "/openapi.json",
+                        versions(),
+                    )
+                    .visible(false),
+            );
     }
     for method in runtime::methods_other_than(&["GET"]) {
-        api.register(
-            ::dropshot::ApiEndpoint::new(
-                    format!("405 {method} {}", "/test/dropshot-error"),
-                    |rqctx: ::dropshot::RequestContext<H>| async move {
-                        runtime::method_not_allowed(
-                                rqctx.request.method(),
-                                "GET",
-                                runtime::ProblemDetails::from_problem,
-                            )
-                            .map_err(runtime::ProblemDetails::from)
-                    },
-                    method,
-                    "application/json",
-                    "/test/dropshot-error",
-                    versions(),
-                )
-                .visible(false),
-        )?;
+        endpoints
+            .push(
+                ::dropshot::ApiEndpoint::new(
+                        format!("405 {method} {}", "/test/dropshot-error"),
+                        |rqctx: ::dropshot::RequestContext<H>| async move {
+                            runtime::method_not_allowed(
+                                    rqctx.request.method(),
+                                    "GET",
+                                    runtime::ProblemDetails::from_problem,
+                                )
+                                .map_err(runtime::ProblemDetails::from)
+                        },
+                        method,
+                        "application/json",
+                        "/test/dropshot-error",
+                        versions(),
+                    )
+                    .visible(false),
+            );
     }
     for method in runtime::methods_other_than(&["GET"]) {
-        api.register(
-            ::dropshot::ApiEndpoint::new(
-                    format!("405 {method} {}", "/test/enum-error/{should_error}"),
-                    |
-                        rqctx: ::dropshot::RequestContext<H>,
-                        _: runtime::Parameters<EnumError>|
-                    async move {
-                        runtime::method_not_allowed(
-                                rqctx.request.method(),
-                                "GET",
-                                runtime::ProblemDetails::from_problem,
-                            )
-                            .map_err(runtime::ProblemDetails::from)
-                    },
-                    method,
-                    "application/json",
-                    "/test/enum-error/{should_error}",
-                    versions(),
-                )
-                .visible(false),
-        )?;
+        endpoints
+            .push(
+                ::dropshot::ApiEndpoint::new(
+                        format!("405 {method} {}", "/test/enum-error/{should_error}"),
+                        |
+                            rqctx: ::dropshot::RequestContext<H>,
+                            _: runtime::Parameters<EnumError>|
+                        async move {
+                            runtime::method_not_allowed(
+                                    rqctx.request.method(),
+                                    "GET",
+                                    runtime::ProblemDetails::from_problem,
+                                )
+                                .map_err(runtime::ProblemDetails::from)
+                        },
+                        method,
+                        "application/json",
+                        "/test/enum-error/{should_error}",
+                        versions(),
+                    )
+                    .visible(false),
+            );
     }
     for method in runtime::methods_other_than(&["GET"]) {
-        api.register(
-            ::dropshot::ApiEndpoint::new(
-                    format!("405 {method} {}", "/test/struct-error/{should_error}"),
-                    |
-                        rqctx: ::dropshot::RequestContext<H>,
-                        _: runtime::Parameters<StructError>|
-                    async move {
-                        runtime::method_not_allowed(
-                                rqctx.request.method(),
-                                "GET",
-                                runtime::ProblemDetails::from_problem,
-                            )
-                            .map_err(runtime::ProblemDetails::from)
-                    },
-                    method,
-                    "application/json",
-                    "/test/struct-error/{should_error}",
-                    versions(),
-                )
-                .visible(false),
-        )?;
+        endpoints
+            .push(
+                ::dropshot::ApiEndpoint::new(
+                        format!("405 {method} {}", "/test/struct-error/{should_error}"),
+                        |
+                            rqctx: ::dropshot::RequestContext<H>,
+                            _: runtime::Parameters<StructError>|
+                        async move {
+                            runtime::method_not_allowed(
+                                    rqctx.request.method(),
+                                    "GET",
+                                    runtime::ProblemDetails::from_problem,
+                                )
+                                .map_err(runtime::ProblemDetails::from)
+                        },
+                        method,
+                        "application/json",
+                        "/test/struct-error/{should_error}",
+                        versions(),
+                    )
+                    .visible(false),
+            );
     }
-    ::std::result::Result::Ok(())
+    runtime::register_routed(api, endpoints)
 }
 /// The API description without an implementation, for generating
 /// the OpenAPI document dropshot sees.

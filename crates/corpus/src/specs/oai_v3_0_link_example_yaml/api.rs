@@ -1122,255 +1122,273 @@ pub fn endpoint_versions() -> ::dropshot::ApiEndpointVersions {
 /// version alone, [`endpoint_versions`] beside other majors (with a
 /// version policy that tells the major by the path, such as
 /// [`runtime::VersionByPath`]).
+#[allow(clippy::vec_init_then_push)]
 pub fn register_endpoints<H: LinkExampleHandlers>(
     api: &mut ::dropshot::ApiDescription<H>,
     versions: fn() -> ::dropshot::ApiEndpointVersions,
 ) -> ::std::result::Result<(), runtime::ApiDescriptionError> {
-    api.register(
-        ::dropshot::ApiEndpoint::new(
-                "getUserByName".to_string(),
-                <StrictServer<H> as LinkExampleApi>::get_user_by_name,
-                ::dropshot::Method::GET,
-                "application/json",
-                "/2.0/users/{username}",
-                versions(),
-            )
-            .summary("getUserByName"),
-    )?;
-    api.register(
-        ::dropshot::ApiEndpoint::new(
-                "getRepositoriesByOwner".to_string(),
-                <StrictServer<H> as LinkExampleApi>::get_repositories_by_owner,
-                ::dropshot::Method::GET,
-                "application/json",
-                "/2.0/repositories/{username}",
-                versions(),
-            )
-            .summary("getRepositoriesByOwner"),
-    )?;
-    api.register(
-        ::dropshot::ApiEndpoint::new(
-                "getRepository".to_string(),
-                <StrictServer<H> as LinkExampleApi>::get_repository,
-                ::dropshot::Method::GET,
-                "application/json",
-                "/2.0/repositories/{username}/{slug}",
-                versions(),
-            )
-            .summary("getRepository"),
-    )?;
-    api.register(
-        ::dropshot::ApiEndpoint::new(
-                "getPullRequestsByRepository".to_string(),
-                <StrictServer<H> as LinkExampleApi>::get_pull_requests_by_repository,
-                ::dropshot::Method::GET,
-                "application/json",
-                "/2.0/repositories/{username}/{slug}/pullrequests",
-                versions(),
-            )
-            .summary("getPullRequestsByRepository"),
-    )?;
-    api.register(
-        ::dropshot::ApiEndpoint::new(
-                "getPullRequestsById".to_string(),
-                <StrictServer<H> as LinkExampleApi>::get_pull_requests_by_id,
-                ::dropshot::Method::GET,
-                "application/json",
-                "/2.0/repositories/{username}/{slug}/pullrequests/{pid}",
-                versions(),
-            )
-            .summary("getPullRequestsById"),
-    )?;
-    api.register(
-        ::dropshot::ApiEndpoint::new(
-                "mergePullRequest".to_string(),
-                <StrictServer<H> as LinkExampleApi>::merge_pull_request,
-                ::dropshot::Method::POST,
-                "application/json",
-                "/2.0/repositories/{username}/{slug}/pullrequests/{pid}/merge",
-                versions(),
-            )
-            .summary("mergePullRequest"),
-    )?;
-    api.register(
-        ::dropshot::ApiEndpoint::new(
-                "openapi_document".to_string(),
-                <StrictServer<H> as LinkExampleApi>::openapi_document,
-                ::dropshot::Method::GET,
-                "application/json",
-                "/openapi.json",
-                versions(),
-            )
-            .visible(false),
-    )?;
-    for method in runtime::methods_other_than(&["GET"]) {
-        api.register(
+    let mut endpoints = ::std::vec::Vec::new();
+    endpoints
+        .push(
             ::dropshot::ApiEndpoint::new(
-                    format!("405 {method} {}", "/2.0/repositories/{username}"),
-                    |
-                        rqctx: ::dropshot::RequestContext<H>,
-                        _: runtime::Parameters<GetRepositoriesByOwner>|
-                    async move {
-                        runtime::method_not_allowed(
-                                rqctx.request.method(),
-                                "GET",
-                                runtime::ProblemDetails::from_problem,
-                            )
-                            .map_err(runtime::ProblemDetails::from)
-                    },
-                    method,
-                    "application/json",
-                    "/2.0/repositories/{username}",
-                    versions(),
-                )
-                .visible(false),
-        )?;
-    }
-    for method in runtime::methods_other_than(&["GET"]) {
-        api.register(
-            ::dropshot::ApiEndpoint::new(
-                    format!("405 {method} {}", "/2.0/repositories/{username}/{slug}"),
-                    |
-                        rqctx: ::dropshot::RequestContext<H>,
-                        _: runtime::Parameters<GetRepository>|
-                    async move {
-                        runtime::method_not_allowed(
-                                rqctx.request.method(),
-                                "GET",
-                                runtime::ProblemDetails::from_problem,
-                            )
-                            .map_err(runtime::ProblemDetails::from)
-                    },
-                    method,
-                    "application/json",
-                    "/2.0/repositories/{username}/{slug}",
-                    versions(),
-                )
-                .visible(false),
-        )?;
-    }
-    for method in runtime::methods_other_than(&["GET"]) {
-        api.register(
-            ::dropshot::ApiEndpoint::new(
-                    format!(
-                        "405 {method} {}",
-                        "/2.0/repositories/{username}/{slug}/pullrequests"
-                    ),
-                    |
-                        rqctx: ::dropshot::RequestContext<H>,
-                        _: runtime::Parameters<GetPullRequestsByRepository>|
-                    async move {
-                        runtime::method_not_allowed(
-                                rqctx.request.method(),
-                                "GET",
-                                runtime::ProblemDetails::from_problem,
-                            )
-                            .map_err(runtime::ProblemDetails::from)
-                    },
-                    method,
-                    "application/json",
-                    "/2.0/repositories/{username}/{slug}/pullrequests",
-                    versions(),
-                )
-                .visible(false),
-        )?;
-    }
-    for method in runtime::methods_other_than(&["GET"]) {
-        api.register(
-            ::dropshot::ApiEndpoint::new(
-                    format!(
-                        "405 {method} {}",
-                        "/2.0/repositories/{username}/{slug}/pullrequests/{pid}"
-                    ),
-                    |
-                        rqctx: ::dropshot::RequestContext<H>,
-                        _: runtime::Parameters<GetPullRequestsById>|
-                    async move {
-                        runtime::method_not_allowed(
-                                rqctx.request.method(),
-                                "GET",
-                                runtime::ProblemDetails::from_problem,
-                            )
-                            .map_err(runtime::ProblemDetails::from)
-                    },
-                    method,
-                    "application/json",
-                    "/2.0/repositories/{username}/{slug}/pullrequests/{pid}",
-                    versions(),
-                )
-                .visible(false),
-        )?;
-    }
-    for method in runtime::methods_other_than(&["POST"]) {
-        api.register(
-            ::dropshot::ApiEndpoint::new(
-                    format!(
-                        "405 {method} {}",
-                        "/2.0/repositories/{username}/{slug}/pullrequests/{pid}/merge"
-                    ),
-                    |
-                        rqctx: ::dropshot::RequestContext<H>,
-                        _: runtime::Parameters<MergePullRequest>|
-                    async move {
-                        runtime::method_not_allowed(
-                                rqctx.request.method(),
-                                "POST",
-                                runtime::ProblemDetails::from_problem,
-                            )
-                            .map_err(runtime::ProblemDetails::from)
-                    },
-                    method,
-                    "application/json",
-                    "/2.0/repositories/{username}/{slug}/pullrequests/{pid}/merge",
-                    versions(),
-                )
-                .visible(false),
-        )?;
-    }
-    for method in runtime::methods_other_than(&["GET"]) {
-        api.register(
-            ::dropshot::ApiEndpoint::new(
-                    format!("405 {method} {}", "/2.0/users/{username}"),
-                    |
-                        rqctx: ::dropshot::RequestContext<H>,
-                        _: runtime::Parameters<GetUserByName>|
-                    async move {
-                        runtime::method_not_allowed(
-                                rqctx.request.method(),
-                                "GET",
-                                runtime::ProblemDetails::from_problem,
-                            )
-                            .map_err(runtime::ProblemDetails::from)
-                    },
-                    method,
+                    "getUserByName".to_string(),
+                    <StrictServer<H> as LinkExampleApi>::get_user_by_name,
+                    ::dropshot::Method::GET,
                     "application/json",
                     "/2.0/users/{username}",
                     versions(),
                 )
-                .visible(false),
-        )?;
-    }
-    for method in runtime::methods_other_than(&["GET"]) {
-        api.register(
+                .summary("getUserByName"),
+        );
+    endpoints
+        .push(
             ::dropshot::ApiEndpoint::new(
-                    format!("405 {method} {}", "/openapi.json"),
-                    |rqctx: ::dropshot::RequestContext<H>| async move {
-                        runtime::method_not_allowed(
-                                rqctx.request.method(),
-                                "GET",
-                                runtime::ProblemDetails::from_problem,
-                            )
-                            .map_err(runtime::ProblemDetails::from)
-                    },
-                    method,
+                    "getRepositoriesByOwner".to_string(),
+                    <StrictServer<H> as LinkExampleApi>::get_repositories_by_owner,
+                    ::dropshot::Method::GET,
+                    "application/json",
+                    "/2.0/repositories/{username}",
+                    versions(),
+                )
+                .summary("getRepositoriesByOwner"),
+        );
+    endpoints
+        .push(
+            ::dropshot::ApiEndpoint::new(
+                    "getRepository".to_string(),
+                    <StrictServer<H> as LinkExampleApi>::get_repository,
+                    ::dropshot::Method::GET,
+                    "application/json",
+                    "/2.0/repositories/{username}/{slug}",
+                    versions(),
+                )
+                .summary("getRepository"),
+        );
+    endpoints
+        .push(
+            ::dropshot::ApiEndpoint::new(
+                    "getPullRequestsByRepository".to_string(),
+                    <StrictServer<H> as LinkExampleApi>::get_pull_requests_by_repository,
+                    ::dropshot::Method::GET,
+                    "application/json",
+                    "/2.0/repositories/{username}/{slug}/pullrequests",
+                    versions(),
+                )
+                .summary("getPullRequestsByRepository"),
+        );
+    endpoints
+        .push(
+            ::dropshot::ApiEndpoint::new(
+                    "getPullRequestsById".to_string(),
+                    <StrictServer<H> as LinkExampleApi>::get_pull_requests_by_id,
+                    ::dropshot::Method::GET,
+                    "application/json",
+                    "/2.0/repositories/{username}/{slug}/pullrequests/{pid}",
+                    versions(),
+                )
+                .summary("getPullRequestsById"),
+        );
+    endpoints
+        .push(
+            ::dropshot::ApiEndpoint::new(
+                    "mergePullRequest".to_string(),
+                    <StrictServer<H> as LinkExampleApi>::merge_pull_request,
+                    ::dropshot::Method::POST,
+                    "application/json",
+                    "/2.0/repositories/{username}/{slug}/pullrequests/{pid}/merge",
+                    versions(),
+                )
+                .summary("mergePullRequest"),
+        );
+    endpoints
+        .push(
+            ::dropshot::ApiEndpoint::new(
+                    "openapi_document".to_string(),
+                    <StrictServer<H> as LinkExampleApi>::openapi_document,
+                    ::dropshot::Method::GET,
                     "application/json",
                     "/openapi.json",
                     versions(),
                 )
                 .visible(false),
-        )?;
+        );
+    for method in runtime::methods_other_than(&["GET"]) {
+        endpoints
+            .push(
+                ::dropshot::ApiEndpoint::new(
+                        format!("405 {method} {}", "/2.0/repositories/{username}"),
+                        |
+                            rqctx: ::dropshot::RequestContext<H>,
+                            _: runtime::Parameters<GetRepositoriesByOwner>|
+                        async move {
+                            runtime::method_not_allowed(
+                                    rqctx.request.method(),
+                                    "GET",
+                                    runtime::ProblemDetails::from_problem,
+                                )
+                                .map_err(runtime::ProblemDetails::from)
+                        },
+                        method,
+                        "application/json",
+                        "/2.0/repositories/{username}",
+                        versions(),
+                    )
+                    .visible(false),
+            );
     }
-    ::std::result::Result::Ok(())
+    for method in runtime::methods_other_than(&["GET"]) {
+        endpoints
+            .push(
+                ::dropshot::ApiEndpoint::new(
+                        format!(
+                            "405 {method} {}", "/2.0/repositories/{username}/{slug}"
+                        ),
+                        |
+                            rqctx: ::dropshot::RequestContext<H>,
+                            _: runtime::Parameters<GetRepository>|
+                        async move {
+                            runtime::method_not_allowed(
+                                    rqctx.request.method(),
+                                    "GET",
+                                    runtime::ProblemDetails::from_problem,
+                                )
+                                .map_err(runtime::ProblemDetails::from)
+                        },
+                        method,
+                        "application/json",
+                        "/2.0/repositories/{username}/{slug}",
+                        versions(),
+                    )
+                    .visible(false),
+            );
+    }
+    for method in runtime::methods_other_than(&["GET"]) {
+        endpoints
+            .push(
+                ::dropshot::ApiEndpoint::new(
+                        format!(
+                            "405 {method} {}",
+                            "/2.0/repositories/{username}/{slug}/pullrequests"
+                        ),
+                        |
+                            rqctx: ::dropshot::RequestContext<H>,
+                            _: runtime::Parameters<GetPullRequestsByRepository>|
+                        async move {
+                            runtime::method_not_allowed(
+                                    rqctx.request.method(),
+                                    "GET",
+                                    runtime::ProblemDetails::from_problem,
+                                )
+                                .map_err(runtime::ProblemDetails::from)
+                        },
+                        method,
+                        "application/json",
+                        "/2.0/repositories/{username}/{slug}/pullrequests",
+                        versions(),
+                    )
+                    .visible(false),
+            );
+    }
+    for method in runtime::methods_other_than(&["GET"]) {
+        endpoints
+            .push(
+                ::dropshot::ApiEndpoint::new(
+                        format!(
+                            "405 {method} {}",
+                            "/2.0/repositories/{username}/{slug}/pullrequests/{pid}"
+                        ),
+                        |
+                            rqctx: ::dropshot::RequestContext<H>,
+                            _: runtime::Parameters<GetPullRequestsById>|
+                        async move {
+                            runtime::method_not_allowed(
+                                    rqctx.request.method(),
+                                    "GET",
+                                    runtime::ProblemDetails::from_problem,
+                                )
+                                .map_err(runtime::ProblemDetails::from)
+                        },
+                        method,
+                        "application/json",
+                        "/2.0/repositories/{username}/{slug}/pullrequests/{pid}",
+                        versions(),
+                    )
+                    .visible(false),
+            );
+    }
+    for method in runtime::methods_other_than(&["POST"]) {
+        endpoints
+            .push(
+                ::dropshot::ApiEndpoint::new(
+                        format!(
+                            "405 {method} {}",
+                            "/2.0/repositories/{username}/{slug}/pullrequests/{pid}/merge"
+                        ),
+                        |
+                            rqctx: ::dropshot::RequestContext<H>,
+                            _: runtime::Parameters<MergePullRequest>|
+                        async move {
+                            runtime::method_not_allowed(
+                                    rqctx.request.method(),
+                                    "POST",
+                                    runtime::ProblemDetails::from_problem,
+                                )
+                                .map_err(runtime::ProblemDetails::from)
+                        },
+                        method,
+                        "application/json",
+                        "/2.0/repositories/{username}/{slug}/pullrequests/{pid}/merge",
+                        versions(),
+                    )
+                    .visible(false),
+            );
+    }
+    for method in runtime::methods_other_than(&["GET"]) {
+        endpoints
+            .push(
+                ::dropshot::ApiEndpoint::new(
+                        format!("405 {method} {}", "/2.0/users/{username}"),
+                        |
+                            rqctx: ::dropshot::RequestContext<H>,
+                            _: runtime::Parameters<GetUserByName>|
+                        async move {
+                            runtime::method_not_allowed(
+                                    rqctx.request.method(),
+                                    "GET",
+                                    runtime::ProblemDetails::from_problem,
+                                )
+                                .map_err(runtime::ProblemDetails::from)
+                        },
+                        method,
+                        "application/json",
+                        "/2.0/users/{username}",
+                        versions(),
+                    )
+                    .visible(false),
+            );
+    }
+    for method in runtime::methods_other_than(&["GET"]) {
+        endpoints
+            .push(
+                ::dropshot::ApiEndpoint::new(
+                        format!("405 {method} {}", "/openapi.json"),
+                        |rqctx: ::dropshot::RequestContext<H>| async move {
+                            runtime::method_not_allowed(
+                                    rqctx.request.method(),
+                                    "GET",
+                                    runtime::ProblemDetails::from_problem,
+                                )
+                                .map_err(runtime::ProblemDetails::from)
+                        },
+                        method,
+                        "application/json",
+                        "/openapi.json",
+                        versions(),
+                    )
+                    .visible(false),
+            );
+    }
+    runtime::register_routed(api, endpoints)
 }
 /// The API description without an implementation, for generating
 /// the OpenAPI document dropshot sees.

@@ -692,134 +692,144 @@ pub fn endpoint_versions() -> ::dropshot::ApiEndpointVersions {
 /// version alone, [`endpoint_versions`] beside other majors (with a
 /// version policy that tells the major by the path, such as
 /// [`runtime::VersionByPath`]).
+#[allow(clippy::vec_init_then_push)]
 pub fn register_endpoints<H: SwaggerPetstoreHandlers>(
     api: &mut ::dropshot::ApiDescription<H>,
     versions: fn() -> ::dropshot::ApiEndpointVersions,
 ) -> ::std::result::Result<(), runtime::ApiDescriptionError> {
-    api.register(
-        ::dropshot::ApiEndpoint::new(
-                "findPets".to_string(),
-                <StrictServer<H> as SwaggerPetstoreApi>::find_pets,
-                ::dropshot::Method::GET,
-                "application/json",
-                "/v2/pets",
-                versions(),
-            )
-            .summary("Returns all pets from the system that the user has access to")
-            .description(
-                "Nam sed condimentum est. Maecenas tempor sagittis sapien, nec rhoncus sem sagittis sit amet. Aenean at gravida augue, ac iaculis sem. Curabitur odio lorem, ornare eget elementum nec, cursus id lectus. Duis mi turpis, pulvinar ac eros ac, tincidunt varius justo. In hac habitasse platea dictumst. Integer at adipiscing ante, a sagittis ligula. Aenean pharetra tempor ante molestie imperdiet. Vivamus id aliquam diam. Cras quis velit non tortor eleifend sagittis. Praesent at enim pharetra urna volutpat venenatis eget eget mauris. In eleifend fermentum facilisis. Praesent enim enim, gravida ac sodales sed, placerat id erat. Suspendisse lacus dolor, consectetur non augue vel, vehicula interdum libero. Morbi euismod sagittis libero sed lacinia.\n\nSed tempus felis lobortis leo pulvinar rutrum. Nam mattis velit nisl, eu condimentum ligula luctus nec. Phasellus semper velit eget aliquet faucibus. In a mattis elit. Phasellus vel urna viverra, condimentum lorem id, rhoncus nibh. Ut pellentesque posuere elementum. Sed a varius odio. Morbi rhoncus ligula libero, vel eleifend nunc tristique vitae. Fusce et sem dui. Aenean nec scelerisque tortor. Fusce malesuada accumsan magna vel tempus. Quisque mollis felis eu dolor tristique, sit amet auctor felis gravida. Sed libero lorem, molestie sed nisl in, accumsan tempor nisi. Fusce sollicitudin massa ut lacinia mattis. Sed vel eleifend lorem. Pellentesque vitae felis pretium, pulvinar elit eu, euismod sapien.",
-            ),
-    )?;
-    api.register(
-        ::dropshot::ApiEndpoint::new(
-                "addPet".to_string(),
-                <StrictServer<H> as SwaggerPetstoreApi>::add_pet,
-                ::dropshot::Method::POST,
-                "application/json",
-                "/v2/pets",
-                versions(),
-            )
-            .summary("Creates a new pet in the store. Duplicates are allowed"),
-    )?;
-    api.register(
-        ::dropshot::ApiEndpoint::new(
-                "find_pet_by_id".to_string(),
-                <StrictServer<H> as SwaggerPetstoreApi>::find_pet_by_id,
-                ::dropshot::Method::GET,
-                "application/json",
-                "/v2/pets/{id}",
-                versions(),
-            )
-            .summary(
-                "Returns a user based on a single ID, if the user does not have access to the pet",
-            ),
-    )?;
-    api.register(
-        ::dropshot::ApiEndpoint::new(
-                "deletePet".to_string(),
-                <StrictServer<H> as SwaggerPetstoreApi>::delete_pet,
-                ::dropshot::Method::DELETE,
-                "application/json",
-                "/v2/pets/{id}",
-                versions(),
-            )
-            .summary("deletes a single pet based on the ID supplied"),
-    )?;
-    api.register(
-        ::dropshot::ApiEndpoint::new(
-                "openapi_document".to_string(),
-                <StrictServer<H> as SwaggerPetstoreApi>::openapi_document,
-                ::dropshot::Method::GET,
-                "application/json",
-                "/v2/openapi.json",
-                versions(),
-            )
-            .visible(false),
-    )?;
-    for method in runtime::methods_other_than(&["GET"]) {
-        api.register(
+    let mut endpoints = ::std::vec::Vec::new();
+    endpoints
+        .push(
             ::dropshot::ApiEndpoint::new(
-                    format!("405 {method} {}", "/v2/openapi.json"),
-                    |rqctx: ::dropshot::RequestContext<H>| async move {
-                        runtime::method_not_allowed(
-                                rqctx.request.method(),
-                                "GET",
-                                runtime::ProblemDetails::from_problem,
-                            )
-                            .map_err(runtime::ProblemDetails::from)
-                    },
-                    method,
+                    "findPets".to_string(),
+                    <StrictServer<H> as SwaggerPetstoreApi>::find_pets,
+                    ::dropshot::Method::GET,
+                    "application/json",
+                    "/v2/pets",
+                    versions(),
+                )
+                .summary("Returns all pets from the system that the user has access to")
+                .description(
+                    "Nam sed condimentum est. Maecenas tempor sagittis sapien, nec rhoncus sem sagittis sit amet. Aenean at gravida augue, ac iaculis sem. Curabitur odio lorem, ornare eget elementum nec, cursus id lectus. Duis mi turpis, pulvinar ac eros ac, tincidunt varius justo. In hac habitasse platea dictumst. Integer at adipiscing ante, a sagittis ligula. Aenean pharetra tempor ante molestie imperdiet. Vivamus id aliquam diam. Cras quis velit non tortor eleifend sagittis. Praesent at enim pharetra urna volutpat venenatis eget eget mauris. In eleifend fermentum facilisis. Praesent enim enim, gravida ac sodales sed, placerat id erat. Suspendisse lacus dolor, consectetur non augue vel, vehicula interdum libero. Morbi euismod sagittis libero sed lacinia.\n\nSed tempus felis lobortis leo pulvinar rutrum. Nam mattis velit nisl, eu condimentum ligula luctus nec. Phasellus semper velit eget aliquet faucibus. In a mattis elit. Phasellus vel urna viverra, condimentum lorem id, rhoncus nibh. Ut pellentesque posuere elementum. Sed a varius odio. Morbi rhoncus ligula libero, vel eleifend nunc tristique vitae. Fusce et sem dui. Aenean nec scelerisque tortor. Fusce malesuada accumsan magna vel tempus. Quisque mollis felis eu dolor tristique, sit amet auctor felis gravida. Sed libero lorem, molestie sed nisl in, accumsan tempor nisi. Fusce sollicitudin massa ut lacinia mattis. Sed vel eleifend lorem. Pellentesque vitae felis pretium, pulvinar elit eu, euismod sapien.",
+                ),
+        );
+    endpoints
+        .push(
+            ::dropshot::ApiEndpoint::new(
+                    "addPet".to_string(),
+                    <StrictServer<H> as SwaggerPetstoreApi>::add_pet,
+                    ::dropshot::Method::POST,
+                    "application/json",
+                    "/v2/pets",
+                    versions(),
+                )
+                .summary("Creates a new pet in the store. Duplicates are allowed"),
+        );
+    endpoints
+        .push(
+            ::dropshot::ApiEndpoint::new(
+                    "find_pet_by_id".to_string(),
+                    <StrictServer<H> as SwaggerPetstoreApi>::find_pet_by_id,
+                    ::dropshot::Method::GET,
+                    "application/json",
+                    "/v2/pets/{id}",
+                    versions(),
+                )
+                .summary(
+                    "Returns a user based on a single ID, if the user does not have access to the pet",
+                ),
+        );
+    endpoints
+        .push(
+            ::dropshot::ApiEndpoint::new(
+                    "deletePet".to_string(),
+                    <StrictServer<H> as SwaggerPetstoreApi>::delete_pet,
+                    ::dropshot::Method::DELETE,
+                    "application/json",
+                    "/v2/pets/{id}",
+                    versions(),
+                )
+                .summary("deletes a single pet based on the ID supplied"),
+        );
+    endpoints
+        .push(
+            ::dropshot::ApiEndpoint::new(
+                    "openapi_document".to_string(),
+                    <StrictServer<H> as SwaggerPetstoreApi>::openapi_document,
+                    ::dropshot::Method::GET,
                     "application/json",
                     "/v2/openapi.json",
                     versions(),
                 )
                 .visible(false),
-        )?;
+        );
+    for method in runtime::methods_other_than(&["GET"]) {
+        endpoints
+            .push(
+                ::dropshot::ApiEndpoint::new(
+                        format!("405 {method} {}", "/v2/openapi.json"),
+                        |rqctx: ::dropshot::RequestContext<H>| async move {
+                            runtime::method_not_allowed(
+                                    rqctx.request.method(),
+                                    "GET",
+                                    runtime::ProblemDetails::from_problem,
+                                )
+                                .map_err(runtime::ProblemDetails::from)
+                        },
+                        method,
+                        "application/json",
+                        "/v2/openapi.json",
+                        versions(),
+                    )
+                    .visible(false),
+            );
     }
     for method in runtime::methods_other_than(&["GET", "POST"]) {
-        api.register(
-            ::dropshot::ApiEndpoint::new(
-                    format!("405 {method} {}", "/v2/pets"),
-                    |rqctx: ::dropshot::RequestContext<H>| async move {
-                        runtime::method_not_allowed(
-                                rqctx.request.method(),
-                                "GET, POST",
-                                runtime::ProblemDetails::from_problem,
-                            )
-                            .map_err(runtime::ProblemDetails::from)
-                    },
-                    method,
-                    "application/json",
-                    "/v2/pets",
-                    versions(),
-                )
-                .visible(false),
-        )?;
+        endpoints
+            .push(
+                ::dropshot::ApiEndpoint::new(
+                        format!("405 {method} {}", "/v2/pets"),
+                        |rqctx: ::dropshot::RequestContext<H>| async move {
+                            runtime::method_not_allowed(
+                                    rqctx.request.method(),
+                                    "GET, POST",
+                                    runtime::ProblemDetails::from_problem,
+                                )
+                                .map_err(runtime::ProblemDetails::from)
+                        },
+                        method,
+                        "application/json",
+                        "/v2/pets",
+                        versions(),
+                    )
+                    .visible(false),
+            );
     }
     for method in runtime::methods_other_than(&["DELETE", "GET"]) {
-        api.register(
-            ::dropshot::ApiEndpoint::new(
-                    format!("405 {method} {}", "/v2/pets/{id}"),
-                    |
-                        rqctx: ::dropshot::RequestContext<H>,
-                        _: runtime::Parameters<DeletePet>|
-                    async move {
-                        runtime::method_not_allowed(
-                                rqctx.request.method(),
-                                "DELETE, GET",
-                                runtime::ProblemDetails::from_problem,
-                            )
-                            .map_err(runtime::ProblemDetails::from)
-                    },
-                    method,
-                    "application/json",
-                    "/v2/pets/{id}",
-                    versions(),
-                )
-                .visible(false),
-        )?;
+        endpoints
+            .push(
+                ::dropshot::ApiEndpoint::new(
+                        format!("405 {method} {}", "/v2/pets/{id}"),
+                        |
+                            rqctx: ::dropshot::RequestContext<H>,
+                            _: runtime::Parameters<DeletePet>|
+                        async move {
+                            runtime::method_not_allowed(
+                                    rqctx.request.method(),
+                                    "DELETE, GET",
+                                    runtime::ProblemDetails::from_problem,
+                                )
+                                .map_err(runtime::ProblemDetails::from)
+                        },
+                        method,
+                        "application/json",
+                        "/v2/pets/{id}",
+                        versions(),
+                    )
+                    .visible(false),
+            );
     }
-    ::std::result::Result::Ok(())
+    runtime::register_routed(api, endpoints)
 }
 /// The API description without an implementation, for generating
 /// the OpenAPI document dropshot sees.

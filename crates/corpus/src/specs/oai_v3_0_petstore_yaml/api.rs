@@ -566,121 +566,130 @@ pub fn endpoint_versions() -> ::dropshot::ApiEndpointVersions {
 /// version alone, [`endpoint_versions`] beside other majors (with a
 /// version policy that tells the major by the path, such as
 /// [`runtime::VersionByPath`]).
+#[allow(clippy::vec_init_then_push)]
 pub fn register_endpoints<H: SwaggerPetstoreHandlers>(
     api: &mut ::dropshot::ApiDescription<H>,
     versions: fn() -> ::dropshot::ApiEndpointVersions,
 ) -> ::std::result::Result<(), runtime::ApiDescriptionError> {
-    api.register(
-        ::dropshot::ApiEndpoint::new(
-                "listPets".to_string(),
-                <StrictServer<H> as SwaggerPetstoreApi>::list_pets,
-                ::dropshot::Method::GET,
-                "application/json",
-                "/v1/pets",
-                versions(),
-            )
-            .summary("List all pets")
-            .tag("pets"),
-    )?;
-    api.register(
-        ::dropshot::ApiEndpoint::new(
-                "createPets".to_string(),
-                <StrictServer<H> as SwaggerPetstoreApi>::create_pets,
-                ::dropshot::Method::POST,
-                "application/json",
-                "/v1/pets",
-                versions(),
-            )
-            .summary("Create a pet")
-            .tag("pets"),
-    )?;
-    api.register(
-        ::dropshot::ApiEndpoint::new(
-                "showPetById".to_string(),
-                <StrictServer<H> as SwaggerPetstoreApi>::show_pet_by_id,
-                ::dropshot::Method::GET,
-                "application/json",
-                "/v1/pets/{petId}",
-                versions(),
-            )
-            .summary("Info for a specific pet")
-            .tag("pets"),
-    )?;
-    api.register(
-        ::dropshot::ApiEndpoint::new(
-                "openapi_document".to_string(),
-                <StrictServer<H> as SwaggerPetstoreApi>::openapi_document,
-                ::dropshot::Method::GET,
-                "application/json",
-                "/v1/openapi.json",
-                versions(),
-            )
-            .visible(false),
-    )?;
-    for method in runtime::methods_other_than(&["GET"]) {
-        api.register(
+    let mut endpoints = ::std::vec::Vec::new();
+    endpoints
+        .push(
             ::dropshot::ApiEndpoint::new(
-                    format!("405 {method} {}", "/v1/openapi.json"),
-                    |rqctx: ::dropshot::RequestContext<H>| async move {
-                        runtime::method_not_allowed(
-                                rqctx.request.method(),
-                                "GET",
-                                runtime::ProblemDetails::from_problem,
-                            )
-                            .map_err(runtime::ProblemDetails::from)
-                    },
-                    method,
+                    "listPets".to_string(),
+                    <StrictServer<H> as SwaggerPetstoreApi>::list_pets,
+                    ::dropshot::Method::GET,
+                    "application/json",
+                    "/v1/pets",
+                    versions(),
+                )
+                .summary("List all pets")
+                .tag("pets"),
+        );
+    endpoints
+        .push(
+            ::dropshot::ApiEndpoint::new(
+                    "createPets".to_string(),
+                    <StrictServer<H> as SwaggerPetstoreApi>::create_pets,
+                    ::dropshot::Method::POST,
+                    "application/json",
+                    "/v1/pets",
+                    versions(),
+                )
+                .summary("Create a pet")
+                .tag("pets"),
+        );
+    endpoints
+        .push(
+            ::dropshot::ApiEndpoint::new(
+                    "showPetById".to_string(),
+                    <StrictServer<H> as SwaggerPetstoreApi>::show_pet_by_id,
+                    ::dropshot::Method::GET,
+                    "application/json",
+                    "/v1/pets/{petId}",
+                    versions(),
+                )
+                .summary("Info for a specific pet")
+                .tag("pets"),
+        );
+    endpoints
+        .push(
+            ::dropshot::ApiEndpoint::new(
+                    "openapi_document".to_string(),
+                    <StrictServer<H> as SwaggerPetstoreApi>::openapi_document,
+                    ::dropshot::Method::GET,
                     "application/json",
                     "/v1/openapi.json",
                     versions(),
                 )
                 .visible(false),
-        )?;
+        );
+    for method in runtime::methods_other_than(&["GET"]) {
+        endpoints
+            .push(
+                ::dropshot::ApiEndpoint::new(
+                        format!("405 {method} {}", "/v1/openapi.json"),
+                        |rqctx: ::dropshot::RequestContext<H>| async move {
+                            runtime::method_not_allowed(
+                                    rqctx.request.method(),
+                                    "GET",
+                                    runtime::ProblemDetails::from_problem,
+                                )
+                                .map_err(runtime::ProblemDetails::from)
+                        },
+                        method,
+                        "application/json",
+                        "/v1/openapi.json",
+                        versions(),
+                    )
+                    .visible(false),
+            );
     }
     for method in runtime::methods_other_than(&["GET", "POST"]) {
-        api.register(
-            ::dropshot::ApiEndpoint::new(
-                    format!("405 {method} {}", "/v1/pets"),
-                    |rqctx: ::dropshot::RequestContext<H>| async move {
-                        runtime::method_not_allowed(
-                                rqctx.request.method(),
-                                "GET, POST",
-                                runtime::ProblemDetails::from_problem,
-                            )
-                            .map_err(runtime::ProblemDetails::from)
-                    },
-                    method,
-                    "application/json",
-                    "/v1/pets",
-                    versions(),
-                )
-                .visible(false),
-        )?;
+        endpoints
+            .push(
+                ::dropshot::ApiEndpoint::new(
+                        format!("405 {method} {}", "/v1/pets"),
+                        |rqctx: ::dropshot::RequestContext<H>| async move {
+                            runtime::method_not_allowed(
+                                    rqctx.request.method(),
+                                    "GET, POST",
+                                    runtime::ProblemDetails::from_problem,
+                                )
+                                .map_err(runtime::ProblemDetails::from)
+                        },
+                        method,
+                        "application/json",
+                        "/v1/pets",
+                        versions(),
+                    )
+                    .visible(false),
+            );
     }
     for method in runtime::methods_other_than(&["GET"]) {
-        api.register(
-            ::dropshot::ApiEndpoint::new(
-                    format!("405 {method} {}", "/v1/pets/{petId}"),
-                    |
-                        rqctx: ::dropshot::RequestContext<H>,
-                        _: runtime::Parameters<ShowPetById>|
-                    async move {
-                        runtime::method_not_allowed(
-                                rqctx.request.method(),
-                                "GET",
-                                runtime::ProblemDetails::from_problem,
-                            )
-                            .map_err(runtime::ProblemDetails::from)
-                    },
-                    method,
-                    "application/json",
-                    "/v1/pets/{petId}",
-                    versions(),
-                )
-                .visible(false),
-        )?;
+        endpoints
+            .push(
+                ::dropshot::ApiEndpoint::new(
+                        format!("405 {method} {}", "/v1/pets/{petId}"),
+                        |
+                            rqctx: ::dropshot::RequestContext<H>,
+                            _: runtime::Parameters<ShowPetById>|
+                        async move {
+                            runtime::method_not_allowed(
+                                    rqctx.request.method(),
+                                    "GET",
+                                    runtime::ProblemDetails::from_problem,
+                                )
+                                .map_err(runtime::ProblemDetails::from)
+                        },
+                        method,
+                        "application/json",
+                        "/v1/pets/{petId}",
+                        versions(),
+                    )
+                    .visible(false),
+            );
     }
-    ::std::result::Result::Ok(())
+    runtime::register_routed(api, endpoints)
 }
 /// The API description without an implementation, for generating
 /// the OpenAPI document dropshot sees.

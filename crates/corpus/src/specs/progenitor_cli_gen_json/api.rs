@@ -253,73 +253,79 @@ pub fn endpoint_versions() -> ::dropshot::ApiEndpointVersions {
 /// version alone, [`endpoint_versions`] beside other majors (with a
 /// version policy that tells the major by the path, such as
 /// [`runtime::VersionByPath`]).
+#[allow(clippy::vec_init_then_push)]
 pub fn register_endpoints<H: CliGenTestHandlers>(
     api: &mut ::dropshot::ApiDescription<H>,
     versions: fn() -> ::dropshot::ApiEndpointVersions,
 ) -> ::std::result::Result<(), runtime::ApiDescriptionError> {
-    api.register(
-        ::dropshot::ApiEndpoint::new(
-                "uno".to_string(),
-                <StrictServer<H> as CliGenTestApi>::uno,
-                ::dropshot::Method::GET,
-                "application/json",
-                "/uno",
-                versions(),
-            )
-            .summary("uno"),
-    )?;
-    api.register(
-        ::dropshot::ApiEndpoint::new(
-                "openapi_document".to_string(),
-                <StrictServer<H> as CliGenTestApi>::openapi_document,
-                ::dropshot::Method::GET,
-                "application/json",
-                "/openapi.json",
-                versions(),
-            )
-            .visible(false),
-    )?;
-    for method in runtime::methods_other_than(&["GET"]) {
-        api.register(
+    let mut endpoints = ::std::vec::Vec::new();
+    endpoints
+        .push(
             ::dropshot::ApiEndpoint::new(
-                    format!("405 {method} {}", "/openapi.json"),
-                    |rqctx: ::dropshot::RequestContext<H>| async move {
-                        runtime::method_not_allowed(
-                                rqctx.request.method(),
-                                "GET",
-                                runtime::ProblemDetails::from_problem,
-                            )
-                            .map_err(runtime::ProblemDetails::from)
-                    },
-                    method,
+                    "uno".to_string(),
+                    <StrictServer<H> as CliGenTestApi>::uno,
+                    ::dropshot::Method::GET,
+                    "application/json",
+                    "/uno",
+                    versions(),
+                )
+                .summary("uno"),
+        );
+    endpoints
+        .push(
+            ::dropshot::ApiEndpoint::new(
+                    "openapi_document".to_string(),
+                    <StrictServer<H> as CliGenTestApi>::openapi_document,
+                    ::dropshot::Method::GET,
                     "application/json",
                     "/openapi.json",
                     versions(),
                 )
                 .visible(false),
-        )?;
+        );
+    for method in runtime::methods_other_than(&["GET"]) {
+        endpoints
+            .push(
+                ::dropshot::ApiEndpoint::new(
+                        format!("405 {method} {}", "/openapi.json"),
+                        |rqctx: ::dropshot::RequestContext<H>| async move {
+                            runtime::method_not_allowed(
+                                    rqctx.request.method(),
+                                    "GET",
+                                    runtime::ProblemDetails::from_problem,
+                                )
+                                .map_err(runtime::ProblemDetails::from)
+                        },
+                        method,
+                        "application/json",
+                        "/openapi.json",
+                        versions(),
+                    )
+                    .visible(false),
+            );
     }
     for method in runtime::methods_other_than(&["GET"]) {
-        api.register(
-            ::dropshot::ApiEndpoint::new(
-                    format!("405 {method} {}", "/uno"),
-                    |rqctx: ::dropshot::RequestContext<H>| async move {
-                        runtime::method_not_allowed(
-                                rqctx.request.method(),
-                                "GET",
-                                runtime::ProblemDetails::from_problem,
-                            )
-                            .map_err(runtime::ProblemDetails::from)
-                    },
-                    method,
-                    "application/json",
-                    "/uno",
-                    versions(),
-                )
-                .visible(false),
-        )?;
+        endpoints
+            .push(
+                ::dropshot::ApiEndpoint::new(
+                        format!("405 {method} {}", "/uno"),
+                        |rqctx: ::dropshot::RequestContext<H>| async move {
+                            runtime::method_not_allowed(
+                                    rqctx.request.method(),
+                                    "GET",
+                                    runtime::ProblemDetails::from_problem,
+                                )
+                                .map_err(runtime::ProblemDetails::from)
+                        },
+                        method,
+                        "application/json",
+                        "/uno",
+                        versions(),
+                    )
+                    .visible(false),
+            );
     }
-    ::std::result::Result::Ok(())
+    runtime::register_routed(api, endpoints)
 }
 /// The API description without an implementation, for generating
 /// the OpenAPI document dropshot sees.

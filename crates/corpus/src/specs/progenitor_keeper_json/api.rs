@@ -812,228 +812,244 @@ pub fn endpoint_versions() -> ::dropshot::ApiEndpointVersions {
 /// version alone, [`endpoint_versions`] beside other majors (with a
 /// version policy that tells the major by the path, such as
 /// [`runtime::VersionByPath`]).
+#[allow(clippy::vec_init_then_push)]
 pub fn register_endpoints<H: KeeperApiHandlers>(
     api: &mut ::dropshot::ApiDescription<H>,
     versions: fn() -> ::dropshot::ApiEndpointVersions,
 ) -> ::std::result::Result<(), runtime::ApiDescriptionError> {
-    api.register(
-        ::dropshot::ApiEndpoint::new(
-                "enrol".to_string(),
-                <StrictServer<H> as KeeperApiApi>::enrol,
-                ::dropshot::Method::POST,
-                "application/json",
-                "/enrol",
-                versions(),
-            )
-            .summary("enrol"),
-    )?;
-    api.register(
-        ::dropshot::ApiEndpoint::new(
-                "global_jobs".to_string(),
-                <StrictServer<H> as KeeperApiApi>::global_jobs,
-                ::dropshot::Method::GET,
-                "application/json",
-                "/global/jobs",
-                versions(),
-            )
-            .summary("global_jobs"),
-    )?;
-    api.register(
-        ::dropshot::ApiEndpoint::new(
-                "ping".to_string(),
-                <StrictServer<H> as KeeperApiApi>::ping,
-                ::dropshot::Method::GET,
-                "application/json",
-                "/ping",
-                versions(),
-            )
-            .summary("ping"),
-    )?;
-    api.register(
-        ::dropshot::ApiEndpoint::new(
-                "report_finish".to_string(),
-                <StrictServer<H> as KeeperApiApi>::report_finish,
-                ::dropshot::Method::POST,
-                "application/json",
-                "/report/finish",
-                versions(),
-            )
-            .summary("report_finish"),
-    )?;
-    api.register(
-        ::dropshot::ApiEndpoint::new(
-                "report_output".to_string(),
-                <StrictServer<H> as KeeperApiApi>::report_output,
-                ::dropshot::Method::POST,
-                "application/json",
-                "/report/output",
-                versions(),
-            )
-            .summary("report_output"),
-    )?;
-    api.register(
-        ::dropshot::ApiEndpoint::new(
-                "report_start".to_string(),
-                <StrictServer<H> as KeeperApiApi>::report_start,
-                ::dropshot::Method::POST,
-                "application/json",
-                "/report/start",
-                versions(),
-            )
-            .summary("report_start"),
-    )?;
-    api.register(
-        ::dropshot::ApiEndpoint::new(
-                "openapi_document".to_string(),
-                <StrictServer<H> as KeeperApiApi>::openapi_document,
-                ::dropshot::Method::GET,
-                "application/json",
-                "/openapi.json",
-                versions(),
-            )
-            .visible(false),
-    )?;
-    for method in runtime::methods_other_than(&["POST"]) {
-        api.register(
+    let mut endpoints = ::std::vec::Vec::new();
+    endpoints
+        .push(
             ::dropshot::ApiEndpoint::new(
-                    format!("405 {method} {}", "/enrol"),
-                    |rqctx: ::dropshot::RequestContext<H>| async move {
-                        runtime::method_not_allowed(
-                                rqctx.request.method(),
-                                "POST",
-                                runtime::ProblemDetails::from_problem,
-                            )
-                            .map_err(runtime::ProblemDetails::from)
-                    },
-                    method,
+                    "enrol".to_string(),
+                    <StrictServer<H> as KeeperApiApi>::enrol,
+                    ::dropshot::Method::POST,
                     "application/json",
                     "/enrol",
                     versions(),
                 )
-                .visible(false),
-        )?;
-    }
-    for method in runtime::methods_other_than(&["GET"]) {
-        api.register(
+                .summary("enrol"),
+        );
+    endpoints
+        .push(
             ::dropshot::ApiEndpoint::new(
-                    format!("405 {method} {}", "/global/jobs"),
-                    |rqctx: ::dropshot::RequestContext<H>| async move {
-                        runtime::method_not_allowed(
-                                rqctx.request.method(),
-                                "GET",
-                                runtime::ProblemDetails::from_problem,
-                            )
-                            .map_err(runtime::ProblemDetails::from)
-                    },
-                    method,
+                    "global_jobs".to_string(),
+                    <StrictServer<H> as KeeperApiApi>::global_jobs,
+                    ::dropshot::Method::GET,
                     "application/json",
                     "/global/jobs",
                     versions(),
                 )
-                .visible(false),
-        )?;
-    }
-    for method in runtime::methods_other_than(&["GET"]) {
-        api.register(
+                .summary("global_jobs"),
+        );
+    endpoints
+        .push(
             ::dropshot::ApiEndpoint::new(
-                    format!("405 {method} {}", "/openapi.json"),
-                    |rqctx: ::dropshot::RequestContext<H>| async move {
-                        runtime::method_not_allowed(
-                                rqctx.request.method(),
-                                "GET",
-                                runtime::ProblemDetails::from_problem,
-                            )
-                            .map_err(runtime::ProblemDetails::from)
-                    },
-                    method,
+                    "ping".to_string(),
+                    <StrictServer<H> as KeeperApiApi>::ping,
+                    ::dropshot::Method::GET,
+                    "application/json",
+                    "/ping",
+                    versions(),
+                )
+                .summary("ping"),
+        );
+    endpoints
+        .push(
+            ::dropshot::ApiEndpoint::new(
+                    "report_finish".to_string(),
+                    <StrictServer<H> as KeeperApiApi>::report_finish,
+                    ::dropshot::Method::POST,
+                    "application/json",
+                    "/report/finish",
+                    versions(),
+                )
+                .summary("report_finish"),
+        );
+    endpoints
+        .push(
+            ::dropshot::ApiEndpoint::new(
+                    "report_output".to_string(),
+                    <StrictServer<H> as KeeperApiApi>::report_output,
+                    ::dropshot::Method::POST,
+                    "application/json",
+                    "/report/output",
+                    versions(),
+                )
+                .summary("report_output"),
+        );
+    endpoints
+        .push(
+            ::dropshot::ApiEndpoint::new(
+                    "report_start".to_string(),
+                    <StrictServer<H> as KeeperApiApi>::report_start,
+                    ::dropshot::Method::POST,
+                    "application/json",
+                    "/report/start",
+                    versions(),
+                )
+                .summary("report_start"),
+        );
+    endpoints
+        .push(
+            ::dropshot::ApiEndpoint::new(
+                    "openapi_document".to_string(),
+                    <StrictServer<H> as KeeperApiApi>::openapi_document,
+                    ::dropshot::Method::GET,
                     "application/json",
                     "/openapi.json",
                     versions(),
                 )
                 .visible(false),
-        )?;
+        );
+    for method in runtime::methods_other_than(&["POST"]) {
+        endpoints
+            .push(
+                ::dropshot::ApiEndpoint::new(
+                        format!("405 {method} {}", "/enrol"),
+                        |rqctx: ::dropshot::RequestContext<H>| async move {
+                            runtime::method_not_allowed(
+                                    rqctx.request.method(),
+                                    "POST",
+                                    runtime::ProblemDetails::from_problem,
+                                )
+                                .map_err(runtime::ProblemDetails::from)
+                        },
+                        method,
+                        "application/json",
+                        "/enrol",
+                        versions(),
+                    )
+                    .visible(false),
+            );
     }
     for method in runtime::methods_other_than(&["GET"]) {
-        api.register(
-            ::dropshot::ApiEndpoint::new(
-                    format!("405 {method} {}", "/ping"),
-                    |rqctx: ::dropshot::RequestContext<H>| async move {
-                        runtime::method_not_allowed(
-                                rqctx.request.method(),
-                                "GET",
-                                runtime::ProblemDetails::from_problem,
-                            )
-                            .map_err(runtime::ProblemDetails::from)
-                    },
-                    method,
-                    "application/json",
-                    "/ping",
-                    versions(),
-                )
-                .visible(false),
-        )?;
+        endpoints
+            .push(
+                ::dropshot::ApiEndpoint::new(
+                        format!("405 {method} {}", "/global/jobs"),
+                        |rqctx: ::dropshot::RequestContext<H>| async move {
+                            runtime::method_not_allowed(
+                                    rqctx.request.method(),
+                                    "GET",
+                                    runtime::ProblemDetails::from_problem,
+                                )
+                                .map_err(runtime::ProblemDetails::from)
+                        },
+                        method,
+                        "application/json",
+                        "/global/jobs",
+                        versions(),
+                    )
+                    .visible(false),
+            );
+    }
+    for method in runtime::methods_other_than(&["GET"]) {
+        endpoints
+            .push(
+                ::dropshot::ApiEndpoint::new(
+                        format!("405 {method} {}", "/openapi.json"),
+                        |rqctx: ::dropshot::RequestContext<H>| async move {
+                            runtime::method_not_allowed(
+                                    rqctx.request.method(),
+                                    "GET",
+                                    runtime::ProblemDetails::from_problem,
+                                )
+                                .map_err(runtime::ProblemDetails::from)
+                        },
+                        method,
+                        "application/json",
+                        "/openapi.json",
+                        versions(),
+                    )
+                    .visible(false),
+            );
+    }
+    for method in runtime::methods_other_than(&["GET"]) {
+        endpoints
+            .push(
+                ::dropshot::ApiEndpoint::new(
+                        format!("405 {method} {}", "/ping"),
+                        |rqctx: ::dropshot::RequestContext<H>| async move {
+                            runtime::method_not_allowed(
+                                    rqctx.request.method(),
+                                    "GET",
+                                    runtime::ProblemDetails::from_problem,
+                                )
+                                .map_err(runtime::ProblemDetails::from)
+                        },
+                        method,
+                        "application/json",
+                        "/ping",
+                        versions(),
+                    )
+                    .visible(false),
+            );
     }
     for method in runtime::methods_other_than(&["POST"]) {
-        api.register(
-            ::dropshot::ApiEndpoint::new(
-                    format!("405 {method} {}", "/report/finish"),
-                    |rqctx: ::dropshot::RequestContext<H>| async move {
-                        runtime::method_not_allowed(
-                                rqctx.request.method(),
-                                "POST",
-                                runtime::ProblemDetails::from_problem,
-                            )
-                            .map_err(runtime::ProblemDetails::from)
-                    },
-                    method,
-                    "application/json",
-                    "/report/finish",
-                    versions(),
-                )
-                .visible(false),
-        )?;
+        endpoints
+            .push(
+                ::dropshot::ApiEndpoint::new(
+                        format!("405 {method} {}", "/report/finish"),
+                        |rqctx: ::dropshot::RequestContext<H>| async move {
+                            runtime::method_not_allowed(
+                                    rqctx.request.method(),
+                                    "POST",
+                                    runtime::ProblemDetails::from_problem,
+                                )
+                                .map_err(runtime::ProblemDetails::from)
+                        },
+                        method,
+                        "application/json",
+                        "/report/finish",
+                        versions(),
+                    )
+                    .visible(false),
+            );
     }
     for method in runtime::methods_other_than(&["POST"]) {
-        api.register(
-            ::dropshot::ApiEndpoint::new(
-                    format!("405 {method} {}", "/report/output"),
-                    |rqctx: ::dropshot::RequestContext<H>| async move {
-                        runtime::method_not_allowed(
-                                rqctx.request.method(),
-                                "POST",
-                                runtime::ProblemDetails::from_problem,
-                            )
-                            .map_err(runtime::ProblemDetails::from)
-                    },
-                    method,
-                    "application/json",
-                    "/report/output",
-                    versions(),
-                )
-                .visible(false),
-        )?;
+        endpoints
+            .push(
+                ::dropshot::ApiEndpoint::new(
+                        format!("405 {method} {}", "/report/output"),
+                        |rqctx: ::dropshot::RequestContext<H>| async move {
+                            runtime::method_not_allowed(
+                                    rqctx.request.method(),
+                                    "POST",
+                                    runtime::ProblemDetails::from_problem,
+                                )
+                                .map_err(runtime::ProblemDetails::from)
+                        },
+                        method,
+                        "application/json",
+                        "/report/output",
+                        versions(),
+                    )
+                    .visible(false),
+            );
     }
     for method in runtime::methods_other_than(&["POST"]) {
-        api.register(
-            ::dropshot::ApiEndpoint::new(
-                    format!("405 {method} {}", "/report/start"),
-                    |rqctx: ::dropshot::RequestContext<H>| async move {
-                        runtime::method_not_allowed(
-                                rqctx.request.method(),
-                                "POST",
-                                runtime::ProblemDetails::from_problem,
-                            )
-                            .map_err(runtime::ProblemDetails::from)
-                    },
-                    method,
-                    "application/json",
-                    "/report/start",
-                    versions(),
-                )
-                .visible(false),
-        )?;
+        endpoints
+            .push(
+                ::dropshot::ApiEndpoint::new(
+                        format!("405 {method} {}", "/report/start"),
+                        |rqctx: ::dropshot::RequestContext<H>| async move {
+                            runtime::method_not_allowed(
+                                    rqctx.request.method(),
+                                    "POST",
+                                    runtime::ProblemDetails::from_problem,
+                                )
+                                .map_err(runtime::ProblemDetails::from)
+                        },
+                        method,
+                        "application/json",
+                        "/report/start",
+                        versions(),
+                    )
+                    .visible(false),
+            );
     }
-    ::std::result::Result::Ok(())
+    runtime::register_routed(api, endpoints)
 }
 /// The API description without an implementation, for generating
 /// the OpenAPI document dropshot sees.

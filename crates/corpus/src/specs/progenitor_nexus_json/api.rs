@@ -40192,5614 +40192,5984 @@ pub fn endpoint_versions() -> ::dropshot::ApiEndpointVersions {
 /// version alone, [`endpoint_versions`] beside other majors (with a
 /// version policy that tells the major by the path, such as
 /// [`runtime::VersionByPath`]).
+#[allow(clippy::vec_init_then_push)]
 pub fn register_endpoints<H: OxideRegionApiHandlers>(
     api: &mut ::dropshot::ApiDescription<H>,
     versions: fn() -> ::dropshot::ApiEndpointVersions,
 ) -> ::std::result::Result<(), runtime::ApiDescriptionError> {
-    api.register(
-        ::dropshot::ApiEndpoint::new(
-                "disk_view_by_id".to_string(),
-                <StrictServer<H> as OxideRegionApiApi>::disk_view_by_id,
-                ::dropshot::Method::GET,
-                "application/json",
-                "/by-id/disks/{id}",
-                versions(),
-            )
-            .summary("Fetch a disk by id")
-            .description("Use `GET /v1/disks/{disk}` instead")
-            .tag("disks")
-            .deprecated(true),
-    )?;
-    api.register(
-        ::dropshot::ApiEndpoint::new(
-                "image_view_by_id".to_string(),
-                <StrictServer<H> as OxideRegionApiApi>::image_view_by_id,
-                ::dropshot::Method::GET,
-                "application/json",
-                "/by-id/images/{id}",
-                versions(),
-            )
-            .summary("Fetch an image by id")
-            .tag("images"),
-    )?;
-    api.register(
-        ::dropshot::ApiEndpoint::new(
-                "instance_view_by_id".to_string(),
-                <StrictServer<H> as OxideRegionApiApi>::instance_view_by_id,
-                ::dropshot::Method::GET,
-                "application/json",
-                "/by-id/instances/{id}",
-                versions(),
-            )
-            .summary("Fetch an instance by id")
-            .tag("instances"),
-    )?;
-    api.register(
-        ::dropshot::ApiEndpoint::new(
-                "instance_network_interface_view_by_id".to_string(),
-                <StrictServer<
-                    H,
-                > as OxideRegionApiApi>::instance_network_interface_view_by_id,
-                ::dropshot::Method::GET,
-                "application/json",
-                "/by-id/network-interfaces/{id}",
-                versions(),
-            )
-            .summary("Fetch a network interface by id")
-            .tag("instances"),
-    )?;
-    api.register(
-        ::dropshot::ApiEndpoint::new(
-                "organization_view_by_id".to_string(),
-                <StrictServer<H> as OxideRegionApiApi>::organization_view_by_id,
-                ::dropshot::Method::GET,
-                "application/json",
-                "/by-id/organizations/{id}",
-                versions(),
-            )
-            .summary("Fetch an organization by id")
-            .description("Use `GET /v1/organizations/{organization}` instead")
-            .tag("organizations")
-            .deprecated(true),
-    )?;
-    api.register(
-        ::dropshot::ApiEndpoint::new(
-                "project_view_by_id".to_string(),
-                <StrictServer<H> as OxideRegionApiApi>::project_view_by_id,
-                ::dropshot::Method::GET,
-                "application/json",
-                "/by-id/projects/{id}",
-                versions(),
-            )
-            .summary("Fetch a project by id")
-            .description("Use `GET /v1/projects/{project}` instead")
-            .tag("projects")
-            .deprecated(true),
-    )?;
-    api.register(
-        ::dropshot::ApiEndpoint::new(
-                "snapshot_view_by_id".to_string(),
-                <StrictServer<H> as OxideRegionApiApi>::snapshot_view_by_id,
-                ::dropshot::Method::GET,
-                "application/json",
-                "/by-id/snapshots/{id}",
-                versions(),
-            )
-            .summary("Fetch a snapshot by id")
-            .tag("snapshots"),
-    )?;
-    api.register(
-        ::dropshot::ApiEndpoint::new(
-                "vpc_router_route_view_by_id".to_string(),
-                <StrictServer<H> as OxideRegionApiApi>::vpc_router_route_view_by_id,
-                ::dropshot::Method::GET,
-                "application/json",
-                "/by-id/vpc-router-routes/{id}",
-                versions(),
-            )
-            .summary("Fetch a route by id")
-            .tag("vpcs"),
-    )?;
-    api.register(
-        ::dropshot::ApiEndpoint::new(
-                "vpc_router_view_by_id".to_string(),
-                <StrictServer<H> as OxideRegionApiApi>::vpc_router_view_by_id,
-                ::dropshot::Method::GET,
-                "application/json",
-                "/by-id/vpc-routers/{id}",
-                versions(),
-            )
-            .summary("Get a router by id")
-            .tag("vpcs"),
-    )?;
-    api.register(
-        ::dropshot::ApiEndpoint::new(
-                "vpc_subnet_view_by_id".to_string(),
-                <StrictServer<H> as OxideRegionApiApi>::vpc_subnet_view_by_id,
-                ::dropshot::Method::GET,
-                "application/json",
-                "/by-id/vpc-subnets/{id}",
-                versions(),
-            )
-            .summary("Fetch a subnet by id")
-            .tag("vpcs"),
-    )?;
-    api.register(
-        ::dropshot::ApiEndpoint::new(
-                "vpc_view_by_id".to_string(),
-                <StrictServer<H> as OxideRegionApiApi>::vpc_view_by_id,
-                ::dropshot::Method::GET,
-                "application/json",
-                "/by-id/vpcs/{id}",
-                versions(),
-            )
-            .summary("Fetch a VPC")
-            .tag("vpcs"),
-    )?;
-    api.register(
-        ::dropshot::ApiEndpoint::new(
-                "device_auth_request".to_string(),
-                <StrictServer<H> as OxideRegionApiApi>::device_auth_request,
-                ::dropshot::Method::POST,
-                "application/json",
-                "/device/auth",
-                versions(),
-            )
-            .summary("Start an OAuth 2.0 Device Authorization Grant")
-            .description(
-                "This endpoint is designed to be accessed from an *unauthenticated* API client. It generates and records a `device_code` and `user_code` which must be verified and confirmed prior to a token being granted.",
-            )
-            .tag("hidden"),
-    )?;
-    api.register(
-        ::dropshot::ApiEndpoint::new(
-                "device_auth_confirm".to_string(),
-                <StrictServer<H> as OxideRegionApiApi>::device_auth_confirm,
-                ::dropshot::Method::POST,
-                "application/json",
-                "/device/confirm",
-                versions(),
-            )
-            .summary("Confirm an OAuth 2.0 Device Authorization Grant")
-            .description(
-                "This endpoint is designed to be accessed by the user agent (browser), not the client requesting the token. So we do not actually return the token here; it will be returned in response to the poll on `/device/token`.",
-            )
-            .tag("hidden"),
-    )?;
-    api.register(
-        ::dropshot::ApiEndpoint::new(
-                "device_access_token".to_string(),
-                <StrictServer<H> as OxideRegionApiApi>::device_access_token,
-                ::dropshot::Method::POST,
-                "application/json",
-                "/device/token",
-                versions(),
-            )
-            .summary("Request a device access token")
-            .description(
-                "This endpoint should be polled by the client until the user code is verified and the grant is confirmed.",
-            )
-            .tag("hidden"),
-    )?;
-    api.register(
-        ::dropshot::ApiEndpoint::new(
-                "group_list".to_string(),
-                <StrictServer<H> as OxideRegionApiApi>::group_list,
-                ::dropshot::Method::GET,
-                "application/json",
-                "/groups",
-                versions(),
-            )
-            .summary("List groups")
-            .tag("silos"),
-    )?;
-    api.register(
-        ::dropshot::ApiEndpoint::new(
-                "login_spoof".to_string(),
-                <StrictServer<H> as OxideRegionApiApi>::login_spoof,
-                ::dropshot::Method::POST,
-                "application/json",
-                "/login",
-                versions(),
-            )
-            .summary("login_spoof")
-            .tag("hidden"),
-    )?;
-    api.register(
-        ::dropshot::ApiEndpoint::new(
-                "login_local".to_string(),
-                <StrictServer<H> as OxideRegionApiApi>::login_local,
-                ::dropshot::Method::POST,
-                "application/json",
-                "/login/{silo_name}/local",
-                versions(),
-            )
-            .summary("Authenticate a user (i.e., log in) via username and password")
-            .tag("login"),
-    )?;
-    api.register(
-        ::dropshot::ApiEndpoint::new(
-                "login_saml_begin".to_string(),
-                <StrictServer<H> as OxideRegionApiApi>::login_saml_begin,
-                ::dropshot::Method::GET,
-                "application/json",
-                "/login/{silo_name}/saml/{provider_name}",
-                versions(),
-            )
-            .summary("Prompt user login")
-            .description(
-                "Either display a page asking a user for their credentials, or redirect them to their identity provider.",
-            )
-            .tag("login"),
-    )?;
-    api.register(
-        ::dropshot::ApiEndpoint::new(
-                "login_saml".to_string(),
-                <StrictServer<H> as OxideRegionApiApi>::login_saml,
-                ::dropshot::Method::POST,
-                "application/json",
-                "/login/{silo_name}/saml/{provider_name}",
-                versions(),
-            )
-            .summary("Authenticate a user (i.e., log in) via SAML")
-            .tag("login"),
-    )?;
-    api.register(
-        ::dropshot::ApiEndpoint::new(
-                "logout".to_string(),
-                <StrictServer<H> as OxideRegionApiApi>::logout,
-                ::dropshot::Method::POST,
-                "application/json",
-                "/logout",
-                versions(),
-            )
-            .summary("logout")
-            .tag("hidden"),
-    )?;
-    api.register(
-        ::dropshot::ApiEndpoint::new(
-                "organization_list".to_string(),
-                <StrictServer<H> as OxideRegionApiApi>::organization_list,
-                ::dropshot::Method::GET,
-                "application/json",
-                "/organizations",
-                versions(),
-            )
-            .summary("List organizations")
-            .description("Use `GET /v1/organizations` instead")
-            .tag("organizations")
-            .deprecated(true),
-    )?;
-    api.register(
-        ::dropshot::ApiEndpoint::new(
-                "organization_create".to_string(),
-                <StrictServer<H> as OxideRegionApiApi>::organization_create,
-                ::dropshot::Method::POST,
-                "application/json",
-                "/organizations",
-                versions(),
-            )
-            .summary("Create an organization")
-            .description("Use `POST /v1/organizations` instead")
-            .tag("organizations")
-            .deprecated(true),
-    )?;
-    api.register(
-        ::dropshot::ApiEndpoint::new(
-                "organization_view".to_string(),
-                <StrictServer<H> as OxideRegionApiApi>::organization_view,
-                ::dropshot::Method::GET,
-                "application/json",
-                "/organizations/{organization_name}",
-                versions(),
-            )
-            .summary("Fetch an organization")
-            .description("Use `GET /v1/organizations/{organization}` instead")
-            .tag("organizations")
-            .deprecated(true),
-    )?;
-    api.register(
-        ::dropshot::ApiEndpoint::new(
-                "organization_update".to_string(),
-                <StrictServer<H> as OxideRegionApiApi>::organization_update,
-                ::dropshot::Method::PUT,
-                "application/json",
-                "/organizations/{organization_name}",
-                versions(),
-            )
-            .summary("Update an organization")
-            .description("Use `PUT /v1/organizations/{organization}` instead")
-            .tag("organizations")
-            .deprecated(true),
-    )?;
-    api.register(
-        ::dropshot::ApiEndpoint::new(
-                "organization_delete".to_string(),
-                <StrictServer<H> as OxideRegionApiApi>::organization_delete,
-                ::dropshot::Method::DELETE,
-                "application/json",
-                "/organizations/{organization_name}",
-                versions(),
-            )
-            .summary("Delete an organization")
-            .description("Use `DELETE /v1/organizations/{organization}` instead")
-            .tag("organizations")
-            .deprecated(true),
-    )?;
-    api.register(
-        ::dropshot::ApiEndpoint::new(
-                "organization_policy_view".to_string(),
-                <StrictServer<H> as OxideRegionApiApi>::organization_policy_view,
-                ::dropshot::Method::GET,
-                "application/json",
-                "/organizations/{organization_name}/policy",
-                versions(),
-            )
-            .summary("Fetch an organization's IAM policy")
-            .description("Use `GET /v1/organizations/{organization}/policy` instead")
-            .tag("organizations")
-            .deprecated(true),
-    )?;
-    api.register(
-        ::dropshot::ApiEndpoint::new(
-                "organization_policy_update".to_string(),
-                <StrictServer<H> as OxideRegionApiApi>::organization_policy_update,
-                ::dropshot::Method::PUT,
-                "application/json",
-                "/organizations/{organization_name}/policy",
-                versions(),
-            )
-            .summary("Update an organization's IAM policy")
-            .description("Use `PUT /v1/organizations/{organization}/policy` instead")
-            .tag("organizations")
-            .deprecated(true),
-    )?;
-    api.register(
-        ::dropshot::ApiEndpoint::new(
-                "project_list".to_string(),
-                <StrictServer<H> as OxideRegionApiApi>::project_list,
-                ::dropshot::Method::GET,
-                "application/json",
-                "/organizations/{organization_name}/projects",
-                versions(),
-            )
-            .summary("List projects")
-            .description("Use `GET /v1/projects` instead")
-            .tag("projects")
-            .deprecated(true),
-    )?;
-    api.register(
-        ::dropshot::ApiEndpoint::new(
-                "project_create".to_string(),
-                <StrictServer<H> as OxideRegionApiApi>::project_create,
-                ::dropshot::Method::POST,
-                "application/json",
-                "/organizations/{organization_name}/projects",
-                versions(),
-            )
-            .summary("Create a project")
-            .description("Use `POST /v1/projects` instead")
-            .tag("projects")
-            .deprecated(true),
-    )?;
-    api.register(
-        ::dropshot::ApiEndpoint::new(
-                "project_view".to_string(),
-                <StrictServer<H> as OxideRegionApiApi>::project_view,
-                ::dropshot::Method::GET,
-                "application/json",
-                "/organizations/{organization_name}/projects/{project_name}",
-                versions(),
-            )
-            .summary("Fetch a project")
-            .description("Use `GET /v1/projects/{project}` instead")
-            .tag("projects")
-            .deprecated(true),
-    )?;
-    api.register(
-        ::dropshot::ApiEndpoint::new(
-                "project_update".to_string(),
-                <StrictServer<H> as OxideRegionApiApi>::project_update,
-                ::dropshot::Method::PUT,
-                "application/json",
-                "/organizations/{organization_name}/projects/{project_name}",
-                versions(),
-            )
-            .summary("Update a project")
-            .description("Use `PUT /v1/projects/{project}` instead")
-            .tag("projects")
-            .deprecated(true),
-    )?;
-    api.register(
-        ::dropshot::ApiEndpoint::new(
-                "project_delete".to_string(),
-                <StrictServer<H> as OxideRegionApiApi>::project_delete,
-                ::dropshot::Method::DELETE,
-                "application/json",
-                "/organizations/{organization_name}/projects/{project_name}",
-                versions(),
-            )
-            .summary("Delete a project")
-            .description("Use `DELETE /v1/projects/{project}` instead")
-            .tag("projects")
-            .deprecated(true),
-    )?;
-    api.register(
-        ::dropshot::ApiEndpoint::new(
-                "disk_list".to_string(),
-                <StrictServer<H> as OxideRegionApiApi>::disk_list,
-                ::dropshot::Method::GET,
-                "application/json",
-                "/organizations/{organization_name}/projects/{project_name}/disks",
-                versions(),
-            )
-            .summary("List disks")
-            .description("Use `GET /v1/disks` instead")
-            .tag("disks")
-            .deprecated(true),
-    )?;
-    api.register(
-        ::dropshot::ApiEndpoint::new(
-                "disk_create".to_string(),
-                <StrictServer<H> as OxideRegionApiApi>::disk_create,
-                ::dropshot::Method::POST,
-                "application/json",
-                "/organizations/{organization_name}/projects/{project_name}/disks",
-                versions(),
-            )
-            .summary("Use `POST /v1/disks` instead")
-            .tag("disks")
-            .deprecated(true),
-    )?;
-    api.register(
-        ::dropshot::ApiEndpoint::new(
-                "disk_view".to_string(),
-                <StrictServer<H> as OxideRegionApiApi>::disk_view,
-                ::dropshot::Method::GET,
-                "application/json",
-                "/organizations/{organization_name}/projects/{project_name}/disks/{disk_name}",
-                versions(),
-            )
-            .summary("Fetch a disk")
-            .description("Use `GET /v1/disks/{disk}` instead")
-            .tag("disks")
-            .deprecated(true),
-    )?;
-    api.register(
-        ::dropshot::ApiEndpoint::new(
-                "disk_delete".to_string(),
-                <StrictServer<H> as OxideRegionApiApi>::disk_delete,
-                ::dropshot::Method::DELETE,
-                "application/json",
-                "/organizations/{organization_name}/projects/{project_name}/disks/{disk_name}",
-                versions(),
-            )
-            .summary("Use `DELETE /v1/disks/{disk}` instead")
-            .tag("disks")
-            .deprecated(true),
-    )?;
-    api.register(
-        ::dropshot::ApiEndpoint::new(
-                "disk_metrics_list".to_string(),
-                <StrictServer<H> as OxideRegionApiApi>::disk_metrics_list,
-                ::dropshot::Method::GET,
-                "application/json",
-                "/organizations/{organization_name}/projects/{project_name}/disks/{disk_name}/metrics/{metric_name}",
-                versions(),
-            )
-            .summary("Fetch disk metrics")
-            .tag("disks"),
-    )?;
-    api.register(
-        ::dropshot::ApiEndpoint::new(
-                "image_list".to_string(),
-                <StrictServer<H> as OxideRegionApiApi>::image_list,
-                ::dropshot::Method::GET,
-                "application/json",
-                "/organizations/{organization_name}/projects/{project_name}/images",
-                versions(),
-            )
-            .summary("List images")
-            .description(
-                "List images in a project. The images are returned sorted by creation date, with the most recent images appearing first.",
-            )
-            .tag("images"),
-    )?;
-    api.register(
-        ::dropshot::ApiEndpoint::new(
-                "image_create".to_string(),
-                <StrictServer<H> as OxideRegionApiApi>::image_create,
-                ::dropshot::Method::POST,
-                "application/json",
-                "/organizations/{organization_name}/projects/{project_name}/images",
-                versions(),
-            )
-            .summary("Create an image")
-            .description("Create a new image in a project.")
-            .tag("images"),
-    )?;
-    api.register(
-        ::dropshot::ApiEndpoint::new(
-                "image_view".to_string(),
-                <StrictServer<H> as OxideRegionApiApi>::image_view,
-                ::dropshot::Method::GET,
-                "application/json",
-                "/organizations/{organization_name}/projects/{project_name}/images/{image_name}",
-                versions(),
-            )
-            .summary("Fetch an image")
-            .description("Fetch the details for a specific image in a project.")
-            .tag("images"),
-    )?;
-    api.register(
-        ::dropshot::ApiEndpoint::new(
-                "image_delete".to_string(),
-                <StrictServer<H> as OxideRegionApiApi>::image_delete,
-                ::dropshot::Method::DELETE,
-                "application/json",
-                "/organizations/{organization_name}/projects/{project_name}/images/{image_name}",
-                versions(),
-            )
-            .summary("Delete an image")
-            .description(
-                "Permanently delete an image from a project. This operation cannot be undone. Any instances in the project using the image will continue to run, however new instances can not be created with this image.",
-            )
-            .tag("images"),
-    )?;
-    api.register(
-        ::dropshot::ApiEndpoint::new(
-                "instance_list".to_string(),
-                <StrictServer<H> as OxideRegionApiApi>::instance_list,
-                ::dropshot::Method::GET,
-                "application/json",
-                "/organizations/{organization_name}/projects/{project_name}/instances",
-                versions(),
-            )
-            .summary("List instances")
-            .tag("instances"),
-    )?;
-    api.register(
-        ::dropshot::ApiEndpoint::new(
-                "instance_create".to_string(),
-                <StrictServer<H> as OxideRegionApiApi>::instance_create,
-                ::dropshot::Method::POST,
-                "application/json",
-                "/organizations/{organization_name}/projects/{project_name}/instances",
-                versions(),
-            )
-            .summary("Create an instance")
-            .description("Use `POST /v1/instances` instead")
-            .tag("instances")
-            .deprecated(true),
-    )?;
-    api.register(
-        ::dropshot::ApiEndpoint::new(
-                "instance_view".to_string(),
-                <StrictServer<H> as OxideRegionApiApi>::instance_view,
-                ::dropshot::Method::GET,
-                "application/json",
-                "/organizations/{organization_name}/projects/{project_name}/instances/{instance_name}",
-                versions(),
-            )
-            .summary("Fetch an instance")
-            .description("Use `GET /v1/instances/{instance}` instead")
-            .tag("instances")
-            .deprecated(true),
-    )?;
-    api.register(
-        ::dropshot::ApiEndpoint::new(
-                "instance_delete".to_string(),
-                <StrictServer<H> as OxideRegionApiApi>::instance_delete,
-                ::dropshot::Method::DELETE,
-                "application/json",
-                "/organizations/{organization_name}/projects/{project_name}/instances/{instance_name}",
-                versions(),
-            )
-            .summary("Delete an instance")
-            .tag("instances")
-            .deprecated(true),
-    )?;
-    api.register(
-        ::dropshot::ApiEndpoint::new(
-                "instance_disk_list".to_string(),
-                <StrictServer<H> as OxideRegionApiApi>::instance_disk_list,
-                ::dropshot::Method::GET,
-                "application/json",
-                "/organizations/{organization_name}/projects/{project_name}/instances/{instance_name}/disks",
-                versions(),
-            )
-            .summary("List an instance's disks")
-            .description("Use `GET /v1/instances/{instance}/disks` instead")
-            .tag("instances")
-            .deprecated(true),
-    )?;
-    api.register(
-        ::dropshot::ApiEndpoint::new(
-                "instance_disk_attach".to_string(),
-                <StrictServer<H> as OxideRegionApiApi>::instance_disk_attach,
-                ::dropshot::Method::POST,
-                "application/json",
-                "/organizations/{organization_name}/projects/{project_name}/instances/{instance_name}/disks/attach",
-                versions(),
-            )
-            .summary("Attach a disk to an instance")
-            .description("Use `POST /v1/instances/{instance}/disks/attach` instead")
-            .tag("instances")
-            .deprecated(true),
-    )?;
-    api.register(
-        ::dropshot::ApiEndpoint::new(
-                "instance_disk_detach".to_string(),
-                <StrictServer<H> as OxideRegionApiApi>::instance_disk_detach,
-                ::dropshot::Method::POST,
-                "application/json",
-                "/organizations/{organization_name}/projects/{project_name}/instances/{instance_name}/disks/detach",
-                versions(),
-            )
-            .summary("Detach a disk from an instance")
-            .description("Use `POST /v1/disks/{disk}/detach` instead")
-            .tag("instances")
-            .deprecated(true),
-    )?;
-    api.register(
-        ::dropshot::ApiEndpoint::new(
-                "instance_external_ip_list".to_string(),
-                <StrictServer<H> as OxideRegionApiApi>::instance_external_ip_list,
-                ::dropshot::Method::GET,
-                "application/json",
-                "/organizations/{organization_name}/projects/{project_name}/instances/{instance_name}/external-ips",
-                versions(),
-            )
-            .summary("List external IP addresses")
-            .tag("instances"),
-    )?;
-    api.register(
-        ::dropshot::ApiEndpoint::new(
-                "instance_migrate".to_string(),
-                <StrictServer<H> as OxideRegionApiApi>::instance_migrate,
-                ::dropshot::Method::POST,
-                "application/json",
-                "/organizations/{organization_name}/projects/{project_name}/instances/{instance_name}/migrate",
-                versions(),
-            )
-            .summary("Migrate an instance")
-            .description("Use `POST /v1/instances/{instance}/migrate` instead")
-            .tag("instances")
-            .deprecated(true),
-    )?;
-    api.register(
-        ::dropshot::ApiEndpoint::new(
-                "instance_network_interface_list".to_string(),
-                <StrictServer<H> as OxideRegionApiApi>::instance_network_interface_list,
-                ::dropshot::Method::GET,
-                "application/json",
-                "/organizations/{organization_name}/projects/{project_name}/instances/{instance_name}/network-interfaces",
-                versions(),
-            )
-            .summary("List network interfaces")
-            .tag("instances"),
-    )?;
-    api.register(
-        ::dropshot::ApiEndpoint::new(
-                "instance_network_interface_create".to_string(),
-                <StrictServer<
-                    H,
-                > as OxideRegionApiApi>::instance_network_interface_create,
-                ::dropshot::Method::POST,
-                "application/json",
-                "/organizations/{organization_name}/projects/{project_name}/instances/{instance_name}/network-interfaces",
-                versions(),
-            )
-            .summary("Create a network interface")
-            .tag("instances"),
-    )?;
-    api.register(
-        ::dropshot::ApiEndpoint::new(
-                "instance_network_interface_view".to_string(),
-                <StrictServer<H> as OxideRegionApiApi>::instance_network_interface_view,
-                ::dropshot::Method::GET,
-                "application/json",
-                "/organizations/{organization_name}/projects/{project_name}/instances/{instance_name}/network-interfaces/{interface_name}",
-                versions(),
-            )
-            .summary("Fetch a network interface")
-            .tag("instances"),
-    )?;
-    api.register(
-        ::dropshot::ApiEndpoint::new(
-                "instance_network_interface_update".to_string(),
-                <StrictServer<
-                    H,
-                > as OxideRegionApiApi>::instance_network_interface_update,
-                ::dropshot::Method::PUT,
-                "application/json",
-                "/organizations/{organization_name}/projects/{project_name}/instances/{instance_name}/network-interfaces/{interface_name}",
-                versions(),
-            )
-            .summary("Update a network interface")
-            .tag("instances"),
-    )?;
-    api.register(
-        ::dropshot::ApiEndpoint::new(
-                "instance_network_interface_delete".to_string(),
-                <StrictServer<
-                    H,
-                > as OxideRegionApiApi>::instance_network_interface_delete,
-                ::dropshot::Method::DELETE,
-                "application/json",
-                "/organizations/{organization_name}/projects/{project_name}/instances/{instance_name}/network-interfaces/{interface_name}",
-                versions(),
-            )
-            .summary("Delete a network interface")
-            .description(
-                "Note that the primary interface for an instance cannot be deleted if there are any secondary interfaces. A new primary interface must be designated first. The primary interface can be deleted if there are no secondary interfaces.",
-            )
-            .tag("instances"),
-    )?;
-    api.register(
-        ::dropshot::ApiEndpoint::new(
-                "instance_reboot".to_string(),
-                <StrictServer<H> as OxideRegionApiApi>::instance_reboot,
-                ::dropshot::Method::POST,
-                "application/json",
-                "/organizations/{organization_name}/projects/{project_name}/instances/{instance_name}/reboot",
-                versions(),
-            )
-            .summary("Reboot an instance")
-            .description("Use `POST /v1/instances/{instance}/reboot` instead")
-            .tag("instances")
-            .deprecated(true),
-    )?;
-    api.register(
-        ::dropshot::ApiEndpoint::new(
-                "instance_serial_console".to_string(),
-                <StrictServer<H> as OxideRegionApiApi>::instance_serial_console,
-                ::dropshot::Method::GET,
-                "application/json",
-                "/organizations/{organization_name}/projects/{project_name}/instances/{instance_name}/serial-console",
-                versions(),
-            )
-            .summary("Fetch an instance's serial console")
-            .description("Use `GET /v1/instances/{instance}/serial-console` instead")
-            .tag("instances")
-            .deprecated(true),
-    )?;
-    api.register(
-        ::dropshot::ApiEndpoint::new(
-                "instance_serial_console_stream".to_string(),
-                <StrictServer<H> as OxideRegionApiApi>::instance_serial_console_stream,
-                ::dropshot::Method::GET,
-                "application/json",
-                "/organizations/{organization_name}/projects/{project_name}/instances/{instance_name}/serial-console/stream",
-                versions(),
-            )
-            .summary("Connect to an instance's serial console")
-            .description(
-                "Use `GET /v1/instances/{instance}/serial-console/stream` instead",
-            )
-            .tag("instances")
-            .deprecated(true),
-    )?;
-    api.register(
-        ::dropshot::ApiEndpoint::new(
-                "instance_serial_console_stream_v2".to_string(),
-                <StrictServer<
-                    H,
-                > as OxideRegionApiApi>::instance_serial_console_stream_v2,
-                ::dropshot::Method::GET,
-                "application/json",
-                "/organizations/{organization_name}/projects/{project_name}/instances/{instance_name}/serial-console/stream_v2",
-                versions(),
-            )
-            .summary("Connect to an instance's serial console")
-            .description(
-                "Use `GET /v1/instances/{instance}/serial-console/stream` instead",
-            )
-            .tag("instances")
-            .deprecated(true),
-    )?;
-    api.register(
-        ::dropshot::ApiEndpoint::new(
-                "instance_start".to_string(),
-                <StrictServer<H> as OxideRegionApiApi>::instance_start,
-                ::dropshot::Method::POST,
-                "application/json",
-                "/organizations/{organization_name}/projects/{project_name}/instances/{instance_name}/start",
-                versions(),
-            )
-            .summary("Boot an instance")
-            .description("Use `POST /v1/instances/{instance}/start` instead")
-            .tag("instances")
-            .deprecated(true),
-    )?;
-    api.register(
-        ::dropshot::ApiEndpoint::new(
-                "instance_stop".to_string(),
-                <StrictServer<H> as OxideRegionApiApi>::instance_stop,
-                ::dropshot::Method::POST,
-                "application/json",
-                "/organizations/{organization_name}/projects/{project_name}/instances/{instance_name}/stop",
-                versions(),
-            )
-            .summary("Halt an instance")
-            .description("Use `POST /v1/instances/{instance}/stop` instead")
-            .tag("instances")
-            .deprecated(true),
-    )?;
-    api.register(
-        ::dropshot::ApiEndpoint::new(
-                "project_policy_view".to_string(),
-                <StrictServer<H> as OxideRegionApiApi>::project_policy_view,
-                ::dropshot::Method::GET,
-                "application/json",
-                "/organizations/{organization_name}/projects/{project_name}/policy",
-                versions(),
-            )
-            .summary("Fetch a project's IAM policy")
-            .description("Use `GET /v1/projects/{project}/policy` instead")
-            .tag("projects")
-            .deprecated(true),
-    )?;
-    api.register(
-        ::dropshot::ApiEndpoint::new(
-                "project_policy_update".to_string(),
-                <StrictServer<H> as OxideRegionApiApi>::project_policy_update,
-                ::dropshot::Method::PUT,
-                "application/json",
-                "/organizations/{organization_name}/projects/{project_name}/policy",
-                versions(),
-            )
-            .summary("Update a project's IAM policy")
-            .tag("projects"),
-    )?;
-    api.register(
-        ::dropshot::ApiEndpoint::new(
-                "snapshot_list".to_string(),
-                <StrictServer<H> as OxideRegionApiApi>::snapshot_list,
-                ::dropshot::Method::GET,
-                "application/json",
-                "/organizations/{organization_name}/projects/{project_name}/snapshots",
-                versions(),
-            )
-            .summary("List snapshots")
-            .tag("snapshots"),
-    )?;
-    api.register(
-        ::dropshot::ApiEndpoint::new(
-                "snapshot_create".to_string(),
-                <StrictServer<H> as OxideRegionApiApi>::snapshot_create,
-                ::dropshot::Method::POST,
-                "application/json",
-                "/organizations/{organization_name}/projects/{project_name}/snapshots",
-                versions(),
-            )
-            .summary("Create a snapshot")
-            .description("Creates a point-in-time snapshot from a disk.")
-            .tag("snapshots"),
-    )?;
-    api.register(
-        ::dropshot::ApiEndpoint::new(
-                "snapshot_view".to_string(),
-                <StrictServer<H> as OxideRegionApiApi>::snapshot_view,
-                ::dropshot::Method::GET,
-                "application/json",
-                "/organizations/{organization_name}/projects/{project_name}/snapshots/{snapshot_name}",
-                versions(),
-            )
-            .summary("Fetch a snapshot")
-            .tag("snapshots"),
-    )?;
-    api.register(
-        ::dropshot::ApiEndpoint::new(
-                "snapshot_delete".to_string(),
-                <StrictServer<H> as OxideRegionApiApi>::snapshot_delete,
-                ::dropshot::Method::DELETE,
-                "application/json",
-                "/organizations/{organization_name}/projects/{project_name}/snapshots/{snapshot_name}",
-                versions(),
-            )
-            .summary("Delete a snapshot")
-            .tag("snapshots"),
-    )?;
-    api.register(
-        ::dropshot::ApiEndpoint::new(
-                "vpc_list".to_string(),
-                <StrictServer<H> as OxideRegionApiApi>::vpc_list,
-                ::dropshot::Method::GET,
-                "application/json",
-                "/organizations/{organization_name}/projects/{project_name}/vpcs",
-                versions(),
-            )
-            .summary("List VPCs")
-            .tag("vpcs"),
-    )?;
-    api.register(
-        ::dropshot::ApiEndpoint::new(
-                "vpc_create".to_string(),
-                <StrictServer<H> as OxideRegionApiApi>::vpc_create,
-                ::dropshot::Method::POST,
-                "application/json",
-                "/organizations/{organization_name}/projects/{project_name}/vpcs",
-                versions(),
-            )
-            .summary("Create a VPC")
-            .tag("vpcs"),
-    )?;
-    api.register(
-        ::dropshot::ApiEndpoint::new(
-                "vpc_view".to_string(),
-                <StrictServer<H> as OxideRegionApiApi>::vpc_view,
-                ::dropshot::Method::GET,
-                "application/json",
-                "/organizations/{organization_name}/projects/{project_name}/vpcs/{vpc_name}",
-                versions(),
-            )
-            .summary("Fetch a VPC")
-            .tag("vpcs"),
-    )?;
-    api.register(
-        ::dropshot::ApiEndpoint::new(
-                "vpc_update".to_string(),
-                <StrictServer<H> as OxideRegionApiApi>::vpc_update,
-                ::dropshot::Method::PUT,
-                "application/json",
-                "/organizations/{organization_name}/projects/{project_name}/vpcs/{vpc_name}",
-                versions(),
-            )
-            .summary("Update a VPC")
-            .tag("vpcs"),
-    )?;
-    api.register(
-        ::dropshot::ApiEndpoint::new(
-                "vpc_delete".to_string(),
-                <StrictServer<H> as OxideRegionApiApi>::vpc_delete,
-                ::dropshot::Method::DELETE,
-                "application/json",
-                "/organizations/{organization_name}/projects/{project_name}/vpcs/{vpc_name}",
-                versions(),
-            )
-            .summary("Delete a VPC")
-            .tag("vpcs"),
-    )?;
-    api.register(
-        ::dropshot::ApiEndpoint::new(
-                "vpc_firewall_rules_view".to_string(),
-                <StrictServer<H> as OxideRegionApiApi>::vpc_firewall_rules_view,
-                ::dropshot::Method::GET,
-                "application/json",
-                "/organizations/{organization_name}/projects/{project_name}/vpcs/{vpc_name}/firewall/rules",
-                versions(),
-            )
-            .summary("List firewall rules")
-            .tag("vpcs"),
-    )?;
-    api.register(
-        ::dropshot::ApiEndpoint::new(
-                "vpc_firewall_rules_update".to_string(),
-                <StrictServer<H> as OxideRegionApiApi>::vpc_firewall_rules_update,
-                ::dropshot::Method::PUT,
-                "application/json",
-                "/organizations/{organization_name}/projects/{project_name}/vpcs/{vpc_name}/firewall/rules",
-                versions(),
-            )
-            .summary("Replace firewall rules")
-            .tag("vpcs"),
-    )?;
-    api.register(
-        ::dropshot::ApiEndpoint::new(
-                "vpc_router_list".to_string(),
-                <StrictServer<H> as OxideRegionApiApi>::vpc_router_list,
-                ::dropshot::Method::GET,
-                "application/json",
-                "/organizations/{organization_name}/projects/{project_name}/vpcs/{vpc_name}/routers",
-                versions(),
-            )
-            .summary("List routers")
-            .tag("vpcs"),
-    )?;
-    api.register(
-        ::dropshot::ApiEndpoint::new(
-                "vpc_router_create".to_string(),
-                <StrictServer<H> as OxideRegionApiApi>::vpc_router_create,
-                ::dropshot::Method::POST,
-                "application/json",
-                "/organizations/{organization_name}/projects/{project_name}/vpcs/{vpc_name}/routers",
-                versions(),
-            )
-            .summary("Create a router")
-            .tag("vpcs"),
-    )?;
-    api.register(
-        ::dropshot::ApiEndpoint::new(
-                "vpc_router_view".to_string(),
-                <StrictServer<H> as OxideRegionApiApi>::vpc_router_view,
-                ::dropshot::Method::GET,
-                "application/json",
-                "/organizations/{organization_name}/projects/{project_name}/vpcs/{vpc_name}/routers/{router_name}",
-                versions(),
-            )
-            .summary("Get a router")
-            .tag("vpcs"),
-    )?;
-    api.register(
-        ::dropshot::ApiEndpoint::new(
-                "vpc_router_update".to_string(),
-                <StrictServer<H> as OxideRegionApiApi>::vpc_router_update,
-                ::dropshot::Method::PUT,
-                "application/json",
-                "/organizations/{organization_name}/projects/{project_name}/vpcs/{vpc_name}/routers/{router_name}",
-                versions(),
-            )
-            .summary("Update a router")
-            .tag("vpcs"),
-    )?;
-    api.register(
-        ::dropshot::ApiEndpoint::new(
-                "vpc_router_delete".to_string(),
-                <StrictServer<H> as OxideRegionApiApi>::vpc_router_delete,
-                ::dropshot::Method::DELETE,
-                "application/json",
-                "/organizations/{organization_name}/projects/{project_name}/vpcs/{vpc_name}/routers/{router_name}",
-                versions(),
-            )
-            .summary("Delete a router")
-            .tag("vpcs"),
-    )?;
-    api.register(
-        ::dropshot::ApiEndpoint::new(
-                "vpc_router_route_list".to_string(),
-                <StrictServer<H> as OxideRegionApiApi>::vpc_router_route_list,
-                ::dropshot::Method::GET,
-                "application/json",
-                "/organizations/{organization_name}/projects/{project_name}/vpcs/{vpc_name}/routers/{router_name}/routes",
-                versions(),
-            )
-            .summary("List routes")
-            .description("List the routes associated with a router in a particular VPC.")
-            .tag("vpcs"),
-    )?;
-    api.register(
-        ::dropshot::ApiEndpoint::new(
-                "vpc_router_route_create".to_string(),
-                <StrictServer<H> as OxideRegionApiApi>::vpc_router_route_create,
-                ::dropshot::Method::POST,
-                "application/json",
-                "/organizations/{organization_name}/projects/{project_name}/vpcs/{vpc_name}/routers/{router_name}/routes",
-                versions(),
-            )
-            .summary("Create a router")
-            .tag("vpcs"),
-    )?;
-    api.register(
-        ::dropshot::ApiEndpoint::new(
-                "vpc_router_route_view".to_string(),
-                <StrictServer<H> as OxideRegionApiApi>::vpc_router_route_view,
-                ::dropshot::Method::GET,
-                "application/json",
-                "/organizations/{organization_name}/projects/{project_name}/vpcs/{vpc_name}/routers/{router_name}/routes/{route_name}",
-                versions(),
-            )
-            .summary("Fetch a route")
-            .tag("vpcs"),
-    )?;
-    api.register(
-        ::dropshot::ApiEndpoint::new(
-                "vpc_router_route_update".to_string(),
-                <StrictServer<H> as OxideRegionApiApi>::vpc_router_route_update,
-                ::dropshot::Method::PUT,
-                "application/json",
-                "/organizations/{organization_name}/projects/{project_name}/vpcs/{vpc_name}/routers/{router_name}/routes/{route_name}",
-                versions(),
-            )
-            .summary("Update a route")
-            .tag("vpcs"),
-    )?;
-    api.register(
-        ::dropshot::ApiEndpoint::new(
-                "vpc_router_route_delete".to_string(),
-                <StrictServer<H> as OxideRegionApiApi>::vpc_router_route_delete,
-                ::dropshot::Method::DELETE,
-                "application/json",
-                "/organizations/{organization_name}/projects/{project_name}/vpcs/{vpc_name}/routers/{router_name}/routes/{route_name}",
-                versions(),
-            )
-            .summary("Delete a route")
-            .tag("vpcs"),
-    )?;
-    api.register(
-        ::dropshot::ApiEndpoint::new(
-                "vpc_subnet_list".to_string(),
-                <StrictServer<H> as OxideRegionApiApi>::vpc_subnet_list,
-                ::dropshot::Method::GET,
-                "application/json",
-                "/organizations/{organization_name}/projects/{project_name}/vpcs/{vpc_name}/subnets",
-                versions(),
-            )
-            .summary("List subnets")
-            .tag("vpcs"),
-    )?;
-    api.register(
-        ::dropshot::ApiEndpoint::new(
-                "vpc_subnet_create".to_string(),
-                <StrictServer<H> as OxideRegionApiApi>::vpc_subnet_create,
-                ::dropshot::Method::POST,
-                "application/json",
-                "/organizations/{organization_name}/projects/{project_name}/vpcs/{vpc_name}/subnets",
-                versions(),
-            )
-            .summary("Create a subnet")
-            .tag("vpcs"),
-    )?;
-    api.register(
-        ::dropshot::ApiEndpoint::new(
-                "vpc_subnet_view".to_string(),
-                <StrictServer<H> as OxideRegionApiApi>::vpc_subnet_view,
-                ::dropshot::Method::GET,
-                "application/json",
-                "/organizations/{organization_name}/projects/{project_name}/vpcs/{vpc_name}/subnets/{subnet_name}",
-                versions(),
-            )
-            .summary("Fetch a subnet")
-            .tag("vpcs"),
-    )?;
-    api.register(
-        ::dropshot::ApiEndpoint::new(
-                "vpc_subnet_update".to_string(),
-                <StrictServer<H> as OxideRegionApiApi>::vpc_subnet_update,
-                ::dropshot::Method::PUT,
-                "application/json",
-                "/organizations/{organization_name}/projects/{project_name}/vpcs/{vpc_name}/subnets/{subnet_name}",
-                versions(),
-            )
-            .summary("Update a subnet")
-            .tag("vpcs"),
-    )?;
-    api.register(
-        ::dropshot::ApiEndpoint::new(
-                "vpc_subnet_delete".to_string(),
-                <StrictServer<H> as OxideRegionApiApi>::vpc_subnet_delete,
-                ::dropshot::Method::DELETE,
-                "application/json",
-                "/organizations/{organization_name}/projects/{project_name}/vpcs/{vpc_name}/subnets/{subnet_name}",
-                versions(),
-            )
-            .summary("Delete a subnet")
-            .tag("vpcs"),
-    )?;
-    api.register(
-        ::dropshot::ApiEndpoint::new(
-                "vpc_subnet_list_network_interfaces".to_string(),
-                <StrictServer<
-                    H,
-                > as OxideRegionApiApi>::vpc_subnet_list_network_interfaces,
-                ::dropshot::Method::GET,
-                "application/json",
-                "/organizations/{organization_name}/projects/{project_name}/vpcs/{vpc_name}/subnets/{subnet_name}/network-interfaces",
-                versions(),
-            )
-            .summary("List network interfaces")
-            .tag("vpcs"),
-    )?;
-    api.register(
-        ::dropshot::ApiEndpoint::new(
-                "policy_view".to_string(),
-                <StrictServer<H> as OxideRegionApiApi>::policy_view,
-                ::dropshot::Method::GET,
-                "application/json",
-                "/policy",
-                versions(),
-            )
-            .summary("Fetch the current silo's IAM policy")
-            .tag("silos"),
-    )?;
-    api.register(
-        ::dropshot::ApiEndpoint::new(
-                "policy_update".to_string(),
-                <StrictServer<H> as OxideRegionApiApi>::policy_update,
-                ::dropshot::Method::PUT,
-                "application/json",
-                "/policy",
-                versions(),
-            )
-            .summary("Update the current silo's IAM policy")
-            .tag("silos"),
-    )?;
-    api.register(
-        ::dropshot::ApiEndpoint::new(
-                "role_list".to_string(),
-                <StrictServer<H> as OxideRegionApiApi>::role_list,
-                ::dropshot::Method::GET,
-                "application/json",
-                "/roles",
-                versions(),
-            )
-            .summary("List built-in roles")
-            .tag("roles"),
-    )?;
-    api.register(
-        ::dropshot::ApiEndpoint::new(
-                "role_view".to_string(),
-                <StrictServer<H> as OxideRegionApiApi>::role_view,
-                ::dropshot::Method::GET,
-                "application/json",
-                "/roles/{role_name}",
-                versions(),
-            )
-            .summary("Fetch a built-in role")
-            .tag("roles"),
-    )?;
-    api.register(
-        ::dropshot::ApiEndpoint::new(
-                "session_me".to_string(),
-                <StrictServer<H> as OxideRegionApiApi>::session_me,
-                ::dropshot::Method::GET,
-                "application/json",
-                "/session/me",
-                versions(),
-            )
-            .summary("Fetch the user associated with the current session")
-            .tag("hidden"),
-    )?;
-    api.register(
-        ::dropshot::ApiEndpoint::new(
-                "session_me_groups".to_string(),
-                <StrictServer<H> as OxideRegionApiApi>::session_me_groups,
-                ::dropshot::Method::GET,
-                "application/json",
-                "/session/me/groups",
-                versions(),
-            )
-            .summary("Fetch the silo\u{a0}groups the current user belongs to")
-            .tag("hidden"),
-    )?;
-    api.register(
-        ::dropshot::ApiEndpoint::new(
-                "session_sshkey_list".to_string(),
-                <StrictServer<H> as OxideRegionApiApi>::session_sshkey_list,
-                ::dropshot::Method::GET,
-                "application/json",
-                "/session/me/sshkeys",
-                versions(),
-            )
-            .summary("List SSH public keys")
-            .description("Lists SSH public keys for the currently authenticated user.")
-            .tag("session"),
-    )?;
-    api.register(
-        ::dropshot::ApiEndpoint::new(
-                "session_sshkey_create".to_string(),
-                <StrictServer<H> as OxideRegionApiApi>::session_sshkey_create,
-                ::dropshot::Method::POST,
-                "application/json",
-                "/session/me/sshkeys",
-                versions(),
-            )
-            .summary("Create an SSH public key")
-            .description(
-                "Create an SSH public key for the currently authenticated user.",
-            )
-            .tag("session"),
-    )?;
-    api.register(
-        ::dropshot::ApiEndpoint::new(
-                "session_sshkey_view".to_string(),
-                <StrictServer<H> as OxideRegionApiApi>::session_sshkey_view,
-                ::dropshot::Method::GET,
-                "application/json",
-                "/session/me/sshkeys/{ssh_key_name}",
-                versions(),
-            )
-            .summary("Fetch an SSH public key")
-            .description(
-                "Fetch an SSH public key associated with the currently authenticated user.",
-            )
-            .tag("session"),
-    )?;
-    api.register(
-        ::dropshot::ApiEndpoint::new(
-                "session_sshkey_delete".to_string(),
-                <StrictServer<H> as OxideRegionApiApi>::session_sshkey_delete,
-                ::dropshot::Method::DELETE,
-                "application/json",
-                "/session/me/sshkeys/{ssh_key_name}",
-                versions(),
-            )
-            .summary("Delete an SSH public key")
-            .description(
-                "Delete an SSH public key associated with the currently authenticated user.",
-            )
-            .tag("session"),
-    )?;
-    api.register(
-        ::dropshot::ApiEndpoint::new(
-                "system_image_view_by_id".to_string(),
-                <StrictServer<H> as OxideRegionApiApi>::system_image_view_by_id,
-                ::dropshot::Method::GET,
-                "application/json",
-                "/system/by-id/images/{id}",
-                versions(),
-            )
-            .summary("Fetch a system-wide image by id")
-            .tag("system"),
-    )?;
-    api.register(
-        ::dropshot::ApiEndpoint::new(
-                "ip_pool_view_by_id".to_string(),
-                <StrictServer<H> as OxideRegionApiApi>::ip_pool_view_by_id,
-                ::dropshot::Method::GET,
-                "application/json",
-                "/system/by-id/ip-pools/{id}",
-                versions(),
-            )
-            .summary("Fetch an IP pool by id")
-            .tag("system"),
-    )?;
-    api.register(
-        ::dropshot::ApiEndpoint::new(
-                "silo_view_by_id".to_string(),
-                <StrictServer<H> as OxideRegionApiApi>::silo_view_by_id,
-                ::dropshot::Method::GET,
-                "application/json",
-                "/system/by-id/silos/{id}",
-                versions(),
-            )
-            .summary("Fetch a silo by id")
-            .tag("system"),
-    )?;
-    api.register(
-        ::dropshot::ApiEndpoint::new(
-                "certificate_list".to_string(),
-                <StrictServer<H> as OxideRegionApiApi>::certificate_list,
-                ::dropshot::Method::GET,
-                "application/json",
-                "/system/certificates",
-                versions(),
-            )
-            .summary("List system-wide certificates")
-            .description(
-                "Returns a list of all the system-wide certificates. System-wide certificates are returned sorted by creation date, with the most recent certificates appearing first.",
-            )
-            .tag("system"),
-    )?;
-    api.register(
-        ::dropshot::ApiEndpoint::new(
-                "certificate_create".to_string(),
-                <StrictServer<H> as OxideRegionApiApi>::certificate_create,
-                ::dropshot::Method::POST,
-                "application/json",
-                "/system/certificates",
-                versions(),
-            )
-            .summary("Create a new system-wide x.509 certificate.")
-            .description(
-                "This certificate is automatically used by the Oxide Control plane to serve external connections.",
-            )
-            .tag("system"),
-    )?;
-    api.register(
-        ::dropshot::ApiEndpoint::new(
-                "certificate_view".to_string(),
-                <StrictServer<H> as OxideRegionApiApi>::certificate_view,
-                ::dropshot::Method::GET,
-                "application/json",
-                "/system/certificates/{certificate}",
-                versions(),
-            )
-            .summary("Fetch a certificate")
-            .description("Returns the details of a specific certificate")
-            .tag("system"),
-    )?;
-    api.register(
-        ::dropshot::ApiEndpoint::new(
-                "certificate_delete".to_string(),
-                <StrictServer<H> as OxideRegionApiApi>::certificate_delete,
-                ::dropshot::Method::DELETE,
-                "application/json",
-                "/system/certificates/{certificate}",
-                versions(),
-            )
-            .summary("Delete a certificate")
-            .description(
-                "Permanently delete a certificate. This operation cannot be undone.",
-            )
-            .tag("system"),
-    )?;
-    api.register(
-        ::dropshot::ApiEndpoint::new(
-                "physical_disk_list".to_string(),
-                <StrictServer<H> as OxideRegionApiApi>::physical_disk_list,
-                ::dropshot::Method::GET,
-                "application/json",
-                "/system/hardware/disks",
-                versions(),
-            )
-            .summary("List physical disks")
-            .tag("system"),
-    )?;
-    api.register(
-        ::dropshot::ApiEndpoint::new(
-                "rack_list".to_string(),
-                <StrictServer<H> as OxideRegionApiApi>::rack_list,
-                ::dropshot::Method::GET,
-                "application/json",
-                "/system/hardware/racks",
-                versions(),
-            )
-            .summary("List racks")
-            .tag("system"),
-    )?;
-    api.register(
-        ::dropshot::ApiEndpoint::new(
-                "rack_view".to_string(),
-                <StrictServer<H> as OxideRegionApiApi>::rack_view,
-                ::dropshot::Method::GET,
-                "application/json",
-                "/system/hardware/racks/{rack_id}",
-                versions(),
-            )
-            .summary("Fetch a rack")
-            .tag("system"),
-    )?;
-    api.register(
-        ::dropshot::ApiEndpoint::new(
-                "sled_list".to_string(),
-                <StrictServer<H> as OxideRegionApiApi>::sled_list,
-                ::dropshot::Method::GET,
-                "application/json",
-                "/system/hardware/sleds",
-                versions(),
-            )
-            .summary("List sleds")
-            .tag("system"),
-    )?;
-    api.register(
-        ::dropshot::ApiEndpoint::new(
-                "sled_view".to_string(),
-                <StrictServer<H> as OxideRegionApiApi>::sled_view,
-                ::dropshot::Method::GET,
-                "application/json",
-                "/system/hardware/sleds/{sled_id}",
-                versions(),
-            )
-            .summary("Fetch a sled")
-            .tag("system"),
-    )?;
-    api.register(
-        ::dropshot::ApiEndpoint::new(
-                "sled_physical_disk_list".to_string(),
-                <StrictServer<H> as OxideRegionApiApi>::sled_physical_disk_list,
-                ::dropshot::Method::GET,
-                "application/json",
-                "/system/hardware/sleds/{sled_id}/disks",
-                versions(),
-            )
-            .summary("List physical disks attached to sleds")
-            .tag("system"),
-    )?;
-    api.register(
-        ::dropshot::ApiEndpoint::new(
-                "system_image_list".to_string(),
-                <StrictServer<H> as OxideRegionApiApi>::system_image_list,
-                ::dropshot::Method::GET,
-                "application/json",
-                "/system/images",
-                versions(),
-            )
-            .summary("List system-wide images")
-            .description(
-                "Returns a list of all the system-wide images. System-wide images are returned sorted by creation date, with the most recent images appearing first.",
-            )
-            .tag("system"),
-    )?;
-    api.register(
-        ::dropshot::ApiEndpoint::new(
-                "system_image_create".to_string(),
-                <StrictServer<H> as OxideRegionApiApi>::system_image_create,
-                ::dropshot::Method::POST,
-                "application/json",
-                "/system/images",
-                versions(),
-            )
-            .summary("Create a system-wide image")
-            .description(
-                "Create a new system-wide image. This image can then be used by any user in any silo as a base for instances.",
-            )
-            .tag("system"),
-    )?;
-    api.register(
-        ::dropshot::ApiEndpoint::new(
-                "system_image_view".to_string(),
-                <StrictServer<H> as OxideRegionApiApi>::system_image_view,
-                ::dropshot::Method::GET,
-                "application/json",
-                "/system/images/{image_name}",
-                versions(),
-            )
-            .summary("Fetch a system-wide image")
-            .description("Returns the details of a specific system-wide image.")
-            .tag("system"),
-    )?;
-    api.register(
-        ::dropshot::ApiEndpoint::new(
-                "system_image_delete".to_string(),
-                <StrictServer<H> as OxideRegionApiApi>::system_image_delete,
-                ::dropshot::Method::DELETE,
-                "application/json",
-                "/system/images/{image_name}",
-                versions(),
-            )
-            .summary("Delete a system-wide image")
-            .description(
-                "Permanently delete a system-wide image. This operation cannot be undone. Any instances using the system-wide image will continue to run, however new instances can not be created with this image.",
-            )
-            .tag("system"),
-    )?;
-    api.register(
-        ::dropshot::ApiEndpoint::new(
-                "ip_pool_list".to_string(),
-                <StrictServer<H> as OxideRegionApiApi>::ip_pool_list,
-                ::dropshot::Method::GET,
-                "application/json",
-                "/system/ip-pools",
-                versions(),
-            )
-            .summary("List IP pools")
-            .tag("system"),
-    )?;
-    api.register(
-        ::dropshot::ApiEndpoint::new(
-                "ip_pool_create".to_string(),
-                <StrictServer<H> as OxideRegionApiApi>::ip_pool_create,
-                ::dropshot::Method::POST,
-                "application/json",
-                "/system/ip-pools",
-                versions(),
-            )
-            .summary("Create an IP pool")
-            .tag("system"),
-    )?;
-    api.register(
-        ::dropshot::ApiEndpoint::new(
-                "ip_pool_view".to_string(),
-                <StrictServer<H> as OxideRegionApiApi>::ip_pool_view,
-                ::dropshot::Method::GET,
-                "application/json",
-                "/system/ip-pools/{pool_name}",
-                versions(),
-            )
-            .summary("Fetch an IP pool")
-            .tag("system"),
-    )?;
-    api.register(
-        ::dropshot::ApiEndpoint::new(
-                "ip_pool_update".to_string(),
-                <StrictServer<H> as OxideRegionApiApi>::ip_pool_update,
-                ::dropshot::Method::PUT,
-                "application/json",
-                "/system/ip-pools/{pool_name}",
-                versions(),
-            )
-            .summary("Update an IP Pool")
-            .tag("system"),
-    )?;
-    api.register(
-        ::dropshot::ApiEndpoint::new(
-                "ip_pool_delete".to_string(),
-                <StrictServer<H> as OxideRegionApiApi>::ip_pool_delete,
-                ::dropshot::Method::DELETE,
-                "application/json",
-                "/system/ip-pools/{pool_name}",
-                versions(),
-            )
-            .summary("Delete an IP Pool")
-            .tag("system"),
-    )?;
-    api.register(
-        ::dropshot::ApiEndpoint::new(
-                "ip_pool_range_list".to_string(),
-                <StrictServer<H> as OxideRegionApiApi>::ip_pool_range_list,
-                ::dropshot::Method::GET,
-                "application/json",
-                "/system/ip-pools/{pool_name}/ranges",
-                versions(),
-            )
-            .summary("List ranges for an IP pool")
-            .description("Ranges are ordered by their first address.")
-            .tag("system"),
-    )?;
-    api.register(
-        ::dropshot::ApiEndpoint::new(
-                "ip_pool_range_add".to_string(),
-                <StrictServer<H> as OxideRegionApiApi>::ip_pool_range_add,
-                ::dropshot::Method::POST,
-                "application/json",
-                "/system/ip-pools/{pool_name}/ranges/add",
-                versions(),
-            )
-            .summary("Add a range to an IP pool")
-            .tag("system"),
-    )?;
-    api.register(
-        ::dropshot::ApiEndpoint::new(
-                "ip_pool_range_remove".to_string(),
-                <StrictServer<H> as OxideRegionApiApi>::ip_pool_range_remove,
-                ::dropshot::Method::POST,
-                "application/json",
-                "/system/ip-pools/{pool_name}/ranges/remove",
-                versions(),
-            )
-            .summary("Remove a range from an IP pool")
-            .tag("system"),
-    )?;
-    api.register(
-        ::dropshot::ApiEndpoint::new(
-                "ip_pool_service_view".to_string(),
-                <StrictServer<H> as OxideRegionApiApi>::ip_pool_service_view,
-                ::dropshot::Method::GET,
-                "application/json",
-                "/system/ip-pools-service",
-                versions(),
-            )
-            .summary("Fetch the IP pool used for Oxide services.")
-            .tag("system"),
-    )?;
-    api.register(
-        ::dropshot::ApiEndpoint::new(
-                "ip_pool_service_range_list".to_string(),
-                <StrictServer<H> as OxideRegionApiApi>::ip_pool_service_range_list,
-                ::dropshot::Method::GET,
-                "application/json",
-                "/system/ip-pools-service/ranges",
-                versions(),
-            )
-            .summary("List ranges for the IP pool used for Oxide services.")
-            .description("Ranges are ordered by their first address.")
-            .tag("system"),
-    )?;
-    api.register(
-        ::dropshot::ApiEndpoint::new(
-                "ip_pool_service_range_add".to_string(),
-                <StrictServer<H> as OxideRegionApiApi>::ip_pool_service_range_add,
-                ::dropshot::Method::POST,
-                "application/json",
-                "/system/ip-pools-service/ranges/add",
-                versions(),
-            )
-            .summary("Add a range to an IP pool used for Oxide services.")
-            .tag("system"),
-    )?;
-    api.register(
-        ::dropshot::ApiEndpoint::new(
-                "ip_pool_service_range_remove".to_string(),
-                <StrictServer<H> as OxideRegionApiApi>::ip_pool_service_range_remove,
-                ::dropshot::Method::POST,
-                "application/json",
-                "/system/ip-pools-service/ranges/remove",
-                versions(),
-            )
-            .summary("Remove a range from an IP pool used for Oxide services.")
-            .tag("system"),
-    )?;
-    api.register(
-        ::dropshot::ApiEndpoint::new(
-                "system_metric".to_string(),
-                <StrictServer<H> as OxideRegionApiApi>::system_metric,
-                ::dropshot::Method::GET,
-                "application/json",
-                "/system/metrics/{metric_name}",
-                versions(),
-            )
-            .summary("Access metrics data")
-            .tag("system"),
-    )?;
-    api.register(
-        ::dropshot::ApiEndpoint::new(
-                "system_policy_view".to_string(),
-                <StrictServer<H> as OxideRegionApiApi>::system_policy_view,
-                ::dropshot::Method::GET,
-                "application/json",
-                "/system/policy",
-                versions(),
-            )
-            .summary("Fetch the top-level IAM policy")
-            .tag("policy"),
-    )?;
-    api.register(
-        ::dropshot::ApiEndpoint::new(
-                "system_policy_update".to_string(),
-                <StrictServer<H> as OxideRegionApiApi>::system_policy_update,
-                ::dropshot::Method::PUT,
-                "application/json",
-                "/system/policy",
-                versions(),
-            )
-            .summary("Update the top-level IAM policy")
-            .tag("policy"),
-    )?;
-    api.register(
-        ::dropshot::ApiEndpoint::new(
-                "saga_list".to_string(),
-                <StrictServer<H> as OxideRegionApiApi>::saga_list,
-                ::dropshot::Method::GET,
-                "application/json",
-                "/system/sagas",
-                versions(),
-            )
-            .summary("List sagas")
-            .tag("system"),
-    )?;
-    api.register(
-        ::dropshot::ApiEndpoint::new(
-                "saga_view".to_string(),
-                <StrictServer<H> as OxideRegionApiApi>::saga_view,
-                ::dropshot::Method::GET,
-                "application/json",
-                "/system/sagas/{saga_id}",
-                versions(),
-            )
-            .summary("Fetch a saga")
-            .tag("system"),
-    )?;
-    api.register(
-        ::dropshot::ApiEndpoint::new(
-                "silo_list".to_string(),
-                <StrictServer<H> as OxideRegionApiApi>::silo_list,
-                ::dropshot::Method::GET,
-                "application/json",
-                "/system/silos",
-                versions(),
-            )
-            .summary("List silos")
-            .description(
-                "Lists silos that are discoverable based on the current permissions.",
-            )
-            .tag("system"),
-    )?;
-    api.register(
-        ::dropshot::ApiEndpoint::new(
-                "silo_create".to_string(),
-                <StrictServer<H> as OxideRegionApiApi>::silo_create,
-                ::dropshot::Method::POST,
-                "application/json",
-                "/system/silos",
-                versions(),
-            )
-            .summary("Create a silo")
-            .tag("system"),
-    )?;
-    api.register(
-        ::dropshot::ApiEndpoint::new(
-                "silo_view".to_string(),
-                <StrictServer<H> as OxideRegionApiApi>::silo_view,
-                ::dropshot::Method::GET,
-                "application/json",
-                "/system/silos/{silo_name}",
-                versions(),
-            )
-            .summary("Fetch a silo")
-            .description("Fetch a silo by name.")
-            .tag("system"),
-    )?;
-    api.register(
-        ::dropshot::ApiEndpoint::new(
-                "silo_delete".to_string(),
-                <StrictServer<H> as OxideRegionApiApi>::silo_delete,
-                ::dropshot::Method::DELETE,
-                "application/json",
-                "/system/silos/{silo_name}",
-                versions(),
-            )
-            .summary("Delete a silo")
-            .description("Delete a silo by name.")
-            .tag("system"),
-    )?;
-    api.register(
-        ::dropshot::ApiEndpoint::new(
-                "silo_identity_provider_list".to_string(),
-                <StrictServer<H> as OxideRegionApiApi>::silo_identity_provider_list,
-                ::dropshot::Method::GET,
-                "application/json",
-                "/system/silos/{silo_name}/identity-providers",
-                versions(),
-            )
-            .summary("List a silo's IDPs")
-            .tag("system"),
-    )?;
-    api.register(
-        ::dropshot::ApiEndpoint::new(
-                "local_idp_user_create".to_string(),
-                <StrictServer<H> as OxideRegionApiApi>::local_idp_user_create,
-                ::dropshot::Method::POST,
-                "application/json",
-                "/system/silos/{silo_name}/identity-providers/local/users",
-                versions(),
-            )
-            .summary("Create a user")
-            .description(
-                "Users can only be created in Silos with `provision_type` == `Fixed`. Otherwise, Silo users are just-in-time (JIT) provisioned when a user first logs in using an external Identity Provider.",
-            )
-            .tag("system"),
-    )?;
-    api.register(
-        ::dropshot::ApiEndpoint::new(
-                "local_idp_user_delete".to_string(),
-                <StrictServer<H> as OxideRegionApiApi>::local_idp_user_delete,
-                ::dropshot::Method::DELETE,
-                "application/json",
-                "/system/silos/{silo_name}/identity-providers/local/users/{user_id}",
-                versions(),
-            )
-            .summary("Delete a user")
-            .tag("system"),
-    )?;
-    api.register(
-        ::dropshot::ApiEndpoint::new(
-                "local_idp_user_set_password".to_string(),
-                <StrictServer<H> as OxideRegionApiApi>::local_idp_user_set_password,
-                ::dropshot::Method::POST,
-                "application/json",
-                "/system/silos/{silo_name}/identity-providers/local/users/{user_id}/set-password",
-                versions(),
-            )
-            .summary("Set or invalidate a user's password")
-            .description(
-                "Passwords can only be updated for users in Silos with identity mode `LocalOnly`.",
-            )
-            .tag("system"),
-    )?;
-    api.register(
-        ::dropshot::ApiEndpoint::new(
-                "saml_identity_provider_create".to_string(),
-                <StrictServer<H> as OxideRegionApiApi>::saml_identity_provider_create,
-                ::dropshot::Method::POST,
-                "application/json",
-                "/system/silos/{silo_name}/identity-providers/saml",
-                versions(),
-            )
-            .summary("Create a SAML IDP")
-            .tag("system"),
-    )?;
-    api.register(
-        ::dropshot::ApiEndpoint::new(
-                "saml_identity_provider_view".to_string(),
-                <StrictServer<H> as OxideRegionApiApi>::saml_identity_provider_view,
-                ::dropshot::Method::GET,
-                "application/json",
-                "/system/silos/{silo_name}/identity-providers/saml/{provider_name}",
-                versions(),
-            )
-            .summary("Fetch a SAML IDP")
-            .tag("system"),
-    )?;
-    api.register(
-        ::dropshot::ApiEndpoint::new(
-                "silo_policy_view".to_string(),
-                <StrictServer<H> as OxideRegionApiApi>::silo_policy_view,
-                ::dropshot::Method::GET,
-                "application/json",
-                "/system/silos/{silo_name}/policy",
-                versions(),
-            )
-            .summary("Fetch a silo's IAM policy")
-            .tag("system"),
-    )?;
-    api.register(
-        ::dropshot::ApiEndpoint::new(
-                "silo_policy_update".to_string(),
-                <StrictServer<H> as OxideRegionApiApi>::silo_policy_update,
-                ::dropshot::Method::PUT,
-                "application/json",
-                "/system/silos/{silo_name}/policy",
-                versions(),
-            )
-            .summary("Update a silo's IAM policy")
-            .tag("system"),
-    )?;
-    api.register(
-        ::dropshot::ApiEndpoint::new(
-                "silo_users_list".to_string(),
-                <StrictServer<H> as OxideRegionApiApi>::silo_users_list,
-                ::dropshot::Method::GET,
-                "application/json",
-                "/system/silos/{silo_name}/users/all",
-                versions(),
-            )
-            .summary("List users in a silo")
-            .tag("system"),
-    )?;
-    api.register(
-        ::dropshot::ApiEndpoint::new(
-                "silo_user_view".to_string(),
-                <StrictServer<H> as OxideRegionApiApi>::silo_user_view,
-                ::dropshot::Method::GET,
-                "application/json",
-                "/system/silos/{silo_name}/users/id/{user_id}",
-                versions(),
-            )
-            .summary("Fetch a user")
-            .tag("system"),
-    )?;
-    api.register(
-        ::dropshot::ApiEndpoint::new(
-                "system_user_list".to_string(),
-                <StrictServer<H> as OxideRegionApiApi>::system_user_list,
-                ::dropshot::Method::GET,
-                "application/json",
-                "/system/user",
-                versions(),
-            )
-            .summary("List built-in users")
-            .tag("system"),
-    )?;
-    api.register(
-        ::dropshot::ApiEndpoint::new(
-                "system_user_view".to_string(),
-                <StrictServer<H> as OxideRegionApiApi>::system_user_view,
-                ::dropshot::Method::GET,
-                "application/json",
-                "/system/user/{user_name}",
-                versions(),
-            )
-            .summary("Fetch a built-in user")
-            .tag("system"),
-    )?;
-    api.register(
-        ::dropshot::ApiEndpoint::new(
-                "timeseries_schema_get".to_string(),
-                <StrictServer<H> as OxideRegionApiApi>::timeseries_schema_get,
-                ::dropshot::Method::GET,
-                "application/json",
-                "/timeseries/schema",
-                versions(),
-            )
-            .summary("List timeseries schema")
-            .tag("metrics"),
-    )?;
-    api.register(
-        ::dropshot::ApiEndpoint::new(
-                "user_list".to_string(),
-                <StrictServer<H> as OxideRegionApiApi>::user_list,
-                ::dropshot::Method::GET,
-                "application/json",
-                "/users",
-                versions(),
-            )
-            .summary("List users")
-            .tag("silos"),
-    )?;
-    api.register(
-        ::dropshot::ApiEndpoint::new(
-                "disk_list_v1".to_string(),
-                <StrictServer<H> as OxideRegionApiApi>::disk_list_v1,
-                ::dropshot::Method::GET,
-                "application/json",
-                "/v1/disks",
-                versions(),
-            )
-            .summary("List disks")
-            .tag("disks"),
-    )?;
-    api.register(
-        ::dropshot::ApiEndpoint::new(
-                "disk_create_v1".to_string(),
-                <StrictServer<H> as OxideRegionApiApi>::disk_create_v1,
-                ::dropshot::Method::POST,
-                "application/json",
-                "/v1/disks",
-                versions(),
-            )
-            .summary("Create a disk")
-            .tag("disks"),
-    )?;
-    api.register(
-        ::dropshot::ApiEndpoint::new(
-                "disk_view_v1".to_string(),
-                <StrictServer<H> as OxideRegionApiApi>::disk_view_v1,
-                ::dropshot::Method::GET,
-                "application/json",
-                "/v1/disks/{disk}",
-                versions(),
-            )
-            .summary("Fetch a disk")
-            .tag("disks"),
-    )?;
-    api.register(
-        ::dropshot::ApiEndpoint::new(
-                "disk_delete_v1".to_string(),
-                <StrictServer<H> as OxideRegionApiApi>::disk_delete_v1,
-                ::dropshot::Method::DELETE,
-                "application/json",
-                "/v1/disks/{disk}",
-                versions(),
-            )
-            .summary("Delete a disk")
-            .tag("disks"),
-    )?;
-    api.register(
-        ::dropshot::ApiEndpoint::new(
-                "instance_list_v1".to_string(),
-                <StrictServer<H> as OxideRegionApiApi>::instance_list_v1,
-                ::dropshot::Method::GET,
-                "application/json",
-                "/v1/instances",
-                versions(),
-            )
-            .summary("List instances")
-            .tag("instances"),
-    )?;
-    api.register(
-        ::dropshot::ApiEndpoint::new(
-                "instance_create_v1".to_string(),
-                <StrictServer<H> as OxideRegionApiApi>::instance_create_v1,
-                ::dropshot::Method::POST,
-                "application/json",
-                "/v1/instances",
-                versions(),
-            )
-            .summary("Create an instance")
-            .tag("instances"),
-    )?;
-    api.register(
-        ::dropshot::ApiEndpoint::new(
-                "instance_view_v1".to_string(),
-                <StrictServer<H> as OxideRegionApiApi>::instance_view_v1,
-                ::dropshot::Method::GET,
-                "application/json",
-                "/v1/instances/{instance}",
-                versions(),
-            )
-            .summary("Fetch an instance")
-            .tag("instances"),
-    )?;
-    api.register(
-        ::dropshot::ApiEndpoint::new(
-                "instance_delete_v1".to_string(),
-                <StrictServer<H> as OxideRegionApiApi>::instance_delete_v1,
-                ::dropshot::Method::DELETE,
-                "application/json",
-                "/v1/instances/{instance}",
-                versions(),
-            )
-            .summary("Delete an instance")
-            .tag("instances"),
-    )?;
-    api.register(
-        ::dropshot::ApiEndpoint::new(
-                "instance_disk_list_v1".to_string(),
-                <StrictServer<H> as OxideRegionApiApi>::instance_disk_list_v1,
-                ::dropshot::Method::GET,
-                "application/json",
-                "/v1/instances/{instance}/disks",
-                versions(),
-            )
-            .summary("List an instance's disks")
-            .tag("instances"),
-    )?;
-    api.register(
-        ::dropshot::ApiEndpoint::new(
-                "instance_disk_attach_v1".to_string(),
-                <StrictServer<H> as OxideRegionApiApi>::instance_disk_attach_v1,
-                ::dropshot::Method::POST,
-                "application/json",
-                "/v1/instances/{instance}/disks/attach",
-                versions(),
-            )
-            .summary("Attach a disk to an instance")
-            .tag("instances"),
-    )?;
-    api.register(
-        ::dropshot::ApiEndpoint::new(
-                "instance_disk_detach_v1".to_string(),
-                <StrictServer<H> as OxideRegionApiApi>::instance_disk_detach_v1,
-                ::dropshot::Method::POST,
-                "application/json",
-                "/v1/instances/{instance}/disks/detach",
-                versions(),
-            )
-            .summary("Detach a disk from an instance")
-            .tag("instances"),
-    )?;
-    api.register(
-        ::dropshot::ApiEndpoint::new(
-                "instance_migrate_v1".to_string(),
-                <StrictServer<H> as OxideRegionApiApi>::instance_migrate_v1,
-                ::dropshot::Method::POST,
-                "application/json",
-                "/v1/instances/{instance}/migrate",
-                versions(),
-            )
-            .summary("Migrate an instance")
-            .tag("instances"),
-    )?;
-    api.register(
-        ::dropshot::ApiEndpoint::new(
-                "instance_reboot_v1".to_string(),
-                <StrictServer<H> as OxideRegionApiApi>::instance_reboot_v1,
-                ::dropshot::Method::POST,
-                "application/json",
-                "/v1/instances/{instance}/reboot",
-                versions(),
-            )
-            .summary("Reboot an instance")
-            .tag("instances"),
-    )?;
-    api.register(
-        ::dropshot::ApiEndpoint::new(
-                "instance_serial_console_v1".to_string(),
-                <StrictServer<H> as OxideRegionApiApi>::instance_serial_console_v1,
-                ::dropshot::Method::GET,
-                "application/json",
-                "/v1/instances/{instance}/serial-console",
-                versions(),
-            )
-            .summary("Fetch an instance's serial console")
-            .tag("instances"),
-    )?;
-    api.register(
-        ::dropshot::ApiEndpoint::new(
-                "instance_serial_console_stream_v1".to_string(),
-                <StrictServer<
-                    H,
-                > as OxideRegionApiApi>::instance_serial_console_stream_v1,
-                ::dropshot::Method::GET,
-                "application/json",
-                "/v1/instances/{instance}/serial-console/stream",
-                versions(),
-            )
-            .summary("Stream an instance's serial console")
-            .tag("instances"),
-    )?;
-    api.register(
-        ::dropshot::ApiEndpoint::new(
-                "instance_start_v1".to_string(),
-                <StrictServer<H> as OxideRegionApiApi>::instance_start_v1,
-                ::dropshot::Method::POST,
-                "application/json",
-                "/v1/instances/{instance}/start",
-                versions(),
-            )
-            .summary("Boot an instance")
-            .tag("instances"),
-    )?;
-    api.register(
-        ::dropshot::ApiEndpoint::new(
-                "instance_stop_v1".to_string(),
-                <StrictServer<H> as OxideRegionApiApi>::instance_stop_v1,
-                ::dropshot::Method::POST,
-                "application/json",
-                "/v1/instances/{instance}/stop",
-                versions(),
-            )
-            .summary("Stop an instance")
-            .tag("instances"),
-    )?;
-    api.register(
-        ::dropshot::ApiEndpoint::new(
-                "organization_list_v1".to_string(),
-                <StrictServer<H> as OxideRegionApiApi>::organization_list_v1,
-                ::dropshot::Method::GET,
-                "application/json",
-                "/v1/organizations",
-                versions(),
-            )
-            .summary("List organizations")
-            .tag("organizations"),
-    )?;
-    api.register(
-        ::dropshot::ApiEndpoint::new(
-                "organization_create_v1".to_string(),
-                <StrictServer<H> as OxideRegionApiApi>::organization_create_v1,
-                ::dropshot::Method::POST,
-                "application/json",
-                "/v1/organizations",
-                versions(),
-            )
-            .summary("Create an organization")
-            .tag("organizations"),
-    )?;
-    api.register(
-        ::dropshot::ApiEndpoint::new(
-                "organization_view_v1".to_string(),
-                <StrictServer<H> as OxideRegionApiApi>::organization_view_v1,
-                ::dropshot::Method::GET,
-                "application/json",
-                "/v1/organizations/{organization}",
-                versions(),
-            )
-            .summary("Fetch an organization")
-            .tag("organizations"),
-    )?;
-    api.register(
-        ::dropshot::ApiEndpoint::new(
-                "organization_update_v1".to_string(),
-                <StrictServer<H> as OxideRegionApiApi>::organization_update_v1,
-                ::dropshot::Method::PUT,
-                "application/json",
-                "/v1/organizations/{organization}",
-                versions(),
-            )
-            .summary("Update an organization")
-            .tag("organizations"),
-    )?;
-    api.register(
-        ::dropshot::ApiEndpoint::new(
-                "organization_delete_v1".to_string(),
-                <StrictServer<H> as OxideRegionApiApi>::organization_delete_v1,
-                ::dropshot::Method::DELETE,
-                "application/json",
-                "/v1/organizations/{organization}",
-                versions(),
-            )
-            .summary("Delete an organization")
-            .tag("organizations"),
-    )?;
-    api.register(
-        ::dropshot::ApiEndpoint::new(
-                "organization_policy_view_v1".to_string(),
-                <StrictServer<H> as OxideRegionApiApi>::organization_policy_view_v1,
-                ::dropshot::Method::GET,
-                "application/json",
-                "/v1/organizations/{organization}/policy",
-                versions(),
-            )
-            .summary("Fetch an organization's IAM policy")
-            .tag("organizations"),
-    )?;
-    api.register(
-        ::dropshot::ApiEndpoint::new(
-                "organization_policy_update_v1".to_string(),
-                <StrictServer<H> as OxideRegionApiApi>::organization_policy_update_v1,
-                ::dropshot::Method::PUT,
-                "application/json",
-                "/v1/organizations/{organization}/policy",
-                versions(),
-            )
-            .summary("Update an organization's IAM policy")
-            .tag("organizations"),
-    )?;
-    api.register(
-        ::dropshot::ApiEndpoint::new(
-                "project_list_v1".to_string(),
-                <StrictServer<H> as OxideRegionApiApi>::project_list_v1,
-                ::dropshot::Method::GET,
-                "application/json",
-                "/v1/projects",
-                versions(),
-            )
-            .summary("List projects")
-            .tag("projects"),
-    )?;
-    api.register(
-        ::dropshot::ApiEndpoint::new(
-                "project_create_v1".to_string(),
-                <StrictServer<H> as OxideRegionApiApi>::project_create_v1,
-                ::dropshot::Method::POST,
-                "application/json",
-                "/v1/projects",
-                versions(),
-            )
-            .summary("Create a project")
-            .tag("projects"),
-    )?;
-    api.register(
-        ::dropshot::ApiEndpoint::new(
-                "project_view_v1".to_string(),
-                <StrictServer<H> as OxideRegionApiApi>::project_view_v1,
-                ::dropshot::Method::GET,
-                "application/json",
-                "/v1/projects/{project}",
-                versions(),
-            )
-            .summary("Fetch a project")
-            .tag("projects"),
-    )?;
-    api.register(
-        ::dropshot::ApiEndpoint::new(
-                "project_update_v1".to_string(),
-                <StrictServer<H> as OxideRegionApiApi>::project_update_v1,
-                ::dropshot::Method::PUT,
-                "application/json",
-                "/v1/projects/{project}",
-                versions(),
-            )
-            .summary("Update a project")
-            .tag("projects"),
-    )?;
-    api.register(
-        ::dropshot::ApiEndpoint::new(
-                "project_delete_v1".to_string(),
-                <StrictServer<H> as OxideRegionApiApi>::project_delete_v1,
-                ::dropshot::Method::DELETE,
-                "application/json",
-                "/v1/projects/{project}",
-                versions(),
-            )
-            .summary("Delete a project")
-            .tag("projects"),
-    )?;
-    api.register(
-        ::dropshot::ApiEndpoint::new(
-                "project_policy_view_v1".to_string(),
-                <StrictServer<H> as OxideRegionApiApi>::project_policy_view_v1,
-                ::dropshot::Method::GET,
-                "application/json",
-                "/v1/projects/{project}/policy",
-                versions(),
-            )
-            .summary("Fetch a project's IAM policy")
-            .tag("projects"),
-    )?;
-    api.register(
-        ::dropshot::ApiEndpoint::new(
-                "project_policy_update_v1".to_string(),
-                <StrictServer<H> as OxideRegionApiApi>::project_policy_update_v1,
-                ::dropshot::Method::PUT,
-                "application/json",
-                "/v1/projects/{project}/policy",
-                versions(),
-            )
-            .summary("Update a project's IAM policy")
-            .tag("projects"),
-    )?;
-    api.register(
-        ::dropshot::ApiEndpoint::new(
-                "system_component_version_list".to_string(),
-                <StrictServer<H> as OxideRegionApiApi>::system_component_version_list,
-                ::dropshot::Method::GET,
-                "application/json",
-                "/v1/system/update/components",
-                versions(),
-            )
-            .summary("View version and update status of component tree")
-            .tag("system"),
-    )?;
-    api.register(
-        ::dropshot::ApiEndpoint::new(
-                "update_deployments_list".to_string(),
-                <StrictServer<H> as OxideRegionApiApi>::update_deployments_list,
-                ::dropshot::Method::GET,
-                "application/json",
-                "/v1/system/update/deployments",
-                versions(),
-            )
-            .summary("List all update deployments")
-            .tag("system"),
-    )?;
-    api.register(
-        ::dropshot::ApiEndpoint::new(
-                "update_deployment_view".to_string(),
-                <StrictServer<H> as OxideRegionApiApi>::update_deployment_view,
-                ::dropshot::Method::GET,
-                "application/json",
-                "/v1/system/update/deployments/{id}",
-                versions(),
-            )
-            .summary("Fetch a system update deployment")
-            .tag("system"),
-    )?;
-    api.register(
-        ::dropshot::ApiEndpoint::new(
-                "system_update_refresh".to_string(),
-                <StrictServer<H> as OxideRegionApiApi>::system_update_refresh,
-                ::dropshot::Method::POST,
-                "application/json",
-                "/v1/system/update/refresh",
-                versions(),
-            )
-            .summary("Refresh update data")
-            .tag("system"),
-    )?;
-    api.register(
-        ::dropshot::ApiEndpoint::new(
-                "system_update_start".to_string(),
-                <StrictServer<H> as OxideRegionApiApi>::system_update_start,
-                ::dropshot::Method::POST,
-                "application/json",
-                "/v1/system/update/start",
-                versions(),
-            )
-            .summary("Start system update")
-            .tag("system"),
-    )?;
-    api.register(
-        ::dropshot::ApiEndpoint::new(
-                "system_update_stop".to_string(),
-                <StrictServer<H> as OxideRegionApiApi>::system_update_stop,
-                ::dropshot::Method::POST,
-                "application/json",
-                "/v1/system/update/stop",
-                versions(),
-            )
-            .summary("Stop system update")
-            .description("If there is no update in progress, do nothing.")
-            .tag("system"),
-    )?;
-    api.register(
-        ::dropshot::ApiEndpoint::new(
-                "system_update_list".to_string(),
-                <StrictServer<H> as OxideRegionApiApi>::system_update_list,
-                ::dropshot::Method::GET,
-                "application/json",
-                "/v1/system/update/updates",
-                versions(),
-            )
-            .summary("List all updates")
-            .tag("system"),
-    )?;
-    api.register(
-        ::dropshot::ApiEndpoint::new(
-                "system_update_view".to_string(),
-                <StrictServer<H> as OxideRegionApiApi>::system_update_view,
-                ::dropshot::Method::GET,
-                "application/json",
-                "/v1/system/update/updates/{version}",
-                versions(),
-            )
-            .summary("View system update")
-            .tag("system"),
-    )?;
-    api.register(
-        ::dropshot::ApiEndpoint::new(
-                "system_update_components_list".to_string(),
-                <StrictServer<H> as OxideRegionApiApi>::system_update_components_list,
-                ::dropshot::Method::GET,
-                "application/json",
-                "/v1/system/update/updates/{version}/components",
-                versions(),
-            )
-            .summary("View system update component tree")
-            .tag("system"),
-    )?;
-    api.register(
-        ::dropshot::ApiEndpoint::new(
-                "system_version".to_string(),
-                <StrictServer<H> as OxideRegionApiApi>::system_version,
-                ::dropshot::Method::GET,
-                "application/json",
-                "/v1/system/update/version",
-                versions(),
-            )
-            .summary("View system version and update status")
-            .tag("system"),
-    )?;
-    api.register(
-        ::dropshot::ApiEndpoint::new(
-                "openapi_document".to_string(),
-                <StrictServer<H> as OxideRegionApiApi>::openapi_document,
-                ::dropshot::Method::GET,
-                "application/json",
-                "/openapi.json",
-                versions(),
-            )
-            .visible(false),
-    )?;
-    for method in runtime::methods_other_than(&["GET"]) {
-        api.register(
+    let mut endpoints = ::std::vec::Vec::new();
+    endpoints
+        .push(
             ::dropshot::ApiEndpoint::new(
-                    format!("405 {method} {}", "/by-id/disks/{id}"),
-                    |
-                        rqctx: ::dropshot::RequestContext<H>,
-                        _: runtime::Parameters<DiskViewById>|
-                    async move {
-                        runtime::method_not_allowed(
-                                rqctx.request.method(),
-                                "GET",
-                                runtime::ProblemDetails::from_problem,
-                            )
-                            .map_err(runtime::ProblemDetails::from)
-                    },
-                    method,
+                    "disk_view_by_id".to_string(),
+                    <StrictServer<H> as OxideRegionApiApi>::disk_view_by_id,
+                    ::dropshot::Method::GET,
                     "application/json",
                     "/by-id/disks/{id}",
                     versions(),
                 )
-                .visible(false),
-        )?;
-    }
-    for method in runtime::methods_other_than(&["GET"]) {
-        api.register(
+                .summary("Fetch a disk by id")
+                .description("Use `GET /v1/disks/{disk}` instead")
+                .tag("disks")
+                .deprecated(true),
+        );
+    endpoints
+        .push(
             ::dropshot::ApiEndpoint::new(
-                    format!("405 {method} {}", "/by-id/images/{id}"),
-                    |
-                        rqctx: ::dropshot::RequestContext<H>,
-                        _: runtime::Parameters<ImageViewById>|
-                    async move {
-                        runtime::method_not_allowed(
-                                rqctx.request.method(),
-                                "GET",
-                                runtime::ProblemDetails::from_problem,
-                            )
-                            .map_err(runtime::ProblemDetails::from)
-                    },
-                    method,
+                    "image_view_by_id".to_string(),
+                    <StrictServer<H> as OxideRegionApiApi>::image_view_by_id,
+                    ::dropshot::Method::GET,
                     "application/json",
                     "/by-id/images/{id}",
                     versions(),
                 )
-                .visible(false),
-        )?;
-    }
-    for method in runtime::methods_other_than(&["GET"]) {
-        api.register(
+                .summary("Fetch an image by id")
+                .tag("images"),
+        );
+    endpoints
+        .push(
             ::dropshot::ApiEndpoint::new(
-                    format!("405 {method} {}", "/by-id/instances/{id}"),
-                    |
-                        rqctx: ::dropshot::RequestContext<H>,
-                        _: runtime::Parameters<InstanceViewById>|
-                    async move {
-                        runtime::method_not_allowed(
-                                rqctx.request.method(),
-                                "GET",
-                                runtime::ProblemDetails::from_problem,
-                            )
-                            .map_err(runtime::ProblemDetails::from)
-                    },
-                    method,
+                    "instance_view_by_id".to_string(),
+                    <StrictServer<H> as OxideRegionApiApi>::instance_view_by_id,
+                    ::dropshot::Method::GET,
                     "application/json",
                     "/by-id/instances/{id}",
                     versions(),
                 )
-                .visible(false),
-        )?;
-    }
-    for method in runtime::methods_other_than(&["GET"]) {
-        api.register(
+                .summary("Fetch an instance by id")
+                .tag("instances"),
+        );
+    endpoints
+        .push(
             ::dropshot::ApiEndpoint::new(
-                    format!("405 {method} {}", "/by-id/network-interfaces/{id}"),
-                    |
-                        rqctx: ::dropshot::RequestContext<H>,
-                        _: runtime::Parameters<InstanceNetworkInterfaceViewById>|
-                    async move {
-                        runtime::method_not_allowed(
-                                rqctx.request.method(),
-                                "GET",
-                                runtime::ProblemDetails::from_problem,
-                            )
-                            .map_err(runtime::ProblemDetails::from)
-                    },
-                    method,
+                    "instance_network_interface_view_by_id".to_string(),
+                    <StrictServer<
+                        H,
+                    > as OxideRegionApiApi>::instance_network_interface_view_by_id,
+                    ::dropshot::Method::GET,
                     "application/json",
                     "/by-id/network-interfaces/{id}",
                     versions(),
                 )
-                .visible(false),
-        )?;
-    }
-    for method in runtime::methods_other_than(&["GET"]) {
-        api.register(
+                .summary("Fetch a network interface by id")
+                .tag("instances"),
+        );
+    endpoints
+        .push(
             ::dropshot::ApiEndpoint::new(
-                    format!("405 {method} {}", "/by-id/organizations/{id}"),
-                    |
-                        rqctx: ::dropshot::RequestContext<H>,
-                        _: runtime::Parameters<OrganizationViewById>|
-                    async move {
-                        runtime::method_not_allowed(
-                                rqctx.request.method(),
-                                "GET",
-                                runtime::ProblemDetails::from_problem,
-                            )
-                            .map_err(runtime::ProblemDetails::from)
-                    },
-                    method,
+                    "organization_view_by_id".to_string(),
+                    <StrictServer<H> as OxideRegionApiApi>::organization_view_by_id,
+                    ::dropshot::Method::GET,
                     "application/json",
                     "/by-id/organizations/{id}",
                     versions(),
                 )
-                .visible(false),
-        )?;
-    }
-    for method in runtime::methods_other_than(&["GET"]) {
-        api.register(
+                .summary("Fetch an organization by id")
+                .description("Use `GET /v1/organizations/{organization}` instead")
+                .tag("organizations")
+                .deprecated(true),
+        );
+    endpoints
+        .push(
             ::dropshot::ApiEndpoint::new(
-                    format!("405 {method} {}", "/by-id/projects/{id}"),
-                    |
-                        rqctx: ::dropshot::RequestContext<H>,
-                        _: runtime::Parameters<ProjectViewById>|
-                    async move {
-                        runtime::method_not_allowed(
-                                rqctx.request.method(),
-                                "GET",
-                                runtime::ProblemDetails::from_problem,
-                            )
-                            .map_err(runtime::ProblemDetails::from)
-                    },
-                    method,
+                    "project_view_by_id".to_string(),
+                    <StrictServer<H> as OxideRegionApiApi>::project_view_by_id,
+                    ::dropshot::Method::GET,
                     "application/json",
                     "/by-id/projects/{id}",
                     versions(),
                 )
-                .visible(false),
-        )?;
-    }
-    for method in runtime::methods_other_than(&["GET"]) {
-        api.register(
+                .summary("Fetch a project by id")
+                .description("Use `GET /v1/projects/{project}` instead")
+                .tag("projects")
+                .deprecated(true),
+        );
+    endpoints
+        .push(
             ::dropshot::ApiEndpoint::new(
-                    format!("405 {method} {}", "/by-id/snapshots/{id}"),
-                    |
-                        rqctx: ::dropshot::RequestContext<H>,
-                        _: runtime::Parameters<SnapshotViewById>|
-                    async move {
-                        runtime::method_not_allowed(
-                                rqctx.request.method(),
-                                "GET",
-                                runtime::ProblemDetails::from_problem,
-                            )
-                            .map_err(runtime::ProblemDetails::from)
-                    },
-                    method,
+                    "snapshot_view_by_id".to_string(),
+                    <StrictServer<H> as OxideRegionApiApi>::snapshot_view_by_id,
+                    ::dropshot::Method::GET,
                     "application/json",
                     "/by-id/snapshots/{id}",
                     versions(),
                 )
-                .visible(false),
-        )?;
-    }
-    for method in runtime::methods_other_than(&["GET"]) {
-        api.register(
+                .summary("Fetch a snapshot by id")
+                .tag("snapshots"),
+        );
+    endpoints
+        .push(
             ::dropshot::ApiEndpoint::new(
-                    format!("405 {method} {}", "/by-id/vpc-router-routes/{id}"),
-                    |
-                        rqctx: ::dropshot::RequestContext<H>,
-                        _: runtime::Parameters<VpcRouterRouteViewById>|
-                    async move {
-                        runtime::method_not_allowed(
-                                rqctx.request.method(),
-                                "GET",
-                                runtime::ProblemDetails::from_problem,
-                            )
-                            .map_err(runtime::ProblemDetails::from)
-                    },
-                    method,
+                    "vpc_router_route_view_by_id".to_string(),
+                    <StrictServer<H> as OxideRegionApiApi>::vpc_router_route_view_by_id,
+                    ::dropshot::Method::GET,
                     "application/json",
                     "/by-id/vpc-router-routes/{id}",
                     versions(),
                 )
-                .visible(false),
-        )?;
-    }
-    for method in runtime::methods_other_than(&["GET"]) {
-        api.register(
+                .summary("Fetch a route by id")
+                .tag("vpcs"),
+        );
+    endpoints
+        .push(
             ::dropshot::ApiEndpoint::new(
-                    format!("405 {method} {}", "/by-id/vpc-routers/{id}"),
-                    |
-                        rqctx: ::dropshot::RequestContext<H>,
-                        _: runtime::Parameters<VpcRouterViewById>|
-                    async move {
-                        runtime::method_not_allowed(
-                                rqctx.request.method(),
-                                "GET",
-                                runtime::ProblemDetails::from_problem,
-                            )
-                            .map_err(runtime::ProblemDetails::from)
-                    },
-                    method,
+                    "vpc_router_view_by_id".to_string(),
+                    <StrictServer<H> as OxideRegionApiApi>::vpc_router_view_by_id,
+                    ::dropshot::Method::GET,
                     "application/json",
                     "/by-id/vpc-routers/{id}",
                     versions(),
                 )
-                .visible(false),
-        )?;
-    }
-    for method in runtime::methods_other_than(&["GET"]) {
-        api.register(
+                .summary("Get a router by id")
+                .tag("vpcs"),
+        );
+    endpoints
+        .push(
             ::dropshot::ApiEndpoint::new(
-                    format!("405 {method} {}", "/by-id/vpc-subnets/{id}"),
-                    |
-                        rqctx: ::dropshot::RequestContext<H>,
-                        _: runtime::Parameters<VpcSubnetViewById>|
-                    async move {
-                        runtime::method_not_allowed(
-                                rqctx.request.method(),
-                                "GET",
-                                runtime::ProblemDetails::from_problem,
-                            )
-                            .map_err(runtime::ProblemDetails::from)
-                    },
-                    method,
+                    "vpc_subnet_view_by_id".to_string(),
+                    <StrictServer<H> as OxideRegionApiApi>::vpc_subnet_view_by_id,
+                    ::dropshot::Method::GET,
                     "application/json",
                     "/by-id/vpc-subnets/{id}",
                     versions(),
                 )
-                .visible(false),
-        )?;
-    }
-    for method in runtime::methods_other_than(&["GET"]) {
-        api.register(
+                .summary("Fetch a subnet by id")
+                .tag("vpcs"),
+        );
+    endpoints
+        .push(
             ::dropshot::ApiEndpoint::new(
-                    format!("405 {method} {}", "/by-id/vpcs/{id}"),
-                    |
-                        rqctx: ::dropshot::RequestContext<H>,
-                        _: runtime::Parameters<VpcViewById>|
-                    async move {
-                        runtime::method_not_allowed(
-                                rqctx.request.method(),
-                                "GET",
-                                runtime::ProblemDetails::from_problem,
-                            )
-                            .map_err(runtime::ProblemDetails::from)
-                    },
-                    method,
+                    "vpc_view_by_id".to_string(),
+                    <StrictServer<H> as OxideRegionApiApi>::vpc_view_by_id,
+                    ::dropshot::Method::GET,
                     "application/json",
                     "/by-id/vpcs/{id}",
                     versions(),
                 )
-                .visible(false),
-        )?;
-    }
-    for method in runtime::methods_other_than(&["POST"]) {
-        api.register(
+                .summary("Fetch a VPC")
+                .tag("vpcs"),
+        );
+    endpoints
+        .push(
             ::dropshot::ApiEndpoint::new(
-                    format!("405 {method} {}", "/device/auth"),
-                    |rqctx: ::dropshot::RequestContext<H>| async move {
-                        runtime::method_not_allowed(
-                                rqctx.request.method(),
-                                "POST",
-                                runtime::ProblemDetails::from_problem,
-                            )
-                            .map_err(runtime::ProblemDetails::from)
-                    },
-                    method,
+                    "device_auth_request".to_string(),
+                    <StrictServer<H> as OxideRegionApiApi>::device_auth_request,
+                    ::dropshot::Method::POST,
                     "application/json",
                     "/device/auth",
                     versions(),
                 )
-                .visible(false),
-        )?;
-    }
-    for method in runtime::methods_other_than(&["POST"]) {
-        api.register(
+                .summary("Start an OAuth 2.0 Device Authorization Grant")
+                .description(
+                    "This endpoint is designed to be accessed from an *unauthenticated* API client. It generates and records a `device_code` and `user_code` which must be verified and confirmed prior to a token being granted.",
+                )
+                .tag("hidden"),
+        );
+    endpoints
+        .push(
             ::dropshot::ApiEndpoint::new(
-                    format!("405 {method} {}", "/device/confirm"),
-                    |rqctx: ::dropshot::RequestContext<H>| async move {
-                        runtime::method_not_allowed(
-                                rqctx.request.method(),
-                                "POST",
-                                runtime::ProblemDetails::from_problem,
-                            )
-                            .map_err(runtime::ProblemDetails::from)
-                    },
-                    method,
+                    "device_auth_confirm".to_string(),
+                    <StrictServer<H> as OxideRegionApiApi>::device_auth_confirm,
+                    ::dropshot::Method::POST,
                     "application/json",
                     "/device/confirm",
                     versions(),
                 )
-                .visible(false),
-        )?;
-    }
-    for method in runtime::methods_other_than(&["POST"]) {
-        api.register(
+                .summary("Confirm an OAuth 2.0 Device Authorization Grant")
+                .description(
+                    "This endpoint is designed to be accessed by the user agent (browser), not the client requesting the token. So we do not actually return the token here; it will be returned in response to the poll on `/device/token`.",
+                )
+                .tag("hidden"),
+        );
+    endpoints
+        .push(
             ::dropshot::ApiEndpoint::new(
-                    format!("405 {method} {}", "/device/token"),
-                    |rqctx: ::dropshot::RequestContext<H>| async move {
-                        runtime::method_not_allowed(
-                                rqctx.request.method(),
-                                "POST",
-                                runtime::ProblemDetails::from_problem,
-                            )
-                            .map_err(runtime::ProblemDetails::from)
-                    },
-                    method,
+                    "device_access_token".to_string(),
+                    <StrictServer<H> as OxideRegionApiApi>::device_access_token,
+                    ::dropshot::Method::POST,
                     "application/json",
                     "/device/token",
                     versions(),
                 )
-                .visible(false),
-        )?;
-    }
-    for method in runtime::methods_other_than(&["GET"]) {
-        api.register(
+                .summary("Request a device access token")
+                .description(
+                    "This endpoint should be polled by the client until the user code is verified and the grant is confirmed.",
+                )
+                .tag("hidden"),
+        );
+    endpoints
+        .push(
             ::dropshot::ApiEndpoint::new(
-                    format!("405 {method} {}", "/groups"),
-                    |rqctx: ::dropshot::RequestContext<H>| async move {
-                        runtime::method_not_allowed(
-                                rqctx.request.method(),
-                                "GET",
-                                runtime::ProblemDetails::from_problem,
-                            )
-                            .map_err(runtime::ProblemDetails::from)
-                    },
-                    method,
+                    "group_list".to_string(),
+                    <StrictServer<H> as OxideRegionApiApi>::group_list,
+                    ::dropshot::Method::GET,
                     "application/json",
                     "/groups",
                     versions(),
                 )
-                .visible(false),
-        )?;
-    }
-    for method in runtime::methods_other_than(&["POST"]) {
-        api.register(
+                .summary("List groups")
+                .tag("silos"),
+        );
+    endpoints
+        .push(
             ::dropshot::ApiEndpoint::new(
-                    format!("405 {method} {}", "/login"),
-                    |rqctx: ::dropshot::RequestContext<H>| async move {
-                        runtime::method_not_allowed(
-                                rqctx.request.method(),
-                                "POST",
-                                runtime::ProblemDetails::from_problem,
-                            )
-                            .map_err(runtime::ProblemDetails::from)
-                    },
-                    method,
+                    "login_spoof".to_string(),
+                    <StrictServer<H> as OxideRegionApiApi>::login_spoof,
+                    ::dropshot::Method::POST,
                     "application/json",
                     "/login",
                     versions(),
                 )
-                .visible(false),
-        )?;
-    }
-    for method in runtime::methods_other_than(&["POST"]) {
-        api.register(
+                .summary("login_spoof")
+                .tag("hidden"),
+        );
+    endpoints
+        .push(
             ::dropshot::ApiEndpoint::new(
-                    format!("405 {method} {}", "/login/{silo_name}/local"),
-                    |
-                        rqctx: ::dropshot::RequestContext<H>,
-                        _: runtime::Parameters<LoginLocal>|
-                    async move {
-                        runtime::method_not_allowed(
-                                rqctx.request.method(),
-                                "POST",
-                                runtime::ProblemDetails::from_problem,
-                            )
-                            .map_err(runtime::ProblemDetails::from)
-                    },
-                    method,
+                    "login_local".to_string(),
+                    <StrictServer<H> as OxideRegionApiApi>::login_local,
+                    ::dropshot::Method::POST,
                     "application/json",
                     "/login/{silo_name}/local",
                     versions(),
                 )
-                .visible(false),
-        )?;
-    }
-    for method in runtime::methods_other_than(&["GET", "POST"]) {
-        api.register(
+                .summary("Authenticate a user (i.e., log in) via username and password")
+                .tag("login"),
+        );
+    endpoints
+        .push(
             ::dropshot::ApiEndpoint::new(
-                    format!(
-                        "405 {method} {}", "/login/{silo_name}/saml/{provider_name}"
-                    ),
-                    |
-                        rqctx: ::dropshot::RequestContext<H>,
-                        _: runtime::Parameters<LoginSaml>|
-                    async move {
-                        runtime::method_not_allowed(
-                                rqctx.request.method(),
-                                "GET, POST",
-                                runtime::ProblemDetails::from_problem,
-                            )
-                            .map_err(runtime::ProblemDetails::from)
-                    },
-                    method,
+                    "login_saml_begin".to_string(),
+                    <StrictServer<H> as OxideRegionApiApi>::login_saml_begin,
+                    ::dropshot::Method::GET,
                     "application/json",
                     "/login/{silo_name}/saml/{provider_name}",
                     versions(),
                 )
-                .visible(false),
-        )?;
-    }
-    for method in runtime::methods_other_than(&["POST"]) {
-        api.register(
+                .summary("Prompt user login")
+                .description(
+                    "Either display a page asking a user for their credentials, or redirect them to their identity provider.",
+                )
+                .tag("login"),
+        );
+    endpoints
+        .push(
             ::dropshot::ApiEndpoint::new(
-                    format!("405 {method} {}", "/logout"),
-                    |rqctx: ::dropshot::RequestContext<H>| async move {
-                        runtime::method_not_allowed(
-                                rqctx.request.method(),
-                                "POST",
-                                runtime::ProblemDetails::from_problem,
-                            )
-                            .map_err(runtime::ProblemDetails::from)
-                    },
-                    method,
+                    "login_saml".to_string(),
+                    <StrictServer<H> as OxideRegionApiApi>::login_saml,
+                    ::dropshot::Method::POST,
+                    "application/json",
+                    "/login/{silo_name}/saml/{provider_name}",
+                    versions(),
+                )
+                .summary("Authenticate a user (i.e., log in) via SAML")
+                .tag("login"),
+        );
+    endpoints
+        .push(
+            ::dropshot::ApiEndpoint::new(
+                    "logout".to_string(),
+                    <StrictServer<H> as OxideRegionApiApi>::logout,
+                    ::dropshot::Method::POST,
                     "application/json",
                     "/logout",
                     versions(),
                 )
-                .visible(false),
-        )?;
-    }
-    for method in runtime::methods_other_than(&["GET"]) {
-        api.register(
+                .summary("logout")
+                .tag("hidden"),
+        );
+    endpoints
+        .push(
             ::dropshot::ApiEndpoint::new(
-                    format!("405 {method} {}", "/openapi.json"),
-                    |rqctx: ::dropshot::RequestContext<H>| async move {
-                        runtime::method_not_allowed(
-                                rqctx.request.method(),
-                                "GET",
-                                runtime::ProblemDetails::from_problem,
-                            )
-                            .map_err(runtime::ProblemDetails::from)
-                    },
-                    method,
+                    "organization_list".to_string(),
+                    <StrictServer<H> as OxideRegionApiApi>::organization_list,
+                    ::dropshot::Method::GET,
+                    "application/json",
+                    "/organizations",
+                    versions(),
+                )
+                .summary("List organizations")
+                .description("Use `GET /v1/organizations` instead")
+                .tag("organizations")
+                .deprecated(true),
+        );
+    endpoints
+        .push(
+            ::dropshot::ApiEndpoint::new(
+                    "organization_create".to_string(),
+                    <StrictServer<H> as OxideRegionApiApi>::organization_create,
+                    ::dropshot::Method::POST,
+                    "application/json",
+                    "/organizations",
+                    versions(),
+                )
+                .summary("Create an organization")
+                .description("Use `POST /v1/organizations` instead")
+                .tag("organizations")
+                .deprecated(true),
+        );
+    endpoints
+        .push(
+            ::dropshot::ApiEndpoint::new(
+                    "organization_view".to_string(),
+                    <StrictServer<H> as OxideRegionApiApi>::organization_view,
+                    ::dropshot::Method::GET,
+                    "application/json",
+                    "/organizations/{organization_name}",
+                    versions(),
+                )
+                .summary("Fetch an organization")
+                .description("Use `GET /v1/organizations/{organization}` instead")
+                .tag("organizations")
+                .deprecated(true),
+        );
+    endpoints
+        .push(
+            ::dropshot::ApiEndpoint::new(
+                    "organization_update".to_string(),
+                    <StrictServer<H> as OxideRegionApiApi>::organization_update,
+                    ::dropshot::Method::PUT,
+                    "application/json",
+                    "/organizations/{organization_name}",
+                    versions(),
+                )
+                .summary("Update an organization")
+                .description("Use `PUT /v1/organizations/{organization}` instead")
+                .tag("organizations")
+                .deprecated(true),
+        );
+    endpoints
+        .push(
+            ::dropshot::ApiEndpoint::new(
+                    "organization_delete".to_string(),
+                    <StrictServer<H> as OxideRegionApiApi>::organization_delete,
+                    ::dropshot::Method::DELETE,
+                    "application/json",
+                    "/organizations/{organization_name}",
+                    versions(),
+                )
+                .summary("Delete an organization")
+                .description("Use `DELETE /v1/organizations/{organization}` instead")
+                .tag("organizations")
+                .deprecated(true),
+        );
+    endpoints
+        .push(
+            ::dropshot::ApiEndpoint::new(
+                    "organization_policy_view".to_string(),
+                    <StrictServer<H> as OxideRegionApiApi>::organization_policy_view,
+                    ::dropshot::Method::GET,
+                    "application/json",
+                    "/organizations/{organization_name}/policy",
+                    versions(),
+                )
+                .summary("Fetch an organization's IAM policy")
+                .description("Use `GET /v1/organizations/{organization}/policy` instead")
+                .tag("organizations")
+                .deprecated(true),
+        );
+    endpoints
+        .push(
+            ::dropshot::ApiEndpoint::new(
+                    "organization_policy_update".to_string(),
+                    <StrictServer<H> as OxideRegionApiApi>::organization_policy_update,
+                    ::dropshot::Method::PUT,
+                    "application/json",
+                    "/organizations/{organization_name}/policy",
+                    versions(),
+                )
+                .summary("Update an organization's IAM policy")
+                .description("Use `PUT /v1/organizations/{organization}/policy` instead")
+                .tag("organizations")
+                .deprecated(true),
+        );
+    endpoints
+        .push(
+            ::dropshot::ApiEndpoint::new(
+                    "project_list".to_string(),
+                    <StrictServer<H> as OxideRegionApiApi>::project_list,
+                    ::dropshot::Method::GET,
+                    "application/json",
+                    "/organizations/{organization_name}/projects",
+                    versions(),
+                )
+                .summary("List projects")
+                .description("Use `GET /v1/projects` instead")
+                .tag("projects")
+                .deprecated(true),
+        );
+    endpoints
+        .push(
+            ::dropshot::ApiEndpoint::new(
+                    "project_create".to_string(),
+                    <StrictServer<H> as OxideRegionApiApi>::project_create,
+                    ::dropshot::Method::POST,
+                    "application/json",
+                    "/organizations/{organization_name}/projects",
+                    versions(),
+                )
+                .summary("Create a project")
+                .description("Use `POST /v1/projects` instead")
+                .tag("projects")
+                .deprecated(true),
+        );
+    endpoints
+        .push(
+            ::dropshot::ApiEndpoint::new(
+                    "project_view".to_string(),
+                    <StrictServer<H> as OxideRegionApiApi>::project_view,
+                    ::dropshot::Method::GET,
+                    "application/json",
+                    "/organizations/{organization_name}/projects/{project_name}",
+                    versions(),
+                )
+                .summary("Fetch a project")
+                .description("Use `GET /v1/projects/{project}` instead")
+                .tag("projects")
+                .deprecated(true),
+        );
+    endpoints
+        .push(
+            ::dropshot::ApiEndpoint::new(
+                    "project_update".to_string(),
+                    <StrictServer<H> as OxideRegionApiApi>::project_update,
+                    ::dropshot::Method::PUT,
+                    "application/json",
+                    "/organizations/{organization_name}/projects/{project_name}",
+                    versions(),
+                )
+                .summary("Update a project")
+                .description("Use `PUT /v1/projects/{project}` instead")
+                .tag("projects")
+                .deprecated(true),
+        );
+    endpoints
+        .push(
+            ::dropshot::ApiEndpoint::new(
+                    "project_delete".to_string(),
+                    <StrictServer<H> as OxideRegionApiApi>::project_delete,
+                    ::dropshot::Method::DELETE,
+                    "application/json",
+                    "/organizations/{organization_name}/projects/{project_name}",
+                    versions(),
+                )
+                .summary("Delete a project")
+                .description("Use `DELETE /v1/projects/{project}` instead")
+                .tag("projects")
+                .deprecated(true),
+        );
+    endpoints
+        .push(
+            ::dropshot::ApiEndpoint::new(
+                    "disk_list".to_string(),
+                    <StrictServer<H> as OxideRegionApiApi>::disk_list,
+                    ::dropshot::Method::GET,
+                    "application/json",
+                    "/organizations/{organization_name}/projects/{project_name}/disks",
+                    versions(),
+                )
+                .summary("List disks")
+                .description("Use `GET /v1/disks` instead")
+                .tag("disks")
+                .deprecated(true),
+        );
+    endpoints
+        .push(
+            ::dropshot::ApiEndpoint::new(
+                    "disk_create".to_string(),
+                    <StrictServer<H> as OxideRegionApiApi>::disk_create,
+                    ::dropshot::Method::POST,
+                    "application/json",
+                    "/organizations/{organization_name}/projects/{project_name}/disks",
+                    versions(),
+                )
+                .summary("Use `POST /v1/disks` instead")
+                .tag("disks")
+                .deprecated(true),
+        );
+    endpoints
+        .push(
+            ::dropshot::ApiEndpoint::new(
+                    "disk_view".to_string(),
+                    <StrictServer<H> as OxideRegionApiApi>::disk_view,
+                    ::dropshot::Method::GET,
+                    "application/json",
+                    "/organizations/{organization_name}/projects/{project_name}/disks/{disk_name}",
+                    versions(),
+                )
+                .summary("Fetch a disk")
+                .description("Use `GET /v1/disks/{disk}` instead")
+                .tag("disks")
+                .deprecated(true),
+        );
+    endpoints
+        .push(
+            ::dropshot::ApiEndpoint::new(
+                    "disk_delete".to_string(),
+                    <StrictServer<H> as OxideRegionApiApi>::disk_delete,
+                    ::dropshot::Method::DELETE,
+                    "application/json",
+                    "/organizations/{organization_name}/projects/{project_name}/disks/{disk_name}",
+                    versions(),
+                )
+                .summary("Use `DELETE /v1/disks/{disk}` instead")
+                .tag("disks")
+                .deprecated(true),
+        );
+    endpoints
+        .push(
+            ::dropshot::ApiEndpoint::new(
+                    "disk_metrics_list".to_string(),
+                    <StrictServer<H> as OxideRegionApiApi>::disk_metrics_list,
+                    ::dropshot::Method::GET,
+                    "application/json",
+                    "/organizations/{organization_name}/projects/{project_name}/disks/{disk_name}/metrics/{metric_name}",
+                    versions(),
+                )
+                .summary("Fetch disk metrics")
+                .tag("disks"),
+        );
+    endpoints
+        .push(
+            ::dropshot::ApiEndpoint::new(
+                    "image_list".to_string(),
+                    <StrictServer<H> as OxideRegionApiApi>::image_list,
+                    ::dropshot::Method::GET,
+                    "application/json",
+                    "/organizations/{organization_name}/projects/{project_name}/images",
+                    versions(),
+                )
+                .summary("List images")
+                .description(
+                    "List images in a project. The images are returned sorted by creation date, with the most recent images appearing first.",
+                )
+                .tag("images"),
+        );
+    endpoints
+        .push(
+            ::dropshot::ApiEndpoint::new(
+                    "image_create".to_string(),
+                    <StrictServer<H> as OxideRegionApiApi>::image_create,
+                    ::dropshot::Method::POST,
+                    "application/json",
+                    "/organizations/{organization_name}/projects/{project_name}/images",
+                    versions(),
+                )
+                .summary("Create an image")
+                .description("Create a new image in a project.")
+                .tag("images"),
+        );
+    endpoints
+        .push(
+            ::dropshot::ApiEndpoint::new(
+                    "image_view".to_string(),
+                    <StrictServer<H> as OxideRegionApiApi>::image_view,
+                    ::dropshot::Method::GET,
+                    "application/json",
+                    "/organizations/{organization_name}/projects/{project_name}/images/{image_name}",
+                    versions(),
+                )
+                .summary("Fetch an image")
+                .description("Fetch the details for a specific image in a project.")
+                .tag("images"),
+        );
+    endpoints
+        .push(
+            ::dropshot::ApiEndpoint::new(
+                    "image_delete".to_string(),
+                    <StrictServer<H> as OxideRegionApiApi>::image_delete,
+                    ::dropshot::Method::DELETE,
+                    "application/json",
+                    "/organizations/{organization_name}/projects/{project_name}/images/{image_name}",
+                    versions(),
+                )
+                .summary("Delete an image")
+                .description(
+                    "Permanently delete an image from a project. This operation cannot be undone. Any instances in the project using the image will continue to run, however new instances can not be created with this image.",
+                )
+                .tag("images"),
+        );
+    endpoints
+        .push(
+            ::dropshot::ApiEndpoint::new(
+                    "instance_list".to_string(),
+                    <StrictServer<H> as OxideRegionApiApi>::instance_list,
+                    ::dropshot::Method::GET,
+                    "application/json",
+                    "/organizations/{organization_name}/projects/{project_name}/instances",
+                    versions(),
+                )
+                .summary("List instances")
+                .tag("instances"),
+        );
+    endpoints
+        .push(
+            ::dropshot::ApiEndpoint::new(
+                    "instance_create".to_string(),
+                    <StrictServer<H> as OxideRegionApiApi>::instance_create,
+                    ::dropshot::Method::POST,
+                    "application/json",
+                    "/organizations/{organization_name}/projects/{project_name}/instances",
+                    versions(),
+                )
+                .summary("Create an instance")
+                .description("Use `POST /v1/instances` instead")
+                .tag("instances")
+                .deprecated(true),
+        );
+    endpoints
+        .push(
+            ::dropshot::ApiEndpoint::new(
+                    "instance_view".to_string(),
+                    <StrictServer<H> as OxideRegionApiApi>::instance_view,
+                    ::dropshot::Method::GET,
+                    "application/json",
+                    "/organizations/{organization_name}/projects/{project_name}/instances/{instance_name}",
+                    versions(),
+                )
+                .summary("Fetch an instance")
+                .description("Use `GET /v1/instances/{instance}` instead")
+                .tag("instances")
+                .deprecated(true),
+        );
+    endpoints
+        .push(
+            ::dropshot::ApiEndpoint::new(
+                    "instance_delete".to_string(),
+                    <StrictServer<H> as OxideRegionApiApi>::instance_delete,
+                    ::dropshot::Method::DELETE,
+                    "application/json",
+                    "/organizations/{organization_name}/projects/{project_name}/instances/{instance_name}",
+                    versions(),
+                )
+                .summary("Delete an instance")
+                .tag("instances")
+                .deprecated(true),
+        );
+    endpoints
+        .push(
+            ::dropshot::ApiEndpoint::new(
+                    "instance_disk_list".to_string(),
+                    <StrictServer<H> as OxideRegionApiApi>::instance_disk_list,
+                    ::dropshot::Method::GET,
+                    "application/json",
+                    "/organizations/{organization_name}/projects/{project_name}/instances/{instance_name}/disks",
+                    versions(),
+                )
+                .summary("List an instance's disks")
+                .description("Use `GET /v1/instances/{instance}/disks` instead")
+                .tag("instances")
+                .deprecated(true),
+        );
+    endpoints
+        .push(
+            ::dropshot::ApiEndpoint::new(
+                    "instance_disk_attach".to_string(),
+                    <StrictServer<H> as OxideRegionApiApi>::instance_disk_attach,
+                    ::dropshot::Method::POST,
+                    "application/json",
+                    "/organizations/{organization_name}/projects/{project_name}/instances/{instance_name}/disks/attach",
+                    versions(),
+                )
+                .summary("Attach a disk to an instance")
+                .description("Use `POST /v1/instances/{instance}/disks/attach` instead")
+                .tag("instances")
+                .deprecated(true),
+        );
+    endpoints
+        .push(
+            ::dropshot::ApiEndpoint::new(
+                    "instance_disk_detach".to_string(),
+                    <StrictServer<H> as OxideRegionApiApi>::instance_disk_detach,
+                    ::dropshot::Method::POST,
+                    "application/json",
+                    "/organizations/{organization_name}/projects/{project_name}/instances/{instance_name}/disks/detach",
+                    versions(),
+                )
+                .summary("Detach a disk from an instance")
+                .description("Use `POST /v1/disks/{disk}/detach` instead")
+                .tag("instances")
+                .deprecated(true),
+        );
+    endpoints
+        .push(
+            ::dropshot::ApiEndpoint::new(
+                    "instance_external_ip_list".to_string(),
+                    <StrictServer<H> as OxideRegionApiApi>::instance_external_ip_list,
+                    ::dropshot::Method::GET,
+                    "application/json",
+                    "/organizations/{organization_name}/projects/{project_name}/instances/{instance_name}/external-ips",
+                    versions(),
+                )
+                .summary("List external IP addresses")
+                .tag("instances"),
+        );
+    endpoints
+        .push(
+            ::dropshot::ApiEndpoint::new(
+                    "instance_migrate".to_string(),
+                    <StrictServer<H> as OxideRegionApiApi>::instance_migrate,
+                    ::dropshot::Method::POST,
+                    "application/json",
+                    "/organizations/{organization_name}/projects/{project_name}/instances/{instance_name}/migrate",
+                    versions(),
+                )
+                .summary("Migrate an instance")
+                .description("Use `POST /v1/instances/{instance}/migrate` instead")
+                .tag("instances")
+                .deprecated(true),
+        );
+    endpoints
+        .push(
+            ::dropshot::ApiEndpoint::new(
+                    "instance_network_interface_list".to_string(),
+                    <StrictServer<
+                        H,
+                    > as OxideRegionApiApi>::instance_network_interface_list,
+                    ::dropshot::Method::GET,
+                    "application/json",
+                    "/organizations/{organization_name}/projects/{project_name}/instances/{instance_name}/network-interfaces",
+                    versions(),
+                )
+                .summary("List network interfaces")
+                .tag("instances"),
+        );
+    endpoints
+        .push(
+            ::dropshot::ApiEndpoint::new(
+                    "instance_network_interface_create".to_string(),
+                    <StrictServer<
+                        H,
+                    > as OxideRegionApiApi>::instance_network_interface_create,
+                    ::dropshot::Method::POST,
+                    "application/json",
+                    "/organizations/{organization_name}/projects/{project_name}/instances/{instance_name}/network-interfaces",
+                    versions(),
+                )
+                .summary("Create a network interface")
+                .tag("instances"),
+        );
+    endpoints
+        .push(
+            ::dropshot::ApiEndpoint::new(
+                    "instance_network_interface_view".to_string(),
+                    <StrictServer<
+                        H,
+                    > as OxideRegionApiApi>::instance_network_interface_view,
+                    ::dropshot::Method::GET,
+                    "application/json",
+                    "/organizations/{organization_name}/projects/{project_name}/instances/{instance_name}/network-interfaces/{interface_name}",
+                    versions(),
+                )
+                .summary("Fetch a network interface")
+                .tag("instances"),
+        );
+    endpoints
+        .push(
+            ::dropshot::ApiEndpoint::new(
+                    "instance_network_interface_update".to_string(),
+                    <StrictServer<
+                        H,
+                    > as OxideRegionApiApi>::instance_network_interface_update,
+                    ::dropshot::Method::PUT,
+                    "application/json",
+                    "/organizations/{organization_name}/projects/{project_name}/instances/{instance_name}/network-interfaces/{interface_name}",
+                    versions(),
+                )
+                .summary("Update a network interface")
+                .tag("instances"),
+        );
+    endpoints
+        .push(
+            ::dropshot::ApiEndpoint::new(
+                    "instance_network_interface_delete".to_string(),
+                    <StrictServer<
+                        H,
+                    > as OxideRegionApiApi>::instance_network_interface_delete,
+                    ::dropshot::Method::DELETE,
+                    "application/json",
+                    "/organizations/{organization_name}/projects/{project_name}/instances/{instance_name}/network-interfaces/{interface_name}",
+                    versions(),
+                )
+                .summary("Delete a network interface")
+                .description(
+                    "Note that the primary interface for an instance cannot be deleted if there are any secondary interfaces. A new primary interface must be designated first. The primary interface can be deleted if there are no secondary interfaces.",
+                )
+                .tag("instances"),
+        );
+    endpoints
+        .push(
+            ::dropshot::ApiEndpoint::new(
+                    "instance_reboot".to_string(),
+                    <StrictServer<H> as OxideRegionApiApi>::instance_reboot,
+                    ::dropshot::Method::POST,
+                    "application/json",
+                    "/organizations/{organization_name}/projects/{project_name}/instances/{instance_name}/reboot",
+                    versions(),
+                )
+                .summary("Reboot an instance")
+                .description("Use `POST /v1/instances/{instance}/reboot` instead")
+                .tag("instances")
+                .deprecated(true),
+        );
+    endpoints
+        .push(
+            ::dropshot::ApiEndpoint::new(
+                    "instance_serial_console".to_string(),
+                    <StrictServer<H> as OxideRegionApiApi>::instance_serial_console,
+                    ::dropshot::Method::GET,
+                    "application/json",
+                    "/organizations/{organization_name}/projects/{project_name}/instances/{instance_name}/serial-console",
+                    versions(),
+                )
+                .summary("Fetch an instance's serial console")
+                .description("Use `GET /v1/instances/{instance}/serial-console` instead")
+                .tag("instances")
+                .deprecated(true),
+        );
+    endpoints
+        .push(
+            ::dropshot::ApiEndpoint::new(
+                    "instance_serial_console_stream".to_string(),
+                    <StrictServer<
+                        H,
+                    > as OxideRegionApiApi>::instance_serial_console_stream,
+                    ::dropshot::Method::GET,
+                    "application/json",
+                    "/organizations/{organization_name}/projects/{project_name}/instances/{instance_name}/serial-console/stream",
+                    versions(),
+                )
+                .summary("Connect to an instance's serial console")
+                .description(
+                    "Use `GET /v1/instances/{instance}/serial-console/stream` instead",
+                )
+                .tag("instances")
+                .deprecated(true),
+        );
+    endpoints
+        .push(
+            ::dropshot::ApiEndpoint::new(
+                    "instance_serial_console_stream_v2".to_string(),
+                    <StrictServer<
+                        H,
+                    > as OxideRegionApiApi>::instance_serial_console_stream_v2,
+                    ::dropshot::Method::GET,
+                    "application/json",
+                    "/organizations/{organization_name}/projects/{project_name}/instances/{instance_name}/serial-console/stream_v2",
+                    versions(),
+                )
+                .summary("Connect to an instance's serial console")
+                .description(
+                    "Use `GET /v1/instances/{instance}/serial-console/stream` instead",
+                )
+                .tag("instances")
+                .deprecated(true),
+        );
+    endpoints
+        .push(
+            ::dropshot::ApiEndpoint::new(
+                    "instance_start".to_string(),
+                    <StrictServer<H> as OxideRegionApiApi>::instance_start,
+                    ::dropshot::Method::POST,
+                    "application/json",
+                    "/organizations/{organization_name}/projects/{project_name}/instances/{instance_name}/start",
+                    versions(),
+                )
+                .summary("Boot an instance")
+                .description("Use `POST /v1/instances/{instance}/start` instead")
+                .tag("instances")
+                .deprecated(true),
+        );
+    endpoints
+        .push(
+            ::dropshot::ApiEndpoint::new(
+                    "instance_stop".to_string(),
+                    <StrictServer<H> as OxideRegionApiApi>::instance_stop,
+                    ::dropshot::Method::POST,
+                    "application/json",
+                    "/organizations/{organization_name}/projects/{project_name}/instances/{instance_name}/stop",
+                    versions(),
+                )
+                .summary("Halt an instance")
+                .description("Use `POST /v1/instances/{instance}/stop` instead")
+                .tag("instances")
+                .deprecated(true),
+        );
+    endpoints
+        .push(
+            ::dropshot::ApiEndpoint::new(
+                    "project_policy_view".to_string(),
+                    <StrictServer<H> as OxideRegionApiApi>::project_policy_view,
+                    ::dropshot::Method::GET,
+                    "application/json",
+                    "/organizations/{organization_name}/projects/{project_name}/policy",
+                    versions(),
+                )
+                .summary("Fetch a project's IAM policy")
+                .description("Use `GET /v1/projects/{project}/policy` instead")
+                .tag("projects")
+                .deprecated(true),
+        );
+    endpoints
+        .push(
+            ::dropshot::ApiEndpoint::new(
+                    "project_policy_update".to_string(),
+                    <StrictServer<H> as OxideRegionApiApi>::project_policy_update,
+                    ::dropshot::Method::PUT,
+                    "application/json",
+                    "/organizations/{organization_name}/projects/{project_name}/policy",
+                    versions(),
+                )
+                .summary("Update a project's IAM policy")
+                .tag("projects"),
+        );
+    endpoints
+        .push(
+            ::dropshot::ApiEndpoint::new(
+                    "snapshot_list".to_string(),
+                    <StrictServer<H> as OxideRegionApiApi>::snapshot_list,
+                    ::dropshot::Method::GET,
+                    "application/json",
+                    "/organizations/{organization_name}/projects/{project_name}/snapshots",
+                    versions(),
+                )
+                .summary("List snapshots")
+                .tag("snapshots"),
+        );
+    endpoints
+        .push(
+            ::dropshot::ApiEndpoint::new(
+                    "snapshot_create".to_string(),
+                    <StrictServer<H> as OxideRegionApiApi>::snapshot_create,
+                    ::dropshot::Method::POST,
+                    "application/json",
+                    "/organizations/{organization_name}/projects/{project_name}/snapshots",
+                    versions(),
+                )
+                .summary("Create a snapshot")
+                .description("Creates a point-in-time snapshot from a disk.")
+                .tag("snapshots"),
+        );
+    endpoints
+        .push(
+            ::dropshot::ApiEndpoint::new(
+                    "snapshot_view".to_string(),
+                    <StrictServer<H> as OxideRegionApiApi>::snapshot_view,
+                    ::dropshot::Method::GET,
+                    "application/json",
+                    "/organizations/{organization_name}/projects/{project_name}/snapshots/{snapshot_name}",
+                    versions(),
+                )
+                .summary("Fetch a snapshot")
+                .tag("snapshots"),
+        );
+    endpoints
+        .push(
+            ::dropshot::ApiEndpoint::new(
+                    "snapshot_delete".to_string(),
+                    <StrictServer<H> as OxideRegionApiApi>::snapshot_delete,
+                    ::dropshot::Method::DELETE,
+                    "application/json",
+                    "/organizations/{organization_name}/projects/{project_name}/snapshots/{snapshot_name}",
+                    versions(),
+                )
+                .summary("Delete a snapshot")
+                .tag("snapshots"),
+        );
+    endpoints
+        .push(
+            ::dropshot::ApiEndpoint::new(
+                    "vpc_list".to_string(),
+                    <StrictServer<H> as OxideRegionApiApi>::vpc_list,
+                    ::dropshot::Method::GET,
+                    "application/json",
+                    "/organizations/{organization_name}/projects/{project_name}/vpcs",
+                    versions(),
+                )
+                .summary("List VPCs")
+                .tag("vpcs"),
+        );
+    endpoints
+        .push(
+            ::dropshot::ApiEndpoint::new(
+                    "vpc_create".to_string(),
+                    <StrictServer<H> as OxideRegionApiApi>::vpc_create,
+                    ::dropshot::Method::POST,
+                    "application/json",
+                    "/organizations/{organization_name}/projects/{project_name}/vpcs",
+                    versions(),
+                )
+                .summary("Create a VPC")
+                .tag("vpcs"),
+        );
+    endpoints
+        .push(
+            ::dropshot::ApiEndpoint::new(
+                    "vpc_view".to_string(),
+                    <StrictServer<H> as OxideRegionApiApi>::vpc_view,
+                    ::dropshot::Method::GET,
+                    "application/json",
+                    "/organizations/{organization_name}/projects/{project_name}/vpcs/{vpc_name}",
+                    versions(),
+                )
+                .summary("Fetch a VPC")
+                .tag("vpcs"),
+        );
+    endpoints
+        .push(
+            ::dropshot::ApiEndpoint::new(
+                    "vpc_update".to_string(),
+                    <StrictServer<H> as OxideRegionApiApi>::vpc_update,
+                    ::dropshot::Method::PUT,
+                    "application/json",
+                    "/organizations/{organization_name}/projects/{project_name}/vpcs/{vpc_name}",
+                    versions(),
+                )
+                .summary("Update a VPC")
+                .tag("vpcs"),
+        );
+    endpoints
+        .push(
+            ::dropshot::ApiEndpoint::new(
+                    "vpc_delete".to_string(),
+                    <StrictServer<H> as OxideRegionApiApi>::vpc_delete,
+                    ::dropshot::Method::DELETE,
+                    "application/json",
+                    "/organizations/{organization_name}/projects/{project_name}/vpcs/{vpc_name}",
+                    versions(),
+                )
+                .summary("Delete a VPC")
+                .tag("vpcs"),
+        );
+    endpoints
+        .push(
+            ::dropshot::ApiEndpoint::new(
+                    "vpc_firewall_rules_view".to_string(),
+                    <StrictServer<H> as OxideRegionApiApi>::vpc_firewall_rules_view,
+                    ::dropshot::Method::GET,
+                    "application/json",
+                    "/organizations/{organization_name}/projects/{project_name}/vpcs/{vpc_name}/firewall/rules",
+                    versions(),
+                )
+                .summary("List firewall rules")
+                .tag("vpcs"),
+        );
+    endpoints
+        .push(
+            ::dropshot::ApiEndpoint::new(
+                    "vpc_firewall_rules_update".to_string(),
+                    <StrictServer<H> as OxideRegionApiApi>::vpc_firewall_rules_update,
+                    ::dropshot::Method::PUT,
+                    "application/json",
+                    "/organizations/{organization_name}/projects/{project_name}/vpcs/{vpc_name}/firewall/rules",
+                    versions(),
+                )
+                .summary("Replace firewall rules")
+                .tag("vpcs"),
+        );
+    endpoints
+        .push(
+            ::dropshot::ApiEndpoint::new(
+                    "vpc_router_list".to_string(),
+                    <StrictServer<H> as OxideRegionApiApi>::vpc_router_list,
+                    ::dropshot::Method::GET,
+                    "application/json",
+                    "/organizations/{organization_name}/projects/{project_name}/vpcs/{vpc_name}/routers",
+                    versions(),
+                )
+                .summary("List routers")
+                .tag("vpcs"),
+        );
+    endpoints
+        .push(
+            ::dropshot::ApiEndpoint::new(
+                    "vpc_router_create".to_string(),
+                    <StrictServer<H> as OxideRegionApiApi>::vpc_router_create,
+                    ::dropshot::Method::POST,
+                    "application/json",
+                    "/organizations/{organization_name}/projects/{project_name}/vpcs/{vpc_name}/routers",
+                    versions(),
+                )
+                .summary("Create a router")
+                .tag("vpcs"),
+        );
+    endpoints
+        .push(
+            ::dropshot::ApiEndpoint::new(
+                    "vpc_router_view".to_string(),
+                    <StrictServer<H> as OxideRegionApiApi>::vpc_router_view,
+                    ::dropshot::Method::GET,
+                    "application/json",
+                    "/organizations/{organization_name}/projects/{project_name}/vpcs/{vpc_name}/routers/{router_name}",
+                    versions(),
+                )
+                .summary("Get a router")
+                .tag("vpcs"),
+        );
+    endpoints
+        .push(
+            ::dropshot::ApiEndpoint::new(
+                    "vpc_router_update".to_string(),
+                    <StrictServer<H> as OxideRegionApiApi>::vpc_router_update,
+                    ::dropshot::Method::PUT,
+                    "application/json",
+                    "/organizations/{organization_name}/projects/{project_name}/vpcs/{vpc_name}/routers/{router_name}",
+                    versions(),
+                )
+                .summary("Update a router")
+                .tag("vpcs"),
+        );
+    endpoints
+        .push(
+            ::dropshot::ApiEndpoint::new(
+                    "vpc_router_delete".to_string(),
+                    <StrictServer<H> as OxideRegionApiApi>::vpc_router_delete,
+                    ::dropshot::Method::DELETE,
+                    "application/json",
+                    "/organizations/{organization_name}/projects/{project_name}/vpcs/{vpc_name}/routers/{router_name}",
+                    versions(),
+                )
+                .summary("Delete a router")
+                .tag("vpcs"),
+        );
+    endpoints
+        .push(
+            ::dropshot::ApiEndpoint::new(
+                    "vpc_router_route_list".to_string(),
+                    <StrictServer<H> as OxideRegionApiApi>::vpc_router_route_list,
+                    ::dropshot::Method::GET,
+                    "application/json",
+                    "/organizations/{organization_name}/projects/{project_name}/vpcs/{vpc_name}/routers/{router_name}/routes",
+                    versions(),
+                )
+                .summary("List routes")
+                .description(
+                    "List the routes associated with a router in a particular VPC.",
+                )
+                .tag("vpcs"),
+        );
+    endpoints
+        .push(
+            ::dropshot::ApiEndpoint::new(
+                    "vpc_router_route_create".to_string(),
+                    <StrictServer<H> as OxideRegionApiApi>::vpc_router_route_create,
+                    ::dropshot::Method::POST,
+                    "application/json",
+                    "/organizations/{organization_name}/projects/{project_name}/vpcs/{vpc_name}/routers/{router_name}/routes",
+                    versions(),
+                )
+                .summary("Create a router")
+                .tag("vpcs"),
+        );
+    endpoints
+        .push(
+            ::dropshot::ApiEndpoint::new(
+                    "vpc_router_route_view".to_string(),
+                    <StrictServer<H> as OxideRegionApiApi>::vpc_router_route_view,
+                    ::dropshot::Method::GET,
+                    "application/json",
+                    "/organizations/{organization_name}/projects/{project_name}/vpcs/{vpc_name}/routers/{router_name}/routes/{route_name}",
+                    versions(),
+                )
+                .summary("Fetch a route")
+                .tag("vpcs"),
+        );
+    endpoints
+        .push(
+            ::dropshot::ApiEndpoint::new(
+                    "vpc_router_route_update".to_string(),
+                    <StrictServer<H> as OxideRegionApiApi>::vpc_router_route_update,
+                    ::dropshot::Method::PUT,
+                    "application/json",
+                    "/organizations/{organization_name}/projects/{project_name}/vpcs/{vpc_name}/routers/{router_name}/routes/{route_name}",
+                    versions(),
+                )
+                .summary("Update a route")
+                .tag("vpcs"),
+        );
+    endpoints
+        .push(
+            ::dropshot::ApiEndpoint::new(
+                    "vpc_router_route_delete".to_string(),
+                    <StrictServer<H> as OxideRegionApiApi>::vpc_router_route_delete,
+                    ::dropshot::Method::DELETE,
+                    "application/json",
+                    "/organizations/{organization_name}/projects/{project_name}/vpcs/{vpc_name}/routers/{router_name}/routes/{route_name}",
+                    versions(),
+                )
+                .summary("Delete a route")
+                .tag("vpcs"),
+        );
+    endpoints
+        .push(
+            ::dropshot::ApiEndpoint::new(
+                    "vpc_subnet_list".to_string(),
+                    <StrictServer<H> as OxideRegionApiApi>::vpc_subnet_list,
+                    ::dropshot::Method::GET,
+                    "application/json",
+                    "/organizations/{organization_name}/projects/{project_name}/vpcs/{vpc_name}/subnets",
+                    versions(),
+                )
+                .summary("List subnets")
+                .tag("vpcs"),
+        );
+    endpoints
+        .push(
+            ::dropshot::ApiEndpoint::new(
+                    "vpc_subnet_create".to_string(),
+                    <StrictServer<H> as OxideRegionApiApi>::vpc_subnet_create,
+                    ::dropshot::Method::POST,
+                    "application/json",
+                    "/organizations/{organization_name}/projects/{project_name}/vpcs/{vpc_name}/subnets",
+                    versions(),
+                )
+                .summary("Create a subnet")
+                .tag("vpcs"),
+        );
+    endpoints
+        .push(
+            ::dropshot::ApiEndpoint::new(
+                    "vpc_subnet_view".to_string(),
+                    <StrictServer<H> as OxideRegionApiApi>::vpc_subnet_view,
+                    ::dropshot::Method::GET,
+                    "application/json",
+                    "/organizations/{organization_name}/projects/{project_name}/vpcs/{vpc_name}/subnets/{subnet_name}",
+                    versions(),
+                )
+                .summary("Fetch a subnet")
+                .tag("vpcs"),
+        );
+    endpoints
+        .push(
+            ::dropshot::ApiEndpoint::new(
+                    "vpc_subnet_update".to_string(),
+                    <StrictServer<H> as OxideRegionApiApi>::vpc_subnet_update,
+                    ::dropshot::Method::PUT,
+                    "application/json",
+                    "/organizations/{organization_name}/projects/{project_name}/vpcs/{vpc_name}/subnets/{subnet_name}",
+                    versions(),
+                )
+                .summary("Update a subnet")
+                .tag("vpcs"),
+        );
+    endpoints
+        .push(
+            ::dropshot::ApiEndpoint::new(
+                    "vpc_subnet_delete".to_string(),
+                    <StrictServer<H> as OxideRegionApiApi>::vpc_subnet_delete,
+                    ::dropshot::Method::DELETE,
+                    "application/json",
+                    "/organizations/{organization_name}/projects/{project_name}/vpcs/{vpc_name}/subnets/{subnet_name}",
+                    versions(),
+                )
+                .summary("Delete a subnet")
+                .tag("vpcs"),
+        );
+    endpoints
+        .push(
+            ::dropshot::ApiEndpoint::new(
+                    "vpc_subnet_list_network_interfaces".to_string(),
+                    <StrictServer<
+                        H,
+                    > as OxideRegionApiApi>::vpc_subnet_list_network_interfaces,
+                    ::dropshot::Method::GET,
+                    "application/json",
+                    "/organizations/{organization_name}/projects/{project_name}/vpcs/{vpc_name}/subnets/{subnet_name}/network-interfaces",
+                    versions(),
+                )
+                .summary("List network interfaces")
+                .tag("vpcs"),
+        );
+    endpoints
+        .push(
+            ::dropshot::ApiEndpoint::new(
+                    "policy_view".to_string(),
+                    <StrictServer<H> as OxideRegionApiApi>::policy_view,
+                    ::dropshot::Method::GET,
+                    "application/json",
+                    "/policy",
+                    versions(),
+                )
+                .summary("Fetch the current silo's IAM policy")
+                .tag("silos"),
+        );
+    endpoints
+        .push(
+            ::dropshot::ApiEndpoint::new(
+                    "policy_update".to_string(),
+                    <StrictServer<H> as OxideRegionApiApi>::policy_update,
+                    ::dropshot::Method::PUT,
+                    "application/json",
+                    "/policy",
+                    versions(),
+                )
+                .summary("Update the current silo's IAM policy")
+                .tag("silos"),
+        );
+    endpoints
+        .push(
+            ::dropshot::ApiEndpoint::new(
+                    "role_list".to_string(),
+                    <StrictServer<H> as OxideRegionApiApi>::role_list,
+                    ::dropshot::Method::GET,
+                    "application/json",
+                    "/roles",
+                    versions(),
+                )
+                .summary("List built-in roles")
+                .tag("roles"),
+        );
+    endpoints
+        .push(
+            ::dropshot::ApiEndpoint::new(
+                    "role_view".to_string(),
+                    <StrictServer<H> as OxideRegionApiApi>::role_view,
+                    ::dropshot::Method::GET,
+                    "application/json",
+                    "/roles/{role_name}",
+                    versions(),
+                )
+                .summary("Fetch a built-in role")
+                .tag("roles"),
+        );
+    endpoints
+        .push(
+            ::dropshot::ApiEndpoint::new(
+                    "session_me".to_string(),
+                    <StrictServer<H> as OxideRegionApiApi>::session_me,
+                    ::dropshot::Method::GET,
+                    "application/json",
+                    "/session/me",
+                    versions(),
+                )
+                .summary("Fetch the user associated with the current session")
+                .tag("hidden"),
+        );
+    endpoints
+        .push(
+            ::dropshot::ApiEndpoint::new(
+                    "session_me_groups".to_string(),
+                    <StrictServer<H> as OxideRegionApiApi>::session_me_groups,
+                    ::dropshot::Method::GET,
+                    "application/json",
+                    "/session/me/groups",
+                    versions(),
+                )
+                .summary("Fetch the silo\u{a0}groups the current user belongs to")
+                .tag("hidden"),
+        );
+    endpoints
+        .push(
+            ::dropshot::ApiEndpoint::new(
+                    "session_sshkey_list".to_string(),
+                    <StrictServer<H> as OxideRegionApiApi>::session_sshkey_list,
+                    ::dropshot::Method::GET,
+                    "application/json",
+                    "/session/me/sshkeys",
+                    versions(),
+                )
+                .summary("List SSH public keys")
+                .description(
+                    "Lists SSH public keys for the currently authenticated user.",
+                )
+                .tag("session"),
+        );
+    endpoints
+        .push(
+            ::dropshot::ApiEndpoint::new(
+                    "session_sshkey_create".to_string(),
+                    <StrictServer<H> as OxideRegionApiApi>::session_sshkey_create,
+                    ::dropshot::Method::POST,
+                    "application/json",
+                    "/session/me/sshkeys",
+                    versions(),
+                )
+                .summary("Create an SSH public key")
+                .description(
+                    "Create an SSH public key for the currently authenticated user.",
+                )
+                .tag("session"),
+        );
+    endpoints
+        .push(
+            ::dropshot::ApiEndpoint::new(
+                    "session_sshkey_view".to_string(),
+                    <StrictServer<H> as OxideRegionApiApi>::session_sshkey_view,
+                    ::dropshot::Method::GET,
+                    "application/json",
+                    "/session/me/sshkeys/{ssh_key_name}",
+                    versions(),
+                )
+                .summary("Fetch an SSH public key")
+                .description(
+                    "Fetch an SSH public key associated with the currently authenticated user.",
+                )
+                .tag("session"),
+        );
+    endpoints
+        .push(
+            ::dropshot::ApiEndpoint::new(
+                    "session_sshkey_delete".to_string(),
+                    <StrictServer<H> as OxideRegionApiApi>::session_sshkey_delete,
+                    ::dropshot::Method::DELETE,
+                    "application/json",
+                    "/session/me/sshkeys/{ssh_key_name}",
+                    versions(),
+                )
+                .summary("Delete an SSH public key")
+                .description(
+                    "Delete an SSH public key associated with the currently authenticated user.",
+                )
+                .tag("session"),
+        );
+    endpoints
+        .push(
+            ::dropshot::ApiEndpoint::new(
+                    "system_image_view_by_id".to_string(),
+                    <StrictServer<H> as OxideRegionApiApi>::system_image_view_by_id,
+                    ::dropshot::Method::GET,
+                    "application/json",
+                    "/system/by-id/images/{id}",
+                    versions(),
+                )
+                .summary("Fetch a system-wide image by id")
+                .tag("system"),
+        );
+    endpoints
+        .push(
+            ::dropshot::ApiEndpoint::new(
+                    "ip_pool_view_by_id".to_string(),
+                    <StrictServer<H> as OxideRegionApiApi>::ip_pool_view_by_id,
+                    ::dropshot::Method::GET,
+                    "application/json",
+                    "/system/by-id/ip-pools/{id}",
+                    versions(),
+                )
+                .summary("Fetch an IP pool by id")
+                .tag("system"),
+        );
+    endpoints
+        .push(
+            ::dropshot::ApiEndpoint::new(
+                    "silo_view_by_id".to_string(),
+                    <StrictServer<H> as OxideRegionApiApi>::silo_view_by_id,
+                    ::dropshot::Method::GET,
+                    "application/json",
+                    "/system/by-id/silos/{id}",
+                    versions(),
+                )
+                .summary("Fetch a silo by id")
+                .tag("system"),
+        );
+    endpoints
+        .push(
+            ::dropshot::ApiEndpoint::new(
+                    "certificate_list".to_string(),
+                    <StrictServer<H> as OxideRegionApiApi>::certificate_list,
+                    ::dropshot::Method::GET,
+                    "application/json",
+                    "/system/certificates",
+                    versions(),
+                )
+                .summary("List system-wide certificates")
+                .description(
+                    "Returns a list of all the system-wide certificates. System-wide certificates are returned sorted by creation date, with the most recent certificates appearing first.",
+                )
+                .tag("system"),
+        );
+    endpoints
+        .push(
+            ::dropshot::ApiEndpoint::new(
+                    "certificate_create".to_string(),
+                    <StrictServer<H> as OxideRegionApiApi>::certificate_create,
+                    ::dropshot::Method::POST,
+                    "application/json",
+                    "/system/certificates",
+                    versions(),
+                )
+                .summary("Create a new system-wide x.509 certificate.")
+                .description(
+                    "This certificate is automatically used by the Oxide Control plane to serve external connections.",
+                )
+                .tag("system"),
+        );
+    endpoints
+        .push(
+            ::dropshot::ApiEndpoint::new(
+                    "certificate_view".to_string(),
+                    <StrictServer<H> as OxideRegionApiApi>::certificate_view,
+                    ::dropshot::Method::GET,
+                    "application/json",
+                    "/system/certificates/{certificate}",
+                    versions(),
+                )
+                .summary("Fetch a certificate")
+                .description("Returns the details of a specific certificate")
+                .tag("system"),
+        );
+    endpoints
+        .push(
+            ::dropshot::ApiEndpoint::new(
+                    "certificate_delete".to_string(),
+                    <StrictServer<H> as OxideRegionApiApi>::certificate_delete,
+                    ::dropshot::Method::DELETE,
+                    "application/json",
+                    "/system/certificates/{certificate}",
+                    versions(),
+                )
+                .summary("Delete a certificate")
+                .description(
+                    "Permanently delete a certificate. This operation cannot be undone.",
+                )
+                .tag("system"),
+        );
+    endpoints
+        .push(
+            ::dropshot::ApiEndpoint::new(
+                    "physical_disk_list".to_string(),
+                    <StrictServer<H> as OxideRegionApiApi>::physical_disk_list,
+                    ::dropshot::Method::GET,
+                    "application/json",
+                    "/system/hardware/disks",
+                    versions(),
+                )
+                .summary("List physical disks")
+                .tag("system"),
+        );
+    endpoints
+        .push(
+            ::dropshot::ApiEndpoint::new(
+                    "rack_list".to_string(),
+                    <StrictServer<H> as OxideRegionApiApi>::rack_list,
+                    ::dropshot::Method::GET,
+                    "application/json",
+                    "/system/hardware/racks",
+                    versions(),
+                )
+                .summary("List racks")
+                .tag("system"),
+        );
+    endpoints
+        .push(
+            ::dropshot::ApiEndpoint::new(
+                    "rack_view".to_string(),
+                    <StrictServer<H> as OxideRegionApiApi>::rack_view,
+                    ::dropshot::Method::GET,
+                    "application/json",
+                    "/system/hardware/racks/{rack_id}",
+                    versions(),
+                )
+                .summary("Fetch a rack")
+                .tag("system"),
+        );
+    endpoints
+        .push(
+            ::dropshot::ApiEndpoint::new(
+                    "sled_list".to_string(),
+                    <StrictServer<H> as OxideRegionApiApi>::sled_list,
+                    ::dropshot::Method::GET,
+                    "application/json",
+                    "/system/hardware/sleds",
+                    versions(),
+                )
+                .summary("List sleds")
+                .tag("system"),
+        );
+    endpoints
+        .push(
+            ::dropshot::ApiEndpoint::new(
+                    "sled_view".to_string(),
+                    <StrictServer<H> as OxideRegionApiApi>::sled_view,
+                    ::dropshot::Method::GET,
+                    "application/json",
+                    "/system/hardware/sleds/{sled_id}",
+                    versions(),
+                )
+                .summary("Fetch a sled")
+                .tag("system"),
+        );
+    endpoints
+        .push(
+            ::dropshot::ApiEndpoint::new(
+                    "sled_physical_disk_list".to_string(),
+                    <StrictServer<H> as OxideRegionApiApi>::sled_physical_disk_list,
+                    ::dropshot::Method::GET,
+                    "application/json",
+                    "/system/hardware/sleds/{sled_id}/disks",
+                    versions(),
+                )
+                .summary("List physical disks attached to sleds")
+                .tag("system"),
+        );
+    endpoints
+        .push(
+            ::dropshot::ApiEndpoint::new(
+                    "system_image_list".to_string(),
+                    <StrictServer<H> as OxideRegionApiApi>::system_image_list,
+                    ::dropshot::Method::GET,
+                    "application/json",
+                    "/system/images",
+                    versions(),
+                )
+                .summary("List system-wide images")
+                .description(
+                    "Returns a list of all the system-wide images. System-wide images are returned sorted by creation date, with the most recent images appearing first.",
+                )
+                .tag("system"),
+        );
+    endpoints
+        .push(
+            ::dropshot::ApiEndpoint::new(
+                    "system_image_create".to_string(),
+                    <StrictServer<H> as OxideRegionApiApi>::system_image_create,
+                    ::dropshot::Method::POST,
+                    "application/json",
+                    "/system/images",
+                    versions(),
+                )
+                .summary("Create a system-wide image")
+                .description(
+                    "Create a new system-wide image. This image can then be used by any user in any silo as a base for instances.",
+                )
+                .tag("system"),
+        );
+    endpoints
+        .push(
+            ::dropshot::ApiEndpoint::new(
+                    "system_image_view".to_string(),
+                    <StrictServer<H> as OxideRegionApiApi>::system_image_view,
+                    ::dropshot::Method::GET,
+                    "application/json",
+                    "/system/images/{image_name}",
+                    versions(),
+                )
+                .summary("Fetch a system-wide image")
+                .description("Returns the details of a specific system-wide image.")
+                .tag("system"),
+        );
+    endpoints
+        .push(
+            ::dropshot::ApiEndpoint::new(
+                    "system_image_delete".to_string(),
+                    <StrictServer<H> as OxideRegionApiApi>::system_image_delete,
+                    ::dropshot::Method::DELETE,
+                    "application/json",
+                    "/system/images/{image_name}",
+                    versions(),
+                )
+                .summary("Delete a system-wide image")
+                .description(
+                    "Permanently delete a system-wide image. This operation cannot be undone. Any instances using the system-wide image will continue to run, however new instances can not be created with this image.",
+                )
+                .tag("system"),
+        );
+    endpoints
+        .push(
+            ::dropshot::ApiEndpoint::new(
+                    "ip_pool_list".to_string(),
+                    <StrictServer<H> as OxideRegionApiApi>::ip_pool_list,
+                    ::dropshot::Method::GET,
+                    "application/json",
+                    "/system/ip-pools",
+                    versions(),
+                )
+                .summary("List IP pools")
+                .tag("system"),
+        );
+    endpoints
+        .push(
+            ::dropshot::ApiEndpoint::new(
+                    "ip_pool_create".to_string(),
+                    <StrictServer<H> as OxideRegionApiApi>::ip_pool_create,
+                    ::dropshot::Method::POST,
+                    "application/json",
+                    "/system/ip-pools",
+                    versions(),
+                )
+                .summary("Create an IP pool")
+                .tag("system"),
+        );
+    endpoints
+        .push(
+            ::dropshot::ApiEndpoint::new(
+                    "ip_pool_view".to_string(),
+                    <StrictServer<H> as OxideRegionApiApi>::ip_pool_view,
+                    ::dropshot::Method::GET,
+                    "application/json",
+                    "/system/ip-pools/{pool_name}",
+                    versions(),
+                )
+                .summary("Fetch an IP pool")
+                .tag("system"),
+        );
+    endpoints
+        .push(
+            ::dropshot::ApiEndpoint::new(
+                    "ip_pool_update".to_string(),
+                    <StrictServer<H> as OxideRegionApiApi>::ip_pool_update,
+                    ::dropshot::Method::PUT,
+                    "application/json",
+                    "/system/ip-pools/{pool_name}",
+                    versions(),
+                )
+                .summary("Update an IP Pool")
+                .tag("system"),
+        );
+    endpoints
+        .push(
+            ::dropshot::ApiEndpoint::new(
+                    "ip_pool_delete".to_string(),
+                    <StrictServer<H> as OxideRegionApiApi>::ip_pool_delete,
+                    ::dropshot::Method::DELETE,
+                    "application/json",
+                    "/system/ip-pools/{pool_name}",
+                    versions(),
+                )
+                .summary("Delete an IP Pool")
+                .tag("system"),
+        );
+    endpoints
+        .push(
+            ::dropshot::ApiEndpoint::new(
+                    "ip_pool_range_list".to_string(),
+                    <StrictServer<H> as OxideRegionApiApi>::ip_pool_range_list,
+                    ::dropshot::Method::GET,
+                    "application/json",
+                    "/system/ip-pools/{pool_name}/ranges",
+                    versions(),
+                )
+                .summary("List ranges for an IP pool")
+                .description("Ranges are ordered by their first address.")
+                .tag("system"),
+        );
+    endpoints
+        .push(
+            ::dropshot::ApiEndpoint::new(
+                    "ip_pool_range_add".to_string(),
+                    <StrictServer<H> as OxideRegionApiApi>::ip_pool_range_add,
+                    ::dropshot::Method::POST,
+                    "application/json",
+                    "/system/ip-pools/{pool_name}/ranges/add",
+                    versions(),
+                )
+                .summary("Add a range to an IP pool")
+                .tag("system"),
+        );
+    endpoints
+        .push(
+            ::dropshot::ApiEndpoint::new(
+                    "ip_pool_range_remove".to_string(),
+                    <StrictServer<H> as OxideRegionApiApi>::ip_pool_range_remove,
+                    ::dropshot::Method::POST,
+                    "application/json",
+                    "/system/ip-pools/{pool_name}/ranges/remove",
+                    versions(),
+                )
+                .summary("Remove a range from an IP pool")
+                .tag("system"),
+        );
+    endpoints
+        .push(
+            ::dropshot::ApiEndpoint::new(
+                    "ip_pool_service_view".to_string(),
+                    <StrictServer<H> as OxideRegionApiApi>::ip_pool_service_view,
+                    ::dropshot::Method::GET,
+                    "application/json",
+                    "/system/ip-pools-service",
+                    versions(),
+                )
+                .summary("Fetch the IP pool used for Oxide services.")
+                .tag("system"),
+        );
+    endpoints
+        .push(
+            ::dropshot::ApiEndpoint::new(
+                    "ip_pool_service_range_list".to_string(),
+                    <StrictServer<H> as OxideRegionApiApi>::ip_pool_service_range_list,
+                    ::dropshot::Method::GET,
+                    "application/json",
+                    "/system/ip-pools-service/ranges",
+                    versions(),
+                )
+                .summary("List ranges for the IP pool used for Oxide services.")
+                .description("Ranges are ordered by their first address.")
+                .tag("system"),
+        );
+    endpoints
+        .push(
+            ::dropshot::ApiEndpoint::new(
+                    "ip_pool_service_range_add".to_string(),
+                    <StrictServer<H> as OxideRegionApiApi>::ip_pool_service_range_add,
+                    ::dropshot::Method::POST,
+                    "application/json",
+                    "/system/ip-pools-service/ranges/add",
+                    versions(),
+                )
+                .summary("Add a range to an IP pool used for Oxide services.")
+                .tag("system"),
+        );
+    endpoints
+        .push(
+            ::dropshot::ApiEndpoint::new(
+                    "ip_pool_service_range_remove".to_string(),
+                    <StrictServer<H> as OxideRegionApiApi>::ip_pool_service_range_remove,
+                    ::dropshot::Method::POST,
+                    "application/json",
+                    "/system/ip-pools-service/ranges/remove",
+                    versions(),
+                )
+                .summary("Remove a range from an IP pool used for Oxide services.")
+                .tag("system"),
+        );
+    endpoints
+        .push(
+            ::dropshot::ApiEndpoint::new(
+                    "system_metric".to_string(),
+                    <StrictServer<H> as OxideRegionApiApi>::system_metric,
+                    ::dropshot::Method::GET,
+                    "application/json",
+                    "/system/metrics/{metric_name}",
+                    versions(),
+                )
+                .summary("Access metrics data")
+                .tag("system"),
+        );
+    endpoints
+        .push(
+            ::dropshot::ApiEndpoint::new(
+                    "system_policy_view".to_string(),
+                    <StrictServer<H> as OxideRegionApiApi>::system_policy_view,
+                    ::dropshot::Method::GET,
+                    "application/json",
+                    "/system/policy",
+                    versions(),
+                )
+                .summary("Fetch the top-level IAM policy")
+                .tag("policy"),
+        );
+    endpoints
+        .push(
+            ::dropshot::ApiEndpoint::new(
+                    "system_policy_update".to_string(),
+                    <StrictServer<H> as OxideRegionApiApi>::system_policy_update,
+                    ::dropshot::Method::PUT,
+                    "application/json",
+                    "/system/policy",
+                    versions(),
+                )
+                .summary("Update the top-level IAM policy")
+                .tag("policy"),
+        );
+    endpoints
+        .push(
+            ::dropshot::ApiEndpoint::new(
+                    "saga_list".to_string(),
+                    <StrictServer<H> as OxideRegionApiApi>::saga_list,
+                    ::dropshot::Method::GET,
+                    "application/json",
+                    "/system/sagas",
+                    versions(),
+                )
+                .summary("List sagas")
+                .tag("system"),
+        );
+    endpoints
+        .push(
+            ::dropshot::ApiEndpoint::new(
+                    "saga_view".to_string(),
+                    <StrictServer<H> as OxideRegionApiApi>::saga_view,
+                    ::dropshot::Method::GET,
+                    "application/json",
+                    "/system/sagas/{saga_id}",
+                    versions(),
+                )
+                .summary("Fetch a saga")
+                .tag("system"),
+        );
+    endpoints
+        .push(
+            ::dropshot::ApiEndpoint::new(
+                    "silo_list".to_string(),
+                    <StrictServer<H> as OxideRegionApiApi>::silo_list,
+                    ::dropshot::Method::GET,
+                    "application/json",
+                    "/system/silos",
+                    versions(),
+                )
+                .summary("List silos")
+                .description(
+                    "Lists silos that are discoverable based on the current permissions.",
+                )
+                .tag("system"),
+        );
+    endpoints
+        .push(
+            ::dropshot::ApiEndpoint::new(
+                    "silo_create".to_string(),
+                    <StrictServer<H> as OxideRegionApiApi>::silo_create,
+                    ::dropshot::Method::POST,
+                    "application/json",
+                    "/system/silos",
+                    versions(),
+                )
+                .summary("Create a silo")
+                .tag("system"),
+        );
+    endpoints
+        .push(
+            ::dropshot::ApiEndpoint::new(
+                    "silo_view".to_string(),
+                    <StrictServer<H> as OxideRegionApiApi>::silo_view,
+                    ::dropshot::Method::GET,
+                    "application/json",
+                    "/system/silos/{silo_name}",
+                    versions(),
+                )
+                .summary("Fetch a silo")
+                .description("Fetch a silo by name.")
+                .tag("system"),
+        );
+    endpoints
+        .push(
+            ::dropshot::ApiEndpoint::new(
+                    "silo_delete".to_string(),
+                    <StrictServer<H> as OxideRegionApiApi>::silo_delete,
+                    ::dropshot::Method::DELETE,
+                    "application/json",
+                    "/system/silos/{silo_name}",
+                    versions(),
+                )
+                .summary("Delete a silo")
+                .description("Delete a silo by name.")
+                .tag("system"),
+        );
+    endpoints
+        .push(
+            ::dropshot::ApiEndpoint::new(
+                    "silo_identity_provider_list".to_string(),
+                    <StrictServer<H> as OxideRegionApiApi>::silo_identity_provider_list,
+                    ::dropshot::Method::GET,
+                    "application/json",
+                    "/system/silos/{silo_name}/identity-providers",
+                    versions(),
+                )
+                .summary("List a silo's IDPs")
+                .tag("system"),
+        );
+    endpoints
+        .push(
+            ::dropshot::ApiEndpoint::new(
+                    "local_idp_user_create".to_string(),
+                    <StrictServer<H> as OxideRegionApiApi>::local_idp_user_create,
+                    ::dropshot::Method::POST,
+                    "application/json",
+                    "/system/silos/{silo_name}/identity-providers/local/users",
+                    versions(),
+                )
+                .summary("Create a user")
+                .description(
+                    "Users can only be created in Silos with `provision_type` == `Fixed`. Otherwise, Silo users are just-in-time (JIT) provisioned when a user first logs in using an external Identity Provider.",
+                )
+                .tag("system"),
+        );
+    endpoints
+        .push(
+            ::dropshot::ApiEndpoint::new(
+                    "local_idp_user_delete".to_string(),
+                    <StrictServer<H> as OxideRegionApiApi>::local_idp_user_delete,
+                    ::dropshot::Method::DELETE,
+                    "application/json",
+                    "/system/silos/{silo_name}/identity-providers/local/users/{user_id}",
+                    versions(),
+                )
+                .summary("Delete a user")
+                .tag("system"),
+        );
+    endpoints
+        .push(
+            ::dropshot::ApiEndpoint::new(
+                    "local_idp_user_set_password".to_string(),
+                    <StrictServer<H> as OxideRegionApiApi>::local_idp_user_set_password,
+                    ::dropshot::Method::POST,
+                    "application/json",
+                    "/system/silos/{silo_name}/identity-providers/local/users/{user_id}/set-password",
+                    versions(),
+                )
+                .summary("Set or invalidate a user's password")
+                .description(
+                    "Passwords can only be updated for users in Silos with identity mode `LocalOnly`.",
+                )
+                .tag("system"),
+        );
+    endpoints
+        .push(
+            ::dropshot::ApiEndpoint::new(
+                    "saml_identity_provider_create".to_string(),
+                    <StrictServer<
+                        H,
+                    > as OxideRegionApiApi>::saml_identity_provider_create,
+                    ::dropshot::Method::POST,
+                    "application/json",
+                    "/system/silos/{silo_name}/identity-providers/saml",
+                    versions(),
+                )
+                .summary("Create a SAML IDP")
+                .tag("system"),
+        );
+    endpoints
+        .push(
+            ::dropshot::ApiEndpoint::new(
+                    "saml_identity_provider_view".to_string(),
+                    <StrictServer<H> as OxideRegionApiApi>::saml_identity_provider_view,
+                    ::dropshot::Method::GET,
+                    "application/json",
+                    "/system/silos/{silo_name}/identity-providers/saml/{provider_name}",
+                    versions(),
+                )
+                .summary("Fetch a SAML IDP")
+                .tag("system"),
+        );
+    endpoints
+        .push(
+            ::dropshot::ApiEndpoint::new(
+                    "silo_policy_view".to_string(),
+                    <StrictServer<H> as OxideRegionApiApi>::silo_policy_view,
+                    ::dropshot::Method::GET,
+                    "application/json",
+                    "/system/silos/{silo_name}/policy",
+                    versions(),
+                )
+                .summary("Fetch a silo's IAM policy")
+                .tag("system"),
+        );
+    endpoints
+        .push(
+            ::dropshot::ApiEndpoint::new(
+                    "silo_policy_update".to_string(),
+                    <StrictServer<H> as OxideRegionApiApi>::silo_policy_update,
+                    ::dropshot::Method::PUT,
+                    "application/json",
+                    "/system/silos/{silo_name}/policy",
+                    versions(),
+                )
+                .summary("Update a silo's IAM policy")
+                .tag("system"),
+        );
+    endpoints
+        .push(
+            ::dropshot::ApiEndpoint::new(
+                    "silo_users_list".to_string(),
+                    <StrictServer<H> as OxideRegionApiApi>::silo_users_list,
+                    ::dropshot::Method::GET,
+                    "application/json",
+                    "/system/silos/{silo_name}/users/all",
+                    versions(),
+                )
+                .summary("List users in a silo")
+                .tag("system"),
+        );
+    endpoints
+        .push(
+            ::dropshot::ApiEndpoint::new(
+                    "silo_user_view".to_string(),
+                    <StrictServer<H> as OxideRegionApiApi>::silo_user_view,
+                    ::dropshot::Method::GET,
+                    "application/json",
+                    "/system/silos/{silo_name}/users/id/{user_id}",
+                    versions(),
+                )
+                .summary("Fetch a user")
+                .tag("system"),
+        );
+    endpoints
+        .push(
+            ::dropshot::ApiEndpoint::new(
+                    "system_user_list".to_string(),
+                    <StrictServer<H> as OxideRegionApiApi>::system_user_list,
+                    ::dropshot::Method::GET,
+                    "application/json",
+                    "/system/user",
+                    versions(),
+                )
+                .summary("List built-in users")
+                .tag("system"),
+        );
+    endpoints
+        .push(
+            ::dropshot::ApiEndpoint::new(
+                    "system_user_view".to_string(),
+                    <StrictServer<H> as OxideRegionApiApi>::system_user_view,
+                    ::dropshot::Method::GET,
+                    "application/json",
+                    "/system/user/{user_name}",
+                    versions(),
+                )
+                .summary("Fetch a built-in user")
+                .tag("system"),
+        );
+    endpoints
+        .push(
+            ::dropshot::ApiEndpoint::new(
+                    "timeseries_schema_get".to_string(),
+                    <StrictServer<H> as OxideRegionApiApi>::timeseries_schema_get,
+                    ::dropshot::Method::GET,
+                    "application/json",
+                    "/timeseries/schema",
+                    versions(),
+                )
+                .summary("List timeseries schema")
+                .tag("metrics"),
+        );
+    endpoints
+        .push(
+            ::dropshot::ApiEndpoint::new(
+                    "user_list".to_string(),
+                    <StrictServer<H> as OxideRegionApiApi>::user_list,
+                    ::dropshot::Method::GET,
+                    "application/json",
+                    "/users",
+                    versions(),
+                )
+                .summary("List users")
+                .tag("silos"),
+        );
+    endpoints
+        .push(
+            ::dropshot::ApiEndpoint::new(
+                    "disk_list_v1".to_string(),
+                    <StrictServer<H> as OxideRegionApiApi>::disk_list_v1,
+                    ::dropshot::Method::GET,
+                    "application/json",
+                    "/v1/disks",
+                    versions(),
+                )
+                .summary("List disks")
+                .tag("disks"),
+        );
+    endpoints
+        .push(
+            ::dropshot::ApiEndpoint::new(
+                    "disk_create_v1".to_string(),
+                    <StrictServer<H> as OxideRegionApiApi>::disk_create_v1,
+                    ::dropshot::Method::POST,
+                    "application/json",
+                    "/v1/disks",
+                    versions(),
+                )
+                .summary("Create a disk")
+                .tag("disks"),
+        );
+    endpoints
+        .push(
+            ::dropshot::ApiEndpoint::new(
+                    "disk_view_v1".to_string(),
+                    <StrictServer<H> as OxideRegionApiApi>::disk_view_v1,
+                    ::dropshot::Method::GET,
+                    "application/json",
+                    "/v1/disks/{disk}",
+                    versions(),
+                )
+                .summary("Fetch a disk")
+                .tag("disks"),
+        );
+    endpoints
+        .push(
+            ::dropshot::ApiEndpoint::new(
+                    "disk_delete_v1".to_string(),
+                    <StrictServer<H> as OxideRegionApiApi>::disk_delete_v1,
+                    ::dropshot::Method::DELETE,
+                    "application/json",
+                    "/v1/disks/{disk}",
+                    versions(),
+                )
+                .summary("Delete a disk")
+                .tag("disks"),
+        );
+    endpoints
+        .push(
+            ::dropshot::ApiEndpoint::new(
+                    "instance_list_v1".to_string(),
+                    <StrictServer<H> as OxideRegionApiApi>::instance_list_v1,
+                    ::dropshot::Method::GET,
+                    "application/json",
+                    "/v1/instances",
+                    versions(),
+                )
+                .summary("List instances")
+                .tag("instances"),
+        );
+    endpoints
+        .push(
+            ::dropshot::ApiEndpoint::new(
+                    "instance_create_v1".to_string(),
+                    <StrictServer<H> as OxideRegionApiApi>::instance_create_v1,
+                    ::dropshot::Method::POST,
+                    "application/json",
+                    "/v1/instances",
+                    versions(),
+                )
+                .summary("Create an instance")
+                .tag("instances"),
+        );
+    endpoints
+        .push(
+            ::dropshot::ApiEndpoint::new(
+                    "instance_view_v1".to_string(),
+                    <StrictServer<H> as OxideRegionApiApi>::instance_view_v1,
+                    ::dropshot::Method::GET,
+                    "application/json",
+                    "/v1/instances/{instance}",
+                    versions(),
+                )
+                .summary("Fetch an instance")
+                .tag("instances"),
+        );
+    endpoints
+        .push(
+            ::dropshot::ApiEndpoint::new(
+                    "instance_delete_v1".to_string(),
+                    <StrictServer<H> as OxideRegionApiApi>::instance_delete_v1,
+                    ::dropshot::Method::DELETE,
+                    "application/json",
+                    "/v1/instances/{instance}",
+                    versions(),
+                )
+                .summary("Delete an instance")
+                .tag("instances"),
+        );
+    endpoints
+        .push(
+            ::dropshot::ApiEndpoint::new(
+                    "instance_disk_list_v1".to_string(),
+                    <StrictServer<H> as OxideRegionApiApi>::instance_disk_list_v1,
+                    ::dropshot::Method::GET,
+                    "application/json",
+                    "/v1/instances/{instance}/disks",
+                    versions(),
+                )
+                .summary("List an instance's disks")
+                .tag("instances"),
+        );
+    endpoints
+        .push(
+            ::dropshot::ApiEndpoint::new(
+                    "instance_disk_attach_v1".to_string(),
+                    <StrictServer<H> as OxideRegionApiApi>::instance_disk_attach_v1,
+                    ::dropshot::Method::POST,
+                    "application/json",
+                    "/v1/instances/{instance}/disks/attach",
+                    versions(),
+                )
+                .summary("Attach a disk to an instance")
+                .tag("instances"),
+        );
+    endpoints
+        .push(
+            ::dropshot::ApiEndpoint::new(
+                    "instance_disk_detach_v1".to_string(),
+                    <StrictServer<H> as OxideRegionApiApi>::instance_disk_detach_v1,
+                    ::dropshot::Method::POST,
+                    "application/json",
+                    "/v1/instances/{instance}/disks/detach",
+                    versions(),
+                )
+                .summary("Detach a disk from an instance")
+                .tag("instances"),
+        );
+    endpoints
+        .push(
+            ::dropshot::ApiEndpoint::new(
+                    "instance_migrate_v1".to_string(),
+                    <StrictServer<H> as OxideRegionApiApi>::instance_migrate_v1,
+                    ::dropshot::Method::POST,
+                    "application/json",
+                    "/v1/instances/{instance}/migrate",
+                    versions(),
+                )
+                .summary("Migrate an instance")
+                .tag("instances"),
+        );
+    endpoints
+        .push(
+            ::dropshot::ApiEndpoint::new(
+                    "instance_reboot_v1".to_string(),
+                    <StrictServer<H> as OxideRegionApiApi>::instance_reboot_v1,
+                    ::dropshot::Method::POST,
+                    "application/json",
+                    "/v1/instances/{instance}/reboot",
+                    versions(),
+                )
+                .summary("Reboot an instance")
+                .tag("instances"),
+        );
+    endpoints
+        .push(
+            ::dropshot::ApiEndpoint::new(
+                    "instance_serial_console_v1".to_string(),
+                    <StrictServer<H> as OxideRegionApiApi>::instance_serial_console_v1,
+                    ::dropshot::Method::GET,
+                    "application/json",
+                    "/v1/instances/{instance}/serial-console",
+                    versions(),
+                )
+                .summary("Fetch an instance's serial console")
+                .tag("instances"),
+        );
+    endpoints
+        .push(
+            ::dropshot::ApiEndpoint::new(
+                    "instance_serial_console_stream_v1".to_string(),
+                    <StrictServer<
+                        H,
+                    > as OxideRegionApiApi>::instance_serial_console_stream_v1,
+                    ::dropshot::Method::GET,
+                    "application/json",
+                    "/v1/instances/{instance}/serial-console/stream",
+                    versions(),
+                )
+                .summary("Stream an instance's serial console")
+                .tag("instances"),
+        );
+    endpoints
+        .push(
+            ::dropshot::ApiEndpoint::new(
+                    "instance_start_v1".to_string(),
+                    <StrictServer<H> as OxideRegionApiApi>::instance_start_v1,
+                    ::dropshot::Method::POST,
+                    "application/json",
+                    "/v1/instances/{instance}/start",
+                    versions(),
+                )
+                .summary("Boot an instance")
+                .tag("instances"),
+        );
+    endpoints
+        .push(
+            ::dropshot::ApiEndpoint::new(
+                    "instance_stop_v1".to_string(),
+                    <StrictServer<H> as OxideRegionApiApi>::instance_stop_v1,
+                    ::dropshot::Method::POST,
+                    "application/json",
+                    "/v1/instances/{instance}/stop",
+                    versions(),
+                )
+                .summary("Stop an instance")
+                .tag("instances"),
+        );
+    endpoints
+        .push(
+            ::dropshot::ApiEndpoint::new(
+                    "organization_list_v1".to_string(),
+                    <StrictServer<H> as OxideRegionApiApi>::organization_list_v1,
+                    ::dropshot::Method::GET,
+                    "application/json",
+                    "/v1/organizations",
+                    versions(),
+                )
+                .summary("List organizations")
+                .tag("organizations"),
+        );
+    endpoints
+        .push(
+            ::dropshot::ApiEndpoint::new(
+                    "organization_create_v1".to_string(),
+                    <StrictServer<H> as OxideRegionApiApi>::organization_create_v1,
+                    ::dropshot::Method::POST,
+                    "application/json",
+                    "/v1/organizations",
+                    versions(),
+                )
+                .summary("Create an organization")
+                .tag("organizations"),
+        );
+    endpoints
+        .push(
+            ::dropshot::ApiEndpoint::new(
+                    "organization_view_v1".to_string(),
+                    <StrictServer<H> as OxideRegionApiApi>::organization_view_v1,
+                    ::dropshot::Method::GET,
+                    "application/json",
+                    "/v1/organizations/{organization}",
+                    versions(),
+                )
+                .summary("Fetch an organization")
+                .tag("organizations"),
+        );
+    endpoints
+        .push(
+            ::dropshot::ApiEndpoint::new(
+                    "organization_update_v1".to_string(),
+                    <StrictServer<H> as OxideRegionApiApi>::organization_update_v1,
+                    ::dropshot::Method::PUT,
+                    "application/json",
+                    "/v1/organizations/{organization}",
+                    versions(),
+                )
+                .summary("Update an organization")
+                .tag("organizations"),
+        );
+    endpoints
+        .push(
+            ::dropshot::ApiEndpoint::new(
+                    "organization_delete_v1".to_string(),
+                    <StrictServer<H> as OxideRegionApiApi>::organization_delete_v1,
+                    ::dropshot::Method::DELETE,
+                    "application/json",
+                    "/v1/organizations/{organization}",
+                    versions(),
+                )
+                .summary("Delete an organization")
+                .tag("organizations"),
+        );
+    endpoints
+        .push(
+            ::dropshot::ApiEndpoint::new(
+                    "organization_policy_view_v1".to_string(),
+                    <StrictServer<H> as OxideRegionApiApi>::organization_policy_view_v1,
+                    ::dropshot::Method::GET,
+                    "application/json",
+                    "/v1/organizations/{organization}/policy",
+                    versions(),
+                )
+                .summary("Fetch an organization's IAM policy")
+                .tag("organizations"),
+        );
+    endpoints
+        .push(
+            ::dropshot::ApiEndpoint::new(
+                    "organization_policy_update_v1".to_string(),
+                    <StrictServer<
+                        H,
+                    > as OxideRegionApiApi>::organization_policy_update_v1,
+                    ::dropshot::Method::PUT,
+                    "application/json",
+                    "/v1/organizations/{organization}/policy",
+                    versions(),
+                )
+                .summary("Update an organization's IAM policy")
+                .tag("organizations"),
+        );
+    endpoints
+        .push(
+            ::dropshot::ApiEndpoint::new(
+                    "project_list_v1".to_string(),
+                    <StrictServer<H> as OxideRegionApiApi>::project_list_v1,
+                    ::dropshot::Method::GET,
+                    "application/json",
+                    "/v1/projects",
+                    versions(),
+                )
+                .summary("List projects")
+                .tag("projects"),
+        );
+    endpoints
+        .push(
+            ::dropshot::ApiEndpoint::new(
+                    "project_create_v1".to_string(),
+                    <StrictServer<H> as OxideRegionApiApi>::project_create_v1,
+                    ::dropshot::Method::POST,
+                    "application/json",
+                    "/v1/projects",
+                    versions(),
+                )
+                .summary("Create a project")
+                .tag("projects"),
+        );
+    endpoints
+        .push(
+            ::dropshot::ApiEndpoint::new(
+                    "project_view_v1".to_string(),
+                    <StrictServer<H> as OxideRegionApiApi>::project_view_v1,
+                    ::dropshot::Method::GET,
+                    "application/json",
+                    "/v1/projects/{project}",
+                    versions(),
+                )
+                .summary("Fetch a project")
+                .tag("projects"),
+        );
+    endpoints
+        .push(
+            ::dropshot::ApiEndpoint::new(
+                    "project_update_v1".to_string(),
+                    <StrictServer<H> as OxideRegionApiApi>::project_update_v1,
+                    ::dropshot::Method::PUT,
+                    "application/json",
+                    "/v1/projects/{project}",
+                    versions(),
+                )
+                .summary("Update a project")
+                .tag("projects"),
+        );
+    endpoints
+        .push(
+            ::dropshot::ApiEndpoint::new(
+                    "project_delete_v1".to_string(),
+                    <StrictServer<H> as OxideRegionApiApi>::project_delete_v1,
+                    ::dropshot::Method::DELETE,
+                    "application/json",
+                    "/v1/projects/{project}",
+                    versions(),
+                )
+                .summary("Delete a project")
+                .tag("projects"),
+        );
+    endpoints
+        .push(
+            ::dropshot::ApiEndpoint::new(
+                    "project_policy_view_v1".to_string(),
+                    <StrictServer<H> as OxideRegionApiApi>::project_policy_view_v1,
+                    ::dropshot::Method::GET,
+                    "application/json",
+                    "/v1/projects/{project}/policy",
+                    versions(),
+                )
+                .summary("Fetch a project's IAM policy")
+                .tag("projects"),
+        );
+    endpoints
+        .push(
+            ::dropshot::ApiEndpoint::new(
+                    "project_policy_update_v1".to_string(),
+                    <StrictServer<H> as OxideRegionApiApi>::project_policy_update_v1,
+                    ::dropshot::Method::PUT,
+                    "application/json",
+                    "/v1/projects/{project}/policy",
+                    versions(),
+                )
+                .summary("Update a project's IAM policy")
+                .tag("projects"),
+        );
+    endpoints
+        .push(
+            ::dropshot::ApiEndpoint::new(
+                    "system_component_version_list".to_string(),
+                    <StrictServer<
+                        H,
+                    > as OxideRegionApiApi>::system_component_version_list,
+                    ::dropshot::Method::GET,
+                    "application/json",
+                    "/v1/system/update/components",
+                    versions(),
+                )
+                .summary("View version and update status of component tree")
+                .tag("system"),
+        );
+    endpoints
+        .push(
+            ::dropshot::ApiEndpoint::new(
+                    "update_deployments_list".to_string(),
+                    <StrictServer<H> as OxideRegionApiApi>::update_deployments_list,
+                    ::dropshot::Method::GET,
+                    "application/json",
+                    "/v1/system/update/deployments",
+                    versions(),
+                )
+                .summary("List all update deployments")
+                .tag("system"),
+        );
+    endpoints
+        .push(
+            ::dropshot::ApiEndpoint::new(
+                    "update_deployment_view".to_string(),
+                    <StrictServer<H> as OxideRegionApiApi>::update_deployment_view,
+                    ::dropshot::Method::GET,
+                    "application/json",
+                    "/v1/system/update/deployments/{id}",
+                    versions(),
+                )
+                .summary("Fetch a system update deployment")
+                .tag("system"),
+        );
+    endpoints
+        .push(
+            ::dropshot::ApiEndpoint::new(
+                    "system_update_refresh".to_string(),
+                    <StrictServer<H> as OxideRegionApiApi>::system_update_refresh,
+                    ::dropshot::Method::POST,
+                    "application/json",
+                    "/v1/system/update/refresh",
+                    versions(),
+                )
+                .summary("Refresh update data")
+                .tag("system"),
+        );
+    endpoints
+        .push(
+            ::dropshot::ApiEndpoint::new(
+                    "system_update_start".to_string(),
+                    <StrictServer<H> as OxideRegionApiApi>::system_update_start,
+                    ::dropshot::Method::POST,
+                    "application/json",
+                    "/v1/system/update/start",
+                    versions(),
+                )
+                .summary("Start system update")
+                .tag("system"),
+        );
+    endpoints
+        .push(
+            ::dropshot::ApiEndpoint::new(
+                    "system_update_stop".to_string(),
+                    <StrictServer<H> as OxideRegionApiApi>::system_update_stop,
+                    ::dropshot::Method::POST,
+                    "application/json",
+                    "/v1/system/update/stop",
+                    versions(),
+                )
+                .summary("Stop system update")
+                .description("If there is no update in progress, do nothing.")
+                .tag("system"),
+        );
+    endpoints
+        .push(
+            ::dropshot::ApiEndpoint::new(
+                    "system_update_list".to_string(),
+                    <StrictServer<H> as OxideRegionApiApi>::system_update_list,
+                    ::dropshot::Method::GET,
+                    "application/json",
+                    "/v1/system/update/updates",
+                    versions(),
+                )
+                .summary("List all updates")
+                .tag("system"),
+        );
+    endpoints
+        .push(
+            ::dropshot::ApiEndpoint::new(
+                    "system_update_view".to_string(),
+                    <StrictServer<H> as OxideRegionApiApi>::system_update_view,
+                    ::dropshot::Method::GET,
+                    "application/json",
+                    "/v1/system/update/updates/{version}",
+                    versions(),
+                )
+                .summary("View system update")
+                .tag("system"),
+        );
+    endpoints
+        .push(
+            ::dropshot::ApiEndpoint::new(
+                    "system_update_components_list".to_string(),
+                    <StrictServer<
+                        H,
+                    > as OxideRegionApiApi>::system_update_components_list,
+                    ::dropshot::Method::GET,
+                    "application/json",
+                    "/v1/system/update/updates/{version}/components",
+                    versions(),
+                )
+                .summary("View system update component tree")
+                .tag("system"),
+        );
+    endpoints
+        .push(
+            ::dropshot::ApiEndpoint::new(
+                    "system_version".to_string(),
+                    <StrictServer<H> as OxideRegionApiApi>::system_version,
+                    ::dropshot::Method::GET,
+                    "application/json",
+                    "/v1/system/update/version",
+                    versions(),
+                )
+                .summary("View system version and update status")
+                .tag("system"),
+        );
+    endpoints
+        .push(
+            ::dropshot::ApiEndpoint::new(
+                    "openapi_document".to_string(),
+                    <StrictServer<H> as OxideRegionApiApi>::openapi_document,
+                    ::dropshot::Method::GET,
                     "application/json",
                     "/openapi.json",
                     versions(),
                 )
                 .visible(false),
-        )?;
+        );
+    for method in runtime::methods_other_than(&["GET"]) {
+        endpoints
+            .push(
+                ::dropshot::ApiEndpoint::new(
+                        format!("405 {method} {}", "/by-id/disks/{id}"),
+                        |
+                            rqctx: ::dropshot::RequestContext<H>,
+                            _: runtime::Parameters<DiskViewById>|
+                        async move {
+                            runtime::method_not_allowed(
+                                    rqctx.request.method(),
+                                    "GET",
+                                    runtime::ProblemDetails::from_problem,
+                                )
+                                .map_err(runtime::ProblemDetails::from)
+                        },
+                        method,
+                        "application/json",
+                        "/by-id/disks/{id}",
+                        versions(),
+                    )
+                    .visible(false),
+            );
+    }
+    for method in runtime::methods_other_than(&["GET"]) {
+        endpoints
+            .push(
+                ::dropshot::ApiEndpoint::new(
+                        format!("405 {method} {}", "/by-id/images/{id}"),
+                        |
+                            rqctx: ::dropshot::RequestContext<H>,
+                            _: runtime::Parameters<ImageViewById>|
+                        async move {
+                            runtime::method_not_allowed(
+                                    rqctx.request.method(),
+                                    "GET",
+                                    runtime::ProblemDetails::from_problem,
+                                )
+                                .map_err(runtime::ProblemDetails::from)
+                        },
+                        method,
+                        "application/json",
+                        "/by-id/images/{id}",
+                        versions(),
+                    )
+                    .visible(false),
+            );
+    }
+    for method in runtime::methods_other_than(&["GET"]) {
+        endpoints
+            .push(
+                ::dropshot::ApiEndpoint::new(
+                        format!("405 {method} {}", "/by-id/instances/{id}"),
+                        |
+                            rqctx: ::dropshot::RequestContext<H>,
+                            _: runtime::Parameters<InstanceViewById>|
+                        async move {
+                            runtime::method_not_allowed(
+                                    rqctx.request.method(),
+                                    "GET",
+                                    runtime::ProblemDetails::from_problem,
+                                )
+                                .map_err(runtime::ProblemDetails::from)
+                        },
+                        method,
+                        "application/json",
+                        "/by-id/instances/{id}",
+                        versions(),
+                    )
+                    .visible(false),
+            );
+    }
+    for method in runtime::methods_other_than(&["GET"]) {
+        endpoints
+            .push(
+                ::dropshot::ApiEndpoint::new(
+                        format!("405 {method} {}", "/by-id/network-interfaces/{id}"),
+                        |
+                            rqctx: ::dropshot::RequestContext<H>,
+                            _: runtime::Parameters<InstanceNetworkInterfaceViewById>|
+                        async move {
+                            runtime::method_not_allowed(
+                                    rqctx.request.method(),
+                                    "GET",
+                                    runtime::ProblemDetails::from_problem,
+                                )
+                                .map_err(runtime::ProblemDetails::from)
+                        },
+                        method,
+                        "application/json",
+                        "/by-id/network-interfaces/{id}",
+                        versions(),
+                    )
+                    .visible(false),
+            );
+    }
+    for method in runtime::methods_other_than(&["GET"]) {
+        endpoints
+            .push(
+                ::dropshot::ApiEndpoint::new(
+                        format!("405 {method} {}", "/by-id/organizations/{id}"),
+                        |
+                            rqctx: ::dropshot::RequestContext<H>,
+                            _: runtime::Parameters<OrganizationViewById>|
+                        async move {
+                            runtime::method_not_allowed(
+                                    rqctx.request.method(),
+                                    "GET",
+                                    runtime::ProblemDetails::from_problem,
+                                )
+                                .map_err(runtime::ProblemDetails::from)
+                        },
+                        method,
+                        "application/json",
+                        "/by-id/organizations/{id}",
+                        versions(),
+                    )
+                    .visible(false),
+            );
+    }
+    for method in runtime::methods_other_than(&["GET"]) {
+        endpoints
+            .push(
+                ::dropshot::ApiEndpoint::new(
+                        format!("405 {method} {}", "/by-id/projects/{id}"),
+                        |
+                            rqctx: ::dropshot::RequestContext<H>,
+                            _: runtime::Parameters<ProjectViewById>|
+                        async move {
+                            runtime::method_not_allowed(
+                                    rqctx.request.method(),
+                                    "GET",
+                                    runtime::ProblemDetails::from_problem,
+                                )
+                                .map_err(runtime::ProblemDetails::from)
+                        },
+                        method,
+                        "application/json",
+                        "/by-id/projects/{id}",
+                        versions(),
+                    )
+                    .visible(false),
+            );
+    }
+    for method in runtime::methods_other_than(&["GET"]) {
+        endpoints
+            .push(
+                ::dropshot::ApiEndpoint::new(
+                        format!("405 {method} {}", "/by-id/snapshots/{id}"),
+                        |
+                            rqctx: ::dropshot::RequestContext<H>,
+                            _: runtime::Parameters<SnapshotViewById>|
+                        async move {
+                            runtime::method_not_allowed(
+                                    rqctx.request.method(),
+                                    "GET",
+                                    runtime::ProblemDetails::from_problem,
+                                )
+                                .map_err(runtime::ProblemDetails::from)
+                        },
+                        method,
+                        "application/json",
+                        "/by-id/snapshots/{id}",
+                        versions(),
+                    )
+                    .visible(false),
+            );
+    }
+    for method in runtime::methods_other_than(&["GET"]) {
+        endpoints
+            .push(
+                ::dropshot::ApiEndpoint::new(
+                        format!("405 {method} {}", "/by-id/vpc-router-routes/{id}"),
+                        |
+                            rqctx: ::dropshot::RequestContext<H>,
+                            _: runtime::Parameters<VpcRouterRouteViewById>|
+                        async move {
+                            runtime::method_not_allowed(
+                                    rqctx.request.method(),
+                                    "GET",
+                                    runtime::ProblemDetails::from_problem,
+                                )
+                                .map_err(runtime::ProblemDetails::from)
+                        },
+                        method,
+                        "application/json",
+                        "/by-id/vpc-router-routes/{id}",
+                        versions(),
+                    )
+                    .visible(false),
+            );
+    }
+    for method in runtime::methods_other_than(&["GET"]) {
+        endpoints
+            .push(
+                ::dropshot::ApiEndpoint::new(
+                        format!("405 {method} {}", "/by-id/vpc-routers/{id}"),
+                        |
+                            rqctx: ::dropshot::RequestContext<H>,
+                            _: runtime::Parameters<VpcRouterViewById>|
+                        async move {
+                            runtime::method_not_allowed(
+                                    rqctx.request.method(),
+                                    "GET",
+                                    runtime::ProblemDetails::from_problem,
+                                )
+                                .map_err(runtime::ProblemDetails::from)
+                        },
+                        method,
+                        "application/json",
+                        "/by-id/vpc-routers/{id}",
+                        versions(),
+                    )
+                    .visible(false),
+            );
+    }
+    for method in runtime::methods_other_than(&["GET"]) {
+        endpoints
+            .push(
+                ::dropshot::ApiEndpoint::new(
+                        format!("405 {method} {}", "/by-id/vpc-subnets/{id}"),
+                        |
+                            rqctx: ::dropshot::RequestContext<H>,
+                            _: runtime::Parameters<VpcSubnetViewById>|
+                        async move {
+                            runtime::method_not_allowed(
+                                    rqctx.request.method(),
+                                    "GET",
+                                    runtime::ProblemDetails::from_problem,
+                                )
+                                .map_err(runtime::ProblemDetails::from)
+                        },
+                        method,
+                        "application/json",
+                        "/by-id/vpc-subnets/{id}",
+                        versions(),
+                    )
+                    .visible(false),
+            );
+    }
+    for method in runtime::methods_other_than(&["GET"]) {
+        endpoints
+            .push(
+                ::dropshot::ApiEndpoint::new(
+                        format!("405 {method} {}", "/by-id/vpcs/{id}"),
+                        |
+                            rqctx: ::dropshot::RequestContext<H>,
+                            _: runtime::Parameters<VpcViewById>|
+                        async move {
+                            runtime::method_not_allowed(
+                                    rqctx.request.method(),
+                                    "GET",
+                                    runtime::ProblemDetails::from_problem,
+                                )
+                                .map_err(runtime::ProblemDetails::from)
+                        },
+                        method,
+                        "application/json",
+                        "/by-id/vpcs/{id}",
+                        versions(),
+                    )
+                    .visible(false),
+            );
+    }
+    for method in runtime::methods_other_than(&["POST"]) {
+        endpoints
+            .push(
+                ::dropshot::ApiEndpoint::new(
+                        format!("405 {method} {}", "/device/auth"),
+                        |rqctx: ::dropshot::RequestContext<H>| async move {
+                            runtime::method_not_allowed(
+                                    rqctx.request.method(),
+                                    "POST",
+                                    runtime::ProblemDetails::from_problem,
+                                )
+                                .map_err(runtime::ProblemDetails::from)
+                        },
+                        method,
+                        "application/json",
+                        "/device/auth",
+                        versions(),
+                    )
+                    .visible(false),
+            );
+    }
+    for method in runtime::methods_other_than(&["POST"]) {
+        endpoints
+            .push(
+                ::dropshot::ApiEndpoint::new(
+                        format!("405 {method} {}", "/device/confirm"),
+                        |rqctx: ::dropshot::RequestContext<H>| async move {
+                            runtime::method_not_allowed(
+                                    rqctx.request.method(),
+                                    "POST",
+                                    runtime::ProblemDetails::from_problem,
+                                )
+                                .map_err(runtime::ProblemDetails::from)
+                        },
+                        method,
+                        "application/json",
+                        "/device/confirm",
+                        versions(),
+                    )
+                    .visible(false),
+            );
+    }
+    for method in runtime::methods_other_than(&["POST"]) {
+        endpoints
+            .push(
+                ::dropshot::ApiEndpoint::new(
+                        format!("405 {method} {}", "/device/token"),
+                        |rqctx: ::dropshot::RequestContext<H>| async move {
+                            runtime::method_not_allowed(
+                                    rqctx.request.method(),
+                                    "POST",
+                                    runtime::ProblemDetails::from_problem,
+                                )
+                                .map_err(runtime::ProblemDetails::from)
+                        },
+                        method,
+                        "application/json",
+                        "/device/token",
+                        versions(),
+                    )
+                    .visible(false),
+            );
+    }
+    for method in runtime::methods_other_than(&["GET"]) {
+        endpoints
+            .push(
+                ::dropshot::ApiEndpoint::new(
+                        format!("405 {method} {}", "/groups"),
+                        |rqctx: ::dropshot::RequestContext<H>| async move {
+                            runtime::method_not_allowed(
+                                    rqctx.request.method(),
+                                    "GET",
+                                    runtime::ProblemDetails::from_problem,
+                                )
+                                .map_err(runtime::ProblemDetails::from)
+                        },
+                        method,
+                        "application/json",
+                        "/groups",
+                        versions(),
+                    )
+                    .visible(false),
+            );
+    }
+    for method in runtime::methods_other_than(&["POST"]) {
+        endpoints
+            .push(
+                ::dropshot::ApiEndpoint::new(
+                        format!("405 {method} {}", "/login"),
+                        |rqctx: ::dropshot::RequestContext<H>| async move {
+                            runtime::method_not_allowed(
+                                    rqctx.request.method(),
+                                    "POST",
+                                    runtime::ProblemDetails::from_problem,
+                                )
+                                .map_err(runtime::ProblemDetails::from)
+                        },
+                        method,
+                        "application/json",
+                        "/login",
+                        versions(),
+                    )
+                    .visible(false),
+            );
+    }
+    for method in runtime::methods_other_than(&["POST"]) {
+        endpoints
+            .push(
+                ::dropshot::ApiEndpoint::new(
+                        format!("405 {method} {}", "/login/{silo_name}/local"),
+                        |
+                            rqctx: ::dropshot::RequestContext<H>,
+                            _: runtime::Parameters<LoginLocal>|
+                        async move {
+                            runtime::method_not_allowed(
+                                    rqctx.request.method(),
+                                    "POST",
+                                    runtime::ProblemDetails::from_problem,
+                                )
+                                .map_err(runtime::ProblemDetails::from)
+                        },
+                        method,
+                        "application/json",
+                        "/login/{silo_name}/local",
+                        versions(),
+                    )
+                    .visible(false),
+            );
     }
     for method in runtime::methods_other_than(&["GET", "POST"]) {
-        api.register(
-            ::dropshot::ApiEndpoint::new(
-                    format!("405 {method} {}", "/organizations"),
-                    |rqctx: ::dropshot::RequestContext<H>| async move {
-                        runtime::method_not_allowed(
-                                rqctx.request.method(),
-                                "GET, POST",
-                                runtime::ProblemDetails::from_problem,
-                            )
-                            .map_err(runtime::ProblemDetails::from)
-                    },
-                    method,
-                    "application/json",
-                    "/organizations",
-                    versions(),
-                )
-                .visible(false),
-        )?;
+        endpoints
+            .push(
+                ::dropshot::ApiEndpoint::new(
+                        format!(
+                            "405 {method} {}", "/login/{silo_name}/saml/{provider_name}"
+                        ),
+                        |
+                            rqctx: ::dropshot::RequestContext<H>,
+                            _: runtime::Parameters<LoginSaml>|
+                        async move {
+                            runtime::method_not_allowed(
+                                    rqctx.request.method(),
+                                    "GET, POST",
+                                    runtime::ProblemDetails::from_problem,
+                                )
+                                .map_err(runtime::ProblemDetails::from)
+                        },
+                        method,
+                        "application/json",
+                        "/login/{silo_name}/saml/{provider_name}",
+                        versions(),
+                    )
+                    .visible(false),
+            );
+    }
+    for method in runtime::methods_other_than(&["POST"]) {
+        endpoints
+            .push(
+                ::dropshot::ApiEndpoint::new(
+                        format!("405 {method} {}", "/logout"),
+                        |rqctx: ::dropshot::RequestContext<H>| async move {
+                            runtime::method_not_allowed(
+                                    rqctx.request.method(),
+                                    "POST",
+                                    runtime::ProblemDetails::from_problem,
+                                )
+                                .map_err(runtime::ProblemDetails::from)
+                        },
+                        method,
+                        "application/json",
+                        "/logout",
+                        versions(),
+                    )
+                    .visible(false),
+            );
+    }
+    for method in runtime::methods_other_than(&["GET"]) {
+        endpoints
+            .push(
+                ::dropshot::ApiEndpoint::new(
+                        format!("405 {method} {}", "/openapi.json"),
+                        |rqctx: ::dropshot::RequestContext<H>| async move {
+                            runtime::method_not_allowed(
+                                    rqctx.request.method(),
+                                    "GET",
+                                    runtime::ProblemDetails::from_problem,
+                                )
+                                .map_err(runtime::ProblemDetails::from)
+                        },
+                        method,
+                        "application/json",
+                        "/openapi.json",
+                        versions(),
+                    )
+                    .visible(false),
+            );
+    }
+    for method in runtime::methods_other_than(&["GET", "POST"]) {
+        endpoints
+            .push(
+                ::dropshot::ApiEndpoint::new(
+                        format!("405 {method} {}", "/organizations"),
+                        |rqctx: ::dropshot::RequestContext<H>| async move {
+                            runtime::method_not_allowed(
+                                    rqctx.request.method(),
+                                    "GET, POST",
+                                    runtime::ProblemDetails::from_problem,
+                                )
+                                .map_err(runtime::ProblemDetails::from)
+                        },
+                        method,
+                        "application/json",
+                        "/organizations",
+                        versions(),
+                    )
+                    .visible(false),
+            );
     }
     for method in runtime::methods_other_than(&["DELETE", "GET", "PUT"]) {
-        api.register(
-            ::dropshot::ApiEndpoint::new(
-                    format!("405 {method} {}", "/organizations/{organization_name}"),
-                    |
-                        rqctx: ::dropshot::RequestContext<H>,
-                        _: runtime::Parameters<OrganizationDelete>|
-                    async move {
-                        runtime::method_not_allowed(
-                                rqctx.request.method(),
-                                "DELETE, GET, PUT",
-                                runtime::ProblemDetails::from_problem,
-                            )
-                            .map_err(runtime::ProblemDetails::from)
-                    },
-                    method,
-                    "application/json",
-                    "/organizations/{organization_name}",
-                    versions(),
-                )
-                .visible(false),
-        )?;
+        endpoints
+            .push(
+                ::dropshot::ApiEndpoint::new(
+                        format!("405 {method} {}", "/organizations/{organization_name}"),
+                        |
+                            rqctx: ::dropshot::RequestContext<H>,
+                            _: runtime::Parameters<OrganizationDelete>|
+                        async move {
+                            runtime::method_not_allowed(
+                                    rqctx.request.method(),
+                                    "DELETE, GET, PUT",
+                                    runtime::ProblemDetails::from_problem,
+                                )
+                                .map_err(runtime::ProblemDetails::from)
+                        },
+                        method,
+                        "application/json",
+                        "/organizations/{organization_name}",
+                        versions(),
+                    )
+                    .visible(false),
+            );
     }
     for method in runtime::methods_other_than(&["GET", "PUT"]) {
-        api.register(
-            ::dropshot::ApiEndpoint::new(
-                    format!(
-                        "405 {method} {}", "/organizations/{organization_name}/policy"
-                    ),
-                    |
-                        rqctx: ::dropshot::RequestContext<H>,
-                        _: runtime::Parameters<OrganizationPolicyUpdate>|
-                    async move {
-                        runtime::method_not_allowed(
-                                rqctx.request.method(),
-                                "GET, PUT",
-                                runtime::ProblemDetails::from_problem,
-                            )
-                            .map_err(runtime::ProblemDetails::from)
-                    },
-                    method,
-                    "application/json",
-                    "/organizations/{organization_name}/policy",
-                    versions(),
-                )
-                .visible(false),
-        )?;
+        endpoints
+            .push(
+                ::dropshot::ApiEndpoint::new(
+                        format!(
+                            "405 {method} {}",
+                            "/organizations/{organization_name}/policy"
+                        ),
+                        |
+                            rqctx: ::dropshot::RequestContext<H>,
+                            _: runtime::Parameters<OrganizationPolicyUpdate>|
+                        async move {
+                            runtime::method_not_allowed(
+                                    rqctx.request.method(),
+                                    "GET, PUT",
+                                    runtime::ProblemDetails::from_problem,
+                                )
+                                .map_err(runtime::ProblemDetails::from)
+                        },
+                        method,
+                        "application/json",
+                        "/organizations/{organization_name}/policy",
+                        versions(),
+                    )
+                    .visible(false),
+            );
     }
     for method in runtime::methods_other_than(&["GET", "POST"]) {
-        api.register(
-            ::dropshot::ApiEndpoint::new(
-                    format!(
-                        "405 {method} {}", "/organizations/{organization_name}/projects"
-                    ),
-                    |
-                        rqctx: ::dropshot::RequestContext<H>,
-                        _: runtime::Parameters<ProjectCreate>|
-                    async move {
-                        runtime::method_not_allowed(
-                                rqctx.request.method(),
-                                "GET, POST",
-                                runtime::ProblemDetails::from_problem,
-                            )
-                            .map_err(runtime::ProblemDetails::from)
-                    },
-                    method,
-                    "application/json",
-                    "/organizations/{organization_name}/projects",
-                    versions(),
-                )
-                .visible(false),
-        )?;
+        endpoints
+            .push(
+                ::dropshot::ApiEndpoint::new(
+                        format!(
+                            "405 {method} {}",
+                            "/organizations/{organization_name}/projects"
+                        ),
+                        |
+                            rqctx: ::dropshot::RequestContext<H>,
+                            _: runtime::Parameters<ProjectCreate>|
+                        async move {
+                            runtime::method_not_allowed(
+                                    rqctx.request.method(),
+                                    "GET, POST",
+                                    runtime::ProblemDetails::from_problem,
+                                )
+                                .map_err(runtime::ProblemDetails::from)
+                        },
+                        method,
+                        "application/json",
+                        "/organizations/{organization_name}/projects",
+                        versions(),
+                    )
+                    .visible(false),
+            );
     }
     for method in runtime::methods_other_than(&["DELETE", "GET", "PUT"]) {
-        api.register(
-            ::dropshot::ApiEndpoint::new(
-                    format!(
-                        "405 {method} {}",
-                        "/organizations/{organization_name}/projects/{project_name}"
-                    ),
-                    |
-                        rqctx: ::dropshot::RequestContext<H>,
-                        _: runtime::Parameters<ProjectDelete>|
-                    async move {
-                        runtime::method_not_allowed(
-                                rqctx.request.method(),
-                                "DELETE, GET, PUT",
-                                runtime::ProblemDetails::from_problem,
-                            )
-                            .map_err(runtime::ProblemDetails::from)
-                    },
-                    method,
-                    "application/json",
-                    "/organizations/{organization_name}/projects/{project_name}",
-                    versions(),
-                )
-                .visible(false),
-        )?;
+        endpoints
+            .push(
+                ::dropshot::ApiEndpoint::new(
+                        format!(
+                            "405 {method} {}",
+                            "/organizations/{organization_name}/projects/{project_name}"
+                        ),
+                        |
+                            rqctx: ::dropshot::RequestContext<H>,
+                            _: runtime::Parameters<ProjectDelete>|
+                        async move {
+                            runtime::method_not_allowed(
+                                    rqctx.request.method(),
+                                    "DELETE, GET, PUT",
+                                    runtime::ProblemDetails::from_problem,
+                                )
+                                .map_err(runtime::ProblemDetails::from)
+                        },
+                        method,
+                        "application/json",
+                        "/organizations/{organization_name}/projects/{project_name}",
+                        versions(),
+                    )
+                    .visible(false),
+            );
     }
     for method in runtime::methods_other_than(&["GET", "POST"]) {
-        api.register(
-            ::dropshot::ApiEndpoint::new(
-                    format!(
-                        "405 {method} {}",
-                        "/organizations/{organization_name}/projects/{project_name}/disks"
-                    ),
-                    |
-                        rqctx: ::dropshot::RequestContext<H>,
-                        _: runtime::Parameters<DiskCreate>|
-                    async move {
-                        runtime::method_not_allowed(
-                                rqctx.request.method(),
-                                "GET, POST",
-                                runtime::ProblemDetails::from_problem,
-                            )
-                            .map_err(runtime::ProblemDetails::from)
-                    },
-                    method,
-                    "application/json",
-                    "/organizations/{organization_name}/projects/{project_name}/disks",
-                    versions(),
-                )
-                .visible(false),
-        )?;
+        endpoints
+            .push(
+                ::dropshot::ApiEndpoint::new(
+                        format!(
+                            "405 {method} {}",
+                            "/organizations/{organization_name}/projects/{project_name}/disks"
+                        ),
+                        |
+                            rqctx: ::dropshot::RequestContext<H>,
+                            _: runtime::Parameters<DiskCreate>|
+                        async move {
+                            runtime::method_not_allowed(
+                                    rqctx.request.method(),
+                                    "GET, POST",
+                                    runtime::ProblemDetails::from_problem,
+                                )
+                                .map_err(runtime::ProblemDetails::from)
+                        },
+                        method,
+                        "application/json",
+                        "/organizations/{organization_name}/projects/{project_name}/disks",
+                        versions(),
+                    )
+                    .visible(false),
+            );
     }
     for method in runtime::methods_other_than(&["DELETE", "GET"]) {
-        api.register(
-            ::dropshot::ApiEndpoint::new(
-                    format!(
-                        "405 {method} {}",
-                        "/organizations/{organization_name}/projects/{project_name}/disks/{disk_name}"
-                    ),
-                    |
-                        rqctx: ::dropshot::RequestContext<H>,
-                        _: runtime::Parameters<DiskDelete>|
-                    async move {
-                        runtime::method_not_allowed(
-                                rqctx.request.method(),
-                                "DELETE, GET",
-                                runtime::ProblemDetails::from_problem,
-                            )
-                            .map_err(runtime::ProblemDetails::from)
-                    },
-                    method,
-                    "application/json",
-                    "/organizations/{organization_name}/projects/{project_name}/disks/{disk_name}",
-                    versions(),
-                )
-                .visible(false),
-        )?;
+        endpoints
+            .push(
+                ::dropshot::ApiEndpoint::new(
+                        format!(
+                            "405 {method} {}",
+                            "/organizations/{organization_name}/projects/{project_name}/disks/{disk_name}"
+                        ),
+                        |
+                            rqctx: ::dropshot::RequestContext<H>,
+                            _: runtime::Parameters<DiskDelete>|
+                        async move {
+                            runtime::method_not_allowed(
+                                    rqctx.request.method(),
+                                    "DELETE, GET",
+                                    runtime::ProblemDetails::from_problem,
+                                )
+                                .map_err(runtime::ProblemDetails::from)
+                        },
+                        method,
+                        "application/json",
+                        "/organizations/{organization_name}/projects/{project_name}/disks/{disk_name}",
+                        versions(),
+                    )
+                    .visible(false),
+            );
     }
     for method in runtime::methods_other_than(&["GET"]) {
-        api.register(
-            ::dropshot::ApiEndpoint::new(
-                    format!(
-                        "405 {method} {}",
-                        "/organizations/{organization_name}/projects/{project_name}/disks/{disk_name}/metrics/{metric_name}"
-                    ),
-                    |
-                        rqctx: ::dropshot::RequestContext<H>,
-                        _: runtime::Parameters<DiskMetricsList>|
-                    async move {
-                        runtime::method_not_allowed(
-                                rqctx.request.method(),
-                                "GET",
-                                runtime::ProblemDetails::from_problem,
-                            )
-                            .map_err(runtime::ProblemDetails::from)
-                    },
-                    method,
-                    "application/json",
-                    "/organizations/{organization_name}/projects/{project_name}/disks/{disk_name}/metrics/{metric_name}",
-                    versions(),
-                )
-                .visible(false),
-        )?;
+        endpoints
+            .push(
+                ::dropshot::ApiEndpoint::new(
+                        format!(
+                            "405 {method} {}",
+                            "/organizations/{organization_name}/projects/{project_name}/disks/{disk_name}/metrics/{metric_name}"
+                        ),
+                        |
+                            rqctx: ::dropshot::RequestContext<H>,
+                            _: runtime::Parameters<DiskMetricsList>|
+                        async move {
+                            runtime::method_not_allowed(
+                                    rqctx.request.method(),
+                                    "GET",
+                                    runtime::ProblemDetails::from_problem,
+                                )
+                                .map_err(runtime::ProblemDetails::from)
+                        },
+                        method,
+                        "application/json",
+                        "/organizations/{organization_name}/projects/{project_name}/disks/{disk_name}/metrics/{metric_name}",
+                        versions(),
+                    )
+                    .visible(false),
+            );
     }
     for method in runtime::methods_other_than(&["GET", "POST"]) {
-        api.register(
-            ::dropshot::ApiEndpoint::new(
-                    format!(
-                        "405 {method} {}",
-                        "/organizations/{organization_name}/projects/{project_name}/images"
-                    ),
-                    |
-                        rqctx: ::dropshot::RequestContext<H>,
-                        _: runtime::Parameters<ImageCreate>|
-                    async move {
-                        runtime::method_not_allowed(
-                                rqctx.request.method(),
-                                "GET, POST",
-                                runtime::ProblemDetails::from_problem,
-                            )
-                            .map_err(runtime::ProblemDetails::from)
-                    },
-                    method,
-                    "application/json",
-                    "/organizations/{organization_name}/projects/{project_name}/images",
-                    versions(),
-                )
-                .visible(false),
-        )?;
+        endpoints
+            .push(
+                ::dropshot::ApiEndpoint::new(
+                        format!(
+                            "405 {method} {}",
+                            "/organizations/{organization_name}/projects/{project_name}/images"
+                        ),
+                        |
+                            rqctx: ::dropshot::RequestContext<H>,
+                            _: runtime::Parameters<ImageCreate>|
+                        async move {
+                            runtime::method_not_allowed(
+                                    rqctx.request.method(),
+                                    "GET, POST",
+                                    runtime::ProblemDetails::from_problem,
+                                )
+                                .map_err(runtime::ProblemDetails::from)
+                        },
+                        method,
+                        "application/json",
+                        "/organizations/{organization_name}/projects/{project_name}/images",
+                        versions(),
+                    )
+                    .visible(false),
+            );
     }
     for method in runtime::methods_other_than(&["DELETE", "GET"]) {
-        api.register(
-            ::dropshot::ApiEndpoint::new(
-                    format!(
-                        "405 {method} {}",
-                        "/organizations/{organization_name}/projects/{project_name}/images/{image_name}"
-                    ),
-                    |
-                        rqctx: ::dropshot::RequestContext<H>,
-                        _: runtime::Parameters<ImageDelete>|
-                    async move {
-                        runtime::method_not_allowed(
-                                rqctx.request.method(),
-                                "DELETE, GET",
-                                runtime::ProblemDetails::from_problem,
-                            )
-                            .map_err(runtime::ProblemDetails::from)
-                    },
-                    method,
-                    "application/json",
-                    "/organizations/{organization_name}/projects/{project_name}/images/{image_name}",
-                    versions(),
-                )
-                .visible(false),
-        )?;
+        endpoints
+            .push(
+                ::dropshot::ApiEndpoint::new(
+                        format!(
+                            "405 {method} {}",
+                            "/organizations/{organization_name}/projects/{project_name}/images/{image_name}"
+                        ),
+                        |
+                            rqctx: ::dropshot::RequestContext<H>,
+                            _: runtime::Parameters<ImageDelete>|
+                        async move {
+                            runtime::method_not_allowed(
+                                    rqctx.request.method(),
+                                    "DELETE, GET",
+                                    runtime::ProblemDetails::from_problem,
+                                )
+                                .map_err(runtime::ProblemDetails::from)
+                        },
+                        method,
+                        "application/json",
+                        "/organizations/{organization_name}/projects/{project_name}/images/{image_name}",
+                        versions(),
+                    )
+                    .visible(false),
+            );
     }
     for method in runtime::methods_other_than(&["GET", "POST"]) {
-        api.register(
-            ::dropshot::ApiEndpoint::new(
-                    format!(
-                        "405 {method} {}",
-                        "/organizations/{organization_name}/projects/{project_name}/instances"
-                    ),
-                    |
-                        rqctx: ::dropshot::RequestContext<H>,
-                        _: runtime::Parameters<InstanceCreate>|
-                    async move {
-                        runtime::method_not_allowed(
-                                rqctx.request.method(),
-                                "GET, POST",
-                                runtime::ProblemDetails::from_problem,
-                            )
-                            .map_err(runtime::ProblemDetails::from)
-                    },
-                    method,
-                    "application/json",
-                    "/organizations/{organization_name}/projects/{project_name}/instances",
-                    versions(),
-                )
-                .visible(false),
-        )?;
+        endpoints
+            .push(
+                ::dropshot::ApiEndpoint::new(
+                        format!(
+                            "405 {method} {}",
+                            "/organizations/{organization_name}/projects/{project_name}/instances"
+                        ),
+                        |
+                            rqctx: ::dropshot::RequestContext<H>,
+                            _: runtime::Parameters<InstanceCreate>|
+                        async move {
+                            runtime::method_not_allowed(
+                                    rqctx.request.method(),
+                                    "GET, POST",
+                                    runtime::ProblemDetails::from_problem,
+                                )
+                                .map_err(runtime::ProblemDetails::from)
+                        },
+                        method,
+                        "application/json",
+                        "/organizations/{organization_name}/projects/{project_name}/instances",
+                        versions(),
+                    )
+                    .visible(false),
+            );
     }
     for method in runtime::methods_other_than(&["DELETE", "GET"]) {
-        api.register(
-            ::dropshot::ApiEndpoint::new(
-                    format!(
-                        "405 {method} {}",
-                        "/organizations/{organization_name}/projects/{project_name}/instances/{instance_name}"
-                    ),
-                    |
-                        rqctx: ::dropshot::RequestContext<H>,
-                        _: runtime::Parameters<InstanceDelete>|
-                    async move {
-                        runtime::method_not_allowed(
-                                rqctx.request.method(),
-                                "DELETE, GET",
-                                runtime::ProblemDetails::from_problem,
-                            )
-                            .map_err(runtime::ProblemDetails::from)
-                    },
-                    method,
-                    "application/json",
-                    "/organizations/{organization_name}/projects/{project_name}/instances/{instance_name}",
-                    versions(),
-                )
-                .visible(false),
-        )?;
+        endpoints
+            .push(
+                ::dropshot::ApiEndpoint::new(
+                        format!(
+                            "405 {method} {}",
+                            "/organizations/{organization_name}/projects/{project_name}/instances/{instance_name}"
+                        ),
+                        |
+                            rqctx: ::dropshot::RequestContext<H>,
+                            _: runtime::Parameters<InstanceDelete>|
+                        async move {
+                            runtime::method_not_allowed(
+                                    rqctx.request.method(),
+                                    "DELETE, GET",
+                                    runtime::ProblemDetails::from_problem,
+                                )
+                                .map_err(runtime::ProblemDetails::from)
+                        },
+                        method,
+                        "application/json",
+                        "/organizations/{organization_name}/projects/{project_name}/instances/{instance_name}",
+                        versions(),
+                    )
+                    .visible(false),
+            );
     }
     for method in runtime::methods_other_than(&["GET"]) {
-        api.register(
-            ::dropshot::ApiEndpoint::new(
-                    format!(
-                        "405 {method} {}",
-                        "/organizations/{organization_name}/projects/{project_name}/instances/{instance_name}/disks"
-                    ),
-                    |
-                        rqctx: ::dropshot::RequestContext<H>,
-                        _: runtime::Parameters<InstanceDiskList>|
-                    async move {
-                        runtime::method_not_allowed(
-                                rqctx.request.method(),
-                                "GET",
-                                runtime::ProblemDetails::from_problem,
-                            )
-                            .map_err(runtime::ProblemDetails::from)
-                    },
-                    method,
-                    "application/json",
-                    "/organizations/{organization_name}/projects/{project_name}/instances/{instance_name}/disks",
-                    versions(),
-                )
-                .visible(false),
-        )?;
+        endpoints
+            .push(
+                ::dropshot::ApiEndpoint::new(
+                        format!(
+                            "405 {method} {}",
+                            "/organizations/{organization_name}/projects/{project_name}/instances/{instance_name}/disks"
+                        ),
+                        |
+                            rqctx: ::dropshot::RequestContext<H>,
+                            _: runtime::Parameters<InstanceDiskList>|
+                        async move {
+                            runtime::method_not_allowed(
+                                    rqctx.request.method(),
+                                    "GET",
+                                    runtime::ProblemDetails::from_problem,
+                                )
+                                .map_err(runtime::ProblemDetails::from)
+                        },
+                        method,
+                        "application/json",
+                        "/organizations/{organization_name}/projects/{project_name}/instances/{instance_name}/disks",
+                        versions(),
+                    )
+                    .visible(false),
+            );
     }
     for method in runtime::methods_other_than(&["POST"]) {
-        api.register(
-            ::dropshot::ApiEndpoint::new(
-                    format!(
-                        "405 {method} {}",
-                        "/organizations/{organization_name}/projects/{project_name}/instances/{instance_name}/disks/attach"
-                    ),
-                    |
-                        rqctx: ::dropshot::RequestContext<H>,
-                        _: runtime::Parameters<InstanceDiskAttach>|
-                    async move {
-                        runtime::method_not_allowed(
-                                rqctx.request.method(),
-                                "POST",
-                                runtime::ProblemDetails::from_problem,
-                            )
-                            .map_err(runtime::ProblemDetails::from)
-                    },
-                    method,
-                    "application/json",
-                    "/organizations/{organization_name}/projects/{project_name}/instances/{instance_name}/disks/attach",
-                    versions(),
-                )
-                .visible(false),
-        )?;
+        endpoints
+            .push(
+                ::dropshot::ApiEndpoint::new(
+                        format!(
+                            "405 {method} {}",
+                            "/organizations/{organization_name}/projects/{project_name}/instances/{instance_name}/disks/attach"
+                        ),
+                        |
+                            rqctx: ::dropshot::RequestContext<H>,
+                            _: runtime::Parameters<InstanceDiskAttach>|
+                        async move {
+                            runtime::method_not_allowed(
+                                    rqctx.request.method(),
+                                    "POST",
+                                    runtime::ProblemDetails::from_problem,
+                                )
+                                .map_err(runtime::ProblemDetails::from)
+                        },
+                        method,
+                        "application/json",
+                        "/organizations/{organization_name}/projects/{project_name}/instances/{instance_name}/disks/attach",
+                        versions(),
+                    )
+                    .visible(false),
+            );
     }
     for method in runtime::methods_other_than(&["POST"]) {
-        api.register(
-            ::dropshot::ApiEndpoint::new(
-                    format!(
-                        "405 {method} {}",
-                        "/organizations/{organization_name}/projects/{project_name}/instances/{instance_name}/disks/detach"
-                    ),
-                    |
-                        rqctx: ::dropshot::RequestContext<H>,
-                        _: runtime::Parameters<InstanceDiskDetach>|
-                    async move {
-                        runtime::method_not_allowed(
-                                rqctx.request.method(),
-                                "POST",
-                                runtime::ProblemDetails::from_problem,
-                            )
-                            .map_err(runtime::ProblemDetails::from)
-                    },
-                    method,
-                    "application/json",
-                    "/organizations/{organization_name}/projects/{project_name}/instances/{instance_name}/disks/detach",
-                    versions(),
-                )
-                .visible(false),
-        )?;
+        endpoints
+            .push(
+                ::dropshot::ApiEndpoint::new(
+                        format!(
+                            "405 {method} {}",
+                            "/organizations/{organization_name}/projects/{project_name}/instances/{instance_name}/disks/detach"
+                        ),
+                        |
+                            rqctx: ::dropshot::RequestContext<H>,
+                            _: runtime::Parameters<InstanceDiskDetach>|
+                        async move {
+                            runtime::method_not_allowed(
+                                    rqctx.request.method(),
+                                    "POST",
+                                    runtime::ProblemDetails::from_problem,
+                                )
+                                .map_err(runtime::ProblemDetails::from)
+                        },
+                        method,
+                        "application/json",
+                        "/organizations/{organization_name}/projects/{project_name}/instances/{instance_name}/disks/detach",
+                        versions(),
+                    )
+                    .visible(false),
+            );
     }
     for method in runtime::methods_other_than(&["GET"]) {
-        api.register(
-            ::dropshot::ApiEndpoint::new(
-                    format!(
-                        "405 {method} {}",
-                        "/organizations/{organization_name}/projects/{project_name}/instances/{instance_name}/external-ips"
-                    ),
-                    |
-                        rqctx: ::dropshot::RequestContext<H>,
-                        _: runtime::Parameters<InstanceExternalIpList>|
-                    async move {
-                        runtime::method_not_allowed(
-                                rqctx.request.method(),
-                                "GET",
-                                runtime::ProblemDetails::from_problem,
-                            )
-                            .map_err(runtime::ProblemDetails::from)
-                    },
-                    method,
-                    "application/json",
-                    "/organizations/{organization_name}/projects/{project_name}/instances/{instance_name}/external-ips",
-                    versions(),
-                )
-                .visible(false),
-        )?;
+        endpoints
+            .push(
+                ::dropshot::ApiEndpoint::new(
+                        format!(
+                            "405 {method} {}",
+                            "/organizations/{organization_name}/projects/{project_name}/instances/{instance_name}/external-ips"
+                        ),
+                        |
+                            rqctx: ::dropshot::RequestContext<H>,
+                            _: runtime::Parameters<InstanceExternalIpList>|
+                        async move {
+                            runtime::method_not_allowed(
+                                    rqctx.request.method(),
+                                    "GET",
+                                    runtime::ProblemDetails::from_problem,
+                                )
+                                .map_err(runtime::ProblemDetails::from)
+                        },
+                        method,
+                        "application/json",
+                        "/organizations/{organization_name}/projects/{project_name}/instances/{instance_name}/external-ips",
+                        versions(),
+                    )
+                    .visible(false),
+            );
     }
     for method in runtime::methods_other_than(&["POST"]) {
-        api.register(
-            ::dropshot::ApiEndpoint::new(
-                    format!(
-                        "405 {method} {}",
-                        "/organizations/{organization_name}/projects/{project_name}/instances/{instance_name}/migrate"
-                    ),
-                    |
-                        rqctx: ::dropshot::RequestContext<H>,
-                        _: runtime::Parameters<InstanceMigrate>|
-                    async move {
-                        runtime::method_not_allowed(
-                                rqctx.request.method(),
-                                "POST",
-                                runtime::ProblemDetails::from_problem,
-                            )
-                            .map_err(runtime::ProblemDetails::from)
-                    },
-                    method,
-                    "application/json",
-                    "/organizations/{organization_name}/projects/{project_name}/instances/{instance_name}/migrate",
-                    versions(),
-                )
-                .visible(false),
-        )?;
+        endpoints
+            .push(
+                ::dropshot::ApiEndpoint::new(
+                        format!(
+                            "405 {method} {}",
+                            "/organizations/{organization_name}/projects/{project_name}/instances/{instance_name}/migrate"
+                        ),
+                        |
+                            rqctx: ::dropshot::RequestContext<H>,
+                            _: runtime::Parameters<InstanceMigrate>|
+                        async move {
+                            runtime::method_not_allowed(
+                                    rqctx.request.method(),
+                                    "POST",
+                                    runtime::ProblemDetails::from_problem,
+                                )
+                                .map_err(runtime::ProblemDetails::from)
+                        },
+                        method,
+                        "application/json",
+                        "/organizations/{organization_name}/projects/{project_name}/instances/{instance_name}/migrate",
+                        versions(),
+                    )
+                    .visible(false),
+            );
     }
     for method in runtime::methods_other_than(&["GET", "POST"]) {
-        api.register(
-            ::dropshot::ApiEndpoint::new(
-                    format!(
-                        "405 {method} {}",
-                        "/organizations/{organization_name}/projects/{project_name}/instances/{instance_name}/network-interfaces"
-                    ),
-                    |
-                        rqctx: ::dropshot::RequestContext<H>,
-                        _: runtime::Parameters<InstanceNetworkInterfaceCreate>|
-                    async move {
-                        runtime::method_not_allowed(
-                                rqctx.request.method(),
-                                "GET, POST",
-                                runtime::ProblemDetails::from_problem,
-                            )
-                            .map_err(runtime::ProblemDetails::from)
-                    },
-                    method,
-                    "application/json",
-                    "/organizations/{organization_name}/projects/{project_name}/instances/{instance_name}/network-interfaces",
-                    versions(),
-                )
-                .visible(false),
-        )?;
+        endpoints
+            .push(
+                ::dropshot::ApiEndpoint::new(
+                        format!(
+                            "405 {method} {}",
+                            "/organizations/{organization_name}/projects/{project_name}/instances/{instance_name}/network-interfaces"
+                        ),
+                        |
+                            rqctx: ::dropshot::RequestContext<H>,
+                            _: runtime::Parameters<InstanceNetworkInterfaceCreate>|
+                        async move {
+                            runtime::method_not_allowed(
+                                    rqctx.request.method(),
+                                    "GET, POST",
+                                    runtime::ProblemDetails::from_problem,
+                                )
+                                .map_err(runtime::ProblemDetails::from)
+                        },
+                        method,
+                        "application/json",
+                        "/organizations/{organization_name}/projects/{project_name}/instances/{instance_name}/network-interfaces",
+                        versions(),
+                    )
+                    .visible(false),
+            );
     }
     for method in runtime::methods_other_than(&["DELETE", "GET", "PUT"]) {
-        api.register(
-            ::dropshot::ApiEndpoint::new(
-                    format!(
-                        "405 {method} {}",
-                        "/organizations/{organization_name}/projects/{project_name}/instances/{instance_name}/network-interfaces/{interface_name}"
-                    ),
-                    |
-                        rqctx: ::dropshot::RequestContext<H>,
-                        _: runtime::Parameters<InstanceNetworkInterfaceDelete>|
-                    async move {
-                        runtime::method_not_allowed(
-                                rqctx.request.method(),
-                                "DELETE, GET, PUT",
-                                runtime::ProblemDetails::from_problem,
-                            )
-                            .map_err(runtime::ProblemDetails::from)
-                    },
-                    method,
-                    "application/json",
-                    "/organizations/{organization_name}/projects/{project_name}/instances/{instance_name}/network-interfaces/{interface_name}",
-                    versions(),
-                )
-                .visible(false),
-        )?;
+        endpoints
+            .push(
+                ::dropshot::ApiEndpoint::new(
+                        format!(
+                            "405 {method} {}",
+                            "/organizations/{organization_name}/projects/{project_name}/instances/{instance_name}/network-interfaces/{interface_name}"
+                        ),
+                        |
+                            rqctx: ::dropshot::RequestContext<H>,
+                            _: runtime::Parameters<InstanceNetworkInterfaceDelete>|
+                        async move {
+                            runtime::method_not_allowed(
+                                    rqctx.request.method(),
+                                    "DELETE, GET, PUT",
+                                    runtime::ProblemDetails::from_problem,
+                                )
+                                .map_err(runtime::ProblemDetails::from)
+                        },
+                        method,
+                        "application/json",
+                        "/organizations/{organization_name}/projects/{project_name}/instances/{instance_name}/network-interfaces/{interface_name}",
+                        versions(),
+                    )
+                    .visible(false),
+            );
     }
     for method in runtime::methods_other_than(&["POST"]) {
-        api.register(
-            ::dropshot::ApiEndpoint::new(
-                    format!(
-                        "405 {method} {}",
-                        "/organizations/{organization_name}/projects/{project_name}/instances/{instance_name}/reboot"
-                    ),
-                    |
-                        rqctx: ::dropshot::RequestContext<H>,
-                        _: runtime::Parameters<InstanceReboot>|
-                    async move {
-                        runtime::method_not_allowed(
-                                rqctx.request.method(),
-                                "POST",
-                                runtime::ProblemDetails::from_problem,
-                            )
-                            .map_err(runtime::ProblemDetails::from)
-                    },
-                    method,
-                    "application/json",
-                    "/organizations/{organization_name}/projects/{project_name}/instances/{instance_name}/reboot",
-                    versions(),
-                )
-                .visible(false),
-        )?;
+        endpoints
+            .push(
+                ::dropshot::ApiEndpoint::new(
+                        format!(
+                            "405 {method} {}",
+                            "/organizations/{organization_name}/projects/{project_name}/instances/{instance_name}/reboot"
+                        ),
+                        |
+                            rqctx: ::dropshot::RequestContext<H>,
+                            _: runtime::Parameters<InstanceReboot>|
+                        async move {
+                            runtime::method_not_allowed(
+                                    rqctx.request.method(),
+                                    "POST",
+                                    runtime::ProblemDetails::from_problem,
+                                )
+                                .map_err(runtime::ProblemDetails::from)
+                        },
+                        method,
+                        "application/json",
+                        "/organizations/{organization_name}/projects/{project_name}/instances/{instance_name}/reboot",
+                        versions(),
+                    )
+                    .visible(false),
+            );
     }
     for method in runtime::methods_other_than(&["GET"]) {
-        api.register(
-            ::dropshot::ApiEndpoint::new(
-                    format!(
-                        "405 {method} {}",
-                        "/organizations/{organization_name}/projects/{project_name}/instances/{instance_name}/serial-console"
-                    ),
-                    |
-                        rqctx: ::dropshot::RequestContext<H>,
-                        _: runtime::Parameters<InstanceSerialConsole>|
-                    async move {
-                        runtime::method_not_allowed(
-                                rqctx.request.method(),
-                                "GET",
-                                runtime::ProblemDetails::from_problem,
-                            )
-                            .map_err(runtime::ProblemDetails::from)
-                    },
-                    method,
-                    "application/json",
-                    "/organizations/{organization_name}/projects/{project_name}/instances/{instance_name}/serial-console",
-                    versions(),
-                )
-                .visible(false),
-        )?;
+        endpoints
+            .push(
+                ::dropshot::ApiEndpoint::new(
+                        format!(
+                            "405 {method} {}",
+                            "/organizations/{organization_name}/projects/{project_name}/instances/{instance_name}/serial-console"
+                        ),
+                        |
+                            rqctx: ::dropshot::RequestContext<H>,
+                            _: runtime::Parameters<InstanceSerialConsole>|
+                        async move {
+                            runtime::method_not_allowed(
+                                    rqctx.request.method(),
+                                    "GET",
+                                    runtime::ProblemDetails::from_problem,
+                                )
+                                .map_err(runtime::ProblemDetails::from)
+                        },
+                        method,
+                        "application/json",
+                        "/organizations/{organization_name}/projects/{project_name}/instances/{instance_name}/serial-console",
+                        versions(),
+                    )
+                    .visible(false),
+            );
     }
     for method in runtime::methods_other_than(&["GET"]) {
-        api.register(
-            ::dropshot::ApiEndpoint::new(
-                    format!(
-                        "405 {method} {}",
-                        "/organizations/{organization_name}/projects/{project_name}/instances/{instance_name}/serial-console/stream"
-                    ),
-                    |
-                        rqctx: ::dropshot::RequestContext<H>,
-                        _: runtime::Parameters<InstanceSerialConsoleStream>|
-                    async move {
-                        runtime::method_not_allowed(
-                                rqctx.request.method(),
-                                "GET",
-                                runtime::ProblemDetails::from_problem,
-                            )
-                            .map_err(runtime::ProblemDetails::from)
-                    },
-                    method,
-                    "application/json",
-                    "/organizations/{organization_name}/projects/{project_name}/instances/{instance_name}/serial-console/stream",
-                    versions(),
-                )
-                .visible(false),
-        )?;
+        endpoints
+            .push(
+                ::dropshot::ApiEndpoint::new(
+                        format!(
+                            "405 {method} {}",
+                            "/organizations/{organization_name}/projects/{project_name}/instances/{instance_name}/serial-console/stream"
+                        ),
+                        |
+                            rqctx: ::dropshot::RequestContext<H>,
+                            _: runtime::Parameters<InstanceSerialConsoleStream>|
+                        async move {
+                            runtime::method_not_allowed(
+                                    rqctx.request.method(),
+                                    "GET",
+                                    runtime::ProblemDetails::from_problem,
+                                )
+                                .map_err(runtime::ProblemDetails::from)
+                        },
+                        method,
+                        "application/json",
+                        "/organizations/{organization_name}/projects/{project_name}/instances/{instance_name}/serial-console/stream",
+                        versions(),
+                    )
+                    .visible(false),
+            );
     }
     for method in runtime::methods_other_than(&["GET"]) {
-        api.register(
-            ::dropshot::ApiEndpoint::new(
-                    format!(
-                        "405 {method} {}",
-                        "/organizations/{organization_name}/projects/{project_name}/instances/{instance_name}/serial-console/stream_v2"
-                    ),
-                    |
-                        rqctx: ::dropshot::RequestContext<H>,
-                        _: runtime::Parameters<InstanceSerialConsoleStreamV2>|
-                    async move {
-                        runtime::method_not_allowed(
-                                rqctx.request.method(),
-                                "GET",
-                                runtime::ProblemDetails::from_problem,
-                            )
-                            .map_err(runtime::ProblemDetails::from)
-                    },
-                    method,
-                    "application/json",
-                    "/organizations/{organization_name}/projects/{project_name}/instances/{instance_name}/serial-console/stream_v2",
-                    versions(),
-                )
-                .visible(false),
-        )?;
+        endpoints
+            .push(
+                ::dropshot::ApiEndpoint::new(
+                        format!(
+                            "405 {method} {}",
+                            "/organizations/{organization_name}/projects/{project_name}/instances/{instance_name}/serial-console/stream_v2"
+                        ),
+                        |
+                            rqctx: ::dropshot::RequestContext<H>,
+                            _: runtime::Parameters<InstanceSerialConsoleStreamV2>|
+                        async move {
+                            runtime::method_not_allowed(
+                                    rqctx.request.method(),
+                                    "GET",
+                                    runtime::ProblemDetails::from_problem,
+                                )
+                                .map_err(runtime::ProblemDetails::from)
+                        },
+                        method,
+                        "application/json",
+                        "/organizations/{organization_name}/projects/{project_name}/instances/{instance_name}/serial-console/stream_v2",
+                        versions(),
+                    )
+                    .visible(false),
+            );
     }
     for method in runtime::methods_other_than(&["POST"]) {
-        api.register(
-            ::dropshot::ApiEndpoint::new(
-                    format!(
-                        "405 {method} {}",
-                        "/organizations/{organization_name}/projects/{project_name}/instances/{instance_name}/start"
-                    ),
-                    |
-                        rqctx: ::dropshot::RequestContext<H>,
-                        _: runtime::Parameters<InstanceStart>|
-                    async move {
-                        runtime::method_not_allowed(
-                                rqctx.request.method(),
-                                "POST",
-                                runtime::ProblemDetails::from_problem,
-                            )
-                            .map_err(runtime::ProblemDetails::from)
-                    },
-                    method,
-                    "application/json",
-                    "/organizations/{organization_name}/projects/{project_name}/instances/{instance_name}/start",
-                    versions(),
-                )
-                .visible(false),
-        )?;
+        endpoints
+            .push(
+                ::dropshot::ApiEndpoint::new(
+                        format!(
+                            "405 {method} {}",
+                            "/organizations/{organization_name}/projects/{project_name}/instances/{instance_name}/start"
+                        ),
+                        |
+                            rqctx: ::dropshot::RequestContext<H>,
+                            _: runtime::Parameters<InstanceStart>|
+                        async move {
+                            runtime::method_not_allowed(
+                                    rqctx.request.method(),
+                                    "POST",
+                                    runtime::ProblemDetails::from_problem,
+                                )
+                                .map_err(runtime::ProblemDetails::from)
+                        },
+                        method,
+                        "application/json",
+                        "/organizations/{organization_name}/projects/{project_name}/instances/{instance_name}/start",
+                        versions(),
+                    )
+                    .visible(false),
+            );
     }
     for method in runtime::methods_other_than(&["POST"]) {
-        api.register(
-            ::dropshot::ApiEndpoint::new(
-                    format!(
-                        "405 {method} {}",
-                        "/organizations/{organization_name}/projects/{project_name}/instances/{instance_name}/stop"
-                    ),
-                    |
-                        rqctx: ::dropshot::RequestContext<H>,
-                        _: runtime::Parameters<InstanceStop>|
-                    async move {
-                        runtime::method_not_allowed(
-                                rqctx.request.method(),
-                                "POST",
-                                runtime::ProblemDetails::from_problem,
-                            )
-                            .map_err(runtime::ProblemDetails::from)
-                    },
-                    method,
-                    "application/json",
-                    "/organizations/{organization_name}/projects/{project_name}/instances/{instance_name}/stop",
-                    versions(),
-                )
-                .visible(false),
-        )?;
+        endpoints
+            .push(
+                ::dropshot::ApiEndpoint::new(
+                        format!(
+                            "405 {method} {}",
+                            "/organizations/{organization_name}/projects/{project_name}/instances/{instance_name}/stop"
+                        ),
+                        |
+                            rqctx: ::dropshot::RequestContext<H>,
+                            _: runtime::Parameters<InstanceStop>|
+                        async move {
+                            runtime::method_not_allowed(
+                                    rqctx.request.method(),
+                                    "POST",
+                                    runtime::ProblemDetails::from_problem,
+                                )
+                                .map_err(runtime::ProblemDetails::from)
+                        },
+                        method,
+                        "application/json",
+                        "/organizations/{organization_name}/projects/{project_name}/instances/{instance_name}/stop",
+                        versions(),
+                    )
+                    .visible(false),
+            );
     }
     for method in runtime::methods_other_than(&["GET", "PUT"]) {
-        api.register(
-            ::dropshot::ApiEndpoint::new(
-                    format!(
-                        "405 {method} {}",
-                        "/organizations/{organization_name}/projects/{project_name}/policy"
-                    ),
-                    |
-                        rqctx: ::dropshot::RequestContext<H>,
-                        _: runtime::Parameters<ProjectPolicyUpdate>|
-                    async move {
-                        runtime::method_not_allowed(
-                                rqctx.request.method(),
-                                "GET, PUT",
-                                runtime::ProblemDetails::from_problem,
-                            )
-                            .map_err(runtime::ProblemDetails::from)
-                    },
-                    method,
-                    "application/json",
-                    "/organizations/{organization_name}/projects/{project_name}/policy",
-                    versions(),
-                )
-                .visible(false),
-        )?;
+        endpoints
+            .push(
+                ::dropshot::ApiEndpoint::new(
+                        format!(
+                            "405 {method} {}",
+                            "/organizations/{organization_name}/projects/{project_name}/policy"
+                        ),
+                        |
+                            rqctx: ::dropshot::RequestContext<H>,
+                            _: runtime::Parameters<ProjectPolicyUpdate>|
+                        async move {
+                            runtime::method_not_allowed(
+                                    rqctx.request.method(),
+                                    "GET, PUT",
+                                    runtime::ProblemDetails::from_problem,
+                                )
+                                .map_err(runtime::ProblemDetails::from)
+                        },
+                        method,
+                        "application/json",
+                        "/organizations/{organization_name}/projects/{project_name}/policy",
+                        versions(),
+                    )
+                    .visible(false),
+            );
     }
     for method in runtime::methods_other_than(&["GET", "POST"]) {
-        api.register(
-            ::dropshot::ApiEndpoint::new(
-                    format!(
-                        "405 {method} {}",
-                        "/organizations/{organization_name}/projects/{project_name}/snapshots"
-                    ),
-                    |
-                        rqctx: ::dropshot::RequestContext<H>,
-                        _: runtime::Parameters<SnapshotCreate>|
-                    async move {
-                        runtime::method_not_allowed(
-                                rqctx.request.method(),
-                                "GET, POST",
-                                runtime::ProblemDetails::from_problem,
-                            )
-                            .map_err(runtime::ProblemDetails::from)
-                    },
-                    method,
-                    "application/json",
-                    "/organizations/{organization_name}/projects/{project_name}/snapshots",
-                    versions(),
-                )
-                .visible(false),
-        )?;
+        endpoints
+            .push(
+                ::dropshot::ApiEndpoint::new(
+                        format!(
+                            "405 {method} {}",
+                            "/organizations/{organization_name}/projects/{project_name}/snapshots"
+                        ),
+                        |
+                            rqctx: ::dropshot::RequestContext<H>,
+                            _: runtime::Parameters<SnapshotCreate>|
+                        async move {
+                            runtime::method_not_allowed(
+                                    rqctx.request.method(),
+                                    "GET, POST",
+                                    runtime::ProblemDetails::from_problem,
+                                )
+                                .map_err(runtime::ProblemDetails::from)
+                        },
+                        method,
+                        "application/json",
+                        "/organizations/{organization_name}/projects/{project_name}/snapshots",
+                        versions(),
+                    )
+                    .visible(false),
+            );
     }
     for method in runtime::methods_other_than(&["DELETE", "GET"]) {
-        api.register(
-            ::dropshot::ApiEndpoint::new(
-                    format!(
-                        "405 {method} {}",
-                        "/organizations/{organization_name}/projects/{project_name}/snapshots/{snapshot_name}"
-                    ),
-                    |
-                        rqctx: ::dropshot::RequestContext<H>,
-                        _: runtime::Parameters<SnapshotDelete>|
-                    async move {
-                        runtime::method_not_allowed(
-                                rqctx.request.method(),
-                                "DELETE, GET",
-                                runtime::ProblemDetails::from_problem,
-                            )
-                            .map_err(runtime::ProblemDetails::from)
-                    },
-                    method,
-                    "application/json",
-                    "/organizations/{organization_name}/projects/{project_name}/snapshots/{snapshot_name}",
-                    versions(),
-                )
-                .visible(false),
-        )?;
+        endpoints
+            .push(
+                ::dropshot::ApiEndpoint::new(
+                        format!(
+                            "405 {method} {}",
+                            "/organizations/{organization_name}/projects/{project_name}/snapshots/{snapshot_name}"
+                        ),
+                        |
+                            rqctx: ::dropshot::RequestContext<H>,
+                            _: runtime::Parameters<SnapshotDelete>|
+                        async move {
+                            runtime::method_not_allowed(
+                                    rqctx.request.method(),
+                                    "DELETE, GET",
+                                    runtime::ProblemDetails::from_problem,
+                                )
+                                .map_err(runtime::ProblemDetails::from)
+                        },
+                        method,
+                        "application/json",
+                        "/organizations/{organization_name}/projects/{project_name}/snapshots/{snapshot_name}",
+                        versions(),
+                    )
+                    .visible(false),
+            );
     }
     for method in runtime::methods_other_than(&["GET", "POST"]) {
-        api.register(
-            ::dropshot::ApiEndpoint::new(
-                    format!(
-                        "405 {method} {}",
-                        "/organizations/{organization_name}/projects/{project_name}/vpcs"
-                    ),
-                    |
-                        rqctx: ::dropshot::RequestContext<H>,
-                        _: runtime::Parameters<VpcCreate>|
-                    async move {
-                        runtime::method_not_allowed(
-                                rqctx.request.method(),
-                                "GET, POST",
-                                runtime::ProblemDetails::from_problem,
-                            )
-                            .map_err(runtime::ProblemDetails::from)
-                    },
-                    method,
-                    "application/json",
-                    "/organizations/{organization_name}/projects/{project_name}/vpcs",
-                    versions(),
-                )
-                .visible(false),
-        )?;
+        endpoints
+            .push(
+                ::dropshot::ApiEndpoint::new(
+                        format!(
+                            "405 {method} {}",
+                            "/organizations/{organization_name}/projects/{project_name}/vpcs"
+                        ),
+                        |
+                            rqctx: ::dropshot::RequestContext<H>,
+                            _: runtime::Parameters<VpcCreate>|
+                        async move {
+                            runtime::method_not_allowed(
+                                    rqctx.request.method(),
+                                    "GET, POST",
+                                    runtime::ProblemDetails::from_problem,
+                                )
+                                .map_err(runtime::ProblemDetails::from)
+                        },
+                        method,
+                        "application/json",
+                        "/organizations/{organization_name}/projects/{project_name}/vpcs",
+                        versions(),
+                    )
+                    .visible(false),
+            );
     }
     for method in runtime::methods_other_than(&["DELETE", "GET", "PUT"]) {
-        api.register(
-            ::dropshot::ApiEndpoint::new(
-                    format!(
-                        "405 {method} {}",
-                        "/organizations/{organization_name}/projects/{project_name}/vpcs/{vpc_name}"
-                    ),
-                    |
-                        rqctx: ::dropshot::RequestContext<H>,
-                        _: runtime::Parameters<VpcDelete>|
-                    async move {
-                        runtime::method_not_allowed(
-                                rqctx.request.method(),
-                                "DELETE, GET, PUT",
-                                runtime::ProblemDetails::from_problem,
-                            )
-                            .map_err(runtime::ProblemDetails::from)
-                    },
-                    method,
-                    "application/json",
-                    "/organizations/{organization_name}/projects/{project_name}/vpcs/{vpc_name}",
-                    versions(),
-                )
-                .visible(false),
-        )?;
+        endpoints
+            .push(
+                ::dropshot::ApiEndpoint::new(
+                        format!(
+                            "405 {method} {}",
+                            "/organizations/{organization_name}/projects/{project_name}/vpcs/{vpc_name}"
+                        ),
+                        |
+                            rqctx: ::dropshot::RequestContext<H>,
+                            _: runtime::Parameters<VpcDelete>|
+                        async move {
+                            runtime::method_not_allowed(
+                                    rqctx.request.method(),
+                                    "DELETE, GET, PUT",
+                                    runtime::ProblemDetails::from_problem,
+                                )
+                                .map_err(runtime::ProblemDetails::from)
+                        },
+                        method,
+                        "application/json",
+                        "/organizations/{organization_name}/projects/{project_name}/vpcs/{vpc_name}",
+                        versions(),
+                    )
+                    .visible(false),
+            );
     }
     for method in runtime::methods_other_than(&["GET", "PUT"]) {
-        api.register(
-            ::dropshot::ApiEndpoint::new(
-                    format!(
-                        "405 {method} {}",
-                        "/organizations/{organization_name}/projects/{project_name}/vpcs/{vpc_name}/firewall/rules"
-                    ),
-                    |
-                        rqctx: ::dropshot::RequestContext<H>,
-                        _: runtime::Parameters<VpcFirewallRulesUpdate>|
-                    async move {
-                        runtime::method_not_allowed(
-                                rqctx.request.method(),
-                                "GET, PUT",
-                                runtime::ProblemDetails::from_problem,
-                            )
-                            .map_err(runtime::ProblemDetails::from)
-                    },
-                    method,
-                    "application/json",
-                    "/organizations/{organization_name}/projects/{project_name}/vpcs/{vpc_name}/firewall/rules",
-                    versions(),
-                )
-                .visible(false),
-        )?;
+        endpoints
+            .push(
+                ::dropshot::ApiEndpoint::new(
+                        format!(
+                            "405 {method} {}",
+                            "/organizations/{organization_name}/projects/{project_name}/vpcs/{vpc_name}/firewall/rules"
+                        ),
+                        |
+                            rqctx: ::dropshot::RequestContext<H>,
+                            _: runtime::Parameters<VpcFirewallRulesUpdate>|
+                        async move {
+                            runtime::method_not_allowed(
+                                    rqctx.request.method(),
+                                    "GET, PUT",
+                                    runtime::ProblemDetails::from_problem,
+                                )
+                                .map_err(runtime::ProblemDetails::from)
+                        },
+                        method,
+                        "application/json",
+                        "/organizations/{organization_name}/projects/{project_name}/vpcs/{vpc_name}/firewall/rules",
+                        versions(),
+                    )
+                    .visible(false),
+            );
     }
     for method in runtime::methods_other_than(&["GET", "POST"]) {
-        api.register(
-            ::dropshot::ApiEndpoint::new(
-                    format!(
-                        "405 {method} {}",
-                        "/organizations/{organization_name}/projects/{project_name}/vpcs/{vpc_name}/routers"
-                    ),
-                    |
-                        rqctx: ::dropshot::RequestContext<H>,
-                        _: runtime::Parameters<VpcRouterCreate>|
-                    async move {
-                        runtime::method_not_allowed(
-                                rqctx.request.method(),
-                                "GET, POST",
-                                runtime::ProblemDetails::from_problem,
-                            )
-                            .map_err(runtime::ProblemDetails::from)
-                    },
-                    method,
-                    "application/json",
-                    "/organizations/{organization_name}/projects/{project_name}/vpcs/{vpc_name}/routers",
-                    versions(),
-                )
-                .visible(false),
-        )?;
+        endpoints
+            .push(
+                ::dropshot::ApiEndpoint::new(
+                        format!(
+                            "405 {method} {}",
+                            "/organizations/{organization_name}/projects/{project_name}/vpcs/{vpc_name}/routers"
+                        ),
+                        |
+                            rqctx: ::dropshot::RequestContext<H>,
+                            _: runtime::Parameters<VpcRouterCreate>|
+                        async move {
+                            runtime::method_not_allowed(
+                                    rqctx.request.method(),
+                                    "GET, POST",
+                                    runtime::ProblemDetails::from_problem,
+                                )
+                                .map_err(runtime::ProblemDetails::from)
+                        },
+                        method,
+                        "application/json",
+                        "/organizations/{organization_name}/projects/{project_name}/vpcs/{vpc_name}/routers",
+                        versions(),
+                    )
+                    .visible(false),
+            );
     }
     for method in runtime::methods_other_than(&["DELETE", "GET", "PUT"]) {
-        api.register(
-            ::dropshot::ApiEndpoint::new(
-                    format!(
-                        "405 {method} {}",
-                        "/organizations/{organization_name}/projects/{project_name}/vpcs/{vpc_name}/routers/{router_name}"
-                    ),
-                    |
-                        rqctx: ::dropshot::RequestContext<H>,
-                        _: runtime::Parameters<VpcRouterDelete>|
-                    async move {
-                        runtime::method_not_allowed(
-                                rqctx.request.method(),
-                                "DELETE, GET, PUT",
-                                runtime::ProblemDetails::from_problem,
-                            )
-                            .map_err(runtime::ProblemDetails::from)
-                    },
-                    method,
-                    "application/json",
-                    "/organizations/{organization_name}/projects/{project_name}/vpcs/{vpc_name}/routers/{router_name}",
-                    versions(),
-                )
-                .visible(false),
-        )?;
+        endpoints
+            .push(
+                ::dropshot::ApiEndpoint::new(
+                        format!(
+                            "405 {method} {}",
+                            "/organizations/{organization_name}/projects/{project_name}/vpcs/{vpc_name}/routers/{router_name}"
+                        ),
+                        |
+                            rqctx: ::dropshot::RequestContext<H>,
+                            _: runtime::Parameters<VpcRouterDelete>|
+                        async move {
+                            runtime::method_not_allowed(
+                                    rqctx.request.method(),
+                                    "DELETE, GET, PUT",
+                                    runtime::ProblemDetails::from_problem,
+                                )
+                                .map_err(runtime::ProblemDetails::from)
+                        },
+                        method,
+                        "application/json",
+                        "/organizations/{organization_name}/projects/{project_name}/vpcs/{vpc_name}/routers/{router_name}",
+                        versions(),
+                    )
+                    .visible(false),
+            );
     }
     for method in runtime::methods_other_than(&["GET", "POST"]) {
-        api.register(
-            ::dropshot::ApiEndpoint::new(
-                    format!(
-                        "405 {method} {}",
-                        "/organizations/{organization_name}/projects/{project_name}/vpcs/{vpc_name}/routers/{router_name}/routes"
-                    ),
-                    |
-                        rqctx: ::dropshot::RequestContext<H>,
-                        _: runtime::Parameters<VpcRouterRouteCreate>|
-                    async move {
-                        runtime::method_not_allowed(
-                                rqctx.request.method(),
-                                "GET, POST",
-                                runtime::ProblemDetails::from_problem,
-                            )
-                            .map_err(runtime::ProblemDetails::from)
-                    },
-                    method,
-                    "application/json",
-                    "/organizations/{organization_name}/projects/{project_name}/vpcs/{vpc_name}/routers/{router_name}/routes",
-                    versions(),
-                )
-                .visible(false),
-        )?;
+        endpoints
+            .push(
+                ::dropshot::ApiEndpoint::new(
+                        format!(
+                            "405 {method} {}",
+                            "/organizations/{organization_name}/projects/{project_name}/vpcs/{vpc_name}/routers/{router_name}/routes"
+                        ),
+                        |
+                            rqctx: ::dropshot::RequestContext<H>,
+                            _: runtime::Parameters<VpcRouterRouteCreate>|
+                        async move {
+                            runtime::method_not_allowed(
+                                    rqctx.request.method(),
+                                    "GET, POST",
+                                    runtime::ProblemDetails::from_problem,
+                                )
+                                .map_err(runtime::ProblemDetails::from)
+                        },
+                        method,
+                        "application/json",
+                        "/organizations/{organization_name}/projects/{project_name}/vpcs/{vpc_name}/routers/{router_name}/routes",
+                        versions(),
+                    )
+                    .visible(false),
+            );
     }
     for method in runtime::methods_other_than(&["DELETE", "GET", "PUT"]) {
-        api.register(
-            ::dropshot::ApiEndpoint::new(
-                    format!(
-                        "405 {method} {}",
-                        "/organizations/{organization_name}/projects/{project_name}/vpcs/{vpc_name}/routers/{router_name}/routes/{route_name}"
-                    ),
-                    |
-                        rqctx: ::dropshot::RequestContext<H>,
-                        _: runtime::Parameters<VpcRouterRouteDelete>|
-                    async move {
-                        runtime::method_not_allowed(
-                                rqctx.request.method(),
-                                "DELETE, GET, PUT",
-                                runtime::ProblemDetails::from_problem,
-                            )
-                            .map_err(runtime::ProblemDetails::from)
-                    },
-                    method,
-                    "application/json",
-                    "/organizations/{organization_name}/projects/{project_name}/vpcs/{vpc_name}/routers/{router_name}/routes/{route_name}",
-                    versions(),
-                )
-                .visible(false),
-        )?;
+        endpoints
+            .push(
+                ::dropshot::ApiEndpoint::new(
+                        format!(
+                            "405 {method} {}",
+                            "/organizations/{organization_name}/projects/{project_name}/vpcs/{vpc_name}/routers/{router_name}/routes/{route_name}"
+                        ),
+                        |
+                            rqctx: ::dropshot::RequestContext<H>,
+                            _: runtime::Parameters<VpcRouterRouteDelete>|
+                        async move {
+                            runtime::method_not_allowed(
+                                    rqctx.request.method(),
+                                    "DELETE, GET, PUT",
+                                    runtime::ProblemDetails::from_problem,
+                                )
+                                .map_err(runtime::ProblemDetails::from)
+                        },
+                        method,
+                        "application/json",
+                        "/organizations/{organization_name}/projects/{project_name}/vpcs/{vpc_name}/routers/{router_name}/routes/{route_name}",
+                        versions(),
+                    )
+                    .visible(false),
+            );
     }
     for method in runtime::methods_other_than(&["GET", "POST"]) {
-        api.register(
-            ::dropshot::ApiEndpoint::new(
-                    format!(
-                        "405 {method} {}",
-                        "/organizations/{organization_name}/projects/{project_name}/vpcs/{vpc_name}/subnets"
-                    ),
-                    |
-                        rqctx: ::dropshot::RequestContext<H>,
-                        _: runtime::Parameters<VpcSubnetCreate>|
-                    async move {
-                        runtime::method_not_allowed(
-                                rqctx.request.method(),
-                                "GET, POST",
-                                runtime::ProblemDetails::from_problem,
-                            )
-                            .map_err(runtime::ProblemDetails::from)
-                    },
-                    method,
-                    "application/json",
-                    "/organizations/{organization_name}/projects/{project_name}/vpcs/{vpc_name}/subnets",
-                    versions(),
-                )
-                .visible(false),
-        )?;
+        endpoints
+            .push(
+                ::dropshot::ApiEndpoint::new(
+                        format!(
+                            "405 {method} {}",
+                            "/organizations/{organization_name}/projects/{project_name}/vpcs/{vpc_name}/subnets"
+                        ),
+                        |
+                            rqctx: ::dropshot::RequestContext<H>,
+                            _: runtime::Parameters<VpcSubnetCreate>|
+                        async move {
+                            runtime::method_not_allowed(
+                                    rqctx.request.method(),
+                                    "GET, POST",
+                                    runtime::ProblemDetails::from_problem,
+                                )
+                                .map_err(runtime::ProblemDetails::from)
+                        },
+                        method,
+                        "application/json",
+                        "/organizations/{organization_name}/projects/{project_name}/vpcs/{vpc_name}/subnets",
+                        versions(),
+                    )
+                    .visible(false),
+            );
     }
     for method in runtime::methods_other_than(&["DELETE", "GET", "PUT"]) {
-        api.register(
-            ::dropshot::ApiEndpoint::new(
-                    format!(
-                        "405 {method} {}",
-                        "/organizations/{organization_name}/projects/{project_name}/vpcs/{vpc_name}/subnets/{subnet_name}"
-                    ),
-                    |
-                        rqctx: ::dropshot::RequestContext<H>,
-                        _: runtime::Parameters<VpcSubnetDelete>|
-                    async move {
-                        runtime::method_not_allowed(
-                                rqctx.request.method(),
-                                "DELETE, GET, PUT",
-                                runtime::ProblemDetails::from_problem,
-                            )
-                            .map_err(runtime::ProblemDetails::from)
-                    },
-                    method,
-                    "application/json",
-                    "/organizations/{organization_name}/projects/{project_name}/vpcs/{vpc_name}/subnets/{subnet_name}",
-                    versions(),
-                )
-                .visible(false),
-        )?;
+        endpoints
+            .push(
+                ::dropshot::ApiEndpoint::new(
+                        format!(
+                            "405 {method} {}",
+                            "/organizations/{organization_name}/projects/{project_name}/vpcs/{vpc_name}/subnets/{subnet_name}"
+                        ),
+                        |
+                            rqctx: ::dropshot::RequestContext<H>,
+                            _: runtime::Parameters<VpcSubnetDelete>|
+                        async move {
+                            runtime::method_not_allowed(
+                                    rqctx.request.method(),
+                                    "DELETE, GET, PUT",
+                                    runtime::ProblemDetails::from_problem,
+                                )
+                                .map_err(runtime::ProblemDetails::from)
+                        },
+                        method,
+                        "application/json",
+                        "/organizations/{organization_name}/projects/{project_name}/vpcs/{vpc_name}/subnets/{subnet_name}",
+                        versions(),
+                    )
+                    .visible(false),
+            );
     }
     for method in runtime::methods_other_than(&["GET"]) {
-        api.register(
-            ::dropshot::ApiEndpoint::new(
-                    format!(
-                        "405 {method} {}",
-                        "/organizations/{organization_name}/projects/{project_name}/vpcs/{vpc_name}/subnets/{subnet_name}/network-interfaces"
-                    ),
-                    |
-                        rqctx: ::dropshot::RequestContext<H>,
-                        _: runtime::Parameters<VpcSubnetListNetworkInterfaces>|
-                    async move {
-                        runtime::method_not_allowed(
-                                rqctx.request.method(),
-                                "GET",
-                                runtime::ProblemDetails::from_problem,
-                            )
-                            .map_err(runtime::ProblemDetails::from)
-                    },
-                    method,
-                    "application/json",
-                    "/organizations/{organization_name}/projects/{project_name}/vpcs/{vpc_name}/subnets/{subnet_name}/network-interfaces",
-                    versions(),
-                )
-                .visible(false),
-        )?;
+        endpoints
+            .push(
+                ::dropshot::ApiEndpoint::new(
+                        format!(
+                            "405 {method} {}",
+                            "/organizations/{organization_name}/projects/{project_name}/vpcs/{vpc_name}/subnets/{subnet_name}/network-interfaces"
+                        ),
+                        |
+                            rqctx: ::dropshot::RequestContext<H>,
+                            _: runtime::Parameters<VpcSubnetListNetworkInterfaces>|
+                        async move {
+                            runtime::method_not_allowed(
+                                    rqctx.request.method(),
+                                    "GET",
+                                    runtime::ProblemDetails::from_problem,
+                                )
+                                .map_err(runtime::ProblemDetails::from)
+                        },
+                        method,
+                        "application/json",
+                        "/organizations/{organization_name}/projects/{project_name}/vpcs/{vpc_name}/subnets/{subnet_name}/network-interfaces",
+                        versions(),
+                    )
+                    .visible(false),
+            );
     }
     for method in runtime::methods_other_than(&["GET", "PUT"]) {
-        api.register(
-            ::dropshot::ApiEndpoint::new(
-                    format!("405 {method} {}", "/policy"),
-                    |rqctx: ::dropshot::RequestContext<H>| async move {
-                        runtime::method_not_allowed(
-                                rqctx.request.method(),
-                                "GET, PUT",
-                                runtime::ProblemDetails::from_problem,
-                            )
-                            .map_err(runtime::ProblemDetails::from)
-                    },
-                    method,
-                    "application/json",
-                    "/policy",
-                    versions(),
-                )
-                .visible(false),
-        )?;
+        endpoints
+            .push(
+                ::dropshot::ApiEndpoint::new(
+                        format!("405 {method} {}", "/policy"),
+                        |rqctx: ::dropshot::RequestContext<H>| async move {
+                            runtime::method_not_allowed(
+                                    rqctx.request.method(),
+                                    "GET, PUT",
+                                    runtime::ProblemDetails::from_problem,
+                                )
+                                .map_err(runtime::ProblemDetails::from)
+                        },
+                        method,
+                        "application/json",
+                        "/policy",
+                        versions(),
+                    )
+                    .visible(false),
+            );
     }
     for method in runtime::methods_other_than(&["GET"]) {
-        api.register(
-            ::dropshot::ApiEndpoint::new(
-                    format!("405 {method} {}", "/roles"),
-                    |rqctx: ::dropshot::RequestContext<H>| async move {
-                        runtime::method_not_allowed(
-                                rqctx.request.method(),
-                                "GET",
-                                runtime::ProblemDetails::from_problem,
-                            )
-                            .map_err(runtime::ProblemDetails::from)
-                    },
-                    method,
-                    "application/json",
-                    "/roles",
-                    versions(),
-                )
-                .visible(false),
-        )?;
+        endpoints
+            .push(
+                ::dropshot::ApiEndpoint::new(
+                        format!("405 {method} {}", "/roles"),
+                        |rqctx: ::dropshot::RequestContext<H>| async move {
+                            runtime::method_not_allowed(
+                                    rqctx.request.method(),
+                                    "GET",
+                                    runtime::ProblemDetails::from_problem,
+                                )
+                                .map_err(runtime::ProblemDetails::from)
+                        },
+                        method,
+                        "application/json",
+                        "/roles",
+                        versions(),
+                    )
+                    .visible(false),
+            );
     }
     for method in runtime::methods_other_than(&["GET"]) {
-        api.register(
-            ::dropshot::ApiEndpoint::new(
-                    format!("405 {method} {}", "/roles/{role_name}"),
-                    |
-                        rqctx: ::dropshot::RequestContext<H>,
-                        _: runtime::Parameters<RoleView>|
-                    async move {
-                        runtime::method_not_allowed(
-                                rqctx.request.method(),
-                                "GET",
-                                runtime::ProblemDetails::from_problem,
-                            )
-                            .map_err(runtime::ProblemDetails::from)
-                    },
-                    method,
-                    "application/json",
-                    "/roles/{role_name}",
-                    versions(),
-                )
-                .visible(false),
-        )?;
+        endpoints
+            .push(
+                ::dropshot::ApiEndpoint::new(
+                        format!("405 {method} {}", "/roles/{role_name}"),
+                        |
+                            rqctx: ::dropshot::RequestContext<H>,
+                            _: runtime::Parameters<RoleView>|
+                        async move {
+                            runtime::method_not_allowed(
+                                    rqctx.request.method(),
+                                    "GET",
+                                    runtime::ProblemDetails::from_problem,
+                                )
+                                .map_err(runtime::ProblemDetails::from)
+                        },
+                        method,
+                        "application/json",
+                        "/roles/{role_name}",
+                        versions(),
+                    )
+                    .visible(false),
+            );
     }
     for method in runtime::methods_other_than(&["GET"]) {
-        api.register(
-            ::dropshot::ApiEndpoint::new(
-                    format!("405 {method} {}", "/session/me"),
-                    |rqctx: ::dropshot::RequestContext<H>| async move {
-                        runtime::method_not_allowed(
-                                rqctx.request.method(),
-                                "GET",
-                                runtime::ProblemDetails::from_problem,
-                            )
-                            .map_err(runtime::ProblemDetails::from)
-                    },
-                    method,
-                    "application/json",
-                    "/session/me",
-                    versions(),
-                )
-                .visible(false),
-        )?;
+        endpoints
+            .push(
+                ::dropshot::ApiEndpoint::new(
+                        format!("405 {method} {}", "/session/me"),
+                        |rqctx: ::dropshot::RequestContext<H>| async move {
+                            runtime::method_not_allowed(
+                                    rqctx.request.method(),
+                                    "GET",
+                                    runtime::ProblemDetails::from_problem,
+                                )
+                                .map_err(runtime::ProblemDetails::from)
+                        },
+                        method,
+                        "application/json",
+                        "/session/me",
+                        versions(),
+                    )
+                    .visible(false),
+            );
     }
     for method in runtime::methods_other_than(&["GET"]) {
-        api.register(
-            ::dropshot::ApiEndpoint::new(
-                    format!("405 {method} {}", "/session/me/groups"),
-                    |rqctx: ::dropshot::RequestContext<H>| async move {
-                        runtime::method_not_allowed(
-                                rqctx.request.method(),
-                                "GET",
-                                runtime::ProblemDetails::from_problem,
-                            )
-                            .map_err(runtime::ProblemDetails::from)
-                    },
-                    method,
-                    "application/json",
-                    "/session/me/groups",
-                    versions(),
-                )
-                .visible(false),
-        )?;
+        endpoints
+            .push(
+                ::dropshot::ApiEndpoint::new(
+                        format!("405 {method} {}", "/session/me/groups"),
+                        |rqctx: ::dropshot::RequestContext<H>| async move {
+                            runtime::method_not_allowed(
+                                    rqctx.request.method(),
+                                    "GET",
+                                    runtime::ProblemDetails::from_problem,
+                                )
+                                .map_err(runtime::ProblemDetails::from)
+                        },
+                        method,
+                        "application/json",
+                        "/session/me/groups",
+                        versions(),
+                    )
+                    .visible(false),
+            );
     }
     for method in runtime::methods_other_than(&["GET", "POST"]) {
-        api.register(
-            ::dropshot::ApiEndpoint::new(
-                    format!("405 {method} {}", "/session/me/sshkeys"),
-                    |rqctx: ::dropshot::RequestContext<H>| async move {
-                        runtime::method_not_allowed(
-                                rqctx.request.method(),
-                                "GET, POST",
-                                runtime::ProblemDetails::from_problem,
-                            )
-                            .map_err(runtime::ProblemDetails::from)
-                    },
-                    method,
-                    "application/json",
-                    "/session/me/sshkeys",
-                    versions(),
-                )
-                .visible(false),
-        )?;
+        endpoints
+            .push(
+                ::dropshot::ApiEndpoint::new(
+                        format!("405 {method} {}", "/session/me/sshkeys"),
+                        |rqctx: ::dropshot::RequestContext<H>| async move {
+                            runtime::method_not_allowed(
+                                    rqctx.request.method(),
+                                    "GET, POST",
+                                    runtime::ProblemDetails::from_problem,
+                                )
+                                .map_err(runtime::ProblemDetails::from)
+                        },
+                        method,
+                        "application/json",
+                        "/session/me/sshkeys",
+                        versions(),
+                    )
+                    .visible(false),
+            );
     }
     for method in runtime::methods_other_than(&["DELETE", "GET"]) {
-        api.register(
-            ::dropshot::ApiEndpoint::new(
-                    format!("405 {method} {}", "/session/me/sshkeys/{ssh_key_name}"),
-                    |
-                        rqctx: ::dropshot::RequestContext<H>,
-                        _: runtime::Parameters<SessionSshkeyDelete>|
-                    async move {
-                        runtime::method_not_allowed(
-                                rqctx.request.method(),
-                                "DELETE, GET",
-                                runtime::ProblemDetails::from_problem,
-                            )
-                            .map_err(runtime::ProblemDetails::from)
-                    },
-                    method,
-                    "application/json",
-                    "/session/me/sshkeys/{ssh_key_name}",
-                    versions(),
-                )
-                .visible(false),
-        )?;
+        endpoints
+            .push(
+                ::dropshot::ApiEndpoint::new(
+                        format!("405 {method} {}", "/session/me/sshkeys/{ssh_key_name}"),
+                        |
+                            rqctx: ::dropshot::RequestContext<H>,
+                            _: runtime::Parameters<SessionSshkeyDelete>|
+                        async move {
+                            runtime::method_not_allowed(
+                                    rqctx.request.method(),
+                                    "DELETE, GET",
+                                    runtime::ProblemDetails::from_problem,
+                                )
+                                .map_err(runtime::ProblemDetails::from)
+                        },
+                        method,
+                        "application/json",
+                        "/session/me/sshkeys/{ssh_key_name}",
+                        versions(),
+                    )
+                    .visible(false),
+            );
     }
     for method in runtime::methods_other_than(&["GET"]) {
-        api.register(
-            ::dropshot::ApiEndpoint::new(
-                    format!("405 {method} {}", "/system/by-id/images/{id}"),
-                    |
-                        rqctx: ::dropshot::RequestContext<H>,
-                        _: runtime::Parameters<SystemImageViewById>|
-                    async move {
-                        runtime::method_not_allowed(
-                                rqctx.request.method(),
-                                "GET",
-                                runtime::ProblemDetails::from_problem,
-                            )
-                            .map_err(runtime::ProblemDetails::from)
-                    },
-                    method,
-                    "application/json",
-                    "/system/by-id/images/{id}",
-                    versions(),
-                )
-                .visible(false),
-        )?;
+        endpoints
+            .push(
+                ::dropshot::ApiEndpoint::new(
+                        format!("405 {method} {}", "/system/by-id/images/{id}"),
+                        |
+                            rqctx: ::dropshot::RequestContext<H>,
+                            _: runtime::Parameters<SystemImageViewById>|
+                        async move {
+                            runtime::method_not_allowed(
+                                    rqctx.request.method(),
+                                    "GET",
+                                    runtime::ProblemDetails::from_problem,
+                                )
+                                .map_err(runtime::ProblemDetails::from)
+                        },
+                        method,
+                        "application/json",
+                        "/system/by-id/images/{id}",
+                        versions(),
+                    )
+                    .visible(false),
+            );
     }
     for method in runtime::methods_other_than(&["GET"]) {
-        api.register(
-            ::dropshot::ApiEndpoint::new(
-                    format!("405 {method} {}", "/system/by-id/ip-pools/{id}"),
-                    |
-                        rqctx: ::dropshot::RequestContext<H>,
-                        _: runtime::Parameters<IpPoolViewById>|
-                    async move {
-                        runtime::method_not_allowed(
-                                rqctx.request.method(),
-                                "GET",
-                                runtime::ProblemDetails::from_problem,
-                            )
-                            .map_err(runtime::ProblemDetails::from)
-                    },
-                    method,
-                    "application/json",
-                    "/system/by-id/ip-pools/{id}",
-                    versions(),
-                )
-                .visible(false),
-        )?;
+        endpoints
+            .push(
+                ::dropshot::ApiEndpoint::new(
+                        format!("405 {method} {}", "/system/by-id/ip-pools/{id}"),
+                        |
+                            rqctx: ::dropshot::RequestContext<H>,
+                            _: runtime::Parameters<IpPoolViewById>|
+                        async move {
+                            runtime::method_not_allowed(
+                                    rqctx.request.method(),
+                                    "GET",
+                                    runtime::ProblemDetails::from_problem,
+                                )
+                                .map_err(runtime::ProblemDetails::from)
+                        },
+                        method,
+                        "application/json",
+                        "/system/by-id/ip-pools/{id}",
+                        versions(),
+                    )
+                    .visible(false),
+            );
     }
     for method in runtime::methods_other_than(&["GET"]) {
-        api.register(
-            ::dropshot::ApiEndpoint::new(
-                    format!("405 {method} {}", "/system/by-id/silos/{id}"),
-                    |
-                        rqctx: ::dropshot::RequestContext<H>,
-                        _: runtime::Parameters<SiloViewById>|
-                    async move {
-                        runtime::method_not_allowed(
-                                rqctx.request.method(),
-                                "GET",
-                                runtime::ProblemDetails::from_problem,
-                            )
-                            .map_err(runtime::ProblemDetails::from)
-                    },
-                    method,
-                    "application/json",
-                    "/system/by-id/silos/{id}",
-                    versions(),
-                )
-                .visible(false),
-        )?;
+        endpoints
+            .push(
+                ::dropshot::ApiEndpoint::new(
+                        format!("405 {method} {}", "/system/by-id/silos/{id}"),
+                        |
+                            rqctx: ::dropshot::RequestContext<H>,
+                            _: runtime::Parameters<SiloViewById>|
+                        async move {
+                            runtime::method_not_allowed(
+                                    rqctx.request.method(),
+                                    "GET",
+                                    runtime::ProblemDetails::from_problem,
+                                )
+                                .map_err(runtime::ProblemDetails::from)
+                        },
+                        method,
+                        "application/json",
+                        "/system/by-id/silos/{id}",
+                        versions(),
+                    )
+                    .visible(false),
+            );
     }
     for method in runtime::methods_other_than(&["GET", "POST"]) {
-        api.register(
-            ::dropshot::ApiEndpoint::new(
-                    format!("405 {method} {}", "/system/certificates"),
-                    |rqctx: ::dropshot::RequestContext<H>| async move {
-                        runtime::method_not_allowed(
-                                rqctx.request.method(),
-                                "GET, POST",
-                                runtime::ProblemDetails::from_problem,
-                            )
-                            .map_err(runtime::ProblemDetails::from)
-                    },
-                    method,
-                    "application/json",
-                    "/system/certificates",
-                    versions(),
-                )
-                .visible(false),
-        )?;
+        endpoints
+            .push(
+                ::dropshot::ApiEndpoint::new(
+                        format!("405 {method} {}", "/system/certificates"),
+                        |rqctx: ::dropshot::RequestContext<H>| async move {
+                            runtime::method_not_allowed(
+                                    rqctx.request.method(),
+                                    "GET, POST",
+                                    runtime::ProblemDetails::from_problem,
+                                )
+                                .map_err(runtime::ProblemDetails::from)
+                        },
+                        method,
+                        "application/json",
+                        "/system/certificates",
+                        versions(),
+                    )
+                    .visible(false),
+            );
     }
     for method in runtime::methods_other_than(&["DELETE", "GET"]) {
-        api.register(
-            ::dropshot::ApiEndpoint::new(
-                    format!("405 {method} {}", "/system/certificates/{certificate}"),
-                    |
-                        rqctx: ::dropshot::RequestContext<H>,
-                        _: runtime::Parameters<CertificateDelete>|
-                    async move {
-                        runtime::method_not_allowed(
-                                rqctx.request.method(),
-                                "DELETE, GET",
-                                runtime::ProblemDetails::from_problem,
-                            )
-                            .map_err(runtime::ProblemDetails::from)
-                    },
-                    method,
-                    "application/json",
-                    "/system/certificates/{certificate}",
-                    versions(),
-                )
-                .visible(false),
-        )?;
+        endpoints
+            .push(
+                ::dropshot::ApiEndpoint::new(
+                        format!("405 {method} {}", "/system/certificates/{certificate}"),
+                        |
+                            rqctx: ::dropshot::RequestContext<H>,
+                            _: runtime::Parameters<CertificateDelete>|
+                        async move {
+                            runtime::method_not_allowed(
+                                    rqctx.request.method(),
+                                    "DELETE, GET",
+                                    runtime::ProblemDetails::from_problem,
+                                )
+                                .map_err(runtime::ProblemDetails::from)
+                        },
+                        method,
+                        "application/json",
+                        "/system/certificates/{certificate}",
+                        versions(),
+                    )
+                    .visible(false),
+            );
     }
     for method in runtime::methods_other_than(&["GET"]) {
-        api.register(
-            ::dropshot::ApiEndpoint::new(
-                    format!("405 {method} {}", "/system/hardware/disks"),
-                    |rqctx: ::dropshot::RequestContext<H>| async move {
-                        runtime::method_not_allowed(
-                                rqctx.request.method(),
-                                "GET",
-                                runtime::ProblemDetails::from_problem,
-                            )
-                            .map_err(runtime::ProblemDetails::from)
-                    },
-                    method,
-                    "application/json",
-                    "/system/hardware/disks",
-                    versions(),
-                )
-                .visible(false),
-        )?;
+        endpoints
+            .push(
+                ::dropshot::ApiEndpoint::new(
+                        format!("405 {method} {}", "/system/hardware/disks"),
+                        |rqctx: ::dropshot::RequestContext<H>| async move {
+                            runtime::method_not_allowed(
+                                    rqctx.request.method(),
+                                    "GET",
+                                    runtime::ProblemDetails::from_problem,
+                                )
+                                .map_err(runtime::ProblemDetails::from)
+                        },
+                        method,
+                        "application/json",
+                        "/system/hardware/disks",
+                        versions(),
+                    )
+                    .visible(false),
+            );
     }
     for method in runtime::methods_other_than(&["GET"]) {
-        api.register(
-            ::dropshot::ApiEndpoint::new(
-                    format!("405 {method} {}", "/system/hardware/racks"),
-                    |rqctx: ::dropshot::RequestContext<H>| async move {
-                        runtime::method_not_allowed(
-                                rqctx.request.method(),
-                                "GET",
-                                runtime::ProblemDetails::from_problem,
-                            )
-                            .map_err(runtime::ProblemDetails::from)
-                    },
-                    method,
-                    "application/json",
-                    "/system/hardware/racks",
-                    versions(),
-                )
-                .visible(false),
-        )?;
+        endpoints
+            .push(
+                ::dropshot::ApiEndpoint::new(
+                        format!("405 {method} {}", "/system/hardware/racks"),
+                        |rqctx: ::dropshot::RequestContext<H>| async move {
+                            runtime::method_not_allowed(
+                                    rqctx.request.method(),
+                                    "GET",
+                                    runtime::ProblemDetails::from_problem,
+                                )
+                                .map_err(runtime::ProblemDetails::from)
+                        },
+                        method,
+                        "application/json",
+                        "/system/hardware/racks",
+                        versions(),
+                    )
+                    .visible(false),
+            );
     }
     for method in runtime::methods_other_than(&["GET"]) {
-        api.register(
-            ::dropshot::ApiEndpoint::new(
-                    format!("405 {method} {}", "/system/hardware/racks/{rack_id}"),
-                    |
-                        rqctx: ::dropshot::RequestContext<H>,
-                        _: runtime::Parameters<RackView>|
-                    async move {
-                        runtime::method_not_allowed(
-                                rqctx.request.method(),
-                                "GET",
-                                runtime::ProblemDetails::from_problem,
-                            )
-                            .map_err(runtime::ProblemDetails::from)
-                    },
-                    method,
-                    "application/json",
-                    "/system/hardware/racks/{rack_id}",
-                    versions(),
-                )
-                .visible(false),
-        )?;
+        endpoints
+            .push(
+                ::dropshot::ApiEndpoint::new(
+                        format!("405 {method} {}", "/system/hardware/racks/{rack_id}"),
+                        |
+                            rqctx: ::dropshot::RequestContext<H>,
+                            _: runtime::Parameters<RackView>|
+                        async move {
+                            runtime::method_not_allowed(
+                                    rqctx.request.method(),
+                                    "GET",
+                                    runtime::ProblemDetails::from_problem,
+                                )
+                                .map_err(runtime::ProblemDetails::from)
+                        },
+                        method,
+                        "application/json",
+                        "/system/hardware/racks/{rack_id}",
+                        versions(),
+                    )
+                    .visible(false),
+            );
     }
     for method in runtime::methods_other_than(&["GET"]) {
-        api.register(
-            ::dropshot::ApiEndpoint::new(
-                    format!("405 {method} {}", "/system/hardware/sleds"),
-                    |rqctx: ::dropshot::RequestContext<H>| async move {
-                        runtime::method_not_allowed(
-                                rqctx.request.method(),
-                                "GET",
-                                runtime::ProblemDetails::from_problem,
-                            )
-                            .map_err(runtime::ProblemDetails::from)
-                    },
-                    method,
-                    "application/json",
-                    "/system/hardware/sleds",
-                    versions(),
-                )
-                .visible(false),
-        )?;
+        endpoints
+            .push(
+                ::dropshot::ApiEndpoint::new(
+                        format!("405 {method} {}", "/system/hardware/sleds"),
+                        |rqctx: ::dropshot::RequestContext<H>| async move {
+                            runtime::method_not_allowed(
+                                    rqctx.request.method(),
+                                    "GET",
+                                    runtime::ProblemDetails::from_problem,
+                                )
+                                .map_err(runtime::ProblemDetails::from)
+                        },
+                        method,
+                        "application/json",
+                        "/system/hardware/sleds",
+                        versions(),
+                    )
+                    .visible(false),
+            );
     }
     for method in runtime::methods_other_than(&["GET"]) {
-        api.register(
-            ::dropshot::ApiEndpoint::new(
-                    format!("405 {method} {}", "/system/hardware/sleds/{sled_id}"),
-                    |
-                        rqctx: ::dropshot::RequestContext<H>,
-                        _: runtime::Parameters<SledView>|
-                    async move {
-                        runtime::method_not_allowed(
-                                rqctx.request.method(),
-                                "GET",
-                                runtime::ProblemDetails::from_problem,
-                            )
-                            .map_err(runtime::ProblemDetails::from)
-                    },
-                    method,
-                    "application/json",
-                    "/system/hardware/sleds/{sled_id}",
-                    versions(),
-                )
-                .visible(false),
-        )?;
+        endpoints
+            .push(
+                ::dropshot::ApiEndpoint::new(
+                        format!("405 {method} {}", "/system/hardware/sleds/{sled_id}"),
+                        |
+                            rqctx: ::dropshot::RequestContext<H>,
+                            _: runtime::Parameters<SledView>|
+                        async move {
+                            runtime::method_not_allowed(
+                                    rqctx.request.method(),
+                                    "GET",
+                                    runtime::ProblemDetails::from_problem,
+                                )
+                                .map_err(runtime::ProblemDetails::from)
+                        },
+                        method,
+                        "application/json",
+                        "/system/hardware/sleds/{sled_id}",
+                        versions(),
+                    )
+                    .visible(false),
+            );
     }
     for method in runtime::methods_other_than(&["GET"]) {
-        api.register(
-            ::dropshot::ApiEndpoint::new(
-                    format!("405 {method} {}", "/system/hardware/sleds/{sled_id}/disks"),
-                    |
-                        rqctx: ::dropshot::RequestContext<H>,
-                        _: runtime::Parameters<SledPhysicalDiskList>|
-                    async move {
-                        runtime::method_not_allowed(
-                                rqctx.request.method(),
-                                "GET",
-                                runtime::ProblemDetails::from_problem,
-                            )
-                            .map_err(runtime::ProblemDetails::from)
-                    },
-                    method,
-                    "application/json",
-                    "/system/hardware/sleds/{sled_id}/disks",
-                    versions(),
-                )
-                .visible(false),
-        )?;
+        endpoints
+            .push(
+                ::dropshot::ApiEndpoint::new(
+                        format!(
+                            "405 {method} {}", "/system/hardware/sleds/{sled_id}/disks"
+                        ),
+                        |
+                            rqctx: ::dropshot::RequestContext<H>,
+                            _: runtime::Parameters<SledPhysicalDiskList>|
+                        async move {
+                            runtime::method_not_allowed(
+                                    rqctx.request.method(),
+                                    "GET",
+                                    runtime::ProblemDetails::from_problem,
+                                )
+                                .map_err(runtime::ProblemDetails::from)
+                        },
+                        method,
+                        "application/json",
+                        "/system/hardware/sleds/{sled_id}/disks",
+                        versions(),
+                    )
+                    .visible(false),
+            );
     }
     for method in runtime::methods_other_than(&["GET", "POST"]) {
-        api.register(
-            ::dropshot::ApiEndpoint::new(
-                    format!("405 {method} {}", "/system/images"),
-                    |rqctx: ::dropshot::RequestContext<H>| async move {
-                        runtime::method_not_allowed(
-                                rqctx.request.method(),
-                                "GET, POST",
-                                runtime::ProblemDetails::from_problem,
-                            )
-                            .map_err(runtime::ProblemDetails::from)
-                    },
-                    method,
-                    "application/json",
-                    "/system/images",
-                    versions(),
-                )
-                .visible(false),
-        )?;
+        endpoints
+            .push(
+                ::dropshot::ApiEndpoint::new(
+                        format!("405 {method} {}", "/system/images"),
+                        |rqctx: ::dropshot::RequestContext<H>| async move {
+                            runtime::method_not_allowed(
+                                    rqctx.request.method(),
+                                    "GET, POST",
+                                    runtime::ProblemDetails::from_problem,
+                                )
+                                .map_err(runtime::ProblemDetails::from)
+                        },
+                        method,
+                        "application/json",
+                        "/system/images",
+                        versions(),
+                    )
+                    .visible(false),
+            );
     }
     for method in runtime::methods_other_than(&["DELETE", "GET"]) {
-        api.register(
-            ::dropshot::ApiEndpoint::new(
-                    format!("405 {method} {}", "/system/images/{image_name}"),
-                    |
-                        rqctx: ::dropshot::RequestContext<H>,
-                        _: runtime::Parameters<SystemImageDelete>|
-                    async move {
-                        runtime::method_not_allowed(
-                                rqctx.request.method(),
-                                "DELETE, GET",
-                                runtime::ProblemDetails::from_problem,
-                            )
-                            .map_err(runtime::ProblemDetails::from)
-                    },
-                    method,
-                    "application/json",
-                    "/system/images/{image_name}",
-                    versions(),
-                )
-                .visible(false),
-        )?;
+        endpoints
+            .push(
+                ::dropshot::ApiEndpoint::new(
+                        format!("405 {method} {}", "/system/images/{image_name}"),
+                        |
+                            rqctx: ::dropshot::RequestContext<H>,
+                            _: runtime::Parameters<SystemImageDelete>|
+                        async move {
+                            runtime::method_not_allowed(
+                                    rqctx.request.method(),
+                                    "DELETE, GET",
+                                    runtime::ProblemDetails::from_problem,
+                                )
+                                .map_err(runtime::ProblemDetails::from)
+                        },
+                        method,
+                        "application/json",
+                        "/system/images/{image_name}",
+                        versions(),
+                    )
+                    .visible(false),
+            );
     }
     for method in runtime::methods_other_than(&["GET", "POST"]) {
-        api.register(
-            ::dropshot::ApiEndpoint::new(
-                    format!("405 {method} {}", "/system/ip-pools"),
-                    |rqctx: ::dropshot::RequestContext<H>| async move {
-                        runtime::method_not_allowed(
-                                rqctx.request.method(),
-                                "GET, POST",
-                                runtime::ProblemDetails::from_problem,
-                            )
-                            .map_err(runtime::ProblemDetails::from)
-                    },
-                    method,
-                    "application/json",
-                    "/system/ip-pools",
-                    versions(),
-                )
-                .visible(false),
-        )?;
+        endpoints
+            .push(
+                ::dropshot::ApiEndpoint::new(
+                        format!("405 {method} {}", "/system/ip-pools"),
+                        |rqctx: ::dropshot::RequestContext<H>| async move {
+                            runtime::method_not_allowed(
+                                    rqctx.request.method(),
+                                    "GET, POST",
+                                    runtime::ProblemDetails::from_problem,
+                                )
+                                .map_err(runtime::ProblemDetails::from)
+                        },
+                        method,
+                        "application/json",
+                        "/system/ip-pools",
+                        versions(),
+                    )
+                    .visible(false),
+            );
     }
     for method in runtime::methods_other_than(&["GET"]) {
-        api.register(
-            ::dropshot::ApiEndpoint::new(
-                    format!("405 {method} {}", "/system/ip-pools-service"),
-                    |rqctx: ::dropshot::RequestContext<H>| async move {
-                        runtime::method_not_allowed(
-                                rqctx.request.method(),
-                                "GET",
-                                runtime::ProblemDetails::from_problem,
-                            )
-                            .map_err(runtime::ProblemDetails::from)
-                    },
-                    method,
-                    "application/json",
-                    "/system/ip-pools-service",
-                    versions(),
-                )
-                .visible(false),
-        )?;
+        endpoints
+            .push(
+                ::dropshot::ApiEndpoint::new(
+                        format!("405 {method} {}", "/system/ip-pools-service"),
+                        |rqctx: ::dropshot::RequestContext<H>| async move {
+                            runtime::method_not_allowed(
+                                    rqctx.request.method(),
+                                    "GET",
+                                    runtime::ProblemDetails::from_problem,
+                                )
+                                .map_err(runtime::ProblemDetails::from)
+                        },
+                        method,
+                        "application/json",
+                        "/system/ip-pools-service",
+                        versions(),
+                    )
+                    .visible(false),
+            );
     }
     for method in runtime::methods_other_than(&["GET"]) {
-        api.register(
-            ::dropshot::ApiEndpoint::new(
-                    format!("405 {method} {}", "/system/ip-pools-service/ranges"),
-                    |rqctx: ::dropshot::RequestContext<H>| async move {
-                        runtime::method_not_allowed(
-                                rqctx.request.method(),
-                                "GET",
-                                runtime::ProblemDetails::from_problem,
-                            )
-                            .map_err(runtime::ProblemDetails::from)
-                    },
-                    method,
-                    "application/json",
-                    "/system/ip-pools-service/ranges",
-                    versions(),
-                )
-                .visible(false),
-        )?;
+        endpoints
+            .push(
+                ::dropshot::ApiEndpoint::new(
+                        format!("405 {method} {}", "/system/ip-pools-service/ranges"),
+                        |rqctx: ::dropshot::RequestContext<H>| async move {
+                            runtime::method_not_allowed(
+                                    rqctx.request.method(),
+                                    "GET",
+                                    runtime::ProblemDetails::from_problem,
+                                )
+                                .map_err(runtime::ProblemDetails::from)
+                        },
+                        method,
+                        "application/json",
+                        "/system/ip-pools-service/ranges",
+                        versions(),
+                    )
+                    .visible(false),
+            );
     }
     for method in runtime::methods_other_than(&["POST"]) {
-        api.register(
-            ::dropshot::ApiEndpoint::new(
-                    format!("405 {method} {}", "/system/ip-pools-service/ranges/add"),
-                    |rqctx: ::dropshot::RequestContext<H>| async move {
-                        runtime::method_not_allowed(
-                                rqctx.request.method(),
-                                "POST",
-                                runtime::ProblemDetails::from_problem,
-                            )
-                            .map_err(runtime::ProblemDetails::from)
-                    },
-                    method,
-                    "application/json",
-                    "/system/ip-pools-service/ranges/add",
-                    versions(),
-                )
-                .visible(false),
-        )?;
+        endpoints
+            .push(
+                ::dropshot::ApiEndpoint::new(
+                        format!(
+                            "405 {method} {}", "/system/ip-pools-service/ranges/add"
+                        ),
+                        |rqctx: ::dropshot::RequestContext<H>| async move {
+                            runtime::method_not_allowed(
+                                    rqctx.request.method(),
+                                    "POST",
+                                    runtime::ProblemDetails::from_problem,
+                                )
+                                .map_err(runtime::ProblemDetails::from)
+                        },
+                        method,
+                        "application/json",
+                        "/system/ip-pools-service/ranges/add",
+                        versions(),
+                    )
+                    .visible(false),
+            );
     }
     for method in runtime::methods_other_than(&["POST"]) {
-        api.register(
-            ::dropshot::ApiEndpoint::new(
-                    format!("405 {method} {}", "/system/ip-pools-service/ranges/remove"),
-                    |rqctx: ::dropshot::RequestContext<H>| async move {
-                        runtime::method_not_allowed(
-                                rqctx.request.method(),
-                                "POST",
-                                runtime::ProblemDetails::from_problem,
-                            )
-                            .map_err(runtime::ProblemDetails::from)
-                    },
-                    method,
-                    "application/json",
-                    "/system/ip-pools-service/ranges/remove",
-                    versions(),
-                )
-                .visible(false),
-        )?;
+        endpoints
+            .push(
+                ::dropshot::ApiEndpoint::new(
+                        format!(
+                            "405 {method} {}", "/system/ip-pools-service/ranges/remove"
+                        ),
+                        |rqctx: ::dropshot::RequestContext<H>| async move {
+                            runtime::method_not_allowed(
+                                    rqctx.request.method(),
+                                    "POST",
+                                    runtime::ProblemDetails::from_problem,
+                                )
+                                .map_err(runtime::ProblemDetails::from)
+                        },
+                        method,
+                        "application/json",
+                        "/system/ip-pools-service/ranges/remove",
+                        versions(),
+                    )
+                    .visible(false),
+            );
     }
     for method in runtime::methods_other_than(&["DELETE", "GET", "PUT"]) {
-        api.register(
-            ::dropshot::ApiEndpoint::new(
-                    format!("405 {method} {}", "/system/ip-pools/{pool_name}"),
-                    |
-                        rqctx: ::dropshot::RequestContext<H>,
-                        _: runtime::Parameters<IpPoolDelete>|
-                    async move {
-                        runtime::method_not_allowed(
-                                rqctx.request.method(),
-                                "DELETE, GET, PUT",
-                                runtime::ProblemDetails::from_problem,
-                            )
-                            .map_err(runtime::ProblemDetails::from)
-                    },
-                    method,
-                    "application/json",
-                    "/system/ip-pools/{pool_name}",
-                    versions(),
-                )
-                .visible(false),
-        )?;
+        endpoints
+            .push(
+                ::dropshot::ApiEndpoint::new(
+                        format!("405 {method} {}", "/system/ip-pools/{pool_name}"),
+                        |
+                            rqctx: ::dropshot::RequestContext<H>,
+                            _: runtime::Parameters<IpPoolDelete>|
+                        async move {
+                            runtime::method_not_allowed(
+                                    rqctx.request.method(),
+                                    "DELETE, GET, PUT",
+                                    runtime::ProblemDetails::from_problem,
+                                )
+                                .map_err(runtime::ProblemDetails::from)
+                        },
+                        method,
+                        "application/json",
+                        "/system/ip-pools/{pool_name}",
+                        versions(),
+                    )
+                    .visible(false),
+            );
     }
     for method in runtime::methods_other_than(&["GET"]) {
-        api.register(
-            ::dropshot::ApiEndpoint::new(
-                    format!("405 {method} {}", "/system/ip-pools/{pool_name}/ranges"),
-                    |
-                        rqctx: ::dropshot::RequestContext<H>,
-                        _: runtime::Parameters<IpPoolRangeList>|
-                    async move {
-                        runtime::method_not_allowed(
-                                rqctx.request.method(),
-                                "GET",
-                                runtime::ProblemDetails::from_problem,
-                            )
-                            .map_err(runtime::ProblemDetails::from)
-                    },
-                    method,
-                    "application/json",
-                    "/system/ip-pools/{pool_name}/ranges",
-                    versions(),
-                )
-                .visible(false),
-        )?;
+        endpoints
+            .push(
+                ::dropshot::ApiEndpoint::new(
+                        format!(
+                            "405 {method} {}", "/system/ip-pools/{pool_name}/ranges"
+                        ),
+                        |
+                            rqctx: ::dropshot::RequestContext<H>,
+                            _: runtime::Parameters<IpPoolRangeList>|
+                        async move {
+                            runtime::method_not_allowed(
+                                    rqctx.request.method(),
+                                    "GET",
+                                    runtime::ProblemDetails::from_problem,
+                                )
+                                .map_err(runtime::ProblemDetails::from)
+                        },
+                        method,
+                        "application/json",
+                        "/system/ip-pools/{pool_name}/ranges",
+                        versions(),
+                    )
+                    .visible(false),
+            );
     }
     for method in runtime::methods_other_than(&["POST"]) {
-        api.register(
-            ::dropshot::ApiEndpoint::new(
-                    format!(
-                        "405 {method} {}", "/system/ip-pools/{pool_name}/ranges/add"
-                    ),
-                    |
-                        rqctx: ::dropshot::RequestContext<H>,
-                        _: runtime::Parameters<IpPoolRangeAdd>|
-                    async move {
-                        runtime::method_not_allowed(
-                                rqctx.request.method(),
-                                "POST",
-                                runtime::ProblemDetails::from_problem,
-                            )
-                            .map_err(runtime::ProblemDetails::from)
-                    },
-                    method,
-                    "application/json",
-                    "/system/ip-pools/{pool_name}/ranges/add",
-                    versions(),
-                )
-                .visible(false),
-        )?;
+        endpoints
+            .push(
+                ::dropshot::ApiEndpoint::new(
+                        format!(
+                            "405 {method} {}", "/system/ip-pools/{pool_name}/ranges/add"
+                        ),
+                        |
+                            rqctx: ::dropshot::RequestContext<H>,
+                            _: runtime::Parameters<IpPoolRangeAdd>|
+                        async move {
+                            runtime::method_not_allowed(
+                                    rqctx.request.method(),
+                                    "POST",
+                                    runtime::ProblemDetails::from_problem,
+                                )
+                                .map_err(runtime::ProblemDetails::from)
+                        },
+                        method,
+                        "application/json",
+                        "/system/ip-pools/{pool_name}/ranges/add",
+                        versions(),
+                    )
+                    .visible(false),
+            );
     }
     for method in runtime::methods_other_than(&["POST"]) {
-        api.register(
-            ::dropshot::ApiEndpoint::new(
-                    format!(
-                        "405 {method} {}", "/system/ip-pools/{pool_name}/ranges/remove"
-                    ),
-                    |
-                        rqctx: ::dropshot::RequestContext<H>,
-                        _: runtime::Parameters<IpPoolRangeRemove>|
-                    async move {
-                        runtime::method_not_allowed(
-                                rqctx.request.method(),
-                                "POST",
-                                runtime::ProblemDetails::from_problem,
-                            )
-                            .map_err(runtime::ProblemDetails::from)
-                    },
-                    method,
-                    "application/json",
-                    "/system/ip-pools/{pool_name}/ranges/remove",
-                    versions(),
-                )
-                .visible(false),
-        )?;
+        endpoints
+            .push(
+                ::dropshot::ApiEndpoint::new(
+                        format!(
+                            "405 {method} {}",
+                            "/system/ip-pools/{pool_name}/ranges/remove"
+                        ),
+                        |
+                            rqctx: ::dropshot::RequestContext<H>,
+                            _: runtime::Parameters<IpPoolRangeRemove>|
+                        async move {
+                            runtime::method_not_allowed(
+                                    rqctx.request.method(),
+                                    "POST",
+                                    runtime::ProblemDetails::from_problem,
+                                )
+                                .map_err(runtime::ProblemDetails::from)
+                        },
+                        method,
+                        "application/json",
+                        "/system/ip-pools/{pool_name}/ranges/remove",
+                        versions(),
+                    )
+                    .visible(false),
+            );
     }
     for method in runtime::methods_other_than(&["GET"]) {
-        api.register(
-            ::dropshot::ApiEndpoint::new(
-                    format!("405 {method} {}", "/system/metrics/{metric_name}"),
-                    |
-                        rqctx: ::dropshot::RequestContext<H>,
-                        _: runtime::Parameters<SystemMetric>|
-                    async move {
-                        runtime::method_not_allowed(
-                                rqctx.request.method(),
-                                "GET",
-                                runtime::ProblemDetails::from_problem,
-                            )
-                            .map_err(runtime::ProblemDetails::from)
-                    },
-                    method,
-                    "application/json",
-                    "/system/metrics/{metric_name}",
-                    versions(),
-                )
-                .visible(false),
-        )?;
+        endpoints
+            .push(
+                ::dropshot::ApiEndpoint::new(
+                        format!("405 {method} {}", "/system/metrics/{metric_name}"),
+                        |
+                            rqctx: ::dropshot::RequestContext<H>,
+                            _: runtime::Parameters<SystemMetric>|
+                        async move {
+                            runtime::method_not_allowed(
+                                    rqctx.request.method(),
+                                    "GET",
+                                    runtime::ProblemDetails::from_problem,
+                                )
+                                .map_err(runtime::ProblemDetails::from)
+                        },
+                        method,
+                        "application/json",
+                        "/system/metrics/{metric_name}",
+                        versions(),
+                    )
+                    .visible(false),
+            );
     }
     for method in runtime::methods_other_than(&["GET", "PUT"]) {
-        api.register(
-            ::dropshot::ApiEndpoint::new(
-                    format!("405 {method} {}", "/system/policy"),
-                    |rqctx: ::dropshot::RequestContext<H>| async move {
-                        runtime::method_not_allowed(
-                                rqctx.request.method(),
-                                "GET, PUT",
-                                runtime::ProblemDetails::from_problem,
-                            )
-                            .map_err(runtime::ProblemDetails::from)
-                    },
-                    method,
-                    "application/json",
-                    "/system/policy",
-                    versions(),
-                )
-                .visible(false),
-        )?;
+        endpoints
+            .push(
+                ::dropshot::ApiEndpoint::new(
+                        format!("405 {method} {}", "/system/policy"),
+                        |rqctx: ::dropshot::RequestContext<H>| async move {
+                            runtime::method_not_allowed(
+                                    rqctx.request.method(),
+                                    "GET, PUT",
+                                    runtime::ProblemDetails::from_problem,
+                                )
+                                .map_err(runtime::ProblemDetails::from)
+                        },
+                        method,
+                        "application/json",
+                        "/system/policy",
+                        versions(),
+                    )
+                    .visible(false),
+            );
     }
     for method in runtime::methods_other_than(&["GET"]) {
-        api.register(
-            ::dropshot::ApiEndpoint::new(
-                    format!("405 {method} {}", "/system/sagas"),
-                    |rqctx: ::dropshot::RequestContext<H>| async move {
-                        runtime::method_not_allowed(
-                                rqctx.request.method(),
-                                "GET",
-                                runtime::ProblemDetails::from_problem,
-                            )
-                            .map_err(runtime::ProblemDetails::from)
-                    },
-                    method,
-                    "application/json",
-                    "/system/sagas",
-                    versions(),
-                )
-                .visible(false),
-        )?;
+        endpoints
+            .push(
+                ::dropshot::ApiEndpoint::new(
+                        format!("405 {method} {}", "/system/sagas"),
+                        |rqctx: ::dropshot::RequestContext<H>| async move {
+                            runtime::method_not_allowed(
+                                    rqctx.request.method(),
+                                    "GET",
+                                    runtime::ProblemDetails::from_problem,
+                                )
+                                .map_err(runtime::ProblemDetails::from)
+                        },
+                        method,
+                        "application/json",
+                        "/system/sagas",
+                        versions(),
+                    )
+                    .visible(false),
+            );
     }
     for method in runtime::methods_other_than(&["GET"]) {
-        api.register(
-            ::dropshot::ApiEndpoint::new(
-                    format!("405 {method} {}", "/system/sagas/{saga_id}"),
-                    |
-                        rqctx: ::dropshot::RequestContext<H>,
-                        _: runtime::Parameters<SagaView>|
-                    async move {
-                        runtime::method_not_allowed(
-                                rqctx.request.method(),
-                                "GET",
-                                runtime::ProblemDetails::from_problem,
-                            )
-                            .map_err(runtime::ProblemDetails::from)
-                    },
-                    method,
-                    "application/json",
-                    "/system/sagas/{saga_id}",
-                    versions(),
-                )
-                .visible(false),
-        )?;
+        endpoints
+            .push(
+                ::dropshot::ApiEndpoint::new(
+                        format!("405 {method} {}", "/system/sagas/{saga_id}"),
+                        |
+                            rqctx: ::dropshot::RequestContext<H>,
+                            _: runtime::Parameters<SagaView>|
+                        async move {
+                            runtime::method_not_allowed(
+                                    rqctx.request.method(),
+                                    "GET",
+                                    runtime::ProblemDetails::from_problem,
+                                )
+                                .map_err(runtime::ProblemDetails::from)
+                        },
+                        method,
+                        "application/json",
+                        "/system/sagas/{saga_id}",
+                        versions(),
+                    )
+                    .visible(false),
+            );
     }
     for method in runtime::methods_other_than(&["GET", "POST"]) {
-        api.register(
-            ::dropshot::ApiEndpoint::new(
-                    format!("405 {method} {}", "/system/silos"),
-                    |rqctx: ::dropshot::RequestContext<H>| async move {
-                        runtime::method_not_allowed(
-                                rqctx.request.method(),
-                                "GET, POST",
-                                runtime::ProblemDetails::from_problem,
-                            )
-                            .map_err(runtime::ProblemDetails::from)
-                    },
-                    method,
-                    "application/json",
-                    "/system/silos",
-                    versions(),
-                )
-                .visible(false),
-        )?;
+        endpoints
+            .push(
+                ::dropshot::ApiEndpoint::new(
+                        format!("405 {method} {}", "/system/silos"),
+                        |rqctx: ::dropshot::RequestContext<H>| async move {
+                            runtime::method_not_allowed(
+                                    rqctx.request.method(),
+                                    "GET, POST",
+                                    runtime::ProblemDetails::from_problem,
+                                )
+                                .map_err(runtime::ProblemDetails::from)
+                        },
+                        method,
+                        "application/json",
+                        "/system/silos",
+                        versions(),
+                    )
+                    .visible(false),
+            );
     }
     for method in runtime::methods_other_than(&["DELETE", "GET"]) {
-        api.register(
-            ::dropshot::ApiEndpoint::new(
-                    format!("405 {method} {}", "/system/silos/{silo_name}"),
-                    |
-                        rqctx: ::dropshot::RequestContext<H>,
-                        _: runtime::Parameters<SiloDelete>|
-                    async move {
-                        runtime::method_not_allowed(
-                                rqctx.request.method(),
-                                "DELETE, GET",
-                                runtime::ProblemDetails::from_problem,
-                            )
-                            .map_err(runtime::ProblemDetails::from)
-                    },
-                    method,
-                    "application/json",
-                    "/system/silos/{silo_name}",
-                    versions(),
-                )
-                .visible(false),
-        )?;
+        endpoints
+            .push(
+                ::dropshot::ApiEndpoint::new(
+                        format!("405 {method} {}", "/system/silos/{silo_name}"),
+                        |
+                            rqctx: ::dropshot::RequestContext<H>,
+                            _: runtime::Parameters<SiloDelete>|
+                        async move {
+                            runtime::method_not_allowed(
+                                    rqctx.request.method(),
+                                    "DELETE, GET",
+                                    runtime::ProblemDetails::from_problem,
+                                )
+                                .map_err(runtime::ProblemDetails::from)
+                        },
+                        method,
+                        "application/json",
+                        "/system/silos/{silo_name}",
+                        versions(),
+                    )
+                    .visible(false),
+            );
     }
     for method in runtime::methods_other_than(&["GET"]) {
-        api.register(
-            ::dropshot::ApiEndpoint::new(
-                    format!(
-                        "405 {method} {}", "/system/silos/{silo_name}/identity-providers"
-                    ),
-                    |
-                        rqctx: ::dropshot::RequestContext<H>,
-                        _: runtime::Parameters<SiloIdentityProviderList>|
-                    async move {
-                        runtime::method_not_allowed(
-                                rqctx.request.method(),
-                                "GET",
-                                runtime::ProblemDetails::from_problem,
-                            )
-                            .map_err(runtime::ProblemDetails::from)
-                    },
-                    method,
-                    "application/json",
-                    "/system/silos/{silo_name}/identity-providers",
-                    versions(),
-                )
-                .visible(false),
-        )?;
+        endpoints
+            .push(
+                ::dropshot::ApiEndpoint::new(
+                        format!(
+                            "405 {method} {}",
+                            "/system/silos/{silo_name}/identity-providers"
+                        ),
+                        |
+                            rqctx: ::dropshot::RequestContext<H>,
+                            _: runtime::Parameters<SiloIdentityProviderList>|
+                        async move {
+                            runtime::method_not_allowed(
+                                    rqctx.request.method(),
+                                    "GET",
+                                    runtime::ProblemDetails::from_problem,
+                                )
+                                .map_err(runtime::ProblemDetails::from)
+                        },
+                        method,
+                        "application/json",
+                        "/system/silos/{silo_name}/identity-providers",
+                        versions(),
+                    )
+                    .visible(false),
+            );
     }
     for method in runtime::methods_other_than(&["POST"]) {
-        api.register(
-            ::dropshot::ApiEndpoint::new(
-                    format!(
-                        "405 {method} {}",
-                        "/system/silos/{silo_name}/identity-providers/local/users"
-                    ),
-                    |
-                        rqctx: ::dropshot::RequestContext<H>,
-                        _: runtime::Parameters<LocalIdpUserCreate>|
-                    async move {
-                        runtime::method_not_allowed(
-                                rqctx.request.method(),
-                                "POST",
-                                runtime::ProblemDetails::from_problem,
-                            )
-                            .map_err(runtime::ProblemDetails::from)
-                    },
-                    method,
-                    "application/json",
-                    "/system/silos/{silo_name}/identity-providers/local/users",
-                    versions(),
-                )
-                .visible(false),
-        )?;
+        endpoints
+            .push(
+                ::dropshot::ApiEndpoint::new(
+                        format!(
+                            "405 {method} {}",
+                            "/system/silos/{silo_name}/identity-providers/local/users"
+                        ),
+                        |
+                            rqctx: ::dropshot::RequestContext<H>,
+                            _: runtime::Parameters<LocalIdpUserCreate>|
+                        async move {
+                            runtime::method_not_allowed(
+                                    rqctx.request.method(),
+                                    "POST",
+                                    runtime::ProblemDetails::from_problem,
+                                )
+                                .map_err(runtime::ProblemDetails::from)
+                        },
+                        method,
+                        "application/json",
+                        "/system/silos/{silo_name}/identity-providers/local/users",
+                        versions(),
+                    )
+                    .visible(false),
+            );
     }
     for method in runtime::methods_other_than(&["DELETE"]) {
-        api.register(
-            ::dropshot::ApiEndpoint::new(
-                    format!(
-                        "405 {method} {}",
-                        "/system/silos/{silo_name}/identity-providers/local/users/{user_id}"
-                    ),
-                    |
-                        rqctx: ::dropshot::RequestContext<H>,
-                        _: runtime::Parameters<LocalIdpUserDelete>|
-                    async move {
-                        runtime::method_not_allowed(
-                                rqctx.request.method(),
-                                "DELETE",
-                                runtime::ProblemDetails::from_problem,
-                            )
-                            .map_err(runtime::ProblemDetails::from)
-                    },
-                    method,
-                    "application/json",
-                    "/system/silos/{silo_name}/identity-providers/local/users/{user_id}",
-                    versions(),
-                )
-                .visible(false),
-        )?;
+        endpoints
+            .push(
+                ::dropshot::ApiEndpoint::new(
+                        format!(
+                            "405 {method} {}",
+                            "/system/silos/{silo_name}/identity-providers/local/users/{user_id}"
+                        ),
+                        |
+                            rqctx: ::dropshot::RequestContext<H>,
+                            _: runtime::Parameters<LocalIdpUserDelete>|
+                        async move {
+                            runtime::method_not_allowed(
+                                    rqctx.request.method(),
+                                    "DELETE",
+                                    runtime::ProblemDetails::from_problem,
+                                )
+                                .map_err(runtime::ProblemDetails::from)
+                        },
+                        method,
+                        "application/json",
+                        "/system/silos/{silo_name}/identity-providers/local/users/{user_id}",
+                        versions(),
+                    )
+                    .visible(false),
+            );
     }
     for method in runtime::methods_other_than(&["POST"]) {
-        api.register(
-            ::dropshot::ApiEndpoint::new(
-                    format!(
-                        "405 {method} {}",
-                        "/system/silos/{silo_name}/identity-providers/local/users/{user_id}/set-password"
-                    ),
-                    |
-                        rqctx: ::dropshot::RequestContext<H>,
-                        _: runtime::Parameters<LocalIdpUserSetPassword>|
-                    async move {
-                        runtime::method_not_allowed(
-                                rqctx.request.method(),
-                                "POST",
-                                runtime::ProblemDetails::from_problem,
-                            )
-                            .map_err(runtime::ProblemDetails::from)
-                    },
-                    method,
-                    "application/json",
-                    "/system/silos/{silo_name}/identity-providers/local/users/{user_id}/set-password",
-                    versions(),
-                )
-                .visible(false),
-        )?;
+        endpoints
+            .push(
+                ::dropshot::ApiEndpoint::new(
+                        format!(
+                            "405 {method} {}",
+                            "/system/silos/{silo_name}/identity-providers/local/users/{user_id}/set-password"
+                        ),
+                        |
+                            rqctx: ::dropshot::RequestContext<H>,
+                            _: runtime::Parameters<LocalIdpUserSetPassword>|
+                        async move {
+                            runtime::method_not_allowed(
+                                    rqctx.request.method(),
+                                    "POST",
+                                    runtime::ProblemDetails::from_problem,
+                                )
+                                .map_err(runtime::ProblemDetails::from)
+                        },
+                        method,
+                        "application/json",
+                        "/system/silos/{silo_name}/identity-providers/local/users/{user_id}/set-password",
+                        versions(),
+                    )
+                    .visible(false),
+            );
     }
     for method in runtime::methods_other_than(&["POST"]) {
-        api.register(
-            ::dropshot::ApiEndpoint::new(
-                    format!(
-                        "405 {method} {}",
-                        "/system/silos/{silo_name}/identity-providers/saml"
-                    ),
-                    |
-                        rqctx: ::dropshot::RequestContext<H>,
-                        _: runtime::Parameters<SamlIdentityProviderCreate>|
-                    async move {
-                        runtime::method_not_allowed(
-                                rqctx.request.method(),
-                                "POST",
-                                runtime::ProblemDetails::from_problem,
-                            )
-                            .map_err(runtime::ProblemDetails::from)
-                    },
-                    method,
-                    "application/json",
-                    "/system/silos/{silo_name}/identity-providers/saml",
-                    versions(),
-                )
-                .visible(false),
-        )?;
+        endpoints
+            .push(
+                ::dropshot::ApiEndpoint::new(
+                        format!(
+                            "405 {method} {}",
+                            "/system/silos/{silo_name}/identity-providers/saml"
+                        ),
+                        |
+                            rqctx: ::dropshot::RequestContext<H>,
+                            _: runtime::Parameters<SamlIdentityProviderCreate>|
+                        async move {
+                            runtime::method_not_allowed(
+                                    rqctx.request.method(),
+                                    "POST",
+                                    runtime::ProblemDetails::from_problem,
+                                )
+                                .map_err(runtime::ProblemDetails::from)
+                        },
+                        method,
+                        "application/json",
+                        "/system/silos/{silo_name}/identity-providers/saml",
+                        versions(),
+                    )
+                    .visible(false),
+            );
     }
     for method in runtime::methods_other_than(&["GET"]) {
-        api.register(
-            ::dropshot::ApiEndpoint::new(
-                    format!(
-                        "405 {method} {}",
-                        "/system/silos/{silo_name}/identity-providers/saml/{provider_name}"
-                    ),
-                    |
-                        rqctx: ::dropshot::RequestContext<H>,
-                        _: runtime::Parameters<SamlIdentityProviderView>|
-                    async move {
-                        runtime::method_not_allowed(
-                                rqctx.request.method(),
-                                "GET",
-                                runtime::ProblemDetails::from_problem,
-                            )
-                            .map_err(runtime::ProblemDetails::from)
-                    },
-                    method,
-                    "application/json",
-                    "/system/silos/{silo_name}/identity-providers/saml/{provider_name}",
-                    versions(),
-                )
-                .visible(false),
-        )?;
+        endpoints
+            .push(
+                ::dropshot::ApiEndpoint::new(
+                        format!(
+                            "405 {method} {}",
+                            "/system/silos/{silo_name}/identity-providers/saml/{provider_name}"
+                        ),
+                        |
+                            rqctx: ::dropshot::RequestContext<H>,
+                            _: runtime::Parameters<SamlIdentityProviderView>|
+                        async move {
+                            runtime::method_not_allowed(
+                                    rqctx.request.method(),
+                                    "GET",
+                                    runtime::ProblemDetails::from_problem,
+                                )
+                                .map_err(runtime::ProblemDetails::from)
+                        },
+                        method,
+                        "application/json",
+                        "/system/silos/{silo_name}/identity-providers/saml/{provider_name}",
+                        versions(),
+                    )
+                    .visible(false),
+            );
     }
     for method in runtime::methods_other_than(&["GET", "PUT"]) {
-        api.register(
-            ::dropshot::ApiEndpoint::new(
-                    format!("405 {method} {}", "/system/silos/{silo_name}/policy"),
-                    |
-                        rqctx: ::dropshot::RequestContext<H>,
-                        _: runtime::Parameters<SiloPolicyUpdate>|
-                    async move {
-                        runtime::method_not_allowed(
-                                rqctx.request.method(),
-                                "GET, PUT",
-                                runtime::ProblemDetails::from_problem,
-                            )
-                            .map_err(runtime::ProblemDetails::from)
-                    },
-                    method,
-                    "application/json",
-                    "/system/silos/{silo_name}/policy",
-                    versions(),
-                )
-                .visible(false),
-        )?;
+        endpoints
+            .push(
+                ::dropshot::ApiEndpoint::new(
+                        format!("405 {method} {}", "/system/silos/{silo_name}/policy"),
+                        |
+                            rqctx: ::dropshot::RequestContext<H>,
+                            _: runtime::Parameters<SiloPolicyUpdate>|
+                        async move {
+                            runtime::method_not_allowed(
+                                    rqctx.request.method(),
+                                    "GET, PUT",
+                                    runtime::ProblemDetails::from_problem,
+                                )
+                                .map_err(runtime::ProblemDetails::from)
+                        },
+                        method,
+                        "application/json",
+                        "/system/silos/{silo_name}/policy",
+                        versions(),
+                    )
+                    .visible(false),
+            );
     }
     for method in runtime::methods_other_than(&["GET"]) {
-        api.register(
-            ::dropshot::ApiEndpoint::new(
-                    format!("405 {method} {}", "/system/silos/{silo_name}/users/all"),
-                    |
-                        rqctx: ::dropshot::RequestContext<H>,
-                        _: runtime::Parameters<SiloUsersList>|
-                    async move {
-                        runtime::method_not_allowed(
-                                rqctx.request.method(),
-                                "GET",
-                                runtime::ProblemDetails::from_problem,
-                            )
-                            .map_err(runtime::ProblemDetails::from)
-                    },
-                    method,
-                    "application/json",
-                    "/system/silos/{silo_name}/users/all",
-                    versions(),
-                )
-                .visible(false),
-        )?;
+        endpoints
+            .push(
+                ::dropshot::ApiEndpoint::new(
+                        format!(
+                            "405 {method} {}", "/system/silos/{silo_name}/users/all"
+                        ),
+                        |
+                            rqctx: ::dropshot::RequestContext<H>,
+                            _: runtime::Parameters<SiloUsersList>|
+                        async move {
+                            runtime::method_not_allowed(
+                                    rqctx.request.method(),
+                                    "GET",
+                                    runtime::ProblemDetails::from_problem,
+                                )
+                                .map_err(runtime::ProblemDetails::from)
+                        },
+                        method,
+                        "application/json",
+                        "/system/silos/{silo_name}/users/all",
+                        versions(),
+                    )
+                    .visible(false),
+            );
     }
     for method in runtime::methods_other_than(&["GET"]) {
-        api.register(
-            ::dropshot::ApiEndpoint::new(
-                    format!(
-                        "405 {method} {}", "/system/silos/{silo_name}/users/id/{user_id}"
-                    ),
-                    |
-                        rqctx: ::dropshot::RequestContext<H>,
-                        _: runtime::Parameters<SiloUserView>|
-                    async move {
-                        runtime::method_not_allowed(
-                                rqctx.request.method(),
-                                "GET",
-                                runtime::ProblemDetails::from_problem,
-                            )
-                            .map_err(runtime::ProblemDetails::from)
-                    },
-                    method,
-                    "application/json",
-                    "/system/silos/{silo_name}/users/id/{user_id}",
-                    versions(),
-                )
-                .visible(false),
-        )?;
+        endpoints
+            .push(
+                ::dropshot::ApiEndpoint::new(
+                        format!(
+                            "405 {method} {}",
+                            "/system/silos/{silo_name}/users/id/{user_id}"
+                        ),
+                        |
+                            rqctx: ::dropshot::RequestContext<H>,
+                            _: runtime::Parameters<SiloUserView>|
+                        async move {
+                            runtime::method_not_allowed(
+                                    rqctx.request.method(),
+                                    "GET",
+                                    runtime::ProblemDetails::from_problem,
+                                )
+                                .map_err(runtime::ProblemDetails::from)
+                        },
+                        method,
+                        "application/json",
+                        "/system/silos/{silo_name}/users/id/{user_id}",
+                        versions(),
+                    )
+                    .visible(false),
+            );
     }
     for method in runtime::methods_other_than(&["GET"]) {
-        api.register(
-            ::dropshot::ApiEndpoint::new(
-                    format!("405 {method} {}", "/system/user"),
-                    |rqctx: ::dropshot::RequestContext<H>| async move {
-                        runtime::method_not_allowed(
-                                rqctx.request.method(),
-                                "GET",
-                                runtime::ProblemDetails::from_problem,
-                            )
-                            .map_err(runtime::ProblemDetails::from)
-                    },
-                    method,
-                    "application/json",
-                    "/system/user",
-                    versions(),
-                )
-                .visible(false),
-        )?;
+        endpoints
+            .push(
+                ::dropshot::ApiEndpoint::new(
+                        format!("405 {method} {}", "/system/user"),
+                        |rqctx: ::dropshot::RequestContext<H>| async move {
+                            runtime::method_not_allowed(
+                                    rqctx.request.method(),
+                                    "GET",
+                                    runtime::ProblemDetails::from_problem,
+                                )
+                                .map_err(runtime::ProblemDetails::from)
+                        },
+                        method,
+                        "application/json",
+                        "/system/user",
+                        versions(),
+                    )
+                    .visible(false),
+            );
     }
     for method in runtime::methods_other_than(&["GET"]) {
-        api.register(
-            ::dropshot::ApiEndpoint::new(
-                    format!("405 {method} {}", "/system/user/{user_name}"),
-                    |
-                        rqctx: ::dropshot::RequestContext<H>,
-                        _: runtime::Parameters<SystemUserView>|
-                    async move {
-                        runtime::method_not_allowed(
-                                rqctx.request.method(),
-                                "GET",
-                                runtime::ProblemDetails::from_problem,
-                            )
-                            .map_err(runtime::ProblemDetails::from)
-                    },
-                    method,
-                    "application/json",
-                    "/system/user/{user_name}",
-                    versions(),
-                )
-                .visible(false),
-        )?;
+        endpoints
+            .push(
+                ::dropshot::ApiEndpoint::new(
+                        format!("405 {method} {}", "/system/user/{user_name}"),
+                        |
+                            rqctx: ::dropshot::RequestContext<H>,
+                            _: runtime::Parameters<SystemUserView>|
+                        async move {
+                            runtime::method_not_allowed(
+                                    rqctx.request.method(),
+                                    "GET",
+                                    runtime::ProblemDetails::from_problem,
+                                )
+                                .map_err(runtime::ProblemDetails::from)
+                        },
+                        method,
+                        "application/json",
+                        "/system/user/{user_name}",
+                        versions(),
+                    )
+                    .visible(false),
+            );
     }
     for method in runtime::methods_other_than(&["GET"]) {
-        api.register(
-            ::dropshot::ApiEndpoint::new(
-                    format!("405 {method} {}", "/timeseries/schema"),
-                    |rqctx: ::dropshot::RequestContext<H>| async move {
-                        runtime::method_not_allowed(
-                                rqctx.request.method(),
-                                "GET",
-                                runtime::ProblemDetails::from_problem,
-                            )
-                            .map_err(runtime::ProblemDetails::from)
-                    },
-                    method,
-                    "application/json",
-                    "/timeseries/schema",
-                    versions(),
-                )
-                .visible(false),
-        )?;
+        endpoints
+            .push(
+                ::dropshot::ApiEndpoint::new(
+                        format!("405 {method} {}", "/timeseries/schema"),
+                        |rqctx: ::dropshot::RequestContext<H>| async move {
+                            runtime::method_not_allowed(
+                                    rqctx.request.method(),
+                                    "GET",
+                                    runtime::ProblemDetails::from_problem,
+                                )
+                                .map_err(runtime::ProblemDetails::from)
+                        },
+                        method,
+                        "application/json",
+                        "/timeseries/schema",
+                        versions(),
+                    )
+                    .visible(false),
+            );
     }
     for method in runtime::methods_other_than(&["GET"]) {
-        api.register(
-            ::dropshot::ApiEndpoint::new(
-                    format!("405 {method} {}", "/users"),
-                    |rqctx: ::dropshot::RequestContext<H>| async move {
-                        runtime::method_not_allowed(
-                                rqctx.request.method(),
-                                "GET",
-                                runtime::ProblemDetails::from_problem,
-                            )
-                            .map_err(runtime::ProblemDetails::from)
-                    },
-                    method,
-                    "application/json",
-                    "/users",
-                    versions(),
-                )
-                .visible(false),
-        )?;
+        endpoints
+            .push(
+                ::dropshot::ApiEndpoint::new(
+                        format!("405 {method} {}", "/users"),
+                        |rqctx: ::dropshot::RequestContext<H>| async move {
+                            runtime::method_not_allowed(
+                                    rqctx.request.method(),
+                                    "GET",
+                                    runtime::ProblemDetails::from_problem,
+                                )
+                                .map_err(runtime::ProblemDetails::from)
+                        },
+                        method,
+                        "application/json",
+                        "/users",
+                        versions(),
+                    )
+                    .visible(false),
+            );
     }
     for method in runtime::methods_other_than(&["GET", "POST"]) {
-        api.register(
-            ::dropshot::ApiEndpoint::new(
-                    format!("405 {method} {}", "/v1/disks"),
-                    |rqctx: ::dropshot::RequestContext<H>| async move {
-                        runtime::method_not_allowed(
-                                rqctx.request.method(),
-                                "GET, POST",
-                                runtime::ProblemDetails::from_problem,
-                            )
-                            .map_err(runtime::ProblemDetails::from)
-                    },
-                    method,
-                    "application/json",
-                    "/v1/disks",
-                    versions(),
-                )
-                .visible(false),
-        )?;
+        endpoints
+            .push(
+                ::dropshot::ApiEndpoint::new(
+                        format!("405 {method} {}", "/v1/disks"),
+                        |rqctx: ::dropshot::RequestContext<H>| async move {
+                            runtime::method_not_allowed(
+                                    rqctx.request.method(),
+                                    "GET, POST",
+                                    runtime::ProblemDetails::from_problem,
+                                )
+                                .map_err(runtime::ProblemDetails::from)
+                        },
+                        method,
+                        "application/json",
+                        "/v1/disks",
+                        versions(),
+                    )
+                    .visible(false),
+            );
     }
     for method in runtime::methods_other_than(&["DELETE", "GET"]) {
-        api.register(
-            ::dropshot::ApiEndpoint::new(
-                    format!("405 {method} {}", "/v1/disks/{disk}"),
-                    |
-                        rqctx: ::dropshot::RequestContext<H>,
-                        _: runtime::Parameters<DiskDeleteV1>|
-                    async move {
-                        runtime::method_not_allowed(
-                                rqctx.request.method(),
-                                "DELETE, GET",
-                                runtime::ProblemDetails::from_problem,
-                            )
-                            .map_err(runtime::ProblemDetails::from)
-                    },
-                    method,
-                    "application/json",
-                    "/v1/disks/{disk}",
-                    versions(),
-                )
-                .visible(false),
-        )?;
+        endpoints
+            .push(
+                ::dropshot::ApiEndpoint::new(
+                        format!("405 {method} {}", "/v1/disks/{disk}"),
+                        |
+                            rqctx: ::dropshot::RequestContext<H>,
+                            _: runtime::Parameters<DiskDeleteV1>|
+                        async move {
+                            runtime::method_not_allowed(
+                                    rqctx.request.method(),
+                                    "DELETE, GET",
+                                    runtime::ProblemDetails::from_problem,
+                                )
+                                .map_err(runtime::ProblemDetails::from)
+                        },
+                        method,
+                        "application/json",
+                        "/v1/disks/{disk}",
+                        versions(),
+                    )
+                    .visible(false),
+            );
     }
     for method in runtime::methods_other_than(&["GET", "POST"]) {
-        api.register(
-            ::dropshot::ApiEndpoint::new(
-                    format!("405 {method} {}", "/v1/instances"),
-                    |rqctx: ::dropshot::RequestContext<H>| async move {
-                        runtime::method_not_allowed(
-                                rqctx.request.method(),
-                                "GET, POST",
-                                runtime::ProblemDetails::from_problem,
-                            )
-                            .map_err(runtime::ProblemDetails::from)
-                    },
-                    method,
-                    "application/json",
-                    "/v1/instances",
-                    versions(),
-                )
-                .visible(false),
-        )?;
+        endpoints
+            .push(
+                ::dropshot::ApiEndpoint::new(
+                        format!("405 {method} {}", "/v1/instances"),
+                        |rqctx: ::dropshot::RequestContext<H>| async move {
+                            runtime::method_not_allowed(
+                                    rqctx.request.method(),
+                                    "GET, POST",
+                                    runtime::ProblemDetails::from_problem,
+                                )
+                                .map_err(runtime::ProblemDetails::from)
+                        },
+                        method,
+                        "application/json",
+                        "/v1/instances",
+                        versions(),
+                    )
+                    .visible(false),
+            );
     }
     for method in runtime::methods_other_than(&["DELETE", "GET"]) {
-        api.register(
-            ::dropshot::ApiEndpoint::new(
-                    format!("405 {method} {}", "/v1/instances/{instance}"),
-                    |
-                        rqctx: ::dropshot::RequestContext<H>,
-                        _: runtime::Parameters<InstanceDeleteV1>|
-                    async move {
-                        runtime::method_not_allowed(
-                                rqctx.request.method(),
-                                "DELETE, GET",
-                                runtime::ProblemDetails::from_problem,
-                            )
-                            .map_err(runtime::ProblemDetails::from)
-                    },
-                    method,
-                    "application/json",
-                    "/v1/instances/{instance}",
-                    versions(),
-                )
-                .visible(false),
-        )?;
+        endpoints
+            .push(
+                ::dropshot::ApiEndpoint::new(
+                        format!("405 {method} {}", "/v1/instances/{instance}"),
+                        |
+                            rqctx: ::dropshot::RequestContext<H>,
+                            _: runtime::Parameters<InstanceDeleteV1>|
+                        async move {
+                            runtime::method_not_allowed(
+                                    rqctx.request.method(),
+                                    "DELETE, GET",
+                                    runtime::ProblemDetails::from_problem,
+                                )
+                                .map_err(runtime::ProblemDetails::from)
+                        },
+                        method,
+                        "application/json",
+                        "/v1/instances/{instance}",
+                        versions(),
+                    )
+                    .visible(false),
+            );
     }
     for method in runtime::methods_other_than(&["GET"]) {
-        api.register(
-            ::dropshot::ApiEndpoint::new(
-                    format!("405 {method} {}", "/v1/instances/{instance}/disks"),
-                    |
-                        rqctx: ::dropshot::RequestContext<H>,
-                        _: runtime::Parameters<InstanceDiskListV1>|
-                    async move {
-                        runtime::method_not_allowed(
-                                rqctx.request.method(),
-                                "GET",
-                                runtime::ProblemDetails::from_problem,
-                            )
-                            .map_err(runtime::ProblemDetails::from)
-                    },
-                    method,
-                    "application/json",
-                    "/v1/instances/{instance}/disks",
-                    versions(),
-                )
-                .visible(false),
-        )?;
+        endpoints
+            .push(
+                ::dropshot::ApiEndpoint::new(
+                        format!("405 {method} {}", "/v1/instances/{instance}/disks"),
+                        |
+                            rqctx: ::dropshot::RequestContext<H>,
+                            _: runtime::Parameters<InstanceDiskListV1>|
+                        async move {
+                            runtime::method_not_allowed(
+                                    rqctx.request.method(),
+                                    "GET",
+                                    runtime::ProblemDetails::from_problem,
+                                )
+                                .map_err(runtime::ProblemDetails::from)
+                        },
+                        method,
+                        "application/json",
+                        "/v1/instances/{instance}/disks",
+                        versions(),
+                    )
+                    .visible(false),
+            );
     }
     for method in runtime::methods_other_than(&["POST"]) {
-        api.register(
-            ::dropshot::ApiEndpoint::new(
-                    format!("405 {method} {}", "/v1/instances/{instance}/disks/attach"),
-                    |
-                        rqctx: ::dropshot::RequestContext<H>,
-                        _: runtime::Parameters<InstanceDiskAttachV1>|
-                    async move {
-                        runtime::method_not_allowed(
-                                rqctx.request.method(),
-                                "POST",
-                                runtime::ProblemDetails::from_problem,
-                            )
-                            .map_err(runtime::ProblemDetails::from)
-                    },
-                    method,
-                    "application/json",
-                    "/v1/instances/{instance}/disks/attach",
-                    versions(),
-                )
-                .visible(false),
-        )?;
+        endpoints
+            .push(
+                ::dropshot::ApiEndpoint::new(
+                        format!(
+                            "405 {method} {}", "/v1/instances/{instance}/disks/attach"
+                        ),
+                        |
+                            rqctx: ::dropshot::RequestContext<H>,
+                            _: runtime::Parameters<InstanceDiskAttachV1>|
+                        async move {
+                            runtime::method_not_allowed(
+                                    rqctx.request.method(),
+                                    "POST",
+                                    runtime::ProblemDetails::from_problem,
+                                )
+                                .map_err(runtime::ProblemDetails::from)
+                        },
+                        method,
+                        "application/json",
+                        "/v1/instances/{instance}/disks/attach",
+                        versions(),
+                    )
+                    .visible(false),
+            );
     }
     for method in runtime::methods_other_than(&["POST"]) {
-        api.register(
-            ::dropshot::ApiEndpoint::new(
-                    format!("405 {method} {}", "/v1/instances/{instance}/disks/detach"),
-                    |
-                        rqctx: ::dropshot::RequestContext<H>,
-                        _: runtime::Parameters<InstanceDiskDetachV1>|
-                    async move {
-                        runtime::method_not_allowed(
-                                rqctx.request.method(),
-                                "POST",
-                                runtime::ProblemDetails::from_problem,
-                            )
-                            .map_err(runtime::ProblemDetails::from)
-                    },
-                    method,
-                    "application/json",
-                    "/v1/instances/{instance}/disks/detach",
-                    versions(),
-                )
-                .visible(false),
-        )?;
+        endpoints
+            .push(
+                ::dropshot::ApiEndpoint::new(
+                        format!(
+                            "405 {method} {}", "/v1/instances/{instance}/disks/detach"
+                        ),
+                        |
+                            rqctx: ::dropshot::RequestContext<H>,
+                            _: runtime::Parameters<InstanceDiskDetachV1>|
+                        async move {
+                            runtime::method_not_allowed(
+                                    rqctx.request.method(),
+                                    "POST",
+                                    runtime::ProblemDetails::from_problem,
+                                )
+                                .map_err(runtime::ProblemDetails::from)
+                        },
+                        method,
+                        "application/json",
+                        "/v1/instances/{instance}/disks/detach",
+                        versions(),
+                    )
+                    .visible(false),
+            );
     }
     for method in runtime::methods_other_than(&["POST"]) {
-        api.register(
-            ::dropshot::ApiEndpoint::new(
-                    format!("405 {method} {}", "/v1/instances/{instance}/migrate"),
-                    |
-                        rqctx: ::dropshot::RequestContext<H>,
-                        _: runtime::Parameters<InstanceMigrateV1>|
-                    async move {
-                        runtime::method_not_allowed(
-                                rqctx.request.method(),
-                                "POST",
-                                runtime::ProblemDetails::from_problem,
-                            )
-                            .map_err(runtime::ProblemDetails::from)
-                    },
-                    method,
-                    "application/json",
-                    "/v1/instances/{instance}/migrate",
-                    versions(),
-                )
-                .visible(false),
-        )?;
+        endpoints
+            .push(
+                ::dropshot::ApiEndpoint::new(
+                        format!("405 {method} {}", "/v1/instances/{instance}/migrate"),
+                        |
+                            rqctx: ::dropshot::RequestContext<H>,
+                            _: runtime::Parameters<InstanceMigrateV1>|
+                        async move {
+                            runtime::method_not_allowed(
+                                    rqctx.request.method(),
+                                    "POST",
+                                    runtime::ProblemDetails::from_problem,
+                                )
+                                .map_err(runtime::ProblemDetails::from)
+                        },
+                        method,
+                        "application/json",
+                        "/v1/instances/{instance}/migrate",
+                        versions(),
+                    )
+                    .visible(false),
+            );
     }
     for method in runtime::methods_other_than(&["POST"]) {
-        api.register(
-            ::dropshot::ApiEndpoint::new(
-                    format!("405 {method} {}", "/v1/instances/{instance}/reboot"),
-                    |
-                        rqctx: ::dropshot::RequestContext<H>,
-                        _: runtime::Parameters<InstanceRebootV1>|
-                    async move {
-                        runtime::method_not_allowed(
-                                rqctx.request.method(),
-                                "POST",
-                                runtime::ProblemDetails::from_problem,
-                            )
-                            .map_err(runtime::ProblemDetails::from)
-                    },
-                    method,
-                    "application/json",
-                    "/v1/instances/{instance}/reboot",
-                    versions(),
-                )
-                .visible(false),
-        )?;
+        endpoints
+            .push(
+                ::dropshot::ApiEndpoint::new(
+                        format!("405 {method} {}", "/v1/instances/{instance}/reboot"),
+                        |
+                            rqctx: ::dropshot::RequestContext<H>,
+                            _: runtime::Parameters<InstanceRebootV1>|
+                        async move {
+                            runtime::method_not_allowed(
+                                    rqctx.request.method(),
+                                    "POST",
+                                    runtime::ProblemDetails::from_problem,
+                                )
+                                .map_err(runtime::ProblemDetails::from)
+                        },
+                        method,
+                        "application/json",
+                        "/v1/instances/{instance}/reboot",
+                        versions(),
+                    )
+                    .visible(false),
+            );
     }
     for method in runtime::methods_other_than(&["GET"]) {
-        api.register(
-            ::dropshot::ApiEndpoint::new(
-                    format!(
-                        "405 {method} {}", "/v1/instances/{instance}/serial-console"
-                    ),
-                    |
-                        rqctx: ::dropshot::RequestContext<H>,
-                        _: runtime::Parameters<InstanceSerialConsoleV1>|
-                    async move {
-                        runtime::method_not_allowed(
-                                rqctx.request.method(),
-                                "GET",
-                                runtime::ProblemDetails::from_problem,
-                            )
-                            .map_err(runtime::ProblemDetails::from)
-                    },
-                    method,
-                    "application/json",
-                    "/v1/instances/{instance}/serial-console",
-                    versions(),
-                )
-                .visible(false),
-        )?;
+        endpoints
+            .push(
+                ::dropshot::ApiEndpoint::new(
+                        format!(
+                            "405 {method} {}", "/v1/instances/{instance}/serial-console"
+                        ),
+                        |
+                            rqctx: ::dropshot::RequestContext<H>,
+                            _: runtime::Parameters<InstanceSerialConsoleV1>|
+                        async move {
+                            runtime::method_not_allowed(
+                                    rqctx.request.method(),
+                                    "GET",
+                                    runtime::ProblemDetails::from_problem,
+                                )
+                                .map_err(runtime::ProblemDetails::from)
+                        },
+                        method,
+                        "application/json",
+                        "/v1/instances/{instance}/serial-console",
+                        versions(),
+                    )
+                    .visible(false),
+            );
     }
     for method in runtime::methods_other_than(&["GET"]) {
-        api.register(
-            ::dropshot::ApiEndpoint::new(
-                    format!(
-                        "405 {method} {}",
-                        "/v1/instances/{instance}/serial-console/stream"
-                    ),
-                    |
-                        rqctx: ::dropshot::RequestContext<H>,
-                        _: runtime::Parameters<InstanceSerialConsoleStreamV1>|
-                    async move {
-                        runtime::method_not_allowed(
-                                rqctx.request.method(),
-                                "GET",
-                                runtime::ProblemDetails::from_problem,
-                            )
-                            .map_err(runtime::ProblemDetails::from)
-                    },
-                    method,
-                    "application/json",
-                    "/v1/instances/{instance}/serial-console/stream",
-                    versions(),
-                )
-                .visible(false),
-        )?;
+        endpoints
+            .push(
+                ::dropshot::ApiEndpoint::new(
+                        format!(
+                            "405 {method} {}",
+                            "/v1/instances/{instance}/serial-console/stream"
+                        ),
+                        |
+                            rqctx: ::dropshot::RequestContext<H>,
+                            _: runtime::Parameters<InstanceSerialConsoleStreamV1>|
+                        async move {
+                            runtime::method_not_allowed(
+                                    rqctx.request.method(),
+                                    "GET",
+                                    runtime::ProblemDetails::from_problem,
+                                )
+                                .map_err(runtime::ProblemDetails::from)
+                        },
+                        method,
+                        "application/json",
+                        "/v1/instances/{instance}/serial-console/stream",
+                        versions(),
+                    )
+                    .visible(false),
+            );
     }
     for method in runtime::methods_other_than(&["POST"]) {
-        api.register(
-            ::dropshot::ApiEndpoint::new(
-                    format!("405 {method} {}", "/v1/instances/{instance}/start"),
-                    |
-                        rqctx: ::dropshot::RequestContext<H>,
-                        _: runtime::Parameters<InstanceStartV1>|
-                    async move {
-                        runtime::method_not_allowed(
-                                rqctx.request.method(),
-                                "POST",
-                                runtime::ProblemDetails::from_problem,
-                            )
-                            .map_err(runtime::ProblemDetails::from)
-                    },
-                    method,
-                    "application/json",
-                    "/v1/instances/{instance}/start",
-                    versions(),
-                )
-                .visible(false),
-        )?;
+        endpoints
+            .push(
+                ::dropshot::ApiEndpoint::new(
+                        format!("405 {method} {}", "/v1/instances/{instance}/start"),
+                        |
+                            rqctx: ::dropshot::RequestContext<H>,
+                            _: runtime::Parameters<InstanceStartV1>|
+                        async move {
+                            runtime::method_not_allowed(
+                                    rqctx.request.method(),
+                                    "POST",
+                                    runtime::ProblemDetails::from_problem,
+                                )
+                                .map_err(runtime::ProblemDetails::from)
+                        },
+                        method,
+                        "application/json",
+                        "/v1/instances/{instance}/start",
+                        versions(),
+                    )
+                    .visible(false),
+            );
     }
     for method in runtime::methods_other_than(&["POST"]) {
-        api.register(
-            ::dropshot::ApiEndpoint::new(
-                    format!("405 {method} {}", "/v1/instances/{instance}/stop"),
-                    |
-                        rqctx: ::dropshot::RequestContext<H>,
-                        _: runtime::Parameters<InstanceStopV1>|
-                    async move {
-                        runtime::method_not_allowed(
-                                rqctx.request.method(),
-                                "POST",
-                                runtime::ProblemDetails::from_problem,
-                            )
-                            .map_err(runtime::ProblemDetails::from)
-                    },
-                    method,
-                    "application/json",
-                    "/v1/instances/{instance}/stop",
-                    versions(),
-                )
-                .visible(false),
-        )?;
+        endpoints
+            .push(
+                ::dropshot::ApiEndpoint::new(
+                        format!("405 {method} {}", "/v1/instances/{instance}/stop"),
+                        |
+                            rqctx: ::dropshot::RequestContext<H>,
+                            _: runtime::Parameters<InstanceStopV1>|
+                        async move {
+                            runtime::method_not_allowed(
+                                    rqctx.request.method(),
+                                    "POST",
+                                    runtime::ProblemDetails::from_problem,
+                                )
+                                .map_err(runtime::ProblemDetails::from)
+                        },
+                        method,
+                        "application/json",
+                        "/v1/instances/{instance}/stop",
+                        versions(),
+                    )
+                    .visible(false),
+            );
     }
     for method in runtime::methods_other_than(&["GET", "POST"]) {
-        api.register(
-            ::dropshot::ApiEndpoint::new(
-                    format!("405 {method} {}", "/v1/organizations"),
-                    |rqctx: ::dropshot::RequestContext<H>| async move {
-                        runtime::method_not_allowed(
-                                rqctx.request.method(),
-                                "GET, POST",
-                                runtime::ProblemDetails::from_problem,
-                            )
-                            .map_err(runtime::ProblemDetails::from)
-                    },
-                    method,
-                    "application/json",
-                    "/v1/organizations",
-                    versions(),
-                )
-                .visible(false),
-        )?;
+        endpoints
+            .push(
+                ::dropshot::ApiEndpoint::new(
+                        format!("405 {method} {}", "/v1/organizations"),
+                        |rqctx: ::dropshot::RequestContext<H>| async move {
+                            runtime::method_not_allowed(
+                                    rqctx.request.method(),
+                                    "GET, POST",
+                                    runtime::ProblemDetails::from_problem,
+                                )
+                                .map_err(runtime::ProblemDetails::from)
+                        },
+                        method,
+                        "application/json",
+                        "/v1/organizations",
+                        versions(),
+                    )
+                    .visible(false),
+            );
     }
     for method in runtime::methods_other_than(&["DELETE", "GET", "PUT"]) {
-        api.register(
-            ::dropshot::ApiEndpoint::new(
-                    format!("405 {method} {}", "/v1/organizations/{organization}"),
-                    |
-                        rqctx: ::dropshot::RequestContext<H>,
-                        _: runtime::Parameters<OrganizationDeleteV1>|
-                    async move {
-                        runtime::method_not_allowed(
-                                rqctx.request.method(),
-                                "DELETE, GET, PUT",
-                                runtime::ProblemDetails::from_problem,
-                            )
-                            .map_err(runtime::ProblemDetails::from)
-                    },
-                    method,
-                    "application/json",
-                    "/v1/organizations/{organization}",
-                    versions(),
-                )
-                .visible(false),
-        )?;
+        endpoints
+            .push(
+                ::dropshot::ApiEndpoint::new(
+                        format!("405 {method} {}", "/v1/organizations/{organization}"),
+                        |
+                            rqctx: ::dropshot::RequestContext<H>,
+                            _: runtime::Parameters<OrganizationDeleteV1>|
+                        async move {
+                            runtime::method_not_allowed(
+                                    rqctx.request.method(),
+                                    "DELETE, GET, PUT",
+                                    runtime::ProblemDetails::from_problem,
+                                )
+                                .map_err(runtime::ProblemDetails::from)
+                        },
+                        method,
+                        "application/json",
+                        "/v1/organizations/{organization}",
+                        versions(),
+                    )
+                    .visible(false),
+            );
     }
     for method in runtime::methods_other_than(&["GET", "PUT"]) {
-        api.register(
-            ::dropshot::ApiEndpoint::new(
-                    format!(
-                        "405 {method} {}", "/v1/organizations/{organization}/policy"
-                    ),
-                    |
-                        rqctx: ::dropshot::RequestContext<H>,
-                        _: runtime::Parameters<OrganizationPolicyUpdateV1>|
-                    async move {
-                        runtime::method_not_allowed(
-                                rqctx.request.method(),
-                                "GET, PUT",
-                                runtime::ProblemDetails::from_problem,
-                            )
-                            .map_err(runtime::ProblemDetails::from)
-                    },
-                    method,
-                    "application/json",
-                    "/v1/organizations/{organization}/policy",
-                    versions(),
-                )
-                .visible(false),
-        )?;
+        endpoints
+            .push(
+                ::dropshot::ApiEndpoint::new(
+                        format!(
+                            "405 {method} {}", "/v1/organizations/{organization}/policy"
+                        ),
+                        |
+                            rqctx: ::dropshot::RequestContext<H>,
+                            _: runtime::Parameters<OrganizationPolicyUpdateV1>|
+                        async move {
+                            runtime::method_not_allowed(
+                                    rqctx.request.method(),
+                                    "GET, PUT",
+                                    runtime::ProblemDetails::from_problem,
+                                )
+                                .map_err(runtime::ProblemDetails::from)
+                        },
+                        method,
+                        "application/json",
+                        "/v1/organizations/{organization}/policy",
+                        versions(),
+                    )
+                    .visible(false),
+            );
     }
     for method in runtime::methods_other_than(&["GET", "POST"]) {
-        api.register(
-            ::dropshot::ApiEndpoint::new(
-                    format!("405 {method} {}", "/v1/projects"),
-                    |rqctx: ::dropshot::RequestContext<H>| async move {
-                        runtime::method_not_allowed(
-                                rqctx.request.method(),
-                                "GET, POST",
-                                runtime::ProblemDetails::from_problem,
-                            )
-                            .map_err(runtime::ProblemDetails::from)
-                    },
-                    method,
-                    "application/json",
-                    "/v1/projects",
-                    versions(),
-                )
-                .visible(false),
-        )?;
+        endpoints
+            .push(
+                ::dropshot::ApiEndpoint::new(
+                        format!("405 {method} {}", "/v1/projects"),
+                        |rqctx: ::dropshot::RequestContext<H>| async move {
+                            runtime::method_not_allowed(
+                                    rqctx.request.method(),
+                                    "GET, POST",
+                                    runtime::ProblemDetails::from_problem,
+                                )
+                                .map_err(runtime::ProblemDetails::from)
+                        },
+                        method,
+                        "application/json",
+                        "/v1/projects",
+                        versions(),
+                    )
+                    .visible(false),
+            );
     }
     for method in runtime::methods_other_than(&["DELETE", "GET", "PUT"]) {
-        api.register(
-            ::dropshot::ApiEndpoint::new(
-                    format!("405 {method} {}", "/v1/projects/{project}"),
-                    |
-                        rqctx: ::dropshot::RequestContext<H>,
-                        _: runtime::Parameters<ProjectDeleteV1>|
-                    async move {
-                        runtime::method_not_allowed(
-                                rqctx.request.method(),
-                                "DELETE, GET, PUT",
-                                runtime::ProblemDetails::from_problem,
-                            )
-                            .map_err(runtime::ProblemDetails::from)
-                    },
-                    method,
-                    "application/json",
-                    "/v1/projects/{project}",
-                    versions(),
-                )
-                .visible(false),
-        )?;
+        endpoints
+            .push(
+                ::dropshot::ApiEndpoint::new(
+                        format!("405 {method} {}", "/v1/projects/{project}"),
+                        |
+                            rqctx: ::dropshot::RequestContext<H>,
+                            _: runtime::Parameters<ProjectDeleteV1>|
+                        async move {
+                            runtime::method_not_allowed(
+                                    rqctx.request.method(),
+                                    "DELETE, GET, PUT",
+                                    runtime::ProblemDetails::from_problem,
+                                )
+                                .map_err(runtime::ProblemDetails::from)
+                        },
+                        method,
+                        "application/json",
+                        "/v1/projects/{project}",
+                        versions(),
+                    )
+                    .visible(false),
+            );
     }
     for method in runtime::methods_other_than(&["GET", "PUT"]) {
-        api.register(
-            ::dropshot::ApiEndpoint::new(
-                    format!("405 {method} {}", "/v1/projects/{project}/policy"),
-                    |
-                        rqctx: ::dropshot::RequestContext<H>,
-                        _: runtime::Parameters<ProjectPolicyUpdateV1>|
-                    async move {
-                        runtime::method_not_allowed(
-                                rqctx.request.method(),
-                                "GET, PUT",
-                                runtime::ProblemDetails::from_problem,
-                            )
-                            .map_err(runtime::ProblemDetails::from)
-                    },
-                    method,
-                    "application/json",
-                    "/v1/projects/{project}/policy",
-                    versions(),
-                )
-                .visible(false),
-        )?;
+        endpoints
+            .push(
+                ::dropshot::ApiEndpoint::new(
+                        format!("405 {method} {}", "/v1/projects/{project}/policy"),
+                        |
+                            rqctx: ::dropshot::RequestContext<H>,
+                            _: runtime::Parameters<ProjectPolicyUpdateV1>|
+                        async move {
+                            runtime::method_not_allowed(
+                                    rqctx.request.method(),
+                                    "GET, PUT",
+                                    runtime::ProblemDetails::from_problem,
+                                )
+                                .map_err(runtime::ProblemDetails::from)
+                        },
+                        method,
+                        "application/json",
+                        "/v1/projects/{project}/policy",
+                        versions(),
+                    )
+                    .visible(false),
+            );
     }
     for method in runtime::methods_other_than(&["GET"]) {
-        api.register(
-            ::dropshot::ApiEndpoint::new(
-                    format!("405 {method} {}", "/v1/system/update/components"),
-                    |rqctx: ::dropshot::RequestContext<H>| async move {
-                        runtime::method_not_allowed(
-                                rqctx.request.method(),
-                                "GET",
-                                runtime::ProblemDetails::from_problem,
-                            )
-                            .map_err(runtime::ProblemDetails::from)
-                    },
-                    method,
-                    "application/json",
-                    "/v1/system/update/components",
-                    versions(),
-                )
-                .visible(false),
-        )?;
+        endpoints
+            .push(
+                ::dropshot::ApiEndpoint::new(
+                        format!("405 {method} {}", "/v1/system/update/components"),
+                        |rqctx: ::dropshot::RequestContext<H>| async move {
+                            runtime::method_not_allowed(
+                                    rqctx.request.method(),
+                                    "GET",
+                                    runtime::ProblemDetails::from_problem,
+                                )
+                                .map_err(runtime::ProblemDetails::from)
+                        },
+                        method,
+                        "application/json",
+                        "/v1/system/update/components",
+                        versions(),
+                    )
+                    .visible(false),
+            );
     }
     for method in runtime::methods_other_than(&["GET"]) {
-        api.register(
-            ::dropshot::ApiEndpoint::new(
-                    format!("405 {method} {}", "/v1/system/update/deployments"),
-                    |rqctx: ::dropshot::RequestContext<H>| async move {
-                        runtime::method_not_allowed(
-                                rqctx.request.method(),
-                                "GET",
-                                runtime::ProblemDetails::from_problem,
-                            )
-                            .map_err(runtime::ProblemDetails::from)
-                    },
-                    method,
-                    "application/json",
-                    "/v1/system/update/deployments",
-                    versions(),
-                )
-                .visible(false),
-        )?;
+        endpoints
+            .push(
+                ::dropshot::ApiEndpoint::new(
+                        format!("405 {method} {}", "/v1/system/update/deployments"),
+                        |rqctx: ::dropshot::RequestContext<H>| async move {
+                            runtime::method_not_allowed(
+                                    rqctx.request.method(),
+                                    "GET",
+                                    runtime::ProblemDetails::from_problem,
+                                )
+                                .map_err(runtime::ProblemDetails::from)
+                        },
+                        method,
+                        "application/json",
+                        "/v1/system/update/deployments",
+                        versions(),
+                    )
+                    .visible(false),
+            );
     }
     for method in runtime::methods_other_than(&["GET"]) {
-        api.register(
-            ::dropshot::ApiEndpoint::new(
-                    format!("405 {method} {}", "/v1/system/update/deployments/{id}"),
-                    |
-                        rqctx: ::dropshot::RequestContext<H>,
-                        _: runtime::Parameters<UpdateDeploymentView>|
-                    async move {
-                        runtime::method_not_allowed(
-                                rqctx.request.method(),
-                                "GET",
-                                runtime::ProblemDetails::from_problem,
-                            )
-                            .map_err(runtime::ProblemDetails::from)
-                    },
-                    method,
-                    "application/json",
-                    "/v1/system/update/deployments/{id}",
-                    versions(),
-                )
-                .visible(false),
-        )?;
+        endpoints
+            .push(
+                ::dropshot::ApiEndpoint::new(
+                        format!("405 {method} {}", "/v1/system/update/deployments/{id}"),
+                        |
+                            rqctx: ::dropshot::RequestContext<H>,
+                            _: runtime::Parameters<UpdateDeploymentView>|
+                        async move {
+                            runtime::method_not_allowed(
+                                    rqctx.request.method(),
+                                    "GET",
+                                    runtime::ProblemDetails::from_problem,
+                                )
+                                .map_err(runtime::ProblemDetails::from)
+                        },
+                        method,
+                        "application/json",
+                        "/v1/system/update/deployments/{id}",
+                        versions(),
+                    )
+                    .visible(false),
+            );
     }
     for method in runtime::methods_other_than(&["POST"]) {
-        api.register(
-            ::dropshot::ApiEndpoint::new(
-                    format!("405 {method} {}", "/v1/system/update/refresh"),
-                    |rqctx: ::dropshot::RequestContext<H>| async move {
-                        runtime::method_not_allowed(
-                                rqctx.request.method(),
-                                "POST",
-                                runtime::ProblemDetails::from_problem,
-                            )
-                            .map_err(runtime::ProblemDetails::from)
-                    },
-                    method,
-                    "application/json",
-                    "/v1/system/update/refresh",
-                    versions(),
-                )
-                .visible(false),
-        )?;
+        endpoints
+            .push(
+                ::dropshot::ApiEndpoint::new(
+                        format!("405 {method} {}", "/v1/system/update/refresh"),
+                        |rqctx: ::dropshot::RequestContext<H>| async move {
+                            runtime::method_not_allowed(
+                                    rqctx.request.method(),
+                                    "POST",
+                                    runtime::ProblemDetails::from_problem,
+                                )
+                                .map_err(runtime::ProblemDetails::from)
+                        },
+                        method,
+                        "application/json",
+                        "/v1/system/update/refresh",
+                        versions(),
+                    )
+                    .visible(false),
+            );
     }
     for method in runtime::methods_other_than(&["POST"]) {
-        api.register(
-            ::dropshot::ApiEndpoint::new(
-                    format!("405 {method} {}", "/v1/system/update/start"),
-                    |rqctx: ::dropshot::RequestContext<H>| async move {
-                        runtime::method_not_allowed(
-                                rqctx.request.method(),
-                                "POST",
-                                runtime::ProblemDetails::from_problem,
-                            )
-                            .map_err(runtime::ProblemDetails::from)
-                    },
-                    method,
-                    "application/json",
-                    "/v1/system/update/start",
-                    versions(),
-                )
-                .visible(false),
-        )?;
+        endpoints
+            .push(
+                ::dropshot::ApiEndpoint::new(
+                        format!("405 {method} {}", "/v1/system/update/start"),
+                        |rqctx: ::dropshot::RequestContext<H>| async move {
+                            runtime::method_not_allowed(
+                                    rqctx.request.method(),
+                                    "POST",
+                                    runtime::ProblemDetails::from_problem,
+                                )
+                                .map_err(runtime::ProblemDetails::from)
+                        },
+                        method,
+                        "application/json",
+                        "/v1/system/update/start",
+                        versions(),
+                    )
+                    .visible(false),
+            );
     }
     for method in runtime::methods_other_than(&["POST"]) {
-        api.register(
-            ::dropshot::ApiEndpoint::new(
-                    format!("405 {method} {}", "/v1/system/update/stop"),
-                    |rqctx: ::dropshot::RequestContext<H>| async move {
-                        runtime::method_not_allowed(
-                                rqctx.request.method(),
-                                "POST",
-                                runtime::ProblemDetails::from_problem,
-                            )
-                            .map_err(runtime::ProblemDetails::from)
-                    },
-                    method,
-                    "application/json",
-                    "/v1/system/update/stop",
-                    versions(),
-                )
-                .visible(false),
-        )?;
+        endpoints
+            .push(
+                ::dropshot::ApiEndpoint::new(
+                        format!("405 {method} {}", "/v1/system/update/stop"),
+                        |rqctx: ::dropshot::RequestContext<H>| async move {
+                            runtime::method_not_allowed(
+                                    rqctx.request.method(),
+                                    "POST",
+                                    runtime::ProblemDetails::from_problem,
+                                )
+                                .map_err(runtime::ProblemDetails::from)
+                        },
+                        method,
+                        "application/json",
+                        "/v1/system/update/stop",
+                        versions(),
+                    )
+                    .visible(false),
+            );
     }
     for method in runtime::methods_other_than(&["GET"]) {
-        api.register(
-            ::dropshot::ApiEndpoint::new(
-                    format!("405 {method} {}", "/v1/system/update/updates"),
-                    |rqctx: ::dropshot::RequestContext<H>| async move {
-                        runtime::method_not_allowed(
-                                rqctx.request.method(),
-                                "GET",
-                                runtime::ProblemDetails::from_problem,
-                            )
-                            .map_err(runtime::ProblemDetails::from)
-                    },
-                    method,
-                    "application/json",
-                    "/v1/system/update/updates",
-                    versions(),
-                )
-                .visible(false),
-        )?;
+        endpoints
+            .push(
+                ::dropshot::ApiEndpoint::new(
+                        format!("405 {method} {}", "/v1/system/update/updates"),
+                        |rqctx: ::dropshot::RequestContext<H>| async move {
+                            runtime::method_not_allowed(
+                                    rqctx.request.method(),
+                                    "GET",
+                                    runtime::ProblemDetails::from_problem,
+                                )
+                                .map_err(runtime::ProblemDetails::from)
+                        },
+                        method,
+                        "application/json",
+                        "/v1/system/update/updates",
+                        versions(),
+                    )
+                    .visible(false),
+            );
     }
     for method in runtime::methods_other_than(&["GET"]) {
-        api.register(
-            ::dropshot::ApiEndpoint::new(
-                    format!("405 {method} {}", "/v1/system/update/updates/{version}"),
-                    |
-                        rqctx: ::dropshot::RequestContext<H>,
-                        _: runtime::Parameters<SystemUpdateView>|
-                    async move {
-                        runtime::method_not_allowed(
-                                rqctx.request.method(),
-                                "GET",
-                                runtime::ProblemDetails::from_problem,
-                            )
-                            .map_err(runtime::ProblemDetails::from)
-                    },
-                    method,
-                    "application/json",
-                    "/v1/system/update/updates/{version}",
-                    versions(),
-                )
-                .visible(false),
-        )?;
+        endpoints
+            .push(
+                ::dropshot::ApiEndpoint::new(
+                        format!(
+                            "405 {method} {}", "/v1/system/update/updates/{version}"
+                        ),
+                        |
+                            rqctx: ::dropshot::RequestContext<H>,
+                            _: runtime::Parameters<SystemUpdateView>|
+                        async move {
+                            runtime::method_not_allowed(
+                                    rqctx.request.method(),
+                                    "GET",
+                                    runtime::ProblemDetails::from_problem,
+                                )
+                                .map_err(runtime::ProblemDetails::from)
+                        },
+                        method,
+                        "application/json",
+                        "/v1/system/update/updates/{version}",
+                        versions(),
+                    )
+                    .visible(false),
+            );
     }
     for method in runtime::methods_other_than(&["GET"]) {
-        api.register(
-            ::dropshot::ApiEndpoint::new(
-                    format!(
-                        "405 {method} {}",
-                        "/v1/system/update/updates/{version}/components"
-                    ),
-                    |
-                        rqctx: ::dropshot::RequestContext<H>,
-                        _: runtime::Parameters<SystemUpdateComponentsList>|
-                    async move {
-                        runtime::method_not_allowed(
-                                rqctx.request.method(),
-                                "GET",
-                                runtime::ProblemDetails::from_problem,
-                            )
-                            .map_err(runtime::ProblemDetails::from)
-                    },
-                    method,
-                    "application/json",
-                    "/v1/system/update/updates/{version}/components",
-                    versions(),
-                )
-                .visible(false),
-        )?;
+        endpoints
+            .push(
+                ::dropshot::ApiEndpoint::new(
+                        format!(
+                            "405 {method} {}",
+                            "/v1/system/update/updates/{version}/components"
+                        ),
+                        |
+                            rqctx: ::dropshot::RequestContext<H>,
+                            _: runtime::Parameters<SystemUpdateComponentsList>|
+                        async move {
+                            runtime::method_not_allowed(
+                                    rqctx.request.method(),
+                                    "GET",
+                                    runtime::ProblemDetails::from_problem,
+                                )
+                                .map_err(runtime::ProblemDetails::from)
+                        },
+                        method,
+                        "application/json",
+                        "/v1/system/update/updates/{version}/components",
+                        versions(),
+                    )
+                    .visible(false),
+            );
     }
     for method in runtime::methods_other_than(&["GET"]) {
-        api.register(
-            ::dropshot::ApiEndpoint::new(
-                    format!("405 {method} {}", "/v1/system/update/version"),
-                    |rqctx: ::dropshot::RequestContext<H>| async move {
-                        runtime::method_not_allowed(
-                                rqctx.request.method(),
-                                "GET",
-                                runtime::ProblemDetails::from_problem,
-                            )
-                            .map_err(runtime::ProblemDetails::from)
-                    },
-                    method,
-                    "application/json",
-                    "/v1/system/update/version",
-                    versions(),
-                )
-                .visible(false),
-        )?;
+        endpoints
+            .push(
+                ::dropshot::ApiEndpoint::new(
+                        format!("405 {method} {}", "/v1/system/update/version"),
+                        |rqctx: ::dropshot::RequestContext<H>| async move {
+                            runtime::method_not_allowed(
+                                    rqctx.request.method(),
+                                    "GET",
+                                    runtime::ProblemDetails::from_problem,
+                                )
+                                .map_err(runtime::ProblemDetails::from)
+                        },
+                        method,
+                        "application/json",
+                        "/v1/system/update/version",
+                        versions(),
+                    )
+                    .visible(false),
+            );
     }
-    ::std::result::Result::Ok(())
+    runtime::register_routed(api, endpoints)
 }
 /// The API description without an implementation, for generating
 /// the OpenAPI document dropshot sees.

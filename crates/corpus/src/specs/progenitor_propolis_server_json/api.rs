@@ -1620,246 +1620,268 @@ pub fn endpoint_versions() -> ::dropshot::ApiEndpointVersions {
 /// version alone, [`endpoint_versions`] beside other majors (with a
 /// version policy that tells the major by the path, such as
 /// [`runtime::VersionByPath`]).
+#[allow(clippy::vec_init_then_push)]
 pub fn register_endpoints<H: OxidePropolisServerApiHandlers>(
     api: &mut ::dropshot::ApiDescription<H>,
     versions: fn() -> ::dropshot::ApiEndpointVersions,
 ) -> ::std::result::Result<(), runtime::ApiDescriptionError> {
-    api.register(
-        ::dropshot::ApiEndpoint::new(
-                "instance_get".to_string(),
-                <StrictServer<H> as OxidePropolisServerApiApi>::instance_get,
-                ::dropshot::Method::GET,
-                "application/json",
-                "/instance",
-                versions(),
-            )
-            .summary("instance_get"),
-    )?;
-    api.register(
-        ::dropshot::ApiEndpoint::new(
-                "instance_ensure".to_string(),
-                <StrictServer<H> as OxidePropolisServerApiApi>::instance_ensure,
-                ::dropshot::Method::PUT,
-                "application/json",
-                "/instance",
-                versions(),
-            )
-            .summary("instance_ensure"),
-    )?;
-    api.register(
-        ::dropshot::ApiEndpoint::new(
-                "instance_issue_crucible_snapshot_request".to_string(),
-                <StrictServer<
-                    H,
-                > as OxidePropolisServerApiApi>::instance_issue_crucible_snapshot_request,
-                ::dropshot::Method::POST,
-                "application/json",
-                "/instance/disk/{id}/snapshot/{snapshot_id}",
-                versions(),
-            )
-            .summary("Issue a snapshot request to a crucible backend"),
-    )?;
-    api.register(
-        ::dropshot::ApiEndpoint::new(
-                "instance_migrate_status".to_string(),
-                <StrictServer<H> as OxidePropolisServerApiApi>::instance_migrate_status,
-                ::dropshot::Method::GET,
-                "application/json",
-                "/instance/migrate/status",
-                versions(),
-            )
-            .summary("instance_migrate_status"),
-    )?;
-    api.register(
-        ::dropshot::ApiEndpoint::new(
-                "instance_serial".to_string(),
-                <StrictServer<H> as OxidePropolisServerApiApi>::instance_serial,
-                ::dropshot::Method::GET,
-                "application/json",
-                "/instance/serial",
-                versions(),
-            )
-            .summary("instance_serial"),
-    )?;
-    api.register(
-        ::dropshot::ApiEndpoint::new(
-                "instance_state_put".to_string(),
-                <StrictServer<H> as OxidePropolisServerApiApi>::instance_state_put,
-                ::dropshot::Method::PUT,
-                "application/json",
-                "/instance/state",
-                versions(),
-            )
-            .summary("instance_state_put"),
-    )?;
-    api.register(
-        ::dropshot::ApiEndpoint::new(
-                "instance_state_monitor".to_string(),
-                <StrictServer<H> as OxidePropolisServerApiApi>::instance_state_monitor,
-                ::dropshot::Method::GET,
-                "application/json",
-                "/instance/state-monitor",
-                versions(),
-            )
-            .summary("instance_state_monitor"),
-    )?;
-    api.register(
-        ::dropshot::ApiEndpoint::new(
-                "openapi_document".to_string(),
-                <StrictServer<H> as OxidePropolisServerApiApi>::openapi_document,
-                ::dropshot::Method::GET,
-                "application/json",
-                "/openapi.json",
-                versions(),
-            )
-            .visible(false),
-    )?;
-    for method in runtime::methods_other_than(&["GET", "PUT"]) {
-        api.register(
+    let mut endpoints = ::std::vec::Vec::new();
+    endpoints
+        .push(
             ::dropshot::ApiEndpoint::new(
-                    format!("405 {method} {}", "/instance"),
-                    |rqctx: ::dropshot::RequestContext<H>| async move {
-                        runtime::method_not_allowed(
-                                rqctx.request.method(),
-                                "GET, PUT",
-                                runtime::ProblemDetails::from_problem,
-                            )
-                            .map_err(runtime::ProblemDetails::from)
-                    },
-                    method,
+                    "instance_get".to_string(),
+                    <StrictServer<H> as OxidePropolisServerApiApi>::instance_get,
+                    ::dropshot::Method::GET,
                     "application/json",
                     "/instance",
                     versions(),
                 )
-                .visible(false),
-        )?;
-    }
-    for method in runtime::methods_other_than(&["POST"]) {
-        api.register(
+                .summary("instance_get"),
+        );
+    endpoints
+        .push(
             ::dropshot::ApiEndpoint::new(
-                    format!(
-                        "405 {method} {}", "/instance/disk/{id}/snapshot/{snapshot_id}"
-                    ),
-                    |
-                        rqctx: ::dropshot::RequestContext<H>,
-                        _: runtime::Parameters<InstanceIssueCrucibleSnapshotRequest>|
-                    async move {
-                        runtime::method_not_allowed(
-                                rqctx.request.method(),
-                                "POST",
-                                runtime::ProblemDetails::from_problem,
-                            )
-                            .map_err(runtime::ProblemDetails::from)
-                    },
-                    method,
+                    "instance_ensure".to_string(),
+                    <StrictServer<H> as OxidePropolisServerApiApi>::instance_ensure,
+                    ::dropshot::Method::PUT,
+                    "application/json",
+                    "/instance",
+                    versions(),
+                )
+                .summary("instance_ensure"),
+        );
+    endpoints
+        .push(
+            ::dropshot::ApiEndpoint::new(
+                    "instance_issue_crucible_snapshot_request".to_string(),
+                    <StrictServer<
+                        H,
+                    > as OxidePropolisServerApiApi>::instance_issue_crucible_snapshot_request,
+                    ::dropshot::Method::POST,
                     "application/json",
                     "/instance/disk/{id}/snapshot/{snapshot_id}",
                     versions(),
                 )
-                .visible(false),
-        )?;
-    }
-    for method in runtime::methods_other_than(&["GET"]) {
-        api.register(
+                .summary("Issue a snapshot request to a crucible backend"),
+        );
+    endpoints
+        .push(
             ::dropshot::ApiEndpoint::new(
-                    format!("405 {method} {}", "/instance/migrate/status"),
-                    |rqctx: ::dropshot::RequestContext<H>| async move {
-                        runtime::method_not_allowed(
-                                rqctx.request.method(),
-                                "GET",
-                                runtime::ProblemDetails::from_problem,
-                            )
-                            .map_err(runtime::ProblemDetails::from)
-                    },
-                    method,
+                    "instance_migrate_status".to_string(),
+                    <StrictServer<
+                        H,
+                    > as OxidePropolisServerApiApi>::instance_migrate_status,
+                    ::dropshot::Method::GET,
                     "application/json",
                     "/instance/migrate/status",
                     versions(),
                 )
-                .visible(false),
-        )?;
-    }
-    for method in runtime::methods_other_than(&["GET"]) {
-        api.register(
+                .summary("instance_migrate_status"),
+        );
+    endpoints
+        .push(
             ::dropshot::ApiEndpoint::new(
-                    format!("405 {method} {}", "/instance/serial"),
-                    |rqctx: ::dropshot::RequestContext<H>| async move {
-                        runtime::method_not_allowed(
-                                rqctx.request.method(),
-                                "GET",
-                                runtime::ProblemDetails::from_problem,
-                            )
-                            .map_err(runtime::ProblemDetails::from)
-                    },
-                    method,
+                    "instance_serial".to_string(),
+                    <StrictServer<H> as OxidePropolisServerApiApi>::instance_serial,
+                    ::dropshot::Method::GET,
                     "application/json",
                     "/instance/serial",
                     versions(),
                 )
-                .visible(false),
-        )?;
-    }
-    for method in runtime::methods_other_than(&["PUT"]) {
-        api.register(
+                .summary("instance_serial"),
+        );
+    endpoints
+        .push(
             ::dropshot::ApiEndpoint::new(
-                    format!("405 {method} {}", "/instance/state"),
-                    |rqctx: ::dropshot::RequestContext<H>| async move {
-                        runtime::method_not_allowed(
-                                rqctx.request.method(),
-                                "PUT",
-                                runtime::ProblemDetails::from_problem,
-                            )
-                            .map_err(runtime::ProblemDetails::from)
-                    },
-                    method,
+                    "instance_state_put".to_string(),
+                    <StrictServer<H> as OxidePropolisServerApiApi>::instance_state_put,
+                    ::dropshot::Method::PUT,
                     "application/json",
                     "/instance/state",
                     versions(),
                 )
-                .visible(false),
-        )?;
-    }
-    for method in runtime::methods_other_than(&["GET"]) {
-        api.register(
+                .summary("instance_state_put"),
+        );
+    endpoints
+        .push(
             ::dropshot::ApiEndpoint::new(
-                    format!("405 {method} {}", "/instance/state-monitor"),
-                    |rqctx: ::dropshot::RequestContext<H>| async move {
-                        runtime::method_not_allowed(
-                                rqctx.request.method(),
-                                "GET",
-                                runtime::ProblemDetails::from_problem,
-                            )
-                            .map_err(runtime::ProblemDetails::from)
-                    },
-                    method,
+                    "instance_state_monitor".to_string(),
+                    <StrictServer<
+                        H,
+                    > as OxidePropolisServerApiApi>::instance_state_monitor,
+                    ::dropshot::Method::GET,
                     "application/json",
                     "/instance/state-monitor",
                     versions(),
                 )
-                .visible(false),
-        )?;
-    }
-    for method in runtime::methods_other_than(&["GET"]) {
-        api.register(
+                .summary("instance_state_monitor"),
+        );
+    endpoints
+        .push(
             ::dropshot::ApiEndpoint::new(
-                    format!("405 {method} {}", "/openapi.json"),
-                    |rqctx: ::dropshot::RequestContext<H>| async move {
-                        runtime::method_not_allowed(
-                                rqctx.request.method(),
-                                "GET",
-                                runtime::ProblemDetails::from_problem,
-                            )
-                            .map_err(runtime::ProblemDetails::from)
-                    },
-                    method,
+                    "openapi_document".to_string(),
+                    <StrictServer<H> as OxidePropolisServerApiApi>::openapi_document,
+                    ::dropshot::Method::GET,
                     "application/json",
                     "/openapi.json",
                     versions(),
                 )
                 .visible(false),
-        )?;
+        );
+    for method in runtime::methods_other_than(&["GET", "PUT"]) {
+        endpoints
+            .push(
+                ::dropshot::ApiEndpoint::new(
+                        format!("405 {method} {}", "/instance"),
+                        |rqctx: ::dropshot::RequestContext<H>| async move {
+                            runtime::method_not_allowed(
+                                    rqctx.request.method(),
+                                    "GET, PUT",
+                                    runtime::ProblemDetails::from_problem,
+                                )
+                                .map_err(runtime::ProblemDetails::from)
+                        },
+                        method,
+                        "application/json",
+                        "/instance",
+                        versions(),
+                    )
+                    .visible(false),
+            );
     }
-    ::std::result::Result::Ok(())
+    for method in runtime::methods_other_than(&["POST"]) {
+        endpoints
+            .push(
+                ::dropshot::ApiEndpoint::new(
+                        format!(
+                            "405 {method} {}",
+                            "/instance/disk/{id}/snapshot/{snapshot_id}"
+                        ),
+                        |
+                            rqctx: ::dropshot::RequestContext<H>,
+                            _: runtime::Parameters<InstanceIssueCrucibleSnapshotRequest>|
+                        async move {
+                            runtime::method_not_allowed(
+                                    rqctx.request.method(),
+                                    "POST",
+                                    runtime::ProblemDetails::from_problem,
+                                )
+                                .map_err(runtime::ProblemDetails::from)
+                        },
+                        method,
+                        "application/json",
+                        "/instance/disk/{id}/snapshot/{snapshot_id}",
+                        versions(),
+                    )
+                    .visible(false),
+            );
+    }
+    for method in runtime::methods_other_than(&["GET"]) {
+        endpoints
+            .push(
+                ::dropshot::ApiEndpoint::new(
+                        format!("405 {method} {}", "/instance/migrate/status"),
+                        |rqctx: ::dropshot::RequestContext<H>| async move {
+                            runtime::method_not_allowed(
+                                    rqctx.request.method(),
+                                    "GET",
+                                    runtime::ProblemDetails::from_problem,
+                                )
+                                .map_err(runtime::ProblemDetails::from)
+                        },
+                        method,
+                        "application/json",
+                        "/instance/migrate/status",
+                        versions(),
+                    )
+                    .visible(false),
+            );
+    }
+    for method in runtime::methods_other_than(&["GET"]) {
+        endpoints
+            .push(
+                ::dropshot::ApiEndpoint::new(
+                        format!("405 {method} {}", "/instance/serial"),
+                        |rqctx: ::dropshot::RequestContext<H>| async move {
+                            runtime::method_not_allowed(
+                                    rqctx.request.method(),
+                                    "GET",
+                                    runtime::ProblemDetails::from_problem,
+                                )
+                                .map_err(runtime::ProblemDetails::from)
+                        },
+                        method,
+                        "application/json",
+                        "/instance/serial",
+                        versions(),
+                    )
+                    .visible(false),
+            );
+    }
+    for method in runtime::methods_other_than(&["PUT"]) {
+        endpoints
+            .push(
+                ::dropshot::ApiEndpoint::new(
+                        format!("405 {method} {}", "/instance/state"),
+                        |rqctx: ::dropshot::RequestContext<H>| async move {
+                            runtime::method_not_allowed(
+                                    rqctx.request.method(),
+                                    "PUT",
+                                    runtime::ProblemDetails::from_problem,
+                                )
+                                .map_err(runtime::ProblemDetails::from)
+                        },
+                        method,
+                        "application/json",
+                        "/instance/state",
+                        versions(),
+                    )
+                    .visible(false),
+            );
+    }
+    for method in runtime::methods_other_than(&["GET"]) {
+        endpoints
+            .push(
+                ::dropshot::ApiEndpoint::new(
+                        format!("405 {method} {}", "/instance/state-monitor"),
+                        |rqctx: ::dropshot::RequestContext<H>| async move {
+                            runtime::method_not_allowed(
+                                    rqctx.request.method(),
+                                    "GET",
+                                    runtime::ProblemDetails::from_problem,
+                                )
+                                .map_err(runtime::ProblemDetails::from)
+                        },
+                        method,
+                        "application/json",
+                        "/instance/state-monitor",
+                        versions(),
+                    )
+                    .visible(false),
+            );
+    }
+    for method in runtime::methods_other_than(&["GET"]) {
+        endpoints
+            .push(
+                ::dropshot::ApiEndpoint::new(
+                        format!("405 {method} {}", "/openapi.json"),
+                        |rqctx: ::dropshot::RequestContext<H>| async move {
+                            runtime::method_not_allowed(
+                                    rqctx.request.method(),
+                                    "GET",
+                                    runtime::ProblemDetails::from_problem,
+                                )
+                                .map_err(runtime::ProblemDetails::from)
+                        },
+                        method,
+                        "application/json",
+                        "/openapi.json",
+                        versions(),
+                    )
+                    .visible(false),
+            );
+    }
+    runtime::register_routed(api, endpoints)
 }
 /// The API description without an implementation, for generating
 /// the OpenAPI document dropshot sees.

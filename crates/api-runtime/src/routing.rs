@@ -1,0 +1,358 @@
+//! Paths beyond dropshot's router. Its tree holds, at one position, either
+//! literal segments or one variable, never both, and one variable name
+//! only; real documents have `/pet/findByStatus` beside `/pet/{petId}` and
+//! `/Services/{Sid}` beside `/Services/{ServiceSid}/Entities`.
+//!
+//! Every path gets a route dropshot can hold ([`routes`]): at a position
+//! where any path has a variable, every path has that variable, under the
+//! first name seen there. An endpoint whose route is its own path is
+//! registered as it is. The others are served by a dispatch endpoint per
+//! method and route ([`register_routed`]), which tries its endpoints
+//! literal first (as every common router does) and hands the request to
+//! the first whose path matches; dropshot's document shows the endpoint
+//! whose route is its own path, if one is among them, and none of the
+//! others (the agreement test's normalization says so).
+
+use std::collections::BTreeMap;
+use std::sync::Arc;
+
+use dropshot::{
+    ApiDescription, ApiEndpoint, ApiEndpointBodyContentType, ApiEndpointParameter, ApiEndpointParameterLocation,
+    ApiEndpointVersions, HttpError, RawRequest, RequestContext, ServerContext, SharedExtractor,
+};
+
+use crate::not_allowed::ApiDescriptionError;
+
+/// One segment of a path template.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+enum Segment {
+    Literal(String),
+    Variable(String),
+}
+
+fn segments(path: &str) -> Vec<Segment> {
+    path.split('/')
+        .filter(|s| !s.is_empty())
+        .map(|s| match s.strip_prefix('{').and_then(|s| s.strip_suffix('}')) {
+            Some(name) => Segment::Variable(name.to_string()),
+            None => Segment::Literal(s.to_string()),
+        })
+        .collect()
+}
+
+fn template(segments: &[Segment]) -> String {
+    let parts: Vec<String> = segments
+        .iter()
+        .map(|s| match s {
+            Segment::Literal(l) => l.clone(),
+            Segment::Variable(v) => format!("{{{v}}}"),
+        })
+        .collect();
+    format!("/{}", parts.join("/"))
+}
+
+/// The route dropshot's router holds for each of `paths` (path templates
+/// such as `/v1/pet/{petId}`), in the same order. A path that the router
+/// can hold beside the others is its own route.
+pub fn routes(paths: &[&str]) -> Vec<String> {
+    let mut out: Vec<Vec<Segment>> = paths.iter().map(|p| segments(p)).collect();
+    let longest = out.iter().map(Vec::len).max().unwrap_or(0);
+    for position in 0..longest {
+        // Paths that share a route up to `position` meet at one node of
+        // the router's tree: they take the first variable seen there.
+        let mut nodes: BTreeMap<Vec<Segment>, Option<String>> = BTreeMap::new();
+        for route in out.iter().filter(|r| r.len() > position) {
+            let variable = nodes.entry(route[..position].to_vec()).or_default();
+            if let (None, Segment::Variable(name)) = (&variable, &route[position]) {
+                *variable = Some(name.clone());
+            }
+        }
+        for route in out.iter_mut().filter(|r| r.len() > position) {
+            if let Some(Some(name)) = nodes.get(&route[..position]) {
+                route[position] = Segment::Variable(name.clone());
+            }
+        }
+    }
+    out.iter().map(|s| template(s)).collect()
+}
+
+/// Whether `path` comes before `other` among endpoints that share a
+/// route: at the first position where one has a literal and the other a
+/// variable, the literal wins.
+fn more_specific(path: &[Segment], other: &[Segment]) -> std::cmp::Ordering {
+    for (a, b) in path.iter().zip(other) {
+        match (a, b) {
+            (Segment::Literal(_), Segment::Variable(_)) => return std::cmp::Ordering::Less,
+            (Segment::Variable(_), Segment::Literal(_)) => return std::cmp::Ordering::Greater,
+            _ => {}
+        }
+    }
+    std::cmp::Ordering::Equal
+}
+
+/// A method and a route: one endpoint of dropshot's router.
+type RouteKey = (http::Method, String);
+
+/// An endpoint a dispatch endpoint may hand a request to.
+struct Member<C: ServerContext> {
+    path: Vec<Segment>,
+    endpoint: ApiEndpoint<C>,
+}
+
+impl<C: ServerContext> Member<C> {
+    /// Whether a request's (decoded, non-empty) segments are this path's:
+    /// its literals are where they are.
+    fn matches(&self, request: &[String]) -> bool {
+        self.path.len() == request.len()
+            && self.path.iter().zip(request).all(|(segment, given)| match segment {
+                Segment::Literal(literal) => literal == given,
+                Segment::Variable(_) => true,
+            })
+    }
+
+    /// The request's context as this endpoint's own handler would get it:
+    /// its operation and its body settings. (The variables keep the
+    /// route's names: the generated layer reads parameters by the spec's
+    /// path, never from dropshot's variables.)
+    fn context(&self, mut rqctx: RequestContext<C>) -> RequestContext<C> {
+        rqctx.endpoint.operation_id = self.endpoint.operation_id.clone();
+        rqctx.endpoint.body_content_type = self.endpoint.body_content_type.clone();
+        rqctx.endpoint.request_body_max_bytes = self.endpoint.request_body_max_bytes;
+        rqctx
+    }
+}
+
+/// A request path's segments as dropshot's router reads them: empty ones
+/// ignored, the others percent-decoded.
+fn request_segments(path: &str) -> Vec<String> {
+    path.split('/')
+        .filter(|s| !s.is_empty())
+        .map(|s| percent_encoding::percent_decode_str(s).decode_utf8_lossy().into_owned())
+        .collect()
+}
+
+/// A path variable of a route, as dropshot's register wants each declared
+/// (a hidden endpoint's document does not matter; its route does).
+#[derive(serde::Deserialize, schemars::JsonSchema)]
+struct RouteVariable {
+    #[allow(dead_code)]
+    variable: String,
+}
+
+fn route_parameters(route: &str) -> Vec<ApiEndpointParameter> {
+    segments(route)
+        .into_iter()
+        .filter_map(|segment| match segment {
+            Segment::Variable(name) => Some(name),
+            Segment::Literal(_) => None,
+        })
+        .map(|name| {
+            let metadata =
+                <dropshot::Path<RouteVariable> as SharedExtractor>::metadata(ApiEndpointBodyContentType::Json);
+            let schema = metadata
+                .parameters
+                .into_iter()
+                .next()
+                .expect("one field, one parameter")
+                .schema;
+            ApiEndpointParameter::new_named(
+                &ApiEndpointParameterLocation::Path,
+                name,
+                None,
+                true,
+                schema,
+                Vec::new(),
+            )
+        })
+        .collect()
+}
+
+/// Registers `endpoints` (each with its spec path as `path`) on `api`:
+/// each one the router can hold as it is, the others through a dispatch
+/// endpoint per method and route.
+pub fn register_routed<C: ServerContext>(
+    api: &mut ApiDescription<C>,
+    endpoints: Vec<ApiEndpoint<C>>,
+) -> Result<(), ApiDescriptionError> {
+    let paths: Vec<String> = endpoints.iter().map(|e| e.path.clone()).collect();
+    let routes = routes(&paths.iter().map(String::as_str).collect::<Vec<_>>());
+    // (method, route) → the endpoints that share it, in the given order.
+    let mut groups: Vec<(RouteKey, Vec<Member<C>>)> = Vec::new();
+    for (endpoint, route) in endpoints.into_iter().zip(routes) {
+        let key = (endpoint.method.clone(), route);
+        let member = Member {
+            path: segments(&endpoint.path),
+            endpoint,
+        };
+        match groups.iter_mut().find(|(k, _)| *k == key) {
+            Some((_, members)) => members.push(member),
+            None => groups.push((key, vec![member])),
+        }
+    }
+    for ((_, route), mut members) in groups {
+        let own_route = |m: &Member<C>| template(&m.path) == route;
+        if let [only] = members.as_slice()
+            && own_route(only)
+        {
+            api.register(members.remove(0).endpoint)?;
+            continue;
+        }
+        members.sort_by(|a, b| more_specific(&a.path, &b.path));
+        // The endpoint dropshot documents is the one on its own route, if
+        // any (a variable path, last after sorting): the dispatch is
+        // registered as that endpoint, with its metadata, so the document
+        // is the one it would have alone; the others stay hidden.
+        let base_index = members.iter().rposition(own_route);
+        let visible = base_index.is_some();
+        let base_index = base_index.unwrap_or(0);
+        let Member {
+            path,
+            endpoint: mut base,
+        } = members.remove(base_index);
+        // The base's own handler stays a member, in a shell endpoint that
+        // carries what the dispatch needs of it.
+        let mut shell = ApiEndpoint::new(
+            base.operation_id.clone(),
+            |_: RequestContext<C>| async { Err::<http::Response<dropshot::Body>, HttpError>(unused()) },
+            base.method.clone(),
+            "application/json",
+            &base.path,
+            ApiEndpointVersions::All,
+        );
+        shell.body_content_type = base.body_content_type.clone();
+        shell.request_body_max_bytes = base.request_body_max_bytes;
+        std::mem::swap(&mut shell.handler, &mut base.handler);
+        members.insert(
+            base_index,
+            Member {
+                path: path.clone(),
+                endpoint: shell,
+            },
+        );
+        let members = Arc::new(members);
+        base.handler = ApiEndpoint::new(
+            base.operation_id.clone(),
+            move |rqctx: RequestContext<C>, raw: RawRequest| {
+                let members = Arc::clone(&members);
+                async move { dispatch(&members, rqctx, raw).await }
+            },
+            base.method.clone(),
+            "application/json",
+            &route,
+            ApiEndpointVersions::All,
+        )
+        .handler;
+        // On its own route the base keeps its parameters (and its place
+        // in the document); elsewhere it is hidden and declares the
+        // route's variables.
+        if !visible {
+            base.parameters = route_parameters(&route);
+            base.visible = false;
+        }
+        base.path = route;
+        api.register(base)?;
+    }
+    Ok(())
+}
+
+/// The shell's own handler is swapped out before anything can call it.
+fn unused() -> HttpError {
+    HttpError::for_internal_error("a routing shell was called".to_string())
+}
+
+/// Hands the request to the first member whose path it matches.
+async fn dispatch<C: ServerContext>(
+    members: &[Member<C>],
+    rqctx: RequestContext<C>,
+    raw: RawRequest,
+) -> Result<http::Response<dropshot::Body>, HttpError> {
+    let request = request_segments(rqctx.request.uri().path());
+    let Some(member) = members.iter().find(|m| m.matches(&request)) else {
+        // The route matched, no path under it did: what the router says
+        // for a path it does not know.
+        return Err(HttpError::for_not_found(
+            None,
+            format!("no path of this API matches {}", rqctx.request.uri().path()),
+        ));
+    };
+    let rqctx = member.context(rqctx);
+    // The generated endpoints answer every error themselves (their
+    // extractors never fail and their handlers always give a reply), so
+    // dropshot's handler error, which it does not let us read, can only
+    // be a fault.
+    member
+        .endpoint
+        .handler
+        .handle_request(rqctx, raw.into_inner())
+        .await
+        .map_err(|_| HttpError::for_internal_error(format!("endpoint {} failed", member.endpoint.operation_id)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::routes;
+
+    #[test]
+    fn a_path_the_router_can_hold_is_its_own_route() {
+        let paths = [
+            "/v1/orders",
+            "/v1/orders/{orderId}",
+            "/v1/orders/{orderId}/lines",
+            "/v1/openapi.json",
+        ];
+        assert_eq!(routes(&paths), paths);
+    }
+
+    #[test]
+    fn a_literal_beside_a_variable_takes_the_variable() {
+        let paths = [
+            "/pet/findByStatus",
+            "/pet/{petId}",
+            "/pet/{petId}/uploadImage",
+            "/pet/findByTags",
+            "/pet",
+        ];
+        assert_eq!(
+            routes(&paths),
+            [
+                "/pet/{petId}",
+                "/pet/{petId}",
+                "/pet/{petId}/uploadImage",
+                "/pet/{petId}",
+                "/pet"
+            ]
+        );
+    }
+
+    #[test]
+    fn variables_at_one_position_take_the_first_name_at_any_depth() {
+        let paths = [
+            "/Services/{ServiceSid}/Entities",
+            "/Services/{Sid}",
+            "/Services/{ServiceSid}/RateLimits/{RateLimitSid}/Buckets",
+            "/Services/{ServiceSid}/RateLimits/{Sid}",
+            "/Attempts/Summary",
+            "/Attempts/{Sid}",
+        ];
+        assert_eq!(
+            routes(&paths),
+            [
+                "/Services/{ServiceSid}/Entities",
+                "/Services/{ServiceSid}",
+                "/Services/{ServiceSid}/RateLimits/{RateLimitSid}/Buckets",
+                "/Services/{ServiceSid}/RateLimits/{RateLimitSid}",
+                "/Attempts/{Sid}",
+                "/Attempts/{Sid}",
+            ]
+        );
+    }
+
+    #[test]
+    fn a_merged_literal_subtree_follows_the_variable() {
+        let paths = ["/a/lit/x", "/a/{v}/{w}", "/a/lit/y/z", "/a/{v}/q/z"];
+        assert_eq!(
+            routes(&paths),
+            ["/a/{v}/{w}", "/a/{v}/{w}", "/a/{v}/{w}/z", "/a/{v}/{w}/z"]
+        );
+    }
+}
