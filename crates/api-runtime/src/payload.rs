@@ -25,14 +25,6 @@ impl Payload {
     /// (`*/*`, `image/*`, or an exact type, compared by essence); the
     /// reason otherwise.
     pub(crate) fn content_type(&self, range: &str) -> Result<HeaderValue, String> {
-        let essence = |media_type: &str| {
-            media_type
-                .split(';')
-                .next()
-                .unwrap_or_default()
-                .trim()
-                .to_ascii_lowercase()
-        };
         let (given, allowed) = (essence(&self.media_type), essence(range));
         let (given_type, given_subtype) = given
             .split_once('/')
@@ -51,6 +43,17 @@ impl Payload {
         }
         HeaderValue::try_from(self.media_type.as_str()).map_err(|e| format!("`{}`: {e}", self.media_type))
     }
+}
+
+/// A media type's type and subtype, lower-cased, without parameters
+/// (`Application/JSON; charset=utf-8` → `application/json`).
+pub fn essence(media_type: &str) -> String {
+    media_type
+        .split(';')
+        .next()
+        .unwrap_or_default()
+        .trim()
+        .to_ascii_lowercase()
 }
 
 #[cfg(test)]

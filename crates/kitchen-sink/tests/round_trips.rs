@@ -30,6 +30,15 @@ fn new_order(pet: u64, quantity: u32) -> types::NewOrder {
     serde_json::from_value(json!({"petId": pet, "quantity": quantity})).unwrap()
 }
 
+/// An order placed through the generated client.
+async fn placed(client: &kitchen_sink::client::Client, pet: u64, quantity: u32) -> types::Order {
+    client
+        .create_order(None, None, &new_order(pet, quantity))
+        .await
+        .unwrap()
+        .into_inner()
+}
+
 fn id(order: &types::Order) -> NonZeroU64 {
     NonZeroU64::new(order.id as u64).unwrap()
 }
@@ -504,11 +513,7 @@ async fn an_optional_body_may_be_left_out() {
 async fn a_media_range_is_answered_with_the_type_the_handler_chose() {
     let sink = Sink::start().await;
     let client = sink.client();
-    let order = client
-        .create_order(None, None, &new_order(1, 1))
-        .await
-        .unwrap()
-        .into_inner();
+    let order = placed(&client, 1, 1).await;
     let label = client.get_label(id(&order)).await.unwrap();
     assert_eq!(label.status().as_u16(), 200);
     assert_eq!(label.headers()["content-type"], "image/svg+xml");
@@ -563,11 +568,7 @@ async fn a_websocket_upgrade_carries_the_order() {
 
     let sink = Sink::start().await;
     let client = sink.client();
-    let order = client
-        .create_order(None, None, &new_order(4, 2))
-        .await
-        .unwrap()
-        .into_inner();
+    let order = placed(&client, 4, 2).await;
     let upgraded = client.watch_order(id(&order)).await.unwrap();
     assert_eq!(upgraded.status().as_u16(), 101);
     let mut socket =
@@ -598,11 +599,7 @@ async fn a_websocket_upgrade_carries_the_order() {
 async fn a_literal_beside_a_variable_and_two_names_at_one_position_are_routed() {
     let sink = Sink::start().await;
     let client = sink.client();
-    let order = client
-        .create_order(None, None, &new_order(3, 1))
-        .await
-        .unwrap()
-        .into_inner();
+    let order = placed(&client, 3, 1).await;
     let summary = client.get_order_summary().await.unwrap().into_inner();
     assert_eq!((summary.count, summary.pending), (1, 1));
     // The variable path still answers for every other segment.

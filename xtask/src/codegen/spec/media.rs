@@ -17,15 +17,9 @@ pub enum MediaKind {
     Range,
 }
 
-/// The type and subtype, lower-cased, without parameters.
-pub fn essence(media_type: &str) -> String {
-    media_type
-        .split(';')
-        .next()
-        .unwrap_or_default()
-        .trim()
-        .to_ascii_lowercase()
-}
+/// The type and subtype, lower-cased, without parameters: the runtime's
+/// reading, so that the generator and the server agree.
+pub use api_runtime::payload::essence;
 
 pub fn kind(media_type: &str) -> MediaKind {
     let essence = essence(media_type);
