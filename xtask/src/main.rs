@@ -63,7 +63,7 @@ fn workspace_root() -> PathBuf {
 }
 
 fn generate(root: &Path) -> Result<(), String> {
-    let files = codegen::generate_workspace(root)?;
+    let (files, left_out) = codegen::generate_workspace_noting(root)?;
     let stale = codegen::stale_files(root, &files);
     for file in &files {
         if stale.iter().any(|s| s.path == file.path) {
@@ -76,6 +76,10 @@ fn generate(root: &Path) -> Result<(), String> {
         } else {
             println!("unchanged {}", file.path.display());
         }
+    }
+    // Never silently: what a leave-out list kept out of the code.
+    for note in &left_out {
+        println!("left out: {note}");
     }
     Ok(())
 }

@@ -8,6 +8,7 @@ use openapiv3::{OpenAPI, Parameter, ReferenceOr, StatusCode};
 use progenitor_impl::{GenerationSettings, Generator, HooksMode, InterfaceStyle};
 use quote::quote;
 
+use crate::codegen::spec::media::{self, MediaKind};
 use crate::codegen::spec::{IGNORED_HEADERS, Spec, SpecError, server_url};
 
 fn settings() -> GenerationSettings {
@@ -86,6 +87,15 @@ pub fn generate_mocks(spec: &Spec, client_module: &str) -> Result<syn::File, Spe
 /// upgrades, so that the client sends the handshake.
 fn for_progenitor(api: &OpenAPI) -> OpenAPI {
     let mut api = api.clone();
+    // A JSON response without a schema is any JSON value; progenitor
+    // wants the schema written (`{}`).
+    if let Some(components) = api.components.as_mut() {
+        for response in components.responses.values_mut() {
+            if let ReferenceOr::Item(response) = response {
+                any_json_schema(response);
+            }
+        }
+    }
     let components = api.components.clone();
     for item in api.paths.paths.values_mut() {
         let ReferenceOr::Item(item) = item else { continue };
@@ -102,6 +112,16 @@ fn for_progenitor(api: &OpenAPI) -> OpenAPI {
         ];
         for operation in operations.into_iter().flatten() {
             operation.parameters.retain(|p| !is_ignored_header(&components, p));
+            let inline = operation
+                .responses
+                .responses
+                .values_mut()
+                .chain(operation.responses.default.as_mut());
+            for response in inline {
+                if let ReferenceOr::Item(response) = response {
+                    any_json_schema(response);
+                }
+            }
             // A 101 is the WebSocket upgrade the server implements;
             // progenitor sends the handshake for dropshot's marker only.
             if operation.responses.responses.contains_key(&StatusCode::Code(101)) {
@@ -151,6 +171,19 @@ fn for_progenitor(api: &OpenAPI) -> OpenAPI {
         }
     }
     api
+}
+
+/// Gives each JSON media type of `response` without a schema the schema
+/// of any value.
+fn any_json_schema(response: &mut openapiv3::Response) {
+    for (media_type, media) in response.content.iter_mut() {
+        if media.schema.is_none() && media::kind(media_type) == MediaKind::Json {
+            media.schema = Some(ReferenceOr::Item(openapiv3::Schema {
+                schema_data: Default::default(),
+                schema_kind: openapiv3::SchemaKind::Any(Default::default()),
+            }));
+        }
+    }
 }
 
 /// Whether a parameter, or the `components.parameters` entry its `$ref`

@@ -11,7 +11,8 @@ use std::path::{Path, PathBuf};
 use heck::ToSnakeCase;
 
 use super::spec::SpecErrors;
-use super::{GeneratedFile, Target, generate_target};
+use super::spec::leave_out::{self, LeftOut};
+use super::{GeneratedFile, Target, generate_leaving_out, read_list};
 
 /// The public documents, relative to the workspace.
 pub const CORPUS_DIR: &str = "tests/fixtures/corpus";
@@ -25,6 +26,8 @@ pub struct CorpusSpec {
     /// The Rust module it is generated into.
     pub module: String,
     pub outcome: Result<Vec<GeneratedFile>, SpecErrors>,
+    /// What its leave-out list (beside it) kept out, when it generates.
+    pub left_out: Vec<LeftOut>,
 }
 
 /// Generates every document of the corpus, in file-name order.
@@ -34,6 +37,7 @@ pub fn generate_corpus(root: &Path) -> Result<Vec<CorpusSpec>, String> {
         .map_err(|e| format!("cannot read {}: {e}", dir.display()))?
         .filter_map(|entry| entry.ok()?.file_name().into_string().ok())
         .filter(|name| name.ends_with(".json") || name.ends_with(".yaml") || name.ends_with(".yml"))
+        .filter(|name| !leave_out::is_list(name))
         .collect();
     files.sort();
     let mut out = Vec::new();
@@ -49,9 +53,20 @@ pub fn generate_corpus(root: &Path) -> Result<Vec<CorpusSpec>, String> {
         };
         // A panic anywhere in the generators would be ours: it must never
         // happen, and the corpus test says which document caused it.
-        let outcome = std::panic::catch_unwind(|| generate_target(&target, &text))
+        let list = read_list(root, &target.spec)?;
+        let list = list.as_ref().map(|(path, text)| (path.as_str(), text.as_str()));
+        let outcome = std::panic::catch_unwind(|| generate_leaving_out(&target, &text, list))
             .map_err(|_| format!("the generator panicked on {file}"))?;
-        out.push(CorpusSpec { file, module, outcome });
+        let (outcome, left_out) = match outcome {
+            Ok((files, left_out)) => (Ok(files), left_out),
+            Err(errors) => (Err(errors), Vec::new()),
+        };
+        out.push(CorpusSpec {
+            file,
+            module,
+            outcome,
+            left_out,
+        });
     }
     Ok(out)
 }
@@ -88,7 +103,17 @@ pub fn corpus_report(specs: &[CorpusSpec]) -> String {
     let mut report = String::new();
     for spec in specs {
         match &spec.outcome {
-            Ok(_) => report.push_str(&format!("generates: {}\n", spec.file)),
+            Ok(_) if spec.left_out.is_empty() => report.push_str(&format!("generates: {}\n", spec.file)),
+            Ok(_) => {
+                report.push_str(&format!(
+                    "generates: {}, leaving out {} listed operation(s):\n",
+                    spec.file,
+                    spec.left_out.len()
+                ));
+                for left in &spec.left_out {
+                    report.push_str(&format!("  {left}\n"));
+                }
+            }
             Err(errors) => report.push_str(&format!("refused:   {}: {errors}\n", spec.file)),
         }
     }

@@ -116,19 +116,6 @@ pub fn check(schema: &Value, location: &str, components: &Map<String, Value>) ->
             ));
         }
     }
-    let combinators = ["allOf", "anyOf", "oneOf", "not"]
-        .into_iter()
-        .filter(|k| map.contains_key(*k))
-        .collect::<Vec<_>>();
-    if combinators.len() > 1 {
-        return Err(error(
-            location,
-            format!(
-                "combines {}: dropshot's document can hold one of allOf, anyOf, oneOf and not per schema; nest them",
-                combinators.join(" and ")
-            ),
-        ));
-    }
     if let Some(ty) = map.get("type")
         && !matches!(
             ty.as_str(),
@@ -312,7 +299,23 @@ pub fn doc_form(schema: &Value) -> Value {
     let mut map = source.clone();
     exclusive_bounds(&mut map);
     map_children(&mut map, &doc_form);
+    nest_combinators(&mut map);
     Value::Object(map)
+}
+
+/// schemars (and so dropshot's document) holds one of allOf, anyOf, oneOf
+/// and not per schema; a schema with several says the same with each
+/// nested in an allOf (every part must hold, as before).
+fn nest_combinators(map: &mut Map<String, Value>) {
+    const COMBINATORS: [&str; 4] = ["allOf", "anyOf", "oneOf", "not"];
+    if COMBINATORS.iter().filter(|k| map.contains_key(**k)).count() < 2 {
+        return;
+    }
+    let parts: Vec<Value> = COMBINATORS
+        .iter()
+        .filter_map(|key| map.remove(*key).map(|value| serde_json::json!({ *key: value })))
+        .collect();
+    map.insert("allOf".into(), Value::Array(parts));
 }
 
 /// Whether reading a parameter's text as its type already enforces the
@@ -390,7 +393,19 @@ mod tests {
             at(json!({"oneOf": [], "discriminator": {"propertyName": "k"}})),
             "s.discriminator"
         );
-        assert_eq!(at(json!({"allOf": [], "oneOf": []})), "s");
         assert_eq!(at(json!({"type": "array"})), "s");
+    }
+
+    #[test]
+    fn several_combinators_are_nested_for_dropshots_document() {
+        let both =
+            json!({"allOf": [{"$ref": "#/components/schemas/A"}], "oneOf": [{"type": "object"}], "nullable": true});
+        assert_eq!(
+            doc_form(&both),
+            json!({"allOf": [{"allOf": [{"$ref": "#/components/schemas/A"}]}, {"oneOf": [{"type": "object"}]}], "nullable": true})
+        );
+        // One combinator stays as it is.
+        let one = json!({"oneOf": [{"type": "string"}]});
+        assert_eq!(doc_form(&one), one);
     }
 }

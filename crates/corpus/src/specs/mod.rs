@@ -3,6 +3,13 @@
 //
 // One module per document that generates.
 
+/// `dropshot__test_openapi.json`
+pub mod dropshot_test_openapi_json {
+    pub mod api;
+    pub mod client;
+    crate::bearer_hooks!(client::Client);
+}
+
 /// `dropshot__test_openapi_custom_error_types.json`
 pub mod dropshot_test_openapi_custom_error_types_json {
     pub mod api;
@@ -12,6 +19,13 @@ pub mod dropshot_test_openapi_custom_error_types_json {
 
 /// `dropshot__test_openapi_custom_error_types_trait_based.json`
 pub mod dropshot_test_openapi_custom_error_types_trait_based_json {
+    pub mod api;
+    pub mod client;
+    crate::bearer_hooks!(client::Client);
+}
+
+/// `dropshot__test_openapi_fuller.json`
+pub mod dropshot_test_openapi_fuller_json {
     pub mod api;
     pub mod client;
     crate::bearer_hooks!(client::Client);
@@ -73,6 +87,13 @@ pub mod dropshot_test_versions_v1_4_0_json {
     crate::bearer_hooks!(client::Client);
 }
 
+/// `oai-v3.0__api-with-examples.yaml`
+pub mod oai_v3_0_api_with_examples_yaml {
+    pub mod api;
+    pub mod client;
+    crate::bearer_hooks!(client::Client);
+}
+
 /// `oai-v3.0__callback-example.yaml`
 pub mod oai_v3_0_callback_example_yaml {
     pub mod api;
@@ -103,6 +124,13 @@ pub mod oai_v3_0_petstore_yaml {
 
 /// `oai-v3.0__uspto.yaml`
 pub mod oai_v3_0_uspto_yaml {
+    pub mod api;
+    pub mod client;
+    crate::bearer_hooks!(client::Client);
+}
+
+/// `progenitor__buildomat.json`
+pub mod progenitor_buildomat_json {
     pub mod api;
     pub mod client;
     crate::bearer_hooks!(client::Client);

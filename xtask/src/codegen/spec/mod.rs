@@ -10,6 +10,7 @@
 //! parameters and bodies are read from the document as JSON, as written.
 
 mod checks;
+pub mod leave_out;
 pub mod media;
 mod names;
 mod router;

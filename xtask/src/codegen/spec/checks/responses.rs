@@ -15,7 +15,7 @@ use crate::codegen::spec::{OperationRef, Spec, SpecError, is_error_key};
 /// (`default` then stands for the success too).
 pub(super) fn check_responses(spec: &Spec, op: &OperationRef<'_>) -> Result<(), SpecError> {
     let at = |key: &str| format!("{}.responses.{key}", op.location());
-    let mut success: Option<(String, Option<Value>)> = None;
+    let mut success: Option<(String, BodyShape)> = None;
     let responses = spec.responses(op)?;
     for (key, response, location) in &responses {
         match key.as_str() {
@@ -46,7 +46,7 @@ pub(super) fn check_responses(spec: &Spec, op: &OperationRef<'_>) -> Result<(), 
         if is_error_key(key) || !key.starts_with('2') {
             continue;
         }
-        let body = response.get("content").cloned();
+        let body = body_shape(response);
         match &success {
             None => success = Some((key.clone(), body)),
             Some((first, first_body)) if *first_body != body => {
@@ -64,6 +64,20 @@ pub(super) fn check_responses(spec: &Spec, op: &OperationRef<'_>) -> Result<(), 
         }
     }
     Ok(())
+}
+
+/// What a response's body is: each media type with its schema. Examples
+/// and descriptions differ freely between statuses of one body.
+type BodyShape = Vec<(String, Option<Value>)>;
+
+fn body_shape(response: &Value) -> BodyShape {
+    response
+        .get("content")
+        .and_then(Value::as_object)
+        .into_iter()
+        .flatten()
+        .map(|(media_type, media)| (media_type.clone(), media.get("schema").cloned()))
+        .collect()
 }
 
 /// One media type per response (a range such as `*/*` is bytes of the
