@@ -162,6 +162,13 @@ fn a_designers_next_edits_generate() {
         1,
     );
     assert_generates(&api_key);
+    // An API key that is the whole Authorization header (`Token <jwt>`).
+    let authorization_key = with(&operation("get", "      security: [{token: []}]\n", OK_JSON), "").replacen(
+        "  securitySchemes:\n",
+        "  securitySchemes:\n    token: {type: apiKey, in: header, name: Authorization}\n",
+        1,
+    );
+    assert_generates(&authorization_key);
     // allOf, oneOf and nullable in components.
     let schemas = "    Card:\n      type: object\n      required: [kind]\n      properties:\n        kind: {type: string, enum: [card]}\n    Bank:\n      type: object\n      required: [kind]\n      properties:\n        kind: {type: string, enum: [bank]}\n    Payment:\n      oneOf: [{$ref: '#/components/schemas/Card'}, {$ref: '#/components/schemas/Bank'}]\n    Rich:\n      allOf:\n        - $ref: '#/components/schemas/Order'\n        - type: object\n          properties:\n            note: {type: string, nullable: true}\n            payment: {$ref: '#/components/schemas/Payment'}\n";
     let rich = operation(
@@ -363,7 +370,7 @@ fn security_the_layer_cannot_check_is_refused() {
         "authentication optional",
     );
     assert_refused(
-        &spec("[{other: []}]", "{type: apiKey, in: header, name: Authorization}"),
+        &spec("[{other: []}]", "{type: apiKey, in: header, name: Content-Type}"),
         "components.securitySchemes.other.name",
         "a name of its own",
     );

@@ -13,7 +13,7 @@ fn root() -> &'static Path {
 
 /// The documents that generate today; a change that makes one of them
 /// refused fails here. Grow it as the generator learns.
-const GENERATING: [&str; 26] = [
+const GENERATING: [&str; 27] = [
     "dropshot__test_openapi.json",
     "dropshot__test_openapi_fuller.json",
     "oai-v3.0__api-with-examples.yaml",
@@ -40,6 +40,7 @@ const GENERATING: [&str; 26] = [
     "progenitor__param-overrides.yaml",
     "progenitor__nexus.json",
     "progenitor__propolis-server.json",
+    "realworld-conduit__openapi.yml",
 ];
 
 #[test]

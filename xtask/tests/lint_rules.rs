@@ -179,3 +179,18 @@ fn our_versions_are_semantic() {
     let findings = findings_after(|d| d["info"]["version"] = json!("v1"));
     assert_finding(&findings, Severity::Error, "version", "info.version");
 }
+
+#[test]
+fn a_bodiless_status_has_no_content() {
+    // Generation drops the content (the server sends none); lint says so.
+    let findings = findings_after(|d| {
+        d["paths"]["/store/orders/{orderId}"]["delete"]["responses"]["204"]["content"] =
+            json!({"application/json": {"schema": {"type": "object"}}});
+    });
+    assert_finding(
+        &findings,
+        Severity::Error,
+        "no-content",
+        "paths./store/orders/{orderId}.delete.responses.204.content",
+    );
+}

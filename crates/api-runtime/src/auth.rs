@@ -53,7 +53,9 @@ pub fn bearer_token(headers: &http::HeaderMap) -> Result<BearerToken, &'static s
     Ok(BearerToken(token.to_string()))
 }
 
-/// Reads an API key sent in a header of its own.
+/// Reads an API key sent in a header of its own: the value alone. In
+/// `Authorization` the key is the whole value, a scheme of the API's own
+/// and its credential (`Token <jwt>`).
 fn header_token(headers: &http::HeaderMap, header: &str) -> Result<BearerToken, String> {
     let mut values = headers.get_all(header).iter();
     let value = values
@@ -66,7 +68,8 @@ fn header_token(headers: &http::HeaderMap, header: &str) -> Result<BearerToken, 
         .to_str()
         .map_err(|_| format!("the {header} header is not visible ASCII"))?
         .trim_matches(' ');
-    if token.is_empty() || token.contains([' ', '\t']) {
+    let whole_value = header.eq_ignore_ascii_case("authorization");
+    if token.is_empty() || token.contains('\t') || (!whole_value && token.contains(' ')) {
         return Err(format!("the {header} header must hold the API key alone"));
     }
     Ok(BearerToken(token.to_string()))
@@ -217,5 +220,16 @@ mod tests {
         map.append("x-api-key", http::HeaderValue::from_static("k2"));
         assert!(header_token(&map, "X-API-Key").is_err());
         assert!(header_token(&http::HeaderMap::new(), "X-API-Key").is_err());
+        map.insert("x-api-key", http::HeaderValue::from_static("a b"));
+        assert!(header_token(&map, "X-API-Key").is_err(), "a key alone has no space");
+    }
+
+    #[test]
+    fn an_api_key_in_authorization_is_the_whole_value() {
+        let mut map = http::HeaderMap::new();
+        map.insert("authorization", http::HeaderValue::from_static("Token jwt.a.b"));
+        assert_eq!(header_token(&map, "Authorization").unwrap().secret(), "Token jwt.a.b");
+        map.insert("authorization", http::HeaderValue::from_static(" "));
+        assert!(header_token(&map, "Authorization").is_err());
     }
 }

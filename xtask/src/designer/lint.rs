@@ -182,6 +182,19 @@ pub fn lint(doc: &Value) -> Vec<Finding> {
                 }
             }
             deprecation(doc, op, &at, &mut find);
+            for status in ["204", "205"] {
+                if responses
+                    .get(status)
+                    .is_some_and(|r| resolve(doc, r).get("content").is_some())
+                {
+                    find(
+                        Severity::Error,
+                        format!("{at}.responses.{status}.content"),
+                        "no-content",
+                        format!("a {status} response has no body (RFC 9110): the server sends none"),
+                    );
+                }
+            }
             let variables = path_variables(path);
             let mut declared = Vec::new();
             for (i, param) in items(op, "parameters").enumerate() {

@@ -184,3 +184,10 @@ pub mod progenitor_propolis_server_json {
     pub mod client;
     crate::bearer_hooks!(client::Client);
 }
+
+/// `realworld-conduit__openapi.yml`
+pub mod realworld_conduit_openapi_yml {
+    pub mod api;
+    pub mod client;
+    crate::bearer_hooks!(client::Client);
+}

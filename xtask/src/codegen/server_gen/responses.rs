@@ -72,8 +72,11 @@ pub(super) fn describe_successes(cx: &mut Context<'_>, op: &OperationRef<'_>) ->
             false => None,
         };
         let upgrade = status == 101;
+        // 204 and 205 have no body (RFC 9110 §15.3.5): content a spec
+        // gives them is not sent (lint says so).
+        let bodiless = matches!(status, 204 | 205);
         let content = match response["content"].as_object().and_then(|c| c.iter().next()) {
-            _ if upgrade => None,
+            _ if upgrade || bodiless => None,
             None => None,
             Some((media_type, media)) => {
                 let at = format!("{location}.content.{media_type}.schema");

@@ -109,11 +109,21 @@ impl Refusals {
         self.0.extend(errors.0);
     }
 
-    /// `Ok(value)` when nothing was refused.
+    /// `Ok(value)` when nothing was refused. A refusal that several
+    /// operations meet at one place (a shared component) is listed once.
     pub fn finish<T>(self, value: T) -> Result<T, SpecErrors> {
-        match self.0.is_empty() {
+        let mut unique: Vec<SpecError> = Vec::with_capacity(self.0.len());
+        for error in self.0 {
+            if !unique
+                .iter()
+                .any(|e| e.location == error.location && e.message == error.message)
+            {
+                unique.push(error);
+            }
+        }
+        match unique.is_empty() {
             true => Ok(value),
-            false => Err(SpecErrors(self.0)),
+            false => Err(SpecErrors(unique)),
         }
     }
 }

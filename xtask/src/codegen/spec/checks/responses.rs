@@ -59,9 +59,6 @@ pub(super) fn check_responses(spec: &Spec, op: &OperationRef<'_>) -> Result<(), 
             }
             Some(_) => {}
         }
-        if matches!(key.as_str(), "204" | "205") && response.get("content").is_some() {
-            return Err(SpecError::new(at(key), format!("a {key} response has no body")));
-        }
     }
     Ok(())
 }
