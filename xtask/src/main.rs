@@ -63,7 +63,8 @@ fn workspace_root() -> PathBuf {
 }
 
 fn generate(root: &Path) -> Result<(), String> {
-    let (files, left_out) = codegen::generate_workspace_noting(root)?;
+    let cache = codegen::corpus_cache::cache_dir(root);
+    let (files, left_out) = codegen::generate_workspace_noting(root, Some(&cache))?;
     let stale = codegen::stale_files(root, &files);
     for file in &files {
         if stale.iter().any(|s| s.path == file.path) {

@@ -12,7 +12,7 @@ use heck::ToSnakeCase;
 
 use super::spec::SpecErrors;
 use super::spec::leave_out::{self, LeftOut};
-use super::{GeneratedFile, Target, generate_leaving_out, read_list};
+use super::{GeneratedFile, Target, corpus_cache, generate_leaving_out, read_list};
 
 /// The public documents, relative to the workspace.
 pub const CORPUS_DIR: &str = "tests/fixtures/corpus";
@@ -32,6 +32,12 @@ pub struct CorpusSpec {
 
 /// Generates every document of the corpus, in file-name order.
 pub fn generate_corpus(root: &Path) -> Result<Vec<CorpusSpec>, String> {
+    generate_corpus_cached(root, None)
+}
+
+/// [`generate_corpus`], taking from `cache` (a directory) the documents
+/// whose generation is known ([`corpus_cache`]).
+pub fn generate_corpus_cached(root: &Path, cache: Option<&Path>) -> Result<Vec<CorpusSpec>, String> {
     let dir = root.join(CORPUS_DIR);
     let mut files: Vec<String> = std::fs::read_dir(&dir)
         .map_err(|e| format!("cannot read {}: {e}", dir.display()))?
@@ -55,10 +61,25 @@ pub fn generate_corpus(root: &Path) -> Result<Vec<CorpusSpec>, String> {
         // happen, and the corpus test says which document caused it.
         let list = read_list(root, &target.spec)?;
         let list = list.as_ref().map(|(path, text)| (path.as_str(), text.as_str()));
+        let key = corpus_cache::key(&file, &text, list.map(|(_, text)| text));
+        if let Some((files, left_out)) = cache.and_then(|dir| corpus_cache::load(dir, root, &module, &key)) {
+            out.push(CorpusSpec {
+                file,
+                module,
+                outcome: Ok(files),
+                left_out,
+            });
+            continue;
+        }
         let outcome = std::panic::catch_unwind(|| generate_leaving_out(&target, &text, list))
             .map_err(|_| format!("the generator panicked on {file}"))?;
         let (outcome, left_out) = match outcome {
-            Ok((files, left_out)) => (Ok(files), left_out),
+            Ok((files, left_out)) => {
+                if let Some(dir) = cache {
+                    corpus_cache::store(dir, &module, &key, &files, &left_out);
+                }
+                (Ok(files), left_out)
+            }
             Err(errors) => (Err(errors), Vec::new()),
         };
         out.push(CorpusSpec {

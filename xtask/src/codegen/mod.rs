@@ -6,6 +6,7 @@
 
 pub mod client_gen;
 pub mod corpus;
+pub mod corpus_cache;
 pub mod schema;
 pub mod server_gen;
 pub mod spec;
@@ -152,12 +153,17 @@ pub fn read_list(root: &Path, spec_path: &str) -> Result<Option<(String, String)
 /// Reads each target's spec under `root` and generates its files, and the
 /// corpus crate's; an error names the spec.
 pub fn generate_workspace(root: &Path) -> Result<Vec<GeneratedFile>, String> {
-    generate_workspace_noting(root).map(|(files, _)| files)
+    generate_workspace_noting(root, None).map(|(files, _)| files)
 }
 
 /// [`generate_workspace`], and a line for each operation a leave-out list
-/// left out (`spec: METHOD /path (id): reason`).
-pub fn generate_workspace_noting(root: &Path) -> Result<(Vec<GeneratedFile>, Vec<String>), String> {
+/// left out (`spec: METHOD /path (id): reason`); the corpus's documents
+/// are taken from `corpus_cache` (a directory) where their generation is
+/// known.
+pub fn generate_workspace_noting(
+    root: &Path,
+    corpus_cache: Option<&Path>,
+) -> Result<(Vec<GeneratedFile>, Vec<String>), String> {
     let mut files = Vec::new();
     let mut notes = Vec::new();
     for target in &TARGETS {
@@ -170,7 +176,7 @@ pub fn generate_workspace_noting(root: &Path) -> Result<(Vec<GeneratedFile>, Vec
         files.extend(generated);
         notes.extend(left_out.iter().map(|left| format!("{} leaves out {left}", target.spec)));
     }
-    let corpus = corpus::generate_corpus(root)?;
+    let corpus = corpus::generate_corpus_cached(root, corpus_cache)?;
     for spec in &corpus {
         let spec_path = format!("{}/{}", corpus::CORPUS_DIR, spec.file);
         notes.extend(
