@@ -122,6 +122,16 @@ fn for_progenitor(api: &OpenAPI) -> OpenAPI {
                     any_json_schema(response);
                 }
             }
+            // 204 and 205 have no body, whatever the spec gives them (the
+            // server sends none; progenitor would try to read one).
+            for status in [204, 205] {
+                if let Some(response) = operation.responses.responses.get_mut(&StatusCode::Code(status)) {
+                    let mut plain = resolve_response(&components, response).cloned().unwrap_or_default();
+                    plain.content.clear();
+                    *response = ReferenceOr::Item(plain);
+                }
+            }
+            successes_as_bytes_when_their_bodies_differ(&components, &mut operation.responses);
             // A 101 is the WebSocket upgrade the server implements;
             // progenitor sends the handshake for dropshot's marker only.
             if operation.responses.responses.contains_key(&StatusCode::Code(101)) {
@@ -171,6 +181,44 @@ fn for_progenitor(api: &OpenAPI) -> OpenAPI {
         }
     }
     api
+}
+
+/// progenitor gives an operation one success type: when its 2xx statuses
+/// have different bodies (a 200 with a body beside a 204, a 200 and a 201
+/// of different schemas), the client reads each of them as bytes
+/// (`ResponseValue<ByteStream>`, status and headers included), which the
+/// caller decodes by the status. The server has a typed variant for each.
+fn successes_as_bytes_when_their_bodies_differ(
+    components: &Option<openapiv3::Components>,
+    responses: &mut openapiv3::Responses,
+) {
+    let is_success = |status: &StatusCode| matches!(status, StatusCode::Code(200..=299) | StatusCode::Range(2));
+    let shape = |response: &ReferenceOr<openapiv3::Response>| {
+        let content = resolve_response(components, response).map(|r| &r.content);
+        content
+            .into_iter()
+            .flatten()
+            .map(|(media_type, media)| (media_type.clone(), serde_json::to_value(&media.schema).ok()))
+            .collect::<Vec<_>>()
+    };
+    let mut shapes = responses
+        .responses
+        .iter()
+        .filter(|(s, _)| is_success(s))
+        .map(|(_, r)| shape(r));
+    let first = shapes.next();
+    if shapes.all(|other| Some(&other) == first.as_ref()) {
+        return;
+    }
+    for (status, response) in responses.responses.iter_mut() {
+        if is_success(status) {
+            let mut raw = resolve_response(components, response).cloned().unwrap_or_default();
+            raw.content = [("*/*".to_string(), openapiv3::MediaType::default())]
+                .into_iter()
+                .collect();
+            *response = ReferenceOr::Item(raw);
+        }
+    }
 }
 
 /// Gives each JSON media type of `response` without a schema the schema

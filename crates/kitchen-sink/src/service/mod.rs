@@ -304,6 +304,22 @@ impl KitchenSinkHandlers for Service {
         }
     }
 
+    async fn get_receipt(&self, _: &Caller, order_id: NonZeroU64) -> GetReceiptResponse {
+        let state = self.state();
+        let Some(stored) = state.orders.get(&id_of(order_id)) else {
+            return GetReceiptResponse::NotFound(not_found("order", order_id));
+        };
+        match stored.order.status {
+            types::OrderStatus::Pending => GetReceiptResponse::Accepted(Json::from(types::GetReceipt202ResponseBody {
+                state: types::GetReceipt202ResponseBodyState::Preparing,
+            })),
+            _ => GetReceiptResponse::Ok(Json::from(types::GetReceiptResponseBody {
+                order_id: stored.order.id,
+                total: stored.order.total.unwrap_or_default(),
+            })),
+        }
+    }
+
     async fn get_latest_order(&self, _: &Caller) -> GetLatestOrderResponse {
         let state = self.state();
         match state.orders.keys().next_back() {

@@ -11,7 +11,7 @@ use super::errors;
 use super::model::{Context, Operation, rust_field, status_variant};
 use super::parameters::option_str;
 use crate::codegen::spec::media::{self, MediaKind};
-use crate::codegen::spec::{OperationRef, SpecError, is_error_key};
+use crate::codegen::spec::{BodyShape, OperationRef, SpecError, body_shape, is_error_key};
 
 pub(super) struct Success {
     pub(super) status: u16,
@@ -59,16 +59,20 @@ pub(super) fn describe_successes(cx: &mut Context<'_>, op: &OperationRef<'_>) ->
     let id = op.operation_id();
     let deprecated = op.operation.deprecated;
     let mut out = Vec::new();
-    // Every 2xx carries the same body (the spec's checks), so one type
-    // serves them all; a redirect's body has its own.
-    let mut body_type: Option<(&'static str, TokenStream)> = None;
+    // 2xx statuses with the first one's body share its type; any other
+    // body has its own.
+    let mut body_type: Option<(BodyShape, (&'static str, TokenStream))> = None;
     for (key, response, location) in cx.spec.responses(op)? {
         if is_error_key(&key) {
             continue;
         }
         let status: u16 = key.parse().unwrap_or(200);
+        let shape = body_shape(&response);
         let shared = match (200..300).contains(&status) {
-            true => body_type.clone(),
+            true => body_type
+                .as_ref()
+                .filter(|(first, _)| *first == shape)
+                .map(|(_, known)| known.clone()),
             false => None,
         };
         let upgrade = status == 101;
@@ -83,7 +87,8 @@ pub(super) fn describe_successes(cx: &mut Context<'_>, op: &OperationRef<'_>) ->
                 // Without a schema, any body.
                 let any = Value::Object(Default::default());
                 let schema = media.get("schema").unwrap_or(&any);
-                let name = match (200..300).contains(&status) {
+                let first_success = (200..300).contains(&status) && body_type.is_none();
+                let name = match first_success {
                     true => format!("{id}-response-body"),
                     false => format!("{id}-{status}-response-body"),
                 };
@@ -99,8 +104,8 @@ pub(super) fn describe_successes(cx: &mut Context<'_>, op: &OperationRef<'_>) ->
                         MediaKind::Range => ("Range", quote!(runtime::Payload)),
                     },
                 };
-                if (200..300).contains(&status) {
-                    body_type = Some((kind, ty.clone()));
+                if first_success {
+                    body_type = Some((shape.clone(), (kind, ty.clone())));
                 }
                 let schema = cx.schemas.add(&format!("{id}_response_{status}"), schema, &at)?;
                 Some(Content {

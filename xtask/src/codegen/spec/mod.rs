@@ -392,6 +392,20 @@ pub fn is_error_key(key: &str) -> bool {
     key.starts_with('4') || key.starts_with('5') || key == "default"
 }
 
+/// What a response's body is: each media type with its schema. Examples
+/// and descriptions differ freely between statuses of one body.
+pub type BodyShape = Vec<(String, Option<Value>)>;
+
+pub fn body_shape(response: &Value) -> BodyShape {
+    response
+        .get("content")
+        .and_then(Value::as_object)
+        .into_iter()
+        .flatten()
+        .map(|(media_type, media)| (media_type.clone(), media.get("schema").cloned()))
+        .collect()
+}
+
 /// The JSON schema of a response's or body's `application/json` content.
 pub fn json_content_schema(json: &Value) -> Option<&Value> {
     json.get("content")?.get("application/json")?.get("schema")

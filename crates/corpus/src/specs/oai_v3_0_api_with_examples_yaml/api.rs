@@ -149,7 +149,7 @@ static GET_VERSION_DETAILSV2: runtime::Operation = runtime::Operation {
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
                 schema: &GET_VERSION_DETAILSV2_RESPONSE_203,
-                doc_name: "GetVersionDetailsv2ResponseBody",
+                doc_name: "GetVersionDetailsv2203ResponseBody",
             }),
             headers: &[],
         },
