@@ -297,13 +297,6 @@ fn what_cannot_be_mapped_is_refused_with_its_location_and_reason() {
             "discriminator",
         ),
         (
-            body(
-                "          application/json:\n            schema: {type: object, properties: {id: {type: integer, readOnly: true}}}\n",
-            ),
-            "paths./extra.post.requestBody.content.application/json.schema.properties.id.readOnly".into(),
-            "one Rust type",
-        ),
-        (
             response(
                 "        '200':\n          description: two\n          content:\n            application/json:\n              schema: {type: string}\n            text/plain:\n              schema: {type: string}\n",
             ),

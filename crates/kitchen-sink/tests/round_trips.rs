@@ -651,3 +651,25 @@ async fn success_statuses_with_different_bodies_each_have_theirs() {
     assert_eq!(body["total"], json!(order.total.unwrap()));
     sink.stop().await;
 }
+
+/// A readOnly property required in responses: a request need not (and
+/// the client's type does not make it) send one; the server gives it, and
+/// ignores one a caller sends.
+#[tokio::test]
+async fn a_read_only_property_is_the_servers_to_give() {
+    let sink = Sink::start().await;
+    let client = sink.client();
+    let name: types::PutLabelName = "green".parse().unwrap();
+    let label: types::Label = serde_json::from_value(json!({"text": "Green"})).unwrap();
+    assert!(label.revision.is_none());
+    let created = client.put_label(&name, &label).await.unwrap().into_inner();
+    assert_eq!(created.revision.map(|r| r.get()), Some(1));
+    let again = send(
+        sink.request(Method::PUT, "/labels/green")
+            .json(&json!({"text": "Green", "revision": 99})),
+    )
+    .await;
+    assert_eq!(again.status, 200, "{}", again.body);
+    assert_eq!(again.body["revision"], 2, "the server's count, not the caller's");
+    sink.stop().await;
+}

@@ -7,6 +7,8 @@
 pub mod client_gen;
 pub mod corpus;
 pub mod corpus_cache;
+mod for_progenitor;
+mod one_way;
 pub mod schema;
 pub mod server_gen;
 pub mod spec;

@@ -105,17 +105,6 @@ pub fn check(schema: &Value, location: &str, components: &Map<String, Value>) ->
                 .into(),
         ));
     }
-    for key in ["readOnly", "writeOnly"] {
-        if map.get(key) == Some(&Value::Bool(true)) {
-            return Err(error(
-                &format!("{location}.{key}"),
-                format!(
-                    "`{key}` is not supported: one Rust type serves requests and responses, so a property cannot \
-                     be required in one and absent in the other; use a schema for each"
-                ),
-            ));
-        }
-    }
     if let Some(ty) = map.get("type")
         && !matches!(
             ty.as_str(),
@@ -239,6 +228,9 @@ pub fn validation_form(schema: &Value) -> Value {
     }
     let mut map = source.clone();
     let nullable_ = is_nullable(&map);
+    // Requests are what is validated: a readOnly property is the server's
+    // to give, never required of a caller.
+    unrequire(&mut map, &["readOnly"]);
     map.retain(|key, _| !OPENAPI_ONLY.contains(&key.as_str()) && !key.starts_with("x-"));
     exclusive_bounds(&mut map);
     map_children(&mut map, &validation_form);
@@ -274,6 +266,9 @@ pub fn typify_form(schema: &Value) -> Value {
     }
     let mut map = source.clone();
     let nullable_ = is_nullable(&map);
+    // One Rust type serves both directions: a property required in one
+    // only (readOnly: in responses; writeOnly: in requests) is an `Option`.
+    unrequire(&mut map, &["readOnly", "writeOnly"]);
     map.retain(|key, _| !OPENAPI_ONLY.contains(&key.as_str()) && !key.starts_with("x-"));
     if map.get("format").and_then(Value::as_str) == Some("float") {
         map.remove("format");
@@ -283,6 +278,22 @@ pub fn typify_form(schema: &Value) -> Value {
     match nullable_ {
         true => nullable(map),
         false => Value::Object(map),
+    }
+}
+
+/// Takes out of `required` each property whose schema says one of
+/// `keys` (`readOnly`, `writeOnly`): required only in one direction.
+fn unrequire(map: &mut Map<String, Value>, keys: &[&str]) {
+    let one_way: Vec<String> = map
+        .get("properties")
+        .and_then(Value::as_object)
+        .into_iter()
+        .flatten()
+        .filter(|(_, property)| keys.iter().any(|key| property.get(*key) == Some(&Value::Bool(true))))
+        .map(|(name, _)| name.clone())
+        .collect();
+    if let Some(Value::Array(required)) = map.get_mut("required") {
+        required.retain(|name| !name.as_str().is_some_and(|n| one_way.iter().any(|o| o == n)));
     }
 }
 

@@ -401,8 +401,13 @@ impl KitchenSinkHandlers for Service {
         SubscribeResponse::NoContent
     }
 
-    async fn put_label(&self, _: &Caller, name: types::PutLabelName, body: types::Label) -> PutLabelResponse {
-        let replaced = self.state().labels.insert(name.to_string(), body.clone()).is_some();
+    async fn put_label(&self, _: &Caller, name: types::PutLabelName, mut body: types::Label) -> PutLabelResponse {
+        let mut state = self.state();
+        // `revision` is readOnly: whatever a caller sent, the server's
+        // count is what is stored and answered.
+        let previous = state.labels.get(name.as_str()).and_then(|label| label.revision);
+        body.revision = NonZeroU64::new(previous.map_or(1, |r| r.get() + 1));
+        let replaced = state.labels.insert(name.to_string(), body.clone()).is_some();
         match replaced {
             true => PutLabelResponse::Ok(Json::from(body)),
             false => PutLabelResponse::Created(

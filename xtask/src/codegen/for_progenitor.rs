@@ -1,0 +1,193 @@
+//! The document handed to progenitor: the spec, changed where progenitor
+//! would panic or read it otherwise than the server does. Each change
+//! says why; none changes what goes over the wire.
+
+use openapiv3::{OpenAPI, Parameter, ReferenceOr, StatusCode};
+
+use crate::codegen::spec::IGNORED_HEADERS;
+use crate::codegen::spec::media::{self, MediaKind};
+
+/// The document as progenitor can take it. progenitor reads `default` as
+/// a possible success too, and asserts when an operation's successes then
+/// have two types; beside a 2xx, `default` is what the server sends for
+/// an error, so it is handed over as the `4XX` and `5XX` the operation
+/// does not list. Header parameters that OpenAPI says to ignore
+/// (`Authorization`, `Accept`, `Content-Type`) are left out, as the server
+/// leaves them out. A `101` is marked as dropshot marks its WebSocket
+/// upgrades, so that the client sends the handshake.
+pub(super) fn for_progenitor(api: &OpenAPI) -> OpenAPI {
+    let mut api = api.clone();
+    super::one_way::unrequire_one_way_properties(&mut api);
+    // A JSON response without a schema is any JSON value; progenitor
+    // wants the schema written (`{}`).
+    if let Some(components) = api.components.as_mut() {
+        for response in components.responses.values_mut() {
+            if let ReferenceOr::Item(response) = response {
+                any_json_schema(response);
+            }
+        }
+    }
+    let components = api.components.clone();
+    for item in api.paths.paths.values_mut() {
+        let ReferenceOr::Item(item) = item else { continue };
+        item.parameters.retain(|p| !is_ignored_header(&components, p));
+        let operations = [
+            &mut item.get,
+            &mut item.put,
+            &mut item.post,
+            &mut item.delete,
+            &mut item.options,
+            &mut item.head,
+            &mut item.patch,
+            &mut item.trace,
+        ];
+        for operation in operations.into_iter().flatten() {
+            operation.parameters.retain(|p| !is_ignored_header(&components, p));
+            let inline = operation
+                .responses
+                .responses
+                .values_mut()
+                .chain(operation.responses.default.as_mut());
+            for response in inline {
+                if let ReferenceOr::Item(response) = response {
+                    any_json_schema(response);
+                }
+            }
+            // 204 and 205 have no body, whatever the spec gives them (the
+            // server sends none; progenitor would try to read one).
+            for status in [204, 205] {
+                if let Some(response) = operation.responses.responses.get_mut(&StatusCode::Code(status)) {
+                    let mut plain = resolve_response(&components, response).cloned().unwrap_or_default();
+                    plain.content.clear();
+                    *response = ReferenceOr::Item(plain);
+                }
+            }
+            successes_as_bytes_when_their_bodies_differ(&components, &mut operation.responses);
+            // A 101 is the WebSocket upgrade the server implements;
+            // progenitor sends the handshake for dropshot's marker only.
+            if operation.responses.responses.contains_key(&StatusCode::Code(101)) {
+                operation
+                    .extensions
+                    .entry("x-dropshot-websocket".to_string())
+                    .or_insert_with(|| serde_json::json!({}));
+            }
+            let responses = &mut operation.responses;
+            let has_success = responses
+                .responses
+                .keys()
+                .any(|status| matches!(status, StatusCode::Code(200..=299) | StatusCode::Range(2)));
+            if !has_success {
+                continue;
+            }
+            if let Some(default) = responses.default.take() {
+                for range in [4, 5] {
+                    responses
+                        .responses
+                        .entry(StatusCode::Range(range))
+                        .or_insert_with(|| default.clone());
+                }
+            }
+            // progenitor gives an operation one error type: when its error
+            // responses have different bodies, the client reads them all
+            // as an unexpected response, whose body the caller can read.
+            let is_error = |status: &StatusCode| match status {
+                StatusCode::Code(code) => *code >= 400,
+                StatusCode::Range(range) => *range >= 4,
+            };
+            let mut bodies = responses
+                .responses
+                .iter()
+                .filter(|(status, _)| is_error(status))
+                .map(|(_, response)| resolve_response(&components, response).map(|r| r.content.clone()));
+            let first = bodies.next();
+            if bodies.any(|body| Some(&body) != first.as_ref()) {
+                for (status, response) in responses.responses.iter_mut() {
+                    if is_error(status) {
+                        let mut plain = resolve_response(&components, response).cloned().unwrap_or_default();
+                        plain.content.clear();
+                        *response = ReferenceOr::Item(plain);
+                    }
+                }
+            }
+        }
+    }
+    api
+}
+
+/// progenitor gives an operation one success type: when its 2xx statuses
+/// have different bodies (a 200 with a body beside a 204, a 200 and a 201
+/// of different schemas), the client reads each of them as bytes
+/// (`ResponseValue<ByteStream>`, status and headers included), which the
+/// caller decodes by the status. The server has a typed variant for each.
+fn successes_as_bytes_when_their_bodies_differ(
+    components: &Option<openapiv3::Components>,
+    responses: &mut openapiv3::Responses,
+) {
+    let is_success = |status: &StatusCode| matches!(status, StatusCode::Code(200..=299) | StatusCode::Range(2));
+    let shape = |response: &ReferenceOr<openapiv3::Response>| {
+        let content = resolve_response(components, response).map(|r| &r.content);
+        content
+            .into_iter()
+            .flatten()
+            .map(|(media_type, media)| (media_type.clone(), serde_json::to_value(&media.schema).ok()))
+            .collect::<Vec<_>>()
+    };
+    let mut shapes = responses
+        .responses
+        .iter()
+        .filter(|(s, _)| is_success(s))
+        .map(|(_, r)| shape(r));
+    let first = shapes.next();
+    if shapes.all(|other| Some(&other) == first.as_ref()) {
+        return;
+    }
+    for (status, response) in responses.responses.iter_mut() {
+        if is_success(status) {
+            let mut raw = resolve_response(components, response).cloned().unwrap_or_default();
+            raw.content = [("*/*".to_string(), openapiv3::MediaType::default())]
+                .into_iter()
+                .collect();
+            *response = ReferenceOr::Item(raw);
+        }
+    }
+}
+
+/// Gives each JSON media type of `response` without a schema the schema
+/// of any value.
+fn any_json_schema(response: &mut openapiv3::Response) {
+    for (media_type, media) in response.content.iter_mut() {
+        if media.schema.is_none() && media::kind(media_type) == MediaKind::Json {
+            media.schema = Some(ReferenceOr::Item(openapiv3::Schema {
+                schema_data: Default::default(),
+                schema_kind: openapiv3::SchemaKind::Any(Default::default()),
+            }));
+        }
+    }
+}
+
+/// Whether a parameter, or the `components.parameters` entry its `$ref`
+/// names, is a header OpenAPI says to ignore.
+fn is_ignored_header(components: &Option<openapiv3::Components>, parameter: &ReferenceOr<Parameter>) -> bool {
+    let parameter = match parameter {
+        ReferenceOr::Item(parameter) => Some(parameter),
+        ReferenceOr::Reference { reference } => reference
+            .strip_prefix("#/components/parameters/")
+            .and_then(|name| components.as_ref()?.parameters.get(name)?.as_item()),
+    };
+    matches!(parameter, Some(Parameter::Header { parameter_data, .. })
+        if IGNORED_HEADERS.contains(&parameter_data.name.to_ascii_lowercase().as_str()))
+}
+
+/// A response, or the `components.responses` entry its `$ref` names.
+fn resolve_response<'a>(
+    components: &'a Option<openapiv3::Components>,
+    response: &'a ReferenceOr<openapiv3::Response>,
+) -> Option<&'a openapiv3::Response> {
+    match response {
+        ReferenceOr::Item(response) => Some(response),
+        ReferenceOr::Reference { reference } => {
+            let name = reference.strip_prefix("#/components/responses/")?;
+            components.as_ref()?.responses.get(name)?.as_item()
+        }
+    }
+}
