@@ -31,17 +31,7 @@ pub(super) fn for_progenitor(api: &OpenAPI) -> OpenAPI {
     for item in api.paths.paths.values_mut() {
         let ReferenceOr::Item(item) = item else { continue };
         item.parameters.retain(|p| !is_ignored_header(&components, p));
-        let operations = [
-            &mut item.get,
-            &mut item.put,
-            &mut item.post,
-            &mut item.delete,
-            &mut item.options,
-            &mut item.head,
-            &mut item.patch,
-            &mut item.trace,
-        ];
-        for operation in operations.into_iter().flatten() {
+        for operation in operations_mut(item) {
             operation.parameters.retain(|p| !is_ignored_header(&components, p));
             let inline = operation
                 .responses
@@ -190,4 +180,20 @@ fn resolve_response<'a>(
             components.as_ref()?.responses.get(name)?.as_item()
         }
     }
+}
+
+/// A path item's operations, in openapiv3's order.
+pub(super) fn operations_mut(item: &mut openapiv3::PathItem) -> impl Iterator<Item = &mut openapiv3::Operation> {
+    [
+        &mut item.get,
+        &mut item.put,
+        &mut item.post,
+        &mut item.delete,
+        &mut item.options,
+        &mut item.head,
+        &mut item.patch,
+        &mut item.trace,
+    ]
+    .into_iter()
+    .flatten()
 }

@@ -6,6 +6,8 @@
 
 use openapiv3::{OpenAPI, ReferenceOr, Schema, SchemaKind, Type};
 
+use super::for_progenitor::operations_mut;
+
 /// Takes every readOnly or writeOnly property out of its object's
 /// `required`, in the components and in every inline schema of the
 /// operations.
@@ -34,17 +36,7 @@ pub fn unrequire_one_way_properties(api: &mut OpenAPI) {
     }
     for item in api.paths.paths.values_mut() {
         let ReferenceOr::Item(item) = item else { continue };
-        let operations = [
-            &mut item.get,
-            &mut item.put,
-            &mut item.post,
-            &mut item.delete,
-            &mut item.options,
-            &mut item.head,
-            &mut item.patch,
-            &mut item.trace,
-        ];
-        for operation in operations.into_iter().flatten() {
+        for operation in operations_mut(item) {
             if let Some(ReferenceOr::Item(body)) = operation.request_body.as_mut() {
                 body.content
                     .values_mut()
@@ -84,16 +76,7 @@ fn visit_boxed(schema: &mut ReferenceOr<Box<Schema>>) {
 fn visit_schema(schema: &mut Schema) {
     match &mut schema.schema_kind {
         SchemaKind::Type(Type::Object(object)) => {
-            let one_way: Vec<String> = object
-                .properties
-                .iter()
-                .filter(|(_, property)| match property {
-                    ReferenceOr::Item(p) => p.schema_data.read_only || p.schema_data.write_only,
-                    ReferenceOr::Reference { .. } => false,
-                })
-                .map(|(name, _)| name.clone())
-                .collect();
-            object.required.retain(|name| !one_way.contains(name));
+            unrequire(&mut object.required, &object.properties);
             object.properties.values_mut().for_each(visit_boxed);
             if let Some(openapiv3::AdditionalProperties::Schema(extra)) = object.additional_properties.as_mut() {
                 visit(extra);
@@ -111,16 +94,7 @@ fn visit_schema(schema: &mut Schema) {
         }
         SchemaKind::Not { not } => visit(not),
         SchemaKind::Any(any) => {
-            let one_way: Vec<String> = any
-                .properties
-                .iter()
-                .filter(|(_, property)| match property {
-                    ReferenceOr::Item(p) => p.schema_data.read_only || p.schema_data.write_only,
-                    ReferenceOr::Reference { .. } => false,
-                })
-                .map(|(name, _)| name.clone())
-                .collect();
-            any.required.retain(|name| !one_way.contains(name));
+            unrequire(&mut any.required, &any.properties);
             any.properties.values_mut().for_each(visit_boxed);
             for parts in [&mut any.all_of, &mut any.one_of, &mut any.any_of] {
                 parts.iter_mut().for_each(visit);
@@ -128,4 +102,18 @@ fn visit_schema(schema: &mut Schema) {
         }
         _ => {}
     }
+}
+
+/// Takes the readOnly and writeOnly ones of `properties` out of
+/// `required`.
+fn unrequire<'a>(
+    required: &mut Vec<String>,
+    properties: impl IntoIterator<Item = (&'a String, &'a ReferenceOr<Box<Schema>>)>,
+) {
+    let one_way: Vec<&String> = properties
+        .into_iter()
+        .filter(|(_, p)| matches!(p, ReferenceOr::Item(p) if p.schema_data.read_only || p.schema_data.write_only))
+        .map(|(name, _)| name)
+        .collect();
+    required.retain(|name| !one_way.contains(&name));
 }
