@@ -13,7 +13,7 @@ fn root() -> &'static Path {
 
 /// The documents that generate today; a change that makes one of them
 /// refused fails here. Grow it as the generator learns.
-const GENERATING: [&str; 27] = [
+const GENERATING: [&str; 29] = [
     "dropshot__test_openapi.json",
     "dropshot__test_openapi_fuller.json",
     "oai-v3.0__api-with-examples.yaml",
@@ -41,6 +41,8 @@ const GENERATING: [&str; 27] = [
     "progenitor__nexus.json",
     "progenitor__propolis-server.json",
     "realworld-conduit__openapi.yml",
+    "swagger-petstore-v3__openapi.yaml",
+    "twilio__twilio_verify_v2.json",
 ];
 
 #[test]

@@ -69,7 +69,21 @@ fn secured_operations_document_401() {
 }
 
 #[test]
-fn every_operation_documents_a_4xx_error() {
+fn every_operation_that_can_fail_documents_a_4xx_error() {
+    let findings = findings_after(|d| {
+        d["security"] = json!([]);
+        let list = &mut d["paths"]["/store/orders"]["get"];
+        drop(list["responses"].as_object_mut().unwrap().remove("401"));
+        // A parameter can be malformed: the layer answers 400.
+        list["parameters"] = json!([{"name": "limit", "in": "query", "schema": {"type": "integer"}}]);
+    });
+    assert_finding(
+        &findings,
+        Severity::Error,
+        "error-4xx",
+        "paths./store/orders.get.responses",
+    );
+    // Public, without parameters or a body: nothing answers a 4xx.
     let findings = findings_after(|d| {
         d["security"] = json!([]);
         drop(
@@ -79,11 +93,11 @@ fn every_operation_documents_a_4xx_error() {
                 .remove("401"),
         );
     });
-    assert_finding(
-        &findings,
-        Severity::Error,
-        "error-4xx",
-        "paths./store/orders.get.responses",
+    assert!(
+        !findings
+            .iter()
+            .any(|f| f.rule == "error-4xx" && f.location == "paths./store/orders.get.responses"),
+        "{findings:#?}"
     );
 }
 
@@ -192,5 +206,51 @@ fn a_bodiless_status_has_no_content() {
         Severity::Error,
         "no-content",
         "paths./store/orders/{orderId}.delete.responses.204.content",
+    );
+}
+
+#[test]
+fn scopes_ask_for_403_and_several_response_media_types_for_406() {
+    let findings = findings_after(|d| {
+        d["components"]["securitySchemes"]["oauth"] = json!({"type": "oauth2", "flows": {"clientCredentials": {"tokenUrl": "https://x", "scopes": {"read": "r"}}}});
+        let list = &mut d["paths"]["/store/orders"]["get"];
+        list["security"] = json!([{"oauth": ["read"]}]);
+        let ok = &mut list["responses"]["200"]["content"];
+        ok["application/xml"] = ok["application/json"].clone();
+    });
+    let statuses: Vec<&str> = findings
+        .iter()
+        .filter(|f| f.rule == "layer-statuses" && f.location == "paths./store/orders.get.responses")
+        .map(|f| f.message.as_str())
+        .collect();
+    assert!(statuses.iter().any(|m| m.contains("document 403")), "{findings:#?}");
+    assert!(statuses.iter().any(|m| m.contains("document 406")), "{findings:#?}");
+    // XML is listed, but the layer writes JSON only.
+    assert_finding(
+        &findings,
+        Severity::Warning,
+        "media-types",
+        "paths./store/orders.get.responses.200.content.application/xml",
+    );
+}
+
+#[test]
+fn a_body_media_type_the_layer_does_not_read_is_named() {
+    let findings = findings_after(|d| {
+        d["paths"]["/store/orders"]["post"] = json!({
+            "operationId": "placeOrder",
+            "summary": "Place",
+            "requestBody": {"content": {
+                "application/json": {"schema": {"type": "object"}},
+                "application/xml": {"schema": {"type": "object"}},
+            }},
+            "responses": {"204": {"description": "placed"}},
+        });
+    });
+    assert_finding(
+        &findings,
+        Severity::Warning,
+        "media-types",
+        "paths./store/orders.post.requestBody.content.application/xml",
     );
 }

@@ -13,9 +13,10 @@ use dropshot::{
 };
 use http_body_util::BodyExt;
 use serde::de::DeserializeOwned;
+use serde_json::map::Entry;
 use serde_json::{Map, Value};
 
-use crate::contract::{Body, BodyKind, Contract};
+use crate::contract::{Body, BodyKind, Contract, FormField, FormItem, Scalar};
 use crate::problem::Problem;
 use crate::values::{quote, read_scalar};
 
@@ -113,9 +114,9 @@ impl<C: Contract> RequestBody<C> {
             .ok_or_else(|| Rejection::new(500, "internal_error", "this operation takes no body"))
     }
 
-    /// The body's bytes with its media type checked, or `None` when there
-    /// is none and none is required.
-    fn received(self) -> Result<Option<(&'static Body, Bytes)>, Rejection> {
+    /// The body's bytes with its media type checked (and how that media
+    /// type is read), or `None` when there is none and none is required.
+    fn received(self) -> Result<Option<(&'static Body, BodyKind, Bytes)>, Rejection> {
         let spec = Self::spec()?;
         match self.read? {
             None if spec.required => Err(Rejection::invalid(format!(
@@ -125,18 +126,18 @@ impl<C: Contract> RequestBody<C> {
             None => Ok(None),
             Some(Received { content_type, bytes }) => {
                 let content_type = content_type.as_ref().map(|v| String::from_utf8_lossy(v.as_bytes()));
-                check_media_type(spec, content_type.as_deref())?;
-                Ok(Some((spec, bytes)))
+                let kind = media_kind(spec, content_type.as_deref())?;
+                Ok(Some((spec, kind, bytes)))
             }
         }
     }
 
     /// A JSON or form body, checked against its schema and typed.
     pub fn decode<T: DeserializeOwned>(self) -> Result<Option<T>, Rejection> {
-        let Some((spec, bytes)) = self.received()? else {
+        let Some((spec, kind, bytes)) = self.received()? else {
             return Ok(None);
         };
-        let value = match spec.kind {
+        let value = match kind {
             BodyKind::Json => serde_json::from_slice::<Value>(&bytes)
                 .map_err(|e| Rejection::invalid(format!("the request body is not valid JSON: {e}")))?,
             BodyKind::Form => read_form(spec, &bytes)?,
@@ -162,7 +163,7 @@ impl<C: Contract> RequestBody<C> {
         // typed value. Should serde refuse what the schema allowed, the
         // bytes are read again, tracking where.
         T::deserialize(value).map(Some).map_err(|_| {
-            let read = match spec.kind {
+            let read = match kind {
                 BodyKind::Form => read_form(spec, &bytes).and_then(|v| {
                     crate::parameters::typed_value::<T>(&v)
                         .map_err(|(at, why)| Rejection::invalid(format!("`{at}`: {why}")))
@@ -180,12 +181,12 @@ impl<C: Contract> RequestBody<C> {
 
     /// A raw body's bytes.
     pub fn bytes(self) -> Result<Option<Bytes>, Rejection> {
-        Ok(self.received()?.map(|(_, bytes)| bytes))
+        Ok(self.received()?.map(|(_, _, bytes)| bytes))
     }
 
     /// A text body, which must be UTF-8.
     pub fn text(self) -> Result<Option<String>, Rejection> {
-        let Some((spec, bytes)) = self.received()? else {
+        let Some((spec, _, bytes)) = self.received()? else {
             return Ok(None);
         };
         let text = String::from_utf8(bytes.to_vec())
@@ -203,14 +204,21 @@ pub fn required<T>(body: Option<T>) -> Result<T, Rejection> {
     body.ok_or_else(|| Rejection::invalid("a request body is required"))
 }
 
-/// The request's media type must be the one the spec documents (its
-/// parameters, such as `charset`, aside; JSON also as `application/*+json`).
-fn check_media_type(spec: &Body, content_type: Option<&str>) -> Result<(), Rejection> {
+/// How the request's body is read: by the media type the spec documents
+/// that it matches (its parameters, such as `charset`, aside; JSON also as
+/// `application/*+json`), or 415 when it matches none the layer reads.
+fn media_kind(spec: &Body, content_type: Option<&str>) -> Result<BodyKind, Rejection> {
     let unsupported = |got: &str| {
+        let readable: Vec<&str> = std::iter::once(spec.media_type)
+            .chain(spec.alternatives.iter().map(|(media_type, _)| *media_type))
+            .collect();
         Rejection::new(
             415,
             "unsupported_media_type",
-            format!("the request body must be {} (Content-Type), not {got}", spec.media_type),
+            format!(
+                "the request body must be {} (Content-Type), not {got}",
+                readable.join(" or ")
+            ),
         )
     };
     let Some(content_type) = content_type else {
@@ -218,19 +226,26 @@ fn check_media_type(spec: &Body, content_type: Option<&str>) -> Result<(), Rejec
     };
     let mut parts = content_type.split(';');
     let essence = parts.next().unwrap_or_default().trim();
-    let expected = spec.media_type.split(';').next().unwrap_or_default().trim();
     let has_prefix = |s: &str, prefix: &str| s.get(..prefix.len()).is_some_and(|p| p.eq_ignore_ascii_case(prefix));
     let has_suffix = |s: &str, suffix: &str| {
         s.len() >= suffix.len()
             && s.get(s.len() - suffix.len()..)
                 .is_some_and(|p| p.eq_ignore_ascii_case(suffix))
     };
-    let json_suffix =
-        spec.kind == BodyKind::Json && has_prefix(essence, "application/") && has_suffix(essence, "+json");
-    if !essence.eq_ignore_ascii_case(expected) && !json_suffix {
-        return Err(unsupported(&quote(content_type)));
-    }
-    if spec.kind == BodyKind::Text || spec.kind == BodyKind::Json {
+    let documented = std::iter::once((spec.media_type, spec.kind)).chain(spec.alternatives.iter().copied());
+    let exact = |(media_type, _): &(&str, BodyKind)| {
+        essence.eq_ignore_ascii_case(media_type.split(';').next().unwrap_or_default().trim())
+    };
+    let json_suffix = has_prefix(essence, "application/") && has_suffix(essence, "+json");
+    let kind = match documented.clone().find(exact) {
+        Some((_, kind)) => kind,
+        // A `+json` type stands for the documented JSON.
+        None => match documented.map(|(_, kind)| kind).find(|k| *k == BodyKind::Json) {
+            Some(kind) if json_suffix => kind,
+            _ => return Err(unsupported(&quote(content_type))),
+        },
+    };
+    if kind == BodyKind::Text || kind == BodyKind::Json {
         for parameter in parts {
             if let Some((name, value)) = parameter.split_once('=')
                 && name.trim().eq_ignore_ascii_case("charset")
@@ -240,38 +255,106 @@ fn check_media_type(spec: &Body, content_type: Option<&str>) -> Result<(), Rejec
             }
         }
     }
-    Ok(())
+    Ok(kind)
 }
 
 /// A form body as the JSON object its schema describes: each field read
-/// as its property's type. A name may be given once.
+/// by its kind (a scalar given once, a list as repeated pairs, an object
+/// as JSON text or as its properties' own pairs). A field the schema does
+/// not name stays text, and a list of texts when it is repeated; the
+/// schema says whether it may be there.
 fn read_form(spec: &Body, bytes: &[u8]) -> Result<Value, Rejection> {
     let mut object = Map::new();
-    for (name, text) in form_urlencoded::parse(bytes) {
-        let scalar = spec
-            .form_fields
+    let field_of = |name: &str| {
+        spec.form_fields
             .iter()
             .find(|(field, _)| *field == name)
-            .map(|(_, s)| *s);
-        let value = match scalar {
-            Some(scalar) => read_scalar(&text, scalar)
-                .map_err(|reason| Rejection::invalid(format!("form field `{name}`: {} {reason}", quote(&text))))?,
-            // Unknown fields stay text; the schema says whether they may be there.
-            None => Value::String(text.to_string()),
+            .map(|(_, f)| *f)
+    };
+    for (name, text) in form_urlencoded::parse(bytes) {
+        let invalid = |reason: String| Rejection::invalid(format!("form field `{name}`: {} {reason}", quote(&text)));
+        let field = field_of(&name);
+        let (value, list) = match field {
+            Some(FormField::One(scalar)) => (read_scalar(&text, scalar).map_err(invalid)?, false),
+            Some(FormField::List { items, .. }) => (read_item(&text, items).map_err(invalid)?, true),
+            Some(FormField::Object(_) | FormField::Any) => (json_or_text(&text), false),
+            None => match exploded_property(spec, &name) {
+                // An object's property, given as a pair of its own.
+                Some((owner, scalar)) => {
+                    let value = read_scalar(&text, scalar).map_err(invalid)?;
+                    let owner = object.entry(owner).or_insert_with(|| Value::Object(Map::new()));
+                    match owner.as_object_mut().map(|o| o.insert(name.to_string(), value)) {
+                        Some(None) => continue,
+                        _ => {
+                            return Err(Rejection::invalid(format!(
+                                "form field `{name}` is given more than once, or beside its object's JSON"
+                            )));
+                        }
+                    }
+                }
+                None => (Value::String(text.to_string()), false),
+            },
         };
-        if object.insert(name.to_string(), value).is_some() {
-            return Err(Rejection::invalid(format!(
-                "form field `{name}` is given more than once"
-            )));
+        match object.entry(name.as_ref()) {
+            Entry::Vacant(slot) => {
+                slot.insert(match list {
+                    true => Value::Array(vec![value]),
+                    false => value,
+                });
+            }
+            Entry::Occupied(mut slot) => match (slot.get_mut(), field) {
+                (Value::Array(items), Some(_)) if list => items.push(value),
+                // An unnamed field given again is a list of its texts.
+                (Value::Array(items), None) => items.push(value),
+                (single, None) => *single = Value::Array(vec![single.take(), value]),
+                _ => {
+                    return Err(Rejection::invalid(format!(
+                        "form field `{name}` is given more than once"
+                    )));
+                }
+            },
+        }
+    }
+    for (name, field) in spec.form_fields {
+        if let FormField::List { required: true, .. } = field {
+            object.entry(*name).or_insert_with(|| Value::Array(Vec::new()));
         }
     }
     Ok(Value::Object(object))
 }
 
+fn read_item(text: &str, items: FormItem) -> Result<Value, String> {
+    match items {
+        FormItem::Scalar(scalar) => read_scalar(text, scalar),
+        FormItem::Any => Ok(json_or_text(text)),
+    }
+}
+
+/// The object field (and the property's type) that a pair named `name`
+/// belongs to when the object is written as its properties' own pairs;
+/// never a name the form itself has.
+fn exploded_property(spec: &Body, name: &str) -> Option<(&'static str, Scalar)> {
+    spec.form_fields.iter().find_map(|(field, kind)| match kind {
+        FormField::Object(properties) => properties
+            .iter()
+            .find(|(property, _)| *property == name)
+            .map(|(_, scalar)| (*field, *scalar)),
+        _ => None,
+    })
+}
+
+/// A form field's text as JSON when it is an object or an array (how a
+/// structured value travels in a form), as a string otherwise.
+fn json_or_text(text: &str) -> Value {
+    match serde_json::from_str::<Value>(text) {
+        Ok(value @ (Value::Object(_) | Value::Array(_))) => value,
+        _ => Value::String(text.to_string()),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::contract::Scalar;
     use crate::schema::{Components, Schema};
 
     static COMPONENTS: Components = Components::new(&[]);
@@ -281,10 +364,29 @@ mod tests {
         Body {
             media_type,
             kind,
+            alternatives: &[],
             required: true,
             description: None,
             schema: &ANY,
-            form_fields: &[("n", Scalar::Integer), ("tag", Scalar::String)],
+            form_fields: &[
+                ("n", FormField::One(Scalar::Integer)),
+                ("tag", FormField::One(Scalar::String)),
+                (
+                    "ids",
+                    FormField::List {
+                        items: FormItem::Scalar(Scalar::Integer),
+                        required: true,
+                    },
+                ),
+                ("nested", FormField::Object(&[("weekly", Scalar::Boolean)])),
+                (
+                    "fields",
+                    FormField::List {
+                        items: FormItem::Any,
+                        required: false,
+                    },
+                ),
+            ],
             doc_name: "Body",
         }
     }
@@ -297,14 +399,38 @@ mod tests {
             "Application/JSON; charset=utf-8",
             "application/merge-patch+json",
         ] {
-            assert!(check_media_type(&json, Some(ok)).is_ok(), "{ok}");
+            assert!(media_kind(&json, Some(ok)).is_ok(), "{ok}");
         }
         for bad in ["text/plain", "application/json; charset=latin1", "application/jsonx"] {
-            assert_eq!(check_media_type(&json, Some(bad)).unwrap_err().status, 415, "{bad}");
+            assert_eq!(media_kind(&json, Some(bad)).unwrap_err().status, 415, "{bad}");
         }
-        assert_eq!(check_media_type(&json, None).unwrap_err().status, 415);
+        assert_eq!(media_kind(&json, None).unwrap_err().status, 415);
         let text = body(BodyKind::Text, "text/plain");
-        assert!(check_media_type(&text, Some("text/plain; charset=UTF-8")).is_ok());
+        assert!(media_kind(&text, Some("text/plain; charset=UTF-8")).is_ok());
+    }
+
+    #[test]
+    fn each_readable_media_type_is_read_as_its_kind() {
+        let both = Body {
+            alternatives: &[("application/x-www-form-urlencoded", BodyKind::Form)],
+            ..body(BodyKind::Json, "application/json")
+        };
+        assert_eq!(media_kind(&both, Some("application/json")).unwrap(), BodyKind::Json);
+        assert_eq!(
+            media_kind(&both, Some("application/x-www-form-urlencoded")).unwrap(),
+            BodyKind::Form
+        );
+        assert_eq!(media_kind(&both, Some("application/ld+json")).unwrap(), BodyKind::Json);
+        let refused = media_kind(&both, Some("application/xml")).unwrap_err();
+        assert_eq!(refused.status, 415);
+        assert!(
+            refused
+                .problem
+                .message
+                .contains("application/json or application/x-www-form-urlencoded"),
+            "{}",
+            refused.problem.message
+        );
     }
 
     #[test]
@@ -312,7 +438,8 @@ mod tests {
         let form = body(BodyKind::Form, "application/x-www-form-urlencoded");
         assert_eq!(
             read_form(&form, b"n=3&tag=a&note=hi+there").unwrap(),
-            serde_json::json!({"n": 3, "tag": "a", "note": "hi there"})
+            serde_json::json!({"n": 3, "tag": "a", "note": "hi there", "ids": []}),
+            "a required list that is absent is empty"
         );
         assert!(
             read_form(&form, b"n=x")
@@ -322,6 +449,45 @@ mod tests {
                 .contains("form field `n`")
         );
         assert!(read_form(&form, b"n=1&n=2").is_err());
+    }
+
+    #[test]
+    fn forms_carry_lists_and_objects() {
+        let form = body(BodyKind::Form, "application/x-www-form-urlencoded");
+        let read = read_form(
+            &form,
+            b"ids=1&ids=2&nested=%7B%22a%22%3A1%7D&fields=%7B%22l%22%3A%22x%22%7D&fields=plain&extra=a&extra=b",
+        )
+        .unwrap();
+        assert_eq!(
+            read,
+            serde_json::json!({
+                "ids": [1, 2],
+                "nested": {"a": 1},
+                "fields": [{"l": "x"}, "plain"],
+                "extra": ["a", "b"],
+            })
+        );
+        assert_eq!(read_form(&form, b"ids=7").unwrap(), serde_json::json!({"ids": [7]}));
+        assert_eq!(
+            read_form(&form, b"weekly=true").unwrap(),
+            serde_json::json!({"nested": {"weekly": true}, "ids": []}),
+            "an object's properties as pairs of their own (style: form, explode: true)"
+        );
+        assert!(read_form(&form, b"nested=%7B%22weekly%22%3Afalse%7D&weekly=true").is_err());
+        assert!(read_form(&form, b"weekly=true&nested=%7B%7D").is_err());
+        assert!(
+            read_form(&form, b"ids=1&ids=x")
+                .unwrap_err()
+                .problem
+                .message
+                .contains("`ids`")
+        );
+        assert_eq!(
+            read_form(&form, b"nested=not+json").unwrap(),
+            serde_json::json!({"nested": "not json", "ids": []}),
+            "the schema then says it is not an object"
+        );
     }
 
     #[tokio::test]

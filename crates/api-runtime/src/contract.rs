@@ -18,9 +18,9 @@ pub struct Operation {
     pub method: &'static str,
     /// The route, base path included (`/v1/store/orders/{orderId}`).
     pub path: &'static str,
-    /// The schemes that may authenticate a caller, any one of them; empty
-    /// for a public operation (`security: []`).
-    pub security: &'static [Scheme],
+    /// The ways a caller may be authenticated, any one of them; empty for
+    /// a public operation (`security: []`).
+    pub security: &'static [Requirement],
     pub parameters: &'static [Parameter],
     pub body: Option<Body>,
     /// The success responses, in the spec's order; dropshot's document
@@ -34,20 +34,48 @@ pub struct Operation {
     pub deprecation: Option<Deprecation>,
 }
 
-/// A security scheme the generated layer checks.
+/// One way a caller may be authenticated for an operation (one entry of
+/// its `security`): every scheme listed, each with the scopes it must
+/// grant. An empty one (`{}`) makes authentication optional.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Requirement(pub &'static [Need]);
+
+/// A scheme a [`Requirement`] needs, with the OAuth2 or OpenID Connect
+/// scopes it names (none for other schemes).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Need {
+    pub scheme: Scheme,
+    pub scopes: &'static [&'static str],
+}
+
+/// A security scheme the generated layer reads a credential by.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Scheme {
-    /// `Authorization: Bearer <key>` (HTTP bearer).
+    /// `Authorization: Bearer <token>`: HTTP bearer, and the access token
+    /// of OAuth2 and OpenID Connect.
     Bearer { name: &'static str },
+    /// `Authorization: Basic <user:password in base64>` (HTTP basic).
+    Basic { name: &'static str },
     /// The key in a request header of its own (`apiKey`, `in: header`).
     ApiKeyHeader { name: &'static str, header: &'static str },
+    /// The key in a query parameter (`apiKey`, `in: query`).
+    ApiKeyQuery {
+        name: &'static str,
+        parameter: &'static str,
+    },
+    /// The key in a cookie (`apiKey`, `in: cookie`).
+    ApiKeyCookie { name: &'static str, cookie: &'static str },
 }
 
 impl Scheme {
     /// The name the spec gives the scheme in `components.securitySchemes`.
     pub fn name(&self) -> &'static str {
         match self {
-            Scheme::Bearer { name } | Scheme::ApiKeyHeader { name, .. } => name,
+            Scheme::Bearer { name }
+            | Scheme::Basic { name }
+            | Scheme::ApiKeyHeader { name, .. }
+            | Scheme::ApiKeyQuery { name, .. }
+            | Scheme::ApiKeyCookie { name, .. } => name,
         }
     }
 }
@@ -122,17 +150,48 @@ pub enum BodyKind {
     Text,
 }
 
+/// How a form field's text is read (`name=value` pairs carry text only).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FormField {
+    /// One value of a scalar type.
+    One(Scalar),
+    /// A list: each item its own pair (`tag=a&tag=b`). A form cannot
+    /// carry an empty list, so a required one that is absent is empty.
+    List { items: FormItem, required: bool },
+    /// An object: its JSON text under its own name, or its scalar
+    /// properties (these) as pairs of their own, as OpenAPI's default for
+    /// forms (`style: form, explode: true`) writes it.
+    Object(&'static [(&'static str, Scalar)]),
+    /// A value of any type: JSON text when it is an object or an array, a
+    /// string otherwise.
+    Any,
+}
+
+/// How each item of a form's list is read.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FormItem {
+    Scalar(Scalar),
+    /// An object or anything else, as [`FormField::Any`].
+    Any,
+}
+
 /// An operation's request body.
 #[derive(Debug)]
 pub struct Body {
-    /// As the spec writes it.
+    /// As the spec writes it: the one the handler's type is read from (a
+    /// JSON one when the spec offers several), and the one dropshot's
+    /// document shows.
     pub media_type: &'static str,
     pub kind: BodyKind,
+    /// The other media types of the body that the layer reads into the
+    /// same value (the same schema, as JSON or as a form); any other
+    /// media type the spec lists (XML, ...) is answered 415.
+    pub alternatives: &'static [(&'static str, BodyKind)],
     pub required: bool,
     pub description: Option<&'static str>,
     pub schema: &'static Schema,
     /// For a form: each property's name and how its text is read.
-    pub form_fields: &'static [(&'static str, Scalar)],
+    pub form_fields: &'static [(&'static str, FormField)],
     /// The name dropshot gives an inline schema in its document.
     pub doc_name: &'static str,
 }
@@ -149,7 +208,15 @@ pub struct SuccessResponse {
 /// A response body: its media type and schema.
 #[derive(Debug)]
 pub struct Content {
+    /// The one the handler's value is sent as when the request's `Accept`
+    /// allows it (a JSON one when the spec offers several).
     pub media_type: &'static str,
+    /// The other media types of the response that the layer writes from
+    /// the same value (JSON ones of the same schema), chosen by the
+    /// request's `Accept` (`crate::negotiation`). Any other media type the
+    /// spec lists is never sent: a request that accepts only those is
+    /// answered 406.
+    pub alternatives: &'static [&'static str],
     pub schema: &'static Schema,
     /// The name dropshot gives an inline schema in its document.
     pub doc_name: &'static str,

@@ -5,7 +5,8 @@
 //!
 //! - [`contract`]: the tables, one per operation.
 //! - [`parameters`] and [`body`]: reading a request by its table, after
-//!   the caller is authenticated ([`auth`]), checked against the spec's
+//!   the caller is authenticated ([`auth`], by the [`credentials`] it
+//!   sent), checked against the spec's
 //!   schemas ([`schema`]: JSON Schema, validated by the `jsonschema` crate).
 //! - [`reply`]: the response, a documented one, the Error object, or RFC
 //!   9457 [`problem_details`] for an error the spec leaves undocumented.
@@ -15,15 +16,18 @@
 //!   [`not_allowed`]: 405 for a path's undocumented methods;
 //!   [`majors`]: several majors served side by side; [`routing`]: paths
 //!   dropshot's router cannot hold, served by a dispatch; [`payload`]: bodies
-//!   whose concrete media type the handler chooses; [`upgrade`]: the
+//!   whose concrete media type the handler chooses; [`negotiation`]: the
+//!   media type a response is sent as, by `Accept`; [`upgrade`]: the
 //!   WebSocket upgrade of a `101`.
 
 pub mod auth;
 pub mod body;
 pub mod contract;
+pub mod credentials;
 pub mod documentation;
 pub mod json;
 pub mod majors;
+pub mod negotiation;
 pub mod not_allowed;
 pub mod parameters;
 pub mod payload;
@@ -35,15 +39,17 @@ pub mod schema;
 pub mod upgrade;
 pub mod values;
 
-pub use auth::{AuthError, Authenticator, BearerToken, Rejection, authenticate, authenticate_with, bearer_token};
+pub use auth::{AuthError, Authenticator, Rejection, authenticate_optional, authenticate_with};
 pub use body::{RequestBody, required};
 pub use bytes::Bytes;
 pub use contract::{
-    Body, BodyKind, Content, Contract, Deprecation, Location, Operation, Parameter, ResponseHeader, Scalar, Scheme,
-    SuccessResponse, ValueKind,
+    Body, BodyKind, Content, Contract, Deprecation, FormField, FormItem, Location, Need, Operation, Parameter,
+    Requirement, ResponseHeader, Scalar, Scheme, SuccessResponse, ValueKind,
 };
+pub use credentials::{Credential, Secret, bearer_token};
 pub use json::{Json, JsonArray, JsonArrayWriter};
 pub use majors::{VersionByPath, major_versions};
+pub use negotiation::{Accepted, negotiate};
 pub use not_allowed::{ApiDescriptionError, method_not_allowed, methods_other_than};
 pub use parameters::{NoParameters, Parameters, read_parameters};
 pub use payload::Payload;

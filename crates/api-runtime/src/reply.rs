@@ -17,8 +17,8 @@ use http::StatusCode;
 use http::header::{CONTENT_TYPE, HeaderMap, HeaderName, HeaderValue, WWW_AUTHENTICATE};
 use serde::Serialize;
 
-use crate::auth::challenge;
-use crate::contract::{Contract, Scheme};
+use crate::auth::{Challenge, challenge, schemes};
+use crate::contract::{Contract, Requirement};
 use crate::json::Json;
 use crate::payload::Payload;
 use crate::problem::Problem;
@@ -115,7 +115,7 @@ impl<C: Contract> Reply<C> {
     pub fn problem(status: u16, problem: Problem) -> Self {
         let reply = Self::problem_body(status, problem);
         match status {
-            401 => reply.with_challenges(C::operation().security, false),
+            401 => reply.with_challenges(C::operation().security, Challenge::Missing),
             _ => reply,
         }
     }
@@ -222,10 +222,11 @@ impl<C: Contract> Reply<C> {
         }
     }
 
-    /// The challenges of a 401, one `WWW-Authenticate` line per scheme.
-    pub(crate) fn with_challenges(mut self, schemes: &[Scheme], invalid_token: bool) -> Self {
-        for scheme in schemes {
-            if let Ok(value) = HeaderValue::try_from(challenge(scheme, invalid_token)) {
+    /// The challenges of a 401 (or a 403 for scopes), one
+    /// `WWW-Authenticate` line per scheme that has one.
+    pub(crate) fn with_challenges(mut self, security: &[Requirement], kind: Challenge) -> Self {
+        for scheme in schemes(security) {
+            if let Some(value) = challenge(&scheme, kind).and_then(|c| HeaderValue::try_from(c).ok()) {
                 self.headers.append(WWW_AUTHENTICATE, value);
             }
         }

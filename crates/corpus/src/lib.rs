@@ -11,38 +11,3 @@ pub mod specs;
 
 /// The runtime the generated server code relies on (as `crate::runtime`).
 pub use api_runtime as runtime;
-
-/// The credential every generated client holds (progenitor's inner type).
-#[derive(Clone)]
-pub struct ApiKey(pub String);
-
-impl std::fmt::Debug for ApiKey {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str("ApiKey(<redacted>)")
-    }
-}
-
-/// Sends the key as a bearer token (progenitor's `HooksMode::Expected`
-/// requires an impl per client).
-#[macro_export]
-macro_rules! bearer_hooks {
-    ($client:ty) => {
-        impl progenitor_client::ClientHooks<$crate::ApiKey> for $client {
-            async fn pre<E>(
-                &self,
-                request: &mut reqwest::Request,
-                _info: &progenitor_client::OperationInfo,
-            ) -> Result<(), progenitor_client::Error<E>> {
-                let value = reqwest::header::HeaderValue::from_str(&format!(
-                    "Bearer {}",
-                    progenitor_client::ClientInfo::inner(self).0
-                ))
-                .map_err(|_| progenitor_client::Error::InvalidRequest("not a header value".into()))?;
-                request
-                    .headers_mut()
-                    .insert(reqwest::header::AUTHORIZATION, value);
-                Ok(())
-            }
-        }
-    };
-}

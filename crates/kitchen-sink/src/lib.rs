@@ -12,20 +12,3 @@ pub mod service;
 
 /// The runtime the generated server code relies on (as `crate::runtime`).
 pub use api_runtime as runtime;
-
-/// The API key the client sends (`Authorization: Bearer <key>`). Its
-/// `Debug` hides the key.
-#[derive(Clone)]
-pub struct ApiKey(String);
-
-impl ApiKey {
-    pub fn new(key: impl Into<String>) -> Self {
-        ApiKey(key.into())
-    }
-}
-
-impl std::fmt::Debug for ApiKey {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str("ApiKey(<redacted>)")
-    }
-}

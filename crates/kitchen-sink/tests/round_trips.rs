@@ -424,7 +424,7 @@ async fn raw_text_and_form_bodies_and_raw_responses() {
         types::SubscribeBodyFrequency::Weekly,
         "the schema's default"
     );
-    let anonymous = kitchen_sink::client::Client::new(&sink.base_url, kitchen_sink::ApiKey::new("no key"));
+    let anonymous = sink.client_with(Default::default());
     assert_eq!(anonymous.subscribe(&form).await.unwrap().status().as_u16(), 204);
     let raw = send(
         sink.anonymous(Method::POST, "/newsletter")
@@ -481,7 +481,7 @@ async fn two_success_statuses_maps_primitives_and_public_operations() {
         .unwrap()
         .into_inner();
     assert_eq!((report.from, report.orders), (today, 2));
-    let anonymous = kitchen_sink::client::Client::new(&sink.base_url, kitchen_sink::ApiKey::new("no key"));
+    let anonymous = sink.client_with(Default::default());
     let status = anonymous.get_status().await.unwrap().into_inner();
     assert_eq!(status.version, kitchen_sink::api::API_VERSION);
     let quote = anonymous.quote_order(&new_order(3, 2)).await.unwrap().into_inner();

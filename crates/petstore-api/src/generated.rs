@@ -204,9 +204,16 @@ static LIST_ORDERS: runtime::Operation = runtime::Operation {
     method: "GET",
     path: "/v1/store/orders",
     security: &[
-        runtime::Scheme::Bearer {
-            name: "bearerAuth",
-        },
+        runtime::Requirement(
+            &[
+                runtime::Need {
+                    scheme: runtime::Scheme::Bearer {
+                        name: "bearerAuth",
+                    },
+                    scopes: &[],
+                },
+            ],
+        ),
     ],
     parameters: &[],
     body: ::std::option::Option::None,
@@ -216,6 +223,7 @@ static LIST_ORDERS: runtime::Operation = runtime::Operation {
             description: "Every order placed in the store.",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
+                alternatives: &[],
                 schema: &LIST_ORDERS_RESPONSE_200,
                 doc_name: "ListOrdersResponseBody",
             }),
@@ -241,9 +249,16 @@ static CANCEL_ORDER: runtime::Operation = runtime::Operation {
     method: "DELETE",
     path: "/v1/store/orders/{orderId}",
     security: &[
-        runtime::Scheme::Bearer {
-            name: "bearerAuth",
-        },
+        runtime::Requirement(
+            &[
+                runtime::Need {
+                    scheme: runtime::Scheme::Bearer {
+                        name: "bearerAuth",
+                    },
+                    scopes: &[],
+                },
+            ],
+        ),
     ],
     parameters: &[
         runtime::Parameter {
@@ -287,9 +302,16 @@ static GET_PET_BY_ID: runtime::Operation = runtime::Operation {
     method: "GET",
     path: "/v1/pets/{petId}",
     security: &[
-        runtime::Scheme::Bearer {
-            name: "bearerAuth",
-        },
+        runtime::Requirement(
+            &[
+                runtime::Need {
+                    scheme: runtime::Scheme::Bearer {
+                        name: "bearerAuth",
+                    },
+                    scopes: &[],
+                },
+            ],
+        ),
     ],
     parameters: &[
         runtime::Parameter {
@@ -312,6 +334,7 @@ static GET_PET_BY_ID: runtime::Operation = runtime::Operation {
             description: "The pet.",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
+                alternatives: &[],
                 schema: &GET_PET_BY_ID_RESPONSE_200,
                 doc_name: "GetPetByIdResponseBody",
             }),
@@ -589,7 +612,7 @@ impl<H: PetStoreHandlers> PetStoreApi for StrictServer<H> {
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
-                    rqctx.request.headers(),
+                    &rqctx.request,
                     LIST_ORDERS.security,
                 )
                 .await
@@ -612,7 +635,7 @@ impl<H: PetStoreHandlers> PetStoreApi for StrictServer<H> {
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
-                    rqctx.request.headers(),
+                    &rqctx.request,
                     CANCEL_ORDER.security,
                 )
                 .await
@@ -650,7 +673,7 @@ impl<H: PetStoreHandlers> PetStoreApi for StrictServer<H> {
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
-                    rqctx.request.headers(),
+                    &rqctx.request,
                     GET_PET_BY_ID.security,
                 )
                 .await

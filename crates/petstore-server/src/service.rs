@@ -1,6 +1,6 @@
 //! The contract's handlers: what each operation means, over [`Storage`].
 
-use petstore_api::runtime::{AuthError, Authenticator, BearerToken, JsonArrayWriter, Problem};
+use petstore_api::runtime::{AuthError, Authenticator, Credential, JsonArrayWriter, Problem};
 use petstore_api::{CancelOrderResponse, GetPetByIdResponse, ListOrdersResponse, PetStoreHandlers, types};
 use slog::Logger;
 
@@ -154,9 +154,10 @@ pub struct Caller {
 impl<S: Storage> Authenticator for Service<S> {
     type Principal = Caller;
 
-    async fn authenticate(&self, token: BearerToken) -> Result<Caller, AuthError> {
+    async fn authenticate(&self, credential: Credential) -> Result<Caller, AuthError> {
         let in_flight = self.in_flight.enter();
-        let Some((id, secret)) = keys::parse_key(token.secret()) else {
+        // Both versions' specs take the key as a bearer token only.
+        let Some((id, secret)) = credential.token().and_then(keys::parse_key) else {
             return Err(AuthError::InvalidKey);
         };
         let unavailable = |error| match self.storage_problem("authenticate", error) {

@@ -7,7 +7,7 @@
 use petstore_api::runtime::{self, Json};
 use petstore_api::{ListOrdersResponse, PetStoreHandlers, types};
 use petstore_server::keys;
-use petstore_server::service::Service;
+use petstore_server::service::{Caller, Service};
 use petstore_server::storage::sql::SqlStorage;
 use petstore_server::storage::{CancelOutcome, ImportData, Storage};
 use petstore_server::testing::PostgresTestDatabase;
@@ -16,12 +16,23 @@ fn data(json: serde_json::Value) -> ImportData {
     serde_json::from_value(json).unwrap()
 }
 
+/// The key checked as the generated layer checks it for listOrders (which
+/// reads the orders' version).
+async fn authenticate(service: &Service<SqlStorage>, key: &str) -> Result<Caller, runtime::Rejection> {
+    let request = http::Request::builder()
+        .uri("/v1/store/orders")
+        .header(http::header::AUTHORIZATION, format!("Bearer {key}"))
+        .body(())
+        .unwrap();
+    let info = dropshot::RequestInfo::new(&request, "127.0.0.1:9".parse().unwrap());
+    let security = <petstore_api::ListOrders as runtime::Contract>::operation().security;
+    runtime::authenticate_with(service, &info, security).await
+}
+
 /// One listOrders request: the key is checked (reading the orders'
 /// version), then the handler runs. Gives the body's bytes.
 async fn list(service: &Service<SqlStorage>, key: &str) -> bytes::Bytes {
-    let mut headers = http::HeaderMap::new();
-    headers.insert(http::header::AUTHORIZATION, format!("Bearer {key}").parse().unwrap());
-    let caller = runtime::authenticate(service, &headers).await.unwrap();
+    let caller = authenticate(service, key).await.unwrap();
     match service.list_orders(&caller).await {
         ListOrdersResponse::Ok(body) => body.to_bytes().unwrap(),
         other => panic!("{other:?}"),
@@ -78,9 +89,7 @@ async fn every_change_is_seen_at_once(storage: SqlStorage, other: SqlStorage) {
 
     // The service's own cancel, through the handler: the next list (as
     // after the 204 was sent) does not hold it.
-    let mut headers = http::HeaderMap::new();
-    headers.insert(http::header::AUTHORIZATION, format!("Bearer {key}").parse().unwrap());
-    let caller = runtime::authenticate(&service, &headers).await.unwrap();
+    let caller = authenticate(&service, &key).await.unwrap();
     assert!(matches!(
         service.cancel_order(&caller, 9).await,
         petstore_api::CancelOrderResponse::NoContent
@@ -90,7 +99,7 @@ async fn every_change_is_seen_at_once(storage: SqlStorage, other: SqlStorage) {
     // The key was checked (and cached) many times; revoked elsewhere, it
     // stops working at once.
     assert!(other.revoke_api_key(key_id).await.unwrap());
-    let revoked = runtime::authenticate(&service, &headers).await;
+    let revoked = authenticate(&service, &key).await;
     assert_eq!(
         revoked.err().map(|rejection| rejection.status),
         Some(401),

@@ -98,13 +98,20 @@ fn copy_security_schemes(doc: &mut Value, source: &Value) {
 }
 
 /// dropshot cannot say which scheme an operation takes: the table's
-/// schemes are what the generated layer checks before the handler runs
-/// (`[]`: public).
+/// requirements are what the generated layer checks before the handler
+/// runs (`[]`: public), each with its schemes and their scopes.
 fn security(op: &mut Value, operation: &Operation) {
     let requirements: Vec<Value> = operation
         .security
         .iter()
-        .map(|scheme| json!({ scheme.name(): [] }))
+        .map(|requirement| {
+            let needs: Map<String, Value> = requirement
+                .0
+                .iter()
+                .map(|need| (need.scheme.name().to_string(), json!(need.scopes)))
+                .collect();
+            Value::Object(needs)
+        })
         .collect();
     op["security"] = Value::Array(requirements);
 }
@@ -148,7 +155,12 @@ fn success_responses(op: &mut Value, operation: &Operation) {
             }
             let mut response = json!({"description": success.description, "headers": headers});
             if let Some(content) = &success.content {
-                response["content"] = json!({ content.media_type: {"schema": parse_doc(content.schema.doc_json())} });
+                let body = json!({"schema": parse_doc(content.schema.doc_json())});
+                let media: Map<String, Value> = std::iter::once(content.media_type)
+                    .chain(content.alternatives.iter().copied())
+                    .map(|media_type| (media_type.to_string(), body.clone()))
+                    .collect();
+                response["content"] = Value::Object(media);
             }
             responses.insert(key.clone(), response);
             continue;
@@ -159,6 +171,11 @@ fn success_responses(op: &mut Value, operation: &Operation) {
         if let Some(media) = emitted.get_mut("content").and_then(Value::as_object_mut) {
             let mut body = media.remove("application/json").unwrap_or(Value::Null);
             untitle(&mut body["schema"], content.doc_name);
+            // dropshot writes one media type; the layer writes the same
+            // value in each of the table's alternatives too.
+            for alternative in content.alternatives {
+                media.insert(alternative.to_string(), body.clone());
+            }
             media.insert(content.media_type.to_string(), body);
         }
     }
@@ -173,9 +190,10 @@ fn untitle(schema: &mut Value, name: &str) {
 }
 
 /// dropshot documents a request body as required, with no description,
-/// and knows three media types (text is written as bytes). The table has
-/// the body's media type, whether it is required and its description, as
-/// the generated layer reads it.
+/// and knows three media types (text is written as bytes), one per body.
+/// The table has the body's media types (the one the handler's type is
+/// read from, and the alternatives read into the same value), whether it
+/// is required and its description, as the generated layer reads it.
 fn request_body(op: &mut Value, operation: &Operation) {
     let Some(body) = &operation.body else { return };
     let Some(emitted) = op.get_mut("requestBody") else {
@@ -185,6 +203,9 @@ fn request_body(op: &mut Value, operation: &Operation) {
         let mut media: Vec<Value> = std::mem::take(content).into_values().collect();
         let mut media = media.pop().unwrap_or(Value::Null);
         untitle(&mut media["schema"], body.doc_name);
+        for (alternative, _) in body.alternatives {
+            content.insert(alternative.to_string(), media.clone());
+        }
         content.insert(body.media_type.to_string(), media);
     }
     emitted["required"] = json!(body.required);

@@ -1,63 +1,55 @@
 //! The client crate's code: progenitor's output, plus what progenitor does
 //! not emit on its own (`#[deprecated]` on deprecated operations, the
-//! spec's servers as constants, and date-times in paths and headers
-//! written as RFC 3339).
+//! spec's servers as constants, date-times in paths and headers written
+//! as RFC 3339, forms with lists and objects, and the credentials).
 
 use heck::{ToShoutySnakeCase, ToSnakeCase};
 use progenitor_impl::{GenerationSettings, Generator, HooksMode, InterfaceStyle};
 use quote::quote;
 
 use super::for_progenitor::for_progenitor;
+use super::no_panic::refusing_panics;
+use super::{ClientCredentials, client_credentials, client_forms};
 use crate::codegen::spec::{Spec, SpecError, server_url};
 
-fn settings() -> GenerationSettings {
+fn settings(credentials: ClientCredentials) -> GenerationSettings {
     let mut settings = GenerationSettings::new();
+    let inner = match credentials {
+        ClientCredentials::CrateApiKey => quote!(crate::ApiKey),
+        ClientCredentials::Generated => quote!(Credentials),
+    };
     settings
         .with_interface(InterfaceStyle::Positional)
-        // The client holds the API key; `Expected` makes a missing auth hook
-        // (the `ClientHooks` impl in the crate's lib.rs) a compile error
-        // instead of silently sending unauthenticated requests.
-        .with_inner_type(quote!(crate::ApiKey))
+        // The client holds its credentials; `Expected` makes a missing
+        // auth hook (the crate's own, or the generated one) a compile
+        // error instead of silently sending unauthenticated requests.
+        .with_inner_type(inner)
         .with_hooks(HooksMode::Expected);
     settings
 }
 
-/// Runs progenitor, which panics (`todo!`, `assert!`) on a few constructs;
-/// the spec's checks refuse those first, and should one slip through, its
-/// panic becomes an error rather than a crash.
+/// Runs progenitor, whose panic becomes a refusal.
 fn progenitor<T>(what: &str, run: impl FnOnce() -> Result<T, progenitor_impl::Error>) -> Result<T, SpecError> {
-    // Its panic is reported as a refusal; the default hook would also
-    // print it, with a backtrace, as if the xtask had crashed.
-    let hook = std::panic::take_hook();
-    std::panic::set_hook(Box::new(|_| {}));
-    let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(run));
-    std::panic::set_hook(hook);
-    match outcome {
-        Ok(Ok(value)) => Ok(value),
-        Ok(Err(e)) => Err(SpecError::new("document", format!("progenitor ({what}): {e}"))),
-        Err(panic) => {
-            let message = panic
-                .downcast_ref::<String>()
-                .cloned()
-                .or_else(|| panic.downcast_ref::<&str>().map(|s| s.to_string()))
-                .unwrap_or_default();
-            Err(SpecError::new(
-                "document",
-                format!("progenitor ({what}) cannot map this spec: {message}"),
-            ))
-        }
-    }
+    refusing_panics("document", &format!("progenitor ({what})"), || {
+        run().map_err(|e| SpecError::new("document", format!("progenitor ({what}): {e}")))
+    })
 }
 
-pub fn generate(spec: &Spec) -> Result<syn::File, SpecError> {
-    let api = for_progenitor(&spec.api);
-    let tokens = progenitor("client", || Generator::new(&settings()).generate_tokens(&api))?;
+pub fn generate(spec: &Spec, credentials: ClientCredentials) -> Result<syn::File, SpecError> {
+    let api = for_progenitor(spec);
+    let mut tokens = progenitor("client", || {
+        Generator::new(&settings(credentials)).generate_tokens(&api)
+    })?;
+    if credentials == ClientCredentials::Generated {
+        tokens.extend(client_credentials::credentials(spec));
+    }
     let mut file: syn::File = syn::parse2(tokens).map_err(|e| SpecError {
         location: "document".into(),
         message: format!("progenitor emitted invalid Rust: {e}"),
     })?;
     mark_deprecated(spec, &mut file);
     write_date_times_as_rfc3339(spec, &mut file)?;
+    client_forms::write_structured_forms(spec, &mut file)?;
     file.items.extend(server_constants(spec));
     Ok(file)
 }
@@ -66,9 +58,13 @@ pub fn generate(spec: &Spec) -> Result<syn::File, SpecError> {
 /// consumers who test their code without a server: the client crate's
 /// `mock` feature. `client_module` is the Rust path of the module the
 /// client is generated into.
-pub fn generate_mocks(spec: &Spec, client_module: &str) -> Result<syn::File, SpecError> {
+pub fn generate_mocks(
+    spec: &Spec,
+    client_module: &str,
+    credentials: ClientCredentials,
+) -> Result<syn::File, SpecError> {
     let tokens = progenitor("httpmock", || {
-        Generator::new(&settings()).httpmock(&for_progenitor(&spec.api), client_module)
+        Generator::new(&settings(credentials)).httpmock(&for_progenitor(spec), client_module)
     })?;
     syn::parse2(tokens).map_err(|e| SpecError {
         location: "document".into(),

@@ -12,7 +12,7 @@ use heck::ToSnakeCase;
 
 use super::spec::SpecErrors;
 use super::spec::leave_out::{self, LeftOut};
-use super::{GeneratedFile, Target, corpus_cache, generate_leaving_out, read_list};
+use super::{ClientCredentials, GeneratedFile, Target, corpus_cache, generate_leaving_out, read_list};
 
 /// The public documents, relative to the workspace.
 pub const CORPUS_DIR: &str = "tests/fixtures/corpus";
@@ -56,6 +56,7 @@ pub fn generate_corpus_cached(root: &Path, cache: Option<&Path>) -> Result<Vec<C
             mocks: None,
             client_module: "crate",
             server: Cow::Owned(format!("{CORPUS_CRATE}/src/specs/{module}/api.rs")),
+            credentials: ClientCredentials::Generated,
         };
         // A panic anywhere in the generators would be ours: it must never
         // happen, and the corpus test says which document caused it.
@@ -104,7 +105,7 @@ pub fn corpus_files(specs: &[CorpusSpec]) -> Vec<GeneratedFile> {
             contents: f.contents.clone(),
         }));
         modules.push_str(&format!(
-            "\n/// `{}`\npub mod {} {{\n    pub mod api;\n    pub mod client;\n    crate::bearer_hooks!(client::Client);\n}}\n",
+            "\n/// `{}`\npub mod {} {{\n    pub mod api;\n    pub mod client;\n}}\n",
             spec.file, spec.module
         ));
     }

@@ -4,8 +4,8 @@
 
 use openapiv3::{OpenAPI, Parameter, ReferenceOr, StatusCode};
 
-use crate::codegen::spec::IGNORED_HEADERS;
-use crate::codegen::spec::media::{self, MediaKind};
+use crate::codegen::spec::media::{self, MediaKind, Served, served_response};
+use crate::codegen::spec::{IGNORED_HEADERS, Spec, served_body};
 
 /// The document as progenitor can take it. progenitor reads `default` as
 /// a possible success too, and asserts when an operation's successes then
@@ -14,9 +14,11 @@ use crate::codegen::spec::media::{self, MediaKind};
 /// does not list. Header parameters that OpenAPI says to ignore
 /// (`Authorization`, `Accept`, `Content-Type`) are left out, as the server
 /// leaves them out. A `101` is marked as dropshot marks its WebSocket
-/// upgrades, so that the client sends the handshake.
-pub(super) fn for_progenitor(api: &OpenAPI) -> OpenAPI {
-    let mut api = api.clone();
+/// upgrades, so that the client sends the handshake. A body or response in
+/// several media types is handed over in the one the server's handler
+/// value is read or written as.
+pub(super) fn for_progenitor(spec: &Spec) -> OpenAPI {
+    let mut api = formats_of_scalars_only(&spec.api);
     super::one_way::unrequire_one_way_properties(&mut api);
     // A JSON response without a schema is any JSON value; progenitor
     // wants the schema written (`{}`).
@@ -24,6 +26,12 @@ pub(super) fn for_progenitor(api: &OpenAPI) -> OpenAPI {
         for response in components.responses.values_mut() {
             if let ReferenceOr::Item(response) = response {
                 any_json_schema(response);
+                one_media_type(&mut response.content, served_response);
+            }
+        }
+        for body in components.request_bodies.values_mut() {
+            if let ReferenceOr::Item(body) = body {
+                one_media_type(&mut body.content, |c| served_body(spec, c));
             }
         }
     }
@@ -41,7 +49,11 @@ pub(super) fn for_progenitor(api: &OpenAPI) -> OpenAPI {
             for response in inline {
                 if let ReferenceOr::Item(response) = response {
                     any_json_schema(response);
+                    one_media_type(&mut response.content, served_response);
                 }
+            }
+            if let Some(ReferenceOr::Item(body)) = operation.request_body.as_mut() {
+                one_media_type(&mut body.content, |c| served_body(spec, c));
             }
             // 204 and 205 have no body, whatever the spec gives them (the
             // server sends none; progenitor would try to read one).
@@ -99,9 +111,55 @@ pub(super) fn for_progenitor(api: &OpenAPI) -> OpenAPI {
                     }
                 }
             }
+            // The error bodies are one now: a status its range covers
+            // would be an arm progenitor writes after the range's, which
+            // can never match (`unreachable_patterns`).
+            let ranges: Vec<u16> = responses
+                .responses
+                .keys()
+                .filter_map(|status| match status {
+                    StatusCode::Range(range) if *range >= 4 => Some(*range),
+                    _ => None,
+                })
+                .collect();
+            responses.responses.retain(|status, _| match status {
+                StatusCode::Code(code) => !ranges.contains(&(code / 100)),
+                StatusCode::Range(_) => true,
+            });
         }
     }
     api
+}
+
+/// A `format` means something for strings and numbers only; typify
+/// (progenitor's) stops at one on an object or an array (Twilio's `type:
+/// object, format: uri-map`), which JSON Schema would ignore. The server's
+/// types drop it too (`schema::typify_form`). Only a document that has
+/// one goes through JSON (whose maps are sorted) to lose it, so that
+/// every other document reaches progenitor in its own order.
+fn formats_of_scalars_only(api: &OpenAPI) -> OpenAPI {
+    /// Removes such formats; whether there was one.
+    fn strip(value: &mut serde_json::Value) -> bool {
+        match value {
+            serde_json::Value::Object(map) => {
+                let ty = map.get("type").and_then(serde_json::Value::as_str);
+                let mut found = matches!(ty, Some("object" | "array" | "boolean")) && map.remove("format").is_some();
+                for child in map.values_mut() {
+                    found |= strip(child);
+                }
+                found
+            }
+            serde_json::Value::Array(items) => items.iter_mut().fold(false, |found, item| strip(item) | found),
+            _ => false,
+        }
+    }
+    let Ok(mut json) = serde_json::to_value(api) else {
+        return api.clone();
+    };
+    match strip(&mut json) {
+        true => serde_json::from_value(json).unwrap_or_else(|_| api.clone()),
+        false => api.clone(),
+    }
 }
 
 /// progenitor gives an operation one success type: when its 2xx statuses
@@ -139,6 +197,25 @@ fn successes_as_bytes_when_their_bodies_differ(
                 .collect();
             *response = ReferenceOr::Item(raw);
         }
+    }
+}
+
+/// progenitor reads and sends one media type per response and body (a
+/// second is its `todo!`): it gets the one the server writes or reads the
+/// handler's value as; the server negotiates the others.
+fn one_media_type(
+    content: &mut openapiv3::Content,
+    served: impl for<'a> Fn(&'a serde_json::Map<String, serde_json::Value>) -> Option<Served<'a>>,
+) {
+    if content.len() < 2 {
+        return;
+    }
+    let Ok(serde_json::Value::Object(listed)) = serde_json::to_value(&*content) else {
+        return;
+    };
+    if let Some(served) = served(&listed) {
+        let primary = served.primary.0;
+        content.retain(|media_type, _| media_type == primary);
     }
 }
 

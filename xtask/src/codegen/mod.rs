@@ -4,10 +4,13 @@
 //! the committed files: where they go, how they look, and whether they are
 //! current.
 
+mod client_credentials;
+mod client_forms;
 pub mod client_gen;
 pub mod corpus;
 pub mod corpus_cache;
 mod for_progenitor;
+mod no_panic;
 mod one_way;
 pub mod schema;
 pub mod server_gen;
@@ -35,10 +38,26 @@ pub struct Target {
     pub client_module: &'static str,
     /// The server contract (types, tables, dropshot trait, strict layer).
     pub server: Cow<'static, str>,
+    /// What the client authenticates with.
+    pub credentials: ClientCredentials,
+}
+
+/// What a generated client authenticates with.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ClientCredentials {
+    /// The crate's own `crate::ApiKey`, sent by a hook the crate writes:
+    /// the service's clients, whose consumers hold one key.
+    CrateApiKey,
+    /// A generated `Credentials` with a field per security scheme, and
+    /// the hook that sends each operation's (`client_credentials`).
+    Generated,
 }
 
 /// Version 2 of the service's spec, served beside version 1.
 pub const SPEC_V2_PATH: &str = "openapi/v2/petstore.yaml";
+
+/// The kitchen sink: every construct the generator maps, in one spec.
+pub const KITCHEN_SINK_PATH: &str = "tests/fixtures/kitchen-sink.yaml";
 
 /// Every spec the workspace generates from: the service's two versions
 /// (v1 at the crates' roots, v2 in their `v2` modules, so that a consumer
@@ -52,6 +71,7 @@ pub const TARGETS: [Target; 3] = [
         mocks: Some("crates/petstore-client/src/mock.rs"),
         client_module: "crate",
         server: Cow::Borrowed("crates/petstore-api/src/generated.rs"),
+        credentials: ClientCredentials::CrateApiKey,
     },
     Target {
         spec: Cow::Borrowed(SPEC_V2_PATH),
@@ -59,13 +79,15 @@ pub const TARGETS: [Target; 3] = [
         mocks: Some("crates/petstore-client/src/v2/mock.rs"),
         client_module: "crate::v2",
         server: Cow::Borrowed("crates/petstore-api/src/v2/generated.rs"),
+        credentials: ClientCredentials::CrateApiKey,
     },
     Target {
-        spec: Cow::Borrowed("tests/fixtures/kitchen-sink.yaml"),
+        spec: Cow::Borrowed(KITCHEN_SINK_PATH),
         client: Cow::Borrowed("crates/kitchen-sink/src/client/generated.rs"),
         mocks: None,
         client_module: "crate::client",
         server: Cow::Borrowed("crates/kitchen-sink/src/api/generated.rs"),
+        credentials: ClientCredentials::Generated,
     },
 ];
 
@@ -106,9 +128,13 @@ pub fn generate_leaving_out(
     let list_path = list.map(|(path, _)| path).unwrap_or_default();
     let render = |file: &syn::File| render(&target.spec, list_path, &left_out, file);
     let mut refusals = Refusals::default();
-    let client = refusals.note(client_gen::generate(&spec));
+    let client = refusals.note(client_gen::generate(&spec, target.credentials));
     let mocks = match target.mocks {
-        Some(_) => refusals.note(client_gen::generate_mocks(&spec, target.client_module)),
+        Some(_) => refusals.note(client_gen::generate_mocks(
+            &spec,
+            target.client_module,
+            target.credentials,
+        )),
         None => None,
     };
     let server = match server_gen::generate(&spec, &document) {

@@ -273,6 +273,12 @@ pub fn typify_form(schema: &Value) -> Value {
     if map.get("format").and_then(Value::as_str) == Some("float") {
         map.remove("format");
     }
+    // A format means something for strings and numbers only (Twilio's
+    // `type: object, format: uri-map`); typify stops at one elsewhere.
+    let scalar = ["string", "integer", "number"].contains(&map.get("type").and_then(Value::as_str).unwrap_or("string"));
+    if !scalar {
+        map.remove("format");
+    }
     exclusive_bounds(&mut map);
     map_children(&mut map, &typify_form);
     match nullable_ {

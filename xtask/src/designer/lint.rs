@@ -7,6 +7,7 @@ use std::fmt;
 use serde_json::Value;
 
 use crate::codegen::spec::{METHODS, path_variables};
+use crate::designer::layer_statuses::{layer_statuses, may_be_unauthorized, media_types};
 use crate::designer::spec_json::{items, resolve};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
@@ -108,12 +109,7 @@ pub fn lint(doc: &Value) -> Vec<Finding> {
                 .and_then(Value::as_object)
                 .cloned()
                 .unwrap_or_default();
-            let secured = op
-                .get("security")
-                .or(doc.get("security"))
-                .and_then(Value::as_array)
-                .is_some_and(|r| !r.is_empty() && r.iter().all(|req| req.as_object().is_some_and(|o| !o.is_empty())));
-            if secured && !responses.contains_key("401") {
+            if may_be_unauthorized(doc, op) && !responses.contains_key("401") {
                 find(
                     Severity::Error,
                     format!("{at}.responses"),
@@ -127,7 +123,14 @@ pub fn lint(doc: &Value) -> Vec<Finding> {
                         .pointer("/content/application~1json/schema")
                         .is_some_and(|schema| is_error_object(doc, schema))
             });
-            if !documents_error {
+            // An operation nothing can fail with a 4xx (public, without
+            // parameters or a body, documenting none) has no error to shape.
+            let can_fail = may_be_unauthorized(doc, op)
+                || items(op, "parameters").next().is_some()
+                || items(item, "parameters").next().is_some()
+                || op.get("requestBody").is_some()
+                || responses.keys().any(|status| status.starts_with('4'));
+            if can_fail && !documents_error {
                 find(
                     Severity::Error,
                     format!("{at}.responses"),
@@ -135,52 +138,8 @@ pub fn lint(doc: &Value) -> Vec<Finding> {
                     "no 4xx response with the error object (a `components.schemas` entry requiring code, message and status)".into(),
                 );
             }
-            // The generated layer answers these on its own; undocumented,
-            // they go out as RFC 9457 problem details instead of the Error
-            // object.
-            let has_parameters = items(op, "parameters").next().is_some() || items(item, "parameters").next().is_some();
-            let has_body = op.get("requestBody").is_some();
-            let layer_statuses = [
-                (secured, "5XX", "a secured operation", "keys that cannot be checked"),
-                (
-                    has_parameters,
-                    "400",
-                    "an operation with parameters",
-                    "a malformed or invalid parameter",
-                ),
-                (
-                    has_body,
-                    "400",
-                    "an operation with a request body",
-                    "a malformed or invalid body",
-                ),
-                (
-                    has_body,
-                    "413",
-                    "an operation with a request body",
-                    "a body over the size limit",
-                ),
-                (
-                    has_body,
-                    "415",
-                    "an operation with a request body",
-                    "a body of another media type",
-                ),
-            ];
-            let mut reported = BTreeSet::new();
-            for (applies, key, what, why) in layer_statuses {
-                let covered = responses.contains_key(key)
-                    || responses.contains_key(&format!("{}XX", &key[..1]))
-                    || responses.contains_key("default");
-                if applies && !covered && reported.insert(key) {
-                    find(
-                        Severity::Error,
-                        format!("{at}.responses"),
-                        "layer-statuses",
-                        format!("{what} should document {key}: the generated layer sends it for {why}"),
-                    );
-                }
-            }
+            layer_statuses(doc, item, op, &at, &responses, &mut find);
+            media_types(doc, op, &at, &mut find);
             deprecation(doc, op, &at, &mut find);
             for status in ["204", "205"] {
                 if responses
@@ -196,7 +155,12 @@ pub fn lint(doc: &Value) -> Vec<Finding> {
                 }
             }
             let variables = path_variables(path);
-            let mut declared = Vec::new();
+            // A path item's parameters apply to each of its operations.
+            let inherited = items(item, "parameters").map(|p| resolve(doc, p));
+            let mut declared: Vec<String> = inherited
+                .filter(|p| p.get("in").and_then(Value::as_str) == Some("path"))
+                .filter_map(|p| p.get("name").and_then(Value::as_str).map(str::to_string))
+                .collect();
             for (i, param) in items(op, "parameters").enumerate() {
                 let param = resolve(doc, param);
                 if param.get("in").and_then(Value::as_str) != Some("path") {
@@ -476,7 +440,11 @@ fn is_error_object(doc: &Value, schema: &Value) -> bool {
 /// `cargo xtask lint`: both versions of the service's spec.
 pub fn run(root: &std::path::Path) -> Result<(), String> {
     let (mut errors, mut warnings) = (0, 0);
-    for spec_path in [crate::codegen::SPEC_PATH, crate::codegen::SPEC_V2_PATH] {
+    for spec_path in [
+        crate::codegen::SPEC_PATH,
+        crate::codegen::SPEC_V2_PATH,
+        crate::codegen::KITCHEN_SINK_PATH,
+    ] {
         let doc = crate::designer::spec_json::read_checked(root, spec_path)?;
         for finding in lint(&doc) {
             println!("{spec_path}: {finding}");

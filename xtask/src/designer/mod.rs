@@ -4,5 +4,6 @@
 
 pub mod diff;
 pub mod docs;
+mod layer_statuses;
 pub mod lint;
 pub mod spec_json;

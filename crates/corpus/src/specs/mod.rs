@@ -7,187 +7,172 @@
 pub mod dropshot_test_openapi_json {
     pub mod api;
     pub mod client;
-    crate::bearer_hooks!(client::Client);
 }
 
 /// `dropshot__test_openapi_custom_error_types.json`
 pub mod dropshot_test_openapi_custom_error_types_json {
     pub mod api;
     pub mod client;
-    crate::bearer_hooks!(client::Client);
 }
 
 /// `dropshot__test_openapi_custom_error_types_trait_based.json`
 pub mod dropshot_test_openapi_custom_error_types_trait_based_json {
     pub mod api;
     pub mod client;
-    crate::bearer_hooks!(client::Client);
 }
 
 /// `dropshot__test_openapi_fuller.json`
 pub mod dropshot_test_openapi_fuller_json {
     pub mod api;
     pub mod client;
-    crate::bearer_hooks!(client::Client);
 }
 
 /// `dropshot__test_openapi_overrides_v1.json`
 pub mod dropshot_test_openapi_overrides_v1_json {
     pub mod api;
     pub mod client;
-    crate::bearer_hooks!(client::Client);
 }
 
 /// `dropshot__test_openapi_overrides_v2.json`
 pub mod dropshot_test_openapi_overrides_v2_json {
     pub mod api;
     pub mod client;
-    crate::bearer_hooks!(client::Client);
 }
 
 /// `dropshot__test_pagination_schema.json`
 pub mod dropshot_test_pagination_schema_json {
     pub mod api;
     pub mod client;
-    crate::bearer_hooks!(client::Client);
 }
 
 /// `dropshot__test_versions_v0.9.0.json`
 pub mod dropshot_test_versions_v0_9_0_json {
     pub mod api;
     pub mod client;
-    crate::bearer_hooks!(client::Client);
 }
 
 /// `dropshot__test_versions_v1.0.0.json`
 pub mod dropshot_test_versions_v1_0_0_json {
     pub mod api;
     pub mod client;
-    crate::bearer_hooks!(client::Client);
 }
 
 /// `dropshot__test_versions_v1.1.0.json`
 pub mod dropshot_test_versions_v1_1_0_json {
     pub mod api;
     pub mod client;
-    crate::bearer_hooks!(client::Client);
 }
 
 /// `dropshot__test_versions_v1.3.1.json`
 pub mod dropshot_test_versions_v1_3_1_json {
     pub mod api;
     pub mod client;
-    crate::bearer_hooks!(client::Client);
 }
 
 /// `dropshot__test_versions_v1.4.0.json`
 pub mod dropshot_test_versions_v1_4_0_json {
     pub mod api;
     pub mod client;
-    crate::bearer_hooks!(client::Client);
 }
 
 /// `oai-v3.0__api-with-examples.yaml`
 pub mod oai_v3_0_api_with_examples_yaml {
     pub mod api;
     pub mod client;
-    crate::bearer_hooks!(client::Client);
 }
 
 /// `oai-v3.0__callback-example.yaml`
 pub mod oai_v3_0_callback_example_yaml {
     pub mod api;
     pub mod client;
-    crate::bearer_hooks!(client::Client);
 }
 
 /// `oai-v3.0__link-example.yaml`
 pub mod oai_v3_0_link_example_yaml {
     pub mod api;
     pub mod client;
-    crate::bearer_hooks!(client::Client);
 }
 
 /// `oai-v3.0__petstore-expanded.yaml`
 pub mod oai_v3_0_petstore_expanded_yaml {
     pub mod api;
     pub mod client;
-    crate::bearer_hooks!(client::Client);
 }
 
 /// `oai-v3.0__petstore.yaml`
 pub mod oai_v3_0_petstore_yaml {
     pub mod api;
     pub mod client;
-    crate::bearer_hooks!(client::Client);
 }
 
 /// `oai-v3.0__uspto.yaml`
 pub mod oai_v3_0_uspto_yaml {
     pub mod api;
     pub mod client;
-    crate::bearer_hooks!(client::Client);
 }
 
 /// `progenitor__buildomat.json`
 pub mod progenitor_buildomat_json {
     pub mod api;
     pub mod client;
-    crate::bearer_hooks!(client::Client);
 }
 
 /// `progenitor__cli-gen.json`
 pub mod progenitor_cli_gen_json {
     pub mod api;
     pub mod client;
-    crate::bearer_hooks!(client::Client);
 }
 
 /// `progenitor__keeper.json`
 pub mod progenitor_keeper_json {
     pub mod api;
     pub mod client;
-    crate::bearer_hooks!(client::Client);
 }
 
 /// `progenitor__nexus.json`
 pub mod progenitor_nexus_json {
     pub mod api;
     pub mod client;
-    crate::bearer_hooks!(client::Client);
 }
 
 /// `progenitor__param-collision.json`
 pub mod progenitor_param_collision_json {
     pub mod api;
     pub mod client;
-    crate::bearer_hooks!(client::Client);
 }
 
 /// `progenitor__param-overrides.json`
 pub mod progenitor_param_overrides_json {
     pub mod api;
     pub mod client;
-    crate::bearer_hooks!(client::Client);
 }
 
 /// `progenitor__param-overrides.yaml`
 pub mod progenitor_param_overrides_yaml {
     pub mod api;
     pub mod client;
-    crate::bearer_hooks!(client::Client);
 }
 
 /// `progenitor__propolis-server.json`
 pub mod progenitor_propolis_server_json {
     pub mod api;
     pub mod client;
-    crate::bearer_hooks!(client::Client);
 }
 
 /// `realworld-conduit__openapi.yml`
 pub mod realworld_conduit_openapi_yml {
     pub mod api;
     pub mod client;
-    crate::bearer_hooks!(client::Client);
+}
+
+/// `swagger-petstore-v3__openapi.yaml`
+pub mod swagger_petstore_v3_openapi_yaml {
+    pub mod api;
+    pub mod client;
+}
+
+/// `twilio__twilio_verify_v2.json`
+pub mod twilio_twilio_verify_v2_json {
+    pub mod api;
+    pub mod client;
 }

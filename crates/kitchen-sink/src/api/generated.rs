@@ -791,6 +791,23 @@ pub mod types {
         ///The HTTP status code, equal to the response's status.
         pub status: i64,
     }
+    ///`Estimate`
+    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
+    pub struct Estimate {
+        pub total: f64,
+    }
+    ///What an estimate needs; every field is a scalar, so it can come as a form.
+    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
+    pub struct EstimateRequest {
+        #[serde(
+            rename = "giftWrap",
+            skip_serializing_if = "::std::option::Option::is_none"
+        )]
+        pub gift_wrap: ::std::option::Option<bool>,
+        #[serde(rename = "petId")]
+        pub pet_id: ::std::num::NonZeroU64,
+        pub quantity: ::std::num::NonZeroU32,
+    }
     ///`GetOrderStatusResponseBody`
     #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
     pub struct GetOrderStatusResponseBody {
@@ -1846,6 +1863,136 @@ pub mod types {
             Self::BankPayment(value)
         }
     }
+    ///Reading preferences, as a form sends them.
+    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
+    #[serde(deny_unknown_fields)]
+    pub struct Preferences {
+        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+        pub digest: ::std::option::Option<PreferencesDigest>,
+        #[serde(default, skip_serializing_if = "::std::vec::Vec::is_empty")]
+        pub hours: ::std::vec::Vec<i32>,
+        ///Two or three. (In a form a list of one is the same text as a single value; two or more cannot be mistaken for one.)
+        pub tags: ::std::vec::Vec<PreferencesTagsItem>,
+    }
+    ///`PreferencesDigest`
+    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
+    #[serde(deny_unknown_fields)]
+    pub struct PreferencesDigest {
+        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+        pub day: ::std::option::Option<PreferencesDigestDay>,
+        pub weekly: bool,
+    }
+    ///`PreferencesDigestDay`
+    #[derive(
+        ::serde::Deserialize,
+        ::serde::Serialize,
+        Clone,
+        Copy,
+        Debug,
+        Eq,
+        Hash,
+        Ord,
+        PartialEq,
+        PartialOrd
+    )]
+    pub enum PreferencesDigestDay {
+        #[serde(rename = "mon")]
+        Mon,
+        #[serde(rename = "fri")]
+        Fri,
+    }
+    impl ::std::fmt::Display for PreferencesDigestDay {
+        fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+            match *self {
+                Self::Mon => f.write_str("mon"),
+                Self::Fri => f.write_str("fri"),
+            }
+        }
+    }
+    impl ::std::str::FromStr for PreferencesDigestDay {
+        type Err = self::error::ConversionError;
+        fn from_str(
+            value: &str,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+            match value {
+                "mon" => Ok(Self::Mon),
+                "fri" => Ok(Self::Fri),
+                _ => Err("invalid value".into()),
+            }
+        }
+    }
+    impl ::std::convert::TryFrom<&str> for PreferencesDigestDay {
+        type Error = self::error::ConversionError;
+        fn try_from(
+            value: &str,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+            value.parse()
+        }
+    }
+    impl ::std::convert::TryFrom<::std::string::String> for PreferencesDigestDay {
+        type Error = self::error::ConversionError;
+        fn try_from(
+            value: ::std::string::String,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+            value.parse()
+        }
+    }
+    ///`PreferencesTagsItem`
+    #[derive(::serde::Serialize, Clone, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
+    #[serde(transparent)]
+    pub struct PreferencesTagsItem(::std::string::String);
+    impl ::std::ops::Deref for PreferencesTagsItem {
+        type Target = ::std::string::String;
+        fn deref(&self) -> &::std::string::String {
+            &self.0
+        }
+    }
+    impl ::std::convert::From<PreferencesTagsItem> for ::std::string::String {
+        fn from(value: PreferencesTagsItem) -> Self {
+            value.0
+        }
+    }
+    impl ::std::str::FromStr for PreferencesTagsItem {
+        type Err = self::error::ConversionError;
+        fn from_str(
+            value: &str,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+            static PATTERN: ::std::sync::LazyLock<::regress::Regex> = ::std::sync::LazyLock::new(||
+            { ::regress::Regex::new("^[a-z]+$").unwrap() });
+            if PATTERN.find(value).is_none() {
+                return Err("doesn't match pattern \"^[a-z]+$\"".into());
+            }
+            Ok(Self(value.to_string()))
+        }
+    }
+    impl ::std::convert::TryFrom<&str> for PreferencesTagsItem {
+        type Error = self::error::ConversionError;
+        fn try_from(
+            value: &str,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+            value.parse()
+        }
+    }
+    impl ::std::convert::TryFrom<::std::string::String> for PreferencesTagsItem {
+        type Error = self::error::ConversionError;
+        fn try_from(
+            value: ::std::string::String,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+            value.parse()
+        }
+    }
+    impl<'de> ::serde::Deserialize<'de> for PreferencesTagsItem {
+        fn deserialize<D>(deserializer: D) -> ::std::result::Result<Self, D::Error>
+        where
+            D: ::serde::Deserializer<'de>,
+        {
+            ::std::string::String::deserialize(deserializer)?
+                .parse()
+                .map_err(|e: self::error::ConversionError| {
+                    <D::Error as ::serde::de::Error>::custom(e.to_string())
+                })
+        }
+    }
     ///`PutLabelName`
     #[derive(::serde::Serialize, Clone, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
     #[serde(transparent)]
@@ -2449,6 +2596,11 @@ pub mod types {
                 })
         }
     }
+    ///`WhoAmIResponseBody`
+    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
+    pub struct WhoAmIResponseBody {
+        pub scheme: ::std::string::String,
+    }
     /// Generation of default values for serde.
     pub mod defaults {
         pub(super) fn address_country() -> super::AddressCountry {
@@ -2504,7 +2656,7 @@ pub const API_VERSION: &str = "1.0.0";
 /// The OpenAPI document this code was generated from, as JSON. The
 /// server serves it (unauthenticated, outside the contract) at
 /// `#document_path`.
-pub const OPENAPI_DOCUMENT: &str = "{\"openapi\":\"3.0.3\",\"info\":{\"title\":\"Kitchen Sink\",\"version\":\"1.0.0\",\"description\":\"Every construct the generator maps, in one spec, with the house rules of\\n`openapi/petstore.yaml` (the Error object on every error, 401 on secured\\noperations, 5XX everywhere). It is not a product: `cargo xtask generate`\\ngenerates it into `crates/kitchen-sink`, whose small in-memory service\\nthe tests drive over HTTP, so that each construct is proven on running\\ncode. The operations follow a designer's likely next edits of the pet\\nstore: read one order; search with bounded, enum, date and repeated\\nparameters; create with a JSON body and `201` + `Location`; update with\\n`If-Match`; schemas with allOf, oneOf, nullable and a map; a public\\noperation; a paging envelope with `Link`; a CSV export and a raw photo;\\na text and a form body; two success statuses; a deprecated operation;\\na label in an image format the server chooses (`image/*`); a redirect\\n(`303` + `Location`); a WebSocket upgrade (`101`); a literal path beside\\na variable one (`/orders/summary`) and a variable named differently at\\none position (`/orders/{id}/status`); two success statuses with different\\nbodies (`getReceipt`); a readOnly property required in responses only\\n(`Label.revision`).\\n\\nEvery error response carries the Error object. Its `code` is one of:\\n\\n| code | status | meaning |\\n|---|---|---|\\n| `invalid_parameter` | 400 | A path, query or header parameter is missing, malformed, or breaks its schema; the message names it and the rule. |\\n| `invalid_body` | 400 | The request body is missing, malformed, or breaks its schema; the message gives the JSON pointer and the rule. |\\n| `bad_request` | 400 | The request could not be read. |\\n| `unauthorized` | 401 | The API key is missing, malformed or unknown. |\\n| `not_found` | 404 | The resource does not exist. |\\n| `conflict` | 409 | The resource is not in a state that allows this. |\\n| `precondition_failed` | 412 | `If-Match` does not name the current version. |\\n| `payload_too_large` | 413 | The request body is over the server's limit. |\\n| `unsupported_media_type` | 415 | The request body is not of the documented media type. |\\n| `internal_error` | 500 | The server failed unexpectedly. |\\n| `service_unavailable` | 503 | The server cannot answer now; retry later. |\\n\"},\"servers\":[{\"url\":\"https://sink.example.com/v1\",\"description\":\"Production\"}],\"tags\":[{\"name\":\"orders\",\"description\":\"Orders, their payments, photos, notes and lines.\"},{\"name\":\"store\",\"description\":\"Figures about the whole store.\"},{\"name\":\"misc\",\"description\":\"Everything else.\"}],\"security\":[{\"bearerAuth\":[]}],\"paths\":{\"/orders\":{\"get\":{\"tags\":[\"orders\"],\"operationId\":\"searchOrders\",\"summary\":\"Search orders\",\"description\":\"Orders matching every filter given, by ascending id, a page at a time.\",\"parameters\":[{\"name\":\"limit\",\"in\":\"query\",\"description\":\"The most orders on one page.\",\"schema\":{\"type\":\"integer\",\"format\":\"int32\",\"minimum\":1,\"maximum\":1000,\"default\":20}},{\"name\":\"cursor\",\"in\":\"query\",\"description\":\"Where the previous page stopped (its `nextCursor`).\",\"schema\":{\"type\":\"string\",\"pattern\":\"^[0-9]{1,18}$\"}},{\"name\":\"status\",\"in\":\"query\",\"description\":\"Only orders in this state.\",\"schema\":{\"$ref\":\"#/components/schemas/OrderStatus\"}},{\"name\":\"since\",\"in\":\"query\",\"description\":\"Only orders created at or after this instant.\",\"schema\":{\"type\":\"string\",\"format\":\"date-time\"}},{\"name\":\"deliverBy\",\"in\":\"query\",\"description\":\"Only orders to be delivered on or before this day.\",\"schema\":{\"type\":\"string\",\"format\":\"date\"}},{\"name\":\"tag\",\"in\":\"query\",\"description\":\"Only orders carrying every one of these tags (repeat the parameter).\",\"explode\":true,\"schema\":{\"type\":\"array\",\"maxItems\":5,\"items\":{\"type\":\"string\",\"pattern\":\"^[a-z]+$\"}}},{\"name\":\"ids\",\"in\":\"query\",\"description\":\"Only these orders (comma-separated).\",\"explode\":false,\"schema\":{\"type\":\"array\",\"minItems\":1,\"maxItems\":10,\"items\":{\"type\":\"integer\",\"format\":\"int64\",\"minimum\":1}}},{\"name\":\"minTotal\",\"in\":\"query\",\"description\":\"Only orders whose total is above this.\",\"schema\":{\"type\":\"number\",\"format\":\"double\",\"minimum\":0,\"exclusiveMinimum\":true}},{\"name\":\"maxWeight\",\"in\":\"query\",\"description\":\"Only orders at most this heavy (kilograms).\",\"schema\":{\"type\":\"number\",\"format\":\"float\",\"maximum\":1000}},{\"name\":\"giftWrap\",\"in\":\"query\",\"description\":\"Only orders with (or without) gift wrapping.\",\"schema\":{\"type\":\"boolean\"}},{\"name\":\"sort\",\"in\":\"query\",\"description\":\"The order of the page.\",\"schema\":{\"type\":\"string\",\"enum\":[\"asc\",\"desc\"],\"default\":\"asc\"}},{\"name\":\"X-Request-Id\",\"in\":\"header\",\"description\":\"A client's id for this request, echoed in the logs.\",\"schema\":{\"type\":\"string\",\"format\":\"uuid\"}}],\"responses\":{\"200\":{\"description\":\"One page of matching orders.\",\"headers\":{\"Link\":{\"description\":\"The next page (RFC 8288 `rel=\\\"next\\\"`), when there is one.\",\"schema\":{\"type\":\"string\"}},\"X-Total-Count\":{\"description\":\"How many orders match, on every page.\",\"required\":true,\"schema\":{\"type\":\"integer\",\"format\":\"int64\",\"minimum\":0}}},\"content\":{\"application/json\":{\"schema\":{\"$ref\":\"#/components/schemas/OrderPage\"}}}},\"400\":{\"$ref\":\"#/components/responses/BadRequest\"},\"401\":{\"$ref\":\"#/components/responses/Unauthorized\"},\"5XX\":{\"$ref\":\"#/components/responses/ServerError\"}}},\"post\":{\"tags\":[\"orders\"],\"operationId\":\"createOrder\",\"summary\":\"Create an order\",\"parameters\":[{\"name\":\"X-Express\",\"in\":\"header\",\"description\":\"Ship by express, for a surcharge of 5.\",\"schema\":{\"type\":\"boolean\",\"default\":false}},{\"name\":\"X-Client-Time\",\"in\":\"header\",\"description\":\"When the client sent the request.\",\"schema\":{\"type\":\"string\",\"format\":\"date-time\"}}],\"requestBody\":{\"required\":true,\"description\":\"The order to place.\",\"content\":{\"application/json\":{\"schema\":{\"$ref\":\"#/components/schemas/NewOrder\"}}}},\"responses\":{\"201\":{\"description\":\"The order, created.\",\"headers\":{\"Location\":{\"description\":\"Where the new order is.\",\"required\":true,\"schema\":{\"type\":\"string\"}},\"ETag\":{\"$ref\":\"#/components/headers/ETag\"}},\"content\":{\"application/json\":{\"schema\":{\"$ref\":\"#/components/schemas/Order\"}}}},\"400\":{\"$ref\":\"#/components/responses/BadRequest\"},\"401\":{\"$ref\":\"#/components/responses/Unauthorized\"},\"413\":{\"$ref\":\"#/components/responses/PayloadTooLarge\"},\"415\":{\"$ref\":\"#/components/responses/UnsupportedMediaType\"},\"5XX\":{\"$ref\":\"#/components/responses/ServerError\"}}}},\"/quotes\":{\"post\":{\"tags\":[\"orders\"],\"operationId\":\"quoteOrder\",\"summary\":\"Price an order before placing it\",\"description\":\"Public, no key needed; nothing is stored.\",\"security\":[],\"requestBody\":{\"required\":true,\"content\":{\"application/json\":{\"schema\":{\"$ref\":\"#/components/schemas/NewOrder\"}}}},\"responses\":{\"200\":{\"description\":\"What the order would cost.\",\"content\":{\"application/json\":{\"schema\":{\"type\":\"object\",\"required\":[\"total\"],\"properties\":{\"total\":{\"type\":\"number\",\"format\":\"double\",\"minimum\":0}}}}}},\"400\":{\"$ref\":\"#/components/responses/BadRequest\"},\"413\":{\"$ref\":\"#/components/responses/PayloadTooLarge\"},\"415\":{\"$ref\":\"#/components/responses/UnsupportedMediaType\"},\"5XX\":{\"$ref\":\"#/components/responses/ServerError\"}}}},\"/orders/{orderId}\":{\"parameters\":[{\"$ref\":\"#/components/parameters/OrderId\"}],\"get\":{\"tags\":[\"orders\"],\"operationId\":\"getOrder\",\"summary\":\"Read one order\",\"responses\":{\"200\":{\"description\":\"The order.\",\"headers\":{\"ETag\":{\"$ref\":\"#/components/headers/ETag\"}},\"content\":{\"application/json\":{\"schema\":{\"$ref\":\"#/components/schemas/Order\"}}}},\"400\":{\"$ref\":\"#/components/responses/BadRequest\"},\"401\":{\"$ref\":\"#/components/responses/Unauthorized\"},\"404\":{\"$ref\":\"#/components/responses/NotFound\"},\"5XX\":{\"$ref\":\"#/components/responses/ServerError\"}}},\"patch\":{\"tags\":[\"orders\"],\"operationId\":\"updateOrder\",\"summary\":\"Change an order\",\"description\":\"Changes the fields given, if the order is still at the version `If-Match` names.\",\"parameters\":[{\"name\":\"If-Match\",\"in\":\"header\",\"required\":true,\"description\":\"The order's ETag as last read.\",\"schema\":{\"type\":\"string\",\"minLength\":1}}],\"requestBody\":{\"required\":true,\"content\":{\"application/json\":{\"schema\":{\"$ref\":\"#/components/schemas/OrderPatch\"}}}},\"responses\":{\"200\":{\"description\":\"The order, changed.\",\"headers\":{\"ETag\":{\"$ref\":\"#/components/headers/ETag\"}},\"content\":{\"application/json\":{\"schema\":{\"$ref\":\"#/components/schemas/Order\"}}}},\"400\":{\"$ref\":\"#/components/responses/BadRequest\"},\"401\":{\"$ref\":\"#/components/responses/Unauthorized\"},\"404\":{\"$ref\":\"#/components/responses/NotFound\"},\"412\":{\"$ref\":\"#/components/responses/PreconditionFailed\"},\"413\":{\"$ref\":\"#/components/responses/PayloadTooLarge\"},\"415\":{\"$ref\":\"#/components/responses/UnsupportedMediaType\"},\"5XX\":{\"$ref\":\"#/components/responses/ServerError\"}}},\"delete\":{\"tags\":[\"orders\"],\"operationId\":\"deleteOrder\",\"summary\":\"Delete an order\",\"responses\":{\"204\":{\"description\":\"Deleted.\"},\"400\":{\"$ref\":\"#/components/responses/BadRequest\"},\"401\":{\"$ref\":\"#/components/responses/Unauthorized\"},\"404\":{\"$ref\":\"#/components/responses/NotFound\"},\"5XX\":{\"$ref\":\"#/components/responses/ServerError\"}}}},\"/orders/{orderId}/payment\":{\"post\":{\"tags\":[\"orders\"],\"operationId\":\"payOrder\",\"summary\":\"Pay for an order\",\"parameters\":[{\"$ref\":\"#/components/parameters/OrderId\"}],\"requestBody\":{\"required\":true,\"content\":{\"application/json\":{\"schema\":{\"$ref\":\"#/components/schemas/Payment\"}}}},\"responses\":{\"202\":{\"description\":\"The payment is accepted, to be settled later.\",\"content\":{\"application/json\":{\"schema\":{\"type\":\"object\",\"required\":[\"paymentId\",\"status\"],\"properties\":{\"paymentId\":{\"type\":\"string\",\"format\":\"uuid\"},\"status\":{\"type\":\"string\",\"enum\":[\"accepted\"]},\"fee\":{\"type\":\"number\",\"format\":\"double\",\"nullable\":true,\"description\":\"What the payment costs, when known.\"}}}}}},\"400\":{\"$ref\":\"#/components/responses/BadRequest\"},\"401\":{\"$ref\":\"#/components/responses/Unauthorized\"},\"404\":{\"$ref\":\"#/components/responses/NotFound\"},\"409\":{\"$ref\":\"#/components/responses/Conflict\"},\"413\":{\"$ref\":\"#/components/responses/PayloadTooLarge\"},\"415\":{\"$ref\":\"#/components/responses/UnsupportedMediaType\"},\"5XX\":{\"$ref\":\"#/components/responses/ServerError\"}}}},\"/orders/{orderId}/shipment\":{\"post\":{\"tags\":[\"orders\"],\"operationId\":\"shipOrder\",\"summary\":\"Ship an order\",\"description\":\"Marks the order shipped; the body, optional, says how.\",\"parameters\":[{\"$ref\":\"#/components/parameters/OrderId\"}],\"requestBody\":{\"required\":false,\"content\":{\"application/json\":{\"schema\":{\"type\":\"object\",\"additionalProperties\":false,\"properties\":{\"carrier\":{\"type\":\"string\",\"enum\":[\"ups\",\"dhl\",\"post\"]},\"trackingNumber\":{\"type\":\"string\",\"minLength\":4,\"maxLength\":40}}}}}},\"responses\":{\"204\":{\"description\":\"Shipped.\"},\"400\":{\"$ref\":\"#/components/responses/BadRequest\"},\"401\":{\"$ref\":\"#/components/responses/Unauthorized\"},\"404\":{\"$ref\":\"#/components/responses/NotFound\"},\"409\":{\"$ref\":\"#/components/responses/Conflict\"},\"413\":{\"$ref\":\"#/components/responses/PayloadTooLarge\"},\"415\":{\"$ref\":\"#/components/responses/UnsupportedMediaType\"},\"5XX\":{\"$ref\":\"#/components/responses/ServerError\"}}}},\"/orders/{orderId}/photo\":{\"parameters\":[{\"$ref\":\"#/components/parameters/OrderId\"}],\"put\":{\"tags\":[\"orders\"],\"operationId\":\"uploadPhoto\",\"summary\":\"Attach a photo to an order\",\"requestBody\":{\"required\":true,\"content\":{\"application/octet-stream\":{\"schema\":{\"type\":\"string\",\"format\":\"binary\"}}}},\"responses\":{\"204\":{\"description\":\"Stored.\"},\"400\":{\"$ref\":\"#/components/responses/BadRequest\"},\"401\":{\"$ref\":\"#/components/responses/Unauthorized\"},\"404\":{\"$ref\":\"#/components/responses/NotFound\"},\"413\":{\"$ref\":\"#/components/responses/PayloadTooLarge\"},\"415\":{\"$ref\":\"#/components/responses/UnsupportedMediaType\"},\"5XX\":{\"$ref\":\"#/components/responses/ServerError\"}}},\"get\":{\"tags\":[\"orders\"],\"operationId\":\"getPhoto\",\"summary\":\"The order's photo\",\"responses\":{\"200\":{\"description\":\"The photo's bytes, as uploaded (none before one is).\",\"content\":{\"application/octet-stream\":{\"schema\":{\"type\":\"string\",\"format\":\"binary\"}}}},\"400\":{\"$ref\":\"#/components/responses/BadRequest\"},\"401\":{\"$ref\":\"#/components/responses/Unauthorized\"},\"404\":{\"$ref\":\"#/components/responses/NotFound\"},\"5XX\":{\"$ref\":\"#/components/responses/ServerError\"}}}},\"/orders/{orderId}/label\":{\"parameters\":[{\"$ref\":\"#/components/parameters/OrderId\"}],\"get\":{\"tags\":[\"orders\"],\"operationId\":\"getLabel\",\"summary\":\"The order's shipping label, as an image\",\"responses\":{\"200\":{\"description\":\"The label, in an image format the server chooses.\",\"content\":{\"image/*\":{\"schema\":{\"type\":\"string\",\"format\":\"binary\"}}}},\"400\":{\"$ref\":\"#/components/responses/BadRequest\"},\"401\":{\"$ref\":\"#/components/responses/Unauthorized\"},\"404\":{\"$ref\":\"#/components/responses/NotFound\"},\"5XX\":{\"$ref\":\"#/components/responses/ServerError\"}}}},\"/orders/{orderId}/watch\":{\"parameters\":[{\"$ref\":\"#/components/parameters/OrderId\"}],\"get\":{\"tags\":[\"orders\"],\"operationId\":\"watchOrder\",\"summary\":\"Watch an order over a WebSocket\",\"description\":\"Upgrades the connection to a WebSocket (RFC 6455); the server sends the order as one JSON text message, then closes. A request that is not a WebSocket handshake gets 400.\",\"responses\":{\"101\":{\"description\":\"Switching to a WebSocket.\"},\"400\":{\"$ref\":\"#/components/responses/BadRequest\"},\"401\":{\"$ref\":\"#/components/responses/Unauthorized\"},\"404\":{\"$ref\":\"#/components/responses/NotFound\"},\"5XX\":{\"$ref\":\"#/components/responses/ServerError\"}}}},\"/orders/summary\":{\"get\":{\"tags\":[\"orders\"],\"operationId\":\"getOrderSummary\",\"summary\":\"How many orders there are, and how many are pending\",\"description\":\"A literal segment beside `/orders/{orderId}`: the literal wins.\",\"responses\":{\"200\":{\"description\":\"The counts.\",\"content\":{\"application/json\":{\"schema\":{\"type\":\"object\",\"required\":[\"count\",\"pending\"],\"properties\":{\"count\":{\"type\":\"integer\",\"format\":\"int64\"},\"pending\":{\"type\":\"integer\",\"format\":\"int64\"}}}}}},\"401\":{\"$ref\":\"#/components/responses/Unauthorized\"},\"5XX\":{\"$ref\":\"#/components/responses/ServerError\"}}}},\"/orders/{id}/status\":{\"get\":{\"tags\":[\"orders\"],\"operationId\":\"getOrderStatus\",\"summary\":\"Where one order stands\",\"description\":\"Its variable is named `id` where the other paths say `orderId`.\",\"parameters\":[{\"name\":\"id\",\"in\":\"path\",\"required\":true,\"description\":\"The order's id.\",\"schema\":{\"type\":\"integer\",\"format\":\"int64\",\"minimum\":1}}],\"responses\":{\"200\":{\"description\":\"The order's status.\",\"content\":{\"application/json\":{\"schema\":{\"type\":\"object\",\"required\":[\"status\"],\"properties\":{\"status\":{\"$ref\":\"#/components/schemas/OrderStatus\"}}}}}},\"400\":{\"$ref\":\"#/components/responses/BadRequest\"},\"401\":{\"$ref\":\"#/components/responses/Unauthorized\"},\"404\":{\"$ref\":\"#/components/responses/NotFound\"},\"5XX\":{\"$ref\":\"#/components/responses/ServerError\"}}}},\"/orders/{orderId}/receipt\":{\"parameters\":[{\"$ref\":\"#/components/parameters/OrderId\"}],\"get\":{\"tags\":[\"orders\"],\"operationId\":\"getReceipt\",\"summary\":\"The order's receipt, once it has shipped\",\"description\":\"Two success statuses with different bodies: the receipt (200), or how far it is (202) while the order is pending.\",\"responses\":{\"200\":{\"description\":\"The receipt.\",\"content\":{\"application/json\":{\"schema\":{\"type\":\"object\",\"required\":[\"orderId\",\"total\"],\"properties\":{\"orderId\":{\"type\":\"integer\",\"format\":\"int64\"},\"total\":{\"type\":\"number\",\"format\":\"double\"}}}}}},\"202\":{\"description\":\"The receipt is not ready; the order has not shipped.\",\"content\":{\"application/json\":{\"schema\":{\"type\":\"object\",\"required\":[\"state\"],\"properties\":{\"state\":{\"type\":\"string\",\"enum\":[\"preparing\"]}}}}}},\"400\":{\"$ref\":\"#/components/responses/BadRequest\"},\"401\":{\"$ref\":\"#/components/responses/Unauthorized\"},\"404\":{\"$ref\":\"#/components/responses/NotFound\"},\"5XX\":{\"$ref\":\"#/components/responses/ServerError\"}}}},\"/latest-order\":{\"get\":{\"tags\":[\"orders\"],\"operationId\":\"getLatestOrder\",\"summary\":\"Where the newest order is\",\"responses\":{\"303\":{\"description\":\"See the newest order.\",\"headers\":{\"Location\":{\"description\":\"The newest order's URL.\",\"required\":true,\"schema\":{\"type\":\"string\"}}}},\"401\":{\"$ref\":\"#/components/responses/Unauthorized\"},\"404\":{\"$ref\":\"#/components/responses/NotFound\"},\"5XX\":{\"$ref\":\"#/components/responses/ServerError\"}}}},\"/orders/{orderId}/notes\":{\"post\":{\"tags\":[\"orders\"],\"operationId\":\"addNote\",\"summary\":\"Add a note to an order\",\"parameters\":[{\"$ref\":\"#/components/parameters/OrderId\"}],\"requestBody\":{\"required\":true,\"content\":{\"text/plain\":{\"schema\":{\"type\":\"string\"}}}},\"responses\":{\"201\":{\"description\":\"The note, stored.\",\"content\":{\"application/json\":{\"schema\":{\"type\":\"object\",\"required\":[\"id\",\"text\"],\"properties\":{\"id\":{\"type\":\"integer\",\"format\":\"int64\"},\"text\":{\"type\":\"string\"}}}}}},\"400\":{\"$ref\":\"#/components/responses/BadRequest\"},\"401\":{\"$ref\":\"#/components/responses/Unauthorized\"},\"404\":{\"$ref\":\"#/components/responses/NotFound\"},\"413\":{\"$ref\":\"#/components/responses/PayloadTooLarge\"},\"415\":{\"$ref\":\"#/components/responses/UnsupportedMediaType\"},\"5XX\":{\"$ref\":\"#/components/responses/ServerError\"}}}},\"/orders/{orderId}/lines\":{\"get\":{\"tags\":[\"orders\"],\"operationId\":\"listOrderLines\",\"summary\":\"The lines of an order\",\"parameters\":[{\"$ref\":\"#/components/parameters/OrderId\"}],\"responses\":{\"200\":{\"description\":\"Each line of the order.\",\"content\":{\"application/json\":{\"schema\":{\"type\":\"array\",\"items\":{\"type\":\"object\",\"required\":[\"sku\",\"quantity\"],\"properties\":{\"sku\":{\"type\":\"string\"},\"quantity\":{\"type\":\"integer\",\"format\":\"int32\",\"minimum\":1},\"unitPrice\":{\"type\":\"number\",\"format\":\"double\"}}}}}}},\"400\":{\"$ref\":\"#/components/responses/BadRequest\"},\"401\":{\"$ref\":\"#/components/responses/Unauthorized\"},\"404\":{\"$ref\":\"#/components/responses/NotFound\"},\"5XX\":{\"$ref\":\"#/components/responses/ServerError\"}}}},\"/exports/orders.csv\":{\"get\":{\"tags\":[\"store\"],\"operationId\":\"exportOrders\",\"summary\":\"Every order as CSV\",\"responses\":{\"200\":{\"description\":\"One line per order, with a header line.\",\"content\":{\"text/csv\":{\"schema\":{\"type\":\"string\"}}}},\"401\":{\"$ref\":\"#/components/responses/Unauthorized\"},\"5XX\":{\"$ref\":\"#/components/responses/ServerError\"}}}},\"/store/inventory\":{\"get\":{\"tags\":[\"store\"],\"operationId\":\"getInventory\",\"summary\":\"Orders by state\",\"description\":\"Open to a bearer key or to the same key in `X-API-Key`.\",\"security\":[{\"apiKeyAuth\":[]},{\"bearerAuth\":[]}],\"responses\":{\"200\":{\"description\":\"How many orders are in each state.\",\"content\":{\"application/json\":{\"schema\":{\"$ref\":\"#/components/schemas/Inventory\"}}}},\"401\":{\"$ref\":\"#/components/responses/Unauthorized\"},\"5XX\":{\"$ref\":\"#/components/responses/ServerError\"}}}},\"/store/order-count\":{\"get\":{\"tags\":[\"store\"],\"operationId\":\"countOrders\",\"summary\":\"How many orders there are\",\"responses\":{\"200\":{\"description\":\"The number of orders.\",\"content\":{\"application/json\":{\"schema\":{\"type\":\"integer\",\"format\":\"int64\",\"minimum\":0}}}},\"401\":{\"$ref\":\"#/components/responses/Unauthorized\"},\"5XX\":{\"$ref\":\"#/components/responses/ServerError\"}}}},\"/status\":{\"get\":{\"tags\":[\"misc\"],\"operationId\":\"getStatus\",\"summary\":\"Whether the service is up\",\"description\":\"Public, no key needed.\",\"security\":[],\"responses\":{\"200\":{\"description\":\"Up.\",\"content\":{\"application/json\":{\"schema\":{\"type\":\"object\",\"required\":[\"status\",\"version\",\"startedAt\"],\"properties\":{\"status\":{\"type\":\"string\",\"enum\":[\"ok\"]},\"version\":{\"type\":\"string\"},\"startedAt\":{\"type\":\"string\",\"format\":\"date-time\"}}}}}},\"5XX\":{\"$ref\":\"#/components/responses/ServerError\"}}}},\"/newsletter\":{\"post\":{\"tags\":[\"misc\"],\"operationId\":\"subscribe\",\"summary\":\"Subscribe to the newsletter\",\"description\":\"Public, no key needed; a web form posts here.\",\"security\":[],\"requestBody\":{\"required\":true,\"content\":{\"application/x-www-form-urlencoded\":{\"schema\":{\"type\":\"object\",\"required\":[\"email\"],\"additionalProperties\":false,\"properties\":{\"email\":{\"type\":\"string\",\"format\":\"email\",\"maxLength\":254},\"frequency\":{\"type\":\"string\",\"enum\":[\"daily\",\"weekly\"],\"default\":\"weekly\"},\"topic\":{\"type\":\"string\",\"enum\":[\"dogs\",\"cats\",\"fish\"]},\"age\":{\"type\":\"integer\",\"format\":\"int32\",\"minimum\":13}}}}}},\"responses\":{\"204\":{\"description\":\"Subscribed.\"},\"400\":{\"$ref\":\"#/components/responses/BadRequest\"},\"413\":{\"$ref\":\"#/components/responses/PayloadTooLarge\"},\"415\":{\"$ref\":\"#/components/responses/UnsupportedMediaType\"},\"5XX\":{\"$ref\":\"#/components/responses/ServerError\"}}}},\"/labels/{name}\":{\"put\":{\"tags\":[\"misc\"],\"operationId\":\"putLabel\",\"summary\":\"Create or replace a label\",\"parameters\":[{\"name\":\"name\",\"in\":\"path\",\"required\":true,\"description\":\"The label's name.\",\"schema\":{\"type\":\"string\",\"pattern\":\"^[a-z][a-z0-9-]{0,31}$\"}}],\"requestBody\":{\"required\":true,\"content\":{\"application/json\":{\"schema\":{\"$ref\":\"#/components/schemas/Label\"}}}},\"responses\":{\"200\":{\"description\":\"The label, replaced.\",\"content\":{\"application/json\":{\"schema\":{\"$ref\":\"#/components/schemas/Label\"}}}},\"201\":{\"description\":\"The label, created.\",\"headers\":{\"Location\":{\"description\":\"Where the new label is.\",\"required\":true,\"schema\":{\"type\":\"string\"}}},\"content\":{\"application/json\":{\"schema\":{\"$ref\":\"#/components/schemas/Label\"}}}},\"400\":{\"$ref\":\"#/components/responses/BadRequest\"},\"401\":{\"$ref\":\"#/components/responses/Unauthorized\"},\"413\":{\"$ref\":\"#/components/responses/PayloadTooLarge\"},\"415\":{\"$ref\":\"#/components/responses/UnsupportedMediaType\"},\"5XX\":{\"$ref\":\"#/components/responses/ServerError\"}}}},\"/reports/{period}/{day}\":{\"get\":{\"tags\":[\"store\"],\"operationId\":\"getReport\",\"summary\":\"Orders of a day or a week\",\"parameters\":[{\"name\":\"period\",\"in\":\"path\",\"required\":true,\"schema\":{\"type\":\"string\",\"enum\":[\"day\",\"week\"]}},{\"name\":\"day\",\"in\":\"path\",\"required\":true,\"description\":\"The day, or the first day of the week.\",\"schema\":{\"type\":\"string\",\"format\":\"date\"}}],\"responses\":{\"200\":{\"description\":\"The report.\",\"content\":{\"application/json\":{\"schema\":{\"type\":\"object\",\"required\":[\"period\",\"from\",\"orders\"],\"properties\":{\"period\":{\"type\":\"string\",\"enum\":[\"day\",\"week\"]},\"from\":{\"type\":\"string\",\"format\":\"date\"},\"orders\":{\"type\":\"integer\",\"format\":\"int64\",\"minimum\":0}}}}}},\"400\":{\"$ref\":\"#/components/responses/BadRequest\"},\"401\":{\"$ref\":\"#/components/responses/Unauthorized\"},\"5XX\":{\"$ref\":\"#/components/responses/ServerError\"}}}},\"/payments/{paymentId}\":{\"get\":{\"tags\":[\"orders\"],\"operationId\":\"getPayment\",\"summary\":\"Read a payment\",\"parameters\":[{\"name\":\"paymentId\",\"in\":\"path\",\"required\":true,\"schema\":{\"type\":\"string\",\"format\":\"uuid\"}}],\"responses\":{\"200\":{\"description\":\"The payment.\",\"content\":{\"application/json\":{\"schema\":{\"type\":\"object\",\"required\":[\"paymentId\",\"orderId\",\"method\"],\"properties\":{\"paymentId\":{\"type\":\"string\",\"format\":\"uuid\"},\"orderId\":{\"type\":\"integer\",\"format\":\"int64\"},\"method\":{\"$ref\":\"#/components/schemas/Payment\"}}}}}},\"400\":{\"$ref\":\"#/components/responses/BadRequest\"},\"401\":{\"$ref\":\"#/components/responses/Unauthorized\"},\"404\":{\"$ref\":\"#/components/responses/NotFound\"},\"5XX\":{\"$ref\":\"#/components/responses/ServerError\"}}}},\"/echo/{count}/{ratio}/{flag}/{day}/{at}/{token}/{kind}\":{\"get\":{\"tags\":[\"misc\"],\"operationId\":\"echoParameters\",\"summary\":\"Every kind of parameter, echoed\",\"description\":\"Answers with the parameters as the handler received them, typed and\\nwith their defaults: each scalar type and format in the path, the\\nquery and headers, and arrays in the query.\\n\",\"parameters\":[{\"name\":\"count\",\"in\":\"path\",\"required\":true,\"schema\":{\"type\":\"integer\",\"format\":\"int32\",\"minimum\":0}},{\"name\":\"ratio\",\"in\":\"path\",\"required\":true,\"schema\":{\"type\":\"number\",\"format\":\"double\"}},{\"name\":\"flag\",\"in\":\"path\",\"required\":true,\"schema\":{\"type\":\"boolean\"}},{\"name\":\"day\",\"in\":\"path\",\"required\":true,\"schema\":{\"type\":\"string\",\"format\":\"date\"}},{\"name\":\"at\",\"in\":\"path\",\"required\":true,\"schema\":{\"type\":\"string\",\"format\":\"date-time\"}},{\"name\":\"token\",\"in\":\"path\",\"required\":true,\"schema\":{\"type\":\"string\",\"format\":\"uuid\"}},{\"name\":\"kind\",\"in\":\"path\",\"required\":true,\"schema\":{\"type\":\"string\",\"enum\":[\"alpha\",\"beta\"]}},{\"name\":\"big\",\"in\":\"query\",\"required\":true,\"schema\":{\"type\":\"integer\",\"format\":\"int64\"}},{\"name\":\"small\",\"in\":\"query\",\"schema\":{\"type\":\"integer\",\"format\":\"int32\",\"minimum\":0,\"maximum\":100,\"default\":7}},{\"name\":\"fraction\",\"in\":\"query\",\"schema\":{\"type\":\"number\",\"format\":\"float\"}},{\"name\":\"yes\",\"in\":\"query\",\"schema\":{\"type\":\"boolean\",\"default\":true}},{\"name\":\"word\",\"in\":\"query\",\"schema\":{\"type\":\"string\",\"minLength\":1,\"maxLength\":10,\"pattern\":\"^[a-z]+$\",\"default\":\"hi\"}},{\"name\":\"date\",\"in\":\"query\",\"schema\":{\"type\":\"string\",\"format\":\"date\"}},{\"name\":\"moment\",\"in\":\"query\",\"schema\":{\"type\":\"string\",\"format\":\"date-time\"}},{\"name\":\"id\",\"in\":\"query\",\"schema\":{\"type\":\"string\",\"format\":\"uuid\"}},{\"name\":\"pick\",\"in\":\"query\",\"schema\":{\"type\":\"string\",\"enum\":[\"x\",\"y\"],\"default\":\"x\"}},{\"name\":\"many\",\"in\":\"query\",\"explode\":true,\"schema\":{\"type\":\"array\",\"items\":{\"type\":\"integer\",\"format\":\"int32\"}}},{\"name\":\"joined\",\"in\":\"query\",\"explode\":false,\"schema\":{\"type\":\"array\",\"items\":{\"type\":\"string\"}}},{\"name\":\"X-Big\",\"in\":\"header\",\"schema\":{\"type\":\"integer\",\"format\":\"int64\"}},{\"name\":\"X-Fraction\",\"in\":\"header\",\"schema\":{\"type\":\"number\",\"format\":\"double\"}},{\"name\":\"X-Yes\",\"in\":\"header\",\"schema\":{\"type\":\"boolean\"}},{\"name\":\"X-Date\",\"in\":\"header\",\"schema\":{\"type\":\"string\",\"format\":\"date\"}},{\"name\":\"X-Moment\",\"in\":\"header\",\"schema\":{\"type\":\"string\",\"format\":\"date-time\"}},{\"name\":\"X-Id\",\"in\":\"header\",\"schema\":{\"type\":\"string\",\"format\":\"uuid\"}},{\"name\":\"X-Pick\",\"in\":\"header\",\"schema\":{\"type\":\"string\",\"enum\":[\"x\",\"y\"]}},{\"name\":\"X-Word\",\"in\":\"header\",\"schema\":{\"type\":\"string\",\"default\":\"none\"}}],\"responses\":{\"200\":{\"description\":\"The parameters as received, by name.\",\"content\":{\"application/json\":{\"schema\":{\"type\":\"object\",\"additionalProperties\":true}}}},\"400\":{\"$ref\":\"#/components/responses/BadRequest\"},\"401\":{\"$ref\":\"#/components/responses/Unauthorized\"},\"5XX\":{\"$ref\":\"#/components/responses/ServerError\"}}}},\"/legacy/orders/{orderId}\":{\"get\":{\"tags\":[\"orders\"],\"operationId\":\"getLegacyOrder\",\"summary\":\"Read one order (old path)\",\"description\":\"Replaced by `getOrder`.\",\"deprecated\":true,\"x-deprecation-date\":\"2026-01-01\",\"x-sunset\":\"2027-01-01\",\"parameters\":[{\"$ref\":\"#/components/parameters/OrderId\"}],\"responses\":{\"200\":{\"description\":\"The order.\",\"headers\":{\"Deprecation\":{\"description\":\"When this operation was deprecated (RFC 9745).\",\"required\":true,\"schema\":{\"type\":\"string\"}},\"Sunset\":{\"description\":\"When it goes away (RFC 8594).\",\"required\":true,\"schema\":{\"type\":\"string\"}}},\"content\":{\"application/json\":{\"schema\":{\"$ref\":\"#/components/schemas/Order\"}}}},\"400\":{\"$ref\":\"#/components/responses/BadRequest\"},\"401\":{\"$ref\":\"#/components/responses/Unauthorized\"},\"404\":{\"$ref\":\"#/components/responses/NotFound\"},\"5XX\":{\"$ref\":\"#/components/responses/ServerError\"}}}}},\"components\":{\"securitySchemes\":{\"bearerAuth\":{\"type\":\"http\",\"scheme\":\"bearer\",\"description\":\"An API key, sent as `Authorization: Bearer <API_KEY>`.\"},\"apiKeyAuth\":{\"type\":\"apiKey\",\"in\":\"header\",\"name\":\"X-API-Key\",\"description\":\"The same API key, in a header of its own.\"}},\"parameters\":{\"OrderId\":{\"name\":\"orderId\",\"in\":\"path\",\"required\":true,\"description\":\"The order's id.\",\"schema\":{\"type\":\"integer\",\"format\":\"int64\",\"minimum\":1}}},\"headers\":{\"ETag\":{\"description\":\"The version of the order, for `If-Match`.\",\"required\":true,\"schema\":{\"type\":\"string\"}}},\"responses\":{\"BadRequest\":{\"description\":\"A parameter or the body is not valid (code `invalid_parameter`, `invalid_body` or `bad_request`).\",\"content\":{\"application/json\":{\"schema\":{\"$ref\":\"#/components/schemas/Error\"}}}},\"Unauthorized\":{\"description\":\"The API key is missing or invalid (code `unauthorized`).\",\"content\":{\"application/json\":{\"schema\":{\"$ref\":\"#/components/schemas/Error\"}}}},\"NotFound\":{\"description\":\"No such resource (code `not_found`).\",\"content\":{\"application/json\":{\"schema\":{\"$ref\":\"#/components/schemas/Error\"}}}},\"Conflict\":{\"description\":\"The resource's state does not allow this (code `conflict`).\",\"content\":{\"application/json\":{\"schema\":{\"$ref\":\"#/components/schemas/Error\"}}}},\"PreconditionFailed\":{\"description\":\"The resource changed since it was read (code `precondition_failed`).\",\"content\":{\"application/json\":{\"schema\":{\"$ref\":\"#/components/schemas/Error\"}}}},\"PayloadTooLarge\":{\"description\":\"The request body is over the server's limit (code `payload_too_large`).\",\"content\":{\"application/json\":{\"schema\":{\"$ref\":\"#/components/schemas/Error\"}}}},\"UnsupportedMediaType\":{\"description\":\"The request body is not of the documented media type (code `unsupported_media_type`).\",\"content\":{\"application/json\":{\"schema\":{\"$ref\":\"#/components/schemas/Error\"}}}},\"ServerError\":{\"description\":\"The server failed (code `internal_error`) or cannot answer now (code `service_unavailable`).\",\"content\":{\"application/json\":{\"schema\":{\"$ref\":\"#/components/schemas/Error\"}}}}},\"schemas\":{\"Error\":{\"type\":\"object\",\"description\":\"The body of every error response.\",\"required\":[\"code\",\"message\",\"status\"],\"properties\":{\"code\":{\"type\":\"string\",\"description\":\"Machine-readable error code (see the API description for the set).\"},\"message\":{\"type\":\"string\",\"description\":\"Human-readable description.\"},\"status\":{\"type\":\"integer\",\"description\":\"The HTTP status code, equal to the response's status.\"}}},\"OrderStatus\":{\"type\":\"string\",\"description\":\"Where an order stands.\",\"enum\":[\"pending\",\"shipped\",\"delivered\"]},\"Address\":{\"type\":\"object\",\"description\":\"Where an order goes.\",\"required\":[\"street\",\"city\"],\"properties\":{\"street\":{\"type\":\"string\",\"minLength\":1,\"maxLength\":100},\"city\":{\"type\":\"string\",\"minLength\":1,\"maxLength\":60},\"postcode\":{\"type\":\"string\",\"pattern\":\"^[0-9]{5}$\"},\"country\":{\"type\":\"string\",\"description\":\"ISO 3166-1 alpha-2.\",\"pattern\":\"^[A-Z]{2}$\",\"default\":\"US\"}}},\"NewOrder\":{\"type\":\"object\",\"description\":\"An order as a client places it.\",\"required\":[\"petId\",\"quantity\"],\"properties\":{\"petId\":{\"type\":\"integer\",\"format\":\"int64\",\"minimum\":1},\"quantity\":{\"type\":\"integer\",\"format\":\"int32\",\"minimum\":1,\"maximum\":100},\"shipDate\":{\"type\":\"string\",\"format\":\"date-time\"},\"deliverBy\":{\"type\":\"string\",\"format\":\"date\"},\"note\":{\"type\":\"string\",\"nullable\":true,\"maxLength\":200},\"tags\":{\"type\":\"array\",\"maxItems\":5,\"uniqueItems\":true,\"items\":{\"type\":\"string\",\"pattern\":\"^[a-z]+$\"}},\"address\":{\"$ref\":\"#/components/schemas/Address\"},\"giftWrap\":{\"type\":\"boolean\",\"default\":false},\"discount\":{\"type\":\"number\",\"format\":\"double\",\"description\":\"A fraction of the price, below 1.\",\"minimum\":0,\"maximum\":1,\"exclusiveMaximum\":true},\"weightKg\":{\"type\":\"number\",\"format\":\"float\",\"minimum\":0,\"exclusiveMinimum\":true},\"channel\":{\"type\":\"string\",\"enum\":[\"web\",\"phone\",\"store\"],\"default\":\"web\"}}},\"Order\":{\"description\":\"An order as the store keeps it.\",\"allOf\":[{\"$ref\":\"#/components/schemas/NewOrder\"},{\"type\":\"object\",\"required\":[\"id\",\"status\",\"createdAt\"],\"properties\":{\"id\":{\"type\":\"integer\",\"format\":\"int64\"},\"status\":{\"$ref\":\"#/components/schemas/OrderStatus\"},\"createdAt\":{\"type\":\"string\",\"format\":\"date-time\"},\"total\":{\"type\":\"number\",\"format\":\"double\",\"nullable\":true}}}]},\"OrderPatch\":{\"type\":\"object\",\"description\":\"The fields of an order to change.\",\"minProperties\":1,\"additionalProperties\":false,\"properties\":{\"quantity\":{\"type\":\"integer\",\"format\":\"int32\",\"minimum\":1,\"maximum\":100},\"note\":{\"type\":\"string\",\"nullable\":true,\"maxLength\":200},\"status\":{\"$ref\":\"#/components/schemas/OrderStatus\"}}},\"Payment\":{\"description\":\"How an order is paid.\",\"oneOf\":[{\"$ref\":\"#/components/schemas/CardPayment\"},{\"$ref\":\"#/components/schemas/BankPayment\"}]},\"CardPayment\":{\"type\":\"object\",\"required\":[\"kind\",\"number\",\"expires\"],\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"card\"]},\"number\":{\"type\":\"string\",\"pattern\":\"^[0-9]{16}$\"},\"expires\":{\"type\":\"string\",\"pattern\":\"^(0[1-9]|1[0-2])/[0-9]{2}$\"}}},\"BankPayment\":{\"type\":\"object\",\"required\":[\"kind\",\"iban\"],\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"bank\"]},\"iban\":{\"type\":\"string\",\"minLength\":15,\"maxLength\":34,\"pattern\":\"^[A-Z]{2}[0-9A-Z]+$\"}}},\"Inventory\":{\"type\":\"object\",\"description\":\"A count per order state.\",\"additionalProperties\":{\"type\":\"integer\",\"format\":\"int32\",\"minimum\":0}},\"OrderPage\":{\"type\":\"object\",\"description\":\"One page of a search.\",\"required\":[\"items\",\"nextCursor\"],\"properties\":{\"items\":{\"type\":\"array\",\"items\":{\"$ref\":\"#/components/schemas/Order\"}},\"nextCursor\":{\"type\":\"string\",\"nullable\":true,\"description\":\"Where the next page starts; null on the last page.\"}}},\"Label\":{\"type\":\"object\",\"required\":[\"text\",\"revision\"],\"properties\":{\"text\":{\"type\":\"string\",\"minLength\":1,\"maxLength\":100},\"color\":{\"type\":\"string\",\"pattern\":\"^#[0-9a-f]{6}$\"},\"revision\":{\"type\":\"integer\",\"format\":\"int64\",\"minimum\":1,\"readOnly\":true,\"description\":\"How many times the label was written; the server's to give (readOnly: required in responses, never of a caller).\"}}}}}}";
+pub const OPENAPI_DOCUMENT: &str = "{\"openapi\":\"3.0.3\",\"info\":{\"title\":\"Kitchen Sink\",\"version\":\"1.0.0\",\"description\":\"Every construct the generator maps, in one spec, with the house rules of\\n`openapi/petstore.yaml` (the Error object on every error, 401 on secured\\noperations, 5XX everywhere). It is not a product: `cargo xtask generate`\\ngenerates it into `crates/kitchen-sink`, whose small in-memory service\\nthe tests drive over HTTP, so that each construct is proven on running\\ncode. The operations follow a designer's likely next edits of the pet\\nstore: read one order; search with bounded, enum, date and repeated\\nparameters; create with a JSON body and `201` + `Location`; update with\\n`If-Match`; schemas with allOf, oneOf, nullable and a map; a public\\noperation; a paging envelope with `Link`; a CSV export and a raw photo;\\na text and a form body; two success statuses; a deprecated operation;\\na label in an image format the server chooses (`image/*`); a redirect\\n(`303` + `Location`); a WebSocket upgrade (`101`); a literal path beside\\na variable one (`/orders/summary`) and a variable named differently at\\none position (`/orders/{id}/status`); two success statuses with different\\nbodies (`getReceipt`); a readOnly property required in responses only\\n(`Label.revision`); a body read as JSON or a form, and a response\\nwritten in the JSON type `Accept` prefers (`estimateOrder`); a form with\\nlists and an object (`setPreferences`); optional\\nauthentication by any scheme, HTTP basic, API keys in the query and a\\ncookie (`whoAmI`); OAuth2 scopes, and a requirement that combines two\\nschemes (`refundOrder`).\\n\\nEvery error response carries the Error object. Its `code` is one of:\\n\\n| code | status | meaning |\\n|---|---|---|\\n| `invalid_parameter` | 400 | A path, query or header parameter is missing, malformed, or breaks its schema; the message names it and the rule. |\\n| `invalid_body` | 400 | The request body is missing, malformed, or breaks its schema; the message gives the JSON pointer and the rule. |\\n| `bad_request` | 400 | The request could not be read. |\\n| `unauthorized` | 401 | The API key is missing, malformed or unknown. |\\n| `insufficient_scope` | 403 | The OAuth2 token does not grant the scopes the operation needs. |\\n| `not_found` | 404 | The resource does not exist. |\\n| `not_acceptable` | 406 | `Accept` allows none of the media types the response is written in. |\\n| `conflict` | 409 | The resource is not in a state that allows this. |\\n| `precondition_failed` | 412 | `If-Match` does not name the current version. |\\n| `payload_too_large` | 413 | The request body is over the server's limit. |\\n| `unsupported_media_type` | 415 | The request body is not of the documented media type. |\\n| `internal_error` | 500 | The server failed unexpectedly. |\\n| `service_unavailable` | 503 | The server cannot answer now; retry later. |\\n\"},\"servers\":[{\"url\":\"https://sink.example.com/v1\",\"description\":\"Production\"}],\"tags\":[{\"name\":\"orders\",\"description\":\"Orders, their payments, photos, notes and lines.\"},{\"name\":\"store\",\"description\":\"Figures about the whole store.\"},{\"name\":\"misc\",\"description\":\"Everything else.\"}],\"security\":[{\"bearerAuth\":[]}],\"paths\":{\"/orders\":{\"get\":{\"tags\":[\"orders\"],\"operationId\":\"searchOrders\",\"summary\":\"Search orders\",\"description\":\"Orders matching every filter given, by ascending id, a page at a time.\",\"parameters\":[{\"name\":\"limit\",\"in\":\"query\",\"description\":\"The most orders on one page.\",\"schema\":{\"type\":\"integer\",\"format\":\"int32\",\"minimum\":1,\"maximum\":1000,\"default\":20}},{\"name\":\"cursor\",\"in\":\"query\",\"description\":\"Where the previous page stopped (its `nextCursor`).\",\"schema\":{\"type\":\"string\",\"pattern\":\"^[0-9]{1,18}$\"}},{\"name\":\"status\",\"in\":\"query\",\"description\":\"Only orders in this state.\",\"schema\":{\"$ref\":\"#/components/schemas/OrderStatus\"}},{\"name\":\"since\",\"in\":\"query\",\"description\":\"Only orders created at or after this instant.\",\"schema\":{\"type\":\"string\",\"format\":\"date-time\"}},{\"name\":\"deliverBy\",\"in\":\"query\",\"description\":\"Only orders to be delivered on or before this day.\",\"schema\":{\"type\":\"string\",\"format\":\"date\"}},{\"name\":\"tag\",\"in\":\"query\",\"description\":\"Only orders carrying every one of these tags (repeat the parameter).\",\"explode\":true,\"schema\":{\"type\":\"array\",\"maxItems\":5,\"items\":{\"type\":\"string\",\"pattern\":\"^[a-z]+$\"}}},{\"name\":\"ids\",\"in\":\"query\",\"description\":\"Only these orders (comma-separated).\",\"explode\":false,\"schema\":{\"type\":\"array\",\"minItems\":1,\"maxItems\":10,\"items\":{\"type\":\"integer\",\"format\":\"int64\",\"minimum\":1}}},{\"name\":\"minTotal\",\"in\":\"query\",\"description\":\"Only orders whose total is above this.\",\"schema\":{\"type\":\"number\",\"format\":\"double\",\"minimum\":0,\"exclusiveMinimum\":true}},{\"name\":\"maxWeight\",\"in\":\"query\",\"description\":\"Only orders at most this heavy (kilograms).\",\"schema\":{\"type\":\"number\",\"format\":\"float\",\"maximum\":1000}},{\"name\":\"giftWrap\",\"in\":\"query\",\"description\":\"Only orders with (or without) gift wrapping.\",\"schema\":{\"type\":\"boolean\"}},{\"name\":\"sort\",\"in\":\"query\",\"description\":\"The order of the page.\",\"schema\":{\"type\":\"string\",\"enum\":[\"asc\",\"desc\"],\"default\":\"asc\"}},{\"name\":\"X-Request-Id\",\"in\":\"header\",\"description\":\"A client's id for this request, echoed in the logs.\",\"schema\":{\"type\":\"string\",\"format\":\"uuid\"}}],\"responses\":{\"200\":{\"description\":\"One page of matching orders.\",\"headers\":{\"Link\":{\"description\":\"The next page (RFC 8288 `rel=\\\"next\\\"`), when there is one.\",\"schema\":{\"type\":\"string\"}},\"X-Total-Count\":{\"description\":\"How many orders match, on every page.\",\"required\":true,\"schema\":{\"type\":\"integer\",\"format\":\"int64\",\"minimum\":0}}},\"content\":{\"application/json\":{\"schema\":{\"$ref\":\"#/components/schemas/OrderPage\"}}}},\"400\":{\"$ref\":\"#/components/responses/BadRequest\"},\"401\":{\"$ref\":\"#/components/responses/Unauthorized\"},\"5XX\":{\"$ref\":\"#/components/responses/ServerError\"}}},\"post\":{\"tags\":[\"orders\"],\"operationId\":\"createOrder\",\"summary\":\"Create an order\",\"parameters\":[{\"name\":\"X-Express\",\"in\":\"header\",\"description\":\"Ship by express, for a surcharge of 5.\",\"schema\":{\"type\":\"boolean\",\"default\":false}},{\"name\":\"X-Client-Time\",\"in\":\"header\",\"description\":\"When the client sent the request.\",\"schema\":{\"type\":\"string\",\"format\":\"date-time\"}}],\"requestBody\":{\"required\":true,\"description\":\"The order to place.\",\"content\":{\"application/json\":{\"schema\":{\"$ref\":\"#/components/schemas/NewOrder\"}}}},\"responses\":{\"201\":{\"description\":\"The order, created.\",\"headers\":{\"Location\":{\"description\":\"Where the new order is.\",\"required\":true,\"schema\":{\"type\":\"string\"}},\"ETag\":{\"$ref\":\"#/components/headers/ETag\"}},\"content\":{\"application/json\":{\"schema\":{\"$ref\":\"#/components/schemas/Order\"}}}},\"400\":{\"$ref\":\"#/components/responses/BadRequest\"},\"401\":{\"$ref\":\"#/components/responses/Unauthorized\"},\"413\":{\"$ref\":\"#/components/responses/PayloadTooLarge\"},\"415\":{\"$ref\":\"#/components/responses/UnsupportedMediaType\"},\"5XX\":{\"$ref\":\"#/components/responses/ServerError\"}}}},\"/quotes\":{\"post\":{\"tags\":[\"orders\"],\"operationId\":\"quoteOrder\",\"summary\":\"Price an order before placing it\",\"description\":\"Public, no key needed; nothing is stored.\",\"security\":[],\"requestBody\":{\"required\":true,\"content\":{\"application/json\":{\"schema\":{\"$ref\":\"#/components/schemas/NewOrder\"}}}},\"responses\":{\"200\":{\"description\":\"What the order would cost.\",\"content\":{\"application/json\":{\"schema\":{\"type\":\"object\",\"required\":[\"total\"],\"properties\":{\"total\":{\"type\":\"number\",\"format\":\"double\",\"minimum\":0}}}}}},\"400\":{\"$ref\":\"#/components/responses/BadRequest\"},\"413\":{\"$ref\":\"#/components/responses/PayloadTooLarge\"},\"415\":{\"$ref\":\"#/components/responses/UnsupportedMediaType\"},\"5XX\":{\"$ref\":\"#/components/responses/ServerError\"}}}},\"/orders/{orderId}\":{\"parameters\":[{\"$ref\":\"#/components/parameters/OrderId\"}],\"get\":{\"tags\":[\"orders\"],\"operationId\":\"getOrder\",\"summary\":\"Read one order\",\"responses\":{\"200\":{\"description\":\"The order.\",\"headers\":{\"ETag\":{\"$ref\":\"#/components/headers/ETag\"}},\"content\":{\"application/json\":{\"schema\":{\"$ref\":\"#/components/schemas/Order\"}}}},\"400\":{\"$ref\":\"#/components/responses/BadRequest\"},\"401\":{\"$ref\":\"#/components/responses/Unauthorized\"},\"404\":{\"$ref\":\"#/components/responses/NotFound\"},\"5XX\":{\"$ref\":\"#/components/responses/ServerError\"}}},\"patch\":{\"tags\":[\"orders\"],\"operationId\":\"updateOrder\",\"summary\":\"Change an order\",\"description\":\"Changes the fields given, if the order is still at the version `If-Match` names.\",\"parameters\":[{\"name\":\"If-Match\",\"in\":\"header\",\"required\":true,\"description\":\"The order's ETag as last read.\",\"schema\":{\"type\":\"string\",\"minLength\":1}}],\"requestBody\":{\"required\":true,\"content\":{\"application/json\":{\"schema\":{\"$ref\":\"#/components/schemas/OrderPatch\"}}}},\"responses\":{\"200\":{\"description\":\"The order, changed.\",\"headers\":{\"ETag\":{\"$ref\":\"#/components/headers/ETag\"}},\"content\":{\"application/json\":{\"schema\":{\"$ref\":\"#/components/schemas/Order\"}}}},\"400\":{\"$ref\":\"#/components/responses/BadRequest\"},\"401\":{\"$ref\":\"#/components/responses/Unauthorized\"},\"404\":{\"$ref\":\"#/components/responses/NotFound\"},\"412\":{\"$ref\":\"#/components/responses/PreconditionFailed\"},\"413\":{\"$ref\":\"#/components/responses/PayloadTooLarge\"},\"415\":{\"$ref\":\"#/components/responses/UnsupportedMediaType\"},\"5XX\":{\"$ref\":\"#/components/responses/ServerError\"}}},\"delete\":{\"tags\":[\"orders\"],\"operationId\":\"deleteOrder\",\"summary\":\"Delete an order\",\"responses\":{\"204\":{\"description\":\"Deleted.\"},\"400\":{\"$ref\":\"#/components/responses/BadRequest\"},\"401\":{\"$ref\":\"#/components/responses/Unauthorized\"},\"404\":{\"$ref\":\"#/components/responses/NotFound\"},\"5XX\":{\"$ref\":\"#/components/responses/ServerError\"}}}},\"/orders/{orderId}/payment\":{\"post\":{\"tags\":[\"orders\"],\"operationId\":\"payOrder\",\"summary\":\"Pay for an order\",\"parameters\":[{\"$ref\":\"#/components/parameters/OrderId\"}],\"requestBody\":{\"required\":true,\"content\":{\"application/json\":{\"schema\":{\"$ref\":\"#/components/schemas/Payment\"}}}},\"responses\":{\"202\":{\"description\":\"The payment is accepted, to be settled later.\",\"content\":{\"application/json\":{\"schema\":{\"type\":\"object\",\"required\":[\"paymentId\",\"status\"],\"properties\":{\"paymentId\":{\"type\":\"string\",\"format\":\"uuid\"},\"status\":{\"type\":\"string\",\"enum\":[\"accepted\"]},\"fee\":{\"type\":\"number\",\"format\":\"double\",\"nullable\":true,\"description\":\"What the payment costs, when known.\"}}}}}},\"400\":{\"$ref\":\"#/components/responses/BadRequest\"},\"401\":{\"$ref\":\"#/components/responses/Unauthorized\"},\"404\":{\"$ref\":\"#/components/responses/NotFound\"},\"409\":{\"$ref\":\"#/components/responses/Conflict\"},\"413\":{\"$ref\":\"#/components/responses/PayloadTooLarge\"},\"415\":{\"$ref\":\"#/components/responses/UnsupportedMediaType\"},\"5XX\":{\"$ref\":\"#/components/responses/ServerError\"}}}},\"/orders/{orderId}/shipment\":{\"post\":{\"tags\":[\"orders\"],\"operationId\":\"shipOrder\",\"summary\":\"Ship an order\",\"description\":\"Marks the order shipped; the body, optional, says how.\",\"parameters\":[{\"$ref\":\"#/components/parameters/OrderId\"}],\"requestBody\":{\"required\":false,\"content\":{\"application/json\":{\"schema\":{\"type\":\"object\",\"additionalProperties\":false,\"properties\":{\"carrier\":{\"type\":\"string\",\"enum\":[\"ups\",\"dhl\",\"post\"]},\"trackingNumber\":{\"type\":\"string\",\"minLength\":4,\"maxLength\":40}}}}}},\"responses\":{\"204\":{\"description\":\"Shipped.\"},\"400\":{\"$ref\":\"#/components/responses/BadRequest\"},\"401\":{\"$ref\":\"#/components/responses/Unauthorized\"},\"404\":{\"$ref\":\"#/components/responses/NotFound\"},\"409\":{\"$ref\":\"#/components/responses/Conflict\"},\"413\":{\"$ref\":\"#/components/responses/PayloadTooLarge\"},\"415\":{\"$ref\":\"#/components/responses/UnsupportedMediaType\"},\"5XX\":{\"$ref\":\"#/components/responses/ServerError\"}}}},\"/orders/{orderId}/photo\":{\"parameters\":[{\"$ref\":\"#/components/parameters/OrderId\"}],\"put\":{\"tags\":[\"orders\"],\"operationId\":\"uploadPhoto\",\"summary\":\"Attach a photo to an order\",\"requestBody\":{\"required\":true,\"content\":{\"application/octet-stream\":{\"schema\":{\"type\":\"string\",\"format\":\"binary\"}}}},\"responses\":{\"204\":{\"description\":\"Stored.\"},\"400\":{\"$ref\":\"#/components/responses/BadRequest\"},\"401\":{\"$ref\":\"#/components/responses/Unauthorized\"},\"404\":{\"$ref\":\"#/components/responses/NotFound\"},\"413\":{\"$ref\":\"#/components/responses/PayloadTooLarge\"},\"415\":{\"$ref\":\"#/components/responses/UnsupportedMediaType\"},\"5XX\":{\"$ref\":\"#/components/responses/ServerError\"}}},\"get\":{\"tags\":[\"orders\"],\"operationId\":\"getPhoto\",\"summary\":\"The order's photo\",\"responses\":{\"200\":{\"description\":\"The photo's bytes, as uploaded (none before one is).\",\"content\":{\"application/octet-stream\":{\"schema\":{\"type\":\"string\",\"format\":\"binary\"}}}},\"400\":{\"$ref\":\"#/components/responses/BadRequest\"},\"401\":{\"$ref\":\"#/components/responses/Unauthorized\"},\"404\":{\"$ref\":\"#/components/responses/NotFound\"},\"5XX\":{\"$ref\":\"#/components/responses/ServerError\"}}}},\"/orders/{orderId}/label\":{\"parameters\":[{\"$ref\":\"#/components/parameters/OrderId\"}],\"get\":{\"tags\":[\"orders\"],\"operationId\":\"getLabel\",\"summary\":\"The order's shipping label, as an image\",\"responses\":{\"200\":{\"description\":\"The label, in an image format the server chooses.\",\"content\":{\"image/*\":{\"schema\":{\"type\":\"string\",\"format\":\"binary\"}}}},\"400\":{\"$ref\":\"#/components/responses/BadRequest\"},\"401\":{\"$ref\":\"#/components/responses/Unauthorized\"},\"404\":{\"$ref\":\"#/components/responses/NotFound\"},\"5XX\":{\"$ref\":\"#/components/responses/ServerError\"}}}},\"/orders/{orderId}/watch\":{\"parameters\":[{\"$ref\":\"#/components/parameters/OrderId\"}],\"get\":{\"tags\":[\"orders\"],\"operationId\":\"watchOrder\",\"summary\":\"Watch an order over a WebSocket\",\"description\":\"Upgrades the connection to a WebSocket (RFC 6455); the server sends the order as one JSON text message, then closes. A request that is not a WebSocket handshake gets 400.\",\"responses\":{\"101\":{\"description\":\"Switching to a WebSocket.\"},\"400\":{\"$ref\":\"#/components/responses/BadRequest\"},\"401\":{\"$ref\":\"#/components/responses/Unauthorized\"},\"404\":{\"$ref\":\"#/components/responses/NotFound\"},\"5XX\":{\"$ref\":\"#/components/responses/ServerError\"}}}},\"/orders/summary\":{\"get\":{\"tags\":[\"orders\"],\"operationId\":\"getOrderSummary\",\"summary\":\"How many orders there are, and how many are pending\",\"description\":\"A literal segment beside `/orders/{orderId}`: the literal wins.\",\"responses\":{\"200\":{\"description\":\"The counts.\",\"content\":{\"application/json\":{\"schema\":{\"type\":\"object\",\"required\":[\"count\",\"pending\"],\"properties\":{\"count\":{\"type\":\"integer\",\"format\":\"int64\"},\"pending\":{\"type\":\"integer\",\"format\":\"int64\"}}}}}},\"401\":{\"$ref\":\"#/components/responses/Unauthorized\"},\"5XX\":{\"$ref\":\"#/components/responses/ServerError\"}}}},\"/orders/{id}/status\":{\"get\":{\"tags\":[\"orders\"],\"operationId\":\"getOrderStatus\",\"summary\":\"Where one order stands\",\"description\":\"Its variable is named `id` where the other paths say `orderId`.\",\"parameters\":[{\"name\":\"id\",\"in\":\"path\",\"required\":true,\"description\":\"The order's id.\",\"schema\":{\"type\":\"integer\",\"format\":\"int64\",\"minimum\":1}}],\"responses\":{\"200\":{\"description\":\"The order's status.\",\"content\":{\"application/json\":{\"schema\":{\"type\":\"object\",\"required\":[\"status\"],\"properties\":{\"status\":{\"$ref\":\"#/components/schemas/OrderStatus\"}}}}}},\"400\":{\"$ref\":\"#/components/responses/BadRequest\"},\"401\":{\"$ref\":\"#/components/responses/Unauthorized\"},\"404\":{\"$ref\":\"#/components/responses/NotFound\"},\"5XX\":{\"$ref\":\"#/components/responses/ServerError\"}}}},\"/orders/{orderId}/receipt\":{\"parameters\":[{\"$ref\":\"#/components/parameters/OrderId\"}],\"get\":{\"tags\":[\"orders\"],\"operationId\":\"getReceipt\",\"summary\":\"The order's receipt, once it has shipped\",\"description\":\"Two success statuses with different bodies: the receipt (200), or how far it is (202) while the order is pending.\",\"responses\":{\"200\":{\"description\":\"The receipt.\",\"content\":{\"application/json\":{\"schema\":{\"type\":\"object\",\"required\":[\"orderId\",\"total\"],\"properties\":{\"orderId\":{\"type\":\"integer\",\"format\":\"int64\"},\"total\":{\"type\":\"number\",\"format\":\"double\"}}}}}},\"202\":{\"description\":\"The receipt is not ready; the order has not shipped.\",\"content\":{\"application/json\":{\"schema\":{\"type\":\"object\",\"required\":[\"state\"],\"properties\":{\"state\":{\"type\":\"string\",\"enum\":[\"preparing\"]}}}}}},\"400\":{\"$ref\":\"#/components/responses/BadRequest\"},\"401\":{\"$ref\":\"#/components/responses/Unauthorized\"},\"404\":{\"$ref\":\"#/components/responses/NotFound\"},\"5XX\":{\"$ref\":\"#/components/responses/ServerError\"}}}},\"/latest-order\":{\"get\":{\"tags\":[\"orders\"],\"operationId\":\"getLatestOrder\",\"summary\":\"Where the newest order is\",\"responses\":{\"303\":{\"description\":\"See the newest order.\",\"headers\":{\"Location\":{\"description\":\"The newest order's URL.\",\"required\":true,\"schema\":{\"type\":\"string\"}}}},\"401\":{\"$ref\":\"#/components/responses/Unauthorized\"},\"404\":{\"$ref\":\"#/components/responses/NotFound\"},\"5XX\":{\"$ref\":\"#/components/responses/ServerError\"}}}},\"/orders/{orderId}/notes\":{\"post\":{\"tags\":[\"orders\"],\"operationId\":\"addNote\",\"summary\":\"Add a note to an order\",\"parameters\":[{\"$ref\":\"#/components/parameters/OrderId\"}],\"requestBody\":{\"required\":true,\"content\":{\"text/plain\":{\"schema\":{\"type\":\"string\"}}}},\"responses\":{\"201\":{\"description\":\"The note, stored.\",\"content\":{\"application/json\":{\"schema\":{\"type\":\"object\",\"required\":[\"id\",\"text\"],\"properties\":{\"id\":{\"type\":\"integer\",\"format\":\"int64\"},\"text\":{\"type\":\"string\"}}}}}},\"400\":{\"$ref\":\"#/components/responses/BadRequest\"},\"401\":{\"$ref\":\"#/components/responses/Unauthorized\"},\"404\":{\"$ref\":\"#/components/responses/NotFound\"},\"413\":{\"$ref\":\"#/components/responses/PayloadTooLarge\"},\"415\":{\"$ref\":\"#/components/responses/UnsupportedMediaType\"},\"5XX\":{\"$ref\":\"#/components/responses/ServerError\"}}}},\"/orders/{orderId}/lines\":{\"get\":{\"tags\":[\"orders\"],\"operationId\":\"listOrderLines\",\"summary\":\"The lines of an order\",\"parameters\":[{\"$ref\":\"#/components/parameters/OrderId\"}],\"responses\":{\"200\":{\"description\":\"Each line of the order.\",\"content\":{\"application/json\":{\"schema\":{\"type\":\"array\",\"items\":{\"type\":\"object\",\"required\":[\"sku\",\"quantity\"],\"properties\":{\"sku\":{\"type\":\"string\"},\"quantity\":{\"type\":\"integer\",\"format\":\"int32\",\"minimum\":1},\"unitPrice\":{\"type\":\"number\",\"format\":\"double\"}}}}}}},\"400\":{\"$ref\":\"#/components/responses/BadRequest\"},\"401\":{\"$ref\":\"#/components/responses/Unauthorized\"},\"404\":{\"$ref\":\"#/components/responses/NotFound\"},\"5XX\":{\"$ref\":\"#/components/responses/ServerError\"}}}},\"/exports/orders.csv\":{\"get\":{\"tags\":[\"store\"],\"operationId\":\"exportOrders\",\"summary\":\"Every order as CSV\",\"responses\":{\"200\":{\"description\":\"One line per order, with a header line.\",\"content\":{\"text/csv\":{\"schema\":{\"type\":\"string\"}}}},\"401\":{\"$ref\":\"#/components/responses/Unauthorized\"},\"5XX\":{\"$ref\":\"#/components/responses/ServerError\"}}}},\"/store/inventory\":{\"get\":{\"tags\":[\"store\"],\"operationId\":\"getInventory\",\"summary\":\"Orders by state\",\"description\":\"Open to a bearer key or to the same key in `X-API-Key`.\",\"security\":[{\"apiKeyAuth\":[]},{\"bearerAuth\":[]}],\"responses\":{\"200\":{\"description\":\"How many orders are in each state.\",\"content\":{\"application/json\":{\"schema\":{\"$ref\":\"#/components/schemas/Inventory\"}}}},\"401\":{\"$ref\":\"#/components/responses/Unauthorized\"},\"5XX\":{\"$ref\":\"#/components/responses/ServerError\"}}}},\"/store/order-count\":{\"get\":{\"tags\":[\"store\"],\"operationId\":\"countOrders\",\"summary\":\"How many orders there are\",\"responses\":{\"200\":{\"description\":\"The number of orders.\",\"content\":{\"application/json\":{\"schema\":{\"type\":\"integer\",\"format\":\"int64\",\"minimum\":0}}}},\"401\":{\"$ref\":\"#/components/responses/Unauthorized\"},\"5XX\":{\"$ref\":\"#/components/responses/ServerError\"}}}},\"/status\":{\"get\":{\"tags\":[\"misc\"],\"operationId\":\"getStatus\",\"summary\":\"Whether the service is up\",\"description\":\"Public, no key needed.\",\"security\":[],\"responses\":{\"200\":{\"description\":\"Up.\",\"content\":{\"application/json\":{\"schema\":{\"type\":\"object\",\"required\":[\"status\",\"version\",\"startedAt\"],\"properties\":{\"status\":{\"type\":\"string\",\"enum\":[\"ok\"]},\"version\":{\"type\":\"string\"},\"startedAt\":{\"type\":\"string\",\"format\":\"date-time\"}}}}}},\"5XX\":{\"$ref\":\"#/components/responses/ServerError\"}}}},\"/newsletter\":{\"post\":{\"tags\":[\"misc\"],\"operationId\":\"subscribe\",\"summary\":\"Subscribe to the newsletter\",\"description\":\"Public, no key needed; a web form posts here.\",\"security\":[],\"requestBody\":{\"required\":true,\"content\":{\"application/x-www-form-urlencoded\":{\"schema\":{\"type\":\"object\",\"required\":[\"email\"],\"additionalProperties\":false,\"properties\":{\"email\":{\"type\":\"string\",\"format\":\"email\",\"maxLength\":254},\"frequency\":{\"type\":\"string\",\"enum\":[\"daily\",\"weekly\"],\"default\":\"weekly\"},\"topic\":{\"type\":\"string\",\"enum\":[\"dogs\",\"cats\",\"fish\"]},\"age\":{\"type\":\"integer\",\"format\":\"int32\",\"minimum\":13}}}}}},\"responses\":{\"204\":{\"description\":\"Subscribed.\"},\"400\":{\"$ref\":\"#/components/responses/BadRequest\"},\"413\":{\"$ref\":\"#/components/responses/PayloadTooLarge\"},\"415\":{\"$ref\":\"#/components/responses/UnsupportedMediaType\"},\"5XX\":{\"$ref\":\"#/components/responses/ServerError\"}}}},\"/preferences\":{\"post\":{\"tags\":[\"misc\"],\"operationId\":\"setPreferences\",\"summary\":\"Set reading preferences from a form with lists and an object\",\"description\":\"Public; nothing is stored, the preferences read are answered. A list travels as a pair per item (`tags=a&tags=b`), an object as JSON text.\",\"security\":[],\"requestBody\":{\"required\":true,\"content\":{\"application/x-www-form-urlencoded\":{\"schema\":{\"$ref\":\"#/components/schemas/Preferences\"}}}},\"responses\":{\"200\":{\"description\":\"The preferences, as read.\",\"content\":{\"application/json\":{\"schema\":{\"$ref\":\"#/components/schemas/Preferences\"}}}},\"400\":{\"$ref\":\"#/components/responses/BadRequest\"},\"413\":{\"$ref\":\"#/components/responses/PayloadTooLarge\"},\"415\":{\"$ref\":\"#/components/responses/UnsupportedMediaType\"},\"5XX\":{\"$ref\":\"#/components/responses/ServerError\"}}}},\"/labels/{name}\":{\"put\":{\"tags\":[\"misc\"],\"operationId\":\"putLabel\",\"summary\":\"Create or replace a label\",\"parameters\":[{\"name\":\"name\",\"in\":\"path\",\"required\":true,\"description\":\"The label's name.\",\"schema\":{\"type\":\"string\",\"pattern\":\"^[a-z][a-z0-9-]{0,31}$\"}}],\"requestBody\":{\"required\":true,\"content\":{\"application/json\":{\"schema\":{\"$ref\":\"#/components/schemas/Label\"}}}},\"responses\":{\"200\":{\"description\":\"The label, replaced.\",\"content\":{\"application/json\":{\"schema\":{\"$ref\":\"#/components/schemas/Label\"}}}},\"201\":{\"description\":\"The label, created.\",\"headers\":{\"Location\":{\"description\":\"Where the new label is.\",\"required\":true,\"schema\":{\"type\":\"string\"}}},\"content\":{\"application/json\":{\"schema\":{\"$ref\":\"#/components/schemas/Label\"}}}},\"400\":{\"$ref\":\"#/components/responses/BadRequest\"},\"401\":{\"$ref\":\"#/components/responses/Unauthorized\"},\"413\":{\"$ref\":\"#/components/responses/PayloadTooLarge\"},\"415\":{\"$ref\":\"#/components/responses/UnsupportedMediaType\"},\"5XX\":{\"$ref\":\"#/components/responses/ServerError\"}}}},\"/reports/{period}/{day}\":{\"get\":{\"tags\":[\"store\"],\"operationId\":\"getReport\",\"summary\":\"Orders of a day or a week\",\"parameters\":[{\"name\":\"period\",\"in\":\"path\",\"required\":true,\"schema\":{\"type\":\"string\",\"enum\":[\"day\",\"week\"]}},{\"name\":\"day\",\"in\":\"path\",\"required\":true,\"description\":\"The day, or the first day of the week.\",\"schema\":{\"type\":\"string\",\"format\":\"date\"}}],\"responses\":{\"200\":{\"description\":\"The report.\",\"content\":{\"application/json\":{\"schema\":{\"type\":\"object\",\"required\":[\"period\",\"from\",\"orders\"],\"properties\":{\"period\":{\"type\":\"string\",\"enum\":[\"day\",\"week\"]},\"from\":{\"type\":\"string\",\"format\":\"date\"},\"orders\":{\"type\":\"integer\",\"format\":\"int64\",\"minimum\":0}}}}}},\"400\":{\"$ref\":\"#/components/responses/BadRequest\"},\"401\":{\"$ref\":\"#/components/responses/Unauthorized\"},\"5XX\":{\"$ref\":\"#/components/responses/ServerError\"}}}},\"/payments/{paymentId}\":{\"get\":{\"tags\":[\"orders\"],\"operationId\":\"getPayment\",\"summary\":\"Read a payment\",\"parameters\":[{\"name\":\"paymentId\",\"in\":\"path\",\"required\":true,\"schema\":{\"type\":\"string\",\"format\":\"uuid\"}}],\"responses\":{\"200\":{\"description\":\"The payment.\",\"content\":{\"application/json\":{\"schema\":{\"type\":\"object\",\"required\":[\"paymentId\",\"orderId\",\"method\"],\"properties\":{\"paymentId\":{\"type\":\"string\",\"format\":\"uuid\"},\"orderId\":{\"type\":\"integer\",\"format\":\"int64\"},\"method\":{\"$ref\":\"#/components/schemas/Payment\"}}}}}},\"400\":{\"$ref\":\"#/components/responses/BadRequest\"},\"401\":{\"$ref\":\"#/components/responses/Unauthorized\"},\"404\":{\"$ref\":\"#/components/responses/NotFound\"},\"5XX\":{\"$ref\":\"#/components/responses/ServerError\"}}}},\"/echo/{count}/{ratio}/{flag}/{day}/{at}/{token}/{kind}\":{\"get\":{\"tags\":[\"misc\"],\"operationId\":\"echoParameters\",\"summary\":\"Every kind of parameter, echoed\",\"description\":\"Answers with the parameters as the handler received them, typed and\\nwith their defaults: each scalar type and format in the path, the\\nquery and headers, and arrays in the query.\\n\",\"parameters\":[{\"name\":\"count\",\"in\":\"path\",\"required\":true,\"schema\":{\"type\":\"integer\",\"format\":\"int32\",\"minimum\":0}},{\"name\":\"ratio\",\"in\":\"path\",\"required\":true,\"schema\":{\"type\":\"number\",\"format\":\"double\"}},{\"name\":\"flag\",\"in\":\"path\",\"required\":true,\"schema\":{\"type\":\"boolean\"}},{\"name\":\"day\",\"in\":\"path\",\"required\":true,\"schema\":{\"type\":\"string\",\"format\":\"date\"}},{\"name\":\"at\",\"in\":\"path\",\"required\":true,\"schema\":{\"type\":\"string\",\"format\":\"date-time\"}},{\"name\":\"token\",\"in\":\"path\",\"required\":true,\"schema\":{\"type\":\"string\",\"format\":\"uuid\"}},{\"name\":\"kind\",\"in\":\"path\",\"required\":true,\"schema\":{\"type\":\"string\",\"enum\":[\"alpha\",\"beta\"]}},{\"name\":\"big\",\"in\":\"query\",\"required\":true,\"schema\":{\"type\":\"integer\",\"format\":\"int64\"}},{\"name\":\"small\",\"in\":\"query\",\"schema\":{\"type\":\"integer\",\"format\":\"int32\",\"minimum\":0,\"maximum\":100,\"default\":7}},{\"name\":\"fraction\",\"in\":\"query\",\"schema\":{\"type\":\"number\",\"format\":\"float\"}},{\"name\":\"yes\",\"in\":\"query\",\"schema\":{\"type\":\"boolean\",\"default\":true}},{\"name\":\"word\",\"in\":\"query\",\"schema\":{\"type\":\"string\",\"minLength\":1,\"maxLength\":10,\"pattern\":\"^[a-z]+$\",\"default\":\"hi\"}},{\"name\":\"date\",\"in\":\"query\",\"schema\":{\"type\":\"string\",\"format\":\"date\"}},{\"name\":\"moment\",\"in\":\"query\",\"schema\":{\"type\":\"string\",\"format\":\"date-time\"}},{\"name\":\"id\",\"in\":\"query\",\"schema\":{\"type\":\"string\",\"format\":\"uuid\"}},{\"name\":\"pick\",\"in\":\"query\",\"schema\":{\"type\":\"string\",\"enum\":[\"x\",\"y\"],\"default\":\"x\"}},{\"name\":\"many\",\"in\":\"query\",\"explode\":true,\"schema\":{\"type\":\"array\",\"items\":{\"type\":\"integer\",\"format\":\"int32\"}}},{\"name\":\"joined\",\"in\":\"query\",\"explode\":false,\"schema\":{\"type\":\"array\",\"items\":{\"type\":\"string\"}}},{\"name\":\"X-Big\",\"in\":\"header\",\"schema\":{\"type\":\"integer\",\"format\":\"int64\"}},{\"name\":\"X-Fraction\",\"in\":\"header\",\"schema\":{\"type\":\"number\",\"format\":\"double\"}},{\"name\":\"X-Yes\",\"in\":\"header\",\"schema\":{\"type\":\"boolean\"}},{\"name\":\"X-Date\",\"in\":\"header\",\"schema\":{\"type\":\"string\",\"format\":\"date\"}},{\"name\":\"X-Moment\",\"in\":\"header\",\"schema\":{\"type\":\"string\",\"format\":\"date-time\"}},{\"name\":\"X-Id\",\"in\":\"header\",\"schema\":{\"type\":\"string\",\"format\":\"uuid\"}},{\"name\":\"X-Pick\",\"in\":\"header\",\"schema\":{\"type\":\"string\",\"enum\":[\"x\",\"y\"]}},{\"name\":\"X-Word\",\"in\":\"header\",\"schema\":{\"type\":\"string\",\"default\":\"none\"}}],\"responses\":{\"200\":{\"description\":\"The parameters as received, by name.\",\"content\":{\"application/json\":{\"schema\":{\"type\":\"object\",\"additionalProperties\":true}}}},\"400\":{\"$ref\":\"#/components/responses/BadRequest\"},\"401\":{\"$ref\":\"#/components/responses/Unauthorized\"},\"5XX\":{\"$ref\":\"#/components/responses/ServerError\"}}}},\"/legacy/orders/{orderId}\":{\"get\":{\"tags\":[\"orders\"],\"operationId\":\"getLegacyOrder\",\"summary\":\"Read one order (old path)\",\"description\":\"Replaced by `getOrder`.\",\"deprecated\":true,\"x-deprecation-date\":\"2026-01-01\",\"x-sunset\":\"2027-01-01\",\"parameters\":[{\"$ref\":\"#/components/parameters/OrderId\"}],\"responses\":{\"200\":{\"description\":\"The order.\",\"headers\":{\"Deprecation\":{\"description\":\"When this operation was deprecated (RFC 9745).\",\"required\":true,\"schema\":{\"type\":\"string\"}},\"Sunset\":{\"description\":\"When it goes away (RFC 8594).\",\"required\":true,\"schema\":{\"type\":\"string\"}}},\"content\":{\"application/json\":{\"schema\":{\"$ref\":\"#/components/schemas/Order\"}}}},\"400\":{\"$ref\":\"#/components/responses/BadRequest\"},\"401\":{\"$ref\":\"#/components/responses/Unauthorized\"},\"404\":{\"$ref\":\"#/components/responses/NotFound\"},\"5XX\":{\"$ref\":\"#/components/responses/ServerError\"}}}},\"/estimates\":{\"post\":{\"tags\":[\"orders\"],\"operationId\":\"estimateOrder\",\"summary\":\"Estimate an order, from JSON or a form\",\"description\":\"Public, nothing is stored. The body is read as JSON or as a form; the answer is written in the JSON media type the caller's `Accept` prefers.\",\"security\":[],\"requestBody\":{\"required\":true,\"content\":{\"application/json\":{\"schema\":{\"$ref\":\"#/components/schemas/EstimateRequest\"}},\"application/x-www-form-urlencoded\":{\"schema\":{\"$ref\":\"#/components/schemas/EstimateRequest\"}}}},\"responses\":{\"200\":{\"description\":\"The estimate.\",\"content\":{\"application/json\":{\"schema\":{\"$ref\":\"#/components/schemas/Estimate\"}},\"application/vnd.kitchen.estimate+json\":{\"schema\":{\"$ref\":\"#/components/schemas/Estimate\"}}}},\"400\":{\"$ref\":\"#/components/responses/BadRequest\"},\"406\":{\"$ref\":\"#/components/responses/NotAcceptable\"},\"413\":{\"$ref\":\"#/components/responses/PayloadTooLarge\"},\"415\":{\"$ref\":\"#/components/responses/UnsupportedMediaType\"},\"5XX\":{\"$ref\":\"#/components/responses/ServerError\"}}}},\"/whoami\":{\"get\":{\"tags\":[\"misc\"],\"operationId\":\"whoAmI\",\"summary\":\"Who the caller is\",\"description\":\"Authentication is optional: a caller may send any one of these credentials, or none. A credential that is sent must be valid.\",\"security\":[{},{\"bearerAuth\":[]},{\"basicAuth\":[]},{\"queryKey\":[]},{\"cookieKey\":[]}],\"responses\":{\"200\":{\"description\":\"The scheme the caller authenticated by, or `anonymous`.\",\"content\":{\"application/json\":{\"schema\":{\"type\":\"object\",\"required\":[\"scheme\"],\"properties\":{\"scheme\":{\"type\":\"string\"}}}}}},\"401\":{\"$ref\":\"#/components/responses/Unauthorized\"},\"5XX\":{\"$ref\":\"#/components/responses/ServerError\"}}}},\"/orders/{orderId}/refund\":{\"post\":{\"tags\":[\"orders\"],\"operationId\":\"refundOrder\",\"summary\":\"Refund an order\",\"description\":\"Needs an OAuth2 token that grants `orders:write`, or both HTTP basic and the API key header.\",\"parameters\":[{\"$ref\":\"#/components/parameters/OrderId\"}],\"security\":[{\"oauth\":[\"orders:write\"]},{\"basicAuth\":[],\"apiKeyAuth\":[]}],\"responses\":{\"204\":{\"description\":\"Refunded.\"},\"400\":{\"$ref\":\"#/components/responses/BadRequest\"},\"401\":{\"$ref\":\"#/components/responses/Unauthorized\"},\"403\":{\"$ref\":\"#/components/responses/Forbidden\"},\"404\":{\"$ref\":\"#/components/responses/NotFound\"},\"5XX\":{\"$ref\":\"#/components/responses/ServerError\"}}}}},\"components\":{\"securitySchemes\":{\"bearerAuth\":{\"type\":\"http\",\"scheme\":\"bearer\",\"description\":\"An API key, sent as `Authorization: Bearer <API_KEY>`.\"},\"apiKeyAuth\":{\"type\":\"apiKey\",\"in\":\"header\",\"name\":\"X-API-Key\",\"description\":\"The same API key, in a header of its own.\"},\"basicAuth\":{\"type\":\"http\",\"scheme\":\"basic\",\"description\":\"The user `kitchen`, with an API key as the password.\"},\"oauth\":{\"type\":\"oauth2\",\"description\":\"An OAuth2 access token. An API key grants every scope; `readonly-<API_KEY>` grants `orders:read` alone.\",\"flows\":{\"clientCredentials\":{\"tokenUrl\":\"https://sink.example.com/oauth/token\",\"scopes\":{\"orders:read\":\"Read orders.\",\"orders:write\":\"Change and refund orders.\"}}}},\"queryKey\":{\"type\":\"apiKey\",\"in\":\"query\",\"name\":\"api_key\",\"description\":\"The API key, as a query parameter.\"},\"cookieKey\":{\"type\":\"apiKey\",\"in\":\"cookie\",\"name\":\"session\",\"description\":\"The API key, as a cookie.\"}},\"parameters\":{\"OrderId\":{\"name\":\"orderId\",\"in\":\"path\",\"required\":true,\"description\":\"The order's id.\",\"schema\":{\"type\":\"integer\",\"format\":\"int64\",\"minimum\":1}}},\"headers\":{\"ETag\":{\"description\":\"The version of the order, for `If-Match`.\",\"required\":true,\"schema\":{\"type\":\"string\"}}},\"responses\":{\"BadRequest\":{\"description\":\"A parameter or the body is not valid (code `invalid_parameter`, `invalid_body` or `bad_request`).\",\"content\":{\"application/json\":{\"schema\":{\"$ref\":\"#/components/schemas/Error\"}}}},\"Unauthorized\":{\"description\":\"The API key is missing or invalid (code `unauthorized`).\",\"content\":{\"application/json\":{\"schema\":{\"$ref\":\"#/components/schemas/Error\"}}}},\"Forbidden\":{\"description\":\"The token does not grant the scopes the operation needs (code `insufficient_scope`).\",\"content\":{\"application/json\":{\"schema\":{\"$ref\":\"#/components/schemas/Error\"}}}},\"NotAcceptable\":{\"description\":\"`Accept` allows none of the response's media types (code `not_acceptable`).\",\"content\":{\"application/json\":{\"schema\":{\"$ref\":\"#/components/schemas/Error\"}}}},\"NotFound\":{\"description\":\"No such resource (code `not_found`).\",\"content\":{\"application/json\":{\"schema\":{\"$ref\":\"#/components/schemas/Error\"}}}},\"Conflict\":{\"description\":\"The resource's state does not allow this (code `conflict`).\",\"content\":{\"application/json\":{\"schema\":{\"$ref\":\"#/components/schemas/Error\"}}}},\"PreconditionFailed\":{\"description\":\"The resource changed since it was read (code `precondition_failed`).\",\"content\":{\"application/json\":{\"schema\":{\"$ref\":\"#/components/schemas/Error\"}}}},\"PayloadTooLarge\":{\"description\":\"The request body is over the server's limit (code `payload_too_large`).\",\"content\":{\"application/json\":{\"schema\":{\"$ref\":\"#/components/schemas/Error\"}}}},\"UnsupportedMediaType\":{\"description\":\"The request body is not of the documented media type (code `unsupported_media_type`).\",\"content\":{\"application/json\":{\"schema\":{\"$ref\":\"#/components/schemas/Error\"}}}},\"ServerError\":{\"description\":\"The server failed (code `internal_error`) or cannot answer now (code `service_unavailable`).\",\"content\":{\"application/json\":{\"schema\":{\"$ref\":\"#/components/schemas/Error\"}}}}},\"schemas\":{\"Preferences\":{\"type\":\"object\",\"description\":\"Reading preferences, as a form sends them.\",\"required\":[\"tags\"],\"additionalProperties\":false,\"properties\":{\"tags\":{\"type\":\"array\",\"description\":\"Two or three. (In a form a list of one is the same text as a single value; two or more cannot be mistaken for one.)\",\"minItems\":2,\"maxItems\":3,\"items\":{\"type\":\"string\",\"pattern\":\"^[a-z]+$\"}},\"hours\":{\"type\":\"array\",\"minItems\":2,\"items\":{\"type\":\"integer\",\"format\":\"int32\",\"minimum\":0,\"maximum\":23}},\"digest\":{\"type\":\"object\",\"required\":[\"weekly\"],\"additionalProperties\":false,\"properties\":{\"weekly\":{\"type\":\"boolean\"},\"day\":{\"type\":\"string\",\"enum\":[\"mon\",\"fri\"]}}}}},\"EstimateRequest\":{\"type\":\"object\",\"description\":\"What an estimate needs; every field is a scalar, so it can come as a form.\",\"required\":[\"petId\",\"quantity\"],\"properties\":{\"petId\":{\"type\":\"integer\",\"format\":\"int64\",\"minimum\":1},\"quantity\":{\"type\":\"integer\",\"format\":\"int32\",\"minimum\":1,\"maximum\":100},\"giftWrap\":{\"type\":\"boolean\"}}},\"Estimate\":{\"type\":\"object\",\"required\":[\"total\"],\"properties\":{\"total\":{\"type\":\"number\",\"format\":\"double\",\"minimum\":0}}},\"Error\":{\"type\":\"object\",\"description\":\"The body of every error response.\",\"required\":[\"code\",\"message\",\"status\"],\"properties\":{\"code\":{\"type\":\"string\",\"description\":\"Machine-readable error code (see the API description for the set).\"},\"message\":{\"type\":\"string\",\"description\":\"Human-readable description.\"},\"status\":{\"type\":\"integer\",\"description\":\"The HTTP status code, equal to the response's status.\"}}},\"OrderStatus\":{\"type\":\"string\",\"description\":\"Where an order stands.\",\"enum\":[\"pending\",\"shipped\",\"delivered\"]},\"Address\":{\"type\":\"object\",\"description\":\"Where an order goes.\",\"required\":[\"street\",\"city\"],\"properties\":{\"street\":{\"type\":\"string\",\"minLength\":1,\"maxLength\":100},\"city\":{\"type\":\"string\",\"minLength\":1,\"maxLength\":60},\"postcode\":{\"type\":\"string\",\"pattern\":\"^[0-9]{5}$\"},\"country\":{\"type\":\"string\",\"description\":\"ISO 3166-1 alpha-2.\",\"pattern\":\"^[A-Z]{2}$\",\"default\":\"US\"}}},\"NewOrder\":{\"type\":\"object\",\"description\":\"An order as a client places it.\",\"required\":[\"petId\",\"quantity\"],\"properties\":{\"petId\":{\"type\":\"integer\",\"format\":\"int64\",\"minimum\":1},\"quantity\":{\"type\":\"integer\",\"format\":\"int32\",\"minimum\":1,\"maximum\":100},\"shipDate\":{\"type\":\"string\",\"format\":\"date-time\"},\"deliverBy\":{\"type\":\"string\",\"format\":\"date\"},\"note\":{\"type\":\"string\",\"nullable\":true,\"maxLength\":200},\"tags\":{\"type\":\"array\",\"maxItems\":5,\"uniqueItems\":true,\"items\":{\"type\":\"string\",\"pattern\":\"^[a-z]+$\"}},\"address\":{\"$ref\":\"#/components/schemas/Address\"},\"giftWrap\":{\"type\":\"boolean\",\"default\":false},\"discount\":{\"type\":\"number\",\"format\":\"double\",\"description\":\"A fraction of the price, below 1.\",\"minimum\":0,\"maximum\":1,\"exclusiveMaximum\":true},\"weightKg\":{\"type\":\"number\",\"format\":\"float\",\"minimum\":0,\"exclusiveMinimum\":true},\"channel\":{\"type\":\"string\",\"enum\":[\"web\",\"phone\",\"store\"],\"default\":\"web\"}}},\"Order\":{\"description\":\"An order as the store keeps it.\",\"allOf\":[{\"$ref\":\"#/components/schemas/NewOrder\"},{\"type\":\"object\",\"required\":[\"id\",\"status\",\"createdAt\"],\"properties\":{\"id\":{\"type\":\"integer\",\"format\":\"int64\"},\"status\":{\"$ref\":\"#/components/schemas/OrderStatus\"},\"createdAt\":{\"type\":\"string\",\"format\":\"date-time\"},\"total\":{\"type\":\"number\",\"format\":\"double\",\"nullable\":true}}}]},\"OrderPatch\":{\"type\":\"object\",\"description\":\"The fields of an order to change.\",\"minProperties\":1,\"additionalProperties\":false,\"properties\":{\"quantity\":{\"type\":\"integer\",\"format\":\"int32\",\"minimum\":1,\"maximum\":100},\"note\":{\"type\":\"string\",\"nullable\":true,\"maxLength\":200},\"status\":{\"$ref\":\"#/components/schemas/OrderStatus\"}}},\"Payment\":{\"description\":\"How an order is paid.\",\"oneOf\":[{\"$ref\":\"#/components/schemas/CardPayment\"},{\"$ref\":\"#/components/schemas/BankPayment\"}]},\"CardPayment\":{\"type\":\"object\",\"required\":[\"kind\",\"number\",\"expires\"],\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"card\"]},\"number\":{\"type\":\"string\",\"pattern\":\"^[0-9]{16}$\"},\"expires\":{\"type\":\"string\",\"pattern\":\"^(0[1-9]|1[0-2])/[0-9]{2}$\"}}},\"BankPayment\":{\"type\":\"object\",\"required\":[\"kind\",\"iban\"],\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"bank\"]},\"iban\":{\"type\":\"string\",\"minLength\":15,\"maxLength\":34,\"pattern\":\"^[A-Z]{2}[0-9A-Z]+$\"}}},\"Inventory\":{\"type\":\"object\",\"description\":\"A count per order state.\",\"additionalProperties\":{\"type\":\"integer\",\"format\":\"int32\",\"minimum\":0}},\"OrderPage\":{\"type\":\"object\",\"description\":\"One page of a search.\",\"required\":[\"items\",\"nextCursor\"],\"properties\":{\"items\":{\"type\":\"array\",\"items\":{\"$ref\":\"#/components/schemas/Order\"}},\"nextCursor\":{\"type\":\"string\",\"nullable\":true,\"description\":\"Where the next page starts; null on the last page.\"}}},\"Label\":{\"type\":\"object\",\"required\":[\"text\",\"revision\"],\"properties\":{\"text\":{\"type\":\"string\",\"minLength\":1,\"maxLength\":100},\"color\":{\"type\":\"string\",\"pattern\":\"^#[0-9a-f]{6}$\"},\"revision\":{\"type\":\"integer\",\"format\":\"int64\",\"minimum\":1,\"readOnly\":true,\"description\":\"How many times the label was written; the server's to give (readOnly: required in responses, never of a caller).\"}}}}}}";
 /// The spec's `components.schemas`: how each is documented and
 /// validated.
 pub static COMPONENTS: runtime::Components = runtime::Components::new(
@@ -2528,6 +2680,16 @@ pub static COMPONENTS: runtime::Components = runtime::Components::new(
             name: "Error",
             doc: "{\"description\":\"The body of every error response.\",\"properties\":{\"code\":{\"description\":\"Machine-readable error code (see the API description for the set).\",\"type\":\"string\"},\"message\":{\"description\":\"Human-readable description.\",\"type\":\"string\"},\"status\":{\"description\":\"The HTTP status code, equal to the response's status.\",\"type\":\"integer\"}},\"required\":[\"code\",\"message\",\"status\"],\"type\":\"object\"}",
             validation: "{\"description\":\"The body of every error response.\",\"properties\":{\"code\":{\"description\":\"Machine-readable error code (see the API description for the set).\",\"type\":\"string\"},\"message\":{\"description\":\"Human-readable description.\",\"type\":\"string\"},\"status\":{\"description\":\"The HTTP status code, equal to the response's status.\",\"type\":\"integer\"}},\"required\":[\"code\",\"message\",\"status\"],\"type\":\"object\"}",
+        },
+        runtime::ComponentSchema {
+            name: "Estimate",
+            doc: "{\"properties\":{\"total\":{\"format\":\"double\",\"minimum\":0,\"type\":\"number\"}},\"required\":[\"total\"],\"type\":\"object\"}",
+            validation: "{\"properties\":{\"total\":{\"format\":\"double\",\"minimum\":0,\"type\":\"number\"}},\"required\":[\"total\"],\"type\":\"object\"}",
+        },
+        runtime::ComponentSchema {
+            name: "EstimateRequest",
+            doc: "{\"description\":\"What an estimate needs; every field is a scalar, so it can come as a form.\",\"properties\":{\"giftWrap\":{\"type\":\"boolean\"},\"petId\":{\"format\":\"int64\",\"minimum\":1,\"type\":\"integer\"},\"quantity\":{\"format\":\"int32\",\"maximum\":100,\"minimum\":1,\"type\":\"integer\"}},\"required\":[\"petId\",\"quantity\"],\"type\":\"object\"}",
+            validation: "{\"description\":\"What an estimate needs; every field is a scalar, so it can come as a form.\",\"properties\":{\"giftWrap\":{\"type\":\"boolean\"},\"petId\":{\"allOf\":[{\"maximum\":9223372036854775807,\"minimum\":-9223372036854775808}],\"format\":\"int64\",\"minimum\":1,\"type\":\"integer\"},\"quantity\":{\"allOf\":[{\"maximum\":2147483647,\"minimum\":-2147483648}],\"format\":\"int32\",\"maximum\":100,\"minimum\":1,\"type\":\"integer\"}},\"required\":[\"petId\",\"quantity\"],\"type\":\"object\"}",
         },
         runtime::ComponentSchema {
             name: "Inventory",
@@ -2568,6 +2730,11 @@ pub static COMPONENTS: runtime::Components = runtime::Components::new(
             name: "Payment",
             doc: "{\"description\":\"How an order is paid.\",\"oneOf\":[{\"$ref\":\"#/components/schemas/CardPayment\"},{\"$ref\":\"#/components/schemas/BankPayment\"}]}",
             validation: "{\"description\":\"How an order is paid.\",\"oneOf\":[{\"$ref\":\"#/$defs/CardPayment\"},{\"$ref\":\"#/$defs/BankPayment\"}]}",
+        },
+        runtime::ComponentSchema {
+            name: "Preferences",
+            doc: "{\"additionalProperties\":false,\"description\":\"Reading preferences, as a form sends them.\",\"properties\":{\"digest\":{\"additionalProperties\":false,\"properties\":{\"day\":{\"enum\":[\"mon\",\"fri\"],\"type\":\"string\"},\"weekly\":{\"type\":\"boolean\"}},\"required\":[\"weekly\"],\"type\":\"object\"},\"hours\":{\"items\":{\"format\":\"int32\",\"maximum\":23,\"minimum\":0,\"type\":\"integer\"},\"minItems\":2,\"type\":\"array\"},\"tags\":{\"description\":\"Two or three. (In a form a list of one is the same text as a single value; two or more cannot be mistaken for one.)\",\"items\":{\"pattern\":\"^[a-z]+$\",\"type\":\"string\"},\"maxItems\":3,\"minItems\":2,\"type\":\"array\"}},\"required\":[\"tags\"],\"type\":\"object\"}",
+            validation: "{\"additionalProperties\":false,\"description\":\"Reading preferences, as a form sends them.\",\"properties\":{\"digest\":{\"additionalProperties\":false,\"properties\":{\"day\":{\"enum\":[\"mon\",\"fri\"],\"type\":\"string\"},\"weekly\":{\"type\":\"boolean\"}},\"required\":[\"weekly\"],\"type\":\"object\"},\"hours\":{\"items\":{\"allOf\":[{\"maximum\":2147483647,\"minimum\":-2147483648}],\"format\":\"int32\",\"maximum\":23,\"minimum\":0,\"type\":\"integer\"},\"minItems\":2,\"type\":\"array\"},\"tags\":{\"description\":\"Two or three. (In a form a list of one is the same text as a single value; two or more cannot be mistaken for one.)\",\"items\":{\"pattern\":\"^[a-z]+$\",\"type\":\"string\"},\"maxItems\":3,\"minItems\":2,\"type\":\"array\"}},\"required\":[\"tags\"],\"type\":\"object\"}",
         },
     ],
 );
@@ -2940,6 +3107,16 @@ static SUBSCRIBE_BODY: runtime::Schema = runtime::Schema::new(
         "{\"additionalProperties\":false,\"properties\":{\"age\":{\"allOf\":[{\"maximum\":2147483647,\"minimum\":-2147483648}],\"format\":\"int32\",\"minimum\":13,\"type\":\"integer\"},\"email\":{\"format\":\"email\",\"maxLength\":254,\"type\":\"string\"},\"frequency\":{\"default\":\"weekly\",\"enum\":[\"daily\",\"weekly\"],\"type\":\"string\"},\"topic\":{\"enum\":[\"dogs\",\"cats\",\"fish\"],\"type\":\"string\"}},\"required\":[\"email\"],\"type\":\"object\"}",
     ),
 );
+static SET_PREFERENCES_BODY: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Preferences\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Preferences\"}"),
+);
+static SET_PREFERENCES_RESPONSE_200: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Preferences\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Preferences\"}"),
+);
 static PUT_LABEL_PARAM_NAME: runtime::Schema = runtime::Schema::new(
     &COMPONENTS,
     "{\"pattern\":\"^[a-z][a-z0-9-]{0,31}$\",\"type\":\"string\"}",
@@ -3167,6 +3344,30 @@ static GET_LEGACY_ORDER_RESPONSE_200_HEADER_SUNSET: runtime::Schema = runtime::S
     "{\"type\":\"string\"}",
     ::std::option::Option::None,
 );
+static ESTIMATE_ORDER_BODY: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/EstimateRequest\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/EstimateRequest\"}"),
+);
+static ESTIMATE_ORDER_RESPONSE_200: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Estimate\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Estimate\"}"),
+);
+static WHO_AM_I_RESPONSE_200: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"properties\":{\"scheme\":{\"type\":\"string\"}},\"required\":[\"scheme\"],\"type\":\"object\"}",
+    ::std::option::Option::Some(
+        "{\"properties\":{\"scheme\":{\"type\":\"string\"}},\"required\":[\"scheme\"],\"type\":\"object\"}",
+    ),
+);
+static REFUND_ORDER_PARAM_ORDER_ID: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"format\":\"int64\",\"minimum\":1,\"type\":\"integer\"}",
+    ::std::option::Option::Some(
+        "{\"allOf\":[{\"maximum\":9223372036854775807,\"minimum\":-9223372036854775808}],\"format\":\"int64\",\"minimum\":1,\"type\":\"integer\"}",
+    ),
+);
 impl ::std::fmt::Display for types::Error {
     fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
         write!(f, "{} {}: {}", self.status, self.code, self.message)
@@ -3228,9 +3429,16 @@ static SEARCH_ORDERS: runtime::Operation = runtime::Operation {
     method: "GET",
     path: "/v1/orders",
     security: &[
-        runtime::Scheme::Bearer {
-            name: "bearerAuth",
-        },
+        runtime::Requirement(
+            &[
+                runtime::Need {
+                    scheme: runtime::Scheme::Bearer {
+                        name: "bearerAuth",
+                    },
+                    scopes: &[],
+                },
+            ],
+        ),
     ],
     parameters: &[
         runtime::Parameter {
@@ -3379,6 +3587,7 @@ static SEARCH_ORDERS: runtime::Operation = runtime::Operation {
             description: "One page of matching orders.",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
+                alternatives: &[],
                 schema: &SEARCH_ORDERS_RESPONSE_200,
                 doc_name: "SearchOrdersResponseBody",
             }),
@@ -3421,9 +3630,16 @@ static CREATE_ORDER: runtime::Operation = runtime::Operation {
     method: "POST",
     path: "/v1/orders",
     security: &[
-        runtime::Scheme::Bearer {
-            name: "bearerAuth",
-        },
+        runtime::Requirement(
+            &[
+                runtime::Need {
+                    scheme: runtime::Scheme::Bearer {
+                        name: "bearerAuth",
+                    },
+                    scopes: &[],
+                },
+            ],
+        ),
     ],
     parameters: &[
         runtime::Parameter {
@@ -3454,6 +3670,7 @@ static CREATE_ORDER: runtime::Operation = runtime::Operation {
     body: ::std::option::Option::Some(runtime::Body {
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
+        alternatives: &[],
         required: true,
         description: ::std::option::Option::Some("The order to place."),
         schema: &CREATE_ORDER_BODY,
@@ -3466,6 +3683,7 @@ static CREATE_ORDER: runtime::Operation = runtime::Operation {
             description: "The order, created.",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
+                alternatives: &[],
                 schema: &CREATE_ORDER_RESPONSE_201,
                 doc_name: "CreateOrderResponseBody",
             }),
@@ -3510,6 +3728,7 @@ static QUOTE_ORDER: runtime::Operation = runtime::Operation {
     body: ::std::option::Option::Some(runtime::Body {
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
+        alternatives: &[],
         required: true,
         description: ::std::option::Option::None,
         schema: &QUOTE_ORDER_BODY,
@@ -3522,6 +3741,7 @@ static QUOTE_ORDER: runtime::Operation = runtime::Operation {
             description: "What the order would cost.",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
+                alternatives: &[],
                 schema: &QUOTE_ORDER_RESPONSE_200,
                 doc_name: "QuoteOrderResponseBody",
             }),
@@ -3547,9 +3767,16 @@ static GET_ORDER: runtime::Operation = runtime::Operation {
     method: "GET",
     path: "/v1/orders/{orderId}",
     security: &[
-        runtime::Scheme::Bearer {
-            name: "bearerAuth",
-        },
+        runtime::Requirement(
+            &[
+                runtime::Need {
+                    scheme: runtime::Scheme::Bearer {
+                        name: "bearerAuth",
+                    },
+                    scopes: &[],
+                },
+            ],
+        ),
     ],
     parameters: &[
         runtime::Parameter {
@@ -3570,6 +3797,7 @@ static GET_ORDER: runtime::Operation = runtime::Operation {
             description: "The order.",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
+                alternatives: &[],
                 schema: &GET_ORDER_RESPONSE_200,
                 doc_name: "GetOrderResponseBody",
             }),
@@ -3604,9 +3832,16 @@ static DELETE_ORDER: runtime::Operation = runtime::Operation {
     method: "DELETE",
     path: "/v1/orders/{orderId}",
     security: &[
-        runtime::Scheme::Bearer {
-            name: "bearerAuth",
-        },
+        runtime::Requirement(
+            &[
+                runtime::Need {
+                    scheme: runtime::Scheme::Bearer {
+                        name: "bearerAuth",
+                    },
+                    scopes: &[],
+                },
+            ],
+        ),
     ],
     parameters: &[
         runtime::Parameter {
@@ -3648,9 +3883,16 @@ static UPDATE_ORDER: runtime::Operation = runtime::Operation {
     method: "PATCH",
     path: "/v1/orders/{orderId}",
     security: &[
-        runtime::Scheme::Bearer {
-            name: "bearerAuth",
-        },
+        runtime::Requirement(
+            &[
+                runtime::Need {
+                    scheme: runtime::Scheme::Bearer {
+                        name: "bearerAuth",
+                    },
+                    scopes: &[],
+                },
+            ],
+        ),
     ],
     parameters: &[
         runtime::Parameter {
@@ -3677,6 +3919,7 @@ static UPDATE_ORDER: runtime::Operation = runtime::Operation {
     body: ::std::option::Option::Some(runtime::Body {
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
+        alternatives: &[],
         required: true,
         description: ::std::option::Option::None,
         schema: &UPDATE_ORDER_BODY,
@@ -3689,6 +3932,7 @@ static UPDATE_ORDER: runtime::Operation = runtime::Operation {
             description: "The order, changed.",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
+                alternatives: &[],
                 schema: &UPDATE_ORDER_RESPONSE_200,
                 doc_name: "UpdateOrderResponseBody",
             }),
@@ -3723,9 +3967,16 @@ static PAY_ORDER: runtime::Operation = runtime::Operation {
     method: "POST",
     path: "/v1/orders/{orderId}/payment",
     security: &[
-        runtime::Scheme::Bearer {
-            name: "bearerAuth",
-        },
+        runtime::Requirement(
+            &[
+                runtime::Need {
+                    scheme: runtime::Scheme::Bearer {
+                        name: "bearerAuth",
+                    },
+                    scopes: &[],
+                },
+            ],
+        ),
     ],
     parameters: &[
         runtime::Parameter {
@@ -3742,6 +3993,7 @@ static PAY_ORDER: runtime::Operation = runtime::Operation {
     body: ::std::option::Option::Some(runtime::Body {
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
+        alternatives: &[],
         required: true,
         description: ::std::option::Option::None,
         schema: &PAY_ORDER_BODY,
@@ -3754,6 +4006,7 @@ static PAY_ORDER: runtime::Operation = runtime::Operation {
             description: "The payment is accepted, to be settled later.",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
+                alternatives: &[],
                 schema: &PAY_ORDER_RESPONSE_202,
                 doc_name: "PayOrderResponseBody",
             }),
@@ -3779,9 +4032,16 @@ static SHIP_ORDER: runtime::Operation = runtime::Operation {
     method: "POST",
     path: "/v1/orders/{orderId}/shipment",
     security: &[
-        runtime::Scheme::Bearer {
-            name: "bearerAuth",
-        },
+        runtime::Requirement(
+            &[
+                runtime::Need {
+                    scheme: runtime::Scheme::Bearer {
+                        name: "bearerAuth",
+                    },
+                    scopes: &[],
+                },
+            ],
+        ),
     ],
     parameters: &[
         runtime::Parameter {
@@ -3798,6 +4058,7 @@ static SHIP_ORDER: runtime::Operation = runtime::Operation {
     body: ::std::option::Option::Some(runtime::Body {
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
+        alternatives: &[],
         required: false,
         description: ::std::option::Option::None,
         schema: &SHIP_ORDER_BODY,
@@ -3831,9 +4092,16 @@ static GET_PHOTO: runtime::Operation = runtime::Operation {
     method: "GET",
     path: "/v1/orders/{orderId}/photo",
     security: &[
-        runtime::Scheme::Bearer {
-            name: "bearerAuth",
-        },
+        runtime::Requirement(
+            &[
+                runtime::Need {
+                    scheme: runtime::Scheme::Bearer {
+                        name: "bearerAuth",
+                    },
+                    scopes: &[],
+                },
+            ],
+        ),
     ],
     parameters: &[
         runtime::Parameter {
@@ -3854,6 +4122,7 @@ static GET_PHOTO: runtime::Operation = runtime::Operation {
             description: "The photo's bytes, as uploaded (none before one is).",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/octet-stream",
+                alternatives: &[],
                 schema: &GET_PHOTO_RESPONSE_200,
                 doc_name: "GetPhotoResponseBody",
             }),
@@ -3879,9 +4148,16 @@ static UPLOAD_PHOTO: runtime::Operation = runtime::Operation {
     method: "PUT",
     path: "/v1/orders/{orderId}/photo",
     security: &[
-        runtime::Scheme::Bearer {
-            name: "bearerAuth",
-        },
+        runtime::Requirement(
+            &[
+                runtime::Need {
+                    scheme: runtime::Scheme::Bearer {
+                        name: "bearerAuth",
+                    },
+                    scopes: &[],
+                },
+            ],
+        ),
     ],
     parameters: &[
         runtime::Parameter {
@@ -3898,6 +4174,7 @@ static UPLOAD_PHOTO: runtime::Operation = runtime::Operation {
     body: ::std::option::Option::Some(runtime::Body {
         media_type: "application/octet-stream",
         kind: runtime::BodyKind::Binary,
+        alternatives: &[],
         required: true,
         description: ::std::option::Option::None,
         schema: &UPLOAD_PHOTO_BODY,
@@ -3931,9 +4208,16 @@ static GET_LABEL: runtime::Operation = runtime::Operation {
     method: "GET",
     path: "/v1/orders/{orderId}/label",
     security: &[
-        runtime::Scheme::Bearer {
-            name: "bearerAuth",
-        },
+        runtime::Requirement(
+            &[
+                runtime::Need {
+                    scheme: runtime::Scheme::Bearer {
+                        name: "bearerAuth",
+                    },
+                    scopes: &[],
+                },
+            ],
+        ),
     ],
     parameters: &[
         runtime::Parameter {
@@ -3954,6 +4238,7 @@ static GET_LABEL: runtime::Operation = runtime::Operation {
             description: "The label, in an image format the server chooses.",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "image/*",
+                alternatives: &[],
                 schema: &GET_LABEL_RESPONSE_200,
                 doc_name: "GetLabelResponseBody",
             }),
@@ -3979,9 +4264,16 @@ static WATCH_ORDER: runtime::Operation = runtime::Operation {
     method: "GET",
     path: "/v1/orders/{orderId}/watch",
     security: &[
-        runtime::Scheme::Bearer {
-            name: "bearerAuth",
-        },
+        runtime::Requirement(
+            &[
+                runtime::Need {
+                    scheme: runtime::Scheme::Bearer {
+                        name: "bearerAuth",
+                    },
+                    scopes: &[],
+                },
+            ],
+        ),
     ],
     parameters: &[
         runtime::Parameter {
@@ -4023,9 +4315,16 @@ static GET_ORDER_SUMMARY: runtime::Operation = runtime::Operation {
     method: "GET",
     path: "/v1/orders/summary",
     security: &[
-        runtime::Scheme::Bearer {
-            name: "bearerAuth",
-        },
+        runtime::Requirement(
+            &[
+                runtime::Need {
+                    scheme: runtime::Scheme::Bearer {
+                        name: "bearerAuth",
+                    },
+                    scopes: &[],
+                },
+            ],
+        ),
     ],
     parameters: &[],
     body: ::std::option::Option::None,
@@ -4035,6 +4334,7 @@ static GET_ORDER_SUMMARY: runtime::Operation = runtime::Operation {
             description: "The counts.",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
+                alternatives: &[],
                 schema: &GET_ORDER_SUMMARY_RESPONSE_200,
                 doc_name: "GetOrderSummaryResponseBody",
             }),
@@ -4060,9 +4360,16 @@ static GET_ORDER_STATUS: runtime::Operation = runtime::Operation {
     method: "GET",
     path: "/v1/orders/{id}/status",
     security: &[
-        runtime::Scheme::Bearer {
-            name: "bearerAuth",
-        },
+        runtime::Requirement(
+            &[
+                runtime::Need {
+                    scheme: runtime::Scheme::Bearer {
+                        name: "bearerAuth",
+                    },
+                    scopes: &[],
+                },
+            ],
+        ),
     ],
     parameters: &[
         runtime::Parameter {
@@ -4083,6 +4390,7 @@ static GET_ORDER_STATUS: runtime::Operation = runtime::Operation {
             description: "The order's status.",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
+                alternatives: &[],
                 schema: &GET_ORDER_STATUS_RESPONSE_200,
                 doc_name: "GetOrderStatusResponseBody",
             }),
@@ -4108,9 +4416,16 @@ static GET_RECEIPT: runtime::Operation = runtime::Operation {
     method: "GET",
     path: "/v1/orders/{orderId}/receipt",
     security: &[
-        runtime::Scheme::Bearer {
-            name: "bearerAuth",
-        },
+        runtime::Requirement(
+            &[
+                runtime::Need {
+                    scheme: runtime::Scheme::Bearer {
+                        name: "bearerAuth",
+                    },
+                    scopes: &[],
+                },
+            ],
+        ),
     ],
     parameters: &[
         runtime::Parameter {
@@ -4131,6 +4446,7 @@ static GET_RECEIPT: runtime::Operation = runtime::Operation {
             description: "The receipt.",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
+                alternatives: &[],
                 schema: &GET_RECEIPT_RESPONSE_200,
                 doc_name: "GetReceiptResponseBody",
             }),
@@ -4141,6 +4457,7 @@ static GET_RECEIPT: runtime::Operation = runtime::Operation {
             description: "The receipt is not ready; the order has not shipped.",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
+                alternatives: &[],
                 schema: &GET_RECEIPT_RESPONSE_202,
                 doc_name: "GetReceipt202ResponseBody",
             }),
@@ -4166,9 +4483,16 @@ static GET_LATEST_ORDER: runtime::Operation = runtime::Operation {
     method: "GET",
     path: "/v1/latest-order",
     security: &[
-        runtime::Scheme::Bearer {
-            name: "bearerAuth",
-        },
+        runtime::Requirement(
+            &[
+                runtime::Need {
+                    scheme: runtime::Scheme::Bearer {
+                        name: "bearerAuth",
+                    },
+                    scopes: &[],
+                },
+            ],
+        ),
     ],
     parameters: &[],
     body: ::std::option::Option::None,
@@ -4206,9 +4530,16 @@ static ADD_NOTE: runtime::Operation = runtime::Operation {
     method: "POST",
     path: "/v1/orders/{orderId}/notes",
     security: &[
-        runtime::Scheme::Bearer {
-            name: "bearerAuth",
-        },
+        runtime::Requirement(
+            &[
+                runtime::Need {
+                    scheme: runtime::Scheme::Bearer {
+                        name: "bearerAuth",
+                    },
+                    scopes: &[],
+                },
+            ],
+        ),
     ],
     parameters: &[
         runtime::Parameter {
@@ -4225,6 +4556,7 @@ static ADD_NOTE: runtime::Operation = runtime::Operation {
     body: ::std::option::Option::Some(runtime::Body {
         media_type: "text/plain",
         kind: runtime::BodyKind::Text,
+        alternatives: &[],
         required: true,
         description: ::std::option::Option::None,
         schema: &ADD_NOTE_BODY,
@@ -4237,6 +4569,7 @@ static ADD_NOTE: runtime::Operation = runtime::Operation {
             description: "The note, stored.",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
+                alternatives: &[],
                 schema: &ADD_NOTE_RESPONSE_201,
                 doc_name: "AddNoteResponseBody",
             }),
@@ -4262,9 +4595,16 @@ static LIST_ORDER_LINES: runtime::Operation = runtime::Operation {
     method: "GET",
     path: "/v1/orders/{orderId}/lines",
     security: &[
-        runtime::Scheme::Bearer {
-            name: "bearerAuth",
-        },
+        runtime::Requirement(
+            &[
+                runtime::Need {
+                    scheme: runtime::Scheme::Bearer {
+                        name: "bearerAuth",
+                    },
+                    scopes: &[],
+                },
+            ],
+        ),
     ],
     parameters: &[
         runtime::Parameter {
@@ -4285,6 +4625,7 @@ static LIST_ORDER_LINES: runtime::Operation = runtime::Operation {
             description: "Each line of the order.",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
+                alternatives: &[],
                 schema: &LIST_ORDER_LINES_RESPONSE_200,
                 doc_name: "ListOrderLinesResponseBody",
             }),
@@ -4310,9 +4651,16 @@ static EXPORT_ORDERS: runtime::Operation = runtime::Operation {
     method: "GET",
     path: "/v1/exports/orders.csv",
     security: &[
-        runtime::Scheme::Bearer {
-            name: "bearerAuth",
-        },
+        runtime::Requirement(
+            &[
+                runtime::Need {
+                    scheme: runtime::Scheme::Bearer {
+                        name: "bearerAuth",
+                    },
+                    scopes: &[],
+                },
+            ],
+        ),
     ],
     parameters: &[],
     body: ::std::option::Option::None,
@@ -4322,6 +4670,7 @@ static EXPORT_ORDERS: runtime::Operation = runtime::Operation {
             description: "One line per order, with a header line.",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "text/csv",
+                alternatives: &[],
                 schema: &EXPORT_ORDERS_RESPONSE_200,
                 doc_name: "ExportOrdersResponseBody",
             }),
@@ -4347,13 +4696,27 @@ static GET_INVENTORY: runtime::Operation = runtime::Operation {
     method: "GET",
     path: "/v1/store/inventory",
     security: &[
-        runtime::Scheme::ApiKeyHeader {
-            name: "apiKeyAuth",
-            header: "X-API-Key",
-        },
-        runtime::Scheme::Bearer {
-            name: "bearerAuth",
-        },
+        runtime::Requirement(
+            &[
+                runtime::Need {
+                    scheme: runtime::Scheme::ApiKeyHeader {
+                        name: "apiKeyAuth",
+                        header: "X-API-Key",
+                    },
+                    scopes: &[],
+                },
+            ],
+        ),
+        runtime::Requirement(
+            &[
+                runtime::Need {
+                    scheme: runtime::Scheme::Bearer {
+                        name: "bearerAuth",
+                    },
+                    scopes: &[],
+                },
+            ],
+        ),
     ],
     parameters: &[],
     body: ::std::option::Option::None,
@@ -4363,6 +4726,7 @@ static GET_INVENTORY: runtime::Operation = runtime::Operation {
             description: "How many orders are in each state.",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
+                alternatives: &[],
                 schema: &GET_INVENTORY_RESPONSE_200,
                 doc_name: "GetInventoryResponseBody",
             }),
@@ -4388,9 +4752,16 @@ static COUNT_ORDERS: runtime::Operation = runtime::Operation {
     method: "GET",
     path: "/v1/store/order-count",
     security: &[
-        runtime::Scheme::Bearer {
-            name: "bearerAuth",
-        },
+        runtime::Requirement(
+            &[
+                runtime::Need {
+                    scheme: runtime::Scheme::Bearer {
+                        name: "bearerAuth",
+                    },
+                    scopes: &[],
+                },
+            ],
+        ),
     ],
     parameters: &[],
     body: ::std::option::Option::None,
@@ -4400,6 +4771,7 @@ static COUNT_ORDERS: runtime::Operation = runtime::Operation {
             description: "The number of orders.",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
+                alternatives: &[],
                 schema: &COUNT_ORDERS_RESPONSE_200,
                 doc_name: "CountOrdersResponseBody",
             }),
@@ -4433,6 +4805,7 @@ static GET_STATUS: runtime::Operation = runtime::Operation {
             description: "Up.",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
+                alternatives: &[],
                 schema: &GET_STATUS_RESPONSE_200,
                 doc_name: "GetStatusResponseBody",
             }),
@@ -4462,14 +4835,15 @@ static SUBSCRIBE: runtime::Operation = runtime::Operation {
     body: ::std::option::Option::Some(runtime::Body {
         media_type: "application/x-www-form-urlencoded",
         kind: runtime::BodyKind::Form,
+        alternatives: &[],
         required: true,
         description: ::std::option::Option::None,
         schema: &SUBSCRIBE_BODY,
         form_fields: &[
-            ("age", runtime::Scalar::Integer),
-            ("email", runtime::Scalar::String),
-            ("frequency", runtime::Scalar::String),
-            ("topic", runtime::Scalar::String),
+            ("age", runtime::FormField::One(runtime::Scalar::Integer)),
+            ("email", runtime::FormField::One(runtime::Scalar::String)),
+            ("frequency", runtime::FormField::One(runtime::Scalar::String)),
+            ("topic", runtime::FormField::One(runtime::Scalar::String)),
         ],
         doc_name: "SubscribeRequestBody",
     }),
@@ -4478,6 +4852,73 @@ static SUBSCRIBE: runtime::Operation = runtime::Operation {
             status: 204u16,
             description: "Subscribed.",
             content: ::std::option::Option::None,
+            headers: &[],
+        },
+    ],
+    errors: &["400", "413", "415", "5XX"],
+    deprecation: ::std::option::Option::None,
+};
+///`setPreferences`: the operation's table, through which the generated layer serves it.
+pub struct SetPreferences;
+impl runtime::Contract for SetPreferences {
+    type Error = types::Error;
+    fn operation() -> &'static runtime::Operation {
+        &SET_PREFERENCES
+    }
+    fn error(status: u16, problem: runtime::Problem) -> types::Error {
+        types::Error::from_problem(status, problem)
+    }
+}
+static SET_PREFERENCES: runtime::Operation = runtime::Operation {
+    id: "setPreferences",
+    method: "POST",
+    path: "/v1/preferences",
+    security: &[],
+    parameters: &[],
+    body: ::std::option::Option::Some(runtime::Body {
+        media_type: "application/x-www-form-urlencoded",
+        kind: runtime::BodyKind::Form,
+        alternatives: &[],
+        required: true,
+        description: ::std::option::Option::None,
+        schema: &SET_PREFERENCES_BODY,
+        form_fields: &[
+            (
+                "digest",
+                runtime::FormField::Object(
+                    &[
+                        ("day", runtime::Scalar::String),
+                        ("weekly", runtime::Scalar::Boolean),
+                    ],
+                ),
+            ),
+            (
+                "hours",
+                runtime::FormField::List {
+                    items: runtime::FormItem::Scalar(runtime::Scalar::Integer),
+                    required: false,
+                },
+            ),
+            (
+                "tags",
+                runtime::FormField::List {
+                    items: runtime::FormItem::Scalar(runtime::Scalar::String),
+                    required: true,
+                },
+            ),
+        ],
+        doc_name: "SetPreferencesRequestBody",
+    }),
+    responses: &[
+        runtime::SuccessResponse {
+            status: 200u16,
+            description: "The preferences, as read.",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &SET_PREFERENCES_RESPONSE_200,
+                doc_name: "SetPreferencesResponseBody",
+            }),
             headers: &[],
         },
     ],
@@ -4500,9 +4941,16 @@ static PUT_LABEL: runtime::Operation = runtime::Operation {
     method: "PUT",
     path: "/v1/labels/{name}",
     security: &[
-        runtime::Scheme::Bearer {
-            name: "bearerAuth",
-        },
+        runtime::Requirement(
+            &[
+                runtime::Need {
+                    scheme: runtime::Scheme::Bearer {
+                        name: "bearerAuth",
+                    },
+                    scopes: &[],
+                },
+            ],
+        ),
     ],
     parameters: &[
         runtime::Parameter {
@@ -4519,6 +4967,7 @@ static PUT_LABEL: runtime::Operation = runtime::Operation {
     body: ::std::option::Option::Some(runtime::Body {
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
+        alternatives: &[],
         required: true,
         description: ::std::option::Option::None,
         schema: &PUT_LABEL_BODY,
@@ -4531,6 +4980,7 @@ static PUT_LABEL: runtime::Operation = runtime::Operation {
             description: "The label, replaced.",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
+                alternatives: &[],
                 schema: &PUT_LABEL_RESPONSE_200,
                 doc_name: "PutLabelResponseBody",
             }),
@@ -4541,6 +4991,7 @@ static PUT_LABEL: runtime::Operation = runtime::Operation {
             description: "The label, created.",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
+                alternatives: &[],
                 schema: &PUT_LABEL_RESPONSE_201,
                 doc_name: "PutLabel201ResponseBody",
             }),
@@ -4573,9 +5024,16 @@ static GET_REPORT: runtime::Operation = runtime::Operation {
     method: "GET",
     path: "/v1/reports/{period}/{day}",
     security: &[
-        runtime::Scheme::Bearer {
-            name: "bearerAuth",
-        },
+        runtime::Requirement(
+            &[
+                runtime::Need {
+                    scheme: runtime::Scheme::Bearer {
+                        name: "bearerAuth",
+                    },
+                    scopes: &[],
+                },
+            ],
+        ),
     ],
     parameters: &[
         runtime::Parameter {
@@ -4608,6 +5066,7 @@ static GET_REPORT: runtime::Operation = runtime::Operation {
             description: "The report.",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
+                alternatives: &[],
                 schema: &GET_REPORT_RESPONSE_200,
                 doc_name: "GetReportResponseBody",
             }),
@@ -4633,9 +5092,16 @@ static GET_PAYMENT: runtime::Operation = runtime::Operation {
     method: "GET",
     path: "/v1/payments/{paymentId}",
     security: &[
-        runtime::Scheme::Bearer {
-            name: "bearerAuth",
-        },
+        runtime::Requirement(
+            &[
+                runtime::Need {
+                    scheme: runtime::Scheme::Bearer {
+                        name: "bearerAuth",
+                    },
+                    scopes: &[],
+                },
+            ],
+        ),
     ],
     parameters: &[
         runtime::Parameter {
@@ -4656,6 +5122,7 @@ static GET_PAYMENT: runtime::Operation = runtime::Operation {
             description: "The payment.",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
+                alternatives: &[],
                 schema: &GET_PAYMENT_RESPONSE_200,
                 doc_name: "GetPaymentResponseBody",
             }),
@@ -4681,9 +5148,16 @@ static ECHO_PARAMETERS: runtime::Operation = runtime::Operation {
     method: "GET",
     path: "/v1/echo/{count}/{ratio}/{flag}/{day}/{at}/{token}/{kind}",
     security: &[
-        runtime::Scheme::Bearer {
-            name: "bearerAuth",
-        },
+        runtime::Requirement(
+            &[
+                runtime::Need {
+                    scheme: runtime::Scheme::Bearer {
+                        name: "bearerAuth",
+                    },
+                    scopes: &[],
+                },
+            ],
+        ),
     ],
     parameters: &[
         runtime::Parameter {
@@ -4954,6 +5428,7 @@ static ECHO_PARAMETERS: runtime::Operation = runtime::Operation {
             description: "The parameters as received, by name.",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
+                alternatives: &[],
                 schema: &ECHO_PARAMETERS_RESPONSE_200,
                 doc_name: "EchoParametersResponseBody",
             }),
@@ -4979,9 +5454,16 @@ static GET_LEGACY_ORDER: runtime::Operation = runtime::Operation {
     method: "GET",
     path: "/v1/legacy/orders/{orderId}",
     security: &[
-        runtime::Scheme::Bearer {
-            name: "bearerAuth",
-        },
+        runtime::Requirement(
+            &[
+                runtime::Need {
+                    scheme: runtime::Scheme::Bearer {
+                        name: "bearerAuth",
+                    },
+                    scopes: &[],
+                },
+            ],
+        ),
     ],
     parameters: &[
         runtime::Parameter {
@@ -5002,6 +5484,7 @@ static GET_LEGACY_ORDER: runtime::Operation = runtime::Operation {
             description: "The order.",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
+                alternatives: &[],
                 schema: &GET_LEGACY_ORDER_RESPONSE_200,
                 doc_name: "GetLegacyOrderResponseBody",
             }),
@@ -5031,6 +5514,199 @@ static GET_LEGACY_ORDER: runtime::Operation = runtime::Operation {
         sunset: ::std::option::Option::Some("Fri, 01 Jan 2027 00:00:00 GMT"),
     }),
 };
+///`estimateOrder`: the operation's table, through which the generated layer serves it.
+pub struct EstimateOrder;
+impl runtime::Contract for EstimateOrder {
+    type Error = types::Error;
+    fn operation() -> &'static runtime::Operation {
+        &ESTIMATE_ORDER
+    }
+    fn error(status: u16, problem: runtime::Problem) -> types::Error {
+        types::Error::from_problem(status, problem)
+    }
+}
+static ESTIMATE_ORDER: runtime::Operation = runtime::Operation {
+    id: "estimateOrder",
+    method: "POST",
+    path: "/v1/estimates",
+    security: &[],
+    parameters: &[],
+    body: ::std::option::Option::Some(runtime::Body {
+        media_type: "application/json",
+        kind: runtime::BodyKind::Json,
+        alternatives: &[("application/x-www-form-urlencoded", runtime::BodyKind::Form)],
+        required: true,
+        description: ::std::option::Option::None,
+        schema: &ESTIMATE_ORDER_BODY,
+        form_fields: &[
+            ("giftWrap", runtime::FormField::One(runtime::Scalar::Boolean)),
+            ("petId", runtime::FormField::One(runtime::Scalar::Integer)),
+            ("quantity", runtime::FormField::One(runtime::Scalar::Integer)),
+        ],
+        doc_name: "EstimateOrderRequestBody",
+    }),
+    responses: &[
+        runtime::SuccessResponse {
+            status: 200u16,
+            description: "The estimate.",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &["application/vnd.kitchen.estimate+json"],
+                schema: &ESTIMATE_ORDER_RESPONSE_200,
+                doc_name: "EstimateOrderResponseBody",
+            }),
+            headers: &[],
+        },
+    ],
+    errors: &["400", "406", "413", "415", "5XX"],
+    deprecation: ::std::option::Option::None,
+};
+///`whoAmI`: the operation's table, through which the generated layer serves it.
+pub struct WhoAmI;
+impl runtime::Contract for WhoAmI {
+    type Error = types::Error;
+    fn operation() -> &'static runtime::Operation {
+        &WHO_AM_I
+    }
+    fn error(status: u16, problem: runtime::Problem) -> types::Error {
+        types::Error::from_problem(status, problem)
+    }
+}
+static WHO_AM_I: runtime::Operation = runtime::Operation {
+    id: "whoAmI",
+    method: "GET",
+    path: "/v1/whoami",
+    security: &[
+        runtime::Requirement(&[]),
+        runtime::Requirement(
+            &[
+                runtime::Need {
+                    scheme: runtime::Scheme::Bearer {
+                        name: "bearerAuth",
+                    },
+                    scopes: &[],
+                },
+            ],
+        ),
+        runtime::Requirement(
+            &[
+                runtime::Need {
+                    scheme: runtime::Scheme::Basic {
+                        name: "basicAuth",
+                    },
+                    scopes: &[],
+                },
+            ],
+        ),
+        runtime::Requirement(
+            &[
+                runtime::Need {
+                    scheme: runtime::Scheme::ApiKeyQuery {
+                        name: "queryKey",
+                        parameter: "api_key",
+                    },
+                    scopes: &[],
+                },
+            ],
+        ),
+        runtime::Requirement(
+            &[
+                runtime::Need {
+                    scheme: runtime::Scheme::ApiKeyCookie {
+                        name: "cookieKey",
+                        cookie: "session",
+                    },
+                    scopes: &[],
+                },
+            ],
+        ),
+    ],
+    parameters: &[],
+    body: ::std::option::Option::None,
+    responses: &[
+        runtime::SuccessResponse {
+            status: 200u16,
+            description: "The scheme the caller authenticated by, or `anonymous`.",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &WHO_AM_I_RESPONSE_200,
+                doc_name: "WhoAmIResponseBody",
+            }),
+            headers: &[],
+        },
+    ],
+    errors: &["401", "5XX"],
+    deprecation: ::std::option::Option::None,
+};
+///`refundOrder`: the operation's table, through which the generated layer serves it.
+pub struct RefundOrder;
+impl runtime::Contract for RefundOrder {
+    type Error = types::Error;
+    fn operation() -> &'static runtime::Operation {
+        &REFUND_ORDER
+    }
+    fn error(status: u16, problem: runtime::Problem) -> types::Error {
+        types::Error::from_problem(status, problem)
+    }
+}
+static REFUND_ORDER: runtime::Operation = runtime::Operation {
+    id: "refundOrder",
+    method: "POST",
+    path: "/v1/orders/{orderId}/refund",
+    security: &[
+        runtime::Requirement(
+            &[
+                runtime::Need {
+                    scheme: runtime::Scheme::Bearer {
+                        name: "oauth",
+                    },
+                    scopes: &["orders:write"],
+                },
+            ],
+        ),
+        runtime::Requirement(
+            &[
+                runtime::Need {
+                    scheme: runtime::Scheme::ApiKeyHeader {
+                        name: "apiKeyAuth",
+                        header: "X-API-Key",
+                    },
+                    scopes: &[],
+                },
+                runtime::Need {
+                    scheme: runtime::Scheme::Basic {
+                        name: "basicAuth",
+                    },
+                    scopes: &[],
+                },
+            ],
+        ),
+    ],
+    parameters: &[
+        runtime::Parameter {
+            name: "orderId",
+            location: runtime::Location::Path,
+            required: true,
+            value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
+            explode: false,
+            default: ::std::option::Option::None,
+            description: ::std::option::Option::Some("The order's id."),
+            schema: &REFUND_ORDER_PARAM_ORDER_ID,
+        },
+    ],
+    body: ::std::option::Option::None,
+    responses: &[
+        runtime::SuccessResponse {
+            status: 204u16,
+            description: "Refunded.",
+            content: ::std::option::Option::None,
+            headers: &[],
+        },
+    ],
+    errors: &["400", "401", "403", "404", "5XX"],
+    deprecation: ::std::option::Option::None,
+};
 /// Every operation's table, in the spec's order.
 pub static OPERATIONS: &[&runtime::Operation] = &[
     &SEARCH_ORDERS,
@@ -5056,11 +5732,15 @@ pub static OPERATIONS: &[&runtime::Operation] = &[
     &COUNT_ORDERS,
     &GET_STATUS,
     &SUBSCRIBE,
+    &SET_PREFERENCES,
     &PUT_LABEL,
     &GET_REPORT,
     &GET_PAYMENT,
     &ECHO_PARAMETERS,
     &GET_LEGACY_ORDER,
+    &ESTIMATE_ORDER,
+    &WHO_AM_I,
+    &REFUND_ORDER,
 ];
 ///The query and header parameters of `searchOrders`.
 #[derive(Debug, Clone, ::serde::Deserialize, ::serde::Serialize)]
@@ -5313,6 +5993,14 @@ pub struct EchoParametersParams {
 #[doc(hidden)]
 #[derive(Debug, Clone, ::serde::Deserialize, ::serde::Serialize)]
 pub struct GetLegacyOrderPath {
+    ///The order's id.
+    #[serde(rename = "orderId")]
+    pub order_id: ::std::num::NonZeroU64,
+}
+///The path parameters of `refundOrder`, as read.
+#[doc(hidden)]
+#[derive(Debug, Clone, ::serde::Deserialize, ::serde::Serialize)]
+pub struct RefundOrderPath {
     ///The order's id.
     #[serde(rename = "orderId")]
     pub order_id: ::std::num::NonZeroU64,
@@ -6376,6 +7064,50 @@ impl SubscribeResponse {
         }
     }
 }
+///The responses `setPreferences` documents: one variant per status.
+#[allow(clippy::large_enum_variant)]
+#[derive(Debug)]
+pub enum SetPreferencesResponse {
+    ///200: The preferences, as read.
+    Ok(runtime::Json<types::Preferences>),
+    ///400: A parameter or the body is not valid (code `invalid_parameter`, `invalid_body` or `bad_request`).
+    BadRequest(runtime::Problem),
+    ///413: The request body is over the server's limit (code `payload_too_large`).
+    PayloadTooLarge(runtime::Problem),
+    ///415: The request body is not of the documented media type (code `unsupported_media_type`).
+    UnsupportedMediaType(runtime::Problem),
+    ///500: The server failed (code `internal_error`) or cannot answer now (code `service_unavailable`).
+    InternalServerError(runtime::Problem),
+    ///503: The server failed (code `internal_error`) or cannot answer now (code `service_unavailable`).
+    ServiceUnavailable(runtime::Problem),
+}
+impl SetPreferencesResponse {
+    /// The HTTP response this value stands for: a success response
+    /// with its documented media type and headers, or the Error
+    /// object with this variant's status.
+    pub fn into_http(self) -> runtime::Reply<SetPreferences> {
+        match self {
+            SetPreferencesResponse::Ok(body) => {
+                runtime::Reply::json(200u16, "application/json", body)
+            }
+            SetPreferencesResponse::BadRequest(problem) => {
+                runtime::Reply::problem(400u16, problem)
+            }
+            SetPreferencesResponse::PayloadTooLarge(problem) => {
+                runtime::Reply::problem(413u16, problem)
+            }
+            SetPreferencesResponse::UnsupportedMediaType(problem) => {
+                runtime::Reply::problem(415u16, problem)
+            }
+            SetPreferencesResponse::InternalServerError(problem) => {
+                runtime::Reply::problem(500u16, problem)
+            }
+            SetPreferencesResponse::ServiceUnavailable(problem) => {
+                runtime::Reply::problem(503u16, problem)
+            }
+        }
+    }
+}
 ///The headers `putLabel` documents on its 201 response.
 #[derive(Debug, Clone, ::serde::Serialize)]
 pub struct PutLabelCreatedHeaders {
@@ -6599,6 +7331,147 @@ impl GetLegacyOrderResponse {
                 runtime::Reply::problem(500u16, problem)
             }
             GetLegacyOrderResponse::ServiceUnavailable(problem) => {
+                runtime::Reply::problem(503u16, problem)
+            }
+        }
+    }
+}
+///The responses `estimateOrder` documents: one variant per status.
+#[allow(clippy::large_enum_variant)]
+#[derive(Debug)]
+pub enum EstimateOrderResponse {
+    ///200: The estimate.
+    Ok(runtime::Json<types::Estimate>),
+    ///400: A parameter or the body is not valid (code `invalid_parameter`, `invalid_body` or `bad_request`).
+    BadRequest(runtime::Problem),
+    ///406: `Accept` allows none of the response's media types (code `not_acceptable`).
+    NotAcceptable(runtime::Problem),
+    ///413: The request body is over the server's limit (code `payload_too_large`).
+    PayloadTooLarge(runtime::Problem),
+    ///415: The request body is not of the documented media type (code `unsupported_media_type`).
+    UnsupportedMediaType(runtime::Problem),
+    ///500: The server failed (code `internal_error`) or cannot answer now (code `service_unavailable`).
+    InternalServerError(runtime::Problem),
+    ///503: The server failed (code `internal_error`) or cannot answer now (code `service_unavailable`).
+    ServiceUnavailable(runtime::Problem),
+}
+impl EstimateOrderResponse {
+    /// The HTTP response this value stands for: a success response
+    /// with its documented media type and headers, or the Error
+    /// object with this variant's status.
+    pub fn into_http(
+        self,
+        accepted: &runtime::Accepted,
+    ) -> runtime::Reply<EstimateOrder> {
+        match self {
+            EstimateOrderResponse::Ok(body) => {
+                runtime::Reply::json(
+                    200u16,
+                    accepted
+                        .media_type(
+                            "application/json",
+                            &["application/vnd.kitchen.estimate+json"],
+                        ),
+                    body,
+                )
+            }
+            EstimateOrderResponse::BadRequest(problem) => {
+                runtime::Reply::problem(400u16, problem)
+            }
+            EstimateOrderResponse::NotAcceptable(problem) => {
+                runtime::Reply::problem(406u16, problem)
+            }
+            EstimateOrderResponse::PayloadTooLarge(problem) => {
+                runtime::Reply::problem(413u16, problem)
+            }
+            EstimateOrderResponse::UnsupportedMediaType(problem) => {
+                runtime::Reply::problem(415u16, problem)
+            }
+            EstimateOrderResponse::InternalServerError(problem) => {
+                runtime::Reply::problem(500u16, problem)
+            }
+            EstimateOrderResponse::ServiceUnavailable(problem) => {
+                runtime::Reply::problem(503u16, problem)
+            }
+        }
+    }
+}
+///The responses `whoAmI` documents: one variant per status.
+#[allow(clippy::large_enum_variant)]
+#[derive(Debug)]
+pub enum WhoAmIResponse {
+    ///200: The scheme the caller authenticated by, or `anonymous`.
+    Ok(runtime::Json<types::WhoAmIResponseBody>),
+    ///401: The API key is missing or invalid (code `unauthorized`).
+    Unauthorized(runtime::Problem),
+    ///500: The server failed (code `internal_error`) or cannot answer now (code `service_unavailable`).
+    InternalServerError(runtime::Problem),
+    ///503: The server failed (code `internal_error`) or cannot answer now (code `service_unavailable`).
+    ServiceUnavailable(runtime::Problem),
+}
+impl WhoAmIResponse {
+    /// The HTTP response this value stands for: a success response
+    /// with its documented media type and headers, or the Error
+    /// object with this variant's status.
+    pub fn into_http(self) -> runtime::Reply<WhoAmI> {
+        match self {
+            WhoAmIResponse::Ok(body) => {
+                runtime::Reply::json(200u16, "application/json", body)
+            }
+            WhoAmIResponse::Unauthorized(problem) => {
+                runtime::Reply::problem(401u16, problem)
+            }
+            WhoAmIResponse::InternalServerError(problem) => {
+                runtime::Reply::problem(500u16, problem)
+            }
+            WhoAmIResponse::ServiceUnavailable(problem) => {
+                runtime::Reply::problem(503u16, problem)
+            }
+        }
+    }
+}
+///The responses `refundOrder` documents: one variant per status.
+#[allow(clippy::large_enum_variant)]
+#[derive(Debug)]
+pub enum RefundOrderResponse {
+    ///204: Refunded.
+    NoContent,
+    ///400: A parameter or the body is not valid (code `invalid_parameter`, `invalid_body` or `bad_request`).
+    BadRequest(runtime::Problem),
+    ///401: The API key is missing or invalid (code `unauthorized`).
+    Unauthorized(runtime::Problem),
+    ///403: The token does not grant the scopes the operation needs (code `insufficient_scope`).
+    Forbidden(runtime::Problem),
+    ///404: No such resource (code `not_found`).
+    NotFound(runtime::Problem),
+    ///500: The server failed (code `internal_error`) or cannot answer now (code `service_unavailable`).
+    InternalServerError(runtime::Problem),
+    ///503: The server failed (code `internal_error`) or cannot answer now (code `service_unavailable`).
+    ServiceUnavailable(runtime::Problem),
+}
+impl RefundOrderResponse {
+    /// The HTTP response this value stands for: a success response
+    /// with its documented media type and headers, or the Error
+    /// object with this variant's status.
+    pub fn into_http(self) -> runtime::Reply<RefundOrder> {
+        match self {
+            RefundOrderResponse::NoContent => runtime::Reply::empty(204u16),
+            RefundOrderResponse::BadRequest(problem) => {
+                runtime::Reply::problem(400u16, problem)
+            }
+            RefundOrderResponse::Unauthorized(problem) => {
+                runtime::Reply::problem(401u16, problem)
+            }
+            RefundOrderResponse::Forbidden(problem) => {
+                runtime::Reply::problem(403u16, problem)
+            }
+            RefundOrderResponse::NotFound(problem) => {
+                runtime::Reply::problem(404u16, problem)
+            }
+            RefundOrderResponse::InternalServerError(problem) => {
+                runtime::Reply::problem(500u16, problem)
+            }
+            RefundOrderResponse::ServiceUnavailable(problem) => {
                 runtime::Reply::problem(503u16, problem)
             }
         }
@@ -6840,6 +7713,18 @@ Public, no key needed; a web form posts here.*/
         rqctx: ::dropshot::RequestContext<Self::Context>,
         body: runtime::RequestBody<Subscribe>,
     ) -> ::std::result::Result<runtime::Reply<Subscribe>, types::Error>;
+    /**Set reading preferences from a form with lists and an object
+
+Public; nothing is stored, the preferences read are answered. A list travels as a pair per item (`tags=a&tags=b`), an object as JSON text.*/
+    #[endpoint{method = POST,
+    path = "/v1/preferences",
+    operation_id = "setPreferences",
+    tags = ["misc"],
+    }]
+    async fn set_preferences(
+        rqctx: ::dropshot::RequestContext<Self::Context>,
+        body: runtime::RequestBody<SetPreferences>,
+    ) -> ::std::result::Result<runtime::Reply<SetPreferences>, types::Error>;
     ///Create or replace a label
     #[endpoint{method = PUT,
     path = "/v1/labels/{name}",
@@ -6898,6 +7783,41 @@ Replaced by `getOrder`.*/
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<GetLegacyOrder>,
     ) -> ::std::result::Result<runtime::Reply<GetLegacyOrder>, types::Error>;
+    /**Estimate an order, from JSON or a form
+
+Public, nothing is stored. The body is read as JSON or as a form; the answer is written in the JSON media type the caller's `Accept` prefers.*/
+    #[endpoint{method = POST,
+    path = "/v1/estimates",
+    operation_id = "estimateOrder",
+    tags = ["orders"],
+    }]
+    async fn estimate_order(
+        rqctx: ::dropshot::RequestContext<Self::Context>,
+        body: runtime::RequestBody<EstimateOrder>,
+    ) -> ::std::result::Result<runtime::Reply<EstimateOrder>, types::Error>;
+    /**Who the caller is
+
+Authentication is optional: a caller may send any one of these credentials, or none. A credential that is sent must be valid.*/
+    #[endpoint{method = GET,
+    path = "/v1/whoami",
+    operation_id = "whoAmI",
+    tags = ["misc"],
+    }]
+    async fn who_am_i(
+        rqctx: ::dropshot::RequestContext<Self::Context>,
+    ) -> ::std::result::Result<runtime::Reply<WhoAmI>, types::Error>;
+    /**Refund an order
+
+Needs an OAuth2 token that grants `orders:write`, or both HTTP basic and the API key header.*/
+    #[endpoint{method = POST,
+    path = "/v1/orders/{orderId}/refund",
+    operation_id = "refundOrder",
+    tags = ["orders"],
+    }]
+    async fn refund_order(
+        rqctx: ::dropshot::RequestContext<Self::Context>,
+        _parameters: runtime::Parameters<RefundOrder>,
+    ) -> ::std::result::Result<runtime::Reply<RefundOrder>, types::Error>;
     /// The OpenAPI document this API was generated from. Not part of
     /// the contract: unpublished, and open without a key.
     #[endpoint{method = GET,
@@ -7073,6 +7993,13 @@ Public, no key needed; a web form posts here.*/
         &self,
         body: types::SubscribeRequestBody,
     ) -> impl ::std::future::Future<Output = SubscribeResponse> + Send;
+    /**Set reading preferences from a form with lists and an object
+
+Public; nothing is stored, the preferences read are answered. A list travels as a pair per item (`tags=a&tags=b`), an object as JSON text.*/
+    fn set_preferences(
+        &self,
+        body: types::Preferences,
+    ) -> impl ::std::future::Future<Output = SetPreferencesResponse> + Send;
     ///Create or replace a label
     fn put_label(
         &self,
@@ -7121,6 +8048,28 @@ Replaced by `getOrder`.*/
         caller: &Self::Principal,
         order_id: ::std::num::NonZeroU64,
     ) -> impl ::std::future::Future<Output = GetLegacyOrderResponse> + Send;
+    /**Estimate an order, from JSON or a form
+
+Public, nothing is stored. The body is read as JSON or as a form; the answer is written in the JSON media type the caller's `Accept` prefers.*/
+    fn estimate_order(
+        &self,
+        body: types::EstimateRequest,
+    ) -> impl ::std::future::Future<Output = EstimateOrderResponse> + Send;
+    /**Who the caller is
+
+Authentication is optional: a caller may send any one of these credentials, or none. A credential that is sent must be valid.*/
+    fn who_am_i(
+        &self,
+        caller: ::std::option::Option<&Self::Principal>,
+    ) -> impl ::std::future::Future<Output = WhoAmIResponse> + Send;
+    /**Refund an order
+
+Needs an OAuth2 token that grants `orders:write`, or both HTTP basic and the API key header.*/
+    fn refund_order(
+        &self,
+        caller: &Self::Principal,
+        order_id: ::std::num::NonZeroU64,
+    ) -> impl ::std::future::Future<Output = RefundOrderResponse> + Send;
 }
 ///Serves the dropshot API with a [`KitchenSinkHandlers`] implementation: authentication, parameter and body checks and response mapping live here, so an implementation cannot skip them.
 pub struct StrictServer<H>(::std::marker::PhantomData<H>);
@@ -7134,7 +8083,7 @@ impl<H: KitchenSinkHandlers> KitchenSinkApi for StrictServer<H> {
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
-                    rqctx.request.headers(),
+                    &rqctx.request,
                     SEARCH_ORDERS.security,
                 )
                 .await
@@ -7173,7 +8122,7 @@ impl<H: KitchenSinkHandlers> KitchenSinkApi for StrictServer<H> {
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
-                    rqctx.request.headers(),
+                    &rqctx.request,
                     CREATE_ORDER.security,
                 )
                 .await
@@ -7239,7 +8188,7 @@ impl<H: KitchenSinkHandlers> KitchenSinkApi for StrictServer<H> {
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
-                    rqctx.request.headers(),
+                    &rqctx.request,
                     GET_ORDER.security,
                 )
                 .await
@@ -7277,7 +8226,7 @@ impl<H: KitchenSinkHandlers> KitchenSinkApi for StrictServer<H> {
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
-                    rqctx.request.headers(),
+                    &rqctx.request,
                     DELETE_ORDER.security,
                 )
                 .await
@@ -7316,7 +8265,7 @@ impl<H: KitchenSinkHandlers> KitchenSinkApi for StrictServer<H> {
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
-                    rqctx.request.headers(),
+                    &rqctx.request,
                     UPDATE_ORDER.security,
                 )
                 .await
@@ -7366,7 +8315,7 @@ impl<H: KitchenSinkHandlers> KitchenSinkApi for StrictServer<H> {
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
-                    rqctx.request.headers(),
+                    &rqctx.request,
                     PAY_ORDER.security,
                 )
                 .await
@@ -7413,7 +8362,7 @@ impl<H: KitchenSinkHandlers> KitchenSinkApi for StrictServer<H> {
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
-                    rqctx.request.headers(),
+                    &rqctx.request,
                     SHIP_ORDER.security,
                 )
                 .await
@@ -7458,7 +8407,7 @@ impl<H: KitchenSinkHandlers> KitchenSinkApi for StrictServer<H> {
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
-                    rqctx.request.headers(),
+                    &rqctx.request,
                     GET_PHOTO.security,
                 )
                 .await
@@ -7497,7 +8446,7 @@ impl<H: KitchenSinkHandlers> KitchenSinkApi for StrictServer<H> {
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
-                    rqctx.request.headers(),
+                    &rqctx.request,
                     UPLOAD_PHOTO.security,
                 )
                 .await
@@ -7542,7 +8491,7 @@ impl<H: KitchenSinkHandlers> KitchenSinkApi for StrictServer<H> {
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
-                    rqctx.request.headers(),
+                    &rqctx.request,
                     GET_LABEL.security,
                 )
                 .await
@@ -7581,7 +8530,7 @@ impl<H: KitchenSinkHandlers> KitchenSinkApi for StrictServer<H> {
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
-                    rqctx.request.headers(),
+                    &rqctx.request,
                     WATCH_ORDER.security,
                 )
                 .await
@@ -7626,7 +8575,7 @@ impl<H: KitchenSinkHandlers> KitchenSinkApi for StrictServer<H> {
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
-                    rqctx.request.headers(),
+                    &rqctx.request,
                     GET_RECEIPT.security,
                 )
                 .await
@@ -7663,7 +8612,7 @@ impl<H: KitchenSinkHandlers> KitchenSinkApi for StrictServer<H> {
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
-                    rqctx.request.headers(),
+                    &rqctx.request,
                     GET_LATEST_ORDER.security,
                 )
                 .await
@@ -7691,7 +8640,7 @@ impl<H: KitchenSinkHandlers> KitchenSinkApi for StrictServer<H> {
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
-                    rqctx.request.headers(),
+                    &rqctx.request,
                     ADD_NOTE.security,
                 )
                 .await
@@ -7736,7 +8685,7 @@ impl<H: KitchenSinkHandlers> KitchenSinkApi for StrictServer<H> {
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
-                    rqctx.request.headers(),
+                    &rqctx.request,
                     LIST_ORDER_LINES.security,
                 )
                 .await
@@ -7773,7 +8722,7 @@ impl<H: KitchenSinkHandlers> KitchenSinkApi for StrictServer<H> {
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
-                    rqctx.request.headers(),
+                    &rqctx.request,
                     EXPORT_ORDERS.security,
                 )
                 .await
@@ -7796,7 +8745,7 @@ impl<H: KitchenSinkHandlers> KitchenSinkApi for StrictServer<H> {
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
-                    rqctx.request.headers(),
+                    &rqctx.request,
                     GET_INVENTORY.security,
                 )
                 .await
@@ -7819,7 +8768,7 @@ impl<H: KitchenSinkHandlers> KitchenSinkApi for StrictServer<H> {
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
-                    rqctx.request.headers(),
+                    &rqctx.request,
                     COUNT_ORDERS.security,
                 )
                 .await
@@ -7869,6 +8818,29 @@ impl<H: KitchenSinkHandlers> KitchenSinkApi for StrictServer<H> {
             .await;
         ::std::result::Result::Ok(reply)
     }
+    async fn set_preferences(
+        rqctx: ::dropshot::RequestContext<Self::Context>,
+        body: runtime::RequestBody<SetPreferences>,
+    ) -> ::std::result::Result<runtime::Reply<SetPreferences>, types::Error> {
+        let handlers = rqctx.context();
+        let reply = async {
+            let body = match body
+                .decode::<types::Preferences>()
+                .and_then(runtime::required)
+            {
+                ::std::result::Result::Ok(body) => body,
+                ::std::result::Result::Err(rejection) => {
+                    return runtime::Reply::problem(rejection.status, rejection.problem);
+                }
+            };
+            #[allow(deprecated)]
+            let response = <H as KitchenSinkHandlers>::set_preferences(handlers, body)
+                .await;
+            response.into_http()
+        }
+            .await;
+        ::std::result::Result::Ok(reply)
+    }
     async fn put_label(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<PutLabel>,
@@ -7878,7 +8850,7 @@ impl<H: KitchenSinkHandlers> KitchenSinkApi for StrictServer<H> {
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
-                    rqctx.request.headers(),
+                    &rqctx.request,
                     PUT_LABEL.security,
                 )
                 .await
@@ -7923,7 +8895,7 @@ impl<H: KitchenSinkHandlers> KitchenSinkApi for StrictServer<H> {
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
-                    rqctx.request.headers(),
+                    &rqctx.request,
                     GET_REPORT.security,
                 )
                 .await
@@ -7962,7 +8934,7 @@ impl<H: KitchenSinkHandlers> KitchenSinkApi for StrictServer<H> {
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
-                    rqctx.request.headers(),
+                    &rqctx.request,
                     GET_PAYMENT.security,
                 )
                 .await
@@ -8000,7 +8972,7 @@ impl<H: KitchenSinkHandlers> KitchenSinkApi for StrictServer<H> {
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
-                    rqctx.request.headers(),
+                    &rqctx.request,
                     ECHO_PARAMETERS.security,
                 )
                 .await
@@ -8045,7 +9017,7 @@ impl<H: KitchenSinkHandlers> KitchenSinkApi for StrictServer<H> {
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
-                    rqctx.request.headers(),
+                    &rqctx.request,
                     GET_LEGACY_ORDER.security,
                 )
                 .await
@@ -8065,6 +9037,102 @@ impl<H: KitchenSinkHandlers> KitchenSinkApi for StrictServer<H> {
             };
             #[allow(deprecated)]
             let response = <H as KitchenSinkHandlers>::get_legacy_order(
+                    handlers,
+                    &caller,
+                    path.order_id,
+                )
+                .await;
+            response.into_http()
+        }
+            .await;
+        ::std::result::Result::Ok(reply)
+    }
+    async fn estimate_order(
+        rqctx: ::dropshot::RequestContext<Self::Context>,
+        body: runtime::RequestBody<EstimateOrder>,
+    ) -> ::std::result::Result<runtime::Reply<EstimateOrder>, types::Error> {
+        let handlers = rqctx.context();
+        let reply = async {
+            let accepted = match runtime::negotiate(
+                &ESTIMATE_ORDER,
+                rqctx.request.headers(),
+            ) {
+                ::std::result::Result::Ok(accepted) => accepted,
+                ::std::result::Result::Err(problem) => {
+                    return runtime::Reply::problem(406, problem);
+                }
+            };
+            let body = match body
+                .decode::<types::EstimateRequest>()
+                .and_then(runtime::required)
+            {
+                ::std::result::Result::Ok(body) => body,
+                ::std::result::Result::Err(rejection) => {
+                    return runtime::Reply::problem(rejection.status, rejection.problem);
+                }
+            };
+            #[allow(deprecated)]
+            let response = <H as KitchenSinkHandlers>::estimate_order(handlers, body)
+                .await;
+            response.into_http(&accepted)
+        }
+            .await;
+        ::std::result::Result::Ok(reply)
+    }
+    async fn who_am_i(
+        rqctx: ::dropshot::RequestContext<Self::Context>,
+    ) -> ::std::result::Result<runtime::Reply<WhoAmI>, types::Error> {
+        let handlers = rqctx.context();
+        let reply = async {
+            let caller = match runtime::authenticate_optional(
+                    handlers,
+                    &rqctx.request,
+                    WHO_AM_I.security,
+                )
+                .await
+            {
+                ::std::result::Result::Ok(caller) => caller,
+                ::std::result::Result::Err(rejection) => return rejection.into_reply(),
+            };
+            #[allow(deprecated)]
+            let response = <H as KitchenSinkHandlers>::who_am_i(
+                    handlers,
+                    caller.as_ref(),
+                )
+                .await;
+            response.into_http()
+        }
+            .await;
+        ::std::result::Result::Ok(reply)
+    }
+    async fn refund_order(
+        rqctx: ::dropshot::RequestContext<Self::Context>,
+        _parameters: runtime::Parameters<RefundOrder>,
+    ) -> ::std::result::Result<runtime::Reply<RefundOrder>, types::Error> {
+        let handlers = rqctx.context();
+        let reply = async {
+            let caller = match runtime::authenticate_with(
+                    handlers,
+                    &rqctx.request,
+                    REFUND_ORDER.security,
+                )
+                .await
+            {
+                ::std::result::Result::Ok(caller) => caller,
+                ::std::result::Result::Err(rejection) => return rejection.into_reply(),
+            };
+            let (path, _) = match runtime::read_parameters::<
+                RefundOrderPath,
+                runtime::NoParameters,
+                _,
+            >(&REFUND_ORDER, &rqctx) {
+                ::std::result::Result::Ok(read) => read,
+                ::std::result::Result::Err(problem) => {
+                    return runtime::Reply::problem(400, problem);
+                }
+            };
+            #[allow(deprecated)]
+            let response = <H as KitchenSinkHandlers>::refund_order(
                     handlers,
                     &caller,
                     path.order_id,
@@ -8098,7 +9166,7 @@ impl<H: KitchenSinkHandlers> StrictServer<H> {
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
-                    rqctx.request.headers(),
+                    &rqctx.request,
                     GET_ORDER_SUMMARY.security,
                 )
                 .await
@@ -8125,7 +9193,7 @@ impl<H: KitchenSinkHandlers> StrictServer<H> {
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
-                    rqctx.request.headers(),
+                    &rqctx.request,
                     GET_ORDER_STATUS.security,
                 )
                 .await
@@ -8511,6 +9579,22 @@ pub fn register_endpoints<H: KitchenSinkHandlers>(
     endpoints
         .push(
             ::dropshot::ApiEndpoint::new(
+                    "setPreferences".to_string(),
+                    <StrictServer<H> as KitchenSinkApi>::set_preferences,
+                    ::dropshot::Method::POST,
+                    "application/json",
+                    "/v1/preferences",
+                    versions(),
+                )
+                .summary("Set reading preferences from a form with lists and an object")
+                .description(
+                    "Public; nothing is stored, the preferences read are answered. A list travels as a pair per item (`tags=a&tags=b`), an object as JSON text.",
+                )
+                .tag("misc"),
+        );
+    endpoints
+        .push(
+            ::dropshot::ApiEndpoint::new(
                     "putLabel".to_string(),
                     <StrictServer<H> as KitchenSinkApi>::put_label,
                     ::dropshot::Method::PUT,
@@ -8581,6 +9665,54 @@ pub fn register_endpoints<H: KitchenSinkHandlers>(
     endpoints
         .push(
             ::dropshot::ApiEndpoint::new(
+                    "estimateOrder".to_string(),
+                    <StrictServer<H> as KitchenSinkApi>::estimate_order,
+                    ::dropshot::Method::POST,
+                    "application/json",
+                    "/v1/estimates",
+                    versions(),
+                )
+                .summary("Estimate an order, from JSON or a form")
+                .description(
+                    "Public, nothing is stored. The body is read as JSON or as a form; the answer is written in the JSON media type the caller's `Accept` prefers.",
+                )
+                .tag("orders"),
+        );
+    endpoints
+        .push(
+            ::dropshot::ApiEndpoint::new(
+                    "whoAmI".to_string(),
+                    <StrictServer<H> as KitchenSinkApi>::who_am_i,
+                    ::dropshot::Method::GET,
+                    "application/json",
+                    "/v1/whoami",
+                    versions(),
+                )
+                .summary("Who the caller is")
+                .description(
+                    "Authentication is optional: a caller may send any one of these credentials, or none. A credential that is sent must be valid.",
+                )
+                .tag("misc"),
+        );
+    endpoints
+        .push(
+            ::dropshot::ApiEndpoint::new(
+                    "refundOrder".to_string(),
+                    <StrictServer<H> as KitchenSinkApi>::refund_order,
+                    ::dropshot::Method::POST,
+                    "application/json",
+                    "/v1/orders/{orderId}/refund",
+                    versions(),
+                )
+                .summary("Refund an order")
+                .description(
+                    "Needs an OAuth2 token that grants `orders:write`, or both HTTP basic and the API key header.",
+                )
+                .tag("orders"),
+        );
+    endpoints
+        .push(
+            ::dropshot::ApiEndpoint::new(
                     "openapi_document".to_string(),
                     <StrictServer<H> as KitchenSinkApi>::openapi_document,
                     ::dropshot::Method::GET,
@@ -8612,6 +9744,27 @@ pub fn register_endpoints<H: KitchenSinkHandlers>(
                         method,
                         "application/json",
                         "/v1/echo/{count}/{ratio}/{flag}/{day}/{at}/{token}/{kind}",
+                        versions(),
+                    )
+                    .visible(false),
+            );
+    }
+    for method in runtime::methods_other_than(&["POST"]) {
+        endpoints
+            .push(
+                ::dropshot::ApiEndpoint::new(
+                        format!("405 {method} {}", "/v1/estimates"),
+                        |rqctx: ::dropshot::RequestContext<H>| async move {
+                            runtime::method_not_allowed(
+                                    rqctx.request.method(),
+                                    "POST",
+                                    types::Error::from_problem,
+                                )
+                                .map_err(types::Error::from)
+                        },
+                        method,
+                        "application/json",
+                        "/v1/estimates",
                         versions(),
                     )
                     .visible(false),
@@ -8987,6 +10140,30 @@ pub fn register_endpoints<H: KitchenSinkHandlers>(
         endpoints
             .push(
                 ::dropshot::ApiEndpoint::new(
+                        format!("405 {method} {}", "/v1/orders/{orderId}/refund"),
+                        |
+                            rqctx: ::dropshot::RequestContext<H>,
+                            _: runtime::Parameters<RefundOrder>|
+                        async move {
+                            runtime::method_not_allowed(
+                                    rqctx.request.method(),
+                                    "POST",
+                                    types::Error::from_problem,
+                                )
+                                .map_err(types::Error::from)
+                        },
+                        method,
+                        "application/json",
+                        "/v1/orders/{orderId}/refund",
+                        versions(),
+                    )
+                    .visible(false),
+            );
+    }
+    for method in runtime::methods_other_than(&["POST"]) {
+        endpoints
+            .push(
+                ::dropshot::ApiEndpoint::new(
                         format!("405 {method} {}", "/v1/orders/{orderId}/shipment"),
                         |
                             rqctx: ::dropshot::RequestContext<H>,
@@ -9050,6 +10227,27 @@ pub fn register_endpoints<H: KitchenSinkHandlers>(
                         method,
                         "application/json",
                         "/v1/payments/{paymentId}",
+                        versions(),
+                    )
+                    .visible(false),
+            );
+    }
+    for method in runtime::methods_other_than(&["POST"]) {
+        endpoints
+            .push(
+                ::dropshot::ApiEndpoint::new(
+                        format!("405 {method} {}", "/v1/preferences"),
+                        |rqctx: ::dropshot::RequestContext<H>| async move {
+                            runtime::method_not_allowed(
+                                    rqctx.request.method(),
+                                    "POST",
+                                    types::Error::from_problem,
+                                )
+                                .map_err(types::Error::from)
+                        },
+                        method,
+                        "application/json",
+                        "/v1/preferences",
                         versions(),
                     )
                     .visible(false),
@@ -9158,6 +10356,27 @@ pub fn register_endpoints<H: KitchenSinkHandlers>(
                         method,
                         "application/json",
                         "/v1/store/order-count",
+                        versions(),
+                    )
+                    .visible(false),
+            );
+    }
+    for method in runtime::methods_other_than(&["GET"]) {
+        endpoints
+            .push(
+                ::dropshot::ApiEndpoint::new(
+                        format!("405 {method} {}", "/v1/whoami"),
+                        |rqctx: ::dropshot::RequestContext<H>| async move {
+                            runtime::method_not_allowed(
+                                    rqctx.request.method(),
+                                    "GET",
+                                    types::Error::from_problem,
+                                )
+                                .map_err(types::Error::from)
+                        },
+                        method,
+                        "application/json",
+                        "/v1/whoami",
                         versions(),
                     )
                     .visible(false),

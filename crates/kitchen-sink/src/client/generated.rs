@@ -794,6 +794,23 @@ pub mod types {
         ///The HTTP status code, equal to the response's status.
         pub status: i64,
     }
+    ///`Estimate`
+    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
+    pub struct Estimate {
+        pub total: f64,
+    }
+    ///What an estimate needs; every field is a scalar, so it can come as a form.
+    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
+    pub struct EstimateRequest {
+        #[serde(
+            rename = "giftWrap",
+            skip_serializing_if = "::std::option::Option::is_none"
+        )]
+        pub gift_wrap: ::std::option::Option<bool>,
+        #[serde(rename = "petId")]
+        pub pet_id: ::std::num::NonZeroU64,
+        pub quantity: ::std::num::NonZeroU32,
+    }
     ///`GetOrderStatusResponse`
     #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
     pub struct GetOrderStatusResponse {
@@ -1783,6 +1800,136 @@ pub mod types {
             Self::BankPayment(value)
         }
     }
+    ///Reading preferences, as a form sends them.
+    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
+    #[serde(deny_unknown_fields)]
+    pub struct Preferences {
+        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+        pub digest: ::std::option::Option<PreferencesDigest>,
+        #[serde(default, skip_serializing_if = "::std::vec::Vec::is_empty")]
+        pub hours: ::std::vec::Vec<i32>,
+        ///Two or three. (In a form a list of one is the same text as a single value; two or more cannot be mistaken for one.)
+        pub tags: ::std::vec::Vec<PreferencesTagsItem>,
+    }
+    ///`PreferencesDigest`
+    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
+    #[serde(deny_unknown_fields)]
+    pub struct PreferencesDigest {
+        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+        pub day: ::std::option::Option<PreferencesDigestDay>,
+        pub weekly: bool,
+    }
+    ///`PreferencesDigestDay`
+    #[derive(
+        ::serde::Deserialize,
+        ::serde::Serialize,
+        Clone,
+        Copy,
+        Debug,
+        Eq,
+        Hash,
+        Ord,
+        PartialEq,
+        PartialOrd
+    )]
+    pub enum PreferencesDigestDay {
+        #[serde(rename = "mon")]
+        Mon,
+        #[serde(rename = "fri")]
+        Fri,
+    }
+    impl ::std::fmt::Display for PreferencesDigestDay {
+        fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+            match *self {
+                Self::Mon => f.write_str("mon"),
+                Self::Fri => f.write_str("fri"),
+            }
+        }
+    }
+    impl ::std::str::FromStr for PreferencesDigestDay {
+        type Err = self::error::ConversionError;
+        fn from_str(
+            value: &str,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+            match value {
+                "mon" => Ok(Self::Mon),
+                "fri" => Ok(Self::Fri),
+                _ => Err("invalid value".into()),
+            }
+        }
+    }
+    impl ::std::convert::TryFrom<&str> for PreferencesDigestDay {
+        type Error = self::error::ConversionError;
+        fn try_from(
+            value: &str,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+            value.parse()
+        }
+    }
+    impl ::std::convert::TryFrom<::std::string::String> for PreferencesDigestDay {
+        type Error = self::error::ConversionError;
+        fn try_from(
+            value: ::std::string::String,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+            value.parse()
+        }
+    }
+    ///`PreferencesTagsItem`
+    #[derive(::serde::Serialize, Clone, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
+    #[serde(transparent)]
+    pub struct PreferencesTagsItem(::std::string::String);
+    impl ::std::ops::Deref for PreferencesTagsItem {
+        type Target = ::std::string::String;
+        fn deref(&self) -> &::std::string::String {
+            &self.0
+        }
+    }
+    impl ::std::convert::From<PreferencesTagsItem> for ::std::string::String {
+        fn from(value: PreferencesTagsItem) -> Self {
+            value.0
+        }
+    }
+    impl ::std::str::FromStr for PreferencesTagsItem {
+        type Err = self::error::ConversionError;
+        fn from_str(
+            value: &str,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+            static PATTERN: ::std::sync::LazyLock<::regress::Regex> = ::std::sync::LazyLock::new(||
+            { ::regress::Regex::new("^[a-z]+$").unwrap() });
+            if PATTERN.find(value).is_none() {
+                return Err("doesn't match pattern \"^[a-z]+$\"".into());
+            }
+            Ok(Self(value.to_string()))
+        }
+    }
+    impl ::std::convert::TryFrom<&str> for PreferencesTagsItem {
+        type Error = self::error::ConversionError;
+        fn try_from(
+            value: &str,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+            value.parse()
+        }
+    }
+    impl ::std::convert::TryFrom<::std::string::String> for PreferencesTagsItem {
+        type Error = self::error::ConversionError;
+        fn try_from(
+            value: ::std::string::String,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+            value.parse()
+        }
+    }
+    impl<'de> ::serde::Deserialize<'de> for PreferencesTagsItem {
+        fn deserialize<D>(deserializer: D) -> ::std::result::Result<Self, D::Error>
+        where
+            D: ::serde::Deserializer<'de>,
+        {
+            ::std::string::String::deserialize(deserializer)?
+                .parse()
+                .map_err(|e: self::error::ConversionError| {
+                    <D::Error as ::serde::de::Error>::custom(e.to_string())
+                })
+        }
+    }
     ///`PutLabelName`
     #[derive(::serde::Serialize, Clone, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
     #[serde(transparent)]
@@ -2383,6 +2530,11 @@ pub mod types {
                 })
         }
     }
+    ///`WhoAmIResponse`
+    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
+    pub struct WhoAmIResponse {
+        pub scheme: ::std::string::String,
+    }
     /// Generation of default values for serde.
     pub mod defaults {
         pub(super) fn address_country() -> super::AddressCountry {
@@ -2432,11 +2584,11 @@ pub mod types {
     }
 }
 #[derive(Clone, Debug)]
-#[doc = "Client for Kitchen Sink\n\nEvery construct the generator maps, in one spec, with the house rules of\n`openapi/petstore.yaml` (the Error object on every error, 401 on secured\noperations, 5XX everywhere). It is not a product: `cargo xtask generate`\ngenerates it into `crates/kitchen-sink`, whose small in-memory service\nthe tests drive over HTTP, so that each construct is proven on running\ncode. The operations follow a designer's likely next edits of the pet\nstore: read one order; search with bounded, enum, date and repeated\nparameters; create with a JSON body and `201` + `Location`; update with\n`If-Match`; schemas with allOf, oneOf, nullable and a map; a public\noperation; a paging envelope with `Link`; a CSV export and a raw photo;\na text and a form body; two success statuses; a deprecated operation;\na label in an image format the server chooses (`image/*`); a redirect\n(`303` + `Location`); a WebSocket upgrade (`101`); a literal path beside\na variable one (`/orders/summary`) and a variable named differently at\none position (`/orders/{id}/status`); two success statuses with different\nbodies (`getReceipt`); a readOnly property required in responses only\n(`Label.revision`).\n\nEvery error response carries the Error object. Its `code` is one of:\n\n| code | status | meaning |\n|---|---|---|\n| `invalid_parameter` | 400 | A path, query or header parameter is missing, malformed, or breaks its schema; the message names it and the rule. |\n| `invalid_body` | 400 | The request body is missing, malformed, or breaks its schema; the message gives the JSON pointer and the rule. |\n| `bad_request` | 400 | The request could not be read. |\n| `unauthorized` | 401 | The API key is missing, malformed or unknown. |\n| `not_found` | 404 | The resource does not exist. |\n| `conflict` | 409 | The resource is not in a state that allows this. |\n| `precondition_failed` | 412 | `If-Match` does not name the current version. |\n| `payload_too_large` | 413 | The request body is over the server's limit. |\n| `unsupported_media_type` | 415 | The request body is not of the documented media type. |\n| `internal_error` | 500 | The server failed unexpectedly. |\n| `service_unavailable` | 503 | The server cannot answer now; retry later. |\n\n\nVersion: 1.0.0"]
+#[doc = "Client for Kitchen Sink\n\nEvery construct the generator maps, in one spec, with the house rules of\n`openapi/petstore.yaml` (the Error object on every error, 401 on secured\noperations, 5XX everywhere). It is not a product: `cargo xtask generate`\ngenerates it into `crates/kitchen-sink`, whose small in-memory service\nthe tests drive over HTTP, so that each construct is proven on running\ncode. The operations follow a designer's likely next edits of the pet\nstore: read one order; search with bounded, enum, date and repeated\nparameters; create with a JSON body and `201` + `Location`; update with\n`If-Match`; schemas with allOf, oneOf, nullable and a map; a public\noperation; a paging envelope with `Link`; a CSV export and a raw photo;\na text and a form body; two success statuses; a deprecated operation;\na label in an image format the server chooses (`image/*`); a redirect\n(`303` + `Location`); a WebSocket upgrade (`101`); a literal path beside\na variable one (`/orders/summary`) and a variable named differently at\none position (`/orders/{id}/status`); two success statuses with different\nbodies (`getReceipt`); a readOnly property required in responses only\n(`Label.revision`); a body read as JSON or a form, and a response\nwritten in the JSON type `Accept` prefers (`estimateOrder`); a form with\nlists and an object (`setPreferences`); optional\nauthentication by any scheme, HTTP basic, API keys in the query and a\ncookie (`whoAmI`); OAuth2 scopes, and a requirement that combines two\nschemes (`refundOrder`).\n\nEvery error response carries the Error object. Its `code` is one of:\n\n| code | status | meaning |\n|---|---|---|\n| `invalid_parameter` | 400 | A path, query or header parameter is missing, malformed, or breaks its schema; the message names it and the rule. |\n| `invalid_body` | 400 | The request body is missing, malformed, or breaks its schema; the message gives the JSON pointer and the rule. |\n| `bad_request` | 400 | The request could not be read. |\n| `unauthorized` | 401 | The API key is missing, malformed or unknown. |\n| `insufficient_scope` | 403 | The OAuth2 token does not grant the scopes the operation needs. |\n| `not_found` | 404 | The resource does not exist. |\n| `not_acceptable` | 406 | `Accept` allows none of the media types the response is written in. |\n| `conflict` | 409 | The resource is not in a state that allows this. |\n| `precondition_failed` | 412 | `If-Match` does not name the current version. |\n| `payload_too_large` | 413 | The request body is over the server's limit. |\n| `unsupported_media_type` | 415 | The request body is not of the documented media type. |\n| `internal_error` | 500 | The server failed unexpectedly. |\n| `service_unavailable` | 503 | The server cannot answer now; retry later. |\n\n\nVersion: 1.0.0"]
 pub struct Client {
     pub(crate) baseurl: String,
     pub(crate) client: reqwest::Client,
-    pub(crate) inner: crate::ApiKey,
+    pub(crate) inner: Credentials,
 }
 impl Client {
     /// Create a new client.
@@ -2444,7 +2596,7 @@ impl Client {
     /// `baseurl` is the base URL provided to the internal
     /// `reqwest::Client`, and should include a scheme and hostname,
     /// as well as port and a path stem if applicable.
-    pub fn new(baseurl: &str, inner: crate::ApiKey) -> Self {
+    pub fn new(baseurl: &str, inner: Credentials) -> Self {
         #[cfg(not(target_arch = "wasm32"))]
         let client = {
             let dur = ::std::time::Duration::from_secs(15u64);
@@ -2463,7 +2615,7 @@ impl Client {
     pub fn new_with_client(
         baseurl: &str,
         client: reqwest::Client,
-        inner: crate::ApiKey,
+        inner: Credentials,
     ) -> Self {
         Self {
             baseurl: baseurl.to_string(),
@@ -2472,7 +2624,7 @@ impl Client {
         }
     }
 }
-impl ClientInfo<crate::ApiKey> for Client {
+impl ClientInfo<Credentials> for Client {
     fn api_version() -> &'static str {
         "1.0.0"
     }
@@ -2482,7 +2634,7 @@ impl ClientInfo<crate::ApiKey> for Client {
     fn client(&self) -> &reqwest::Client {
         &self.client
     }
-    fn inner(&self) -> &crate::ApiKey {
+    fn inner(&self) -> &Credentials {
         &self.inner
     }
 }
@@ -2490,7 +2642,7 @@ const _: () = {
     #[allow(dead_code)]
     fn assert_client_hooks()
     where
-        Client: ClientHooks<crate::ApiKey>,
+        Client: ClientHooks<Credentials>,
     {}
 };
 #[allow(clippy::all)]
@@ -3771,6 +3923,65 @@ Sends a `POST` request to `/newsletter`
             _ => Err(Error::UnexpectedResponse(response)),
         }
     }
+    /**Set reading preferences from a form with lists and an object
+
+Public; nothing is stored, the preferences read are answered. A list travels as a pair per item (`tags=a&tags=b`), an object as JSON text.
+
+Sends a `POST` request to `/preferences`
+
+*/
+    pub async fn set_preferences<'a>(
+        &'a self,
+        body: &'a types::Preferences,
+    ) -> Result<ResponseValue<types::Preferences>, Error<types::Error>> {
+        let url = format!("{}/preferences", self.baseurl,);
+        let mut header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
+        header_map
+            .append(
+                ::reqwest::header::HeaderName::from_static("api-version"),
+                ::reqwest::header::HeaderValue::from_static(Self::api_version()),
+            );
+        #[allow(unused_mut)]
+        let mut request = self
+            .client
+            .post(url)
+            .header(
+                ::reqwest::header::ACCEPT,
+                ::reqwest::header::HeaderValue::from_static("application/json"),
+            )
+            .header(
+                ::reqwest::header::CONTENT_TYPE,
+                ::reqwest::header::HeaderValue::from_static(
+                    "application/x-www-form-urlencoded",
+                ),
+            )
+            .body(encode_form(&body, &["hours", "tags"])?)
+            .headers(header_map)
+            .build()?;
+        let info = OperationInfo {
+            operation_id: "set_preferences",
+        };
+        self.pre(&mut request, &info).await?;
+        let result = self.exec(request, &info).await;
+        self.post(&result, &info).await?;
+        let response = result?;
+        match response.status().as_u16() {
+            200u16 => ResponseValue::from_response(response).await,
+            400u16 => {
+                Err(Error::ErrorResponse(ResponseValue::from_response(response).await?))
+            }
+            413u16 => {
+                Err(Error::ErrorResponse(ResponseValue::from_response(response).await?))
+            }
+            415u16 => {
+                Err(Error::ErrorResponse(ResponseValue::from_response(response).await?))
+            }
+            500u16..=599u16 => {
+                Err(Error::ErrorResponse(ResponseValue::from_response(response).await?))
+            }
+            _ => Err(Error::UnexpectedResponse(response)),
+        }
+    }
     /**Create or replace a label
 
 Sends a `PUT` request to `/labels/{name}`
@@ -4124,11 +4335,462 @@ Arguments:
             _ => Err(Error::UnexpectedResponse(response)),
         }
     }
+    /**Estimate an order, from JSON or a form
+
+Public, nothing is stored. The body is read as JSON or as a form; the answer is written in the JSON media type the caller's `Accept` prefers.
+
+Sends a `POST` request to `/estimates`
+
+*/
+    pub async fn estimate_order<'a>(
+        &'a self,
+        body: &'a types::EstimateRequest,
+    ) -> Result<ResponseValue<types::Estimate>, Error<types::Error>> {
+        let url = format!("{}/estimates", self.baseurl,);
+        let mut header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
+        header_map
+            .append(
+                ::reqwest::header::HeaderName::from_static("api-version"),
+                ::reqwest::header::HeaderValue::from_static(Self::api_version()),
+            );
+        #[allow(unused_mut)]
+        let mut request = self
+            .client
+            .post(url)
+            .header(
+                ::reqwest::header::ACCEPT,
+                ::reqwest::header::HeaderValue::from_static("application/json"),
+            )
+            .json(&body)
+            .headers(header_map)
+            .build()?;
+        let info = OperationInfo {
+            operation_id: "estimate_order",
+        };
+        self.pre(&mut request, &info).await?;
+        let result = self.exec(request, &info).await;
+        self.post(&result, &info).await?;
+        let response = result?;
+        match response.status().as_u16() {
+            200u16 => ResponseValue::from_response(response).await,
+            400u16 => {
+                Err(Error::ErrorResponse(ResponseValue::from_response(response).await?))
+            }
+            406u16 => {
+                Err(Error::ErrorResponse(ResponseValue::from_response(response).await?))
+            }
+            413u16 => {
+                Err(Error::ErrorResponse(ResponseValue::from_response(response).await?))
+            }
+            415u16 => {
+                Err(Error::ErrorResponse(ResponseValue::from_response(response).await?))
+            }
+            500u16..=599u16 => {
+                Err(Error::ErrorResponse(ResponseValue::from_response(response).await?))
+            }
+            _ => Err(Error::UnexpectedResponse(response)),
+        }
+    }
+    /**Who the caller is
+
+Authentication is optional: a caller may send any one of these credentials, or none. A credential that is sent must be valid.
+
+Sends a `GET` request to `/whoami`
+
+*/
+    pub async fn who_am_i<'a>(
+        &'a self,
+    ) -> Result<ResponseValue<types::WhoAmIResponse>, Error<types::Error>> {
+        let url = format!("{}/whoami", self.baseurl,);
+        let mut header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
+        header_map
+            .append(
+                ::reqwest::header::HeaderName::from_static("api-version"),
+                ::reqwest::header::HeaderValue::from_static(Self::api_version()),
+            );
+        #[allow(unused_mut)]
+        let mut request = self
+            .client
+            .get(url)
+            .header(
+                ::reqwest::header::ACCEPT,
+                ::reqwest::header::HeaderValue::from_static("application/json"),
+            )
+            .headers(header_map)
+            .build()?;
+        let info = OperationInfo {
+            operation_id: "who_am_i",
+        };
+        self.pre(&mut request, &info).await?;
+        let result = self.exec(request, &info).await;
+        self.post(&result, &info).await?;
+        let response = result?;
+        match response.status().as_u16() {
+            200u16 => ResponseValue::from_response(response).await,
+            401u16 => {
+                Err(Error::ErrorResponse(ResponseValue::from_response(response).await?))
+            }
+            500u16..=599u16 => {
+                Err(Error::ErrorResponse(ResponseValue::from_response(response).await?))
+            }
+            _ => Err(Error::UnexpectedResponse(response)),
+        }
+    }
+    /**Refund an order
+
+Needs an OAuth2 token that grants `orders:write`, or both HTTP basic and the API key header.
+
+Sends a `POST` request to `/orders/{orderId}/refund`
+
+Arguments:
+- `order_id`: The order's id.
+*/
+    pub async fn refund_order<'a>(
+        &'a self,
+        order_id: ::std::num::NonZeroU64,
+    ) -> Result<ResponseValue<()>, Error<types::Error>> {
+        let url = format!(
+            "{}/orders/{}/refund", self.baseurl, encode_path(& order_id.to_string()),
+        );
+        let mut header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
+        header_map
+            .append(
+                ::reqwest::header::HeaderName::from_static("api-version"),
+                ::reqwest::header::HeaderValue::from_static(Self::api_version()),
+            );
+        #[allow(unused_mut)]
+        let mut request = self
+            .client
+            .post(url)
+            .header(
+                ::reqwest::header::ACCEPT,
+                ::reqwest::header::HeaderValue::from_static("application/json"),
+            )
+            .headers(header_map)
+            .build()?;
+        let info = OperationInfo {
+            operation_id: "refund_order",
+        };
+        self.pre(&mut request, &info).await?;
+        let result = self.exec(request, &info).await;
+        self.post(&result, &info).await?;
+        let response = result?;
+        match response.status().as_u16() {
+            204u16 => Ok(ResponseValue::empty(response)),
+            400u16 => {
+                Err(Error::ErrorResponse(ResponseValue::from_response(response).await?))
+            }
+            401u16 => {
+                Err(Error::ErrorResponse(ResponseValue::from_response(response).await?))
+            }
+            403u16 => {
+                Err(Error::ErrorResponse(ResponseValue::from_response(response).await?))
+            }
+            404u16 => {
+                Err(Error::ErrorResponse(ResponseValue::from_response(response).await?))
+            }
+            500u16..=599u16 => {
+                Err(Error::ErrorResponse(ResponseValue::from_response(response).await?))
+            }
+            _ => Err(Error::UnexpectedResponse(response)),
+        }
+    }
 }
 /// Items consumers will typically use such as the Client.
 pub mod prelude {
     #[allow(unused_imports)]
     pub use super::Client;
+}
+/// What this client authenticates with.
+///
+///One field per security scheme the spec declares; `None` is not sent.
+/// Each request carries the credentials of the first of its
+/// operation's security requirements that these fill (nothing for a
+/// public operation, or when none is filled: the server's 401 says
+/// what is missing). Its `Debug` hides every secret.
+#[derive(Clone, Default)]
+pub struct Credentials {
+    ///`apiKeyAuth`: the API key, sent in the `X-API-Key` header.
+    pub api_key_auth: ::std::option::Option<::std::string::String>,
+    ///`basicAuth`: the user and password (HTTP basic).
+    pub basic_auth: ::std::option::Option<BasicCredentials>,
+    ///`bearerAuth`: the bearer (access) token.
+    pub bearer_auth: ::std::option::Option<::std::string::String>,
+    ///`cookieKey`: the API key, sent as the cookie `session`.
+    pub cookie_key: ::std::option::Option<::std::string::String>,
+    ///`oauth`: the bearer (access) token.
+    pub oauth: ::std::option::Option<::std::string::String>,
+    ///`queryKey`: the API key, sent as the query parameter `api_key`.
+    pub query_key: ::std::option::Option<::std::string::String>,
+}
+/// A user and password for HTTP basic. Its `Debug` hides the password.
+#[derive(Clone)]
+pub struct BasicCredentials {
+    pub user: ::std::string::String,
+    pub password: ::std::string::String,
+}
+impl ::std::fmt::Debug for BasicCredentials {
+    fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+        f.debug_struct("BasicCredentials")
+            .field("user", &self.user)
+            .field("password", &"<redacted>")
+            .finish()
+    }
+}
+impl ::std::fmt::Debug for Credentials {
+    fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+        f.debug_struct("Credentials")
+            .field("api_key_auth", &self.api_key_auth.as_ref().map(|_| "<redacted>"))
+            .field("basic_auth", &self.basic_auth.as_ref().map(|_| "<redacted>"))
+            .field("bearer_auth", &self.bearer_auth.as_ref().map(|_| "<redacted>"))
+            .field("cookie_key", &self.cookie_key.as_ref().map(|_| "<redacted>"))
+            .field("oauth", &self.oauth.as_ref().map(|_| "<redacted>"))
+            .field("query_key", &self.query_key.as_ref().map(|_| "<redacted>"))
+            .finish()
+    }
+}
+///A security scheme of the spec.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[allow(clippy::enum_variant_names)]
+enum SecurityScheme {
+    ApiKeyAuth,
+    BasicAuth,
+    BearerAuth,
+    CookieKey,
+    Oauth,
+    QueryKey,
+}
+impl Credentials {
+    /// The security requirements of an operation (progenitor's
+    /// name for it), as the spec lists them: any one of them, each
+    /// with all its schemes.
+    fn requirements(operation: &str) -> &'static [&'static [SecurityScheme]] {
+        match operation {
+            "search_orders" => &[&[SecurityScheme::BearerAuth]],
+            "create_order" => &[&[SecurityScheme::BearerAuth]],
+            "quote_order" => &[],
+            "get_order" => &[&[SecurityScheme::BearerAuth]],
+            "delete_order" => &[&[SecurityScheme::BearerAuth]],
+            "update_order" => &[&[SecurityScheme::BearerAuth]],
+            "pay_order" => &[&[SecurityScheme::BearerAuth]],
+            "ship_order" => &[&[SecurityScheme::BearerAuth]],
+            "get_photo" => &[&[SecurityScheme::BearerAuth]],
+            "upload_photo" => &[&[SecurityScheme::BearerAuth]],
+            "get_label" => &[&[SecurityScheme::BearerAuth]],
+            "watch_order" => &[&[SecurityScheme::BearerAuth]],
+            "get_order_summary" => &[&[SecurityScheme::BearerAuth]],
+            "get_order_status" => &[&[SecurityScheme::BearerAuth]],
+            "get_receipt" => &[&[SecurityScheme::BearerAuth]],
+            "get_latest_order" => &[&[SecurityScheme::BearerAuth]],
+            "add_note" => &[&[SecurityScheme::BearerAuth]],
+            "list_order_lines" => &[&[SecurityScheme::BearerAuth]],
+            "export_orders" => &[&[SecurityScheme::BearerAuth]],
+            "get_inventory" => {
+                &[&[SecurityScheme::ApiKeyAuth], &[SecurityScheme::BearerAuth]]
+            }
+            "count_orders" => &[&[SecurityScheme::BearerAuth]],
+            "get_status" => &[],
+            "subscribe" => &[],
+            "set_preferences" => &[],
+            "put_label" => &[&[SecurityScheme::BearerAuth]],
+            "get_report" => &[&[SecurityScheme::BearerAuth]],
+            "get_payment" => &[&[SecurityScheme::BearerAuth]],
+            "echo_parameters" => &[&[SecurityScheme::BearerAuth]],
+            "get_legacy_order" => &[&[SecurityScheme::BearerAuth]],
+            "estimate_order" => &[],
+            "who_am_i" => {
+                &[
+                    &[],
+                    &[SecurityScheme::BearerAuth],
+                    &[SecurityScheme::BasicAuth],
+                    &[SecurityScheme::QueryKey],
+                    &[SecurityScheme::CookieKey],
+                ]
+            }
+            "refund_order" => {
+                &[
+                    &[SecurityScheme::Oauth],
+                    &[SecurityScheme::ApiKeyAuth, SecurityScheme::BasicAuth],
+                ]
+            }
+            _ => &[],
+        }
+    }
+    fn holds(&self, scheme: SecurityScheme) -> bool {
+        match scheme {
+            SecurityScheme::ApiKeyAuth => self.api_key_auth.is_some(),
+            SecurityScheme::BasicAuth => self.basic_auth.is_some(),
+            SecurityScheme::BearerAuth => self.bearer_auth.is_some(),
+            SecurityScheme::CookieKey => self.cookie_key.is_some(),
+            SecurityScheme::Oauth => self.oauth.is_some(),
+            SecurityScheme::QueryKey => self.query_key.is_some(),
+        }
+    }
+    fn apply(
+        &self,
+        scheme: SecurityScheme,
+        request: &mut reqwest::Request,
+    ) -> ::std::result::Result<(), ::std::string::String> {
+        match scheme {
+            SecurityScheme::ApiKeyAuth => {
+                match &self.api_key_auth {
+                    ::std::option::Option::Some(value) => {
+                        set_header(request, "X-API-Key", value)
+                    }
+                    ::std::option::Option::None => Ok(()),
+                }
+            }
+            SecurityScheme::BasicAuth => {
+                match &self.basic_auth {
+                    ::std::option::Option::Some(value) => {
+                        use ::base64::Engine;
+                        let pair = format!("{}:{}", value.user, value.password);
+                        let encoded = ::base64::engine::general_purpose::STANDARD
+                            .encode(pair);
+                        set_header(request, "authorization", &format!("Basic {encoded}"))
+                    }
+                    ::std::option::Option::None => Ok(()),
+                }
+            }
+            SecurityScheme::BearerAuth => {
+                match &self.bearer_auth {
+                    ::std::option::Option::Some(value) => {
+                        set_header(request, "authorization", &format!("Bearer {value}"))
+                    }
+                    ::std::option::Option::None => Ok(()),
+                }
+            }
+            SecurityScheme::CookieKey => {
+                match &self.cookie_key {
+                    ::std::option::Option::Some(value) => {
+                        add_cookie(request, "session", value)
+                    }
+                    ::std::option::Option::None => Ok(()),
+                }
+            }
+            SecurityScheme::Oauth => {
+                match &self.oauth {
+                    ::std::option::Option::Some(value) => {
+                        set_header(request, "authorization", &format!("Bearer {value}"))
+                    }
+                    ::std::option::Option::None => Ok(()),
+                }
+            }
+            SecurityScheme::QueryKey => {
+                match &self.query_key {
+                    ::std::option::Option::Some(value) => {
+                        request
+                            .url_mut()
+                            .query_pairs_mut()
+                            .append_pair("api_key", value);
+                        Ok(())
+                    }
+                    ::std::option::Option::None => Ok(()),
+                }
+            }
+        }
+    }
+    /// Adds to `request` the credentials of the first requirement
+    /// of `operation` (progenitor's name for it) that these fill.
+    pub fn authorize(
+        &self,
+        operation: &str,
+        request: &mut reqwest::Request,
+    ) -> ::std::result::Result<(), ::std::string::String> {
+        let filled = Self::requirements(operation)
+            .iter()
+            .find(|requirement| {
+                !requirement.is_empty() && requirement.iter().all(|s| self.holds(*s))
+            });
+        for scheme in filled.copied().unwrap_or_default() {
+            self.apply(*scheme, request)?;
+        }
+        Ok(())
+    }
+}
+/// Sets a header, marked sensitive so that it is never logged.
+#[allow(dead_code)]
+fn set_header(
+    request: &mut reqwest::Request,
+    name: &'static str,
+    value: &str,
+) -> ::std::result::Result<(), ::std::string::String> {
+    let mut value = reqwest::header::HeaderValue::from_str(value)
+        .map_err(|_| {
+            format!("a credential for `{name}` holds characters a header cannot carry")
+        })?;
+    value.set_sensitive(true);
+    request.headers_mut().insert(name, value);
+    Ok(())
+}
+/// Adds a cookie to the request's `Cookie` header.
+#[allow(dead_code)]
+fn add_cookie(
+    request: &mut reqwest::Request,
+    name: &str,
+    value: &str,
+) -> ::std::result::Result<(), ::std::string::String> {
+    let pair = format!("{name}={value}");
+    let cookie = match request
+        .headers()
+        .get(reqwest::header::COOKIE)
+        .and_then(|v| v.to_str().ok())
+    {
+        ::std::option::Option::Some(existing) => format!("{existing}; {pair}"),
+        ::std::option::Option::None => pair,
+    };
+    let mut value = reqwest::header::HeaderValue::from_str(&cookie)
+        .map_err(|_| {
+            format!("the cookie `{name}` holds characters a header cannot carry")
+        })?;
+    value.set_sensitive(true);
+    request.headers_mut().insert(reqwest::header::COOKIE, value);
+    Ok(())
+}
+/// Sends each request's credentials (progenitor's
+/// `HooksMode::Expected` asks for this impl).
+impl progenitor_client::ClientHooks<Credentials> for Client {
+    async fn pre<E>(
+        &self,
+        request: &mut reqwest::Request,
+        info: &progenitor_client::OperationInfo,
+    ) -> ::std::result::Result<(), progenitor_client::Error<E>> {
+        progenitor_client::ClientInfo::inner(self)
+            .authorize(&info.operation_id, request)
+            .map_err(progenitor_client::Error::InvalidRequest)
+    }
+}
+/// Writes a form body as the server reads it: a scalar as its
+/// text, each item of a list (`lists` names them) as its own pair,
+/// an object or any other structured value as JSON text.
+/// (progenitor's encoder, serde_urlencoded, writes no lists or
+/// objects.)
+fn encode_form<T: ::serde::Serialize, E>(
+    body: &T,
+    lists: &[&str],
+) -> ::std::result::Result<::std::string::String, Error<E>> {
+    let invalid = |e: ::std::string::String| Error::InvalidRequest(
+        format!("the form body: {e}"),
+    );
+    let value = ::serde_json::to_value(body).map_err(|e| invalid(e.to_string()))?;
+    let ::serde_json::Value::Object(fields) = value else {
+        return Err(invalid("not an object".into()));
+    };
+    let text = |value: &::serde_json::Value| match value {
+        ::serde_json::Value::String(s) => s.clone(),
+        other => other.to_string(),
+    };
+    let mut pairs: ::std::vec::Vec<(&str, ::std::string::String)> = ::std::vec::Vec::new();
+    for (name, value) in &fields {
+        match value {
+            ::serde_json::Value::Null => {}
+            ::serde_json::Value::Array(items) if lists.contains(&name.as_str()) => {
+                pairs.extend(items.iter().map(|item| (name.as_str(), text(item))));
+            }
+            other => pairs.push((name.as_str(), text(other))),
+        }
+    }
+    ::serde_urlencoded::to_string(&pairs).map_err(|e| invalid(e.to_string()))
 }
 ///The Production base URL, from the spec's `servers`.
 pub const PRODUCTION_BASE_URL: &str = "https://sink.example.com/v1";

@@ -19,7 +19,7 @@ use tokio_tungstenite::WebSocketStream;
 use tokio_tungstenite::tungstenite::Message;
 use tokio_tungstenite::tungstenite::protocol::Role;
 
-use crate::runtime::{AuthError, Authenticator, BearerToken, Bytes, Json, Payload, Problem, Upgrade};
+use crate::runtime::{AuthError, Authenticator, Bytes, Credential, Json, Payload, Problem, Upgrade};
 
 /// The service: its API keys and its data.
 pub struct Service {
@@ -51,9 +51,12 @@ impl Stored {
     }
 }
 
-/// The caller, once its key is checked.
+/// The caller, once its credentials are checked: the scheme it
+/// authenticated by (of several at once, the first).
 #[derive(Debug)]
-pub struct Caller;
+pub struct Caller {
+    pub scheme: &'static str,
+}
 
 impl Service {
     /// A service that accepts `keys`.
@@ -74,13 +77,32 @@ impl Service {
     }
 }
 
+/// The user HTTP basic takes, with an API key as the password.
+pub const BASIC_USER: &str = "kitchen";
+
+/// An OAuth2 token made of this and an API key grants `orders:read` alone.
+pub const READ_ONLY_PREFIX: &str = "readonly-";
+
 impl Authenticator for Service {
     type Principal = Caller;
 
-    async fn authenticate(&self, token: BearerToken) -> Result<Caller, AuthError> {
-        match self.keys.iter().any(|key| key == token.secret()) {
-            true => Ok(Caller),
-            false => Err(AuthError::InvalidKey),
+    async fn authenticate(&self, credential: Credential) -> Result<Caller, AuthError> {
+        let known = |key: &str| self.keys.iter().any(|k| k == key);
+        let caller = Caller {
+            scheme: credential.scheme(),
+        };
+        match &credential {
+            Credential::Bearer { token, scopes, .. } => match token.secret().strip_prefix(READ_ONLY_PREFIX) {
+                Some(key) if known(key) => match scopes.iter().all(|scope| *scope == "orders:read") {
+                    true => Ok(caller),
+                    false => Err(AuthError::InsufficientScope),
+                },
+                _ if known(token.secret()) => Ok(caller),
+                _ => Err(AuthError::InvalidKey),
+            },
+            Credential::Basic { user, password, .. } if user == BASIC_USER && known(password.secret()) => Ok(caller),
+            Credential::ApiKey { key, .. } if known(key.secret()) => Ok(caller),
+            _ => Err(AuthError::InvalidKey),
         }
     }
 }
@@ -136,6 +158,27 @@ impl KitchenSinkHandlers for Service {
         state.next_id += 1;
         state.orders.insert(id, stored);
         CreateOrderResponse::Created(Json::from(order), headers)
+    }
+
+    async fn estimate_order(&self, body: types::EstimateRequest) -> EstimateOrderResponse {
+        let wrapping = if body.gift_wrap == Some(true) { 2.0 } else { 0.0 };
+        EstimateOrderResponse::Ok(Json::from(types::Estimate {
+            total: f64::from(body.quantity.get()) * 9.5 + wrapping,
+        }))
+    }
+
+    async fn who_am_i(&self, caller: Option<&Caller>) -> WhoAmIResponse {
+        let scheme = caller.map_or("anonymous", |c| c.scheme);
+        WhoAmIResponse::Ok(Json::from(types::WhoAmIResponseBody {
+            scheme: scheme.to_string(),
+        }))
+    }
+
+    async fn refund_order(&self, _: &Caller, order_id: NonZeroU64) -> RefundOrderResponse {
+        match self.state().orders.contains_key(&id_of(order_id)) {
+            true => RefundOrderResponse::NoContent,
+            false => RefundOrderResponse::NotFound(not_found("order", order_id)),
+        }
     }
 
     async fn quote_order(&self, body: types::NewOrder) -> QuoteOrderResponse {
@@ -394,6 +437,10 @@ impl KitchenSinkHandlers for Service {
             version: API_VERSION.to_string(),
             started_at: self.started_at,
         }))
+    }
+
+    async fn set_preferences(&self, body: types::Preferences) -> SetPreferencesResponse {
+        SetPreferencesResponse::Ok(Json::from(body))
     }
 
     async fn subscribe(&self, body: types::SubscribeRequestBody) -> SubscribeResponse {

@@ -32,9 +32,17 @@ impl Sink {
         }
     }
 
-    /// The generated client, with the key.
+    /// The generated client, with the key as its bearer token.
     pub fn client(&self) -> kitchen_sink::client::Client {
-        kitchen_sink::client::Client::new(&self.base_url, kitchen_sink::ApiKey::new(&self.key))
+        self.client_with(kitchen_sink::client::Credentials {
+            bearer_auth: Some(self.key.clone()),
+            ..Default::default()
+        })
+    }
+
+    /// The generated client, with these credentials (none: anonymous).
+    pub fn client_with(&self, credentials: kitchen_sink::client::Credentials) -> kitchen_sink::client::Client {
+        kitchen_sink::client::Client::new(&self.base_url, credentials)
     }
 
     /// A plain request to `path` (under the base URL), with the key.

@@ -350,9 +350,16 @@ static LIST_ORDERS: runtime::Operation = runtime::Operation {
     method: "GET",
     path: "/v2/store/orders",
     security: &[
-        runtime::Scheme::Bearer {
-            name: "bearerAuth",
-        },
+        runtime::Requirement(
+            &[
+                runtime::Need {
+                    scheme: runtime::Scheme::Bearer {
+                        name: "bearerAuth",
+                    },
+                    scopes: &[],
+                },
+            ],
+        ),
     ],
     parameters: &[
         runtime::Parameter {
@@ -443,6 +450,7 @@ static LIST_ORDERS: runtime::Operation = runtime::Operation {
             description: "A page of orders.",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
+                alternatives: &[],
                 schema: &LIST_ORDERS_RESPONSE_200,
                 doc_name: "ListOrdersResponseBody",
             }),
@@ -477,9 +485,16 @@ static CANCEL_ORDER: runtime::Operation = runtime::Operation {
     method: "DELETE",
     path: "/v2/store/orders/{orderId}",
     security: &[
-        runtime::Scheme::Bearer {
-            name: "bearerAuth",
-        },
+        runtime::Requirement(
+            &[
+                runtime::Need {
+                    scheme: runtime::Scheme::Bearer {
+                        name: "bearerAuth",
+                    },
+                    scopes: &[],
+                },
+            ],
+        ),
     ],
     parameters: &[
         runtime::Parameter {
@@ -726,7 +741,7 @@ impl<H: PetStoreHandlers> PetStoreApi for StrictServer<H> {
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
-                    rqctx.request.headers(),
+                    &rqctx.request,
                     LIST_ORDERS.security,
                 )
                 .await
@@ -764,7 +779,7 @@ impl<H: PetStoreHandlers> PetStoreApi for StrictServer<H> {
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
-                    rqctx.request.headers(),
+                    &rqctx.request,
                     CANCEL_ORDER.security,
                 )
                 .await

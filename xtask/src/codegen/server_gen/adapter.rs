@@ -9,6 +9,7 @@ use quote::quote;
 use super::endpoints::{dropshot_params, dropshot_return};
 use super::model::Operation;
 use super::parameters::{has_params, has_path, params_struct, path_struct};
+use super::responses::negotiates;
 
 /// `context`: the server context's type as the enclosing impl names it
 /// (`Self::Context` in the trait's impl, `H` beside it).
@@ -21,17 +22,33 @@ pub(super) fn adapter(
     let (fn_name, table) = (&op.fn_name, &op.table);
     let params = dropshot_params(op);
     let ret = dropshot_return(op, error_type);
+    let authenticate_fn = match op.optional_auth() {
+        true => quote!(authenticate_optional),
+        false => quote!(authenticate_with),
+    };
     let authenticate = op.requires_auth().then(|| {
         quote! {
-            let caller = match runtime::authenticate_with(handlers, rqctx.request.headers(), #table.security).await {
+            let caller = match runtime::#authenticate_fn(handlers, &rqctx.request, #table.security).await {
                 ::std::result::Result::Ok(caller) => caller,
                 ::std::result::Result::Err(rejection) => return rejection.into_reply(),
             };
         }
     });
+    // Before anything is done for a caller that cannot read the answer.
+    let negotiate = negotiates(op).then(|| {
+        quote! {
+            let accepted = match runtime::negotiate(&#table, rqctx.request.headers()) {
+                ::std::result::Result::Ok(accepted) => accepted,
+                ::std::result::Result::Err(problem) => return runtime::Reply::problem(406, problem),
+            };
+        }
+    });
+    let accepted = negotiates(op).then(|| quote!(&accepted));
     let mut args = Vec::new();
-    if op.requires_auth() {
-        args.push(quote!(&caller));
+    match (op.requires_auth(), op.optional_auth()) {
+        (true, true) => args.push(quote!(caller.as_ref())),
+        (true, false) => args.push(quote!(&caller)),
+        _ => {}
     }
     let read_parameters = (!op.parameters.is_empty()).then(|| {
         let path_ty = match has_path(op) {
@@ -101,12 +118,13 @@ pub(super) fn adapter(
             let handlers = rqctx.context();
             let reply = async {
                 #authenticate
+                #negotiate
                 #read_parameters
                 #read_body
                 #read_handshake
                 #[allow(deprecated)]
                 let response = <H as #handlers_trait>::#fn_name(handlers, #(#args),*).await;
-                response.into_http()
+                response.into_http(#accepted)
             }
             .await;
             ::std::result::Result::Ok(reply)

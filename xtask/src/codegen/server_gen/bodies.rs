@@ -8,14 +8,16 @@ use serde_json::Value;
 
 use super::model::Context;
 use super::parameters::{option_str, scalar};
-use crate::codegen::schema::COMPONENTS_PREFIX;
+use crate::codegen::spec::forms::{self, FormKind};
 use crate::codegen::spec::media::essence;
-use crate::codegen::spec::{OperationRef, SpecError, schema_type};
+use crate::codegen::spec::{OperationRef, SpecError, served_body};
 
 pub(super) struct RequestBody {
     pub(super) media_type: String,
     /// `Json`, `Form`, `Binary` or `Text`.
     pub(super) kind: &'static str,
+    /// The other media types read into the same value, with their kind.
+    pub(super) alternatives: Vec<(String, &'static str)>,
     pub(super) required: bool,
     pub(super) description: Option<String>,
     pub(super) schema: syn::Ident,
@@ -59,10 +61,15 @@ impl RequestBody {
         let kind = quote::format_ident!("{}", self.kind);
         let description = option_str(self.description.as_deref());
         let fields = self.form_fields.iter().map(|(name, kind)| quote!((#name, #kind),));
+        let alternatives = self.alternatives.iter().map(|(media_type, kind)| {
+            let kind = quote::format_ident!("{}", kind);
+            quote!((#media_type, runtime::BodyKind::#kind),)
+        });
         quote! {
             ::std::option::Option::Some(runtime::Body {
                 media_type: #media_type,
                 kind: runtime::BodyKind::#kind,
+                alternatives: &[#(#alternatives)*],
                 required: #required,
                 description: #description,
                 schema: &#schema,
@@ -77,27 +84,39 @@ pub(super) fn describe_body(cx: &mut Context<'_>, op: &OperationRef<'_>) -> Resu
     let Some((body, location)) = cx.spec.request_body(op)? else {
         return Ok(None);
     };
-    // One media type, checked by the spec's checks.
-    let Some((media_type, media)) = body["content"].as_object().and_then(|c| c.iter().next()) else {
+    // The media types the layer reads (checked by the spec's checks).
+    let Some(served) = body["content"].as_object().and_then(|c| served_body(cx.spec, c)) else {
         return Ok(None);
     };
+    let (media_type, media) = served.primary;
     let at = format!("{location}.content.{media_type}.schema");
     let schema = &media["schema"];
     let name = format!("{}-request-body", op.operation_id());
-    let (kind, ty) = match essence(media_type).as_str() {
-        "application/octet-stream" => ("Binary", quote!(runtime::Bytes)),
-        "text/plain" => ("Text", quote!(::std::string::String)),
-        "application/x-www-form-urlencoded" => ("Form", cx.types.add(schema, &name, &at)?),
-        _ => ("Json", cx.types.add(schema, &name, &at)?),
+    let kind = body_kind(media_type);
+    let ty = match kind {
+        "Binary" => quote!(runtime::Bytes),
+        "Text" => quote!(::std::string::String),
+        _ => cx.types.add(schema, &name, &at)?,
     };
-    let form_fields = match kind {
-        "Form" => form_fields(cx, schema),
-        _ => Vec::new(),
+    let alternatives: Vec<(String, &'static str)> = served
+        .alternatives
+        .iter()
+        .map(|media_type| (media_type.to_string(), body_kind(media_type)))
+        .collect();
+    // A form's fields are read by their types, whichever media type is
+    // the handler's.
+    let form_fields = match std::iter::once(kind)
+        .chain(alternatives.iter().map(|(_, k)| *k))
+        .any(|k| k == "Form")
+    {
+        true => form_fields(cx, schema, &at)?,
+        false => Vec::new(),
     };
     let static_name = format!("{}_body", op.operation_id());
     Ok(Some(RequestBody {
-        media_type: media_type.clone(),
+        media_type: media_type.to_string(),
         kind,
+        alternatives,
         required: body["required"].as_bool().unwrap_or(false),
         description: body["description"].as_str().map(str::to_string),
         schema: cx.schemas.add(&static_name, schema, &at)?,
@@ -107,20 +126,47 @@ pub(super) fn describe_body(cx: &mut Context<'_>, op: &OperationRef<'_>) -> Resu
     }))
 }
 
-/// How each field of a form's object is read (checked by the spec's
-/// checks: scalars).
-fn form_fields(cx: &Context<'_>, schema: &Value) -> Vec<(String, TokenStream)> {
-    let object = match schema.get("$ref").and_then(Value::as_str) {
-        Some(reference) => reference
-            .strip_prefix(COMPONENTS_PREFIX)
-            .and_then(|name| cx.spec.component_schemas().get(name))
-            .unwrap_or(schema),
-        None => schema,
-    };
-    object["properties"]
-        .as_object()
+/// How a body of `media_type` is read (`runtime::BodyKind`).
+fn body_kind(media_type: &str) -> &'static str {
+    match essence(media_type).as_str() {
+        "application/octet-stream" => "Binary",
+        "text/plain" => "Text",
+        "application/x-www-form-urlencoded" => "Form",
+        _ => "Json",
+    }
+}
+
+/// How each field of a form's object is read (`runtime::FormField`).
+fn form_fields(cx: &Context<'_>, schema: &Value, at: &str) -> Result<Vec<(String, TokenStream)>, SpecError> {
+    let fields = forms::form_fields(cx.spec, schema, at)?;
+    Ok(fields
         .into_iter()
-        .flatten()
-        .map(|(name, property)| (name.clone(), scalar(schema_type(cx.spec, property))))
-        .collect()
+        .map(|(name, kind)| {
+            let read = match kind {
+                FormKind::One(ty) => {
+                    let scalar = scalar(Some(ty));
+                    quote!(runtime::FormField::One(#scalar))
+                }
+                FormKind::List { items, required } => {
+                    let items = match items {
+                        Some(ty) => {
+                            let scalar = scalar(Some(ty));
+                            quote!(runtime::FormItem::Scalar(#scalar))
+                        }
+                        None => quote!(runtime::FormItem::Any),
+                    };
+                    quote!(runtime::FormField::List { items: #items, required: #required })
+                }
+                FormKind::Object(properties) => {
+                    let properties = properties.iter().map(|(name, ty)| {
+                        let scalar = scalar(Some(ty));
+                        quote!((#name, #scalar),)
+                    });
+                    quote!(runtime::FormField::Object(&[#(#properties)*]))
+                }
+                FormKind::Any => quote!(runtime::FormField::Any),
+            };
+            (name.to_string(), read)
+        })
+        .collect())
 }

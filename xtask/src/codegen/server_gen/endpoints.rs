@@ -52,7 +52,9 @@ pub(super) fn endpoint_decl(op: &Operation, error_type: &TokenStream) -> TokenSt
 /// the query and header parameters, the body, the WebSocket handshake.
 pub(super) fn handler_args(op: &Operation) -> Vec<TokenStream> {
     let mut args = Vec::new();
-    if op.requires_auth() {
+    if op.optional_auth() {
+        args.push(quote!(caller: ::std::option::Option<&Self::Principal>));
+    } else if op.requires_auth() {
         args.push(quote!(caller: &Self::Principal));
     }
     for p in op.parameters.iter().filter(|p| p.in_path()) {

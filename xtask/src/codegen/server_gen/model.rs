@@ -33,7 +33,9 @@ pub(super) struct Operation {
     pub(super) doc: String,
     pub(super) deprecated: bool,
     pub(super) deprecation: Option<DeprecationHeaders>,
-    pub(super) security: Vec<SchemeRef>,
+    /// The ways a caller may authenticate, any one of them; empty for a
+    /// public operation.
+    pub(super) security: Vec<Requirement>,
     pub(super) parameters: Vec<Parameter>,
     pub(super) body: Option<RequestBody>,
     pub(super) successes: Vec<Success>,
@@ -49,6 +51,12 @@ impl Operation {
         !self.security.is_empty()
     }
 
+    /// Whether a caller may also come without credentials (an empty
+    /// requirement, `{}`): the handler then gets an `Option`.
+    pub(super) fn optional_auth(&self) -> bool {
+        self.security.iter().any(|r| r.0.is_empty())
+    }
+
     /// Whether the operation documents a WebSocket upgrade (`101`).
     pub(super) fn upgrades(&self) -> bool {
         self.successes.iter().any(|s| s.upgrade)
@@ -59,10 +67,31 @@ impl Operation {
     }
 }
 
-/// A security scheme an operation accepts.
+/// One way to authenticate: every scheme listed (with the scopes it
+/// needs), or none for `{}`.
+pub(super) struct Requirement(pub(super) Vec<(SchemeRef, Vec<String>)>);
+
+/// A security scheme, as the runtime reads it (`runtime::Scheme`).
 pub(super) enum SchemeRef {
-    Bearer { name: String },
-    ApiKeyHeader { name: String, header: String },
+    /// HTTP bearer, OAuth2 and OpenID Connect.
+    Bearer {
+        name: String,
+    },
+    Basic {
+        name: String,
+    },
+    ApiKeyHeader {
+        name: String,
+        header: String,
+    },
+    ApiKeyQuery {
+        name: String,
+        parameter: String,
+    },
+    ApiKeyCookie {
+        name: String,
+        cookie: String,
+    },
 }
 
 /// `Deprecation` (RFC 9745) and `Sunset` (RFC 8594) header values.
@@ -129,24 +158,39 @@ pub(super) fn describe(cx: &mut Context<'_>, op: &OperationRef<'_>, base_path: &
     })
 }
 
-/// The schemes an operation accepts (checked by the spec's checks: each
-/// requirement names one bearer or API-key-header scheme).
-fn security(spec: &Spec, op: &OperationRef<'_>) -> Result<Vec<SchemeRef>, SpecError> {
+/// The ways an operation accepts callers (the schemes checked by the
+/// spec's checks). Requirements that are all empty make it public.
+fn security(spec: &Spec, op: &OperationRef<'_>) -> Result<Vec<Requirement>, SpecError> {
     let (requirements, _) = security_of(spec, op);
-    let mut schemes = Vec::new();
+    let mut out = Vec::new();
     for requirement in requirements.and_then(Value::as_array).into_iter().flatten() {
-        for name in requirement.as_object().into_iter().flat_map(|r| r.keys()) {
+        let mut needs = Vec::new();
+        for (name, scopes) in requirement.as_object().into_iter().flatten() {
             let scheme = &spec.json["components"]["securitySchemes"][name.as_str()];
-            schemes.push(match scheme["type"].as_str() {
-                Some("apiKey") => SchemeRef::ApiKeyHeader {
-                    name: name.clone(),
-                    header: scheme["name"].as_str().unwrap_or_default().to_string(),
-                },
-                _ => SchemeRef::Bearer { name: name.clone() },
-            });
+            let key = scheme["name"].as_str().unwrap_or_default().to_string();
+            let name = name.clone();
+            let scheme = match (scheme["type"].as_str(), scheme["in"].as_str()) {
+                (Some("apiKey"), Some("query")) => SchemeRef::ApiKeyQuery { name, parameter: key },
+                (Some("apiKey"), Some("cookie")) => SchemeRef::ApiKeyCookie { name, cookie: key },
+                (Some("apiKey"), _) => SchemeRef::ApiKeyHeader { name, header: key },
+                (Some("http"), _)
+                    if scheme["scheme"]
+                        .as_str()
+                        .is_some_and(|s| s.eq_ignore_ascii_case("basic")) =>
+                {
+                    SchemeRef::Basic { name }
+                }
+                _ => SchemeRef::Bearer { name },
+            };
+            let scopes = scopes.as_array().into_iter().flatten();
+            needs.push((scheme, scopes.filter_map(Value::as_str).map(str::to_string).collect()));
         }
+        out.push(Requirement(needs));
     }
-    Ok(schemes)
+    if out.iter().all(|r| r.0.is_empty()) {
+        out.clear();
+    }
+    Ok(out)
 }
 
 /// A deprecated operation's responses carry `Deprecation: @<unix time>` of

@@ -10,7 +10,7 @@ use serde_json::Value;
 use super::errors;
 use super::model::{Context, Operation, rust_field, status_variant};
 use super::parameters::option_str;
-use crate::codegen::spec::media::{self, MediaKind};
+use crate::codegen::spec::media::{self, MediaKind, served_response};
 use crate::codegen::spec::{BodyShape, OperationRef, SpecError, body_shape, is_error_key};
 
 pub(super) struct Success {
@@ -27,6 +27,12 @@ pub(super) struct Success {
 
 pub(super) struct Content {
     pub(super) media_type: String,
+    /// The other media types written from the same value, chosen by the
+    /// request's `Accept`.
+    pub(super) alternatives: Vec<String>,
+    /// Whether the spec lists more than one media type, so that the layer
+    /// negotiates (and answers 406 for a request that accepts none).
+    pub(super) negotiated: bool,
     /// `Json`, `Text`, `Binary` or `Range` (bytes of the handler's chosen
     /// type): how the handler hands the body over.
     pub(super) kind: &'static str,
@@ -79,10 +85,12 @@ pub(super) fn describe_successes(cx: &mut Context<'_>, op: &OperationRef<'_>) ->
         // 204 and 205 have no body (RFC 9110 §15.3.5): content a spec
         // gives them is not sent (lint says so).
         let bodiless = matches!(status, 204 | 205);
-        let content = match response["content"].as_object().and_then(|c| c.iter().next()) {
+        let listed = response["content"].as_object();
+        let content = match listed.and_then(served_response) {
             _ if upgrade || bodiless => None,
             None => None,
-            Some((media_type, media)) => {
+            Some(served) => {
+                let (media_type, media) = served.primary;
                 let at = format!("{location}.content.{media_type}.schema");
                 // Without a schema, any body.
                 let any = Value::Object(Default::default());
@@ -109,7 +117,9 @@ pub(super) fn describe_successes(cx: &mut Context<'_>, op: &OperationRef<'_>) ->
                 }
                 let schema = cx.schemas.add(&format!("{id}_response_{status}"), schema, &at)?;
                 Some(Content {
-                    media_type: media_type.clone(),
+                    media_type: media_type.to_string(),
+                    alternatives: served.alternatives.iter().map(|m| m.to_string()).collect(),
+                    negotiated: listed.is_some_and(|c| c.len() > 1),
                     kind,
                     schema,
                     ty,
@@ -229,6 +239,7 @@ pub(super) fn response_enum(op: &Operation) -> TokenStream {
     let errors = op.errors.iter().map(errors::variant);
     let error_arms = op.errors.iter().map(|arm| errors::reply_arm(arm, &name));
     let marker = &op.marker;
+    let accepted = negotiates(op).then(|| quote!(, accepted: &runtime::Accepted));
     quote! {
         #(#headers_structs)*
 
@@ -246,7 +257,7 @@ pub(super) fn response_enum(op: &Operation) -> TokenStream {
             /// The HTTP response this value stands for: a success response
             /// with its documented media type and headers, or the Error
             /// object with this variant's status.
-            pub fn into_http(self) -> runtime::Reply<#marker> {
+            pub fn into_http(self #accepted) -> runtime::Reply<#marker> {
                 match self {
                     #(#success_arms)*
                     #(#error_arms)*
@@ -271,7 +282,12 @@ fn success_arm(op: &Operation, success: &Success, enum_name: &syn::Ident) -> Tok
         None if success.upgrade => quote!(runtime::Reply::switching(body)),
         None => quote!(runtime::Reply::empty(#status)),
         Some(content) => {
-            let media_type = &content.media_type;
+            let primary = &content.media_type;
+            let alternatives = &content.alternatives;
+            let media_type = match negotiates(op) {
+                true => quote!(accepted.media_type(#primary, &[#(#alternatives),*])),
+                false => quote!(#primary),
+            };
             match content.kind {
                 "Json" => quote!(runtime::Reply::json(#status, #media_type, body)),
                 "Range" => quote!(runtime::Reply::payload(#status, #media_type, body)),
@@ -282,6 +298,15 @@ fn success_arm(op: &Operation, success: &Success, enum_name: &syn::Ident) -> Tok
     quote!(#pattern => #reply #headers,)
 }
 
+/// Whether a success response of the operation lists several media
+/// types: its reply is then written in the one the request's `Accept`
+/// prefers, and a request that accepts none of them gets 406.
+pub(super) fn negotiates(op: &Operation) -> bool {
+    op.successes
+        .iter()
+        .any(|s| s.content.as_ref().is_some_and(|c| c.negotiated))
+}
+
 /// The table's success rows.
 pub(super) fn response_rows(op: &Operation) -> TokenStream {
     let rows = op.successes.iter().map(|success| {
@@ -289,7 +314,13 @@ pub(super) fn response_rows(op: &Operation) -> TokenStream {
         let content = match &success.content {
             Some(content) => {
                 let (media_type, schema, doc_name) = (&content.media_type, &content.schema, &content.doc_name);
-                quote!(::std::option::Option::Some(runtime::Content { media_type: #media_type, schema: &#schema, doc_name: #doc_name }))
+                let alternatives = &content.alternatives;
+                quote!(::std::option::Option::Some(runtime::Content {
+                    media_type: #media_type,
+                    alternatives: &[#(#alternatives),*],
+                    schema: &#schema,
+                    doc_name: #doc_name,
+                }))
             }
             None => quote!(::std::option::Option::None),
         };

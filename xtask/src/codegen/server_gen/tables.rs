@@ -10,6 +10,22 @@ use super::parameters::parameter_rows;
 use super::responses::response_rows;
 use super::types::ErrorObject;
 
+fn scheme_row(scheme: &SchemeRef) -> TokenStream {
+    match scheme {
+        SchemeRef::Bearer { name } => quote!(runtime::Scheme::Bearer { name: #name }),
+        SchemeRef::Basic { name } => quote!(runtime::Scheme::Basic { name: #name }),
+        SchemeRef::ApiKeyHeader { name, header } => {
+            quote!(runtime::Scheme::ApiKeyHeader { name: #name, header: #header })
+        }
+        SchemeRef::ApiKeyQuery { name, parameter } => {
+            quote!(runtime::Scheme::ApiKeyQuery { name: #name, parameter: #parameter })
+        }
+        SchemeRef::ApiKeyCookie { name, cookie } => {
+            quote!(runtime::Scheme::ApiKeyCookie { name: #name, cookie: #cookie })
+        }
+    }
+}
+
 pub(super) fn operation_table(op: &Operation, error: &ErrorObject) -> TokenStream {
     let error_type = &error.path;
     // Problem details go out as what they are.
@@ -20,11 +36,12 @@ pub(super) fn operation_table(op: &Operation, error: &ErrorObject) -> TokenStrea
     });
     let (marker, table, id, path) = (&op.marker, &op.table, &op.id, &op.http_path);
     let method = op.method.to_string();
-    let security = op.security.iter().map(|scheme| match scheme {
-        SchemeRef::Bearer { name } => quote!(runtime::Scheme::Bearer { name: #name },),
-        SchemeRef::ApiKeyHeader { name, header } => {
-            quote!(runtime::Scheme::ApiKeyHeader { name: #name, header: #header },)
-        }
+    let security = op.security.iter().map(|requirement| {
+        let needs = requirement.0.iter().map(|(scheme, scopes)| {
+            let scheme = scheme_row(scheme);
+            quote!(runtime::Need { scheme: #scheme, scopes: &[#(#scopes),*] },)
+        });
+        quote!(runtime::Requirement(&[#(#needs)*]),)
     });
     let parameters = parameter_rows(op);
     let body = match &op.body {

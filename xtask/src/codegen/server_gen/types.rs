@@ -9,6 +9,7 @@ use quote::{format_ident, quote};
 use serde_json::Value;
 use typify::{TypeSpace, TypeSpaceSettings};
 
+use crate::codegen::no_panic::refusing_panics;
 use crate::codegen::schema::{self, COMPONENTS_PREFIX};
 use crate::codegen::spec::{Spec, SpecError, is_error_key, json_content_schema};
 
@@ -35,9 +36,11 @@ impl Types {
                 to_schemars(component, &format!("components.schemas.{name}"))?,
             ));
         }
-        space.add_ref_types(components).map_err(|e| SpecError {
-            location: "components.schemas".into(),
-            message: format!("typify cannot map these schemas: {e}"),
+        refusing_panics("components.schemas", "typify", || {
+            space.add_ref_types(components).map_err(|e| SpecError {
+                location: "components.schemas".into(),
+                message: format!("typify cannot map these schemas: {e}"),
+            })
         })?;
         Ok(Types { space })
     }
@@ -50,11 +53,13 @@ impl Types {
             location: location.to_string(),
             message: format!("typify cannot map this schema: {e}"),
         };
-        let id = self
-            .space
-            .add_type_with_name(&typify, Some(name.to_pascal_case()))
-            .map_err(error)?;
-        Ok(self.space.get_type(&id).map_err(error)?.ident())
+        refusing_panics(location, "typify", || {
+            let id = self
+                .space
+                .add_type_with_name(&typify, Some(name.to_pascal_case()))
+                .map_err(error)?;
+            Ok(self.space.get_type(&id).map_err(error)?.ident())
+        })
     }
 
     /// Every type, as the `types` module's items.

@@ -3,6 +3,8 @@
 //! types, or as ranges (`*/*`, `image/*`). What a body is made of depends
 //! on the essence (type and subtype) alone.
 
+use serde_json::{Map, Value};
+
 /// How a body of a media type is carried in the generated code.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum MediaKind {
@@ -40,9 +42,67 @@ pub fn is_media_type(media_type: &str) -> bool {
         .is_some_and(|(ty, subtype)| !ty.is_empty() && !subtype.is_empty() && !subtype.contains('/'))
 }
 
+/// Which of the media types a spec lists for one body or response the
+/// generated layer serves: the handler's value is read or written as
+/// `primary` (a JSON one when there is one) and as each of
+/// `alternatives`; `unserved` ones get 415 (a request body) or 406 (a
+/// response), and lint names them.
+#[derive(Debug, PartialEq)]
+pub struct Served<'a> {
+    pub primary: (&'a str, &'a Value),
+    pub alternatives: Vec<&'a str>,
+    pub unserved: Vec<&'a str>,
+}
+
+/// `usable`: whether the layer can read or write a media type (with its
+/// object) at all; `same_value`: whether two usable ones carry the same
+/// value (the same schema, in encodings the layer converts between).
+pub fn served<'a>(
+    content: &'a Map<String, Value>,
+    usable: impl Fn(&str, &Value) -> bool,
+    same_value: impl Fn((&str, &Value), (&str, &Value)) -> bool,
+) -> Option<Served<'a>> {
+    let candidates: Vec<(&'a str, &'a Value)> = content
+        .iter()
+        .map(|(media_type, media)| (media_type.as_str(), media))
+        .filter(|(media_type, media)| usable(media_type, media))
+        .collect();
+    let primary = *candidates
+        .iter()
+        .find(|(media_type, _)| kind(media_type) == MediaKind::Json)
+        .or(candidates.first())?;
+    let alternatives: Vec<&str> = candidates
+        .iter()
+        .filter(|candidate| candidate.0 != primary.0 && same_value(primary, **candidate))
+        .map(|(media_type, _)| *media_type)
+        .collect();
+    let unserved = content
+        .keys()
+        .map(String::as_str)
+        .filter(|media_type| *media_type != primary.0 && !alternatives.contains(media_type))
+        .collect();
+    Some(Served {
+        primary,
+        alternatives,
+        unserved,
+    })
+}
+
+/// The media types a response is written in: JSON ones of one schema are
+/// written from one value; without JSON, the first one alone.
+pub fn served_response(content: &Map<String, Value>) -> Option<Served<'_>> {
+    served(
+        content,
+        |_, _| true,
+        |(a, a_media), (b, b_media)| {
+            kind(a) == MediaKind::Json && kind(b) == MediaKind::Json && a_media.get("schema") == b_media.get("schema")
+        },
+    )
+}
+
 #[cfg(test)]
 mod tests {
-    use super::{MediaKind, is_media_type, kind};
+    use super::{MediaKind, is_media_type, kind, served_response};
 
     #[test]
     fn a_media_type_is_read_by_its_essence() {
@@ -59,5 +119,22 @@ mod tests {
         assert!(is_media_type("application/json; charset=utf-8"));
         assert!(!is_media_type("json"));
         assert!(!is_media_type("/json"));
+    }
+
+    #[test]
+    fn a_response_is_written_in_its_json_types_of_one_schema() {
+        let content = serde_json::json!({
+            "application/xml": {"schema": {"$ref": "#/components/schemas/Pet"}},
+            "application/json": {"schema": {"$ref": "#/components/schemas/Pet"}},
+            "application/vnd.pet+json": {"schema": {"$ref": "#/components/schemas/Pet"}},
+            "application/problem+json": {"schema": {"type": "string"}},
+        });
+        let served = served_response(content.as_object().unwrap()).unwrap();
+        assert_eq!(served.primary.0, "application/json");
+        assert_eq!(served.alternatives, ["application/vnd.pet+json"]);
+        assert_eq!(served.unserved, ["application/problem+json", "application/xml"]);
+        let images = serde_json::json!({"image/png": {}, "image/jpeg": {}});
+        let served = served_response(images.as_object().unwrap()).unwrap();
+        assert_eq!((served.primary.0, served.unserved), ("image/jpeg", vec!["image/png"]));
     }
 }

@@ -10,6 +10,7 @@
 //! parameters and bodies are read from the document as JSON, as written.
 
 mod checks;
+pub mod forms;
 pub mod leave_out;
 pub mod media;
 mod names;
@@ -21,7 +22,8 @@ use std::fmt;
 use openapiv3::{OpenAPI, Operation, ReferenceOr, StatusCode};
 use serde_json::{Map, Value};
 
-pub use checks::schema_type;
+pub(crate) use checks::BODY_MEDIA_TYPES;
+pub use checks::{schema_type, served_body};
 pub use router::path_variables;
 pub use servers::{base_path, mount_path, server_url};
 

@@ -242,6 +242,7 @@ fn largest_corpus_document(root: &Path) -> Result<(String, u64, Duration), Strin
             mocks: None,
             client_module: "crate",
             server: "api.rs".into(),
+            credentials: crate::codegen::ClientCredentials::Generated,
         };
         let started = Instant::now();
         if crate::codegen::generate_target(&target, &text).is_ok() {

@@ -207,6 +207,7 @@ static DROPSHOT_ERROR_HANDLER: runtime::Operation = runtime::Operation {
             description: "successful operation",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
+                alternatives: &[],
                 schema: &DROPSHOT_ERROR_HANDLER_RESPONSE_200,
                 doc_name: "DropshotErrorHandlerResponseBody",
             }),
@@ -252,6 +253,7 @@ static ENUM_ERROR_HANDLER: runtime::Operation = runtime::Operation {
             description: "successful operation",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
+                alternatives: &[],
                 schema: &ENUM_ERROR_HANDLER_RESPONSE_200,
                 doc_name: "EnumErrorHandlerResponseBody",
             }),
@@ -297,6 +299,7 @@ static STRUCT_ERROR_HANDLER: runtime::Operation = runtime::Operation {
             description: "successful operation",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
+                alternatives: &[],
                 schema: &STRUCT_ERROR_HANDLER_RESPONSE_200,
                 doc_name: "StructErrorHandlerResponseBody",
             }),

@@ -207,6 +207,7 @@ static DROPSHOT_ERROR: runtime::Operation = runtime::Operation {
             description: "successful operation",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
+                alternatives: &[],
                 schema: &DROPSHOT_ERROR_RESPONSE_200,
                 doc_name: "DropshotErrorResponseBody",
             }),
@@ -252,6 +253,7 @@ static ENUM_ERROR: runtime::Operation = runtime::Operation {
             description: "successful operation",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
+                alternatives: &[],
                 schema: &ENUM_ERROR_RESPONSE_200,
                 doc_name: "EnumErrorResponseBody",
             }),
@@ -297,6 +299,7 @@ static STRUCT_ERROR: runtime::Operation = runtime::Operation {
             description: "successful operation",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
+                alternatives: &[],
                 schema: &STRUCT_ERROR_RESPONSE_200,
                 doc_name: "StructErrorResponseBody",
             }),

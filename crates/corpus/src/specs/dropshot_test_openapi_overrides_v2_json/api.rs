@@ -105,6 +105,7 @@ static THE_OPERATION: runtime::Operation = runtime::Operation {
             description: "successful operation",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
+                alternatives: &[],
                 schema: &THE_OPERATION_RESPONSE_200,
                 doc_name: "TheOperationResponseBody",
             }),

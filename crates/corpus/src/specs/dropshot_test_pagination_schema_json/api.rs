@@ -227,6 +227,7 @@ static HANDLER: runtime::Operation = runtime::Operation {
             description: "successful operation",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
+                alternatives: &[],
                 schema: &HANDLER_RESPONSE_200,
                 doc_name: "HandlerResponseBody",
             }),

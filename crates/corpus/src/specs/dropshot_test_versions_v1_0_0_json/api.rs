@@ -95,6 +95,7 @@ static HANDLER4: runtime::Operation = runtime::Operation {
             description: "successful operation",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
+                alternatives: &[],
                 schema: &HANDLER4_RESPONSE_200,
                 doc_name: "Handler4ResponseBody",
             }),

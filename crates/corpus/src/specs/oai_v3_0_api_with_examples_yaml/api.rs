@@ -94,6 +94,7 @@ static LIST_VERSIONSV2: runtime::Operation = runtime::Operation {
             description: "200 response",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
+                alternatives: &[],
                 schema: &LIST_VERSIONSV2_RESPONSE_200,
                 doc_name: "ListVersionsv2ResponseBody",
             }),
@@ -104,6 +105,7 @@ static LIST_VERSIONSV2: runtime::Operation = runtime::Operation {
             description: "300 response",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
+                alternatives: &[],
                 schema: &LIST_VERSIONSV2_RESPONSE_300,
                 doc_name: "ListVersionsv2300ResponseBody",
             }),
@@ -138,6 +140,7 @@ static GET_VERSION_DETAILSV2: runtime::Operation = runtime::Operation {
             description: "200 response",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
+                alternatives: &[],
                 schema: &GET_VERSION_DETAILSV2_RESPONSE_200,
                 doc_name: "GetVersionDetailsv2ResponseBody",
             }),
@@ -148,6 +151,7 @@ static GET_VERSION_DETAILSV2: runtime::Operation = runtime::Operation {
             description: "203 response",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
+                alternatives: &[],
                 schema: &GET_VERSION_DETAILSV2_RESPONSE_203,
                 doc_name: "GetVersionDetailsv2203ResponseBody",
             }),

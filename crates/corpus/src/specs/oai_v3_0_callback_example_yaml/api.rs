@@ -106,6 +106,7 @@ static POST_STREAMS: runtime::Operation = runtime::Operation {
             description: "subscription successfully created",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
+                alternatives: &[],
                 schema: &POST_STREAMS_RESPONSE_201,
                 doc_name: "PostStreamsResponseBody",
             }),

@@ -287,6 +287,7 @@ static GET_USER_BY_NAME: runtime::Operation = runtime::Operation {
             description: "The User",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
+                alternatives: &[],
                 schema: &GET_USER_BY_NAME_RESPONSE_200,
                 doc_name: "GetUserByNameResponseBody",
             }),
@@ -332,6 +333,7 @@ static GET_REPOSITORIES_BY_OWNER: runtime::Operation = runtime::Operation {
             description: "repositories owned by the supplied user",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
+                alternatives: &[],
                 schema: &GET_REPOSITORIES_BY_OWNER_RESPONSE_200,
                 doc_name: "GetRepositoriesByOwnerResponseBody",
             }),
@@ -387,6 +389,7 @@ static GET_REPOSITORY: runtime::Operation = runtime::Operation {
             description: "The repository",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
+                alternatives: &[],
                 schema: &GET_REPOSITORY_RESPONSE_200,
                 doc_name: "GetRepositoryResponseBody",
             }),
@@ -452,6 +455,7 @@ static GET_PULL_REQUESTS_BY_REPOSITORY: runtime::Operation = runtime::Operation 
             description: "an array of pull request objects",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
+                alternatives: &[],
                 schema: &GET_PULL_REQUESTS_BY_REPOSITORY_RESPONSE_200,
                 doc_name: "GetPullRequestsByRepositoryResponseBody",
             }),
@@ -517,6 +521,7 @@ static GET_PULL_REQUESTS_BY_ID: runtime::Operation = runtime::Operation {
             description: "a pull request object",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
+                alternatives: &[],
                 schema: &GET_PULL_REQUESTS_BY_ID_RESPONSE_200,
                 doc_name: "GetPullRequestsByIdResponseBody",
             }),

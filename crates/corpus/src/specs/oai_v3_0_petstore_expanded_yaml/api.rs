@@ -184,6 +184,7 @@ static FIND_PETS: runtime::Operation = runtime::Operation {
             description: "pet response",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
+                alternatives: &[],
                 schema: &FIND_PETS_RESPONSE_200,
                 doc_name: "FindPetsResponseBody",
             }),
@@ -214,6 +215,7 @@ static ADD_PET: runtime::Operation = runtime::Operation {
     body: ::std::option::Option::Some(runtime::Body {
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
+        alternatives: &[],
         required: true,
         description: ::std::option::Option::Some("Pet to add to the store"),
         schema: &ADD_PET_BODY,
@@ -226,6 +228,7 @@ static ADD_PET: runtime::Operation = runtime::Operation {
             description: "pet response",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
+                alternatives: &[],
                 schema: &ADD_PET_RESPONSE_200,
                 doc_name: "AddPetResponseBody",
             }),
@@ -271,6 +274,7 @@ static FIND_PET_BY_ID: runtime::Operation = runtime::Operation {
             description: "pet response",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
+                alternatives: &[],
                 schema: &FIND_PET_BY_ID_RESPONSE_200,
                 doc_name: "FindPetByIdResponseBody",
             }),

@@ -171,6 +171,7 @@ static LIST_PETS: runtime::Operation = runtime::Operation {
             description: "A paged array of pets",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
+                alternatives: &[],
                 schema: &LIST_PETS_RESPONSE_200,
                 doc_name: "ListPetsResponseBody",
             }),
@@ -210,6 +211,7 @@ static CREATE_PETS: runtime::Operation = runtime::Operation {
     body: ::std::option::Option::Some(runtime::Body {
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
+        alternatives: &[],
         required: true,
         description: ::std::option::Option::None,
         schema: &CREATE_PETS_BODY,
@@ -263,6 +265,7 @@ static SHOW_PET_BY_ID: runtime::Operation = runtime::Operation {
             description: "Expected response to a valid request",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
+                alternatives: &[],
                 schema: &SHOW_PET_BY_ID_RESPONSE_200,
                 doc_name: "ShowPetByIdResponseBody",
             }),

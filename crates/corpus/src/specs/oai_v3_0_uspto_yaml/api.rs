@@ -184,6 +184,7 @@ static LIST_DATA_SETS: runtime::Operation = runtime::Operation {
             description: "Returns a list of data sets",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
+                alternatives: &[],
                 schema: &LIST_DATA_SETS_RESPONSE_200,
                 doc_name: "ListDataSetsResponseBody",
             }),
@@ -239,6 +240,7 @@ static LIST_SEARCHABLE_FIELDS: runtime::Operation = runtime::Operation {
             description: "The dataset API for the given version is found and it is accessible to consume.",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
+                alternatives: &[],
                 schema: &LIST_SEARCHABLE_FIELDS_RESPONSE_200,
                 doc_name: "ListSearchableFieldsResponseBody",
             }),
@@ -292,13 +294,14 @@ static PERFORM_SEARCH: runtime::Operation = runtime::Operation {
     body: ::std::option::Option::Some(runtime::Body {
         media_type: "application/x-www-form-urlencoded",
         kind: runtime::BodyKind::Form,
+        alternatives: &[],
         required: false,
         description: ::std::option::Option::None,
         schema: &PERFORM_SEARCH_BODY,
         form_fields: &[
-            ("criteria", runtime::Scalar::String),
-            ("rows", runtime::Scalar::Integer),
-            ("start", runtime::Scalar::Integer),
+            ("criteria", runtime::FormField::One(runtime::Scalar::String)),
+            ("rows", runtime::FormField::One(runtime::Scalar::Integer)),
+            ("start", runtime::FormField::One(runtime::Scalar::Integer)),
         ],
         doc_name: "PerformSearchRequestBody",
     }),
@@ -308,6 +311,7 @@ static PERFORM_SEARCH: runtime::Operation = runtime::Operation {
             description: "successful operation",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
+                alternatives: &[],
                 schema: &PERFORM_SEARCH_RESPONSE_200,
                 doc_name: "PerformSearchResponseBody",
             }),

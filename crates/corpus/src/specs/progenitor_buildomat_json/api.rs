@@ -541,6 +541,7 @@ static CONTROL_HOLD: runtime::Operation = runtime::Operation {
             description: "successful operation",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json; charset=utf-8",
+                alternatives: &[],
                 schema: &CONTROL_HOLD_RESPONSE_200,
                 doc_name: "ControlHoldResponseBody",
             }),
@@ -616,6 +617,7 @@ static TASK_GET: runtime::Operation = runtime::Operation {
             description: "successful operation",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json; charset=utf-8",
+                alternatives: &[],
                 schema: &TASK_GET_RESPONSE_200,
                 doc_name: "TaskGetResponseBody",
             }),
@@ -650,6 +652,7 @@ static TASKS_GET: runtime::Operation = runtime::Operation {
             description: "successful operation",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json; charset=utf-8",
+                alternatives: &[],
                 schema: &TASKS_GET_RESPONSE_200,
                 doc_name: "TasksGetResponseBody",
             }),
@@ -680,6 +683,7 @@ static TASK_SUBMIT: runtime::Operation = runtime::Operation {
     body: ::std::option::Option::Some(runtime::Body {
         media_type: "application/json; charset=utf-8",
         kind: runtime::BodyKind::Json,
+        alternatives: &[],
         required: true,
         description: ::std::option::Option::None,
         schema: &TASK_SUBMIT_BODY,
@@ -692,6 +696,7 @@ static TASK_SUBMIT: runtime::Operation = runtime::Operation {
             description: "successful creation",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json; charset=utf-8",
+                alternatives: &[],
                 schema: &TASK_SUBMIT_RESPONSE_201,
                 doc_name: "TaskSubmitResponseBody",
             }),
@@ -747,6 +752,7 @@ static TASK_EVENTS_GET: runtime::Operation = runtime::Operation {
             description: "successful operation",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json; charset=utf-8",
+                alternatives: &[],
                 schema: &TASK_EVENTS_GET_RESPONSE_200,
                 doc_name: "TaskEventsGetResponseBody",
             }),
@@ -792,6 +798,7 @@ static TASK_OUTPUTS_GET: runtime::Operation = runtime::Operation {
             description: "successful operation",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json; charset=utf-8",
+                alternatives: &[],
                 schema: &TASK_OUTPUTS_GET_RESPONSE_200,
                 doc_name: "TaskOutputsGetResponseBody",
             }),
@@ -866,6 +873,7 @@ static USER_CREATE: runtime::Operation = runtime::Operation {
     body: ::std::option::Option::Some(runtime::Body {
         media_type: "application/json; charset=utf-8",
         kind: runtime::BodyKind::Json,
+        alternatives: &[],
         required: true,
         description: ::std::option::Option::None,
         schema: &USER_CREATE_BODY,
@@ -878,6 +886,7 @@ static USER_CREATE: runtime::Operation = runtime::Operation {
             description: "successful creation",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json; charset=utf-8",
+                alternatives: &[],
                 schema: &USER_CREATE_RESPONSE_201,
                 doc_name: "UserCreateResponseBody",
             }),
@@ -912,6 +921,7 @@ static WHOAMI: runtime::Operation = runtime::Operation {
             description: "successful operation",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json; charset=utf-8",
+                alternatives: &[],
                 schema: &WHOAMI_RESPONSE_200,
                 doc_name: "WhoamiResponseBody",
             }),
@@ -942,6 +952,7 @@ static WHOAMI_PUT_NAME: runtime::Operation = runtime::Operation {
     body: ::std::option::Option::Some(runtime::Body {
         media_type: "text/plain",
         kind: runtime::BodyKind::Text,
+        alternatives: &[],
         required: false,
         description: ::std::option::Option::None,
         schema: &WHOAMI_PUT_NAME_BODY,
@@ -980,6 +991,7 @@ static WORKER_BOOTSTRAP: runtime::Operation = runtime::Operation {
     body: ::std::option::Option::Some(runtime::Body {
         media_type: "application/json; charset=utf-8",
         kind: runtime::BodyKind::Json,
+        alternatives: &[],
         required: true,
         description: ::std::option::Option::None,
         schema: &WORKER_BOOTSTRAP_BODY,
@@ -992,6 +1004,7 @@ static WORKER_BOOTSTRAP: runtime::Operation = runtime::Operation {
             description: "successful creation",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json; charset=utf-8",
+                alternatives: &[],
                 schema: &WORKER_BOOTSTRAP_RESPONSE_201,
                 doc_name: "WorkerBootstrapResponseBody",
             }),
@@ -1026,6 +1039,7 @@ static WORKER_PING: runtime::Operation = runtime::Operation {
             description: "successful operation",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json; charset=utf-8",
+                alternatives: &[],
                 schema: &WORKER_PING_RESPONSE_200,
                 doc_name: "WorkerPingResponseBody",
             }),
@@ -1067,6 +1081,7 @@ static WORKER_TASK_APPEND: runtime::Operation = runtime::Operation {
     body: ::std::option::Option::Some(runtime::Body {
         media_type: "application/json; charset=utf-8",
         kind: runtime::BodyKind::Json,
+        alternatives: &[],
         required: true,
         description: ::std::option::Option::None,
         schema: &WORKER_TASK_APPEND_BODY,
@@ -1116,6 +1131,7 @@ static WORKER_TASK_UPLOAD_CHUNK: runtime::Operation = runtime::Operation {
     body: ::std::option::Option::Some(runtime::Body {
         media_type: "application/octet-stream",
         kind: runtime::BodyKind::Binary,
+        alternatives: &[],
         required: true,
         description: ::std::option::Option::None,
         schema: &WORKER_TASK_UPLOAD_CHUNK_BODY,
@@ -1128,6 +1144,7 @@ static WORKER_TASK_UPLOAD_CHUNK: runtime::Operation = runtime::Operation {
             description: "successful creation",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json; charset=utf-8",
+                alternatives: &[],
                 schema: &WORKER_TASK_UPLOAD_CHUNK_RESPONSE_201,
                 doc_name: "WorkerTaskUploadChunkResponseBody",
             }),
@@ -1169,6 +1186,7 @@ static WORKER_TASK_COMPLETE: runtime::Operation = runtime::Operation {
     body: ::std::option::Option::Some(runtime::Body {
         media_type: "application/json; charset=utf-8",
         kind: runtime::BodyKind::Json,
+        alternatives: &[],
         required: true,
         description: ::std::option::Option::None,
         schema: &WORKER_TASK_COMPLETE_BODY,
@@ -1218,6 +1236,7 @@ static WORKER_TASK_ADD_OUTPUT: runtime::Operation = runtime::Operation {
     body: ::std::option::Option::Some(runtime::Body {
         media_type: "application/json; charset=utf-8",
         kind: runtime::BodyKind::Json,
+        alternatives: &[],
         required: true,
         description: ::std::option::Option::None,
         schema: &WORKER_TASK_ADD_OUTPUT_BODY,
@@ -1260,6 +1279,7 @@ static WORKERS_LIST: runtime::Operation = runtime::Operation {
             description: "successful operation",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json; charset=utf-8",
+                alternatives: &[],
                 schema: &WORKERS_LIST_RESPONSE_200,
                 doc_name: "WorkersListResponseBody",
             }),

@@ -100,6 +100,7 @@ static UNO: runtime::Operation = runtime::Operation {
     body: ::std::option::Option::Some(runtime::Body {
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
+        alternatives: &[],
         required: false,
         description: ::std::option::Option::None,
         schema: &UNO_BODY,

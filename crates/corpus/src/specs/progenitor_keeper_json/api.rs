@@ -220,6 +220,7 @@ static ENROL: runtime::Operation = runtime::Operation {
     body: ::std::option::Option::Some(runtime::Body {
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
+        alternatives: &[],
         required: true,
         description: ::std::option::Option::None,
         schema: &ENROL_BODY,
@@ -262,6 +263,7 @@ static GLOBAL_JOBS: runtime::Operation = runtime::Operation {
             description: "successful creation",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
+                alternatives: &[],
                 schema: &GLOBAL_JOBS_RESPONSE_201,
                 doc_name: "GlobalJobsResponseBody",
             }),
@@ -296,6 +298,7 @@ static PING: runtime::Operation = runtime::Operation {
             description: "successful creation",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
+                alternatives: &[],
                 schema: &PING_RESPONSE_201,
                 doc_name: "PingResponseBody",
             }),
@@ -326,6 +329,7 @@ static REPORT_FINISH: runtime::Operation = runtime::Operation {
     body: ::std::option::Option::Some(runtime::Body {
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
+        alternatives: &[],
         required: true,
         description: ::std::option::Option::None,
         schema: &REPORT_FINISH_BODY,
@@ -338,6 +342,7 @@ static REPORT_FINISH: runtime::Operation = runtime::Operation {
             description: "successful creation",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
+                alternatives: &[],
                 schema: &REPORT_FINISH_RESPONSE_201,
                 doc_name: "ReportFinishResponseBody",
             }),
@@ -368,6 +373,7 @@ static REPORT_OUTPUT: runtime::Operation = runtime::Operation {
     body: ::std::option::Option::Some(runtime::Body {
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
+        alternatives: &[],
         required: true,
         description: ::std::option::Option::None,
         schema: &REPORT_OUTPUT_BODY,
@@ -380,6 +386,7 @@ static REPORT_OUTPUT: runtime::Operation = runtime::Operation {
             description: "successful creation",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
+                alternatives: &[],
                 schema: &REPORT_OUTPUT_RESPONSE_201,
                 doc_name: "ReportOutputResponseBody",
             }),
@@ -410,6 +417,7 @@ static REPORT_START: runtime::Operation = runtime::Operation {
     body: ::std::option::Option::Some(runtime::Body {
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
+        alternatives: &[],
         required: true,
         description: ::std::option::Option::None,
         schema: &REPORT_START_BODY,
@@ -422,6 +430,7 @@ static REPORT_START: runtime::Operation = runtime::Operation {
             description: "successful creation",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
+                alternatives: &[],
                 schema: &REPORT_START_RESPONSE_201,
                 doc_name: "ReportStartResponseBody",
             }),

@@ -8959,6 +8959,7 @@ static DISK_VIEW_BY_ID: runtime::Operation = runtime::Operation {
             description: "successful operation",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
+                alternatives: &[],
                 schema: &DISK_VIEW_BY_ID_RESPONSE_200,
                 doc_name: "DiskViewByIdResponseBody",
             }),
@@ -9004,6 +9005,7 @@ static IMAGE_VIEW_BY_ID: runtime::Operation = runtime::Operation {
             description: "successful operation",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
+                alternatives: &[],
                 schema: &IMAGE_VIEW_BY_ID_RESPONSE_200,
                 doc_name: "ImageViewByIdResponseBody",
             }),
@@ -9049,6 +9051,7 @@ static INSTANCE_VIEW_BY_ID: runtime::Operation = runtime::Operation {
             description: "successful operation",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
+                alternatives: &[],
                 schema: &INSTANCE_VIEW_BY_ID_RESPONSE_200,
                 doc_name: "InstanceViewByIdResponseBody",
             }),
@@ -9094,6 +9097,7 @@ static INSTANCE_NETWORK_INTERFACE_VIEW_BY_ID: runtime::Operation = runtime::Oper
             description: "successful operation",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
+                alternatives: &[],
                 schema: &INSTANCE_NETWORK_INTERFACE_VIEW_BY_ID_RESPONSE_200,
                 doc_name: "InstanceNetworkInterfaceViewByIdResponseBody",
             }),
@@ -9139,6 +9143,7 @@ static ORGANIZATION_VIEW_BY_ID: runtime::Operation = runtime::Operation {
             description: "successful operation",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
+                alternatives: &[],
                 schema: &ORGANIZATION_VIEW_BY_ID_RESPONSE_200,
                 doc_name: "OrganizationViewByIdResponseBody",
             }),
@@ -9184,6 +9189,7 @@ static PROJECT_VIEW_BY_ID: runtime::Operation = runtime::Operation {
             description: "successful operation",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
+                alternatives: &[],
                 schema: &PROJECT_VIEW_BY_ID_RESPONSE_200,
                 doc_name: "ProjectViewByIdResponseBody",
             }),
@@ -9229,6 +9235,7 @@ static SNAPSHOT_VIEW_BY_ID: runtime::Operation = runtime::Operation {
             description: "successful operation",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
+                alternatives: &[],
                 schema: &SNAPSHOT_VIEW_BY_ID_RESPONSE_200,
                 doc_name: "SnapshotViewByIdResponseBody",
             }),
@@ -9274,6 +9281,7 @@ static VPC_ROUTER_ROUTE_VIEW_BY_ID: runtime::Operation = runtime::Operation {
             description: "successful operation",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
+                alternatives: &[],
                 schema: &VPC_ROUTER_ROUTE_VIEW_BY_ID_RESPONSE_200,
                 doc_name: "VpcRouterRouteViewByIdResponseBody",
             }),
@@ -9319,6 +9327,7 @@ static VPC_ROUTER_VIEW_BY_ID: runtime::Operation = runtime::Operation {
             description: "successful operation",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
+                alternatives: &[],
                 schema: &VPC_ROUTER_VIEW_BY_ID_RESPONSE_200,
                 doc_name: "VpcRouterViewByIdResponseBody",
             }),
@@ -9364,6 +9373,7 @@ static VPC_SUBNET_VIEW_BY_ID: runtime::Operation = runtime::Operation {
             description: "successful operation",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
+                alternatives: &[],
                 schema: &VPC_SUBNET_VIEW_BY_ID_RESPONSE_200,
                 doc_name: "VpcSubnetViewByIdResponseBody",
             }),
@@ -9409,6 +9419,7 @@ static VPC_VIEW_BY_ID: runtime::Operation = runtime::Operation {
             description: "successful operation",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
+                alternatives: &[],
                 schema: &VPC_VIEW_BY_ID_RESPONSE_200,
                 doc_name: "VpcViewByIdResponseBody",
             }),
@@ -9439,10 +9450,11 @@ static DEVICE_AUTH_REQUEST: runtime::Operation = runtime::Operation {
     body: ::std::option::Option::Some(runtime::Body {
         media_type: "application/x-www-form-urlencoded",
         kind: runtime::BodyKind::Form,
+        alternatives: &[],
         required: true,
         description: ::std::option::Option::None,
         schema: &DEVICE_AUTH_REQUEST_BODY,
-        form_fields: &[("client_id", runtime::Scalar::String)],
+        form_fields: &[("client_id", runtime::FormField::One(runtime::Scalar::String))],
         doc_name: "DeviceAuthRequestRequestBody",
     }),
     responses: &[],
@@ -9470,6 +9482,7 @@ static DEVICE_AUTH_CONFIRM: runtime::Operation = runtime::Operation {
     body: ::std::option::Option::Some(runtime::Body {
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
+        alternatives: &[],
         required: true,
         description: ::std::option::Option::None,
         schema: &DEVICE_AUTH_CONFIRM_BODY,
@@ -9508,13 +9521,14 @@ static DEVICE_ACCESS_TOKEN: runtime::Operation = runtime::Operation {
     body: ::std::option::Option::Some(runtime::Body {
         media_type: "application/x-www-form-urlencoded",
         kind: runtime::BodyKind::Form,
+        alternatives: &[],
         required: true,
         description: ::std::option::Option::None,
         schema: &DEVICE_ACCESS_TOKEN_BODY,
         form_fields: &[
-            ("client_id", runtime::Scalar::String),
-            ("device_code", runtime::Scalar::String),
-            ("grant_type", runtime::Scalar::String),
+            ("client_id", runtime::FormField::One(runtime::Scalar::String)),
+            ("device_code", runtime::FormField::One(runtime::Scalar::String)),
+            ("grant_type", runtime::FormField::One(runtime::Scalar::String)),
         ],
         doc_name: "DeviceAccessTokenRequestBody",
     }),
@@ -9582,6 +9596,7 @@ static GROUP_LIST: runtime::Operation = runtime::Operation {
             description: "successful operation",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
+                alternatives: &[],
                 schema: &GROUP_LIST_RESPONSE_200,
                 doc_name: "GroupListResponseBody",
             }),
@@ -9612,6 +9627,7 @@ static LOGIN_SPOOF: runtime::Operation = runtime::Operation {
     body: ::std::option::Option::Some(runtime::Body {
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
+        alternatives: &[],
         required: true,
         description: ::std::option::Option::None,
         schema: &LOGIN_SPOOF_BODY,
@@ -9661,6 +9677,7 @@ static LOGIN_LOCAL: runtime::Operation = runtime::Operation {
     body: ::std::option::Option::Some(runtime::Body {
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
+        alternatives: &[],
         required: true,
         description: ::std::option::Option::None,
         schema: &LOGIN_LOCAL_BODY,
@@ -9785,6 +9802,7 @@ static LOGIN_SAML: runtime::Operation = runtime::Operation {
     body: ::std::option::Option::Some(runtime::Body {
         media_type: "application/octet-stream",
         kind: runtime::BodyKind::Binary,
+        alternatives: &[],
         required: true,
         description: ::std::option::Option::None,
         schema: &LOGIN_SAML_BODY,
@@ -9899,6 +9917,7 @@ static ORGANIZATION_LIST: runtime::Operation = runtime::Operation {
             description: "successful operation",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
+                alternatives: &[],
                 schema: &ORGANIZATION_LIST_RESPONSE_200,
                 doc_name: "OrganizationListResponseBody",
             }),
@@ -9929,6 +9948,7 @@ static ORGANIZATION_CREATE: runtime::Operation = runtime::Operation {
     body: ::std::option::Option::Some(runtime::Body {
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
+        alternatives: &[],
         required: true,
         description: ::std::option::Option::None,
         schema: &ORGANIZATION_CREATE_BODY,
@@ -9941,6 +9961,7 @@ static ORGANIZATION_CREATE: runtime::Operation = runtime::Operation {
             description: "successful creation",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
+                alternatives: &[],
                 schema: &ORGANIZATION_CREATE_RESPONSE_201,
                 doc_name: "OrganizationCreateResponseBody",
             }),
@@ -9986,6 +10007,7 @@ static ORGANIZATION_VIEW: runtime::Operation = runtime::Operation {
             description: "successful operation",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
+                alternatives: &[],
                 schema: &ORGANIZATION_VIEW_RESPONSE_200,
                 doc_name: "OrganizationViewResponseBody",
             }),
@@ -10027,6 +10049,7 @@ static ORGANIZATION_UPDATE: runtime::Operation = runtime::Operation {
     body: ::std::option::Option::Some(runtime::Body {
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
+        alternatives: &[],
         required: true,
         description: ::std::option::Option::None,
         schema: &ORGANIZATION_UPDATE_BODY,
@@ -10039,6 +10062,7 @@ static ORGANIZATION_UPDATE: runtime::Operation = runtime::Operation {
             description: "successful operation",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
+                alternatives: &[],
                 schema: &ORGANIZATION_UPDATE_RESPONSE_200,
                 doc_name: "OrganizationUpdateResponseBody",
             }),
@@ -10125,6 +10149,7 @@ static ORGANIZATION_POLICY_VIEW: runtime::Operation = runtime::Operation {
             description: "successful operation",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
+                alternatives: &[],
                 schema: &ORGANIZATION_POLICY_VIEW_RESPONSE_200,
                 doc_name: "OrganizationPolicyViewResponseBody",
             }),
@@ -10166,6 +10191,7 @@ static ORGANIZATION_POLICY_UPDATE: runtime::Operation = runtime::Operation {
     body: ::std::option::Option::Some(runtime::Body {
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
+        alternatives: &[],
         required: true,
         description: ::std::option::Option::None,
         schema: &ORGANIZATION_POLICY_UPDATE_BODY,
@@ -10178,6 +10204,7 @@ static ORGANIZATION_POLICY_UPDATE: runtime::Operation = runtime::Operation {
             description: "successful operation",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
+                alternatives: &[],
                 schema: &ORGANIZATION_POLICY_UPDATE_RESPONSE_200,
                 doc_name: "OrganizationPolicyUpdateResponseBody",
             }),
@@ -10257,6 +10284,7 @@ static PROJECT_LIST: runtime::Operation = runtime::Operation {
             description: "successful operation",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
+                alternatives: &[],
                 schema: &PROJECT_LIST_RESPONSE_200,
                 doc_name: "ProjectListResponseBody",
             }),
@@ -10298,6 +10326,7 @@ static PROJECT_CREATE: runtime::Operation = runtime::Operation {
     body: ::std::option::Option::Some(runtime::Body {
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
+        alternatives: &[],
         required: true,
         description: ::std::option::Option::None,
         schema: &PROJECT_CREATE_BODY,
@@ -10310,6 +10339,7 @@ static PROJECT_CREATE: runtime::Operation = runtime::Operation {
             description: "successful creation",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
+                alternatives: &[],
                 schema: &PROJECT_CREATE_RESPONSE_201,
                 doc_name: "ProjectCreateResponseBody",
             }),
@@ -10367,6 +10397,7 @@ static PROJECT_VIEW: runtime::Operation = runtime::Operation {
             description: "successful operation",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
+                alternatives: &[],
                 schema: &PROJECT_VIEW_RESPONSE_200,
                 doc_name: "ProjectViewResponseBody",
             }),
@@ -10420,6 +10451,7 @@ static PROJECT_UPDATE: runtime::Operation = runtime::Operation {
     body: ::std::option::Option::Some(runtime::Body {
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
+        alternatives: &[],
         required: true,
         description: ::std::option::Option::None,
         schema: &PROJECT_UPDATE_BODY,
@@ -10432,6 +10464,7 @@ static PROJECT_UPDATE: runtime::Operation = runtime::Operation {
             description: "successful operation",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
+                alternatives: &[],
                 schema: &PROJECT_UPDATE_RESPONSE_200,
                 doc_name: "ProjectUpdateResponseBody",
             }),
@@ -10576,6 +10609,7 @@ static DISK_LIST: runtime::Operation = runtime::Operation {
             description: "successful operation",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
+                alternatives: &[],
                 schema: &DISK_LIST_RESPONSE_200,
                 doc_name: "DiskListResponseBody",
             }),
@@ -10629,6 +10663,7 @@ static DISK_CREATE: runtime::Operation = runtime::Operation {
     body: ::std::option::Option::Some(runtime::Body {
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
+        alternatives: &[],
         required: true,
         description: ::std::option::Option::None,
         schema: &DISK_CREATE_BODY,
@@ -10641,6 +10676,7 @@ static DISK_CREATE: runtime::Operation = runtime::Operation {
             description: "successful creation",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
+                alternatives: &[],
                 schema: &DISK_CREATE_RESPONSE_201,
                 doc_name: "DiskCreateResponseBody",
             }),
@@ -10706,6 +10742,7 @@ static DISK_VIEW: runtime::Operation = runtime::Operation {
             description: "successful operation",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
+                alternatives: &[],
                 schema: &DISK_VIEW_RESPONSE_200,
                 doc_name: "DiskViewResponseBody",
             }),
@@ -10890,6 +10927,7 @@ static DISK_METRICS_LIST: runtime::Operation = runtime::Operation {
             description: "successful operation",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
+                alternatives: &[],
                 schema: &DISK_METRICS_LIST_RESPONSE_200,
                 doc_name: "DiskMetricsListResponseBody",
             }),
@@ -10981,6 +11019,7 @@ static IMAGE_LIST: runtime::Operation = runtime::Operation {
             description: "successful operation",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
+                alternatives: &[],
                 schema: &IMAGE_LIST_RESPONSE_200,
                 doc_name: "ImageListResponseBody",
             }),
@@ -11034,6 +11073,7 @@ static IMAGE_CREATE: runtime::Operation = runtime::Operation {
     body: ::std::option::Option::Some(runtime::Body {
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
+        alternatives: &[],
         required: true,
         description: ::std::option::Option::None,
         schema: &IMAGE_CREATE_BODY,
@@ -11046,6 +11086,7 @@ static IMAGE_CREATE: runtime::Operation = runtime::Operation {
             description: "successful creation",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
+                alternatives: &[],
                 schema: &IMAGE_CREATE_RESPONSE_201,
                 doc_name: "ImageCreateResponseBody",
             }),
@@ -11111,6 +11152,7 @@ static IMAGE_VIEW: runtime::Operation = runtime::Operation {
             description: "successful operation",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
+                alternatives: &[],
                 schema: &IMAGE_VIEW_RESPONSE_200,
                 doc_name: "ImageViewResponseBody",
             }),
@@ -11263,6 +11305,7 @@ static INSTANCE_LIST: runtime::Operation = runtime::Operation {
             description: "successful operation",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
+                alternatives: &[],
                 schema: &INSTANCE_LIST_RESPONSE_200,
                 doc_name: "InstanceListResponseBody",
             }),
@@ -11316,6 +11359,7 @@ static INSTANCE_CREATE: runtime::Operation = runtime::Operation {
     body: ::std::option::Option::Some(runtime::Body {
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
+        alternatives: &[],
         required: true,
         description: ::std::option::Option::None,
         schema: &INSTANCE_CREATE_BODY,
@@ -11328,6 +11372,7 @@ static INSTANCE_CREATE: runtime::Operation = runtime::Operation {
             description: "successful creation",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
+                alternatives: &[],
                 schema: &INSTANCE_CREATE_RESPONSE_201,
                 doc_name: "InstanceCreateResponseBody",
             }),
@@ -11393,6 +11438,7 @@ static INSTANCE_VIEW: runtime::Operation = runtime::Operation {
             description: "successful operation",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
+                alternatives: &[],
                 schema: &INSTANCE_VIEW_RESPONSE_200,
                 doc_name: "InstanceViewResponseBody",
             }),
@@ -11553,6 +11599,7 @@ static INSTANCE_DISK_LIST: runtime::Operation = runtime::Operation {
             description: "successful operation",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
+                alternatives: &[],
                 schema: &INSTANCE_DISK_LIST_RESPONSE_200,
                 doc_name: "InstanceDiskListResponseBody",
             }),
@@ -11614,6 +11661,7 @@ static INSTANCE_DISK_ATTACH: runtime::Operation = runtime::Operation {
     body: ::std::option::Option::Some(runtime::Body {
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
+        alternatives: &[],
         required: true,
         description: ::std::option::Option::None,
         schema: &INSTANCE_DISK_ATTACH_BODY,
@@ -11626,6 +11674,7 @@ static INSTANCE_DISK_ATTACH: runtime::Operation = runtime::Operation {
             description: "successfully enqueued operation",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
+                alternatives: &[],
                 schema: &INSTANCE_DISK_ATTACH_RESPONSE_202,
                 doc_name: "InstanceDiskAttachResponseBody",
             }),
@@ -11687,6 +11736,7 @@ static INSTANCE_DISK_DETACH: runtime::Operation = runtime::Operation {
     body: ::std::option::Option::Some(runtime::Body {
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
+        alternatives: &[],
         required: true,
         description: ::std::option::Option::None,
         schema: &INSTANCE_DISK_DETACH_BODY,
@@ -11699,6 +11749,7 @@ static INSTANCE_DISK_DETACH: runtime::Operation = runtime::Operation {
             description: "successfully enqueued operation",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
+                alternatives: &[],
                 schema: &INSTANCE_DISK_DETACH_RESPONSE_202,
                 doc_name: "InstanceDiskDetachResponseBody",
             }),
@@ -11764,6 +11815,7 @@ static INSTANCE_EXTERNAL_IP_LIST: runtime::Operation = runtime::Operation {
             description: "successful operation",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
+                alternatives: &[],
                 schema: &INSTANCE_EXTERNAL_IP_LIST_RESPONSE_200,
                 doc_name: "InstanceExternalIpListResponseBody",
             }),
@@ -11825,6 +11877,7 @@ static INSTANCE_MIGRATE: runtime::Operation = runtime::Operation {
     body: ::std::option::Option::Some(runtime::Body {
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
+        alternatives: &[],
         required: true,
         description: ::std::option::Option::None,
         schema: &INSTANCE_MIGRATE_BODY,
@@ -11837,6 +11890,7 @@ static INSTANCE_MIGRATE: runtime::Operation = runtime::Operation {
             description: "successful operation",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
+                alternatives: &[],
                 schema: &INSTANCE_MIGRATE_RESPONSE_200,
                 doc_name: "InstanceMigrateResponseBody",
             }),
@@ -11936,6 +11990,7 @@ static INSTANCE_NETWORK_INTERFACE_LIST: runtime::Operation = runtime::Operation 
             description: "successful operation",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
+                alternatives: &[],
                 schema: &INSTANCE_NETWORK_INTERFACE_LIST_RESPONSE_200,
                 doc_name: "InstanceNetworkInterfaceListResponseBody",
             }),
@@ -11997,6 +12052,7 @@ static INSTANCE_NETWORK_INTERFACE_CREATE: runtime::Operation = runtime::Operatio
     body: ::std::option::Option::Some(runtime::Body {
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
+        alternatives: &[],
         required: true,
         description: ::std::option::Option::None,
         schema: &INSTANCE_NETWORK_INTERFACE_CREATE_BODY,
@@ -12009,6 +12065,7 @@ static INSTANCE_NETWORK_INTERFACE_CREATE: runtime::Operation = runtime::Operatio
             description: "successful creation",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
+                alternatives: &[],
                 schema: &INSTANCE_NETWORK_INTERFACE_CREATE_RESPONSE_201,
                 doc_name: "InstanceNetworkInterfaceCreateResponseBody",
             }),
@@ -12084,6 +12141,7 @@ static INSTANCE_NETWORK_INTERFACE_VIEW: runtime::Operation = runtime::Operation 
             description: "successful operation",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
+                alternatives: &[],
                 schema: &INSTANCE_NETWORK_INTERFACE_VIEW_RESPONSE_200,
                 doc_name: "InstanceNetworkInterfaceViewResponseBody",
             }),
@@ -12155,6 +12213,7 @@ static INSTANCE_NETWORK_INTERFACE_UPDATE: runtime::Operation = runtime::Operatio
     body: ::std::option::Option::Some(runtime::Body {
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
+        alternatives: &[],
         required: true,
         description: ::std::option::Option::None,
         schema: &INSTANCE_NETWORK_INTERFACE_UPDATE_BODY,
@@ -12167,6 +12226,7 @@ static INSTANCE_NETWORK_INTERFACE_UPDATE: runtime::Operation = runtime::Operatio
             description: "successful operation",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
+                alternatives: &[],
                 schema: &INSTANCE_NETWORK_INTERFACE_UPDATE_RESPONSE_200,
                 doc_name: "InstanceNetworkInterfaceUpdateResponseBody",
             }),
@@ -12303,6 +12363,7 @@ static INSTANCE_REBOOT: runtime::Operation = runtime::Operation {
             description: "successfully enqueued operation",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
+                alternatives: &[],
                 schema: &INSTANCE_REBOOT_RESPONSE_202,
                 doc_name: "InstanceRebootResponseBody",
             }),
@@ -12404,6 +12465,7 @@ static INSTANCE_SERIAL_CONSOLE: runtime::Operation = runtime::Operation {
             description: "successful operation",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
+                alternatives: &[],
                 schema: &INSTANCE_SERIAL_CONSOLE_RESPONSE_200,
                 doc_name: "InstanceSerialConsoleResponseBody",
             }),
@@ -12584,6 +12646,7 @@ static INSTANCE_START: runtime::Operation = runtime::Operation {
             description: "successfully enqueued operation",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
+                alternatives: &[],
                 schema: &INSTANCE_START_RESPONSE_202,
                 doc_name: "InstanceStartResponseBody",
             }),
@@ -12649,6 +12712,7 @@ static INSTANCE_STOP: runtime::Operation = runtime::Operation {
             description: "successfully enqueued operation",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
+                alternatives: &[],
                 schema: &INSTANCE_STOP_RESPONSE_202,
                 doc_name: "InstanceStopResponseBody",
             }),
@@ -12706,6 +12770,7 @@ static PROJECT_POLICY_VIEW: runtime::Operation = runtime::Operation {
             description: "successful operation",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
+                alternatives: &[],
                 schema: &PROJECT_POLICY_VIEW_RESPONSE_200,
                 doc_name: "ProjectPolicyViewResponseBody",
             }),
@@ -12759,6 +12824,7 @@ static PROJECT_POLICY_UPDATE: runtime::Operation = runtime::Operation {
     body: ::std::option::Option::Some(runtime::Body {
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
+        alternatives: &[],
         required: true,
         description: ::std::option::Option::None,
         schema: &PROJECT_POLICY_UPDATE_BODY,
@@ -12771,6 +12837,7 @@ static PROJECT_POLICY_UPDATE: runtime::Operation = runtime::Operation {
             description: "successful operation",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
+                alternatives: &[],
                 schema: &PROJECT_POLICY_UPDATE_RESPONSE_200,
                 doc_name: "ProjectPolicyUpdateResponseBody",
             }),
@@ -12862,6 +12929,7 @@ static SNAPSHOT_LIST: runtime::Operation = runtime::Operation {
             description: "successful operation",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
+                alternatives: &[],
                 schema: &SNAPSHOT_LIST_RESPONSE_200,
                 doc_name: "SnapshotListResponseBody",
             }),
@@ -12915,6 +12983,7 @@ static SNAPSHOT_CREATE: runtime::Operation = runtime::Operation {
     body: ::std::option::Option::Some(runtime::Body {
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
+        alternatives: &[],
         required: true,
         description: ::std::option::Option::None,
         schema: &SNAPSHOT_CREATE_BODY,
@@ -12927,6 +12996,7 @@ static SNAPSHOT_CREATE: runtime::Operation = runtime::Operation {
             description: "successful creation",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
+                alternatives: &[],
                 schema: &SNAPSHOT_CREATE_RESPONSE_201,
                 doc_name: "SnapshotCreateResponseBody",
             }),
@@ -12992,6 +13062,7 @@ static SNAPSHOT_VIEW: runtime::Operation = runtime::Operation {
             description: "successful operation",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
+                alternatives: &[],
                 schema: &SNAPSHOT_VIEW_RESPONSE_200,
                 doc_name: "SnapshotViewResponseBody",
             }),
@@ -13144,6 +13215,7 @@ static VPC_LIST: runtime::Operation = runtime::Operation {
             description: "successful operation",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
+                alternatives: &[],
                 schema: &VPC_LIST_RESPONSE_200,
                 doc_name: "VpcListResponseBody",
             }),
@@ -13197,6 +13269,7 @@ static VPC_CREATE: runtime::Operation = runtime::Operation {
     body: ::std::option::Option::Some(runtime::Body {
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
+        alternatives: &[],
         required: true,
         description: ::std::option::Option::None,
         schema: &VPC_CREATE_BODY,
@@ -13209,6 +13282,7 @@ static VPC_CREATE: runtime::Operation = runtime::Operation {
             description: "successful creation",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
+                alternatives: &[],
                 schema: &VPC_CREATE_RESPONSE_201,
                 doc_name: "VpcCreateResponseBody",
             }),
@@ -13274,6 +13348,7 @@ static VPC_VIEW: runtime::Operation = runtime::Operation {
             description: "successful operation",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
+                alternatives: &[],
                 schema: &VPC_VIEW_RESPONSE_200,
                 doc_name: "VpcViewResponseBody",
             }),
@@ -13335,6 +13410,7 @@ static VPC_UPDATE: runtime::Operation = runtime::Operation {
     body: ::std::option::Option::Some(runtime::Body {
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
+        alternatives: &[],
         required: true,
         description: ::std::option::Option::None,
         schema: &VPC_UPDATE_BODY,
@@ -13347,6 +13423,7 @@ static VPC_UPDATE: runtime::Operation = runtime::Operation {
             description: "successful operation",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
+                alternatives: &[],
                 schema: &VPC_UPDATE_RESPONSE_200,
                 doc_name: "VpcUpdateResponseBody",
             }),
@@ -13473,6 +13550,7 @@ static VPC_FIREWALL_RULES_VIEW: runtime::Operation = runtime::Operation {
             description: "successful operation",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
+                alternatives: &[],
                 schema: &VPC_FIREWALL_RULES_VIEW_RESPONSE_200,
                 doc_name: "VpcFirewallRulesViewResponseBody",
             }),
@@ -13534,6 +13612,7 @@ static VPC_FIREWALL_RULES_UPDATE: runtime::Operation = runtime::Operation {
     body: ::std::option::Option::Some(runtime::Body {
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
+        alternatives: &[],
         required: true,
         description: ::std::option::Option::None,
         schema: &VPC_FIREWALL_RULES_UPDATE_BODY,
@@ -13546,6 +13625,7 @@ static VPC_FIREWALL_RULES_UPDATE: runtime::Operation = runtime::Operation {
             description: "successful operation",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
+                alternatives: &[],
                 schema: &VPC_FIREWALL_RULES_UPDATE_RESPONSE_200,
                 doc_name: "VpcFirewallRulesUpdateResponseBody",
             }),
@@ -13645,6 +13725,7 @@ static VPC_ROUTER_LIST: runtime::Operation = runtime::Operation {
             description: "successful operation",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
+                alternatives: &[],
                 schema: &VPC_ROUTER_LIST_RESPONSE_200,
                 doc_name: "VpcRouterListResponseBody",
             }),
@@ -13706,6 +13787,7 @@ static VPC_ROUTER_CREATE: runtime::Operation = runtime::Operation {
     body: ::std::option::Option::Some(runtime::Body {
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
+        alternatives: &[],
         required: true,
         description: ::std::option::Option::None,
         schema: &VPC_ROUTER_CREATE_BODY,
@@ -13718,6 +13800,7 @@ static VPC_ROUTER_CREATE: runtime::Operation = runtime::Operation {
             description: "successful creation",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
+                alternatives: &[],
                 schema: &VPC_ROUTER_CREATE_RESPONSE_201,
                 doc_name: "VpcRouterCreateResponseBody",
             }),
@@ -13793,6 +13876,7 @@ static VPC_ROUTER_VIEW: runtime::Operation = runtime::Operation {
             description: "successful operation",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
+                alternatives: &[],
                 schema: &VPC_ROUTER_VIEW_RESPONSE_200,
                 doc_name: "VpcRouterViewResponseBody",
             }),
@@ -13864,6 +13948,7 @@ static VPC_ROUTER_UPDATE: runtime::Operation = runtime::Operation {
     body: ::std::option::Option::Some(runtime::Body {
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
+        alternatives: &[],
         required: true,
         description: ::std::option::Option::None,
         schema: &VPC_ROUTER_UPDATE_BODY,
@@ -13876,6 +13961,7 @@ static VPC_ROUTER_UPDATE: runtime::Operation = runtime::Operation {
             description: "successful operation",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
+                alternatives: &[],
                 schema: &VPC_ROUTER_UPDATE_RESPONSE_200,
                 doc_name: "VpcRouterUpdateResponseBody",
             }),
@@ -14056,6 +14142,7 @@ static VPC_ROUTER_ROUTE_LIST: runtime::Operation = runtime::Operation {
             description: "successful operation",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
+                alternatives: &[],
                 schema: &VPC_ROUTER_ROUTE_LIST_RESPONSE_200,
                 doc_name: "VpcRouterRouteListResponseBody",
             }),
@@ -14127,6 +14214,7 @@ static VPC_ROUTER_ROUTE_CREATE: runtime::Operation = runtime::Operation {
     body: ::std::option::Option::Some(runtime::Body {
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
+        alternatives: &[],
         required: true,
         description: ::std::option::Option::None,
         schema: &VPC_ROUTER_ROUTE_CREATE_BODY,
@@ -14139,6 +14227,7 @@ static VPC_ROUTER_ROUTE_CREATE: runtime::Operation = runtime::Operation {
             description: "successful creation",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
+                alternatives: &[],
                 schema: &VPC_ROUTER_ROUTE_CREATE_RESPONSE_201,
                 doc_name: "VpcRouterRouteCreateResponseBody",
             }),
@@ -14224,6 +14313,7 @@ static VPC_ROUTER_ROUTE_VIEW: runtime::Operation = runtime::Operation {
             description: "successful operation",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
+                alternatives: &[],
                 schema: &VPC_ROUTER_ROUTE_VIEW_RESPONSE_200,
                 doc_name: "VpcRouterRouteViewResponseBody",
             }),
@@ -14305,6 +14395,7 @@ static VPC_ROUTER_ROUTE_UPDATE: runtime::Operation = runtime::Operation {
     body: ::std::option::Option::Some(runtime::Body {
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
+        alternatives: &[],
         required: true,
         description: ::std::option::Option::None,
         schema: &VPC_ROUTER_ROUTE_UPDATE_BODY,
@@ -14317,6 +14408,7 @@ static VPC_ROUTER_ROUTE_UPDATE: runtime::Operation = runtime::Operation {
             description: "successful operation",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
+                alternatives: &[],
                 schema: &VPC_ROUTER_ROUTE_UPDATE_RESPONSE_200,
                 doc_name: "VpcRouterRouteUpdateResponseBody",
             }),
@@ -14497,6 +14589,7 @@ static VPC_SUBNET_LIST: runtime::Operation = runtime::Operation {
             description: "successful operation",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
+                alternatives: &[],
                 schema: &VPC_SUBNET_LIST_RESPONSE_200,
                 doc_name: "VpcSubnetListResponseBody",
             }),
@@ -14558,6 +14651,7 @@ static VPC_SUBNET_CREATE: runtime::Operation = runtime::Operation {
     body: ::std::option::Option::Some(runtime::Body {
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
+        alternatives: &[],
         required: true,
         description: ::std::option::Option::None,
         schema: &VPC_SUBNET_CREATE_BODY,
@@ -14570,6 +14664,7 @@ static VPC_SUBNET_CREATE: runtime::Operation = runtime::Operation {
             description: "successful creation",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
+                alternatives: &[],
                 schema: &VPC_SUBNET_CREATE_RESPONSE_201,
                 doc_name: "VpcSubnetCreateResponseBody",
             }),
@@ -14645,6 +14740,7 @@ static VPC_SUBNET_VIEW: runtime::Operation = runtime::Operation {
             description: "successful operation",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
+                alternatives: &[],
                 schema: &VPC_SUBNET_VIEW_RESPONSE_200,
                 doc_name: "VpcSubnetViewResponseBody",
             }),
@@ -14716,6 +14812,7 @@ static VPC_SUBNET_UPDATE: runtime::Operation = runtime::Operation {
     body: ::std::option::Option::Some(runtime::Body {
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
+        alternatives: &[],
         required: true,
         description: ::std::option::Option::None,
         schema: &VPC_SUBNET_UPDATE_BODY,
@@ -14728,6 +14825,7 @@ static VPC_SUBNET_UPDATE: runtime::Operation = runtime::Operation {
             description: "successful operation",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
+                alternatives: &[],
                 schema: &VPC_SUBNET_UPDATE_RESPONSE_200,
                 doc_name: "VpcSubnetUpdateResponseBody",
             }),
@@ -14908,6 +15006,7 @@ static VPC_SUBNET_LIST_NETWORK_INTERFACES: runtime::Operation = runtime::Operati
             description: "successful operation",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
+                alternatives: &[],
                 schema: &VPC_SUBNET_LIST_NETWORK_INTERFACES_RESPONSE_200,
                 doc_name: "VpcSubnetListNetworkInterfacesResponseBody",
             }),
@@ -14942,6 +15041,7 @@ static POLICY_VIEW: runtime::Operation = runtime::Operation {
             description: "successful operation",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
+                alternatives: &[],
                 schema: &POLICY_VIEW_RESPONSE_200,
                 doc_name: "PolicyViewResponseBody",
             }),
@@ -14972,6 +15072,7 @@ static POLICY_UPDATE: runtime::Operation = runtime::Operation {
     body: ::std::option::Option::Some(runtime::Body {
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
+        alternatives: &[],
         required: true,
         description: ::std::option::Option::None,
         schema: &POLICY_UPDATE_BODY,
@@ -14984,6 +15085,7 @@ static POLICY_UPDATE: runtime::Operation = runtime::Operation {
             description: "successful operation",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
+                alternatives: &[],
                 schema: &POLICY_UPDATE_RESPONSE_200,
                 doc_name: "PolicyUpdateResponseBody",
             }),
@@ -15043,6 +15145,7 @@ static ROLE_LIST: runtime::Operation = runtime::Operation {
             description: "successful operation",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
+                alternatives: &[],
                 schema: &ROLE_LIST_RESPONSE_200,
                 doc_name: "RoleListResponseBody",
             }),
@@ -15088,6 +15191,7 @@ static ROLE_VIEW: runtime::Operation = runtime::Operation {
             description: "successful operation",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
+                alternatives: &[],
                 schema: &ROLE_VIEW_RESPONSE_200,
                 doc_name: "RoleViewResponseBody",
             }),
@@ -15122,6 +15226,7 @@ static SESSION_ME: runtime::Operation = runtime::Operation {
             description: "successful operation",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
+                alternatives: &[],
                 schema: &SESSION_ME_RESPONSE_200,
                 doc_name: "SessionMeResponseBody",
             }),
@@ -15191,6 +15296,7 @@ static SESSION_ME_GROUPS: runtime::Operation = runtime::Operation {
             description: "successful operation",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
+                alternatives: &[],
                 schema: &SESSION_ME_GROUPS_RESPONSE_200,
                 doc_name: "SessionMeGroupsResponseBody",
             }),
@@ -15260,6 +15366,7 @@ static SESSION_SSHKEY_LIST: runtime::Operation = runtime::Operation {
             description: "successful operation",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
+                alternatives: &[],
                 schema: &SESSION_SSHKEY_LIST_RESPONSE_200,
                 doc_name: "SessionSshkeyListResponseBody",
             }),
@@ -15290,6 +15397,7 @@ static SESSION_SSHKEY_CREATE: runtime::Operation = runtime::Operation {
     body: ::std::option::Option::Some(runtime::Body {
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
+        alternatives: &[],
         required: true,
         description: ::std::option::Option::None,
         schema: &SESSION_SSHKEY_CREATE_BODY,
@@ -15302,6 +15410,7 @@ static SESSION_SSHKEY_CREATE: runtime::Operation = runtime::Operation {
             description: "successful creation",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
+                alternatives: &[],
                 schema: &SESSION_SSHKEY_CREATE_RESPONSE_201,
                 doc_name: "SessionSshkeyCreateResponseBody",
             }),
@@ -15347,6 +15456,7 @@ static SESSION_SSHKEY_VIEW: runtime::Operation = runtime::Operation {
             description: "successful operation",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
+                alternatives: &[],
                 schema: &SESSION_SSHKEY_VIEW_RESPONSE_200,
                 doc_name: "SessionSshkeyViewResponseBody",
             }),
@@ -15433,6 +15543,7 @@ static SYSTEM_IMAGE_VIEW_BY_ID: runtime::Operation = runtime::Operation {
             description: "successful operation",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
+                alternatives: &[],
                 schema: &SYSTEM_IMAGE_VIEW_BY_ID_RESPONSE_200,
                 doc_name: "SystemImageViewByIdResponseBody",
             }),
@@ -15478,6 +15589,7 @@ static IP_POOL_VIEW_BY_ID: runtime::Operation = runtime::Operation {
             description: "successful operation",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
+                alternatives: &[],
                 schema: &IP_POOL_VIEW_BY_ID_RESPONSE_200,
                 doc_name: "IpPoolViewByIdResponseBody",
             }),
@@ -15523,6 +15635,7 @@ static SILO_VIEW_BY_ID: runtime::Operation = runtime::Operation {
             description: "successful operation",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
+                alternatives: &[],
                 schema: &SILO_VIEW_BY_ID_RESPONSE_200,
                 doc_name: "SiloViewByIdResponseBody",
             }),
@@ -15592,6 +15705,7 @@ static CERTIFICATE_LIST: runtime::Operation = runtime::Operation {
             description: "successful operation",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
+                alternatives: &[],
                 schema: &CERTIFICATE_LIST_RESPONSE_200,
                 doc_name: "CertificateListResponseBody",
             }),
@@ -15622,6 +15736,7 @@ static CERTIFICATE_CREATE: runtime::Operation = runtime::Operation {
     body: ::std::option::Option::Some(runtime::Body {
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
+        alternatives: &[],
         required: true,
         description: ::std::option::Option::None,
         schema: &CERTIFICATE_CREATE_BODY,
@@ -15634,6 +15749,7 @@ static CERTIFICATE_CREATE: runtime::Operation = runtime::Operation {
             description: "successful creation",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
+                alternatives: &[],
                 schema: &CERTIFICATE_CREATE_RESPONSE_201,
                 doc_name: "CertificateCreateResponseBody",
             }),
@@ -15679,6 +15795,7 @@ static CERTIFICATE_VIEW: runtime::Operation = runtime::Operation {
             description: "successful operation",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
+                alternatives: &[],
                 schema: &CERTIFICATE_VIEW_RESPONSE_200,
                 doc_name: "CertificateViewResponseBody",
             }),
@@ -15789,6 +15906,7 @@ static PHYSICAL_DISK_LIST: runtime::Operation = runtime::Operation {
             description: "successful operation",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
+                alternatives: &[],
                 schema: &PHYSICAL_DISK_LIST_RESPONSE_200,
                 doc_name: "PhysicalDiskListResponseBody",
             }),
@@ -15858,6 +15976,7 @@ static RACK_LIST: runtime::Operation = runtime::Operation {
             description: "successful operation",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
+                alternatives: &[],
                 schema: &RACK_LIST_RESPONSE_200,
                 doc_name: "RackListResponseBody",
             }),
@@ -15903,6 +16022,7 @@ static RACK_VIEW: runtime::Operation = runtime::Operation {
             description: "successful operation",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
+                alternatives: &[],
                 schema: &RACK_VIEW_RESPONSE_200,
                 doc_name: "RackViewResponseBody",
             }),
@@ -15972,6 +16092,7 @@ static SLED_LIST: runtime::Operation = runtime::Operation {
             description: "successful operation",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
+                alternatives: &[],
                 schema: &SLED_LIST_RESPONSE_200,
                 doc_name: "SledListResponseBody",
             }),
@@ -16017,6 +16138,7 @@ static SLED_VIEW: runtime::Operation = runtime::Operation {
             description: "successful operation",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
+                alternatives: &[],
                 schema: &SLED_VIEW_RESPONSE_200,
                 doc_name: "SledViewResponseBody",
             }),
@@ -16096,6 +16218,7 @@ static SLED_PHYSICAL_DISK_LIST: runtime::Operation = runtime::Operation {
             description: "successful operation",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
+                alternatives: &[],
                 schema: &SLED_PHYSICAL_DISK_LIST_RESPONSE_200,
                 doc_name: "SledPhysicalDiskListResponseBody",
             }),
@@ -16165,6 +16288,7 @@ static SYSTEM_IMAGE_LIST: runtime::Operation = runtime::Operation {
             description: "successful operation",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
+                alternatives: &[],
                 schema: &SYSTEM_IMAGE_LIST_RESPONSE_200,
                 doc_name: "SystemImageListResponseBody",
             }),
@@ -16195,6 +16319,7 @@ static SYSTEM_IMAGE_CREATE: runtime::Operation = runtime::Operation {
     body: ::std::option::Option::Some(runtime::Body {
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
+        alternatives: &[],
         required: true,
         description: ::std::option::Option::None,
         schema: &SYSTEM_IMAGE_CREATE_BODY,
@@ -16207,6 +16332,7 @@ static SYSTEM_IMAGE_CREATE: runtime::Operation = runtime::Operation {
             description: "successful creation",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
+                alternatives: &[],
                 schema: &SYSTEM_IMAGE_CREATE_RESPONSE_201,
                 doc_name: "SystemImageCreateResponseBody",
             }),
@@ -16252,6 +16378,7 @@ static SYSTEM_IMAGE_VIEW: runtime::Operation = runtime::Operation {
             description: "successful operation",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
+                alternatives: &[],
                 schema: &SYSTEM_IMAGE_VIEW_RESPONSE_200,
                 doc_name: "SystemImageViewResponseBody",
             }),
@@ -16362,6 +16489,7 @@ static IP_POOL_LIST: runtime::Operation = runtime::Operation {
             description: "successful operation",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
+                alternatives: &[],
                 schema: &IP_POOL_LIST_RESPONSE_200,
                 doc_name: "IpPoolListResponseBody",
             }),
@@ -16392,6 +16520,7 @@ static IP_POOL_CREATE: runtime::Operation = runtime::Operation {
     body: ::std::option::Option::Some(runtime::Body {
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
+        alternatives: &[],
         required: true,
         description: ::std::option::Option::None,
         schema: &IP_POOL_CREATE_BODY,
@@ -16404,6 +16533,7 @@ static IP_POOL_CREATE: runtime::Operation = runtime::Operation {
             description: "successful creation",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
+                alternatives: &[],
                 schema: &IP_POOL_CREATE_RESPONSE_201,
                 doc_name: "IpPoolCreateResponseBody",
             }),
@@ -16449,6 +16579,7 @@ static IP_POOL_VIEW: runtime::Operation = runtime::Operation {
             description: "successful operation",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
+                alternatives: &[],
                 schema: &IP_POOL_VIEW_RESPONSE_200,
                 doc_name: "IpPoolViewResponseBody",
             }),
@@ -16490,6 +16621,7 @@ static IP_POOL_UPDATE: runtime::Operation = runtime::Operation {
     body: ::std::option::Option::Some(runtime::Body {
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
+        alternatives: &[],
         required: true,
         description: ::std::option::Option::None,
         schema: &IP_POOL_UPDATE_BODY,
@@ -16502,6 +16634,7 @@ static IP_POOL_UPDATE: runtime::Operation = runtime::Operation {
             description: "successful operation",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
+                alternatives: &[],
                 schema: &IP_POOL_UPDATE_RESPONSE_200,
                 doc_name: "IpPoolUpdateResponseBody",
             }),
@@ -16612,6 +16745,7 @@ static IP_POOL_RANGE_LIST: runtime::Operation = runtime::Operation {
             description: "successful operation",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
+                alternatives: &[],
                 schema: &IP_POOL_RANGE_LIST_RESPONSE_200,
                 doc_name: "IpPoolRangeListResponseBody",
             }),
@@ -16653,6 +16787,7 @@ static IP_POOL_RANGE_ADD: runtime::Operation = runtime::Operation {
     body: ::std::option::Option::Some(runtime::Body {
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
+        alternatives: &[],
         required: true,
         description: ::std::option::Option::None,
         schema: &IP_POOL_RANGE_ADD_BODY,
@@ -16665,6 +16800,7 @@ static IP_POOL_RANGE_ADD: runtime::Operation = runtime::Operation {
             description: "successful creation",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
+                alternatives: &[],
                 schema: &IP_POOL_RANGE_ADD_RESPONSE_201,
                 doc_name: "IpPoolRangeAddResponseBody",
             }),
@@ -16706,6 +16842,7 @@ static IP_POOL_RANGE_REMOVE: runtime::Operation = runtime::Operation {
     body: ::std::option::Option::Some(runtime::Body {
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
+        alternatives: &[],
         required: true,
         description: ::std::option::Option::None,
         schema: &IP_POOL_RANGE_REMOVE_BODY,
@@ -16748,6 +16885,7 @@ static IP_POOL_SERVICE_VIEW: runtime::Operation = runtime::Operation {
             description: "successful operation",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
+                alternatives: &[],
                 schema: &IP_POOL_SERVICE_VIEW_RESPONSE_200,
                 doc_name: "IpPoolServiceViewResponseBody",
             }),
@@ -16807,6 +16945,7 @@ static IP_POOL_SERVICE_RANGE_LIST: runtime::Operation = runtime::Operation {
             description: "successful operation",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
+                alternatives: &[],
                 schema: &IP_POOL_SERVICE_RANGE_LIST_RESPONSE_200,
                 doc_name: "IpPoolServiceRangeListResponseBody",
             }),
@@ -16837,6 +16976,7 @@ static IP_POOL_SERVICE_RANGE_ADD: runtime::Operation = runtime::Operation {
     body: ::std::option::Option::Some(runtime::Body {
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
+        alternatives: &[],
         required: true,
         description: ::std::option::Option::None,
         schema: &IP_POOL_SERVICE_RANGE_ADD_BODY,
@@ -16849,6 +16989,7 @@ static IP_POOL_SERVICE_RANGE_ADD: runtime::Operation = runtime::Operation {
             description: "successful creation",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
+                alternatives: &[],
                 schema: &IP_POOL_SERVICE_RANGE_ADD_RESPONSE_201,
                 doc_name: "IpPoolServiceRangeAddResponseBody",
             }),
@@ -16879,6 +17020,7 @@ static IP_POOL_SERVICE_RANGE_REMOVE: runtime::Operation = runtime::Operation {
     body: ::std::option::Option::Some(runtime::Body {
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
+        alternatives: &[],
         required: true,
         description: ::std::option::Option::None,
         schema: &IP_POOL_SERVICE_RANGE_REMOVE_BODY,
@@ -16992,6 +17134,7 @@ static SYSTEM_METRIC: runtime::Operation = runtime::Operation {
             description: "successful operation",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
+                alternatives: &[],
                 schema: &SYSTEM_METRIC_RESPONSE_200,
                 doc_name: "SystemMetricResponseBody",
             }),
@@ -17026,6 +17169,7 @@ static SYSTEM_POLICY_VIEW: runtime::Operation = runtime::Operation {
             description: "successful operation",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
+                alternatives: &[],
                 schema: &SYSTEM_POLICY_VIEW_RESPONSE_200,
                 doc_name: "SystemPolicyViewResponseBody",
             }),
@@ -17056,6 +17200,7 @@ static SYSTEM_POLICY_UPDATE: runtime::Operation = runtime::Operation {
     body: ::std::option::Option::Some(runtime::Body {
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
+        alternatives: &[],
         required: true,
         description: ::std::option::Option::None,
         schema: &SYSTEM_POLICY_UPDATE_BODY,
@@ -17068,6 +17213,7 @@ static SYSTEM_POLICY_UPDATE: runtime::Operation = runtime::Operation {
             description: "successful operation",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
+                alternatives: &[],
                 schema: &SYSTEM_POLICY_UPDATE_RESPONSE_200,
                 doc_name: "SystemPolicyUpdateResponseBody",
             }),
@@ -17137,6 +17283,7 @@ static SAGA_LIST: runtime::Operation = runtime::Operation {
             description: "successful operation",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
+                alternatives: &[],
                 schema: &SAGA_LIST_RESPONSE_200,
                 doc_name: "SagaListResponseBody",
             }),
@@ -17182,6 +17329,7 @@ static SAGA_VIEW: runtime::Operation = runtime::Operation {
             description: "successful operation",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
+                alternatives: &[],
                 schema: &SAGA_VIEW_RESPONSE_200,
                 doc_name: "SagaViewResponseBody",
             }),
@@ -17251,6 +17399,7 @@ static SILO_LIST: runtime::Operation = runtime::Operation {
             description: "successful operation",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
+                alternatives: &[],
                 schema: &SILO_LIST_RESPONSE_200,
                 doc_name: "SiloListResponseBody",
             }),
@@ -17281,6 +17430,7 @@ static SILO_CREATE: runtime::Operation = runtime::Operation {
     body: ::std::option::Option::Some(runtime::Body {
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
+        alternatives: &[],
         required: true,
         description: ::std::option::Option::None,
         schema: &SILO_CREATE_BODY,
@@ -17293,6 +17443,7 @@ static SILO_CREATE: runtime::Operation = runtime::Operation {
             description: "successful creation",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
+                alternatives: &[],
                 schema: &SILO_CREATE_RESPONSE_201,
                 doc_name: "SiloCreateResponseBody",
             }),
@@ -17338,6 +17489,7 @@ static SILO_VIEW: runtime::Operation = runtime::Operation {
             description: "successful operation",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
+                alternatives: &[],
                 schema: &SILO_VIEW_RESPONSE_200,
                 doc_name: "SiloViewResponseBody",
             }),
@@ -17458,6 +17610,7 @@ static SILO_IDENTITY_PROVIDER_LIST: runtime::Operation = runtime::Operation {
             description: "successful operation",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
+                alternatives: &[],
                 schema: &SILO_IDENTITY_PROVIDER_LIST_RESPONSE_200,
                 doc_name: "SiloIdentityProviderListResponseBody",
             }),
@@ -17499,6 +17652,7 @@ static LOCAL_IDP_USER_CREATE: runtime::Operation = runtime::Operation {
     body: ::std::option::Option::Some(runtime::Body {
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
+        alternatives: &[],
         required: true,
         description: ::std::option::Option::None,
         schema: &LOCAL_IDP_USER_CREATE_BODY,
@@ -17511,6 +17665,7 @@ static LOCAL_IDP_USER_CREATE: runtime::Operation = runtime::Operation {
             description: "successful creation",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
+                alternatives: &[],
                 schema: &LOCAL_IDP_USER_CREATE_RESPONSE_201,
                 doc_name: "LocalIdpUserCreateResponseBody",
             }),
@@ -17613,6 +17768,7 @@ static LOCAL_IDP_USER_SET_PASSWORD: runtime::Operation = runtime::Operation {
     body: ::std::option::Option::Some(runtime::Body {
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
+        alternatives: &[],
         required: true,
         description: ::std::option::Option::None,
         schema: &LOCAL_IDP_USER_SET_PASSWORD_BODY,
@@ -17662,6 +17818,7 @@ static SAML_IDENTITY_PROVIDER_CREATE: runtime::Operation = runtime::Operation {
     body: ::std::option::Option::Some(runtime::Body {
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
+        alternatives: &[],
         required: true,
         description: ::std::option::Option::None,
         schema: &SAML_IDENTITY_PROVIDER_CREATE_BODY,
@@ -17674,6 +17831,7 @@ static SAML_IDENTITY_PROVIDER_CREATE: runtime::Operation = runtime::Operation {
             description: "successful creation",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
+                alternatives: &[],
                 schema: &SAML_IDENTITY_PROVIDER_CREATE_RESPONSE_201,
                 doc_name: "SamlIdentityProviderCreateResponseBody",
             }),
@@ -17731,6 +17889,7 @@ static SAML_IDENTITY_PROVIDER_VIEW: runtime::Operation = runtime::Operation {
             description: "successful operation",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
+                alternatives: &[],
                 schema: &SAML_IDENTITY_PROVIDER_VIEW_RESPONSE_200,
                 doc_name: "SamlIdentityProviderViewResponseBody",
             }),
@@ -17776,6 +17935,7 @@ static SILO_POLICY_VIEW: runtime::Operation = runtime::Operation {
             description: "successful operation",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
+                alternatives: &[],
                 schema: &SILO_POLICY_VIEW_RESPONSE_200,
                 doc_name: "SiloPolicyViewResponseBody",
             }),
@@ -17817,6 +17977,7 @@ static SILO_POLICY_UPDATE: runtime::Operation = runtime::Operation {
     body: ::std::option::Option::Some(runtime::Body {
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
+        alternatives: &[],
         required: true,
         description: ::std::option::Option::None,
         schema: &SILO_POLICY_UPDATE_BODY,
@@ -17829,6 +17990,7 @@ static SILO_POLICY_UPDATE: runtime::Operation = runtime::Operation {
             description: "successful operation",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
+                alternatives: &[],
                 schema: &SILO_POLICY_UPDATE_RESPONSE_200,
                 doc_name: "SiloPolicyUpdateResponseBody",
             }),
@@ -17908,6 +18070,7 @@ static SILO_USERS_LIST: runtime::Operation = runtime::Operation {
             description: "successful operation",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
+                alternatives: &[],
                 schema: &SILO_USERS_LIST_RESPONSE_200,
                 doc_name: "SiloUsersListResponseBody",
             }),
@@ -17963,6 +18126,7 @@ static SILO_USER_VIEW: runtime::Operation = runtime::Operation {
             description: "successful operation",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
+                alternatives: &[],
                 schema: &SILO_USER_VIEW_RESPONSE_200,
                 doc_name: "SiloUserViewResponseBody",
             }),
@@ -18032,6 +18196,7 @@ static SYSTEM_USER_LIST: runtime::Operation = runtime::Operation {
             description: "successful operation",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
+                alternatives: &[],
                 schema: &SYSTEM_USER_LIST_RESPONSE_200,
                 doc_name: "SystemUserListResponseBody",
             }),
@@ -18077,6 +18242,7 @@ static SYSTEM_USER_VIEW: runtime::Operation = runtime::Operation {
             description: "successful operation",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
+                alternatives: &[],
                 schema: &SYSTEM_USER_VIEW_RESPONSE_200,
                 doc_name: "SystemUserViewResponseBody",
             }),
@@ -18136,6 +18302,7 @@ static TIMESERIES_SCHEMA_GET: runtime::Operation = runtime::Operation {
             description: "successful operation",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
+                alternatives: &[],
                 schema: &TIMESERIES_SCHEMA_GET_RESPONSE_200,
                 doc_name: "TimeseriesSchemaGetResponseBody",
             }),
@@ -18205,6 +18372,7 @@ static USER_LIST: runtime::Operation = runtime::Operation {
             description: "successful operation",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
+                alternatives: &[],
                 schema: &USER_LIST_RESPONSE_200,
                 doc_name: "UserListResponseBody",
             }),
@@ -18294,6 +18462,7 @@ static DISK_LIST_V1: runtime::Operation = runtime::Operation {
             description: "successful operation",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
+                alternatives: &[],
                 schema: &DISK_LIST_V1_RESPONSE_200,
                 doc_name: "DiskListV1ResponseBody",
             }),
@@ -18345,6 +18514,7 @@ static DISK_CREATE_V1: runtime::Operation = runtime::Operation {
     body: ::std::option::Option::Some(runtime::Body {
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
+        alternatives: &[],
         required: true,
         description: ::std::option::Option::None,
         schema: &DISK_CREATE_V1_BODY,
@@ -18357,6 +18527,7 @@ static DISK_CREATE_V1: runtime::Operation = runtime::Operation {
             description: "successful creation",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
+                alternatives: &[],
                 schema: &DISK_CREATE_V1_RESPONSE_201,
                 doc_name: "DiskCreateV1ResponseBody",
             }),
@@ -18422,6 +18593,7 @@ static DISK_VIEW_V1: runtime::Operation = runtime::Operation {
             description: "successful operation",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
+                alternatives: &[],
                 schema: &DISK_VIEW_V1_RESPONSE_200,
                 doc_name: "DiskViewV1ResponseBody",
             }),
@@ -18572,6 +18744,7 @@ static INSTANCE_LIST_V1: runtime::Operation = runtime::Operation {
             description: "successful operation",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
+                alternatives: &[],
                 schema: &INSTANCE_LIST_V1_RESPONSE_200,
                 doc_name: "InstanceListV1ResponseBody",
             }),
@@ -18623,6 +18796,7 @@ static INSTANCE_CREATE_V1: runtime::Operation = runtime::Operation {
     body: ::std::option::Option::Some(runtime::Body {
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
+        alternatives: &[],
         required: true,
         description: ::std::option::Option::None,
         schema: &INSTANCE_CREATE_V1_BODY,
@@ -18635,6 +18809,7 @@ static INSTANCE_CREATE_V1: runtime::Operation = runtime::Operation {
             description: "successful creation",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
+                alternatives: &[],
                 schema: &INSTANCE_CREATE_V1_RESPONSE_201,
                 doc_name: "InstanceCreateV1ResponseBody",
             }),
@@ -18700,6 +18875,7 @@ static INSTANCE_VIEW_V1: runtime::Operation = runtime::Operation {
             description: "successful operation",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
+                alternatives: &[],
                 schema: &INSTANCE_VIEW_V1_RESPONSE_200,
                 doc_name: "InstanceViewV1ResponseBody",
             }),
@@ -18860,6 +19036,7 @@ static INSTANCE_DISK_LIST_V1: runtime::Operation = runtime::Operation {
             description: "successful operation",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
+                alternatives: &[],
                 schema: &INSTANCE_DISK_LIST_V1_RESPONSE_200,
                 doc_name: "InstanceDiskListV1ResponseBody",
             }),
@@ -18921,6 +19098,7 @@ static INSTANCE_DISK_ATTACH_V1: runtime::Operation = runtime::Operation {
     body: ::std::option::Option::Some(runtime::Body {
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
+        alternatives: &[],
         required: true,
         description: ::std::option::Option::None,
         schema: &INSTANCE_DISK_ATTACH_V1_BODY,
@@ -18933,6 +19111,7 @@ static INSTANCE_DISK_ATTACH_V1: runtime::Operation = runtime::Operation {
             description: "successfully enqueued operation",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
+                alternatives: &[],
                 schema: &INSTANCE_DISK_ATTACH_V1_RESPONSE_202,
                 doc_name: "InstanceDiskAttachV1ResponseBody",
             }),
@@ -18994,6 +19173,7 @@ static INSTANCE_DISK_DETACH_V1: runtime::Operation = runtime::Operation {
     body: ::std::option::Option::Some(runtime::Body {
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
+        alternatives: &[],
         required: true,
         description: ::std::option::Option::None,
         schema: &INSTANCE_DISK_DETACH_V1_BODY,
@@ -19006,6 +19186,7 @@ static INSTANCE_DISK_DETACH_V1: runtime::Operation = runtime::Operation {
             description: "successfully enqueued operation",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
+                alternatives: &[],
                 schema: &INSTANCE_DISK_DETACH_V1_RESPONSE_202,
                 doc_name: "InstanceDiskDetachV1ResponseBody",
             }),
@@ -19067,6 +19248,7 @@ static INSTANCE_MIGRATE_V1: runtime::Operation = runtime::Operation {
     body: ::std::option::Option::Some(runtime::Body {
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
+        alternatives: &[],
         required: true,
         description: ::std::option::Option::None,
         schema: &INSTANCE_MIGRATE_V1_BODY,
@@ -19079,6 +19261,7 @@ static INSTANCE_MIGRATE_V1: runtime::Operation = runtime::Operation {
             description: "successful operation",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
+                alternatives: &[],
                 schema: &INSTANCE_MIGRATE_V1_RESPONSE_200,
                 doc_name: "InstanceMigrateV1ResponseBody",
             }),
@@ -19144,6 +19327,7 @@ static INSTANCE_REBOOT_V1: runtime::Operation = runtime::Operation {
             description: "successfully enqueued operation",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
+                alternatives: &[],
                 schema: &INSTANCE_REBOOT_V1_RESPONSE_202,
                 doc_name: "InstanceRebootV1ResponseBody",
             }),
@@ -19245,6 +19429,7 @@ static INSTANCE_SERIAL_CONSOLE_V1: runtime::Operation = runtime::Operation {
             description: "successful operation",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
+                alternatives: &[],
                 schema: &INSTANCE_SERIAL_CONSOLE_V1_RESPONSE_200,
                 doc_name: "InstanceSerialConsoleV1ResponseBody",
             }),
@@ -19371,6 +19556,7 @@ static INSTANCE_START_V1: runtime::Operation = runtime::Operation {
             description: "successfully enqueued operation",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
+                alternatives: &[],
                 schema: &INSTANCE_START_V1_RESPONSE_202,
                 doc_name: "InstanceStartV1ResponseBody",
             }),
@@ -19436,6 +19622,7 @@ static INSTANCE_STOP_V1: runtime::Operation = runtime::Operation {
             description: "successfully enqueued operation",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
+                alternatives: &[],
                 schema: &INSTANCE_STOP_V1_RESPONSE_202,
                 doc_name: "InstanceStopV1ResponseBody",
             }),
@@ -19505,6 +19692,7 @@ static ORGANIZATION_LIST_V1: runtime::Operation = runtime::Operation {
             description: "successful operation",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
+                alternatives: &[],
                 schema: &ORGANIZATION_LIST_V1_RESPONSE_200,
                 doc_name: "OrganizationListV1ResponseBody",
             }),
@@ -19535,6 +19723,7 @@ static ORGANIZATION_CREATE_V1: runtime::Operation = runtime::Operation {
     body: ::std::option::Option::Some(runtime::Body {
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
+        alternatives: &[],
         required: true,
         description: ::std::option::Option::None,
         schema: &ORGANIZATION_CREATE_V1_BODY,
@@ -19547,6 +19736,7 @@ static ORGANIZATION_CREATE_V1: runtime::Operation = runtime::Operation {
             description: "successful creation",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
+                alternatives: &[],
                 schema: &ORGANIZATION_CREATE_V1_RESPONSE_201,
                 doc_name: "OrganizationCreateV1ResponseBody",
             }),
@@ -19592,6 +19782,7 @@ static ORGANIZATION_VIEW_V1: runtime::Operation = runtime::Operation {
             description: "successful operation",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
+                alternatives: &[],
                 schema: &ORGANIZATION_VIEW_V1_RESPONSE_200,
                 doc_name: "OrganizationViewV1ResponseBody",
             }),
@@ -19633,6 +19824,7 @@ static ORGANIZATION_UPDATE_V1: runtime::Operation = runtime::Operation {
     body: ::std::option::Option::Some(runtime::Body {
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
+        alternatives: &[],
         required: true,
         description: ::std::option::Option::None,
         schema: &ORGANIZATION_UPDATE_V1_BODY,
@@ -19645,6 +19837,7 @@ static ORGANIZATION_UPDATE_V1: runtime::Operation = runtime::Operation {
             description: "successful operation",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
+                alternatives: &[],
                 schema: &ORGANIZATION_UPDATE_V1_RESPONSE_200,
                 doc_name: "OrganizationUpdateV1ResponseBody",
             }),
@@ -19731,6 +19924,7 @@ static ORGANIZATION_POLICY_VIEW_V1: runtime::Operation = runtime::Operation {
             description: "successful operation",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
+                alternatives: &[],
                 schema: &ORGANIZATION_POLICY_VIEW_V1_RESPONSE_200,
                 doc_name: "OrganizationPolicyViewV1ResponseBody",
             }),
@@ -19772,6 +19966,7 @@ static ORGANIZATION_POLICY_UPDATE_V1: runtime::Operation = runtime::Operation {
     body: ::std::option::Option::Some(runtime::Body {
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
+        alternatives: &[],
         required: true,
         description: ::std::option::Option::None,
         schema: &ORGANIZATION_POLICY_UPDATE_V1_BODY,
@@ -19784,6 +19979,7 @@ static ORGANIZATION_POLICY_UPDATE_V1: runtime::Operation = runtime::Operation {
             description: "successful operation",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
+                alternatives: &[],
                 schema: &ORGANIZATION_POLICY_UPDATE_V1_RESPONSE_200,
                 doc_name: "OrganizationPolicyUpdateV1ResponseBody",
             }),
@@ -19863,6 +20059,7 @@ static PROJECT_LIST_V1: runtime::Operation = runtime::Operation {
             description: "successful operation",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
+                alternatives: &[],
                 schema: &PROJECT_LIST_V1_RESPONSE_200,
                 doc_name: "ProjectListV1ResponseBody",
             }),
@@ -19904,6 +20101,7 @@ static PROJECT_CREATE_V1: runtime::Operation = runtime::Operation {
     body: ::std::option::Option::Some(runtime::Body {
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
+        alternatives: &[],
         required: true,
         description: ::std::option::Option::None,
         schema: &PROJECT_CREATE_V1_BODY,
@@ -19916,6 +20114,7 @@ static PROJECT_CREATE_V1: runtime::Operation = runtime::Operation {
             description: "successful creation",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
+                alternatives: &[],
                 schema: &PROJECT_CREATE_V1_RESPONSE_201,
                 doc_name: "ProjectCreateV1ResponseBody",
             }),
@@ -19971,6 +20170,7 @@ static PROJECT_VIEW_V1: runtime::Operation = runtime::Operation {
             description: "successful operation",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
+                alternatives: &[],
                 schema: &PROJECT_VIEW_V1_RESPONSE_200,
                 doc_name: "ProjectViewV1ResponseBody",
             }),
@@ -20022,6 +20222,7 @@ static PROJECT_UPDATE_V1: runtime::Operation = runtime::Operation {
     body: ::std::option::Option::Some(runtime::Body {
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
+        alternatives: &[],
         required: true,
         description: ::std::option::Option::None,
         schema: &PROJECT_UPDATE_V1_BODY,
@@ -20034,6 +20235,7 @@ static PROJECT_UPDATE_V1: runtime::Operation = runtime::Operation {
             description: "successful operation",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
+                alternatives: &[],
                 schema: &PROJECT_UPDATE_V1_RESPONSE_200,
                 doc_name: "ProjectUpdateV1ResponseBody",
             }),
@@ -20140,6 +20342,7 @@ static PROJECT_POLICY_VIEW_V1: runtime::Operation = runtime::Operation {
             description: "successful operation",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
+                alternatives: &[],
                 schema: &PROJECT_POLICY_VIEW_V1_RESPONSE_200,
                 doc_name: "ProjectPolicyViewV1ResponseBody",
             }),
@@ -20191,6 +20394,7 @@ static PROJECT_POLICY_UPDATE_V1: runtime::Operation = runtime::Operation {
     body: ::std::option::Option::Some(runtime::Body {
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
+        alternatives: &[],
         required: true,
         description: ::std::option::Option::None,
         schema: &PROJECT_POLICY_UPDATE_V1_BODY,
@@ -20203,6 +20407,7 @@ static PROJECT_POLICY_UPDATE_V1: runtime::Operation = runtime::Operation {
             description: "successful operation",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
+                alternatives: &[],
                 schema: &PROJECT_POLICY_UPDATE_V1_RESPONSE_200,
                 doc_name: "ProjectPolicyUpdateV1ResponseBody",
             }),
@@ -20272,6 +20477,7 @@ static SYSTEM_COMPONENT_VERSION_LIST: runtime::Operation = runtime::Operation {
             description: "successful operation",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
+                alternatives: &[],
                 schema: &SYSTEM_COMPONENT_VERSION_LIST_RESPONSE_200,
                 doc_name: "SystemComponentVersionListResponseBody",
             }),
@@ -20341,6 +20547,7 @@ static UPDATE_DEPLOYMENTS_LIST: runtime::Operation = runtime::Operation {
             description: "successful operation",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
+                alternatives: &[],
                 schema: &UPDATE_DEPLOYMENTS_LIST_RESPONSE_200,
                 doc_name: "UpdateDeploymentsListResponseBody",
             }),
@@ -20386,6 +20593,7 @@ static UPDATE_DEPLOYMENT_VIEW: runtime::Operation = runtime::Operation {
             description: "successful operation",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
+                alternatives: &[],
                 schema: &UPDATE_DEPLOYMENT_VIEW_RESPONSE_200,
                 doc_name: "UpdateDeploymentViewResponseBody",
             }),
@@ -20446,6 +20654,7 @@ static SYSTEM_UPDATE_START: runtime::Operation = runtime::Operation {
     body: ::std::option::Option::Some(runtime::Body {
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
+        alternatives: &[],
         required: true,
         description: ::std::option::Option::None,
         schema: &SYSTEM_UPDATE_START_BODY,
@@ -20458,6 +20667,7 @@ static SYSTEM_UPDATE_START: runtime::Operation = runtime::Operation {
             description: "successfully enqueued operation",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
+                alternatives: &[],
                 schema: &SYSTEM_UPDATE_START_RESPONSE_202,
                 doc_name: "SystemUpdateStartResponseBody",
             }),
@@ -20557,6 +20767,7 @@ static SYSTEM_UPDATE_LIST: runtime::Operation = runtime::Operation {
             description: "successful operation",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
+                alternatives: &[],
                 schema: &SYSTEM_UPDATE_LIST_RESPONSE_200,
                 doc_name: "SystemUpdateListResponseBody",
             }),
@@ -20602,6 +20813,7 @@ static SYSTEM_UPDATE_VIEW: runtime::Operation = runtime::Operation {
             description: "successful operation",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
+                alternatives: &[],
                 schema: &SYSTEM_UPDATE_VIEW_RESPONSE_200,
                 doc_name: "SystemUpdateViewResponseBody",
             }),
@@ -20647,6 +20859,7 @@ static SYSTEM_UPDATE_COMPONENTS_LIST: runtime::Operation = runtime::Operation {
             description: "successful operation",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
+                alternatives: &[],
                 schema: &SYSTEM_UPDATE_COMPONENTS_LIST_RESPONSE_200,
                 doc_name: "SystemUpdateComponentsListResponseBody",
             }),
@@ -20681,6 +20894,7 @@ static SYSTEM_VERSION: runtime::Operation = runtime::Operation {
             description: "successful operation",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
+                alternatives: &[],
                 schema: &SYSTEM_VERSION_RESPONSE_200,
                 doc_name: "SystemVersionResponseBody",
             }),

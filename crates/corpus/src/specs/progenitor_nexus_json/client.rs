@@ -4532,7 +4532,7 @@ Version: 0.0.1*/
 pub struct Client {
     pub(crate) baseurl: String,
     pub(crate) client: reqwest::Client,
-    pub(crate) inner: crate::ApiKey,
+    pub(crate) inner: Credentials,
 }
 impl Client {
     /// Create a new client.
@@ -4540,7 +4540,7 @@ impl Client {
     /// `baseurl` is the base URL provided to the internal
     /// `reqwest::Client`, and should include a scheme and hostname,
     /// as well as port and a path stem if applicable.
-    pub fn new(baseurl: &str, inner: crate::ApiKey) -> Self {
+    pub fn new(baseurl: &str, inner: Credentials) -> Self {
         #[cfg(not(target_arch = "wasm32"))]
         let client = {
             let dur = ::std::time::Duration::from_secs(15u64);
@@ -4559,7 +4559,7 @@ impl Client {
     pub fn new_with_client(
         baseurl: &str,
         client: reqwest::Client,
-        inner: crate::ApiKey,
+        inner: Credentials,
     ) -> Self {
         Self {
             baseurl: baseurl.to_string(),
@@ -4568,7 +4568,7 @@ impl Client {
         }
     }
 }
-impl ClientInfo<crate::ApiKey> for Client {
+impl ClientInfo<Credentials> for Client {
     fn api_version() -> &'static str {
         "0.0.1"
     }
@@ -4578,7 +4578,7 @@ impl ClientInfo<crate::ApiKey> for Client {
     fn client(&self) -> &reqwest::Client {
         &self.client
     }
-    fn inner(&self) -> &crate::ApiKey {
+    fn inner(&self) -> &Credentials {
         &self.inner
     }
 }
@@ -4586,7 +4586,7 @@ const _: () = {
     #[allow(dead_code)]
     fn assert_client_hooks()
     where
-        Client: ClientHooks<crate::ApiKey>,
+        Client: ClientHooks<Credentials>,
     {}
 };
 #[allow(clippy::all)]
@@ -16778,4 +16778,304 @@ Sends a `GET` request to `/v1/system/update/version`
 pub mod prelude {
     #[allow(unused_imports)]
     pub use super::Client;
+}
+/// What this client authenticates with.
+///
+///The spec declares no security scheme: there is nothing to send.
+/// Each request carries the credentials of the first of its
+/// operation's security requirements that these fill (nothing for a
+/// public operation, or when none is filled: the server's 401 says
+/// what is missing). Its `Debug` hides every secret.
+#[derive(Clone, Default)]
+pub struct Credentials {}
+impl ::std::fmt::Debug for Credentials {
+    fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+        f.debug_struct("Credentials").finish()
+    }
+}
+///A security scheme of the spec.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[allow(clippy::enum_variant_names)]
+enum SecurityScheme {}
+impl Credentials {
+    /// The security requirements of an operation (progenitor's
+    /// name for it), as the spec lists them: any one of them, each
+    /// with all its schemes.
+    fn requirements(operation: &str) -> &'static [&'static [SecurityScheme]] {
+        match operation {
+            "disk_view_by_id" => &[],
+            "image_view_by_id" => &[],
+            "instance_view_by_id" => &[],
+            "instance_network_interface_view_by_id" => &[],
+            "organization_view_by_id" => &[],
+            "project_view_by_id" => &[],
+            "snapshot_view_by_id" => &[],
+            "vpc_router_route_view_by_id" => &[],
+            "vpc_router_view_by_id" => &[],
+            "vpc_subnet_view_by_id" => &[],
+            "vpc_view_by_id" => &[],
+            "device_auth_request" => &[],
+            "device_auth_confirm" => &[],
+            "device_access_token" => &[],
+            "group_list" => &[],
+            "login_spoof" => &[],
+            "login_local" => &[],
+            "login_saml_begin" => &[],
+            "login_saml" => &[],
+            "logout" => &[],
+            "organization_list" => &[],
+            "organization_create" => &[],
+            "organization_view" => &[],
+            "organization_update" => &[],
+            "organization_delete" => &[],
+            "organization_policy_view" => &[],
+            "organization_policy_update" => &[],
+            "project_list" => &[],
+            "project_create" => &[],
+            "project_view" => &[],
+            "project_update" => &[],
+            "project_delete" => &[],
+            "disk_list" => &[],
+            "disk_create" => &[],
+            "disk_view" => &[],
+            "disk_delete" => &[],
+            "disk_metrics_list" => &[],
+            "image_list" => &[],
+            "image_create" => &[],
+            "image_view" => &[],
+            "image_delete" => &[],
+            "instance_list" => &[],
+            "instance_create" => &[],
+            "instance_view" => &[],
+            "instance_delete" => &[],
+            "instance_disk_list" => &[],
+            "instance_disk_attach" => &[],
+            "instance_disk_detach" => &[],
+            "instance_external_ip_list" => &[],
+            "instance_migrate" => &[],
+            "instance_network_interface_list" => &[],
+            "instance_network_interface_create" => &[],
+            "instance_network_interface_view" => &[],
+            "instance_network_interface_update" => &[],
+            "instance_network_interface_delete" => &[],
+            "instance_reboot" => &[],
+            "instance_serial_console" => &[],
+            "instance_serial_console_stream" => &[],
+            "instance_serial_console_stream_v2" => &[],
+            "instance_start" => &[],
+            "instance_stop" => &[],
+            "project_policy_view" => &[],
+            "project_policy_update" => &[],
+            "snapshot_list" => &[],
+            "snapshot_create" => &[],
+            "snapshot_view" => &[],
+            "snapshot_delete" => &[],
+            "vpc_list" => &[],
+            "vpc_create" => &[],
+            "vpc_view" => &[],
+            "vpc_update" => &[],
+            "vpc_delete" => &[],
+            "vpc_firewall_rules_view" => &[],
+            "vpc_firewall_rules_update" => &[],
+            "vpc_router_list" => &[],
+            "vpc_router_create" => &[],
+            "vpc_router_view" => &[],
+            "vpc_router_update" => &[],
+            "vpc_router_delete" => &[],
+            "vpc_router_route_list" => &[],
+            "vpc_router_route_create" => &[],
+            "vpc_router_route_view" => &[],
+            "vpc_router_route_update" => &[],
+            "vpc_router_route_delete" => &[],
+            "vpc_subnet_list" => &[],
+            "vpc_subnet_create" => &[],
+            "vpc_subnet_view" => &[],
+            "vpc_subnet_update" => &[],
+            "vpc_subnet_delete" => &[],
+            "vpc_subnet_list_network_interfaces" => &[],
+            "policy_view" => &[],
+            "policy_update" => &[],
+            "role_list" => &[],
+            "role_view" => &[],
+            "session_me" => &[],
+            "session_me_groups" => &[],
+            "session_sshkey_list" => &[],
+            "session_sshkey_create" => &[],
+            "session_sshkey_view" => &[],
+            "session_sshkey_delete" => &[],
+            "system_image_view_by_id" => &[],
+            "ip_pool_view_by_id" => &[],
+            "silo_view_by_id" => &[],
+            "certificate_list" => &[],
+            "certificate_create" => &[],
+            "certificate_view" => &[],
+            "certificate_delete" => &[],
+            "physical_disk_list" => &[],
+            "rack_list" => &[],
+            "rack_view" => &[],
+            "sled_list" => &[],
+            "sled_view" => &[],
+            "sled_physical_disk_list" => &[],
+            "system_image_list" => &[],
+            "system_image_create" => &[],
+            "system_image_view" => &[],
+            "system_image_delete" => &[],
+            "ip_pool_list" => &[],
+            "ip_pool_create" => &[],
+            "ip_pool_view" => &[],
+            "ip_pool_update" => &[],
+            "ip_pool_delete" => &[],
+            "ip_pool_range_list" => &[],
+            "ip_pool_range_add" => &[],
+            "ip_pool_range_remove" => &[],
+            "ip_pool_service_view" => &[],
+            "ip_pool_service_range_list" => &[],
+            "ip_pool_service_range_add" => &[],
+            "ip_pool_service_range_remove" => &[],
+            "system_metric" => &[],
+            "system_policy_view" => &[],
+            "system_policy_update" => &[],
+            "saga_list" => &[],
+            "saga_view" => &[],
+            "silo_list" => &[],
+            "silo_create" => &[],
+            "silo_view" => &[],
+            "silo_delete" => &[],
+            "silo_identity_provider_list" => &[],
+            "local_idp_user_create" => &[],
+            "local_idp_user_delete" => &[],
+            "local_idp_user_set_password" => &[],
+            "saml_identity_provider_create" => &[],
+            "saml_identity_provider_view" => &[],
+            "silo_policy_view" => &[],
+            "silo_policy_update" => &[],
+            "silo_users_list" => &[],
+            "silo_user_view" => &[],
+            "system_user_list" => &[],
+            "system_user_view" => &[],
+            "timeseries_schema_get" => &[],
+            "user_list" => &[],
+            "disk_list_v1" => &[],
+            "disk_create_v1" => &[],
+            "disk_view_v1" => &[],
+            "disk_delete_v1" => &[],
+            "instance_list_v1" => &[],
+            "instance_create_v1" => &[],
+            "instance_view_v1" => &[],
+            "instance_delete_v1" => &[],
+            "instance_disk_list_v1" => &[],
+            "instance_disk_attach_v1" => &[],
+            "instance_disk_detach_v1" => &[],
+            "instance_migrate_v1" => &[],
+            "instance_reboot_v1" => &[],
+            "instance_serial_console_v1" => &[],
+            "instance_serial_console_stream_v1" => &[],
+            "instance_start_v1" => &[],
+            "instance_stop_v1" => &[],
+            "organization_list_v1" => &[],
+            "organization_create_v1" => &[],
+            "organization_view_v1" => &[],
+            "organization_update_v1" => &[],
+            "organization_delete_v1" => &[],
+            "organization_policy_view_v1" => &[],
+            "organization_policy_update_v1" => &[],
+            "project_list_v1" => &[],
+            "project_create_v1" => &[],
+            "project_view_v1" => &[],
+            "project_update_v1" => &[],
+            "project_delete_v1" => &[],
+            "project_policy_view_v1" => &[],
+            "project_policy_update_v1" => &[],
+            "system_component_version_list" => &[],
+            "update_deployments_list" => &[],
+            "update_deployment_view" => &[],
+            "system_update_refresh" => &[],
+            "system_update_start" => &[],
+            "system_update_stop" => &[],
+            "system_update_list" => &[],
+            "system_update_view" => &[],
+            "system_update_components_list" => &[],
+            "system_version" => &[],
+            _ => &[],
+        }
+    }
+    fn holds(&self, scheme: SecurityScheme) -> bool {
+        match scheme {}
+    }
+    fn apply(
+        &self,
+        scheme: SecurityScheme,
+        _request: &mut reqwest::Request,
+    ) -> ::std::result::Result<(), ::std::string::String> {
+        match scheme {}
+    }
+    /// Adds to `request` the credentials of the first requirement
+    /// of `operation` (progenitor's name for it) that these fill.
+    pub fn authorize(
+        &self,
+        operation: &str,
+        request: &mut reqwest::Request,
+    ) -> ::std::result::Result<(), ::std::string::String> {
+        let filled = Self::requirements(operation)
+            .iter()
+            .find(|requirement| {
+                !requirement.is_empty() && requirement.iter().all(|s| self.holds(*s))
+            });
+        for scheme in filled.copied().unwrap_or_default() {
+            self.apply(*scheme, request)?;
+        }
+        Ok(())
+    }
+}
+/// Sets a header, marked sensitive so that it is never logged.
+#[allow(dead_code)]
+fn set_header(
+    request: &mut reqwest::Request,
+    name: &'static str,
+    value: &str,
+) -> ::std::result::Result<(), ::std::string::String> {
+    let mut value = reqwest::header::HeaderValue::from_str(value)
+        .map_err(|_| {
+            format!("a credential for `{name}` holds characters a header cannot carry")
+        })?;
+    value.set_sensitive(true);
+    request.headers_mut().insert(name, value);
+    Ok(())
+}
+/// Adds a cookie to the request's `Cookie` header.
+#[allow(dead_code)]
+fn add_cookie(
+    request: &mut reqwest::Request,
+    name: &str,
+    value: &str,
+) -> ::std::result::Result<(), ::std::string::String> {
+    let pair = format!("{name}={value}");
+    let cookie = match request
+        .headers()
+        .get(reqwest::header::COOKIE)
+        .and_then(|v| v.to_str().ok())
+    {
+        ::std::option::Option::Some(existing) => format!("{existing}; {pair}"),
+        ::std::option::Option::None => pair,
+    };
+    let mut value = reqwest::header::HeaderValue::from_str(&cookie)
+        .map_err(|_| {
+            format!("the cookie `{name}` holds characters a header cannot carry")
+        })?;
+    value.set_sensitive(true);
+    request.headers_mut().insert(reqwest::header::COOKIE, value);
+    Ok(())
+}
+/// Sends each request's credentials (progenitor's
+/// `HooksMode::Expected` asks for this impl).
+impl progenitor_client::ClientHooks<Credentials> for Client {
+    async fn pre<E>(
+        &self,
+        request: &mut reqwest::Request,
+        info: &progenitor_client::OperationInfo,
+    ) -> ::std::result::Result<(), progenitor_client::Error<E>> {
+        progenitor_client::ClientInfo::inner(self)
+            .authorize(&info.operation_id, request)
+            .map_err(progenitor_client::Error::InvalidRequest)
+    }
 }

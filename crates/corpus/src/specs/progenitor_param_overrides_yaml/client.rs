@@ -50,7 +50,7 @@ Version: v1*/
 pub struct Client {
     pub(crate) baseurl: String,
     pub(crate) client: reqwest::Client,
-    pub(crate) inner: crate::ApiKey,
+    pub(crate) inner: Credentials,
 }
 impl Client {
     /// Create a new client.
@@ -58,7 +58,7 @@ impl Client {
     /// `baseurl` is the base URL provided to the internal
     /// `reqwest::Client`, and should include a scheme and hostname,
     /// as well as port and a path stem if applicable.
-    pub fn new(baseurl: &str, inner: crate::ApiKey) -> Self {
+    pub fn new(baseurl: &str, inner: Credentials) -> Self {
         #[cfg(not(target_arch = "wasm32"))]
         let client = {
             let dur = ::std::time::Duration::from_secs(15u64);
@@ -77,7 +77,7 @@ impl Client {
     pub fn new_with_client(
         baseurl: &str,
         client: reqwest::Client,
-        inner: crate::ApiKey,
+        inner: Credentials,
     ) -> Self {
         Self {
             baseurl: baseurl.to_string(),
@@ -86,7 +86,7 @@ impl Client {
         }
     }
 }
-impl ClientInfo<crate::ApiKey> for Client {
+impl ClientInfo<Credentials> for Client {
     fn api_version() -> &'static str {
         "v1"
     }
@@ -96,7 +96,7 @@ impl ClientInfo<crate::ApiKey> for Client {
     fn client(&self) -> &reqwest::Client {
         &self.client
     }
-    fn inner(&self) -> &crate::ApiKey {
+    fn inner(&self) -> &Credentials {
         &self.inner
     }
 }
@@ -104,7 +104,7 @@ const _: () = {
     #[allow(dead_code)]
     fn assert_client_hooks()
     where
-        Client: ClientHooks<crate::ApiKey>,
+        Client: ClientHooks<Credentials>,
     {}
 };
 #[allow(clippy::all)]
@@ -154,4 +154,112 @@ Arguments:
 pub mod prelude {
     #[allow(unused_imports)]
     pub use super::Client;
+}
+/// What this client authenticates with.
+///
+///The spec declares no security scheme: there is nothing to send.
+/// Each request carries the credentials of the first of its
+/// operation's security requirements that these fill (nothing for a
+/// public operation, or when none is filled: the server's 401 says
+/// what is missing). Its `Debug` hides every secret.
+#[derive(Clone, Default)]
+pub struct Credentials {}
+impl ::std::fmt::Debug for Credentials {
+    fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+        f.debug_struct("Credentials").finish()
+    }
+}
+///A security scheme of the spec.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[allow(clippy::enum_variant_names)]
+enum SecurityScheme {}
+impl Credentials {
+    /// The security requirements of an operation (progenitor's
+    /// name for it), as the spec lists them: any one of them, each
+    /// with all its schemes.
+    fn requirements(operation: &str) -> &'static [&'static [SecurityScheme]] {
+        match operation {
+            "key_get" => &[],
+            _ => &[],
+        }
+    }
+    fn holds(&self, scheme: SecurityScheme) -> bool {
+        match scheme {}
+    }
+    fn apply(
+        &self,
+        scheme: SecurityScheme,
+        _request: &mut reqwest::Request,
+    ) -> ::std::result::Result<(), ::std::string::String> {
+        match scheme {}
+    }
+    /// Adds to `request` the credentials of the first requirement
+    /// of `operation` (progenitor's name for it) that these fill.
+    pub fn authorize(
+        &self,
+        operation: &str,
+        request: &mut reqwest::Request,
+    ) -> ::std::result::Result<(), ::std::string::String> {
+        let filled = Self::requirements(operation)
+            .iter()
+            .find(|requirement| {
+                !requirement.is_empty() && requirement.iter().all(|s| self.holds(*s))
+            });
+        for scheme in filled.copied().unwrap_or_default() {
+            self.apply(*scheme, request)?;
+        }
+        Ok(())
+    }
+}
+/// Sets a header, marked sensitive so that it is never logged.
+#[allow(dead_code)]
+fn set_header(
+    request: &mut reqwest::Request,
+    name: &'static str,
+    value: &str,
+) -> ::std::result::Result<(), ::std::string::String> {
+    let mut value = reqwest::header::HeaderValue::from_str(value)
+        .map_err(|_| {
+            format!("a credential for `{name}` holds characters a header cannot carry")
+        })?;
+    value.set_sensitive(true);
+    request.headers_mut().insert(name, value);
+    Ok(())
+}
+/// Adds a cookie to the request's `Cookie` header.
+#[allow(dead_code)]
+fn add_cookie(
+    request: &mut reqwest::Request,
+    name: &str,
+    value: &str,
+) -> ::std::result::Result<(), ::std::string::String> {
+    let pair = format!("{name}={value}");
+    let cookie = match request
+        .headers()
+        .get(reqwest::header::COOKIE)
+        .and_then(|v| v.to_str().ok())
+    {
+        ::std::option::Option::Some(existing) => format!("{existing}; {pair}"),
+        ::std::option::Option::None => pair,
+    };
+    let mut value = reqwest::header::HeaderValue::from_str(&cookie)
+        .map_err(|_| {
+            format!("the cookie `{name}` holds characters a header cannot carry")
+        })?;
+    value.set_sensitive(true);
+    request.headers_mut().insert(reqwest::header::COOKIE, value);
+    Ok(())
+}
+/// Sends each request's credentials (progenitor's
+/// `HooksMode::Expected` asks for this impl).
+impl progenitor_client::ClientHooks<Credentials> for Client {
+    async fn pre<E>(
+        &self,
+        request: &mut reqwest::Request,
+        info: &progenitor_client::OperationInfo,
+    ) -> ::std::result::Result<(), progenitor_client::Error<E>> {
+        progenitor_client::ClientInfo::inner(self)
+            .authorize(&info.operation_id, request)
+            .map_err(progenitor_client::Error::InvalidRequest)
+    }
 }

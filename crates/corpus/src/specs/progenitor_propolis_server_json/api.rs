@@ -704,6 +704,7 @@ static INSTANCE_GET: runtime::Operation = runtime::Operation {
             description: "successful operation",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
+                alternatives: &[],
                 schema: &INSTANCE_GET_RESPONSE_200,
                 doc_name: "InstanceGetResponseBody",
             }),
@@ -734,6 +735,7 @@ static INSTANCE_ENSURE: runtime::Operation = runtime::Operation {
     body: ::std::option::Option::Some(runtime::Body {
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
+        alternatives: &[],
         required: true,
         description: ::std::option::Option::None,
         schema: &INSTANCE_ENSURE_BODY,
@@ -746,6 +748,7 @@ static INSTANCE_ENSURE: runtime::Operation = runtime::Operation {
             description: "successful creation",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
+                alternatives: &[],
                 schema: &INSTANCE_ENSURE_RESPONSE_201,
                 doc_name: "InstanceEnsureResponseBody",
             }),
@@ -801,6 +804,7 @@ static INSTANCE_ISSUE_CRUCIBLE_SNAPSHOT_REQUEST: runtime::Operation = runtime::O
             description: "successful operation",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
+                alternatives: &[],
                 schema: &INSTANCE_ISSUE_CRUCIBLE_SNAPSHOT_REQUEST_RESPONSE_200,
                 doc_name: "InstanceIssueCrucibleSnapshotRequestResponseBody",
             }),
@@ -831,6 +835,7 @@ static INSTANCE_MIGRATE_STATUS: runtime::Operation = runtime::Operation {
     body: ::std::option::Option::Some(runtime::Body {
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
+        alternatives: &[],
         required: true,
         description: ::std::option::Option::None,
         schema: &INSTANCE_MIGRATE_STATUS_BODY,
@@ -843,6 +848,7 @@ static INSTANCE_MIGRATE_STATUS: runtime::Operation = runtime::Operation {
             description: "successful operation",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
+                alternatives: &[],
                 schema: &INSTANCE_MIGRATE_STATUS_RESPONSE_200,
                 doc_name: "InstanceMigrateStatusResponseBody",
             }),
@@ -903,6 +909,7 @@ static INSTANCE_STATE_PUT: runtime::Operation = runtime::Operation {
     body: ::std::option::Option::Some(runtime::Body {
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
+        alternatives: &[],
         required: true,
         description: ::std::option::Option::None,
         schema: &INSTANCE_STATE_PUT_BODY,
@@ -941,6 +948,7 @@ static INSTANCE_STATE_MONITOR: runtime::Operation = runtime::Operation {
     body: ::std::option::Option::Some(runtime::Body {
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
+        alternatives: &[],
         required: true,
         description: ::std::option::Option::None,
         schema: &INSTANCE_STATE_MONITOR_BODY,
@@ -953,6 +961,7 @@ static INSTANCE_STATE_MONITOR: runtime::Operation = runtime::Operation {
             description: "successful operation",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
+                alternatives: &[],
                 schema: &INSTANCE_STATE_MONITOR_RESPONSE_200,
                 doc_name: "InstanceStateMonitorResponseBody",
             }),

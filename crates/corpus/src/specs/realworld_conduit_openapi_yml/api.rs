@@ -648,6 +648,7 @@ static LOGIN: runtime::Operation = runtime::Operation {
     body: ::std::option::Option::Some(runtime::Body {
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
+        alternatives: &[],
         required: true,
         description: ::std::option::Option::Some("Credentials to use"),
         schema: &LOGIN_BODY,
@@ -660,6 +661,7 @@ static LOGIN: runtime::Operation = runtime::Operation {
             description: "User",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
+                alternatives: &[],
                 schema: &LOGIN_RESPONSE_200,
                 doc_name: "LoginResponseBody",
             }),
@@ -690,6 +692,7 @@ static CREATE_USER: runtime::Operation = runtime::Operation {
     body: ::std::option::Option::Some(runtime::Body {
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
+        alternatives: &[],
         required: true,
         description: ::std::option::Option::Some("Details of the new user to register"),
         schema: &CREATE_USER_BODY,
@@ -702,6 +705,7 @@ static CREATE_USER: runtime::Operation = runtime::Operation {
             description: "User",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
+                alternatives: &[],
                 schema: &CREATE_USER_RESPONSE_201,
                 doc_name: "CreateUserResponseBody",
             }),
@@ -728,10 +732,17 @@ static GET_CURRENT_USER: runtime::Operation = runtime::Operation {
     method: "GET",
     path: "/api/user",
     security: &[
-        runtime::Scheme::ApiKeyHeader {
-            name: "Token",
-            header: "Authorization",
-        },
+        runtime::Requirement(
+            &[
+                runtime::Need {
+                    scheme: runtime::Scheme::ApiKeyHeader {
+                        name: "Token",
+                        header: "Authorization",
+                    },
+                    scopes: &[],
+                },
+            ],
+        ),
     ],
     parameters: &[],
     body: ::std::option::Option::None,
@@ -741,6 +752,7 @@ static GET_CURRENT_USER: runtime::Operation = runtime::Operation {
             description: "User",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
+                alternatives: &[],
                 schema: &GET_CURRENT_USER_RESPONSE_200,
                 doc_name: "GetCurrentUserResponseBody",
             }),
@@ -767,15 +779,23 @@ static UPDATE_CURRENT_USER: runtime::Operation = runtime::Operation {
     method: "PUT",
     path: "/api/user",
     security: &[
-        runtime::Scheme::ApiKeyHeader {
-            name: "Token",
-            header: "Authorization",
-        },
+        runtime::Requirement(
+            &[
+                runtime::Need {
+                    scheme: runtime::Scheme::ApiKeyHeader {
+                        name: "Token",
+                        header: "Authorization",
+                    },
+                    scopes: &[],
+                },
+            ],
+        ),
     ],
     parameters: &[],
     body: ::std::option::Option::Some(runtime::Body {
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
+        alternatives: &[],
         required: true,
         description: ::std::option::Option::Some(
             "User details to update. At least **one** field is required.",
@@ -790,6 +810,7 @@ static UPDATE_CURRENT_USER: runtime::Operation = runtime::Operation {
             description: "User",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
+                alternatives: &[],
                 schema: &UPDATE_CURRENT_USER_RESPONSE_200,
                 doc_name: "UpdateCurrentUserResponseBody",
             }),
@@ -835,6 +856,7 @@ static GET_PROFILE_BY_USERNAME: runtime::Operation = runtime::Operation {
             description: "Profile",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
+                alternatives: &[],
                 schema: &GET_PROFILE_BY_USERNAME_RESPONSE_200,
                 doc_name: "GetProfileByUsernameResponseBody",
             }),
@@ -861,10 +883,17 @@ static FOLLOW_USER_BY_USERNAME: runtime::Operation = runtime::Operation {
     method: "POST",
     path: "/api/profiles/{username}/follow",
     security: &[
-        runtime::Scheme::ApiKeyHeader {
-            name: "Token",
-            header: "Authorization",
-        },
+        runtime::Requirement(
+            &[
+                runtime::Need {
+                    scheme: runtime::Scheme::ApiKeyHeader {
+                        name: "Token",
+                        header: "Authorization",
+                    },
+                    scopes: &[],
+                },
+            ],
+        ),
     ],
     parameters: &[
         runtime::Parameter {
@@ -887,6 +916,7 @@ static FOLLOW_USER_BY_USERNAME: runtime::Operation = runtime::Operation {
             description: "Profile",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
+                alternatives: &[],
                 schema: &FOLLOW_USER_BY_USERNAME_RESPONSE_200,
                 doc_name: "FollowUserByUsernameResponseBody",
             }),
@@ -913,10 +943,17 @@ static UNFOLLOW_USER_BY_USERNAME: runtime::Operation = runtime::Operation {
     method: "DELETE",
     path: "/api/profiles/{username}/follow",
     security: &[
-        runtime::Scheme::ApiKeyHeader {
-            name: "Token",
-            header: "Authorization",
-        },
+        runtime::Requirement(
+            &[
+                runtime::Need {
+                    scheme: runtime::Scheme::ApiKeyHeader {
+                        name: "Token",
+                        header: "Authorization",
+                    },
+                    scopes: &[],
+                },
+            ],
+        ),
     ],
     parameters: &[
         runtime::Parameter {
@@ -939,6 +976,7 @@ static UNFOLLOW_USER_BY_USERNAME: runtime::Operation = runtime::Operation {
             description: "Profile",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
+                alternatives: &[],
                 schema: &UNFOLLOW_USER_BY_USERNAME_RESPONSE_200,
                 doc_name: "UnfollowUserByUsernameResponseBody",
             }),
@@ -965,10 +1003,17 @@ static GET_ARTICLES_FEED: runtime::Operation = runtime::Operation {
     method: "GET",
     path: "/api/articles/feed",
     security: &[
-        runtime::Scheme::ApiKeyHeader {
-            name: "Token",
-            header: "Authorization",
-        },
+        runtime::Requirement(
+            &[
+                runtime::Need {
+                    scheme: runtime::Scheme::ApiKeyHeader {
+                        name: "Token",
+                        header: "Authorization",
+                    },
+                    scopes: &[],
+                },
+            ],
+        ),
     ],
     parameters: &[
         runtime::Parameter {
@@ -1001,6 +1046,7 @@ static GET_ARTICLES_FEED: runtime::Operation = runtime::Operation {
             description: "Multiple articles",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
+                alternatives: &[],
                 schema: &GET_ARTICLES_FEED_RESPONSE_200,
                 doc_name: "GetArticlesFeedResponseBody",
             }),
@@ -1090,6 +1136,7 @@ static GET_ARTICLES: runtime::Operation = runtime::Operation {
             description: "Multiple articles",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
+                alternatives: &[],
                 schema: &GET_ARTICLES_RESPONSE_200,
                 doc_name: "GetArticlesResponseBody",
             }),
@@ -1116,15 +1163,23 @@ static CREATE_ARTICLE: runtime::Operation = runtime::Operation {
     method: "POST",
     path: "/api/articles",
     security: &[
-        runtime::Scheme::ApiKeyHeader {
-            name: "Token",
-            header: "Authorization",
-        },
+        runtime::Requirement(
+            &[
+                runtime::Need {
+                    scheme: runtime::Scheme::ApiKeyHeader {
+                        name: "Token",
+                        header: "Authorization",
+                    },
+                    scopes: &[],
+                },
+            ],
+        ),
     ],
     parameters: &[],
     body: ::std::option::Option::Some(runtime::Body {
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
+        alternatives: &[],
         required: true,
         description: ::std::option::Option::Some("Article to create"),
         schema: &CREATE_ARTICLE_BODY,
@@ -1137,6 +1192,7 @@ static CREATE_ARTICLE: runtime::Operation = runtime::Operation {
             description: "Single article",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
+                alternatives: &[],
                 schema: &CREATE_ARTICLE_RESPONSE_201,
                 doc_name: "CreateArticleResponseBody",
             }),
@@ -1182,6 +1238,7 @@ static GET_ARTICLE: runtime::Operation = runtime::Operation {
             description: "Single article",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
+                alternatives: &[],
                 schema: &GET_ARTICLE_RESPONSE_200,
                 doc_name: "GetArticleResponseBody",
             }),
@@ -1208,10 +1265,17 @@ static UPDATE_ARTICLE: runtime::Operation = runtime::Operation {
     method: "PUT",
     path: "/api/articles/{slug}",
     security: &[
-        runtime::Scheme::ApiKeyHeader {
-            name: "Token",
-            header: "Authorization",
-        },
+        runtime::Requirement(
+            &[
+                runtime::Need {
+                    scheme: runtime::Scheme::ApiKeyHeader {
+                        name: "Token",
+                        header: "Authorization",
+                    },
+                    scopes: &[],
+                },
+            ],
+        ),
     ],
     parameters: &[
         runtime::Parameter {
@@ -1228,6 +1292,7 @@ static UPDATE_ARTICLE: runtime::Operation = runtime::Operation {
     body: ::std::option::Option::Some(runtime::Body {
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
+        alternatives: &[],
         required: true,
         description: ::std::option::Option::Some("Article to update"),
         schema: &UPDATE_ARTICLE_BODY,
@@ -1240,6 +1305,7 @@ static UPDATE_ARTICLE: runtime::Operation = runtime::Operation {
             description: "Single article",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
+                alternatives: &[],
                 schema: &UPDATE_ARTICLE_RESPONSE_200,
                 doc_name: "UpdateArticleResponseBody",
             }),
@@ -1266,10 +1332,17 @@ static DELETE_ARTICLE: runtime::Operation = runtime::Operation {
     method: "DELETE",
     path: "/api/articles/{slug}",
     security: &[
-        runtime::Scheme::ApiKeyHeader {
-            name: "Token",
-            header: "Authorization",
-        },
+        runtime::Requirement(
+            &[
+                runtime::Need {
+                    scheme: runtime::Scheme::ApiKeyHeader {
+                        name: "Token",
+                        header: "Authorization",
+                    },
+                    scopes: &[],
+                },
+            ],
+        ),
     ],
     parameters: &[
         runtime::Parameter {
@@ -1333,6 +1406,7 @@ static GET_ARTICLE_COMMENTS: runtime::Operation = runtime::Operation {
             description: "Multiple comments",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
+                alternatives: &[],
                 schema: &GET_ARTICLE_COMMENTS_RESPONSE_200,
                 doc_name: "GetArticleCommentsResponseBody",
             }),
@@ -1359,10 +1433,17 @@ static CREATE_ARTICLE_COMMENT: runtime::Operation = runtime::Operation {
     method: "POST",
     path: "/api/articles/{slug}/comments",
     security: &[
-        runtime::Scheme::ApiKeyHeader {
-            name: "Token",
-            header: "Authorization",
-        },
+        runtime::Requirement(
+            &[
+                runtime::Need {
+                    scheme: runtime::Scheme::ApiKeyHeader {
+                        name: "Token",
+                        header: "Authorization",
+                    },
+                    scopes: &[],
+                },
+            ],
+        ),
     ],
     parameters: &[
         runtime::Parameter {
@@ -1381,6 +1462,7 @@ static CREATE_ARTICLE_COMMENT: runtime::Operation = runtime::Operation {
     body: ::std::option::Option::Some(runtime::Body {
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
+        alternatives: &[],
         required: true,
         description: ::std::option::Option::Some("Comment you want to create"),
         schema: &CREATE_ARTICLE_COMMENT_BODY,
@@ -1393,6 +1475,7 @@ static CREATE_ARTICLE_COMMENT: runtime::Operation = runtime::Operation {
             description: "Single comment",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
+                alternatives: &[],
                 schema: &CREATE_ARTICLE_COMMENT_RESPONSE_200,
                 doc_name: "CreateArticleCommentResponseBody",
             }),
@@ -1419,10 +1502,17 @@ static DELETE_ARTICLE_COMMENT: runtime::Operation = runtime::Operation {
     method: "DELETE",
     path: "/api/articles/{slug}/comments/{id}",
     security: &[
-        runtime::Scheme::ApiKeyHeader {
-            name: "Token",
-            header: "Authorization",
-        },
+        runtime::Requirement(
+            &[
+                runtime::Need {
+                    scheme: runtime::Scheme::ApiKeyHeader {
+                        name: "Token",
+                        header: "Authorization",
+                    },
+                    scopes: &[],
+                },
+            ],
+        ),
     ],
     parameters: &[
         runtime::Parameter {
@@ -1479,10 +1569,17 @@ static CREATE_ARTICLE_FAVORITE: runtime::Operation = runtime::Operation {
     method: "POST",
     path: "/api/articles/{slug}/favorite",
     security: &[
-        runtime::Scheme::ApiKeyHeader {
-            name: "Token",
-            header: "Authorization",
-        },
+        runtime::Requirement(
+            &[
+                runtime::Need {
+                    scheme: runtime::Scheme::ApiKeyHeader {
+                        name: "Token",
+                        header: "Authorization",
+                    },
+                    scopes: &[],
+                },
+            ],
+        ),
     ],
     parameters: &[
         runtime::Parameter {
@@ -1505,6 +1602,7 @@ static CREATE_ARTICLE_FAVORITE: runtime::Operation = runtime::Operation {
             description: "Single article",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
+                alternatives: &[],
                 schema: &CREATE_ARTICLE_FAVORITE_RESPONSE_200,
                 doc_name: "CreateArticleFavoriteResponseBody",
             }),
@@ -1531,10 +1629,17 @@ static DELETE_ARTICLE_FAVORITE: runtime::Operation = runtime::Operation {
     method: "DELETE",
     path: "/api/articles/{slug}/favorite",
     security: &[
-        runtime::Scheme::ApiKeyHeader {
-            name: "Token",
-            header: "Authorization",
-        },
+        runtime::Requirement(
+            &[
+                runtime::Need {
+                    scheme: runtime::Scheme::ApiKeyHeader {
+                        name: "Token",
+                        header: "Authorization",
+                    },
+                    scopes: &[],
+                },
+            ],
+        ),
     ],
     parameters: &[
         runtime::Parameter {
@@ -1557,6 +1662,7 @@ static DELETE_ARTICLE_FAVORITE: runtime::Operation = runtime::Operation {
             description: "Single article",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
+                alternatives: &[],
                 schema: &DELETE_ARTICLE_FAVORITE_RESPONSE_200,
                 doc_name: "DeleteArticleFavoriteResponseBody",
             }),
@@ -1591,6 +1697,7 @@ static GET_TAGS: runtime::Operation = runtime::Operation {
             description: "Tags",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
+                alternatives: &[],
                 schema: &GET_TAGS_RESPONSE_200,
                 doc_name: "GetTagsResponseBody",
             }),
@@ -2726,7 +2833,7 @@ impl<H: RealWorldConduitApiHandlers> RealWorldConduitApiApi for StrictServer<H> 
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
-                    rqctx.request.headers(),
+                    &rqctx.request,
                     GET_CURRENT_USER.security,
                 )
                 .await
@@ -2756,7 +2863,7 @@ impl<H: RealWorldConduitApiHandlers> RealWorldConduitApiApi for StrictServer<H> 
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
-                    rqctx.request.headers(),
+                    &rqctx.request,
                     UPDATE_CURRENT_USER.security,
                 )
                 .await
@@ -2826,7 +2933,7 @@ impl<H: RealWorldConduitApiHandlers> RealWorldConduitApiApi for StrictServer<H> 
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
-                    rqctx.request.headers(),
+                    &rqctx.request,
                     FOLLOW_USER_BY_USERNAME.security,
                 )
                 .await
@@ -2867,7 +2974,7 @@ impl<H: RealWorldConduitApiHandlers> RealWorldConduitApiApi for StrictServer<H> 
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
-                    rqctx.request.headers(),
+                    &rqctx.request,
                     UNFOLLOW_USER_BY_USERNAME.security,
                 )
                 .await
@@ -2932,7 +3039,7 @@ impl<H: RealWorldConduitApiHandlers> RealWorldConduitApiApi for StrictServer<H> 
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
-                    rqctx.request.headers(),
+                    &rqctx.request,
                     CREATE_ARTICLE.security,
                 )
                 .await
@@ -2997,7 +3104,7 @@ impl<H: RealWorldConduitApiHandlers> RealWorldConduitApiApi for StrictServer<H> 
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
-                    rqctx.request.headers(),
+                    &rqctx.request,
                     UPDATE_ARTICLE.security,
                 )
                 .await
@@ -3045,7 +3152,7 @@ impl<H: RealWorldConduitApiHandlers> RealWorldConduitApiApi for StrictServer<H> 
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
-                    rqctx.request.headers(),
+                    &rqctx.request,
                     DELETE_ARTICLE.security,
                 )
                 .await
@@ -3117,7 +3224,7 @@ impl<H: RealWorldConduitApiHandlers> RealWorldConduitApiApi for StrictServer<H> 
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
-                    rqctx.request.headers(),
+                    &rqctx.request,
                     CREATE_ARTICLE_COMMENT.security,
                 )
                 .await
@@ -3168,7 +3275,7 @@ impl<H: RealWorldConduitApiHandlers> RealWorldConduitApiApi for StrictServer<H> 
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
-                    rqctx.request.headers(),
+                    &rqctx.request,
                     DELETE_ARTICLE_COMMENT.security,
                 )
                 .await
@@ -3210,7 +3317,7 @@ impl<H: RealWorldConduitApiHandlers> RealWorldConduitApiApi for StrictServer<H> 
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
-                    rqctx.request.headers(),
+                    &rqctx.request,
                     CREATE_ARTICLE_FAVORITE.security,
                 )
                 .await
@@ -3251,7 +3358,7 @@ impl<H: RealWorldConduitApiHandlers> RealWorldConduitApiApi for StrictServer<H> 
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
-                    rqctx.request.headers(),
+                    &rqctx.request,
                     DELETE_ARTICLE_FAVORITE.security,
                 )
                 .await
@@ -3320,7 +3427,7 @@ impl<H: RealWorldConduitApiHandlers> StrictServer<H> {
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
-                    rqctx.request.headers(),
+                    &rqctx.request,
                     GET_ARTICLES_FEED.security,
                 )
                 .await

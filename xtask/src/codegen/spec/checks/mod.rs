@@ -9,6 +9,8 @@ mod parameters;
 mod responses;
 mod security;
 
+pub(crate) use bodies::BODY_MEDIA_TYPES;
+pub use bodies::served_body;
 use serde_json::Value;
 
 use super::router::check_router;
@@ -72,6 +74,6 @@ pub fn schema_type<'a>(spec: &'a Spec, schema: &'a Value) -> Option<&'a str> {
     types.all(|ty| ty == Some(first)).then_some(first)
 }
 
-pub(super) fn is_scalar(ty: Option<&str>) -> bool {
+pub(crate) fn is_scalar(ty: Option<&str>) -> bool {
     matches!(ty, Some("string" | "integer" | "number" | "boolean"))
 }

@@ -1,11 +1,11 @@
-//! Responses: any body (or none) for each status, one media type each,
-//! scalar headers.
+//! Responses: any body (or none) for each status, in the media types the
+//! layer writes, scalar headers.
 
 use serde_json::Value;
 
 use super::{is_scalar, schema_type};
 use crate::codegen::schema;
-use crate::codegen::spec::media::is_media_type;
+use crate::codegen::spec::media::{is_media_type, served_response};
 use crate::codegen::spec::{OperationRef, Spec, SpecError};
 
 /// Each status may have its own body, or none; `default` and the
@@ -45,27 +45,32 @@ pub(super) fn check_responses(spec: &Spec, op: &OperationRef<'_>) -> Result<(), 
     Ok(())
 }
 
-/// One media type per response (a range such as `*/*` is bytes of the
-/// handler's chosen type); documented headers are scalars.
+/// The media types a response is written in (a range such as `*/*` is
+/// bytes of the handler's chosen type; several JSON ones of one schema are
+/// one value, negotiated by `Accept`); documented headers are scalars.
 fn check_response_content(spec: &Spec, response: &Value, location: &str) -> Result<(), SpecError> {
     if let Some(content) = response.get("content").and_then(Value::as_object) {
-        if content.len() > 1 {
-            return Err(SpecError::new(
-                format!("{location}.content"),
-                "one media type per response is supported (the server sends one)",
-            ));
-        }
-        for (media_type, media) in content {
-            let at = format!("{location}.content.{media_type}");
-            // Without a schema, any body: JSON as a value, others as bytes.
-            if let Some(schema) = media.get("schema") {
-                schema::check(schema, &format!("{at}.schema"), spec.component_schemas())?;
-            }
+        for media_type in content.keys() {
             if !is_media_type(media_type) {
                 return Err(SpecError::new(
-                    &at,
+                    format!("{location}.content.{media_type}"),
                     "not a media type (`type/subtype`, such as `application/json` or `image/*`)",
                 ));
+            }
+        }
+        // Only what is written is mapped; lint names the rest.
+        let served = served_response(content);
+        let written = served
+            .iter()
+            .flat_map(|s| std::iter::once(s.primary.0).chain(s.alternatives.iter().copied()));
+        for media_type in written {
+            // Without a schema, any body: JSON as a value, others as bytes.
+            if let Some(schema) = content[media_type].get("schema") {
+                schema::check(
+                    schema,
+                    &format!("{location}.content.{media_type}.schema"),
+                    spec.component_schemas(),
+                )?;
             }
         }
     }

@@ -4,63 +4,84 @@ use serde_json::Value;
 
 use crate::codegen::spec::{OperationRef, Spec, SpecError, security_of};
 
-/// Security is HTTP bearer or an API key in a header (the schemes the
-/// generated layer checks), any one of them, or explicitly none.
+/// Security is any of the schemes the generated layer reads: HTTP bearer
+/// and basic, OAuth2 and OpenID Connect (a bearer token and the scopes),
+/// and API keys in a header, the query or a cookie. A requirement may name
+/// several (all must pass) or none (`{}`: optional).
 pub(super) fn check_security(spec: &Spec, op: &OperationRef<'_>) -> Result<(), SpecError> {
     let (requirements, location) = security_of(spec, op);
     let Some(requirements) = requirements.and_then(Value::as_array) else {
         return Ok(());
     };
     for requirement in requirements {
-        let names: Vec<&String> = requirement.as_object().map(|r| r.keys().collect()).unwrap_or_default();
-        let name = match names.as_slice() {
-            [one] => *one,
-            [] => {
-                return Err(SpecError::new(
-                    location,
-                    "an empty requirement (`{}`, authentication optional) is not supported: use `security: []` for a public operation",
-                ));
-            }
-            _ => {
-                return Err(SpecError::new(
-                    location,
-                    "a requirement naming several schemes (all at once) is not supported; list alternatives as separate requirements",
-                ));
-            }
-        };
-        let scheme = spec.json.pointer(&format!("/components/securitySchemes/{name}"));
-        let Some(scheme) = scheme else {
+        let Some(requirement) = requirement.as_object() else {
             return Err(SpecError::new(
                 location,
-                format!("security scheme `{name}` is not declared in components.securitySchemes"),
+                "a security requirement is an object of scheme names",
             ));
         };
-        let kind = scheme.get("type").and_then(Value::as_str);
-        let http_scheme = scheme.get("scheme").and_then(Value::as_str).unwrap_or_default();
-        let place = scheme.get("in").and_then(Value::as_str);
-        match (kind, place) {
-            (Some("http"), _) if http_scheme.eq_ignore_ascii_case("bearer") => {}
-            (Some("apiKey"), Some("header")) => {
-                // `Authorization` may carry a key of a scheme of its own
-                // (`Authorization: Token <jwt>`, RealWorld's); the media
-                // type headers cannot.
-                let header = scheme.get("name").and_then(Value::as_str).unwrap_or_default();
-                if ["accept", "content-type"].contains(&header.to_ascii_lowercase().as_str()) || header.is_empty() {
-                    return Err(SpecError::new(
-                        format!("components.securitySchemes.{name}.name"),
-                        "an API key header needs a name of its own (not Accept or Content-Type)",
-                    ));
-                }
-            }
-            _ => {
+        for name in requirement.keys() {
+            let scheme = spec
+                .json
+                .pointer(&format!("/components/securitySchemes/{}", escape(name)));
+            let Some(scheme) = scheme else {
                 return Err(SpecError::new(
                     location,
-                    format!(
-                        "security scheme `{name}` must be HTTP bearer or an API key in a header: the generated layer checks only those"
-                    ),
+                    format!("security scheme `{name}` is not declared in components.securitySchemes"),
                 ));
-            }
+            };
+            check_scheme(name, scheme, &location)?;
         }
     }
     Ok(())
+}
+
+fn check_scheme(name: &str, scheme: &Value, location: &str) -> Result<(), SpecError> {
+    let kind = scheme.get("type").and_then(Value::as_str);
+    let http_scheme = scheme.get("scheme").and_then(Value::as_str).unwrap_or_default();
+    let at = format!("components.securitySchemes.{name}");
+    match kind {
+        Some("http") if ["bearer", "basic"].contains(&http_scheme.to_ascii_lowercase().as_str()) => Ok(()),
+        Some("http") => Err(SpecError::new(
+            format!("{at}.scheme"),
+            format!("HTTP `{http_scheme}` authentication is not mapped: bearer and basic are"),
+        )),
+        Some("oauth2" | "openIdConnect") => Ok(()),
+        Some("apiKey") => {
+            let key = scheme.get("name").and_then(Value::as_str).unwrap_or_default();
+            match scheme.get("in").and_then(Value::as_str) {
+                // `Authorization` may carry a key of a scheme of its own
+                // (`Authorization: Token <jwt>`, RealWorld's); the media
+                // type headers cannot.
+                Some("header")
+                    if ["accept", "content-type"].contains(&key.to_ascii_lowercase().as_str()) || key.is_empty() =>
+                {
+                    Err(SpecError::new(
+                        format!("{at}.name"),
+                        "an API key header needs a name of its own (not Accept or Content-Type)",
+                    ))
+                }
+                Some("header" | "query" | "cookie") if !key.is_empty() => Ok(()),
+                Some("header" | "query" | "cookie") => {
+                    Err(SpecError::new(format!("{at}.name"), "an API key needs a name"))
+                }
+                _ => Err(SpecError::new(
+                    format!("{at}.in"),
+                    "an API key is in a header, the query or a cookie",
+                )),
+            }
+        }
+        _ => Err(SpecError::new(
+            location,
+            format!(
+                "security scheme `{name}` is not one the generated layer reads (http bearer or basic, oauth2, \
+                 openIdConnect, apiKey)"
+            ),
+        )),
+    }
+}
+
+/// A JSON pointer segment.
+fn escape(name: &str) -> String {
+    name.replace('~', "~0").replace('/', "~1")
 }

@@ -1,0 +1,372 @@
+//! Credentials as a request carries them, one reader per kind of scheme:
+//! `Authorization: Bearer` (HTTP bearer, OAuth2 and OpenID Connect access
+//! tokens), `Authorization: Basic` (HTTP basic), and API keys in a
+//! header, a query parameter or a cookie.
+
+use std::fmt;
+
+use base64::Engine;
+use http::{HeaderMap, Uri};
+
+use crate::contract::Scheme;
+
+/// A secret the caller sent (a token, a key, a password). Its `Debug`
+/// hides the value, so it cannot end up in a log by accident.
+pub struct Secret(String);
+
+impl Secret {
+    pub fn secret(&self) -> &str {
+        &self.0
+    }
+}
+
+impl fmt::Debug for Secret {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("Secret(<redacted>)")
+    }
+}
+
+/// What a caller sent by one scheme, for the server's
+/// [`crate::Authenticator`] to check. `scheme` is the name the spec gives
+/// it in `components.securitySchemes`.
+#[derive(Debug)]
+pub enum Credential {
+    /// `Authorization: Bearer <token>`: an HTTP bearer token, or the
+    /// access token of OAuth2 or OpenID Connect, with the scopes the
+    /// operation requires of it (to be checked against what it grants).
+    Bearer {
+        scheme: &'static str,
+        token: Secret,
+        scopes: &'static [&'static str],
+    },
+    /// HTTP basic (RFC 7617): the user and the password.
+    Basic {
+        scheme: &'static str,
+        user: String,
+        password: Secret,
+    },
+    /// An API key, from a header, a query parameter or a cookie.
+    ApiKey { scheme: &'static str, key: Secret },
+}
+
+impl Credential {
+    /// The name of the scheme it was sent by.
+    pub fn scheme(&self) -> &'static str {
+        match self {
+            Credential::Bearer { scheme, .. }
+            | Credential::Basic { scheme, .. }
+            | Credential::ApiKey { scheme, .. } => scheme,
+        }
+    }
+
+    /// A bearer token's or an API key's value; `None` for HTTP basic.
+    pub fn token(&self) -> Option<&str> {
+        match self {
+            Credential::Bearer { token, .. } => Some(token.secret()),
+            Credential::ApiKey { key, .. } => Some(key.secret()),
+            Credential::Basic { .. } => None,
+        }
+    }
+}
+
+/// The parts of a request credentials are read from.
+#[derive(Clone, Copy)]
+pub struct Sent<'a> {
+    pub headers: &'a HeaderMap,
+    pub uri: &'a Uri,
+}
+
+impl Sent<'_> {
+    /// Whether the request carries something for `scheme`: the one to
+    /// check when a caller may choose between schemes.
+    pub(crate) fn carries(&self, scheme: &Scheme) -> bool {
+        let authorization = |auth_scheme: &str| {
+            self.headers
+                .get(http::header::AUTHORIZATION)
+                .and_then(|v| v.to_str().ok())
+                .and_then(|v| v.split(' ').next())
+                .is_some_and(|s| s.eq_ignore_ascii_case(auth_scheme))
+        };
+        match scheme {
+            Scheme::Bearer { .. } => authorization("bearer"),
+            Scheme::Basic { .. } => authorization("basic"),
+            Scheme::ApiKeyHeader { header, .. } => self.headers.contains_key(*header),
+            Scheme::ApiKeyQuery { parameter, .. } => query_values(self.uri, parameter).next().is_some(),
+            Scheme::ApiKeyCookie { cookie, .. } => cookie_values(self.headers, cookie).next().is_some(),
+        }
+    }
+
+    /// The credential `scheme` finds in the request, or why there is none
+    /// (for the 401's message).
+    pub(crate) fn read(&self, scheme: &Scheme, scopes: &'static [&'static str]) -> Result<Credential, String> {
+        let name = scheme.name();
+        match scheme {
+            Scheme::Bearer { .. } => bearer_token(self.headers)
+                .map(|token| Credential::Bearer {
+                    scheme: name,
+                    token,
+                    scopes,
+                })
+                .map_err(str::to_string),
+            Scheme::Basic { .. } => basic(self.headers).map(|(user, password)| Credential::Basic {
+                scheme: name,
+                user,
+                password,
+            }),
+            Scheme::ApiKeyHeader { header, .. } => {
+                header_token(self.headers, header).map(|key| Credential::ApiKey { scheme: name, key })
+            }
+            Scheme::ApiKeyQuery { parameter, .. } => {
+                let mut values = query_values(self.uri, parameter);
+                let key = one_key(values.next(), values.next().is_some(), "query parameter", parameter)?;
+                Ok(Credential::ApiKey { scheme: name, key })
+            }
+            Scheme::ApiKeyCookie { cookie, .. } => {
+                let mut values = cookie_values(self.headers, cookie);
+                let key = one_key(values.next(), values.next().is_some(), "cookie", cookie)?;
+                Ok(Credential::ApiKey { scheme: name, key })
+            }
+        }
+    }
+}
+
+/// Reads the bearer token of a request. The scheme name is
+/// case-insensitive (RFC 9110 §11.1); exactly one `Authorization` header
+/// is accepted.
+pub fn bearer_token(headers: &HeaderMap) -> Result<Secret, &'static str> {
+    let value = authorization(headers).map_err(|e| match e {
+        AuthorizationError::Missing => "missing API key: send `Authorization: Bearer <API_KEY>`",
+        AuthorizationError::Several => "more than one Authorization header",
+        AuthorizationError::NotAscii => "the Authorization header is not visible ASCII",
+    })?;
+    let (scheme, token) = value
+        .split_once(' ')
+        .ok_or("the Authorization header must be `Bearer <API_KEY>`")?;
+    if !scheme.eq_ignore_ascii_case("bearer") {
+        return Err("the Authorization scheme must be Bearer");
+    }
+    let token = token.trim_matches(' ');
+    if token.is_empty() || token.contains([' ', '\t']) {
+        return Err("the Authorization header must be `Bearer <API_KEY>`");
+    }
+    Ok(Secret(token.to_string()))
+}
+
+/// HTTP basic (RFC 7617): `Basic <base64 of user:password>`, UTF-8.
+fn basic(headers: &HeaderMap) -> Result<(String, Secret), String> {
+    let value = authorization(headers).map_err(|e| match e {
+        AuthorizationError::Missing => "missing credentials: send `Authorization: Basic <user:password in base64>`",
+        AuthorizationError::Several => "more than one Authorization header",
+        AuthorizationError::NotAscii => "the Authorization header is not visible ASCII",
+    })?;
+    let malformed = || "the Authorization header must be `Basic <user:password in base64>`".to_string();
+    let (scheme, encoded) = value.split_once(' ').ok_or_else(malformed)?;
+    if !scheme.eq_ignore_ascii_case("basic") {
+        return Err("the Authorization scheme must be Basic".into());
+    }
+    let decoded = base64::engine::general_purpose::STANDARD
+        .decode(encoded.trim_matches(' '))
+        .map_err(|_| malformed())?;
+    let text = String::from_utf8(decoded).map_err(|_| "the Basic credentials are not UTF-8".to_string())?;
+    let (user, password) = text.split_once(':').ok_or_else(malformed)?;
+    Ok((user.to_string(), Secret(password.to_string())))
+}
+
+enum AuthorizationError {
+    Missing,
+    Several,
+    NotAscii,
+}
+
+/// The one `Authorization` header's value.
+fn authorization(headers: &HeaderMap) -> Result<&str, AuthorizationError> {
+    let mut values = headers.get_all(http::header::AUTHORIZATION).iter();
+    let value = values.next().ok_or(AuthorizationError::Missing)?;
+    if values.next().is_some() {
+        return Err(AuthorizationError::Several);
+    }
+    value.to_str().map_err(|_| AuthorizationError::NotAscii)
+}
+
+/// Reads an API key sent in a header of its own: the value alone. In
+/// `Authorization` the key is the whole value, a scheme of the API's own
+/// and its credential (`Token <jwt>`).
+fn header_token(headers: &HeaderMap, header: &str) -> Result<Secret, String> {
+    let mut values = headers.get_all(header).iter();
+    let value = values
+        .next()
+        .ok_or_else(|| format!("missing API key: send `{header}: <API_KEY>`"))?;
+    if values.next().is_some() {
+        return Err(format!("more than one {header} header"));
+    }
+    let token = value
+        .to_str()
+        .map_err(|_| format!("the {header} header is not visible ASCII"))?
+        .trim_matches(' ');
+    let whole_value = header.eq_ignore_ascii_case("authorization");
+    if token.is_empty() || token.contains('\t') || (!whole_value && token.contains(' ')) {
+        return Err(format!("the {header} header must hold the API key alone"));
+    }
+    Ok(Secret(token.to_string()))
+}
+
+/// The values of the query parameter `name`, decoded.
+fn query_values<'a>(uri: &'a Uri, name: &'a str) -> impl Iterator<Item = String> + 'a {
+    form_urlencoded::parse(uri.query().unwrap_or_default().as_bytes())
+        .filter(move |(key, _)| key == name)
+        .map(|(_, value)| value.into_owned())
+}
+
+/// The values of the cookie `name` (RFC 6265 §5.4: `a=b; c=d`, in one
+/// `Cookie` header or, over HTTP/2, several).
+fn cookie_values<'a>(headers: &'a HeaderMap, name: &'a str) -> impl Iterator<Item = String> + 'a {
+    headers
+        .get_all(http::header::COOKIE)
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .flat_map(|v| v.split(';'))
+        .filter_map(|pair| pair.trim().split_once('='))
+        .filter(move |(key, _)| *key == name)
+        .map(|(_, value)| value.trim_matches('"').to_string())
+}
+
+/// An API key given once, and not empty.
+fn one_key(first: Option<String>, more: bool, place: &str, name: &str) -> Result<Secret, String> {
+    match first {
+        None => Err(format!("missing API key: send it in the {place} `{name}`")),
+        Some(_) if more => Err(format!("more than one {place} `{name}`")),
+        Some(key) if key.is_empty() => Err(format!("the {place} `{name}` is empty")),
+        Some(key) => Ok(Secret(key)),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn headers(values: &[&[u8]]) -> HeaderMap {
+        let mut map = HeaderMap::new();
+        for v in values {
+            map.append(http::header::AUTHORIZATION, http::HeaderValue::from_bytes(v).unwrap());
+        }
+        map
+    }
+
+    #[test]
+    fn bearer_scheme_is_case_insensitive() {
+        for value in [&b"Bearer k1"[..], b"bearer k1", b"BEARER k1", b"Bearer   k1"] {
+            assert_eq!(bearer_token(&headers(&[value])).unwrap().secret(), "k1", "{value:?}");
+        }
+    }
+
+    #[test]
+    fn malformed_authorization_is_rejected() {
+        for value in [
+            &b"Basic abc"[..],
+            b"Bearer",
+            b"Bearer ",
+            b"Bearer a b",
+            b"Bearer\tk1",
+            b"k1",
+            b"Bearer \xffk",
+        ] {
+            assert!(bearer_token(&headers(&[value])).is_err(), "{value:?}");
+        }
+        assert!(bearer_token(&headers(&[])).is_err());
+        assert!(bearer_token(&headers(&[b"Bearer a", b"Bearer b"])).is_err());
+    }
+
+    #[test]
+    fn a_secret_debug_hides_it() {
+        let token = bearer_token(&headers(&[b"Bearer s3cret"])).unwrap();
+        assert!(!format!("{token:?}").contains("s3cret"));
+        let credential = Credential::Basic {
+            scheme: "basic",
+            user: "ann".into(),
+            password: Secret("pa55".into()),
+        };
+        assert!(!format!("{credential:?}").contains("pa55"));
+    }
+
+    #[test]
+    fn basic_gives_the_user_and_the_password() {
+        // RFC 7617's example: Aladdin / open sesame.
+        let (user, password) = basic(&headers(&[b"Basic QWxhZGRpbjpvcGVuIHNlc2FtZQ=="])).unwrap();
+        assert_eq!((user.as_str(), password.secret()), ("Aladdin", "open sesame"));
+        let colon_in_password = base64::engine::general_purpose::STANDARD.encode("u:a:b");
+        let value = format!("basic {colon_in_password}");
+        let (user, password) = basic(&headers(&[value.as_bytes()])).unwrap();
+        assert_eq!((user.as_str(), password.secret()), ("u", "a:b"));
+        for bad in [
+            &b"Basic"[..],
+            b"Basic !!!",
+            b"Bearer QWxhZGRpbjpvcGVuIHNlc2FtZQ==",
+            b"Basic dXNlcg==",
+        ] {
+            assert!(basic(&headers(&[bad])).is_err(), "{bad:?}");
+        }
+    }
+
+    #[test]
+    fn an_api_key_header_is_read_alone() {
+        let mut map = HeaderMap::new();
+        map.insert("x-api-key", http::HeaderValue::from_static("k1"));
+        assert_eq!(header_token(&map, "X-API-Key").unwrap().secret(), "k1");
+        map.append("x-api-key", http::HeaderValue::from_static("k2"));
+        assert!(header_token(&map, "X-API-Key").is_err());
+        assert!(header_token(&HeaderMap::new(), "X-API-Key").is_err());
+        map.insert("x-api-key", http::HeaderValue::from_static("a b"));
+        assert!(header_token(&map, "X-API-Key").is_err(), "a key alone has no space");
+    }
+
+    #[test]
+    fn an_api_key_in_authorization_is_the_whole_value() {
+        let mut map = HeaderMap::new();
+        map.insert("authorization", http::HeaderValue::from_static("Token jwt.a.b"));
+        assert_eq!(header_token(&map, "Authorization").unwrap().secret(), "Token jwt.a.b");
+        map.insert("authorization", http::HeaderValue::from_static(" "));
+        assert!(header_token(&map, "Authorization").is_err());
+    }
+
+    #[test]
+    fn api_keys_in_the_query_and_in_cookies() {
+        let query = Scheme::ApiKeyQuery {
+            name: "q",
+            parameter: "api_key",
+        };
+        let cookie = Scheme::ApiKeyCookie {
+            name: "c",
+            cookie: "session",
+        };
+        let no_headers = HeaderMap::new();
+        let uri: Uri = "/pets?limit=3&api_key=k%201".parse().unwrap();
+        let sent = Sent {
+            headers: &no_headers,
+            uri: &uri,
+        };
+        assert!(sent.carries(&query) && !sent.carries(&cookie));
+        assert_eq!(sent.read(&query, &[]).unwrap().token(), Some("k 1"));
+        let twice: Uri = "/pets?api_key=a&api_key=b".parse().unwrap();
+        let sent = Sent {
+            headers: &no_headers,
+            uri: &twice,
+        };
+        assert!(sent.read(&query, &[]).is_err());
+
+        let mut cookies = HeaderMap::new();
+        cookies.append(http::header::COOKIE, "theme=dark; session=s1".parse().unwrap());
+        let plain: Uri = "/pets".parse().unwrap();
+        let sent = Sent {
+            headers: &cookies,
+            uri: &plain,
+        };
+        assert!(sent.carries(&cookie) && !sent.carries(&query));
+        assert_eq!(sent.read(&cookie, &[]).unwrap().token(), Some("s1"));
+        cookies.append(http::header::COOKIE, "session=s2".parse().unwrap());
+        let sent = Sent {
+            headers: &cookies,
+            uri: &plain,
+        };
+        assert!(sent.read(&cookie, &[]).is_err(), "one session cookie, not two");
+    }
+}

@@ -1,0 +1,111 @@
+//! Form bodies (`application/x-www-form-urlencoded`): how each field of
+//! the form's object travels as `name=value` text, which the server reads
+//! and the client writes alike (`runtime::FormField`).
+
+use serde_json::Value;
+
+use super::checks::{is_scalar, schema_type};
+use super::{Spec, SpecError};
+use crate::codegen::schema::COMPONENTS_PREFIX;
+
+/// How one field travels.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum FormKind<'a> {
+    /// One value of a scalar type (`string`, `integer`, ...).
+    One(&'a str),
+    /// A list: a pair per item (`tag=a&tag=b`), each of a scalar type, or
+    /// of any (`None`: JSON text); a required one may be absent (empty).
+    List { items: Option<&'a str>, required: bool },
+    /// An object: JSON text, or its scalar properties (these, with their
+    /// types) as pairs of their own.
+    Object(Vec<(&'a str, &'a str)>),
+    /// A value of any type: JSON text (a string as it is).
+    Any,
+}
+
+impl FormKind<'_> {
+    /// Whether the field is written as a pair per item.
+    pub fn is_list(&self) -> bool {
+        matches!(self, FormKind::List { .. })
+    }
+}
+
+/// The form's object schema (its `$ref` followed), or why it is not one.
+fn object<'a>(spec: &'a Spec, schema: &'a Value, location: &str) -> Result<&'a Value, SpecError> {
+    let object = match schema.get("$ref").and_then(Value::as_str) {
+        Some(reference) => reference
+            .strip_prefix(COMPONENTS_PREFIX)
+            .and_then(|name| spec.component_schemas().get(name))
+            .unwrap_or(schema),
+        None => schema,
+    };
+    if object.get("type").and_then(Value::as_str) != Some("object") || object.get("properties").is_none() {
+        return Err(SpecError::new(
+            location,
+            "a form body's schema must be an object with properties",
+        ));
+    }
+    Ok(object)
+}
+
+/// Each field of a form body's schema and how it travels.
+pub fn form_fields<'a>(
+    spec: &'a Spec,
+    schema: &'a Value,
+    location: &str,
+) -> Result<Vec<(&'a str, FormKind<'a>)>, SpecError> {
+    let object = object(spec, schema, location)?;
+    let required: Vec<&str> = object["required"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(Value::as_str)
+        .collect();
+    let fields = object["properties"].as_object().into_iter().flatten();
+    Ok(fields
+        .map(|(name, property)| {
+            let ty = schema_type(spec, property);
+            let kind = match ty {
+                Some(scalar) if is_scalar(ty) => FormKind::One(scalar),
+                Some("array") => FormKind::List {
+                    items: property
+                        .get("items")
+                        .map(|items| schema_type(spec, items))
+                        .and_then(|item| item.filter(|_| is_scalar(item))),
+                    required: required.contains(&name.as_str()),
+                },
+                Some("object") => FormKind::Object(scalar_properties(spec, property)),
+                _ => FormKind::Any,
+            };
+            (name.as_str(), kind)
+        })
+        .collect())
+}
+
+/// An object's scalar properties and their types (`$ref` and a described
+/// `allOf: [one]` followed).
+fn scalar_properties<'a>(spec: &'a Spec, schema: &'a Value) -> Vec<(&'a str, &'a str)> {
+    let resolved = match schema.get("$ref").and_then(Value::as_str) {
+        Some(reference) => reference
+            .strip_prefix(COMPONENTS_PREFIX)
+            .and_then(|name| spec.component_schemas().get(name))
+            .unwrap_or(schema),
+        None => match schema.get("allOf").and_then(Value::as_array).map(Vec::as_slice) {
+            Some([one]) => return scalar_properties(spec, one),
+            _ => schema,
+        },
+    };
+    let properties = resolved["properties"].as_object().into_iter().flatten();
+    properties
+        .filter_map(|(name, property)| {
+            let ty = schema_type(spec, property);
+            is_scalar(ty).then(|| (name.as_str(), ty.unwrap_or("string")))
+        })
+        .collect()
+}
+
+/// Whether a form body has a field progenitor's encoder cannot write (a
+/// list or a structured value): the client's own encoder writes it.
+pub fn is_structured(fields: &[(&str, FormKind<'_>)]) -> bool {
+    fields.iter().any(|(_, kind)| !matches!(kind, FormKind::One(_)))
+}
