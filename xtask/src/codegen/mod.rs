@@ -59,12 +59,17 @@ pub const SPEC_V2_PATH: &str = "openapi/v2/petstore.yaml";
 /// The kitchen sink: every construct the generator maps, in one spec.
 pub const KITCHEN_SINK_PATH: &str = "tests/fixtures/kitchen-sink.yaml";
 
+/// The Swagger Petstore v3 as published (one of the corpus's documents),
+/// served by `crates/swagger-petstore` as proof that a document written by
+/// someone else runs.
+pub const SWAGGER_PETSTORE_PATH: &str = "tests/fixtures/corpus/swagger-petstore-v3__openapi.yaml";
+
 /// Every spec the workspace generates from: the service's two versions
 /// (v1 at the crates' roots, v2 in their `v2` modules, so that a consumer
 /// can use both), and the kitchen sink, a spec that uses every construct
 /// the generator maps, compiled and served by the tests so that each
-/// construct is proven on running code.
-pub const TARGETS: [Target; 3] = [
+/// construct is proven on running code; and the Swagger Petstore, served.
+pub const TARGETS: [Target; 4] = [
     Target {
         spec: Cow::Borrowed(SPEC_PATH),
         client: Cow::Borrowed("crates/petstore-client/src/generated.rs"),
@@ -87,6 +92,14 @@ pub const TARGETS: [Target; 3] = [
         mocks: None,
         client_module: "crate::client",
         server: Cow::Borrowed("crates/kitchen-sink/src/api/generated.rs"),
+        credentials: ClientCredentials::Generated,
+    },
+    Target {
+        spec: Cow::Borrowed(SWAGGER_PETSTORE_PATH),
+        client: Cow::Borrowed("crates/swagger-petstore/src/client/generated.rs"),
+        mocks: None,
+        client_module: "crate::client",
+        server: Cow::Borrowed("crates/swagger-petstore/src/api/generated.rs"),
         credentials: ClientCredentials::Generated,
     },
 ];

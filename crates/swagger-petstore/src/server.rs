@@ -1,0 +1,31 @@
+//! The Swagger Petstore served over HTTP: the generated API description
+//! over [`Service`], on a port of its own.
+
+use std::net::SocketAddr;
+
+use dropshot::{ConfigDropshot, HandlerTaskMode, HttpServer, ServerBuilder};
+
+use crate::service::Service;
+
+/// The request body limit: room for a pet's image in the tests.
+pub const BODY_LIMIT: usize = 256 * 1024;
+
+/// Starts serving `service` on `bind` (port 0 picks a free one).
+pub fn start(service: Service, bind: SocketAddr, log: slog::Logger) -> Result<HttpServer<Service>, String> {
+    let api = crate::api::api_description::<Service>().map_err(|e| format!("invalid API description: {e}"))?;
+    let config = ConfigDropshot {
+        bind_address: bind,
+        default_request_body_max_bytes: BODY_LIMIT,
+        default_handler_task_mode: HandlerTaskMode::CancelOnDisconnect,
+        ..Default::default()
+    };
+    ServerBuilder::new(api, service, log)
+        .config(config)
+        .start()
+        .map_err(|e| format!("cannot serve on {bind}: {e}"))
+}
+
+/// A logger that drops everything (the tests read responses, not logs).
+pub fn quiet_logger() -> slog::Logger {
+    slog::Logger::root(slog::Discard, slog::o!())
+}
