@@ -66,6 +66,17 @@ pub fn kitchen_sink() -> Contract {
     }
 }
 
+/// The Swagger Petstore v3 as published (`crates/swagger-petstore`).
+pub fn swagger_petstore() -> Contract {
+    Contract {
+        spec_path: "tests/fixtures/corpus/swagger-petstore-v3__openapi.yaml",
+        version: swagger_petstore::api::API_VERSION,
+        base_path: swagger_petstore::api::BASE_PATH,
+        operations: swagger_petstore::api::OPERATIONS,
+        description: swagger_petstore::api::stub_api_description,
+    }
+}
+
 impl Contract {
     /// The source spec as JSON.
     pub fn source(&self) -> Value {

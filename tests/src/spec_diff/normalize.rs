@@ -27,7 +27,24 @@ pub fn normalize_emitted(emitted: &Value, source: &Value, contract: &Contract) -
         request_body(op, operation);
         array_query_parameters(op, operation);
     }
+    problem_details_alone(&mut doc, source);
     doc
+}
+
+/// dropshot declares one error type for every operation. Where a spec has
+/// no Error object, that type is the layer's RFC 9457 problem details,
+/// sent for the statuses the spec leaves undocumented: once the documented
+/// errors are the table's, no response of the spec's carries it.
+fn problem_details_alone(doc: &mut Value, source: &Value) {
+    const NAME: &str = "ProblemDetails";
+    let in_spec = source.pointer(&format!("/components/schemas/{NAME}")).is_some();
+    let referenced = doc["paths"].to_string().contains(&format!("/schemas/{NAME}\""));
+    if !in_spec
+        && !referenced
+        && let Some(schemas) = doc.pointer_mut("/components/schemas").and_then(Value::as_object_mut)
+    {
+        schemas.remove(NAME);
+    }
 }
 
 /// dropshot's router cannot hold a literal segment beside a variable
