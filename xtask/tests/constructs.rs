@@ -165,6 +165,18 @@ fn a_designers_next_edits_generate() {
             "      requestBody:\n        required: true\n        content:\n          application/json:\n            schema: {$ref: '#/components/schemas/Order'}\n          application/xml:\n            schema: {$ref: '#/components/schemas/Order'}\n          application/x-www-form-urlencoded:\n            schema: {$ref: '#/components/schemas/Order'}\n",
             "        '200':\n          description: ok\n          content:\n            application/json:\n              schema: {$ref: '#/components/schemas/Order'}\n            application/vnd.order+json:\n              schema: {$ref: '#/components/schemas/Order'}\n            application/xml:\n              schema: {$ref: '#/components/schemas/Order'}\n            text/plain:\n              schema: {type: string}\n",
         ),
+        // HEAD, OPTIONS and TRACE.
+        operation("head", "", "        '200':\n          description: there\n"),
+        operation(
+            "options",
+            "",
+            "        '204':\n          description: allowed\n          headers:\n            Allow: {schema: {type: string}}\n",
+        ),
+        operation(
+            "trace",
+            "",
+            "        '200':\n          description: echoed\n          content:\n            message/http:\n              schema: {type: string}\n",
+        ),
         // Nothing but `default`.
         "  /extra:\n    get:\n      operationId: extra\n      responses:\n        default:\n          description: anything\n".to_string(),
     ];

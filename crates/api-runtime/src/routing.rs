@@ -51,6 +51,14 @@ fn template(segments: &[Segment]) -> String {
     format!("/{}", parts.join("/"))
 }
 
+/// Whether the runtime's dispatch serves an operation rather than an
+/// endpoint of the API trait: when dropshot's router cannot hold its path
+/// beside the others (`route` differs from `path`), or its endpoint macro
+/// has no such method (`TRACE`).
+pub fn served_by_dispatch(method: &str, path: &str, route: &str) -> bool {
+    route != path || method.eq_ignore_ascii_case("TRACE")
+}
+
 /// The route dropshot's router holds for each of `paths` (path templates
 /// such as `/v1/pet/{petId}`), in the same order. A path that the router
 /// can hold beside the others is its own route.

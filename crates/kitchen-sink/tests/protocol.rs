@@ -67,9 +67,9 @@ async fn public_operations_need_no_key() {
 async fn undocumented_methods_get_405_with_allow() {
     let sink = Sink::start().await;
     for (method, path, allow) in [
-        (Method::DELETE, "/status", "GET"),
-        (Method::PUT, "/orders", "GET, POST"),
-        (Method::POST, "/orders/1", "DELETE, GET, PATCH"),
+        (Method::DELETE, "/status", "GET, TRACE"),
+        (Method::PUT, "/orders", "GET, OPTIONS, POST"),
+        (Method::POST, "/orders/1", "DELETE, GET, HEAD, PATCH"),
         (Method::GET, "/newsletter", "POST"),
         (Method::DELETE, "/labels/red", "PUT"),
         (Method::POST, "/orders/1/photo", "GET, PUT"),
@@ -229,5 +229,40 @@ async fn answers_satisfy_the_spec() {
         assert!(answer.status < 300, "{operation}: {}", answer.body);
         conforms(operation, &answer);
     }
+    sink.stop().await;
+}
+
+#[tokio::test]
+async fn head_options_and_trace_are_served() {
+    let sink = Sink::start().await;
+    let client = sink.client();
+    let (id, etag) = support::create_order(&sink, serde_json::json!({"petId": 1, "quantity": 1})).await;
+    let id = std::num::NonZeroU64::new(id as u64).unwrap();
+    // HEAD through the generated client, and raw: the ETag, no body.
+    let head = client.head_order(id).await.unwrap();
+    assert_eq!(head.status().as_u16(), 200);
+    assert_eq!(head.headers()["etag"], etag.as_str());
+    let raw = send(sink.request(Method::HEAD, &format!("/orders/{id}"))).await;
+    assert_eq!((raw.status, raw.bytes.len()), (200, 0));
+    let missing = send(sink.request(Method::HEAD, "/orders/999999")).await;
+    assert_eq!(
+        (missing.status, missing.bytes.len()),
+        (404, 0),
+        "HEAD has no body, even for an error"
+    );
+    let anonymous = send(sink.anonymous(Method::HEAD, &format!("/orders/{id}"))).await;
+    assert_eq!(anonymous.status, 401);
+    // OPTIONS: public, with its documented Allow.
+    let options = sink.client_with(Default::default()).order_options().await.unwrap();
+    assert_eq!(options.status().as_u16(), 204);
+    assert_eq!(options.headers()["allow"], "GET, POST, OPTIONS");
+    // TRACE: served by the runtime's dispatch (dropshot's endpoint macro
+    // has no TRACE), with its media type.
+    let trace = send(sink.anonymous(Method::TRACE, "/status")).await;
+    assert_eq!(trace.status, 200);
+    assert_eq!(trace.header("content-type"), Some("message/http"));
+    assert!(String::from_utf8_lossy(&trace.bytes).starts_with("TRACE /v1/status"));
+    let traced = sink.client_with(Default::default()).trace_status().await.unwrap();
+    assert_eq!(traced.status().as_u16(), 200);
     sink.stop().await;
 }

@@ -9,6 +9,7 @@ use heck::ToSnakeCase;
 use quote::quote;
 use syn::visit_mut::VisitMut;
 
+use super::client_gen::methods_named;
 use crate::codegen::spec::forms::{form_fields, is_structured};
 use crate::codegen::spec::media::essence;
 use crate::codegen::spec::{Spec, SpecError, served_body};
@@ -44,16 +45,9 @@ pub fn write_structured_forms(spec: &Spec, file: &mut syn::File) -> Result<(), S
             .collect();
         let method = op.operation_id().to_snake_case();
         let mut rewrite = FormEncoding { lists: &lists };
-        for item in &mut file.items {
-            let syn::Item::Impl(imp) = item else { continue };
-            for impl_item in &mut imp.items {
-                if let syn::ImplItem::Fn(f) = impl_item
-                    && f.sig.ident == method
-                {
-                    rewrite.visit_impl_item_fn_mut(f);
-                    rewritten = true;
-                }
-            }
+        for f in methods_named(file, &method) {
+            rewrite.visit_impl_item_fn_mut(f);
+            rewritten = true;
         }
     }
     if rewritten {

@@ -50,6 +50,7 @@ pub fn generate(spec: &Spec, credentials: ClientCredentials) -> Result<syn::File
     mark_deprecated(spec, &mut file);
     write_date_times_as_rfc3339(spec, &mut file)?;
     client_forms::write_structured_forms(spec, &mut file)?;
+    syn::visit_mut::VisitMut::visit_file_mut(&mut MethodsReqwestLacks, &mut file);
     file.items.extend(server_constants(spec));
     Ok(file)
 }
@@ -70,6 +71,29 @@ pub fn generate_mocks(
         location: "document".into(),
         message: format!("progenitor emitted invalid Rust for the mocks: {e}"),
     })
+}
+
+/// progenitor builds a request with `client.<method>(url)`, which
+/// reqwest has for GET, POST, PUT, PATCH, DELETE and HEAD only: an
+/// OPTIONS or TRACE operation gets `client.request(Method::OPTIONS, url)`.
+struct MethodsReqwestLacks;
+
+impl syn::visit_mut::VisitMut for MethodsReqwestLacks {
+    fn visit_expr_method_call_mut(&mut self, call: &mut syn::ExprMethodCall) {
+        syn::visit_mut::visit_expr_method_call_mut(self, call);
+        let is_client = matches!(&*call.receiver, syn::Expr::Field(field)
+            if matches!(&field.member, syn::Member::Named(name) if name == "client"));
+        if !is_client || call.args.len() != 1 {
+            return;
+        }
+        let method = match call.method.to_string().as_str() {
+            "options" => quote!(OPTIONS),
+            "trace" => quote!(TRACE),
+            _ => return,
+        };
+        let (receiver, url) = (&call.receiver, &call.args[0]);
+        *call = syn::parse_quote!(#receiver.request(::reqwest::Method::#method, #url));
+    }
 }
 
 /// progenitor ignores `deprecated: true`; callers should see the warning,
@@ -158,18 +182,29 @@ fn write_date_times_as_rfc3339(spec: &Spec, file: &mut syn::File) -> Result<(), 
             path_args: &path_args,
             headers: &headers,
         };
-        for item in &mut file.items {
-            let syn::Item::Impl(imp) = item else { continue };
-            for impl_item in &mut imp.items {
-                if let syn::ImplItem::Fn(f) = impl_item
-                    && f.sig.ident == method
-                {
-                    rewrite.visit_impl_item_fn_mut(f);
-                }
-            }
+        for f in methods_named(file, &method) {
+            rewrite.visit_impl_item_fn_mut(f);
         }
     }
     Ok(())
+}
+
+/// The client's methods named `name` (progenitor's name for an operation).
+pub(super) fn methods_named<'a>(
+    file: &'a mut syn::File,
+    name: &'a str,
+) -> impl Iterator<Item = &'a mut syn::ImplItemFn> {
+    file.items
+        .iter_mut()
+        .filter_map(|item| match item {
+            syn::Item::Impl(imp) => Some(imp.items.iter_mut()),
+            _ => None,
+        })
+        .flatten()
+        .filter_map(move |item| match item {
+            syn::ImplItem::Fn(f) if f.sig.ident == name => Some(f),
+            _ => None,
+        })
 }
 
 struct DateTimeDisplay<'a> {

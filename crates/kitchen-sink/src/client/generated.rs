@@ -1811,13 +1811,14 @@ pub mod types {
         ///Two or three. (In a form a list of one is the same text as a single value; two or more cannot be mistaken for one.)
         pub tags: ::std::vec::Vec<PreferencesTagsItem>,
     }
-    ///`PreferencesDigest`
-    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
+    ///Every property optional: written as its properties' own pairs, an empty object is no pair at all.
+    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, Default)]
     #[serde(deny_unknown_fields)]
     pub struct PreferencesDigest {
         #[serde(skip_serializing_if = "::std::option::Option::is_none")]
         pub day: ::std::option::Option<PreferencesDigestDay>,
-        pub weekly: bool,
+        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+        pub weekly: ::std::option::Option<bool>,
     }
     ///`PreferencesDigestDay`
     #[derive(
@@ -2584,7 +2585,7 @@ pub mod types {
     }
 }
 #[derive(Clone, Debug)]
-#[doc = "Client for Kitchen Sink\n\nEvery construct the generator maps, in one spec, with the house rules of\n`openapi/petstore.yaml` (the Error object on every error, 401 on secured\noperations, 5XX everywhere). It is not a product: `cargo xtask generate`\ngenerates it into `crates/kitchen-sink`, whose small in-memory service\nthe tests drive over HTTP, so that each construct is proven on running\ncode. The operations follow a designer's likely next edits of the pet\nstore: read one order; search with bounded, enum, date and repeated\nparameters; create with a JSON body and `201` + `Location`; update with\n`If-Match`; schemas with allOf, oneOf, nullable and a map; a public\noperation; a paging envelope with `Link`; a CSV export and a raw photo;\na text and a form body; two success statuses; a deprecated operation;\na label in an image format the server chooses (`image/*`); a redirect\n(`303` + `Location`); a WebSocket upgrade (`101`); a literal path beside\na variable one (`/orders/summary`) and a variable named differently at\none position (`/orders/{id}/status`); two success statuses with different\nbodies (`getReceipt`); a readOnly property required in responses only\n(`Label.revision`); a body read as JSON or a form, and a response\nwritten in the JSON type `Accept` prefers (`estimateOrder`); a form with\nlists and an object (`setPreferences`); optional\nauthentication by any scheme, HTTP basic, API keys in the query and a\ncookie (`whoAmI`); OAuth2 scopes, and a requirement that combines two\nschemes (`refundOrder`).\n\nEvery error response carries the Error object. Its `code` is one of:\n\n| code | status | meaning |\n|---|---|---|\n| `invalid_parameter` | 400 | A path, query or header parameter is missing, malformed, or breaks its schema; the message names it and the rule. |\n| `invalid_body` | 400 | The request body is missing, malformed, or breaks its schema; the message gives the JSON pointer and the rule. |\n| `bad_request` | 400 | The request could not be read. |\n| `unauthorized` | 401 | The API key is missing, malformed or unknown. |\n| `insufficient_scope` | 403 | The OAuth2 token does not grant the scopes the operation needs. |\n| `not_found` | 404 | The resource does not exist. |\n| `not_acceptable` | 406 | `Accept` allows none of the media types the response is written in. |\n| `conflict` | 409 | The resource is not in a state that allows this. |\n| `precondition_failed` | 412 | `If-Match` does not name the current version. |\n| `payload_too_large` | 413 | The request body is over the server's limit. |\n| `unsupported_media_type` | 415 | The request body is not of the documented media type. |\n| `internal_error` | 500 | The server failed unexpectedly. |\n| `service_unavailable` | 503 | The server cannot answer now; retry later. |\n\n\nVersion: 1.0.0"]
+#[doc = "Client for Kitchen Sink\n\nEvery construct the generator maps, in one spec, with the house rules of\n`openapi/petstore.yaml` (the Error object on every error, 401 on secured\noperations, 5XX everywhere). It is not a product: `cargo xtask generate`\ngenerates it into `crates/kitchen-sink`, whose small in-memory service\nthe tests drive over HTTP, so that each construct is proven on running\ncode. The operations follow a designer's likely next edits of the pet\nstore: read one order; search with bounded, enum, date and repeated\nparameters; create with a JSON body and `201` + `Location`; update with\n`If-Match`; schemas with allOf, oneOf, nullable and a map; a public\noperation; a paging envelope with `Link`; a CSV export and a raw photo;\na text and a form body; two success statuses; a deprecated operation;\na label in an image format the server chooses (`image/*`); a redirect\n(`303` + `Location`); a WebSocket upgrade (`101`); a literal path beside\na variable one (`/orders/summary`) and a variable named differently at\none position (`/orders/{id}/status`); two success statuses with different\nbodies (`getReceipt`); a readOnly property required in responses only\n(`Label.revision`); a body read as JSON or a form, and a response\nwritten in the JSON type `Accept` prefers (`estimateOrder`); a form with\nlists and an object (`setPreferences`); optional\nauthentication by any scheme, HTTP basic, API keys in the query and a\ncookie (`whoAmI`); OAuth2 scopes, and a requirement that combines two\nschemes (`refundOrder`); HEAD, OPTIONS and TRACE (`headOrder`,\n`orderOptions`, `traceStatus`).\n\nEvery error response carries the Error object. Its `code` is one of:\n\n| code | status | meaning |\n|---|---|---|\n| `invalid_parameter` | 400 | A path, query or header parameter is missing, malformed, or breaks its schema; the message names it and the rule. |\n| `invalid_body` | 400 | The request body is missing, malformed, or breaks its schema; the message gives the JSON pointer and the rule. |\n| `bad_request` | 400 | The request could not be read. |\n| `unauthorized` | 401 | The API key is missing, malformed or unknown. |\n| `insufficient_scope` | 403 | The OAuth2 token does not grant the scopes the operation needs. |\n| `not_found` | 404 | The resource does not exist. |\n| `not_acceptable` | 406 | `Accept` allows none of the media types the response is written in. |\n| `conflict` | 409 | The resource is not in a state that allows this. |\n| `precondition_failed` | 412 | `If-Match` does not name the current version. |\n| `payload_too_large` | 413 | The request body is over the server's limit. |\n| `unsupported_media_type` | 415 | The request body is not of the documented media type. |\n| `internal_error` | 500 | The server failed unexpectedly. |\n| `service_unavailable` | 503 | The server cannot answer now; retry later. |\n\n\nVersion: 1.0.0"]
 pub struct Client {
     pub(crate) baseurl: String,
     pub(crate) client: reqwest::Client,
@@ -2806,6 +2807,48 @@ Arguments:
             _ => Err(Error::UnexpectedResponse(response)),
         }
     }
+    /**The methods `/orders` allows
+
+Public, no key needed.
+
+Sends a `OPTIONS` request to `/orders`
+
+*/
+    pub async fn order_options<'a>(
+        &'a self,
+    ) -> Result<ResponseValue<()>, Error<types::Error>> {
+        let url = format!("{}/orders", self.baseurl,);
+        let mut header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
+        header_map
+            .append(
+                ::reqwest::header::HeaderName::from_static("api-version"),
+                ::reqwest::header::HeaderValue::from_static(Self::api_version()),
+            );
+        #[allow(unused_mut)]
+        let mut request = self
+            .client
+            .request(::reqwest::Method::OPTIONS, url)
+            .header(
+                ::reqwest::header::ACCEPT,
+                ::reqwest::header::HeaderValue::from_static("application/json"),
+            )
+            .headers(header_map)
+            .build()?;
+        let info = OperationInfo {
+            operation_id: "order_options",
+        };
+        self.pre(&mut request, &info).await?;
+        let result = self.exec(request, &info).await;
+        self.post(&result, &info).await?;
+        let response = result?;
+        match response.status().as_u16() {
+            204u16 => Ok(ResponseValue::empty(response)),
+            500u16..=599u16 => {
+                Err(Error::ErrorResponse(ResponseValue::from_response(response).await?))
+            }
+            _ => Err(Error::UnexpectedResponse(response)),
+        }
+    }
     /**Price an order before placing it
 
 Public, no key needed; nothing is stored.
@@ -2952,6 +2995,60 @@ Arguments:
         let response = result?;
         match response.status().as_u16() {
             204u16 => Ok(ResponseValue::empty(response)),
+            400u16 => {
+                Err(Error::ErrorResponse(ResponseValue::from_response(response).await?))
+            }
+            401u16 => {
+                Err(Error::ErrorResponse(ResponseValue::from_response(response).await?))
+            }
+            404u16 => {
+                Err(Error::ErrorResponse(ResponseValue::from_response(response).await?))
+            }
+            500u16..=599u16 => {
+                Err(Error::ErrorResponse(ResponseValue::from_response(response).await?))
+            }
+            _ => Err(Error::UnexpectedResponse(response)),
+        }
+    }
+    /**Whether an order exists, and its version
+
+Sends a `HEAD` request to `/orders/{orderId}`
+
+Arguments:
+- `order_id`: The order's id.
+*/
+    pub async fn head_order<'a>(
+        &'a self,
+        order_id: ::std::num::NonZeroU64,
+    ) -> Result<ResponseValue<()>, Error<types::Error>> {
+        let url = format!(
+            "{}/orders/{}", self.baseurl, encode_path(& order_id.to_string()),
+        );
+        let mut header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
+        header_map
+            .append(
+                ::reqwest::header::HeaderName::from_static("api-version"),
+                ::reqwest::header::HeaderValue::from_static(Self::api_version()),
+            );
+        #[allow(unused_mut)]
+        let mut request = self
+            .client
+            .head(url)
+            .header(
+                ::reqwest::header::ACCEPT,
+                ::reqwest::header::HeaderValue::from_static("application/json"),
+            )
+            .headers(header_map)
+            .build()?;
+        let info = OperationInfo {
+            operation_id: "head_order",
+        };
+        self.pre(&mut request, &info).await?;
+        let result = self.exec(request, &info).await;
+        self.post(&result, &info).await?;
+        let response = result?;
+        match response.status().as_u16() {
+            200u16 => Ok(ResponseValue::empty(response)),
             400u16 => {
                 Err(Error::ErrorResponse(ResponseValue::from_response(response).await?))
             }
@@ -3870,6 +3967,44 @@ Sends a `GET` request to `/status`
             _ => Err(Error::UnexpectedResponse(response)),
         }
     }
+    /**Trace the status route
+
+Public, no key needed (TRACE, RFC 9110 §9.3.8). Handlers do not see the raw request, so the answer is this route's request line.
+
+Sends a `TRACE` request to `/status`
+
+*/
+    pub async fn trace_status<'a>(
+        &'a self,
+    ) -> Result<ResponseValue<ByteStream>, Error<types::Error>> {
+        let url = format!("{}/status", self.baseurl,);
+        let mut header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
+        header_map
+            .append(
+                ::reqwest::header::HeaderName::from_static("api-version"),
+                ::reqwest::header::HeaderValue::from_static(Self::api_version()),
+            );
+        #[allow(unused_mut)]
+        let mut request = self
+            .client
+            .request(::reqwest::Method::TRACE, url)
+            .headers(header_map)
+            .build()?;
+        let info = OperationInfo {
+            operation_id: "trace_status",
+        };
+        self.pre(&mut request, &info).await?;
+        let result = self.exec(request, &info).await;
+        self.post(&result, &info).await?;
+        let response = result?;
+        match response.status().as_u16() {
+            200u16 => Ok(ResponseValue::stream(response)),
+            500u16..=599u16 => {
+                Err(Error::ErrorResponse(ResponseValue::from_response(response).await?))
+            }
+            _ => Err(Error::UnexpectedResponse(response)),
+        }
+    }
     /**Subscribe to the newsletter
 
 Public, no key needed; a web form posts here.
@@ -4568,9 +4703,11 @@ impl Credentials {
         match operation {
             "search_orders" => &[&[SecurityScheme::BearerAuth]],
             "create_order" => &[&[SecurityScheme::BearerAuth]],
+            "order_options" => &[],
             "quote_order" => &[],
             "get_order" => &[&[SecurityScheme::BearerAuth]],
             "delete_order" => &[&[SecurityScheme::BearerAuth]],
+            "head_order" => &[&[SecurityScheme::BearerAuth]],
             "update_order" => &[&[SecurityScheme::BearerAuth]],
             "pay_order" => &[&[SecurityScheme::BearerAuth]],
             "ship_order" => &[&[SecurityScheme::BearerAuth]],
@@ -4590,6 +4727,7 @@ impl Credentials {
             }
             "count_orders" => &[&[SecurityScheme::BearerAuth]],
             "get_status" => &[],
+            "trace_status" => &[],
             "subscribe" => &[],
             "set_preferences" => &[],
             "put_label" => &[&[SecurityScheme::BearerAuth]],

@@ -197,6 +197,24 @@ impl KitchenSinkHandlers for Service {
         }
     }
 
+    async fn head_order(&self, _: &Caller, order_id: NonZeroU64) -> HeadOrderResponse {
+        match self.state().orders.get(&id_of(order_id)) {
+            Some(stored) => HeadOrderResponse::Ok(HeadOrderOkHeaders { e_tag: stored.etag() }),
+            None => HeadOrderResponse::NotFound(not_found("order", order_id)),
+        }
+    }
+
+    async fn order_options(&self) -> OrderOptionsResponse {
+        OrderOptionsResponse::NoContent(OrderOptionsNoContentHeaders {
+            allow: "GET, POST, OPTIONS".into(),
+        })
+    }
+
+    async fn trace_status(&self) -> TraceStatusResponse {
+        // Handlers do not see the raw request: this route's request line.
+        TraceStatusResponse::Ok(Bytes::from_static(b"TRACE /v1/status HTTP/1.1\r\n"))
+    }
+
     async fn delete_order(&self, _: &Caller, order_id: NonZeroU64) -> DeleteOrderResponse {
         match self.state().orders.remove(&id_of(order_id)) {
             Some(_) => DeleteOrderResponse::NoContent,

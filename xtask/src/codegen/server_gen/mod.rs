@@ -79,7 +79,7 @@ pub fn generate(spec: &Spec, document: &str) -> Result<syn::File, SpecErrors> {
     let routes = api_runtime::routing::routes(&paths);
     let document_routed = routes.last().is_some_and(|route| *route != document_path);
     for (op, route) in operations.iter_mut().zip(&routes) {
-        op.routed = *route != op.http_path;
+        op.routed = api_runtime::routing::served_by_dispatch(&op.method.to_string(), &op.http_path, route);
     }
 
     let title = spec.api.info.title.to_pascal_case();

@@ -11,7 +11,7 @@ use typify::{TypeSpace, TypeSpaceSettings};
 
 use crate::codegen::no_panic::refusing_panics;
 use crate::codegen::schema::{self, COMPONENTS_PREFIX};
-use crate::codegen::spec::{Spec, SpecError, is_error_key, json_content_schema};
+use crate::codegen::spec::{Spec, SpecError, is_error_key, json_content_schema, required_names};
 
 /// The Rust types of one spec, as typify reads them.
 pub(super) struct Types {
@@ -113,12 +113,7 @@ pub(super) fn error_object(spec: &Spec) -> Result<ErrorObject, SpecError> {
 /// Whether the layer can fill an object of this schema from a status, a
 /// code and a message, and nothing else is required.
 fn is_fillable(object: &Value) -> bool {
-    let required: Vec<&str> = object["required"]
-        .as_array()
-        .into_iter()
-        .flatten()
-        .filter_map(Value::as_str)
-        .collect();
+    let required = required_names(object);
     let fields = [("code", "string"), ("message", "string"), ("status", "integer")];
     object.get("type").and_then(Value::as_str) == Some("object")
         && required.iter().all(|r| fields.iter().any(|(f, _)| f == r))

@@ -5,7 +5,7 @@
 use serde_json::Value;
 
 use super::checks::{is_scalar, schema_type};
-use super::{Spec, SpecError};
+use super::{Spec, SpecError, required_names};
 use crate::codegen::schema::COMPONENTS_PREFIX;
 
 /// How one field travels.
@@ -55,12 +55,7 @@ pub fn form_fields<'a>(
     location: &str,
 ) -> Result<Vec<(&'a str, FormKind<'a>)>, SpecError> {
     let object = object(spec, schema, location)?;
-    let required: Vec<&str> = object["required"]
-        .as_array()
-        .into_iter()
-        .flatten()
-        .filter_map(Value::as_str)
-        .collect();
+    let required = required_names(object);
     let fields = object["properties"].as_object().into_iter().flatten();
     Ok(fields
         .map(|(name, property)| {

@@ -413,6 +413,16 @@ pub fn json_content_schema(json: &Value) -> Option<&Value> {
     json.get("content")?.get("application/json")?.get("schema")
 }
 
+/// The property names an object schema requires.
+pub fn required_names(schema: &Value) -> Vec<&str> {
+    schema["required"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(Value::as_str)
+        .collect()
+}
+
 /// The security requirements that apply to an operation: its own, else
 /// the document's.
 pub fn security_of<'a>(spec: &'a Spec, op: &'a OperationRef<'_>) -> (Option<&'a Value>, String) {
