@@ -421,20 +421,15 @@ fn validate(doc: &Value, schema: &Value, value: &Value, depth: usize) -> Result<
 }
 
 /// Whether `schema` is a reference to the house error object: a schema of
-/// `components.schemas` that requires `code`, `message` and `status` (v1
-/// names it Error, v2 Problem).
+/// `components.schemas` that requires `code`, `message` and `status`, and
+/// nothing else the layer could not fill (v1 names it Error, v2 Problem).
 fn is_error_object(doc: &Value, schema: &Value) -> bool {
+    // The same test as the generator's, which fills it.
     let named = schema
         .get("$ref")
         .and_then(Value::as_str)
         .is_some_and(|r| r.starts_with("#/components/schemas/"));
-    let required: Vec<&str> = items(resolve(doc, schema), "required")
-        .filter_map(Value::as_str)
-        .collect();
-    named
-        && ["code", "message", "status"]
-            .iter()
-            .all(|field| required.contains(field))
+    named && crate::codegen::spec::is_error_object(resolve(doc, schema))
 }
 
 /// `cargo xtask lint`: both versions of the service's spec.

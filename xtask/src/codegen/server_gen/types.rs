@@ -11,7 +11,7 @@ use typify::{TypeSpace, TypeSpaceSettings};
 
 use crate::codegen::no_panic::refusing_panics;
 use crate::codegen::schema::{self, COMPONENTS_PREFIX};
-use crate::codegen::spec::{Spec, SpecError, is_error_key, json_content_schema, required_names};
+use crate::codegen::spec::{Spec, SpecError, is_error_key, is_error_object, json_content_schema};
 
 /// The Rust types of one spec, as typify reads them.
 pub(super) struct Types {
@@ -94,7 +94,7 @@ pub(super) fn error_object(spec: &Spec) -> Result<ErrorObject, SpecError> {
                 .and_then(|r| r.strip_prefix(COMPONENTS_PREFIX));
             if let Some(name) = reference
                 && is_error_key(&key)
-                && spec.component_schemas().get(name).is_some_and(is_fillable)
+                && spec.component_schemas().get(name).is_some_and(is_error_object)
             {
                 let ident = format_ident!("{}", name.to_pascal_case());
                 return Ok(ErrorObject {
@@ -108,20 +108,4 @@ pub(super) fn error_object(spec: &Spec) -> Result<ErrorObject, SpecError> {
         path: quote!(runtime::ProblemDetails),
         component: None,
     })
-}
-
-/// Whether the layer can fill an object of this schema from a status, a
-/// code and a message, and nothing else is required.
-fn is_fillable(object: &Value) -> bool {
-    let required = required_names(object);
-    let fields = [("code", "string"), ("message", "string"), ("status", "integer")];
-    object.get("type").and_then(Value::as_str) == Some("object")
-        && required.iter().all(|r| fields.iter().any(|(f, _)| f == r))
-        && fields.iter().all(|(field, want)| {
-            let ty = object
-                .pointer(&format!("/properties/{field}/type"))
-                .and_then(Value::as_str);
-            let nullable = object.pointer(&format!("/properties/{field}/nullable")) == Some(&Value::Bool(true));
-            ty == Some(*want) && required.contains(field) && !nullable
-        })
 }

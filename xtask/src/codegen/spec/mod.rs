@@ -413,6 +413,24 @@ pub fn json_content_schema(json: &Value) -> Option<&Value> {
     json.get("content")?.get("application/json")?.get("schema")
 }
 
+/// Whether a schema (resolved) is the Error object of our house rules,
+/// which the generated layer fills from a status, a code and a message:
+/// an object that requires exactly those, as a string, a string and an
+/// integer, none nullable.
+pub fn is_error_object(object: &Value) -> bool {
+    let required = required_names(object);
+    let fields = [("code", "string"), ("message", "string"), ("status", "integer")];
+    object.get("type").and_then(Value::as_str) == Some("object")
+        && required.iter().all(|r| fields.iter().any(|(f, _)| f == r))
+        && fields.iter().all(|(field, want)| {
+            let ty = object
+                .pointer(&format!("/properties/{field}/type"))
+                .and_then(Value::as_str);
+            let nullable = object.pointer(&format!("/properties/{field}/nullable")) == Some(&Value::Bool(true));
+            ty == Some(*want) && required.contains(field) && !nullable
+        })
+}
+
 /// The property names an object schema requires.
 pub fn required_names(schema: &Value) -> Vec<&str> {
     schema["required"]
