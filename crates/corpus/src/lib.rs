@@ -11,3 +11,17 @@ pub mod specs;
 
 /// The runtime the generated server code relies on (as `crate::runtime`).
 pub use api_runtime as runtime;
+
+/// One generated document, as the agreement test reads it: the spec it
+/// came from, and its contract's tables and description.
+pub struct Document {
+    /// Relative to the workspace.
+    pub spec_path: &'static str,
+    pub version: &'static str,
+    pub base_path: &'static str,
+    pub operations: &'static [&'static api_runtime::Operation],
+    pub description:
+        fn() -> Result<dropshot::ApiDescription<dropshot::StubContext>, dropshot::ApiDescriptionBuildErrors>,
+    /// The operations its leave-out list keeps out: method and path.
+    pub left_out: &'static [(&'static str, &'static str)],
+}

@@ -76,7 +76,13 @@ pub(super) fn handler_args(op: &Operation) -> Vec<TokenStream> {
 }
 
 pub(super) fn handler_method(op: &Operation) -> TokenStream {
-    let (fn_name, doc) = (&op.fn_name, &op.doc);
+    let fn_name = &op.fn_name;
+    // The operation's name where the spec gives neither summary nor
+    // description.
+    let doc = match op.doc.is_empty() {
+        true => format!("`{}`", op.id),
+        false => op.doc.clone(),
+    };
     let response = response_enum_name(op);
     let args = handler_args(op);
     let deprecated_note = op

@@ -135,7 +135,8 @@ pub(super) fn describe(cx: &mut Context<'_>, op: &OperationRef<'_>, base_path: &
         (Some(s), Some(d)) => format!("{}\n\n{}", s.trim(), d.trim()),
         (Some(s), None) => s.trim().to_string(),
         (None, Some(d)) => d.trim().to_string(),
-        (None, None) => id.clone(),
+        // Nothing for dropshot's document to take a summary from.
+        (None, None) => String::new(),
     };
     Ok(Operation {
         marker: format_ident!("{}", id.to_pascal_case()),

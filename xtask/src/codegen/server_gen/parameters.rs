@@ -62,7 +62,8 @@ pub(super) fn describe_parameters(cx: &mut Context<'_>, op: &OperationRef<'_>) -
         let place = parameter["in"].as_str().unwrap_or_default();
         // A parameter's text cannot be null: `nullable` (which dropshot
         // writes for every optional one) means no more than leaving it
-        // out, so the value is typed and checked without it.
+        // out, so the value is typed and checked without it (and
+        // documented with it, as the spec writes it).
         let mut schema = parameter["schema"].clone();
         if let Some(map) = schema.as_object_mut() {
             map.remove("nullable");
@@ -91,7 +92,12 @@ pub(super) fn describe_parameters(cx: &mut Context<'_>, op: &OperationRef<'_>) -
             &format!("{location}.schema"),
         )?;
         let static_name = format!("{}_param_{name}", op.operation_id());
-        let schema_ident = cx.schemas.add(&static_name, schema, &format!("{location}.schema"))?;
+        let schema_ident = cx.schemas.add_documented(
+            &static_name,
+            &parameter["schema"],
+            schema,
+            &format!("{location}.schema"),
+        )?;
         out.push(Parameter {
             required: parameter["required"].as_bool().unwrap_or(false) || place == "path",
             location: location_ident,

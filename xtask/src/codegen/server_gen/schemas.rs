@@ -55,9 +55,22 @@ impl Schemas {
     /// Registers the schema at `location` under the static `name`, and
     /// returns the static's name.
     pub(super) fn add(&mut self, name: &str, schema: &Value, location: &str) -> Result<syn::Ident, SpecError> {
+        self.add_documented(name, schema, schema, location)
+    }
+
+    /// [`Schemas::add`], documented as `documented` says (dropshot's
+    /// document) but validated as `validated`: a parameter's `nullable`
+    /// is documented, while its text, never null, is checked without it.
+    pub(super) fn add_documented(
+        &mut self,
+        name: &str,
+        documented: &Value,
+        validated: &Value,
+        location: &str,
+    ) -> Result<syn::Ident, SpecError> {
         let ident = format_ident!("{}", name.to_shouty_snake_case());
-        let doc = checked_doc(schema, location)?;
-        let validation = validation_form(schema);
+        let doc = checked_doc(documented, location)?;
+        let validation = validation_form(validated);
         self.to_compile.push((validation.clone(), location.to_string()));
         let validation = (!is_type_alone(&validation)).then(|| canonical(&validation));
         self.entries.push(Entry {

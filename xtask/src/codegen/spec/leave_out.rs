@@ -54,6 +54,14 @@ pub struct LeftOut {
     pub reason: String,
 }
 
+impl LeftOut {
+    /// Its method (`POST`) and path, as `operation` names them.
+    pub fn method_and_path(&self) -> Option<(&str, &str)> {
+        let (method, rest) = self.operation.split_once(' ')?;
+        Some((method, rest.split(" (").next().unwrap_or(rest)))
+    }
+}
+
 impl std::fmt::Display for LeftOut {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(f, "{}: {}", self.operation, self.reason)

@@ -452,7 +452,7 @@ Implemented by [`StrictServer`]; a server implements [`TestHandlers`] instead.*/
 #[::dropshot::api_description]
 pub trait TestApi {
     type Context: TestHandlers;
-    ///dropshot_error_handler
+    ///
     #[endpoint{method = GET,
     path = "/test/dropshot-error",
     operation_id = "dropshot_error_handler",
@@ -464,7 +464,7 @@ pub trait TestApi {
         runtime::Reply<DropshotErrorHandler>,
         runtime::ProblemDetails,
     >;
-    ///enum_error_handler
+    ///
     #[endpoint{method = GET,
     path = "/test/enum-error/{should_error}",
     operation_id = "enum_error_handler",
@@ -477,7 +477,7 @@ pub trait TestApi {
         runtime::Reply<EnumErrorHandler>,
         runtime::ProblemDetails,
     >;
-    ///struct_error_handler
+    ///
     #[endpoint{method = GET,
     path = "/test/struct-error/{should_error}",
     operation_id = "struct_error_handler",
@@ -506,16 +506,16 @@ pub trait TestApi {
 
 The caller of a secured operation is authenticated (by [`runtime::Authenticator`]), and its parameters and body are checked against the spec, before any method runs.*/
 pub trait TestHandlers: runtime::Authenticator {
-    ///dropshot_error_handler
+    ///`dropshot_error_handler`
     fn dropshot_error_handler(
         &self,
     ) -> impl ::std::future::Future<Output = DropshotErrorHandlerResponse> + Send;
-    ///enum_error_handler
+    ///`enum_error_handler`
     fn enum_error_handler(
         &self,
         should_error: bool,
     ) -> impl ::std::future::Future<Output = EnumErrorHandlerResponse> + Send;
-    ///struct_error_handler
+    ///`struct_error_handler`
     fn struct_error_handler(
         &self,
         should_error: bool,
@@ -646,38 +646,35 @@ pub fn register_endpoints<H: TestHandlers>(
     endpoints
         .push(
             ::dropshot::ApiEndpoint::new(
-                    "dropshot_error_handler".to_string(),
-                    <StrictServer<H> as TestApi>::dropshot_error_handler,
-                    ::dropshot::Method::GET,
-                    "application/json",
-                    "/test/dropshot-error",
-                    versions(),
-                )
-                .summary("dropshot_error_handler"),
+                "dropshot_error_handler".to_string(),
+                <StrictServer<H> as TestApi>::dropshot_error_handler,
+                ::dropshot::Method::GET,
+                "application/json",
+                "/test/dropshot-error",
+                versions(),
+            ),
         );
     endpoints
         .push(
             ::dropshot::ApiEndpoint::new(
-                    "enum_error_handler".to_string(),
-                    <StrictServer<H> as TestApi>::enum_error_handler,
-                    ::dropshot::Method::GET,
-                    "application/json",
-                    "/test/enum-error/{should_error}",
-                    versions(),
-                )
-                .summary("enum_error_handler"),
+                "enum_error_handler".to_string(),
+                <StrictServer<H> as TestApi>::enum_error_handler,
+                ::dropshot::Method::GET,
+                "application/json",
+                "/test/enum-error/{should_error}",
+                versions(),
+            ),
         );
     endpoints
         .push(
             ::dropshot::ApiEndpoint::new(
-                    "struct_error_handler".to_string(),
-                    <StrictServer<H> as TestApi>::struct_error_handler,
-                    ::dropshot::Method::GET,
-                    "application/json",
-                    "/test/struct-error/{should_error}",
-                    versions(),
-                )
-                .summary("struct_error_handler"),
+                "struct_error_handler".to_string(),
+                <StrictServer<H> as TestApi>::struct_error_handler,
+                ::dropshot::Method::GET,
+                "application/json",
+                "/test/struct-error/{should_error}",
+                versions(),
+            ),
         );
     endpoints
         .push(

@@ -452,7 +452,7 @@ Implemented by [`StrictServer`]; a server implements [`TestHandlers`] instead.*/
 #[::dropshot::api_description]
 pub trait TestApi {
     type Context: TestHandlers;
-    ///dropshot_error
+    ///
     #[endpoint{method = GET,
     path = "/test/dropshot-error",
     operation_id = "dropshot_error",
@@ -461,7 +461,7 @@ pub trait TestApi {
     async fn dropshot_error(
         rqctx: ::dropshot::RequestContext<Self::Context>,
     ) -> ::std::result::Result<runtime::Reply<DropshotError>, runtime::ProblemDetails>;
-    ///enum_error
+    ///
     #[endpoint{method = GET,
     path = "/test/enum-error/{should_error}",
     operation_id = "enum_error",
@@ -471,7 +471,7 @@ pub trait TestApi {
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<EnumError>,
     ) -> ::std::result::Result<runtime::Reply<EnumError>, runtime::ProblemDetails>;
-    ///struct_error
+    ///
     #[endpoint{method = GET,
     path = "/test/struct-error/{should_error}",
     operation_id = "struct_error",
@@ -497,16 +497,16 @@ pub trait TestApi {
 
 The caller of a secured operation is authenticated (by [`runtime::Authenticator`]), and its parameters and body are checked against the spec, before any method runs.*/
 pub trait TestHandlers: runtime::Authenticator {
-    ///dropshot_error
+    ///`dropshot_error`
     fn dropshot_error(
         &self,
     ) -> impl ::std::future::Future<Output = DropshotErrorResponse> + Send;
-    ///enum_error
+    ///`enum_error`
     fn enum_error(
         &self,
         should_error: bool,
     ) -> impl ::std::future::Future<Output = EnumErrorResponse> + Send;
-    ///struct_error
+    ///`struct_error`
     fn struct_error(
         &self,
         should_error: bool,
@@ -622,38 +622,35 @@ pub fn register_endpoints<H: TestHandlers>(
     endpoints
         .push(
             ::dropshot::ApiEndpoint::new(
-                    "dropshot_error".to_string(),
-                    <StrictServer<H> as TestApi>::dropshot_error,
-                    ::dropshot::Method::GET,
-                    "application/json",
-                    "/test/dropshot-error",
-                    versions(),
-                )
-                .summary("dropshot_error"),
+                "dropshot_error".to_string(),
+                <StrictServer<H> as TestApi>::dropshot_error,
+                ::dropshot::Method::GET,
+                "application/json",
+                "/test/dropshot-error",
+                versions(),
+            ),
         );
     endpoints
         .push(
             ::dropshot::ApiEndpoint::new(
-                    "enum_error".to_string(),
-                    <StrictServer<H> as TestApi>::enum_error,
-                    ::dropshot::Method::GET,
-                    "application/json",
-                    "/test/enum-error/{should_error}",
-                    versions(),
-                )
-                .summary("enum_error"),
+                "enum_error".to_string(),
+                <StrictServer<H> as TestApi>::enum_error,
+                ::dropshot::Method::GET,
+                "application/json",
+                "/test/enum-error/{should_error}",
+                versions(),
+            ),
         );
     endpoints
         .push(
             ::dropshot::ApiEndpoint::new(
-                    "struct_error".to_string(),
-                    <StrictServer<H> as TestApi>::struct_error,
-                    ::dropshot::Method::GET,
-                    "application/json",
-                    "/test/struct-error/{should_error}",
-                    versions(),
-                )
-                .summary("struct_error"),
+                "struct_error".to_string(),
+                <StrictServer<H> as TestApi>::struct_error,
+                ::dropshot::Method::GET,
+                "application/json",
+                "/test/struct-error/{should_error}",
+                versions(),
+            ),
         );
     endpoints
         .push(

@@ -162,7 +162,7 @@ Implemented by [`StrictServer`]; a server implements [`AnApiHandlers`] instead.*
 #[::dropshot::api_description]
 pub trait AnApiApi {
     type Context: AnApiHandlers;
-    ///the_operation
+    ///
     #[endpoint{method = GET,
     path = "/demo",
     operation_id = "the_operation",
@@ -187,7 +187,7 @@ pub trait AnApiApi {
 
 The caller of a secured operation is authenticated (by [`runtime::Authenticator`]), and its parameters and body are checked against the spec, before any method runs.*/
 pub trait AnApiHandlers: runtime::Authenticator {
-    ///the_operation
+    ///`the_operation`
     fn the_operation(
         &self,
     ) -> impl ::std::future::Future<Output = TheOperationResponse> + Send;
@@ -254,14 +254,13 @@ pub fn register_endpoints<H: AnApiHandlers>(
     endpoints
         .push(
             ::dropshot::ApiEndpoint::new(
-                    "the_operation".to_string(),
-                    <StrictServer<H> as AnApiApi>::the_operation,
-                    ::dropshot::Method::GET,
-                    "application/json",
-                    "/demo",
-                    versions(),
-                )
-                .summary("the_operation"),
+                "the_operation".to_string(),
+                <StrictServer<H> as AnApiApi>::the_operation,
+                ::dropshot::Method::GET,
+                "application/json",
+                "/demo",
+                versions(),
+            ),
         );
     endpoints
         .push(

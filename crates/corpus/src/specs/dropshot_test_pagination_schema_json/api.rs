@@ -152,14 +152,14 @@ static HANDLER_PARAM_GARBAGE_GOES_IN: runtime::Schema = runtime::Schema::new(
 );
 static HANDLER_PARAM_LIMIT: runtime::Schema = runtime::Schema::new(
     &COMPONENTS,
-    "{\"format\":\"uint32\",\"minimum\":1,\"type\":\"integer\"}",
+    "{\"format\":\"uint32\",\"minimum\":1,\"nullable\":true,\"type\":\"integer\"}",
     ::std::option::Option::Some(
         "{\"format\":\"uint32\",\"minimum\":1,\"type\":\"integer\"}",
     ),
 );
 static HANDLER_PARAM_PAGE_TOKEN: runtime::Schema = runtime::Schema::new(
     &COMPONENTS,
-    "{\"type\":\"string\"}",
+    "{\"nullable\":true,\"type\":\"string\"}",
     ::std::option::Option::None,
 );
 static HANDLER_RESPONSE_200: runtime::Schema = runtime::Schema::new(
@@ -296,7 +296,7 @@ Implemented by [`StrictServer`]; a server implements [`TestHandlers`] instead.*/
 #[::dropshot::api_description]
 pub trait TestApi {
     type Context: TestHandlers;
-    ///handler
+    ///
     #[endpoint{method = GET,
     path = "/super_pages",
     operation_id = "handler",
@@ -322,7 +322,7 @@ pub trait TestApi {
 
 The caller of a secured operation is authenticated (by [`runtime::Authenticator`]), and its parameters and body are checked against the spec, before any method runs.*/
 pub trait TestHandlers: runtime::Authenticator {
-    ///handler
+    ///`handler`
     fn handler(
         &self,
         params: HandlerParams,
@@ -401,14 +401,13 @@ pub fn register_endpoints<H: TestHandlers>(
     endpoints
         .push(
             ::dropshot::ApiEndpoint::new(
-                    "handler".to_string(),
-                    <StrictServer<H> as TestApi>::handler,
-                    ::dropshot::Method::GET,
-                    "application/json",
-                    "/super_pages",
-                    versions(),
-                )
-                .summary("handler"),
+                "handler".to_string(),
+                <StrictServer<H> as TestApi>::handler,
+                ::dropshot::Method::GET,
+                "application/json",
+                "/super_pages",
+                versions(),
+            ),
         );
     endpoints
         .push(

@@ -241,7 +241,7 @@ Implemented by [`StrictServer`]; a server implements [`EvolvingApiHandlers`] ins
 #[::dropshot::api_description]
 pub trait EvolvingApiApi {
     type Context: EvolvingApiHandlers;
-    ///handler1
+    ///
     #[endpoint{method = GET,
     path = "/demo",
     operation_id = "handler1",
@@ -250,7 +250,7 @@ pub trait EvolvingApiApi {
     async fn handler1(
         rqctx: ::dropshot::RequestContext<Self::Context>,
     ) -> ::std::result::Result<runtime::Reply<Handler1>, runtime::ProblemDetails>;
-    ///handler4
+    ///
     #[endpoint{method = PUT,
     path = "/demo",
     operation_id = "handler4",
@@ -275,9 +275,9 @@ pub trait EvolvingApiApi {
 
 The caller of a secured operation is authenticated (by [`runtime::Authenticator`]), and its parameters and body are checked against the spec, before any method runs.*/
 pub trait EvolvingApiHandlers: runtime::Authenticator {
-    ///handler1
+    ///`handler1`
     fn handler1(&self) -> impl ::std::future::Future<Output = Handler1Response> + Send;
-    ///handler4
+    ///`handler4`
     fn handler4(&self) -> impl ::std::future::Future<Output = Handler4Response> + Send;
 }
 ///Serves the dropshot API with a [`EvolvingApiHandlers`] implementation: authentication, parameter and body checks and response mapping live here, so an implementation cannot skip them.
@@ -354,26 +354,24 @@ pub fn register_endpoints<H: EvolvingApiHandlers>(
     endpoints
         .push(
             ::dropshot::ApiEndpoint::new(
-                    "handler1".to_string(),
-                    <StrictServer<H> as EvolvingApiApi>::handler1,
-                    ::dropshot::Method::GET,
-                    "application/json",
-                    "/demo",
-                    versions(),
-                )
-                .summary("handler1"),
+                "handler1".to_string(),
+                <StrictServer<H> as EvolvingApiApi>::handler1,
+                ::dropshot::Method::GET,
+                "application/json",
+                "/demo",
+                versions(),
+            ),
         );
     endpoints
         .push(
             ::dropshot::ApiEndpoint::new(
-                    "handler4".to_string(),
-                    <StrictServer<H> as EvolvingApiApi>::handler4,
-                    ::dropshot::Method::PUT,
-                    "application/json",
-                    "/demo",
-                    versions(),
-                )
-                .summary("handler4"),
+                "handler4".to_string(),
+                <StrictServer<H> as EvolvingApiApi>::handler4,
+                ::dropshot::Method::PUT,
+                "application/json",
+                "/demo",
+                versions(),
+            ),
         );
     endpoints
         .push(

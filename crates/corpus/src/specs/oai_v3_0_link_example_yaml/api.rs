@@ -779,7 +779,7 @@ Implemented by [`StrictServer`]; a server implements [`LinkExampleHandlers`] ins
 #[::dropshot::api_description]
 pub trait LinkExampleApi {
     type Context: LinkExampleHandlers;
-    ///getUserByName
+    ///
     #[endpoint{method = GET,
     path = "/2.0/users/{username}",
     operation_id = "getUserByName",
@@ -789,7 +789,7 @@ pub trait LinkExampleApi {
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<GetUserByName>,
     ) -> ::std::result::Result<runtime::Reply<GetUserByName>, runtime::ProblemDetails>;
-    ///getRepositoriesByOwner
+    ///
     #[endpoint{method = GET,
     path = "/2.0/repositories/{username}",
     operation_id = "getRepositoriesByOwner",
@@ -802,7 +802,7 @@ pub trait LinkExampleApi {
         runtime::Reply<GetRepositoriesByOwner>,
         runtime::ProblemDetails,
     >;
-    ///getRepository
+    ///
     #[endpoint{method = GET,
     path = "/2.0/repositories/{username}/{slug}",
     operation_id = "getRepository",
@@ -812,7 +812,7 @@ pub trait LinkExampleApi {
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<GetRepository>,
     ) -> ::std::result::Result<runtime::Reply<GetRepository>, runtime::ProblemDetails>;
-    ///getPullRequestsByRepository
+    ///
     #[endpoint{method = GET,
     path = "/2.0/repositories/{username}/{slug}/pullrequests",
     operation_id = "getPullRequestsByRepository",
@@ -825,7 +825,7 @@ pub trait LinkExampleApi {
         runtime::Reply<GetPullRequestsByRepository>,
         runtime::ProblemDetails,
     >;
-    ///getPullRequestsById
+    ///
     #[endpoint{method = GET,
     path = "/2.0/repositories/{username}/{slug}/pullrequests/{pid}",
     operation_id = "getPullRequestsById",
@@ -838,7 +838,7 @@ pub trait LinkExampleApi {
         runtime::Reply<GetPullRequestsById>,
         runtime::ProblemDetails,
     >;
-    ///mergePullRequest
+    ///
     #[endpoint{method = POST,
     path = "/2.0/repositories/{username}/{slug}/pullrequests/{pid}/merge",
     operation_id = "mergePullRequest",
@@ -867,37 +867,37 @@ pub trait LinkExampleApi {
 
 The caller of a secured operation is authenticated (by [`runtime::Authenticator`]), and its parameters and body are checked against the spec, before any method runs.*/
 pub trait LinkExampleHandlers: runtime::Authenticator {
-    ///getUserByName
+    ///`getUserByName`
     fn get_user_by_name(
         &self,
         username: ::std::string::String,
     ) -> impl ::std::future::Future<Output = GetUserByNameResponse> + Send;
-    ///getRepositoriesByOwner
+    ///`getRepositoriesByOwner`
     fn get_repositories_by_owner(
         &self,
         username: ::std::string::String,
     ) -> impl ::std::future::Future<Output = GetRepositoriesByOwnerResponse> + Send;
-    ///getRepository
+    ///`getRepository`
     fn get_repository(
         &self,
         username: ::std::string::String,
         slug: ::std::string::String,
     ) -> impl ::std::future::Future<Output = GetRepositoryResponse> + Send;
-    ///getPullRequestsByRepository
+    ///`getPullRequestsByRepository`
     fn get_pull_requests_by_repository(
         &self,
         username: ::std::string::String,
         slug: ::std::string::String,
         params: GetPullRequestsByRepositoryParams,
     ) -> impl ::std::future::Future<Output = GetPullRequestsByRepositoryResponse> + Send;
-    ///getPullRequestsById
+    ///`getPullRequestsById`
     fn get_pull_requests_by_id(
         &self,
         username: ::std::string::String,
         slug: ::std::string::String,
         pid: ::std::string::String,
     ) -> impl ::std::future::Future<Output = GetPullRequestsByIdResponse> + Send;
-    ///mergePullRequest
+    ///`mergePullRequest`
     fn merge_pull_request(
         &self,
         username: ::std::string::String,
@@ -1136,74 +1136,68 @@ pub fn register_endpoints<H: LinkExampleHandlers>(
     endpoints
         .push(
             ::dropshot::ApiEndpoint::new(
-                    "getUserByName".to_string(),
-                    <StrictServer<H> as LinkExampleApi>::get_user_by_name,
-                    ::dropshot::Method::GET,
-                    "application/json",
-                    "/2.0/users/{username}",
-                    versions(),
-                )
-                .summary("getUserByName"),
+                "getUserByName".to_string(),
+                <StrictServer<H> as LinkExampleApi>::get_user_by_name,
+                ::dropshot::Method::GET,
+                "application/json",
+                "/2.0/users/{username}",
+                versions(),
+            ),
         );
     endpoints
         .push(
             ::dropshot::ApiEndpoint::new(
-                    "getRepositoriesByOwner".to_string(),
-                    <StrictServer<H> as LinkExampleApi>::get_repositories_by_owner,
-                    ::dropshot::Method::GET,
-                    "application/json",
-                    "/2.0/repositories/{username}",
-                    versions(),
-                )
-                .summary("getRepositoriesByOwner"),
+                "getRepositoriesByOwner".to_string(),
+                <StrictServer<H> as LinkExampleApi>::get_repositories_by_owner,
+                ::dropshot::Method::GET,
+                "application/json",
+                "/2.0/repositories/{username}",
+                versions(),
+            ),
         );
     endpoints
         .push(
             ::dropshot::ApiEndpoint::new(
-                    "getRepository".to_string(),
-                    <StrictServer<H> as LinkExampleApi>::get_repository,
-                    ::dropshot::Method::GET,
-                    "application/json",
-                    "/2.0/repositories/{username}/{slug}",
-                    versions(),
-                )
-                .summary("getRepository"),
+                "getRepository".to_string(),
+                <StrictServer<H> as LinkExampleApi>::get_repository,
+                ::dropshot::Method::GET,
+                "application/json",
+                "/2.0/repositories/{username}/{slug}",
+                versions(),
+            ),
         );
     endpoints
         .push(
             ::dropshot::ApiEndpoint::new(
-                    "getPullRequestsByRepository".to_string(),
-                    <StrictServer<H> as LinkExampleApi>::get_pull_requests_by_repository,
-                    ::dropshot::Method::GET,
-                    "application/json",
-                    "/2.0/repositories/{username}/{slug}/pullrequests",
-                    versions(),
-                )
-                .summary("getPullRequestsByRepository"),
+                "getPullRequestsByRepository".to_string(),
+                <StrictServer<H> as LinkExampleApi>::get_pull_requests_by_repository,
+                ::dropshot::Method::GET,
+                "application/json",
+                "/2.0/repositories/{username}/{slug}/pullrequests",
+                versions(),
+            ),
         );
     endpoints
         .push(
             ::dropshot::ApiEndpoint::new(
-                    "getPullRequestsById".to_string(),
-                    <StrictServer<H> as LinkExampleApi>::get_pull_requests_by_id,
-                    ::dropshot::Method::GET,
-                    "application/json",
-                    "/2.0/repositories/{username}/{slug}/pullrequests/{pid}",
-                    versions(),
-                )
-                .summary("getPullRequestsById"),
+                "getPullRequestsById".to_string(),
+                <StrictServer<H> as LinkExampleApi>::get_pull_requests_by_id,
+                ::dropshot::Method::GET,
+                "application/json",
+                "/2.0/repositories/{username}/{slug}/pullrequests/{pid}",
+                versions(),
+            ),
         );
     endpoints
         .push(
             ::dropshot::ApiEndpoint::new(
-                    "mergePullRequest".to_string(),
-                    <StrictServer<H> as LinkExampleApi>::merge_pull_request,
-                    ::dropshot::Method::POST,
-                    "application/json",
-                    "/2.0/repositories/{username}/{slug}/pullrequests/{pid}/merge",
-                    versions(),
-                )
-                .summary("mergePullRequest"),
+                "mergePullRequest".to_string(),
+                <StrictServer<H> as LinkExampleApi>::merge_pull_request,
+                ::dropshot::Method::POST,
+                "application/json",
+                "/2.0/repositories/{username}/{slug}/pullrequests/{pid}/merge",
+                versions(),
+            ),
         );
     endpoints
         .push(

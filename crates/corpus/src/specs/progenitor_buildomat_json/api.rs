@@ -1830,7 +1830,7 @@ Implemented by [`StrictServer`]; a server implements [`BuildomatHandlers`] inste
 #[::dropshot::api_description]
 pub trait BuildomatApi {
     type Context: BuildomatHandlers;
-    ///control_hold
+    ///
     #[endpoint{method = POST,
     path = "/v1/control/hold",
     operation_id = "control_hold",
@@ -1839,7 +1839,7 @@ pub trait BuildomatApi {
     async fn control_hold(
         rqctx: ::dropshot::RequestContext<Self::Context>,
     ) -> ::std::result::Result<runtime::Reply<ControlHold>, runtime::ProblemDetails>;
-    ///control_resume
+    ///
     #[endpoint{method = POST,
     path = "/v1/control/resume",
     operation_id = "control_resume",
@@ -1848,7 +1848,7 @@ pub trait BuildomatApi {
     async fn control_resume(
         rqctx: ::dropshot::RequestContext<Self::Context>,
     ) -> ::std::result::Result<runtime::Reply<ControlResume>, runtime::ProblemDetails>;
-    ///task_get
+    ///
     #[endpoint{method = GET,
     path = "/v1/task/{Task}",
     operation_id = "task_get",
@@ -1858,7 +1858,7 @@ pub trait BuildomatApi {
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<TaskGet>,
     ) -> ::std::result::Result<runtime::Reply<TaskGet>, runtime::ProblemDetails>;
-    ///tasks_get
+    ///
     #[endpoint{method = GET,
     path = "/v1/tasks",
     operation_id = "tasks_get",
@@ -1867,7 +1867,7 @@ pub trait BuildomatApi {
     async fn tasks_get(
         rqctx: ::dropshot::RequestContext<Self::Context>,
     ) -> ::std::result::Result<runtime::Reply<TasksGet>, runtime::ProblemDetails>;
-    ///task_submit
+    ///
     #[endpoint{method = POST,
     path = "/v1/tasks",
     operation_id = "task_submit",
@@ -1877,7 +1877,7 @@ pub trait BuildomatApi {
         rqctx: ::dropshot::RequestContext<Self::Context>,
         body: runtime::RequestBody<TaskSubmit>,
     ) -> ::std::result::Result<runtime::Reply<TaskSubmit>, runtime::ProblemDetails>;
-    ///task_events_get
+    ///
     #[endpoint{method = GET,
     path = "/v1/tasks/{task}/events",
     operation_id = "task_events_get",
@@ -1887,7 +1887,7 @@ pub trait BuildomatApi {
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<TaskEventsGet>,
     ) -> ::std::result::Result<runtime::Reply<TaskEventsGet>, runtime::ProblemDetails>;
-    ///task_outputs_get
+    ///
     #[endpoint{method = GET,
     path = "/v1/tasks/{task}/outputs",
     operation_id = "task_outputs_get",
@@ -1897,7 +1897,7 @@ pub trait BuildomatApi {
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<TaskOutputsGet>,
     ) -> ::std::result::Result<runtime::Reply<TaskOutputsGet>, runtime::ProblemDetails>;
-    ///task_output_download
+    ///
     #[endpoint{method = GET,
     path = "/v1/tasks/{task}/outputs/{output}",
     operation_id = "task_output_download",
@@ -1910,7 +1910,7 @@ pub trait BuildomatApi {
         runtime::Reply<TaskOutputDownload>,
         runtime::ProblemDetails,
     >;
-    ///user_create
+    ///
     #[endpoint{method = POST,
     path = "/v1/users",
     operation_id = "user_create",
@@ -1920,7 +1920,7 @@ pub trait BuildomatApi {
         rqctx: ::dropshot::RequestContext<Self::Context>,
         body: runtime::RequestBody<UserCreate>,
     ) -> ::std::result::Result<runtime::Reply<UserCreate>, runtime::ProblemDetails>;
-    ///whoami
+    ///
     #[endpoint{method = GET,
     path = "/v1/whoami",
     operation_id = "whoami",
@@ -1929,7 +1929,7 @@ pub trait BuildomatApi {
     async fn whoami(
         rqctx: ::dropshot::RequestContext<Self::Context>,
     ) -> ::std::result::Result<runtime::Reply<Whoami>, runtime::ProblemDetails>;
-    ///whoami_put_name
+    ///
     #[endpoint{method = PUT,
     path = "/v1/whoami/name",
     operation_id = "whoami_put_name",
@@ -1939,7 +1939,7 @@ pub trait BuildomatApi {
         rqctx: ::dropshot::RequestContext<Self::Context>,
         body: runtime::RequestBody<WhoamiPutName>,
     ) -> ::std::result::Result<runtime::Reply<WhoamiPutName>, runtime::ProblemDetails>;
-    ///worker_bootstrap
+    ///
     #[endpoint{method = POST,
     path = "/v1/worker/bootstrap",
     operation_id = "worker_bootstrap",
@@ -1949,7 +1949,7 @@ pub trait BuildomatApi {
         rqctx: ::dropshot::RequestContext<Self::Context>,
         body: runtime::RequestBody<WorkerBootstrap>,
     ) -> ::std::result::Result<runtime::Reply<WorkerBootstrap>, runtime::ProblemDetails>;
-    ///worker_ping
+    ///
     #[endpoint{method = GET,
     path = "/v1/worker/ping",
     operation_id = "worker_ping",
@@ -1958,7 +1958,7 @@ pub trait BuildomatApi {
     async fn worker_ping(
         rqctx: ::dropshot::RequestContext<Self::Context>,
     ) -> ::std::result::Result<runtime::Reply<WorkerPing>, runtime::ProblemDetails>;
-    ///worker_task_append
+    ///
     #[endpoint{method = POST,
     path = "/v1/worker/task/{task}/append",
     operation_id = "worker_task_append",
@@ -1972,7 +1972,7 @@ pub trait BuildomatApi {
         runtime::Reply<WorkerTaskAppend>,
         runtime::ProblemDetails,
     >;
-    ///worker_task_upload_chunk
+    ///
     #[endpoint{method = POST,
     path = "/v1/worker/task/{task}/chunk",
     operation_id = "worker_task_upload_chunk",
@@ -1986,7 +1986,7 @@ pub trait BuildomatApi {
         runtime::Reply<WorkerTaskUploadChunk>,
         runtime::ProblemDetails,
     >;
-    ///worker_task_complete
+    ///
     #[endpoint{method = POST,
     path = "/v1/worker/task/{task}/complete",
     operation_id = "worker_task_complete",
@@ -2000,7 +2000,7 @@ pub trait BuildomatApi {
         runtime::Reply<WorkerTaskComplete>,
         runtime::ProblemDetails,
     >;
-    ///worker_task_add_output
+    ///
     #[endpoint{method = POST,
     path = "/v1/worker/task/{task}/output",
     operation_id = "worker_task_add_output",
@@ -2014,7 +2014,7 @@ pub trait BuildomatApi {
         runtime::Reply<WorkerTaskAddOutput>,
         runtime::ProblemDetails,
     >;
-    ///workers_list
+    ///
     #[endpoint{method = GET,
     path = "/v1/workers",
     operation_id = "workers_list",
@@ -2023,7 +2023,7 @@ pub trait BuildomatApi {
     async fn workers_list(
         rqctx: ::dropshot::RequestContext<Self::Context>,
     ) -> ::std::result::Result<runtime::Reply<WorkersList>, runtime::ProblemDetails>;
-    ///workers_recycle
+    ///
     #[endpoint{method = POST,
     path = "/v1/workers/recycle",
     operation_id = "workers_recycle",
@@ -2032,7 +2032,7 @@ pub trait BuildomatApi {
     async fn workers_recycle(
         rqctx: ::dropshot::RequestContext<Self::Context>,
     ) -> ::std::result::Result<runtime::Reply<WorkersRecycle>, runtime::ProblemDetails>;
-    ///header_arg
+    ///
     #[endpoint{method = GET,
     path = "/v1/header-arg",
     operation_id = "header_arg",
@@ -2058,97 +2058,97 @@ pub trait BuildomatApi {
 
 The caller of a secured operation is authenticated (by [`runtime::Authenticator`]), and its parameters and body are checked against the spec, before any method runs.*/
 pub trait BuildomatHandlers: runtime::Authenticator {
-    ///control_hold
+    ///`control_hold`
     fn control_hold(
         &self,
     ) -> impl ::std::future::Future<Output = ControlHoldResponse> + Send;
-    ///control_resume
+    ///`control_resume`
     fn control_resume(
         &self,
     ) -> impl ::std::future::Future<Output = ControlResumeResponse> + Send;
-    ///task_get
+    ///`task_get`
     fn task_get(
         &self,
         task: ::std::string::String,
     ) -> impl ::std::future::Future<Output = TaskGetResponse> + Send;
-    ///tasks_get
+    ///`tasks_get`
     fn tasks_get(&self) -> impl ::std::future::Future<Output = TasksGetResponse> + Send;
-    ///task_submit
+    ///`task_submit`
     fn task_submit(
         &self,
         body: types::TaskSubmit,
     ) -> impl ::std::future::Future<Output = TaskSubmitResponse> + Send;
-    ///task_events_get
+    ///`task_events_get`
     fn task_events_get(
         &self,
         task: ::std::string::String,
         params: TaskEventsGetParams,
     ) -> impl ::std::future::Future<Output = TaskEventsGetResponse> + Send;
-    ///task_outputs_get
+    ///`task_outputs_get`
     fn task_outputs_get(
         &self,
         task: ::std::string::String,
     ) -> impl ::std::future::Future<Output = TaskOutputsGetResponse> + Send;
-    ///task_output_download
+    ///`task_output_download`
     fn task_output_download(
         &self,
         output: ::std::string::String,
         task: ::std::string::String,
     ) -> impl ::std::future::Future<Output = TaskOutputDownloadResponse> + Send;
-    ///user_create
+    ///`user_create`
     fn user_create(
         &self,
         body: types::UserCreate,
     ) -> impl ::std::future::Future<Output = UserCreateResponse> + Send;
-    ///whoami
+    ///`whoami`
     fn whoami(&self) -> impl ::std::future::Future<Output = WhoamiResponse> + Send;
-    ///whoami_put_name
+    ///`whoami_put_name`
     fn whoami_put_name(
         &self,
         body: ::std::option::Option<::std::string::String>,
     ) -> impl ::std::future::Future<Output = WhoamiPutNameResponse> + Send;
-    ///worker_bootstrap
+    ///`worker_bootstrap`
     fn worker_bootstrap(
         &self,
         body: types::WorkerBootstrap,
     ) -> impl ::std::future::Future<Output = WorkerBootstrapResponse> + Send;
-    ///worker_ping
+    ///`worker_ping`
     fn worker_ping(
         &self,
     ) -> impl ::std::future::Future<Output = WorkerPingResponse> + Send;
-    ///worker_task_append
+    ///`worker_task_append`
     fn worker_task_append(
         &self,
         task: ::std::string::String,
         body: types::WorkerAppendTask,
     ) -> impl ::std::future::Future<Output = WorkerTaskAppendResponse> + Send;
-    ///worker_task_upload_chunk
+    ///`worker_task_upload_chunk`
     fn worker_task_upload_chunk(
         &self,
         task: ::std::string::String,
         body: runtime::Bytes,
     ) -> impl ::std::future::Future<Output = WorkerTaskUploadChunkResponse> + Send;
-    ///worker_task_complete
+    ///`worker_task_complete`
     fn worker_task_complete(
         &self,
         task: ::std::string::String,
         body: types::WorkerCompleteTask,
     ) -> impl ::std::future::Future<Output = WorkerTaskCompleteResponse> + Send;
-    ///worker_task_add_output
+    ///`worker_task_add_output`
     fn worker_task_add_output(
         &self,
         task: ::std::string::String,
         body: types::WorkerAddOutput,
     ) -> impl ::std::future::Future<Output = WorkerTaskAddOutputResponse> + Send;
-    ///workers_list
+    ///`workers_list`
     fn workers_list(
         &self,
     ) -> impl ::std::future::Future<Output = WorkersListResponse> + Send;
-    ///workers_recycle
+    ///`workers_recycle`
     fn workers_recycle(
         &self,
     ) -> impl ::std::future::Future<Output = WorkersRecycleResponse> + Send;
-    ///header_arg
+    ///`header_arg`
     fn header_arg(
         &self,
         params: HeaderArgParams,
@@ -2671,242 +2671,222 @@ pub fn register_endpoints<H: BuildomatHandlers>(
     endpoints
         .push(
             ::dropshot::ApiEndpoint::new(
-                    "control_hold".to_string(),
-                    <StrictServer<H> as BuildomatApi>::control_hold,
-                    ::dropshot::Method::POST,
-                    "application/json",
-                    "/v1/control/hold",
-                    versions(),
-                )
-                .summary("control_hold"),
+                "control_hold".to_string(),
+                <StrictServer<H> as BuildomatApi>::control_hold,
+                ::dropshot::Method::POST,
+                "application/json",
+                "/v1/control/hold",
+                versions(),
+            ),
         );
     endpoints
         .push(
             ::dropshot::ApiEndpoint::new(
-                    "control_resume".to_string(),
-                    <StrictServer<H> as BuildomatApi>::control_resume,
-                    ::dropshot::Method::POST,
-                    "application/json",
-                    "/v1/control/resume",
-                    versions(),
-                )
-                .summary("control_resume"),
+                "control_resume".to_string(),
+                <StrictServer<H> as BuildomatApi>::control_resume,
+                ::dropshot::Method::POST,
+                "application/json",
+                "/v1/control/resume",
+                versions(),
+            ),
         );
     endpoints
         .push(
             ::dropshot::ApiEndpoint::new(
-                    "task_get".to_string(),
-                    <StrictServer<H> as BuildomatApi>::task_get,
-                    ::dropshot::Method::GET,
-                    "application/json",
-                    "/v1/task/{Task}",
-                    versions(),
-                )
-                .summary("task_get"),
+                "task_get".to_string(),
+                <StrictServer<H> as BuildomatApi>::task_get,
+                ::dropshot::Method::GET,
+                "application/json",
+                "/v1/task/{Task}",
+                versions(),
+            ),
         );
     endpoints
         .push(
             ::dropshot::ApiEndpoint::new(
-                    "tasks_get".to_string(),
-                    <StrictServer<H> as BuildomatApi>::tasks_get,
-                    ::dropshot::Method::GET,
-                    "application/json",
-                    "/v1/tasks",
-                    versions(),
-                )
-                .summary("tasks_get"),
+                "tasks_get".to_string(),
+                <StrictServer<H> as BuildomatApi>::tasks_get,
+                ::dropshot::Method::GET,
+                "application/json",
+                "/v1/tasks",
+                versions(),
+            ),
         );
     endpoints
         .push(
             ::dropshot::ApiEndpoint::new(
-                    "task_submit".to_string(),
-                    <StrictServer<H> as BuildomatApi>::task_submit,
-                    ::dropshot::Method::POST,
-                    "application/json",
-                    "/v1/tasks",
-                    versions(),
-                )
-                .summary("task_submit"),
+                "task_submit".to_string(),
+                <StrictServer<H> as BuildomatApi>::task_submit,
+                ::dropshot::Method::POST,
+                "application/json",
+                "/v1/tasks",
+                versions(),
+            ),
         );
     endpoints
         .push(
             ::dropshot::ApiEndpoint::new(
-                    "task_events_get".to_string(),
-                    <StrictServer<H> as BuildomatApi>::task_events_get,
-                    ::dropshot::Method::GET,
-                    "application/json",
-                    "/v1/tasks/{task}/events",
-                    versions(),
-                )
-                .summary("task_events_get"),
+                "task_events_get".to_string(),
+                <StrictServer<H> as BuildomatApi>::task_events_get,
+                ::dropshot::Method::GET,
+                "application/json",
+                "/v1/tasks/{task}/events",
+                versions(),
+            ),
         );
     endpoints
         .push(
             ::dropshot::ApiEndpoint::new(
-                    "task_outputs_get".to_string(),
-                    <StrictServer<H> as BuildomatApi>::task_outputs_get,
-                    ::dropshot::Method::GET,
-                    "application/json",
-                    "/v1/tasks/{task}/outputs",
-                    versions(),
-                )
-                .summary("task_outputs_get"),
+                "task_outputs_get".to_string(),
+                <StrictServer<H> as BuildomatApi>::task_outputs_get,
+                ::dropshot::Method::GET,
+                "application/json",
+                "/v1/tasks/{task}/outputs",
+                versions(),
+            ),
         );
     endpoints
         .push(
             ::dropshot::ApiEndpoint::new(
-                    "task_output_download".to_string(),
-                    <StrictServer<H> as BuildomatApi>::task_output_download,
-                    ::dropshot::Method::GET,
-                    "application/json",
-                    "/v1/tasks/{task}/outputs/{output}",
-                    versions(),
-                )
-                .summary("task_output_download"),
+                "task_output_download".to_string(),
+                <StrictServer<H> as BuildomatApi>::task_output_download,
+                ::dropshot::Method::GET,
+                "application/json",
+                "/v1/tasks/{task}/outputs/{output}",
+                versions(),
+            ),
         );
     endpoints
         .push(
             ::dropshot::ApiEndpoint::new(
-                    "user_create".to_string(),
-                    <StrictServer<H> as BuildomatApi>::user_create,
-                    ::dropshot::Method::POST,
-                    "application/json",
-                    "/v1/users",
-                    versions(),
-                )
-                .summary("user_create"),
+                "user_create".to_string(),
+                <StrictServer<H> as BuildomatApi>::user_create,
+                ::dropshot::Method::POST,
+                "application/json",
+                "/v1/users",
+                versions(),
+            ),
         );
     endpoints
         .push(
             ::dropshot::ApiEndpoint::new(
-                    "whoami".to_string(),
-                    <StrictServer<H> as BuildomatApi>::whoami,
-                    ::dropshot::Method::GET,
-                    "application/json",
-                    "/v1/whoami",
-                    versions(),
-                )
-                .summary("whoami"),
+                "whoami".to_string(),
+                <StrictServer<H> as BuildomatApi>::whoami,
+                ::dropshot::Method::GET,
+                "application/json",
+                "/v1/whoami",
+                versions(),
+            ),
         );
     endpoints
         .push(
             ::dropshot::ApiEndpoint::new(
-                    "whoami_put_name".to_string(),
-                    <StrictServer<H> as BuildomatApi>::whoami_put_name,
-                    ::dropshot::Method::PUT,
-                    "application/json",
-                    "/v1/whoami/name",
-                    versions(),
-                )
-                .summary("whoami_put_name"),
+                "whoami_put_name".to_string(),
+                <StrictServer<H> as BuildomatApi>::whoami_put_name,
+                ::dropshot::Method::PUT,
+                "application/json",
+                "/v1/whoami/name",
+                versions(),
+            ),
         );
     endpoints
         .push(
             ::dropshot::ApiEndpoint::new(
-                    "worker_bootstrap".to_string(),
-                    <StrictServer<H> as BuildomatApi>::worker_bootstrap,
-                    ::dropshot::Method::POST,
-                    "application/json",
-                    "/v1/worker/bootstrap",
-                    versions(),
-                )
-                .summary("worker_bootstrap"),
+                "worker_bootstrap".to_string(),
+                <StrictServer<H> as BuildomatApi>::worker_bootstrap,
+                ::dropshot::Method::POST,
+                "application/json",
+                "/v1/worker/bootstrap",
+                versions(),
+            ),
         );
     endpoints
         .push(
             ::dropshot::ApiEndpoint::new(
-                    "worker_ping".to_string(),
-                    <StrictServer<H> as BuildomatApi>::worker_ping,
-                    ::dropshot::Method::GET,
-                    "application/json",
-                    "/v1/worker/ping",
-                    versions(),
-                )
-                .summary("worker_ping"),
+                "worker_ping".to_string(),
+                <StrictServer<H> as BuildomatApi>::worker_ping,
+                ::dropshot::Method::GET,
+                "application/json",
+                "/v1/worker/ping",
+                versions(),
+            ),
         );
     endpoints
         .push(
             ::dropshot::ApiEndpoint::new(
-                    "worker_task_append".to_string(),
-                    <StrictServer<H> as BuildomatApi>::worker_task_append,
-                    ::dropshot::Method::POST,
-                    "application/json",
-                    "/v1/worker/task/{task}/append",
-                    versions(),
-                )
-                .summary("worker_task_append"),
+                "worker_task_append".to_string(),
+                <StrictServer<H> as BuildomatApi>::worker_task_append,
+                ::dropshot::Method::POST,
+                "application/json",
+                "/v1/worker/task/{task}/append",
+                versions(),
+            ),
         );
     endpoints
         .push(
             ::dropshot::ApiEndpoint::new(
-                    "worker_task_upload_chunk".to_string(),
-                    <StrictServer<H> as BuildomatApi>::worker_task_upload_chunk,
-                    ::dropshot::Method::POST,
-                    "application/json",
-                    "/v1/worker/task/{task}/chunk",
-                    versions(),
-                )
-                .summary("worker_task_upload_chunk"),
+                "worker_task_upload_chunk".to_string(),
+                <StrictServer<H> as BuildomatApi>::worker_task_upload_chunk,
+                ::dropshot::Method::POST,
+                "application/json",
+                "/v1/worker/task/{task}/chunk",
+                versions(),
+            ),
         );
     endpoints
         .push(
             ::dropshot::ApiEndpoint::new(
-                    "worker_task_complete".to_string(),
-                    <StrictServer<H> as BuildomatApi>::worker_task_complete,
-                    ::dropshot::Method::POST,
-                    "application/json",
-                    "/v1/worker/task/{task}/complete",
-                    versions(),
-                )
-                .summary("worker_task_complete"),
+                "worker_task_complete".to_string(),
+                <StrictServer<H> as BuildomatApi>::worker_task_complete,
+                ::dropshot::Method::POST,
+                "application/json",
+                "/v1/worker/task/{task}/complete",
+                versions(),
+            ),
         );
     endpoints
         .push(
             ::dropshot::ApiEndpoint::new(
-                    "worker_task_add_output".to_string(),
-                    <StrictServer<H> as BuildomatApi>::worker_task_add_output,
-                    ::dropshot::Method::POST,
-                    "application/json",
-                    "/v1/worker/task/{task}/output",
-                    versions(),
-                )
-                .summary("worker_task_add_output"),
+                "worker_task_add_output".to_string(),
+                <StrictServer<H> as BuildomatApi>::worker_task_add_output,
+                ::dropshot::Method::POST,
+                "application/json",
+                "/v1/worker/task/{task}/output",
+                versions(),
+            ),
         );
     endpoints
         .push(
             ::dropshot::ApiEndpoint::new(
-                    "workers_list".to_string(),
-                    <StrictServer<H> as BuildomatApi>::workers_list,
-                    ::dropshot::Method::GET,
-                    "application/json",
-                    "/v1/workers",
-                    versions(),
-                )
-                .summary("workers_list"),
+                "workers_list".to_string(),
+                <StrictServer<H> as BuildomatApi>::workers_list,
+                ::dropshot::Method::GET,
+                "application/json",
+                "/v1/workers",
+                versions(),
+            ),
         );
     endpoints
         .push(
             ::dropshot::ApiEndpoint::new(
-                    "workers_recycle".to_string(),
-                    <StrictServer<H> as BuildomatApi>::workers_recycle,
-                    ::dropshot::Method::POST,
-                    "application/json",
-                    "/v1/workers/recycle",
-                    versions(),
-                )
-                .summary("workers_recycle"),
+                "workers_recycle".to_string(),
+                <StrictServer<H> as BuildomatApi>::workers_recycle,
+                ::dropshot::Method::POST,
+                "application/json",
+                "/v1/workers/recycle",
+                versions(),
+            ),
         );
     endpoints
         .push(
             ::dropshot::ApiEndpoint::new(
-                    "header_arg".to_string(),
-                    <StrictServer<H> as BuildomatApi>::header_arg,
-                    ::dropshot::Method::GET,
-                    "application/json",
-                    "/v1/header-arg",
-                    versions(),
-                )
-                .summary("header_arg"),
+                "header_arg".to_string(),
+                <StrictServer<H> as BuildomatApi>::header_arg,
+                ::dropshot::Method::GET,
+                "application/json",
+                "/v1/header-arg",
+                versions(),
+            ),
         );
     endpoints
         .push(

@@ -149,7 +149,7 @@ Implemented by [`StrictServer`]; a server implements [`CliGenTestHandlers`] inst
 #[::dropshot::api_description]
 pub trait CliGenTestApi {
     type Context: CliGenTestHandlers;
-    ///uno
+    ///
     #[endpoint{method = GET,
     path = "/uno",
     operation_id = "uno",
@@ -176,7 +176,7 @@ pub trait CliGenTestApi {
 
 The caller of a secured operation is authenticated (by [`runtime::Authenticator`]), and its parameters and body are checked against the spec, before any method runs.*/
 pub trait CliGenTestHandlers: runtime::Authenticator {
-    ///uno
+    ///`uno`
     fn uno(
         &self,
         params: UnoParams,
@@ -263,14 +263,13 @@ pub fn register_endpoints<H: CliGenTestHandlers>(
     endpoints
         .push(
             ::dropshot::ApiEndpoint::new(
-                    "uno".to_string(),
-                    <StrictServer<H> as CliGenTestApi>::uno,
-                    ::dropshot::Method::GET,
-                    "application/json",
-                    "/uno",
-                    versions(),
-                )
-                .summary("uno"),
+                "uno".to_string(),
+                <StrictServer<H> as CliGenTestApi>::uno,
+                ::dropshot::Method::GET,
+                "application/json",
+                "/uno",
+                versions(),
+            ),
         );
     endpoints
         .push(

@@ -567,7 +567,7 @@ Implemented by [`StrictServer`]; a server implements [`KeeperApiHandlers`] inste
 #[::dropshot::api_description]
 pub trait KeeperApiApi {
     type Context: KeeperApiHandlers;
-    ///enrol
+    ///
     #[endpoint{method = POST,
     path = "/enrol",
     operation_id = "enrol",
@@ -577,7 +577,7 @@ pub trait KeeperApiApi {
         rqctx: ::dropshot::RequestContext<Self::Context>,
         body: runtime::RequestBody<Enrol>,
     ) -> ::std::result::Result<runtime::Reply<Enrol>, runtime::ProblemDetails>;
-    ///global_jobs
+    ///
     #[endpoint{method = GET,
     path = "/global/jobs",
     operation_id = "global_jobs",
@@ -586,7 +586,7 @@ pub trait KeeperApiApi {
     async fn global_jobs(
         rqctx: ::dropshot::RequestContext<Self::Context>,
     ) -> ::std::result::Result<runtime::Reply<GlobalJobs>, runtime::ProblemDetails>;
-    ///ping
+    ///
     #[endpoint{method = GET,
     path = "/ping",
     operation_id = "ping",
@@ -595,7 +595,7 @@ pub trait KeeperApiApi {
     async fn ping(
         rqctx: ::dropshot::RequestContext<Self::Context>,
     ) -> ::std::result::Result<runtime::Reply<Ping>, runtime::ProblemDetails>;
-    ///report_finish
+    ///
     #[endpoint{method = POST,
     path = "/report/finish",
     operation_id = "report_finish",
@@ -605,7 +605,7 @@ pub trait KeeperApiApi {
         rqctx: ::dropshot::RequestContext<Self::Context>,
         body: runtime::RequestBody<ReportFinish>,
     ) -> ::std::result::Result<runtime::Reply<ReportFinish>, runtime::ProblemDetails>;
-    ///report_output
+    ///
     #[endpoint{method = POST,
     path = "/report/output",
     operation_id = "report_output",
@@ -615,7 +615,7 @@ pub trait KeeperApiApi {
         rqctx: ::dropshot::RequestContext<Self::Context>,
         body: runtime::RequestBody<ReportOutput>,
     ) -> ::std::result::Result<runtime::Reply<ReportOutput>, runtime::ProblemDetails>;
-    ///report_start
+    ///
     #[endpoint{method = POST,
     path = "/report/start",
     operation_id = "report_start",
@@ -641,28 +641,28 @@ pub trait KeeperApiApi {
 
 The caller of a secured operation is authenticated (by [`runtime::Authenticator`]), and its parameters and body are checked against the spec, before any method runs.*/
 pub trait KeeperApiHandlers: runtime::Authenticator {
-    ///enrol
+    ///`enrol`
     fn enrol(
         &self,
         body: types::EnrolBody,
     ) -> impl ::std::future::Future<Output = EnrolResponse> + Send;
-    ///global_jobs
+    ///`global_jobs`
     fn global_jobs(
         &self,
     ) -> impl ::std::future::Future<Output = GlobalJobsResponse> + Send;
-    ///ping
+    ///`ping`
     fn ping(&self) -> impl ::std::future::Future<Output = PingResponse> + Send;
-    ///report_finish
+    ///`report_finish`
     fn report_finish(
         &self,
         body: types::ReportFinishBody,
     ) -> impl ::std::future::Future<Output = ReportFinishResponse> + Send;
-    ///report_output
+    ///`report_output`
     fn report_output(
         &self,
         body: types::ReportOutputBody,
     ) -> impl ::std::future::Future<Output = ReportOutputResponse> + Send;
-    ///report_start
+    ///`report_start`
     fn report_start(
         &self,
         body: types::ReportStartBody,
@@ -830,74 +830,68 @@ pub fn register_endpoints<H: KeeperApiHandlers>(
     endpoints
         .push(
             ::dropshot::ApiEndpoint::new(
-                    "enrol".to_string(),
-                    <StrictServer<H> as KeeperApiApi>::enrol,
-                    ::dropshot::Method::POST,
-                    "application/json",
-                    "/enrol",
-                    versions(),
-                )
-                .summary("enrol"),
+                "enrol".to_string(),
+                <StrictServer<H> as KeeperApiApi>::enrol,
+                ::dropshot::Method::POST,
+                "application/json",
+                "/enrol",
+                versions(),
+            ),
         );
     endpoints
         .push(
             ::dropshot::ApiEndpoint::new(
-                    "global_jobs".to_string(),
-                    <StrictServer<H> as KeeperApiApi>::global_jobs,
-                    ::dropshot::Method::GET,
-                    "application/json",
-                    "/global/jobs",
-                    versions(),
-                )
-                .summary("global_jobs"),
+                "global_jobs".to_string(),
+                <StrictServer<H> as KeeperApiApi>::global_jobs,
+                ::dropshot::Method::GET,
+                "application/json",
+                "/global/jobs",
+                versions(),
+            ),
         );
     endpoints
         .push(
             ::dropshot::ApiEndpoint::new(
-                    "ping".to_string(),
-                    <StrictServer<H> as KeeperApiApi>::ping,
-                    ::dropshot::Method::GET,
-                    "application/json",
-                    "/ping",
-                    versions(),
-                )
-                .summary("ping"),
+                "ping".to_string(),
+                <StrictServer<H> as KeeperApiApi>::ping,
+                ::dropshot::Method::GET,
+                "application/json",
+                "/ping",
+                versions(),
+            ),
         );
     endpoints
         .push(
             ::dropshot::ApiEndpoint::new(
-                    "report_finish".to_string(),
-                    <StrictServer<H> as KeeperApiApi>::report_finish,
-                    ::dropshot::Method::POST,
-                    "application/json",
-                    "/report/finish",
-                    versions(),
-                )
-                .summary("report_finish"),
+                "report_finish".to_string(),
+                <StrictServer<H> as KeeperApiApi>::report_finish,
+                ::dropshot::Method::POST,
+                "application/json",
+                "/report/finish",
+                versions(),
+            ),
         );
     endpoints
         .push(
             ::dropshot::ApiEndpoint::new(
-                    "report_output".to_string(),
-                    <StrictServer<H> as KeeperApiApi>::report_output,
-                    ::dropshot::Method::POST,
-                    "application/json",
-                    "/report/output",
-                    versions(),
-                )
-                .summary("report_output"),
+                "report_output".to_string(),
+                <StrictServer<H> as KeeperApiApi>::report_output,
+                ::dropshot::Method::POST,
+                "application/json",
+                "/report/output",
+                versions(),
+            ),
         );
     endpoints
         .push(
             ::dropshot::ApiEndpoint::new(
-                    "report_start".to_string(),
-                    <StrictServer<H> as KeeperApiApi>::report_start,
-                    ::dropshot::Method::POST,
-                    "application/json",
-                    "/report/start",
-                    versions(),
-                )
-                .summary("report_start"),
+                "report_start".to_string(),
+                <StrictServer<H> as KeeperApiApi>::report_start,
+                ::dropshot::Method::POST,
+                "application/json",
+                "/report/start",
+                versions(),
+            ),
         );
     endpoints
         .push(

@@ -5622,14 +5622,14 @@ static DEVICE_ACCESS_TOKEN_BODY: runtime::Schema = runtime::Schema::new(
 );
 static GROUP_LIST_PARAM_LIMIT: runtime::Schema = runtime::Schema::new(
     &COMPONENTS,
-    "{\"format\":\"uint32\",\"minimum\":1,\"type\":\"integer\"}",
+    "{\"format\":\"uint32\",\"minimum\":1,\"nullable\":true,\"type\":\"integer\"}",
     ::std::option::Option::Some(
         "{\"format\":\"uint32\",\"minimum\":1,\"type\":\"integer\"}",
     ),
 );
 static GROUP_LIST_PARAM_PAGE_TOKEN: runtime::Schema = runtime::Schema::new(
     &COMPONENTS,
-    "{\"type\":\"string\"}",
+    "{\"nullable\":true,\"type\":\"string\"}",
     ::std::option::Option::None,
 );
 static GROUP_LIST_PARAM_SORT_BY: runtime::Schema = runtime::Schema::new(
@@ -5699,14 +5699,14 @@ static LOGIN_SAML_RESPONSE_303_HEADER_LOCATION: runtime::Schema = runtime::Schem
 );
 static ORGANIZATION_LIST_PARAM_LIMIT: runtime::Schema = runtime::Schema::new(
     &COMPONENTS,
-    "{\"format\":\"uint32\",\"minimum\":1,\"type\":\"integer\"}",
+    "{\"format\":\"uint32\",\"minimum\":1,\"nullable\":true,\"type\":\"integer\"}",
     ::std::option::Option::Some(
         "{\"format\":\"uint32\",\"minimum\":1,\"type\":\"integer\"}",
     ),
 );
 static ORGANIZATION_LIST_PARAM_PAGE_TOKEN: runtime::Schema = runtime::Schema::new(
     &COMPONENTS,
-    "{\"type\":\"string\"}",
+    "{\"nullable\":true,\"type\":\"string\"}",
     ::std::option::Option::None,
 );
 static ORGANIZATION_LIST_PARAM_SORT_BY: runtime::Schema = runtime::Schema::new(
@@ -5786,14 +5786,14 @@ static ORGANIZATION_POLICY_UPDATE_RESPONSE_200: runtime::Schema = runtime::Schem
 );
 static PROJECT_LIST_PARAM_LIMIT: runtime::Schema = runtime::Schema::new(
     &COMPONENTS,
-    "{\"format\":\"uint32\",\"minimum\":1,\"type\":\"integer\"}",
+    "{\"format\":\"uint32\",\"minimum\":1,\"nullable\":true,\"type\":\"integer\"}",
     ::std::option::Option::Some(
         "{\"format\":\"uint32\",\"minimum\":1,\"type\":\"integer\"}",
     ),
 );
 static PROJECT_LIST_PARAM_PAGE_TOKEN: runtime::Schema = runtime::Schema::new(
     &COMPONENTS,
-    "{\"type\":\"string\"}",
+    "{\"nullable\":true,\"type\":\"string\"}",
     ::std::option::Option::None,
 );
 static PROJECT_LIST_PARAM_SORT_BY: runtime::Schema = runtime::Schema::new(
@@ -5873,14 +5873,14 @@ static PROJECT_DELETE_PARAM_PROJECT_NAME: runtime::Schema = runtime::Schema::new
 );
 static DISK_LIST_PARAM_LIMIT: runtime::Schema = runtime::Schema::new(
     &COMPONENTS,
-    "{\"format\":\"uint32\",\"minimum\":1,\"type\":\"integer\"}",
+    "{\"format\":\"uint32\",\"minimum\":1,\"nullable\":true,\"type\":\"integer\"}",
     ::std::option::Option::Some(
         "{\"format\":\"uint32\",\"minimum\":1,\"type\":\"integer\"}",
     ),
 );
 static DISK_LIST_PARAM_PAGE_TOKEN: runtime::Schema = runtime::Schema::new(
     &COMPONENTS,
-    "{\"type\":\"string\"}",
+    "{\"nullable\":true,\"type\":\"string\"}",
     ::std::option::Option::None,
 );
 static DISK_LIST_PARAM_SORT_BY: runtime::Schema = runtime::Schema::new(
@@ -5985,14 +5985,14 @@ static DISK_METRICS_LIST_PARAM_END_TIME: runtime::Schema = runtime::Schema::new(
 );
 static DISK_METRICS_LIST_PARAM_LIMIT: runtime::Schema = runtime::Schema::new(
     &COMPONENTS,
-    "{\"format\":\"uint32\",\"minimum\":1,\"type\":\"integer\"}",
+    "{\"format\":\"uint32\",\"minimum\":1,\"nullable\":true,\"type\":\"integer\"}",
     ::std::option::Option::Some(
         "{\"format\":\"uint32\",\"minimum\":1,\"type\":\"integer\"}",
     ),
 );
 static DISK_METRICS_LIST_PARAM_PAGE_TOKEN: runtime::Schema = runtime::Schema::new(
     &COMPONENTS,
-    "{\"type\":\"string\"}",
+    "{\"nullable\":true,\"type\":\"string\"}",
     ::std::option::Option::None,
 );
 static DISK_METRICS_LIST_PARAM_START_TIME: runtime::Schema = runtime::Schema::new(
@@ -6007,14 +6007,14 @@ static DISK_METRICS_LIST_RESPONSE_200: runtime::Schema = runtime::Schema::new(
 );
 static IMAGE_LIST_PARAM_LIMIT: runtime::Schema = runtime::Schema::new(
     &COMPONENTS,
-    "{\"format\":\"uint32\",\"minimum\":1,\"type\":\"integer\"}",
+    "{\"format\":\"uint32\",\"minimum\":1,\"nullable\":true,\"type\":\"integer\"}",
     ::std::option::Option::Some(
         "{\"format\":\"uint32\",\"minimum\":1,\"type\":\"integer\"}",
     ),
 );
 static IMAGE_LIST_PARAM_PAGE_TOKEN: runtime::Schema = runtime::Schema::new(
     &COMPONENTS,
-    "{\"type\":\"string\"}",
+    "{\"nullable\":true,\"type\":\"string\"}",
     ::std::option::Option::None,
 );
 static IMAGE_LIST_PARAM_SORT_BY: runtime::Schema = runtime::Schema::new(
@@ -6094,14 +6094,14 @@ static IMAGE_DELETE_PARAM_PROJECT_NAME: runtime::Schema = runtime::Schema::new(
 );
 static INSTANCE_LIST_PARAM_LIMIT: runtime::Schema = runtime::Schema::new(
     &COMPONENTS,
-    "{\"format\":\"uint32\",\"minimum\":1,\"type\":\"integer\"}",
+    "{\"format\":\"uint32\",\"minimum\":1,\"nullable\":true,\"type\":\"integer\"}",
     ::std::option::Option::Some(
         "{\"format\":\"uint32\",\"minimum\":1,\"type\":\"integer\"}",
     ),
 );
 static INSTANCE_LIST_PARAM_PAGE_TOKEN: runtime::Schema = runtime::Schema::new(
     &COMPONENTS,
-    "{\"type\":\"string\"}",
+    "{\"nullable\":true,\"type\":\"string\"}",
     ::std::option::Option::None,
 );
 static INSTANCE_LIST_PARAM_SORT_BY: runtime::Schema = runtime::Schema::new(
@@ -6181,14 +6181,14 @@ static INSTANCE_DELETE_PARAM_PROJECT_NAME: runtime::Schema = runtime::Schema::ne
 );
 static INSTANCE_DISK_LIST_PARAM_LIMIT: runtime::Schema = runtime::Schema::new(
     &COMPONENTS,
-    "{\"format\":\"uint32\",\"minimum\":1,\"type\":\"integer\"}",
+    "{\"format\":\"uint32\",\"minimum\":1,\"nullable\":true,\"type\":\"integer\"}",
     ::std::option::Option::Some(
         "{\"format\":\"uint32\",\"minimum\":1,\"type\":\"integer\"}",
     ),
 );
 static INSTANCE_DISK_LIST_PARAM_PAGE_TOKEN: runtime::Schema = runtime::Schema::new(
     &COMPONENTS,
-    "{\"type\":\"string\"}",
+    "{\"nullable\":true,\"type\":\"string\"}",
     ::std::option::Option::None,
 );
 static INSTANCE_DISK_LIST_PARAM_SORT_BY: runtime::Schema = runtime::Schema::new(
@@ -6313,14 +6313,14 @@ static INSTANCE_MIGRATE_RESPONSE_200: runtime::Schema = runtime::Schema::new(
 );
 static INSTANCE_NETWORK_INTERFACE_LIST_PARAM_LIMIT: runtime::Schema = runtime::Schema::new(
     &COMPONENTS,
-    "{\"format\":\"uint32\",\"minimum\":1,\"type\":\"integer\"}",
+    "{\"format\":\"uint32\",\"minimum\":1,\"nullable\":true,\"type\":\"integer\"}",
     ::std::option::Option::Some(
         "{\"format\":\"uint32\",\"minimum\":1,\"type\":\"integer\"}",
     ),
 );
 static INSTANCE_NETWORK_INTERFACE_LIST_PARAM_PAGE_TOKEN: runtime::Schema = runtime::Schema::new(
     &COMPONENTS,
-    "{\"type\":\"string\"}",
+    "{\"nullable\":true,\"type\":\"string\"}",
     ::std::option::Option::None,
 );
 static INSTANCE_NETWORK_INTERFACE_LIST_PARAM_SORT_BY: runtime::Schema = runtime::Schema::new(
@@ -6485,21 +6485,21 @@ static INSTANCE_SERIAL_CONSOLE_PARAM_PROJECT_NAME: runtime::Schema = runtime::Sc
 );
 static INSTANCE_SERIAL_CONSOLE_PARAM_FROM_START: runtime::Schema = runtime::Schema::new(
     &COMPONENTS,
-    "{\"format\":\"uint64\",\"minimum\":0,\"type\":\"integer\"}",
+    "{\"format\":\"uint64\",\"minimum\":0,\"nullable\":true,\"type\":\"integer\"}",
     ::std::option::Option::Some(
         "{\"format\":\"uint64\",\"minimum\":0,\"type\":\"integer\"}",
     ),
 );
 static INSTANCE_SERIAL_CONSOLE_PARAM_MAX_BYTES: runtime::Schema = runtime::Schema::new(
     &COMPONENTS,
-    "{\"format\":\"uint64\",\"minimum\":0,\"type\":\"integer\"}",
+    "{\"format\":\"uint64\",\"minimum\":0,\"nullable\":true,\"type\":\"integer\"}",
     ::std::option::Option::Some(
         "{\"format\":\"uint64\",\"minimum\":0,\"type\":\"integer\"}",
     ),
 );
 static INSTANCE_SERIAL_CONSOLE_PARAM_MOST_RECENT: runtime::Schema = runtime::Schema::new(
     &COMPONENTS,
-    "{\"format\":\"uint64\",\"minimum\":0,\"type\":\"integer\"}",
+    "{\"format\":\"uint64\",\"minimum\":0,\"nullable\":true,\"type\":\"integer\"}",
     ::std::option::Option::Some(
         "{\"format\":\"uint64\",\"minimum\":0,\"type\":\"integer\"}",
     ),
@@ -6616,14 +6616,14 @@ static PROJECT_POLICY_UPDATE_RESPONSE_200: runtime::Schema = runtime::Schema::ne
 );
 static SNAPSHOT_LIST_PARAM_LIMIT: runtime::Schema = runtime::Schema::new(
     &COMPONENTS,
-    "{\"format\":\"uint32\",\"minimum\":1,\"type\":\"integer\"}",
+    "{\"format\":\"uint32\",\"minimum\":1,\"nullable\":true,\"type\":\"integer\"}",
     ::std::option::Option::Some(
         "{\"format\":\"uint32\",\"minimum\":1,\"type\":\"integer\"}",
     ),
 );
 static SNAPSHOT_LIST_PARAM_PAGE_TOKEN: runtime::Schema = runtime::Schema::new(
     &COMPONENTS,
-    "{\"type\":\"string\"}",
+    "{\"nullable\":true,\"type\":\"string\"}",
     ::std::option::Option::None,
 );
 static SNAPSHOT_LIST_PARAM_SORT_BY: runtime::Schema = runtime::Schema::new(
@@ -6703,14 +6703,14 @@ static SNAPSHOT_DELETE_PARAM_SNAPSHOT_NAME: runtime::Schema = runtime::Schema::n
 );
 static VPC_LIST_PARAM_LIMIT: runtime::Schema = runtime::Schema::new(
     &COMPONENTS,
-    "{\"format\":\"uint32\",\"minimum\":1,\"type\":\"integer\"}",
+    "{\"format\":\"uint32\",\"minimum\":1,\"nullable\":true,\"type\":\"integer\"}",
     ::std::option::Option::Some(
         "{\"format\":\"uint32\",\"minimum\":1,\"type\":\"integer\"}",
     ),
 );
 static VPC_LIST_PARAM_PAGE_TOKEN: runtime::Schema = runtime::Schema::new(
     &COMPONENTS,
-    "{\"type\":\"string\"}",
+    "{\"nullable\":true,\"type\":\"string\"}",
     ::std::option::Option::None,
 );
 static VPC_LIST_PARAM_SORT_BY: runtime::Schema = runtime::Schema::new(
@@ -6860,14 +6860,14 @@ static VPC_FIREWALL_RULES_UPDATE_RESPONSE_200: runtime::Schema = runtime::Schema
 );
 static VPC_ROUTER_LIST_PARAM_LIMIT: runtime::Schema = runtime::Schema::new(
     &COMPONENTS,
-    "{\"format\":\"uint32\",\"minimum\":1,\"type\":\"integer\"}",
+    "{\"format\":\"uint32\",\"minimum\":1,\"nullable\":true,\"type\":\"integer\"}",
     ::std::option::Option::Some(
         "{\"format\":\"uint32\",\"minimum\":1,\"type\":\"integer\"}",
     ),
 );
 static VPC_ROUTER_LIST_PARAM_PAGE_TOKEN: runtime::Schema = runtime::Schema::new(
     &COMPONENTS,
-    "{\"type\":\"string\"}",
+    "{\"nullable\":true,\"type\":\"string\"}",
     ::std::option::Option::None,
 );
 static VPC_ROUTER_LIST_PARAM_SORT_BY: runtime::Schema = runtime::Schema::new(
@@ -6997,14 +6997,14 @@ static VPC_ROUTER_DELETE_PARAM_VPC_NAME: runtime::Schema = runtime::Schema::new(
 );
 static VPC_ROUTER_ROUTE_LIST_PARAM_LIMIT: runtime::Schema = runtime::Schema::new(
     &COMPONENTS,
-    "{\"format\":\"uint32\",\"minimum\":1,\"type\":\"integer\"}",
+    "{\"format\":\"uint32\",\"minimum\":1,\"nullable\":true,\"type\":\"integer\"}",
     ::std::option::Option::Some(
         "{\"format\":\"uint32\",\"minimum\":1,\"type\":\"integer\"}",
     ),
 );
 static VPC_ROUTER_ROUTE_LIST_PARAM_PAGE_TOKEN: runtime::Schema = runtime::Schema::new(
     &COMPONENTS,
-    "{\"type\":\"string\"}",
+    "{\"nullable\":true,\"type\":\"string\"}",
     ::std::option::Option::None,
 );
 static VPC_ROUTER_ROUTE_LIST_PARAM_SORT_BY: runtime::Schema = runtime::Schema::new(
@@ -7159,14 +7159,14 @@ static VPC_ROUTER_ROUTE_DELETE_PARAM_VPC_NAME: runtime::Schema = runtime::Schema
 );
 static VPC_SUBNET_LIST_PARAM_LIMIT: runtime::Schema = runtime::Schema::new(
     &COMPONENTS,
-    "{\"format\":\"uint32\",\"minimum\":1,\"type\":\"integer\"}",
+    "{\"format\":\"uint32\",\"minimum\":1,\"nullable\":true,\"type\":\"integer\"}",
     ::std::option::Option::Some(
         "{\"format\":\"uint32\",\"minimum\":1,\"type\":\"integer\"}",
     ),
 );
 static VPC_SUBNET_LIST_PARAM_PAGE_TOKEN: runtime::Schema = runtime::Schema::new(
     &COMPONENTS,
-    "{\"type\":\"string\"}",
+    "{\"nullable\":true,\"type\":\"string\"}",
     ::std::option::Option::None,
 );
 static VPC_SUBNET_LIST_PARAM_SORT_BY: runtime::Schema = runtime::Schema::new(
@@ -7296,14 +7296,14 @@ static VPC_SUBNET_DELETE_PARAM_VPC_NAME: runtime::Schema = runtime::Schema::new(
 );
 static VPC_SUBNET_LIST_NETWORK_INTERFACES_PARAM_LIMIT: runtime::Schema = runtime::Schema::new(
     &COMPONENTS,
-    "{\"format\":\"uint32\",\"minimum\":1,\"type\":\"integer\"}",
+    "{\"format\":\"uint32\",\"minimum\":1,\"nullable\":true,\"type\":\"integer\"}",
     ::std::option::Option::Some(
         "{\"format\":\"uint32\",\"minimum\":1,\"type\":\"integer\"}",
     ),
 );
 static VPC_SUBNET_LIST_NETWORK_INTERFACES_PARAM_PAGE_TOKEN: runtime::Schema = runtime::Schema::new(
     &COMPONENTS,
-    "{\"type\":\"string\"}",
+    "{\"nullable\":true,\"type\":\"string\"}",
     ::std::option::Option::None,
 );
 static VPC_SUBNET_LIST_NETWORK_INTERFACES_PARAM_SORT_BY: runtime::Schema = runtime::Schema::new(
@@ -7353,14 +7353,14 @@ static POLICY_UPDATE_RESPONSE_200: runtime::Schema = runtime::Schema::new(
 );
 static ROLE_LIST_PARAM_LIMIT: runtime::Schema = runtime::Schema::new(
     &COMPONENTS,
-    "{\"format\":\"uint32\",\"minimum\":1,\"type\":\"integer\"}",
+    "{\"format\":\"uint32\",\"minimum\":1,\"nullable\":true,\"type\":\"integer\"}",
     ::std::option::Option::Some(
         "{\"format\":\"uint32\",\"minimum\":1,\"type\":\"integer\"}",
     ),
 );
 static ROLE_LIST_PARAM_PAGE_TOKEN: runtime::Schema = runtime::Schema::new(
     &COMPONENTS,
-    "{\"type\":\"string\"}",
+    "{\"nullable\":true,\"type\":\"string\"}",
     ::std::option::Option::None,
 );
 static ROLE_LIST_RESPONSE_200: runtime::Schema = runtime::Schema::new(
@@ -7385,14 +7385,14 @@ static SESSION_ME_RESPONSE_200: runtime::Schema = runtime::Schema::new(
 );
 static SESSION_ME_GROUPS_PARAM_LIMIT: runtime::Schema = runtime::Schema::new(
     &COMPONENTS,
-    "{\"format\":\"uint32\",\"minimum\":1,\"type\":\"integer\"}",
+    "{\"format\":\"uint32\",\"minimum\":1,\"nullable\":true,\"type\":\"integer\"}",
     ::std::option::Option::Some(
         "{\"format\":\"uint32\",\"minimum\":1,\"type\":\"integer\"}",
     ),
 );
 static SESSION_ME_GROUPS_PARAM_PAGE_TOKEN: runtime::Schema = runtime::Schema::new(
     &COMPONENTS,
-    "{\"type\":\"string\"}",
+    "{\"nullable\":true,\"type\":\"string\"}",
     ::std::option::Option::None,
 );
 static SESSION_ME_GROUPS_PARAM_SORT_BY: runtime::Schema = runtime::Schema::new(
@@ -7407,14 +7407,14 @@ static SESSION_ME_GROUPS_RESPONSE_200: runtime::Schema = runtime::Schema::new(
 );
 static SESSION_SSHKEY_LIST_PARAM_LIMIT: runtime::Schema = runtime::Schema::new(
     &COMPONENTS,
-    "{\"format\":\"uint32\",\"minimum\":1,\"type\":\"integer\"}",
+    "{\"format\":\"uint32\",\"minimum\":1,\"nullable\":true,\"type\":\"integer\"}",
     ::std::option::Option::Some(
         "{\"format\":\"uint32\",\"minimum\":1,\"type\":\"integer\"}",
     ),
 );
 static SESSION_SSHKEY_LIST_PARAM_PAGE_TOKEN: runtime::Schema = runtime::Schema::new(
     &COMPONENTS,
-    "{\"type\":\"string\"}",
+    "{\"nullable\":true,\"type\":\"string\"}",
     ::std::option::Option::None,
 );
 static SESSION_SSHKEY_LIST_PARAM_SORT_BY: runtime::Schema = runtime::Schema::new(
@@ -7484,14 +7484,14 @@ static SILO_VIEW_BY_ID_RESPONSE_200: runtime::Schema = runtime::Schema::new(
 );
 static CERTIFICATE_LIST_PARAM_LIMIT: runtime::Schema = runtime::Schema::new(
     &COMPONENTS,
-    "{\"format\":\"uint32\",\"minimum\":1,\"type\":\"integer\"}",
+    "{\"format\":\"uint32\",\"minimum\":1,\"nullable\":true,\"type\":\"integer\"}",
     ::std::option::Option::Some(
         "{\"format\":\"uint32\",\"minimum\":1,\"type\":\"integer\"}",
     ),
 );
 static CERTIFICATE_LIST_PARAM_PAGE_TOKEN: runtime::Schema = runtime::Schema::new(
     &COMPONENTS,
-    "{\"type\":\"string\"}",
+    "{\"nullable\":true,\"type\":\"string\"}",
     ::std::option::Option::None,
 );
 static CERTIFICATE_LIST_PARAM_SORT_BY: runtime::Schema = runtime::Schema::new(
@@ -7531,14 +7531,14 @@ static CERTIFICATE_DELETE_PARAM_CERTIFICATE: runtime::Schema = runtime::Schema::
 );
 static PHYSICAL_DISK_LIST_PARAM_LIMIT: runtime::Schema = runtime::Schema::new(
     &COMPONENTS,
-    "{\"format\":\"uint32\",\"minimum\":1,\"type\":\"integer\"}",
+    "{\"format\":\"uint32\",\"minimum\":1,\"nullable\":true,\"type\":\"integer\"}",
     ::std::option::Option::Some(
         "{\"format\":\"uint32\",\"minimum\":1,\"type\":\"integer\"}",
     ),
 );
 static PHYSICAL_DISK_LIST_PARAM_PAGE_TOKEN: runtime::Schema = runtime::Schema::new(
     &COMPONENTS,
-    "{\"type\":\"string\"}",
+    "{\"nullable\":true,\"type\":\"string\"}",
     ::std::option::Option::None,
 );
 static PHYSICAL_DISK_LIST_PARAM_SORT_BY: runtime::Schema = runtime::Schema::new(
@@ -7553,14 +7553,14 @@ static PHYSICAL_DISK_LIST_RESPONSE_200: runtime::Schema = runtime::Schema::new(
 );
 static RACK_LIST_PARAM_LIMIT: runtime::Schema = runtime::Schema::new(
     &COMPONENTS,
-    "{\"format\":\"uint32\",\"minimum\":1,\"type\":\"integer\"}",
+    "{\"format\":\"uint32\",\"minimum\":1,\"nullable\":true,\"type\":\"integer\"}",
     ::std::option::Option::Some(
         "{\"format\":\"uint32\",\"minimum\":1,\"type\":\"integer\"}",
     ),
 );
 static RACK_LIST_PARAM_PAGE_TOKEN: runtime::Schema = runtime::Schema::new(
     &COMPONENTS,
-    "{\"type\":\"string\"}",
+    "{\"nullable\":true,\"type\":\"string\"}",
     ::std::option::Option::None,
 );
 static RACK_LIST_PARAM_SORT_BY: runtime::Schema = runtime::Schema::new(
@@ -7585,14 +7585,14 @@ static RACK_VIEW_RESPONSE_200: runtime::Schema = runtime::Schema::new(
 );
 static SLED_LIST_PARAM_LIMIT: runtime::Schema = runtime::Schema::new(
     &COMPONENTS,
-    "{\"format\":\"uint32\",\"minimum\":1,\"type\":\"integer\"}",
+    "{\"format\":\"uint32\",\"minimum\":1,\"nullable\":true,\"type\":\"integer\"}",
     ::std::option::Option::Some(
         "{\"format\":\"uint32\",\"minimum\":1,\"type\":\"integer\"}",
     ),
 );
 static SLED_LIST_PARAM_PAGE_TOKEN: runtime::Schema = runtime::Schema::new(
     &COMPONENTS,
-    "{\"type\":\"string\"}",
+    "{\"nullable\":true,\"type\":\"string\"}",
     ::std::option::Option::None,
 );
 static SLED_LIST_PARAM_SORT_BY: runtime::Schema = runtime::Schema::new(
@@ -7622,14 +7622,14 @@ static SLED_PHYSICAL_DISK_LIST_PARAM_SLED_ID: runtime::Schema = runtime::Schema:
 );
 static SLED_PHYSICAL_DISK_LIST_PARAM_LIMIT: runtime::Schema = runtime::Schema::new(
     &COMPONENTS,
-    "{\"format\":\"uint32\",\"minimum\":1,\"type\":\"integer\"}",
+    "{\"format\":\"uint32\",\"minimum\":1,\"nullable\":true,\"type\":\"integer\"}",
     ::std::option::Option::Some(
         "{\"format\":\"uint32\",\"minimum\":1,\"type\":\"integer\"}",
     ),
 );
 static SLED_PHYSICAL_DISK_LIST_PARAM_PAGE_TOKEN: runtime::Schema = runtime::Schema::new(
     &COMPONENTS,
-    "{\"type\":\"string\"}",
+    "{\"nullable\":true,\"type\":\"string\"}",
     ::std::option::Option::None,
 );
 static SLED_PHYSICAL_DISK_LIST_PARAM_SORT_BY: runtime::Schema = runtime::Schema::new(
@@ -7644,14 +7644,14 @@ static SLED_PHYSICAL_DISK_LIST_RESPONSE_200: runtime::Schema = runtime::Schema::
 );
 static SYSTEM_IMAGE_LIST_PARAM_LIMIT: runtime::Schema = runtime::Schema::new(
     &COMPONENTS,
-    "{\"format\":\"uint32\",\"minimum\":1,\"type\":\"integer\"}",
+    "{\"format\":\"uint32\",\"minimum\":1,\"nullable\":true,\"type\":\"integer\"}",
     ::std::option::Option::Some(
         "{\"format\":\"uint32\",\"minimum\":1,\"type\":\"integer\"}",
     ),
 );
 static SYSTEM_IMAGE_LIST_PARAM_PAGE_TOKEN: runtime::Schema = runtime::Schema::new(
     &COMPONENTS,
-    "{\"type\":\"string\"}",
+    "{\"nullable\":true,\"type\":\"string\"}",
     ::std::option::Option::None,
 );
 static SYSTEM_IMAGE_LIST_PARAM_SORT_BY: runtime::Schema = runtime::Schema::new(
@@ -7691,14 +7691,14 @@ static SYSTEM_IMAGE_DELETE_PARAM_IMAGE_NAME: runtime::Schema = runtime::Schema::
 );
 static IP_POOL_LIST_PARAM_LIMIT: runtime::Schema = runtime::Schema::new(
     &COMPONENTS,
-    "{\"format\":\"uint32\",\"minimum\":1,\"type\":\"integer\"}",
+    "{\"format\":\"uint32\",\"minimum\":1,\"nullable\":true,\"type\":\"integer\"}",
     ::std::option::Option::Some(
         "{\"format\":\"uint32\",\"minimum\":1,\"type\":\"integer\"}",
     ),
 );
 static IP_POOL_LIST_PARAM_PAGE_TOKEN: runtime::Schema = runtime::Schema::new(
     &COMPONENTS,
-    "{\"type\":\"string\"}",
+    "{\"nullable\":true,\"type\":\"string\"}",
     ::std::option::Option::None,
 );
 static IP_POOL_LIST_PARAM_SORT_BY: runtime::Schema = runtime::Schema::new(
@@ -7758,14 +7758,14 @@ static IP_POOL_RANGE_LIST_PARAM_POOL_NAME: runtime::Schema = runtime::Schema::ne
 );
 static IP_POOL_RANGE_LIST_PARAM_LIMIT: runtime::Schema = runtime::Schema::new(
     &COMPONENTS,
-    "{\"format\":\"uint32\",\"minimum\":1,\"type\":\"integer\"}",
+    "{\"format\":\"uint32\",\"minimum\":1,\"nullable\":true,\"type\":\"integer\"}",
     ::std::option::Option::Some(
         "{\"format\":\"uint32\",\"minimum\":1,\"type\":\"integer\"}",
     ),
 );
 static IP_POOL_RANGE_LIST_PARAM_PAGE_TOKEN: runtime::Schema = runtime::Schema::new(
     &COMPONENTS,
-    "{\"type\":\"string\"}",
+    "{\"nullable\":true,\"type\":\"string\"}",
     ::std::option::Option::None,
 );
 static IP_POOL_RANGE_LIST_RESPONSE_200: runtime::Schema = runtime::Schema::new(
@@ -7805,14 +7805,14 @@ static IP_POOL_SERVICE_VIEW_RESPONSE_200: runtime::Schema = runtime::Schema::new
 );
 static IP_POOL_SERVICE_RANGE_LIST_PARAM_LIMIT: runtime::Schema = runtime::Schema::new(
     &COMPONENTS,
-    "{\"format\":\"uint32\",\"minimum\":1,\"type\":\"integer\"}",
+    "{\"format\":\"uint32\",\"minimum\":1,\"nullable\":true,\"type\":\"integer\"}",
     ::std::option::Option::Some(
         "{\"format\":\"uint32\",\"minimum\":1,\"type\":\"integer\"}",
     ),
 );
 static IP_POOL_SERVICE_RANGE_LIST_PARAM_PAGE_TOKEN: runtime::Schema = runtime::Schema::new(
     &COMPONENTS,
-    "{\"type\":\"string\"}",
+    "{\"nullable\":true,\"type\":\"string\"}",
     ::std::option::Option::None,
 );
 static IP_POOL_SERVICE_RANGE_LIST_RESPONSE_200: runtime::Schema = runtime::Schema::new(
@@ -7852,14 +7852,14 @@ static SYSTEM_METRIC_PARAM_ID: runtime::Schema = runtime::Schema::new(
 );
 static SYSTEM_METRIC_PARAM_LIMIT: runtime::Schema = runtime::Schema::new(
     &COMPONENTS,
-    "{\"format\":\"uint32\",\"minimum\":1,\"type\":\"integer\"}",
+    "{\"format\":\"uint32\",\"minimum\":1,\"nullable\":true,\"type\":\"integer\"}",
     ::std::option::Option::Some(
         "{\"format\":\"uint32\",\"minimum\":1,\"type\":\"integer\"}",
     ),
 );
 static SYSTEM_METRIC_PARAM_PAGE_TOKEN: runtime::Schema = runtime::Schema::new(
     &COMPONENTS,
-    "{\"type\":\"string\"}",
+    "{\"nullable\":true,\"type\":\"string\"}",
     ::std::option::Option::None,
 );
 static SYSTEM_METRIC_PARAM_START_TIME: runtime::Schema = runtime::Schema::new(
@@ -7889,14 +7889,14 @@ static SYSTEM_POLICY_UPDATE_RESPONSE_200: runtime::Schema = runtime::Schema::new
 );
 static SAGA_LIST_PARAM_LIMIT: runtime::Schema = runtime::Schema::new(
     &COMPONENTS,
-    "{\"format\":\"uint32\",\"minimum\":1,\"type\":\"integer\"}",
+    "{\"format\":\"uint32\",\"minimum\":1,\"nullable\":true,\"type\":\"integer\"}",
     ::std::option::Option::Some(
         "{\"format\":\"uint32\",\"minimum\":1,\"type\":\"integer\"}",
     ),
 );
 static SAGA_LIST_PARAM_PAGE_TOKEN: runtime::Schema = runtime::Schema::new(
     &COMPONENTS,
-    "{\"type\":\"string\"}",
+    "{\"nullable\":true,\"type\":\"string\"}",
     ::std::option::Option::None,
 );
 static SAGA_LIST_PARAM_SORT_BY: runtime::Schema = runtime::Schema::new(
@@ -7921,14 +7921,14 @@ static SAGA_VIEW_RESPONSE_200: runtime::Schema = runtime::Schema::new(
 );
 static SILO_LIST_PARAM_LIMIT: runtime::Schema = runtime::Schema::new(
     &COMPONENTS,
-    "{\"format\":\"uint32\",\"minimum\":1,\"type\":\"integer\"}",
+    "{\"format\":\"uint32\",\"minimum\":1,\"nullable\":true,\"type\":\"integer\"}",
     ::std::option::Option::Some(
         "{\"format\":\"uint32\",\"minimum\":1,\"type\":\"integer\"}",
     ),
 );
 static SILO_LIST_PARAM_PAGE_TOKEN: runtime::Schema = runtime::Schema::new(
     &COMPONENTS,
-    "{\"type\":\"string\"}",
+    "{\"nullable\":true,\"type\":\"string\"}",
     ::std::option::Option::None,
 );
 static SILO_LIST_PARAM_SORT_BY: runtime::Schema = runtime::Schema::new(
@@ -7973,14 +7973,14 @@ static SILO_IDENTITY_PROVIDER_LIST_PARAM_SILO_NAME: runtime::Schema = runtime::S
 );
 static SILO_IDENTITY_PROVIDER_LIST_PARAM_LIMIT: runtime::Schema = runtime::Schema::new(
     &COMPONENTS,
-    "{\"format\":\"uint32\",\"minimum\":1,\"type\":\"integer\"}",
+    "{\"format\":\"uint32\",\"minimum\":1,\"nullable\":true,\"type\":\"integer\"}",
     ::std::option::Option::Some(
         "{\"format\":\"uint32\",\"minimum\":1,\"type\":\"integer\"}",
     ),
 );
 static SILO_IDENTITY_PROVIDER_LIST_PARAM_PAGE_TOKEN: runtime::Schema = runtime::Schema::new(
     &COMPONENTS,
-    "{\"type\":\"string\"}",
+    "{\"nullable\":true,\"type\":\"string\"}",
     ::std::option::Option::None,
 );
 static SILO_IDENTITY_PROVIDER_LIST_PARAM_SORT_BY: runtime::Schema = runtime::Schema::new(
@@ -8095,14 +8095,14 @@ static SILO_USERS_LIST_PARAM_SILO_NAME: runtime::Schema = runtime::Schema::new(
 );
 static SILO_USERS_LIST_PARAM_LIMIT: runtime::Schema = runtime::Schema::new(
     &COMPONENTS,
-    "{\"format\":\"uint32\",\"minimum\":1,\"type\":\"integer\"}",
+    "{\"format\":\"uint32\",\"minimum\":1,\"nullable\":true,\"type\":\"integer\"}",
     ::std::option::Option::Some(
         "{\"format\":\"uint32\",\"minimum\":1,\"type\":\"integer\"}",
     ),
 );
 static SILO_USERS_LIST_PARAM_PAGE_TOKEN: runtime::Schema = runtime::Schema::new(
     &COMPONENTS,
-    "{\"type\":\"string\"}",
+    "{\"nullable\":true,\"type\":\"string\"}",
     ::std::option::Option::None,
 );
 static SILO_USERS_LIST_PARAM_SORT_BY: runtime::Schema = runtime::Schema::new(
@@ -8132,14 +8132,14 @@ static SILO_USER_VIEW_RESPONSE_200: runtime::Schema = runtime::Schema::new(
 );
 static SYSTEM_USER_LIST_PARAM_LIMIT: runtime::Schema = runtime::Schema::new(
     &COMPONENTS,
-    "{\"format\":\"uint32\",\"minimum\":1,\"type\":\"integer\"}",
+    "{\"format\":\"uint32\",\"minimum\":1,\"nullable\":true,\"type\":\"integer\"}",
     ::std::option::Option::Some(
         "{\"format\":\"uint32\",\"minimum\":1,\"type\":\"integer\"}",
     ),
 );
 static SYSTEM_USER_LIST_PARAM_PAGE_TOKEN: runtime::Schema = runtime::Schema::new(
     &COMPONENTS,
-    "{\"type\":\"string\"}",
+    "{\"nullable\":true,\"type\":\"string\"}",
     ::std::option::Option::None,
 );
 static SYSTEM_USER_LIST_PARAM_SORT_BY: runtime::Schema = runtime::Schema::new(
@@ -8164,14 +8164,14 @@ static SYSTEM_USER_VIEW_RESPONSE_200: runtime::Schema = runtime::Schema::new(
 );
 static TIMESERIES_SCHEMA_GET_PARAM_LIMIT: runtime::Schema = runtime::Schema::new(
     &COMPONENTS,
-    "{\"format\":\"uint32\",\"minimum\":1,\"type\":\"integer\"}",
+    "{\"format\":\"uint32\",\"minimum\":1,\"nullable\":true,\"type\":\"integer\"}",
     ::std::option::Option::Some(
         "{\"format\":\"uint32\",\"minimum\":1,\"type\":\"integer\"}",
     ),
 );
 static TIMESERIES_SCHEMA_GET_PARAM_PAGE_TOKEN: runtime::Schema = runtime::Schema::new(
     &COMPONENTS,
-    "{\"type\":\"string\"}",
+    "{\"nullable\":true,\"type\":\"string\"}",
     ::std::option::Option::None,
 );
 static TIMESERIES_SCHEMA_GET_RESPONSE_200: runtime::Schema = runtime::Schema::new(
@@ -8181,14 +8181,14 @@ static TIMESERIES_SCHEMA_GET_RESPONSE_200: runtime::Schema = runtime::Schema::ne
 );
 static USER_LIST_PARAM_LIMIT: runtime::Schema = runtime::Schema::new(
     &COMPONENTS,
-    "{\"format\":\"uint32\",\"minimum\":1,\"type\":\"integer\"}",
+    "{\"format\":\"uint32\",\"minimum\":1,\"nullable\":true,\"type\":\"integer\"}",
     ::std::option::Option::Some(
         "{\"format\":\"uint32\",\"minimum\":1,\"type\":\"integer\"}",
     ),
 );
 static USER_LIST_PARAM_PAGE_TOKEN: runtime::Schema = runtime::Schema::new(
     &COMPONENTS,
-    "{\"type\":\"string\"}",
+    "{\"nullable\":true,\"type\":\"string\"}",
     ::std::option::Option::None,
 );
 static USER_LIST_PARAM_SORT_BY: runtime::Schema = runtime::Schema::new(
@@ -8203,7 +8203,7 @@ static USER_LIST_RESPONSE_200: runtime::Schema = runtime::Schema::new(
 );
 static DISK_LIST_V1_PARAM_LIMIT: runtime::Schema = runtime::Schema::new(
     &COMPONENTS,
-    "{\"format\":\"uint32\",\"minimum\":1,\"type\":\"integer\"}",
+    "{\"format\":\"uint32\",\"minimum\":1,\"nullable\":true,\"type\":\"integer\"}",
     ::std::option::Option::Some(
         "{\"format\":\"uint32\",\"minimum\":1,\"type\":\"integer\"}",
     ),
@@ -8215,7 +8215,7 @@ static DISK_LIST_V1_PARAM_ORGANIZATION: runtime::Schema = runtime::Schema::new(
 );
 static DISK_LIST_V1_PARAM_PAGE_TOKEN: runtime::Schema = runtime::Schema::new(
     &COMPONENTS,
-    "{\"type\":\"string\"}",
+    "{\"nullable\":true,\"type\":\"string\"}",
     ::std::option::Option::None,
 );
 static DISK_LIST_V1_PARAM_PROJECT: runtime::Schema = runtime::Schema::new(
@@ -8290,7 +8290,7 @@ static DISK_DELETE_V1_PARAM_PROJECT: runtime::Schema = runtime::Schema::new(
 );
 static INSTANCE_LIST_V1_PARAM_LIMIT: runtime::Schema = runtime::Schema::new(
     &COMPONENTS,
-    "{\"format\":\"uint32\",\"minimum\":1,\"type\":\"integer\"}",
+    "{\"format\":\"uint32\",\"minimum\":1,\"nullable\":true,\"type\":\"integer\"}",
     ::std::option::Option::Some(
         "{\"format\":\"uint32\",\"minimum\":1,\"type\":\"integer\"}",
     ),
@@ -8302,7 +8302,7 @@ static INSTANCE_LIST_V1_PARAM_ORGANIZATION: runtime::Schema = runtime::Schema::n
 );
 static INSTANCE_LIST_V1_PARAM_PAGE_TOKEN: runtime::Schema = runtime::Schema::new(
     &COMPONENTS,
-    "{\"type\":\"string\"}",
+    "{\"nullable\":true,\"type\":\"string\"}",
     ::std::option::Option::None,
 );
 static INSTANCE_LIST_V1_PARAM_PROJECT: runtime::Schema = runtime::Schema::new(
@@ -8377,7 +8377,7 @@ static INSTANCE_DELETE_V1_PARAM_INSTANCE: runtime::Schema = runtime::Schema::new
 );
 static INSTANCE_DISK_LIST_V1_PARAM_LIMIT: runtime::Schema = runtime::Schema::new(
     &COMPONENTS,
-    "{\"format\":\"uint32\",\"minimum\":1,\"type\":\"integer\"}",
+    "{\"format\":\"uint32\",\"minimum\":1,\"nullable\":true,\"type\":\"integer\"}",
     ::std::option::Option::Some(
         "{\"format\":\"uint32\",\"minimum\":1,\"type\":\"integer\"}",
     ),
@@ -8389,7 +8389,7 @@ static INSTANCE_DISK_LIST_V1_PARAM_ORGANIZATION: runtime::Schema = runtime::Sche
 );
 static INSTANCE_DISK_LIST_V1_PARAM_PAGE_TOKEN: runtime::Schema = runtime::Schema::new(
     &COMPONENTS,
-    "{\"type\":\"string\"}",
+    "{\"nullable\":true,\"type\":\"string\"}",
     ::std::option::Option::None,
 );
 static INSTANCE_DISK_LIST_V1_PARAM_PROJECT: runtime::Schema = runtime::Schema::new(
@@ -8514,21 +8514,21 @@ static INSTANCE_SERIAL_CONSOLE_V1_PARAM_INSTANCE: runtime::Schema = runtime::Sch
 );
 static INSTANCE_SERIAL_CONSOLE_V1_PARAM_FROM_START: runtime::Schema = runtime::Schema::new(
     &COMPONENTS,
-    "{\"format\":\"uint64\",\"minimum\":0,\"type\":\"integer\"}",
+    "{\"format\":\"uint64\",\"minimum\":0,\"nullable\":true,\"type\":\"integer\"}",
     ::std::option::Option::Some(
         "{\"format\":\"uint64\",\"minimum\":0,\"type\":\"integer\"}",
     ),
 );
 static INSTANCE_SERIAL_CONSOLE_V1_PARAM_MAX_BYTES: runtime::Schema = runtime::Schema::new(
     &COMPONENTS,
-    "{\"format\":\"uint64\",\"minimum\":0,\"type\":\"integer\"}",
+    "{\"format\":\"uint64\",\"minimum\":0,\"nullable\":true,\"type\":\"integer\"}",
     ::std::option::Option::Some(
         "{\"format\":\"uint64\",\"minimum\":0,\"type\":\"integer\"}",
     ),
 );
 static INSTANCE_SERIAL_CONSOLE_V1_PARAM_MOST_RECENT: runtime::Schema = runtime::Schema::new(
     &COMPONENTS,
-    "{\"format\":\"uint64\",\"minimum\":0,\"type\":\"integer\"}",
+    "{\"format\":\"uint64\",\"minimum\":0,\"nullable\":true,\"type\":\"integer\"}",
     ::std::option::Option::Some(
         "{\"format\":\"uint64\",\"minimum\":0,\"type\":\"integer\"}",
     ),
@@ -8605,14 +8605,14 @@ static INSTANCE_STOP_V1_RESPONSE_202: runtime::Schema = runtime::Schema::new(
 );
 static ORGANIZATION_LIST_V1_PARAM_LIMIT: runtime::Schema = runtime::Schema::new(
     &COMPONENTS,
-    "{\"format\":\"uint32\",\"minimum\":1,\"type\":\"integer\"}",
+    "{\"format\":\"uint32\",\"minimum\":1,\"nullable\":true,\"type\":\"integer\"}",
     ::std::option::Option::Some(
         "{\"format\":\"uint32\",\"minimum\":1,\"type\":\"integer\"}",
     ),
 );
 static ORGANIZATION_LIST_V1_PARAM_PAGE_TOKEN: runtime::Schema = runtime::Schema::new(
     &COMPONENTS,
-    "{\"type\":\"string\"}",
+    "{\"nullable\":true,\"type\":\"string\"}",
     ::std::option::Option::None,
 );
 static ORGANIZATION_LIST_V1_PARAM_SORT_BY: runtime::Schema = runtime::Schema::new(
@@ -8692,7 +8692,7 @@ static ORGANIZATION_POLICY_UPDATE_V1_RESPONSE_200: runtime::Schema = runtime::Sc
 );
 static PROJECT_LIST_V1_PARAM_LIMIT: runtime::Schema = runtime::Schema::new(
     &COMPONENTS,
-    "{\"format\":\"uint32\",\"minimum\":1,\"type\":\"integer\"}",
+    "{\"format\":\"uint32\",\"minimum\":1,\"nullable\":true,\"type\":\"integer\"}",
     ::std::option::Option::Some(
         "{\"format\":\"uint32\",\"minimum\":1,\"type\":\"integer\"}",
     ),
@@ -8704,7 +8704,7 @@ static PROJECT_LIST_V1_PARAM_ORGANIZATION: runtime::Schema = runtime::Schema::ne
 );
 static PROJECT_LIST_V1_PARAM_PAGE_TOKEN: runtime::Schema = runtime::Schema::new(
     &COMPONENTS,
-    "{\"type\":\"string\"}",
+    "{\"nullable\":true,\"type\":\"string\"}",
     ::std::option::Option::None,
 );
 static PROJECT_LIST_V1_PARAM_SORT_BY: runtime::Schema = runtime::Schema::new(
@@ -8814,14 +8814,14 @@ static PROJECT_POLICY_UPDATE_V1_RESPONSE_200: runtime::Schema = runtime::Schema:
 );
 static SYSTEM_COMPONENT_VERSION_LIST_PARAM_LIMIT: runtime::Schema = runtime::Schema::new(
     &COMPONENTS,
-    "{\"format\":\"uint32\",\"minimum\":1,\"type\":\"integer\"}",
+    "{\"format\":\"uint32\",\"minimum\":1,\"nullable\":true,\"type\":\"integer\"}",
     ::std::option::Option::Some(
         "{\"format\":\"uint32\",\"minimum\":1,\"type\":\"integer\"}",
     ),
 );
 static SYSTEM_COMPONENT_VERSION_LIST_PARAM_PAGE_TOKEN: runtime::Schema = runtime::Schema::new(
     &COMPONENTS,
-    "{\"type\":\"string\"}",
+    "{\"nullable\":true,\"type\":\"string\"}",
     ::std::option::Option::None,
 );
 static SYSTEM_COMPONENT_VERSION_LIST_PARAM_SORT_BY: runtime::Schema = runtime::Schema::new(
@@ -8836,14 +8836,14 @@ static SYSTEM_COMPONENT_VERSION_LIST_RESPONSE_200: runtime::Schema = runtime::Sc
 );
 static UPDATE_DEPLOYMENTS_LIST_PARAM_LIMIT: runtime::Schema = runtime::Schema::new(
     &COMPONENTS,
-    "{\"format\":\"uint32\",\"minimum\":1,\"type\":\"integer\"}",
+    "{\"format\":\"uint32\",\"minimum\":1,\"nullable\":true,\"type\":\"integer\"}",
     ::std::option::Option::Some(
         "{\"format\":\"uint32\",\"minimum\":1,\"type\":\"integer\"}",
     ),
 );
 static UPDATE_DEPLOYMENTS_LIST_PARAM_PAGE_TOKEN: runtime::Schema = runtime::Schema::new(
     &COMPONENTS,
-    "{\"type\":\"string\"}",
+    "{\"nullable\":true,\"type\":\"string\"}",
     ::std::option::Option::None,
 );
 static UPDATE_DEPLOYMENTS_LIST_PARAM_SORT_BY: runtime::Schema = runtime::Schema::new(
@@ -8878,14 +8878,14 @@ static SYSTEM_UPDATE_START_RESPONSE_202: runtime::Schema = runtime::Schema::new(
 );
 static SYSTEM_UPDATE_LIST_PARAM_LIMIT: runtime::Schema = runtime::Schema::new(
     &COMPONENTS,
-    "{\"format\":\"uint32\",\"minimum\":1,\"type\":\"integer\"}",
+    "{\"format\":\"uint32\",\"minimum\":1,\"nullable\":true,\"type\":\"integer\"}",
     ::std::option::Option::Some(
         "{\"format\":\"uint32\",\"minimum\":1,\"type\":\"integer\"}",
     ),
 );
 static SYSTEM_UPDATE_LIST_PARAM_PAGE_TOKEN: runtime::Schema = runtime::Schema::new(
     &COMPONENTS,
-    "{\"type\":\"string\"}",
+    "{\"nullable\":true,\"type\":\"string\"}",
     ::std::option::Option::None,
 );
 static SYSTEM_UPDATE_LIST_PARAM_SORT_BY: runtime::Schema = runtime::Schema::new(
@@ -30767,7 +30767,7 @@ This endpoint should be polled by the client until the user code is verified and
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<GroupList>,
     ) -> ::std::result::Result<runtime::Reply<GroupList>, runtime::ProblemDetails>;
-    ///login_spoof
+    ///
     #[endpoint{method = POST,
     path = "/login",
     operation_id = "login_spoof",
@@ -30811,7 +30811,7 @@ Either display a page asking a user for their credentials, or redirect them to t
         _parameters: runtime::Parameters<LoginSaml>,
         body: runtime::RequestBody<LoginSaml>,
     ) -> ::std::result::Result<runtime::Reply<LoginSaml>, runtime::ProblemDetails>;
-    ///logout
+    ///
     #[endpoint{method = POST,
     path = "/logout",
     operation_id = "logout",
@@ -33080,7 +33080,7 @@ This endpoint should be polled by the client until the user code is verified and
         &self,
         params: GroupListParams,
     ) -> impl ::std::future::Future<Output = GroupListResponse> + Send;
-    ///login_spoof
+    ///`login_spoof`
     fn login_spoof(
         &self,
         body: types::SpoofLoginBody,
@@ -33106,7 +33106,7 @@ Either display a page asking a user for their credentials, or redirect them to t
         silo_name: types::Name,
         body: runtime::Bytes,
     ) -> impl ::std::future::Future<Output = LoginSamlResponse> + Send;
-    ///logout
+    ///`logout`
     fn logout(&self) -> impl ::std::future::Future<Output = LogoutResponse> + Send;
     /**List organizations
 
@@ -40634,7 +40634,6 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                     "/login",
                     versions(),
                 )
-                .summary("login_spoof")
                 .tag("hidden"),
         );
     endpoints
@@ -40689,7 +40688,6 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                     "/logout",
                     versions(),
                 )
-                .summary("logout")
                 .tag("hidden"),
         );
     endpoints

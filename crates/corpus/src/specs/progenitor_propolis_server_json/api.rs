@@ -1273,7 +1273,7 @@ Implemented by [`StrictServer`]; a server implements [`OxidePropolisServerApiHan
 #[::dropshot::api_description]
 pub trait OxidePropolisServerApiApi {
     type Context: OxidePropolisServerApiHandlers;
-    ///instance_get
+    ///
     #[endpoint{method = GET,
     path = "/instance",
     operation_id = "instance_get",
@@ -1282,7 +1282,7 @@ pub trait OxidePropolisServerApiApi {
     async fn instance_get(
         rqctx: ::dropshot::RequestContext<Self::Context>,
     ) -> ::std::result::Result<runtime::Reply<InstanceGet>, runtime::ProblemDetails>;
-    ///instance_ensure
+    ///
     #[endpoint{method = PUT,
     path = "/instance",
     operation_id = "instance_ensure",
@@ -1305,7 +1305,7 @@ pub trait OxidePropolisServerApiApi {
         runtime::Reply<InstanceIssueCrucibleSnapshotRequest>,
         runtime::ProblemDetails,
     >;
-    ///instance_migrate_status
+    ///
     #[endpoint{method = GET,
     path = "/instance/migrate/status",
     operation_id = "instance_migrate_status",
@@ -1318,7 +1318,7 @@ pub trait OxidePropolisServerApiApi {
         runtime::Reply<InstanceMigrateStatus>,
         runtime::ProblemDetails,
     >;
-    ///instance_serial
+    ///
     #[endpoint{method = GET,
     path = "/instance/serial",
     operation_id = "instance_serial",
@@ -1328,7 +1328,7 @@ pub trait OxidePropolisServerApiApi {
         rqctx: ::dropshot::RequestContext<Self::Context>,
         handshake: runtime::Handshake,
     ) -> ::std::result::Result<runtime::Reply<InstanceSerial>, runtime::ProblemDetails>;
-    ///instance_state_put
+    ///
     #[endpoint{method = PUT,
     path = "/instance/state",
     operation_id = "instance_state_put",
@@ -1341,7 +1341,7 @@ pub trait OxidePropolisServerApiApi {
         runtime::Reply<InstanceStatePut>,
         runtime::ProblemDetails,
     >;
-    ///instance_state_monitor
+    ///
     #[endpoint{method = GET,
     path = "/instance/state-monitor",
     operation_id = "instance_state_monitor",
@@ -1370,11 +1370,11 @@ pub trait OxidePropolisServerApiApi {
 
 The caller of a secured operation is authenticated (by [`runtime::Authenticator`]), and its parameters and body are checked against the spec, before any method runs.*/
 pub trait OxidePropolisServerApiHandlers: runtime::Authenticator {
-    ///instance_get
+    ///`instance_get`
     fn instance_get(
         &self,
     ) -> impl ::std::future::Future<Output = InstanceGetResponse> + Send;
-    ///instance_ensure
+    ///`instance_ensure`
     fn instance_ensure(
         &self,
         body: types::InstanceEnsureRequest,
@@ -1387,22 +1387,22 @@ pub trait OxidePropolisServerApiHandlers: runtime::Authenticator {
     ) -> impl ::std::future::Future<
         Output = InstanceIssueCrucibleSnapshotRequestResponse,
     > + Send;
-    ///instance_migrate_status
+    ///`instance_migrate_status`
     fn instance_migrate_status(
         &self,
         body: types::InstanceMigrateStatusRequest,
     ) -> impl ::std::future::Future<Output = InstanceMigrateStatusResponse> + Send;
-    ///instance_serial
+    ///`instance_serial`
     fn instance_serial(
         &self,
         upgrade: runtime::Upgrade,
     ) -> impl ::std::future::Future<Output = InstanceSerialResponse> + Send;
-    ///instance_state_put
+    ///`instance_state_put`
     fn instance_state_put(
         &self,
         body: types::InstanceStateRequested,
     ) -> impl ::std::future::Future<Output = InstanceStatePutResponse> + Send;
-    ///instance_state_monitor
+    ///`instance_state_monitor`
     fn instance_state_monitor(
         &self,
         body: types::InstanceStateMonitorRequest,
@@ -1638,26 +1638,24 @@ pub fn register_endpoints<H: OxidePropolisServerApiHandlers>(
     endpoints
         .push(
             ::dropshot::ApiEndpoint::new(
-                    "instance_get".to_string(),
-                    <StrictServer<H> as OxidePropolisServerApiApi>::instance_get,
-                    ::dropshot::Method::GET,
-                    "application/json",
-                    "/instance",
-                    versions(),
-                )
-                .summary("instance_get"),
+                "instance_get".to_string(),
+                <StrictServer<H> as OxidePropolisServerApiApi>::instance_get,
+                ::dropshot::Method::GET,
+                "application/json",
+                "/instance",
+                versions(),
+            ),
         );
     endpoints
         .push(
             ::dropshot::ApiEndpoint::new(
-                    "instance_ensure".to_string(),
-                    <StrictServer<H> as OxidePropolisServerApiApi>::instance_ensure,
-                    ::dropshot::Method::PUT,
-                    "application/json",
-                    "/instance",
-                    versions(),
-                )
-                .summary("instance_ensure"),
+                "instance_ensure".to_string(),
+                <StrictServer<H> as OxidePropolisServerApiApi>::instance_ensure,
+                ::dropshot::Method::PUT,
+                "application/json",
+                "/instance",
+                versions(),
+            ),
         );
     endpoints
         .push(
@@ -1676,54 +1674,46 @@ pub fn register_endpoints<H: OxidePropolisServerApiHandlers>(
     endpoints
         .push(
             ::dropshot::ApiEndpoint::new(
-                    "instance_migrate_status".to_string(),
-                    <StrictServer<
-                        H,
-                    > as OxidePropolisServerApiApi>::instance_migrate_status,
-                    ::dropshot::Method::GET,
-                    "application/json",
-                    "/instance/migrate/status",
-                    versions(),
-                )
-                .summary("instance_migrate_status"),
+                "instance_migrate_status".to_string(),
+                <StrictServer<H> as OxidePropolisServerApiApi>::instance_migrate_status,
+                ::dropshot::Method::GET,
+                "application/json",
+                "/instance/migrate/status",
+                versions(),
+            ),
         );
     endpoints
         .push(
             ::dropshot::ApiEndpoint::new(
-                    "instance_serial".to_string(),
-                    <StrictServer<H> as OxidePropolisServerApiApi>::instance_serial,
-                    ::dropshot::Method::GET,
-                    "application/json",
-                    "/instance/serial",
-                    versions(),
-                )
-                .summary("instance_serial"),
+                "instance_serial".to_string(),
+                <StrictServer<H> as OxidePropolisServerApiApi>::instance_serial,
+                ::dropshot::Method::GET,
+                "application/json",
+                "/instance/serial",
+                versions(),
+            ),
         );
     endpoints
         .push(
             ::dropshot::ApiEndpoint::new(
-                    "instance_state_put".to_string(),
-                    <StrictServer<H> as OxidePropolisServerApiApi>::instance_state_put,
-                    ::dropshot::Method::PUT,
-                    "application/json",
-                    "/instance/state",
-                    versions(),
-                )
-                .summary("instance_state_put"),
+                "instance_state_put".to_string(),
+                <StrictServer<H> as OxidePropolisServerApiApi>::instance_state_put,
+                ::dropshot::Method::PUT,
+                "application/json",
+                "/instance/state",
+                versions(),
+            ),
         );
     endpoints
         .push(
             ::dropshot::ApiEndpoint::new(
-                    "instance_state_monitor".to_string(),
-                    <StrictServer<
-                        H,
-                    > as OxidePropolisServerApiApi>::instance_state_monitor,
-                    ::dropshot::Method::GET,
-                    "application/json",
-                    "/instance/state-monitor",
-                    versions(),
-                )
-                .summary("instance_state_monitor"),
+                "instance_state_monitor".to_string(),
+                <StrictServer<H> as OxidePropolisServerApiApi>::instance_state_monitor,
+                ::dropshot::Method::GET,
+                "application/json",
+                "/instance/state-monitor",
+                versions(),
+            ),
         );
     endpoints
         .push(
