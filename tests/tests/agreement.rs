@@ -46,9 +46,7 @@ fn kitchen_sink_spec_and_code_agree() {
 /// A document written by someone else: the Swagger Petstore v3 as
 /// published. What remains in its snapshot is not a limit of dropshot's
 /// but the generator's, pinned here until it goes: the XML media types,
-/// which the layer neither reads nor writes, and error responses without
-/// a body, which the operation tables do not list yet (they list the
-/// errors that carry the Error object).
+/// which the layer neither reads nor writes.
 #[test]
 fn swagger_petstore_spec_and_code_agree() {
     insta::assert_snapshot!(

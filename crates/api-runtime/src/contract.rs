@@ -30,6 +30,10 @@ pub struct Operation {
     /// body is the Error object: the ones the layer answers its own errors
     /// with, and the ones dropshot's document shows.
     pub errors: &'static [&'static str],
+    /// The other documented error responses (another schema, another
+    /// media type, or no body), each once: what the handler's error
+    /// variants send.
+    pub other_errors: &'static [ErrorResponse],
     /// Headers every response of a deprecated operation carries.
     pub deprecation: Option<Deprecation>,
 }
@@ -203,6 +207,16 @@ pub struct SuccessResponse {
     pub description: &'static str,
     pub content: Option<Content>,
     pub headers: &'static [ResponseHeader],
+}
+
+/// A documented error response whose body is not the Error object.
+#[derive(Debug)]
+pub struct ErrorResponse {
+    /// `404`, `4XX` or `default`.
+    pub key: &'static str,
+    pub description: &'static str,
+    /// `None`: no body.
+    pub content: Option<Content>,
 }
 
 /// A response body: its media type and schema.

@@ -43,8 +43,8 @@ pub use auth::{AuthError, Authenticator, Rejection, authenticate_optional, authe
 pub use body::{RequestBody, required};
 pub use bytes::Bytes;
 pub use contract::{
-    Body, BodyKind, Content, Contract, Deprecation, FormField, FormItem, Location, Need, Operation, Parameter,
-    Requirement, ResponseHeader, Scalar, Scheme, SuccessResponse, ValueKind,
+    Body, BodyKind, Content, Contract, Deprecation, ErrorResponse, FormField, FormItem, Location, Need, Operation,
+    Parameter, Requirement, ResponseHeader, Scalar, Scheme, SuccessResponse, ValueKind,
 };
 pub use credentials::{Credential, Secret, bearer_token};
 pub use json::{Json, JsonArray, JsonArrayWriter};

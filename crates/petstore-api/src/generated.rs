@@ -231,6 +231,7 @@ static LIST_ORDERS: runtime::Operation = runtime::Operation {
         },
     ],
     errors: &["401", "5XX"],
+    other_errors: &[],
     deprecation: ::std::option::Option::None,
 };
 ///`cancelOrder`: the operation's table, through which the generated layer serves it.
@@ -284,6 +285,7 @@ static CANCEL_ORDER: runtime::Operation = runtime::Operation {
         },
     ],
     errors: &["400", "401", "404", "409", "5XX"],
+    other_errors: &[],
     deprecation: ::std::option::Option::None,
 };
 ///`getPetById`: the operation's table, through which the generated layer serves it.
@@ -351,6 +353,7 @@ static GET_PET_BY_ID: runtime::Operation = runtime::Operation {
         },
     ],
     errors: &["400", "401", "404", "5XX"],
+    other_errors: &[],
     deprecation: ::std::option::Option::Some(runtime::Deprecation {
         deprecation: "@1795219200",
         sunset: ::std::option::Option::None,

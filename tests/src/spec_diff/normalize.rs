@@ -134,8 +134,9 @@ fn security(op: &mut Value, operation: &Operation) {
 }
 
 /// dropshot declares every error as one `4XX` and one `5XX` range, with
-/// the error type's body. The statuses the server sends are the table's
-/// (the response enum's variants), each with that body.
+/// the one error type's body. The statuses the server sends are the
+/// table's (the response enum's variants): those of the Error object with
+/// that body, and the others with their own body, or none.
 fn error_statuses(op: &mut Value, operation: &Operation) {
     let Some(responses) = op.get_mut("responses").and_then(Value::as_object_mut) else {
         return;
@@ -147,6 +148,13 @@ fn error_statuses(op: &mut Value, operation: &Operation) {
         if let Some(response) = range {
             responses.insert(key.to_string(), response.clone());
         }
+    }
+    for error in operation.other_errors {
+        let mut response = json!({"description": error.description});
+        if let Some(content) = &error.content {
+            response["content"] = json!({ content.media_type: {"schema": parse_doc(content.schema.doc_json())} });
+        }
+        responses.insert(error.key.to_string(), response);
     }
 }
 
@@ -187,7 +195,7 @@ fn success_responses(op: &mut Value, operation: &Operation) {
         };
         if let Some(media) = emitted.get_mut("content").and_then(Value::as_object_mut) {
             let mut body = media.remove("application/json").unwrap_or(Value::Null);
-            untitle(&mut body["schema"], content.doc_name);
+            untitle(&mut body["schema"], content.doc_name, content.schema);
             // dropshot writes one media type; the layer writes the same
             // value in each of the table's alternatives too.
             for alternative in content.alternatives {
@@ -198,12 +206,17 @@ fn success_responses(op: &mut Value, operation: &Operation) {
     }
 }
 
-fn untitle(schema: &mut Value, name: &str) {
-    if let Some(map) = schema.as_object_mut()
-        && map.get("title").and_then(Value::as_str) == Some(name)
-    {
-        map.remove("title");
+/// dropshot titles an inline body schema with its Rust type's name,
+/// over the schema's own title: the table's schema has the title, if any.
+fn untitle(schema: &mut Value, name: &str, documented: &api_runtime::Schema) {
+    let Some(map) = schema.as_object_mut() else { return };
+    if map.get("title").and_then(Value::as_str) != Some(name) {
+        return;
     }
+    match parse_doc(documented.doc_json()).get("title") {
+        Some(title) => map.insert("title".into(), title.clone()),
+        None => map.remove("title"),
+    };
 }
 
 /// dropshot documents a request body as required, with no description,
@@ -219,7 +232,7 @@ fn request_body(op: &mut Value, operation: &Operation) {
     if let Some(content) = emitted.get_mut("content").and_then(Value::as_object_mut) {
         let mut media: Vec<Value> = std::mem::take(content).into_values().collect();
         let mut media = media.pop().unwrap_or(Value::Null);
-        untitle(&mut media["schema"], body.doc_name);
+        untitle(&mut media["schema"], body.doc_name, body.schema);
         for (alternative, _) in body.alternatives {
             content.insert(alternative.to_string(), media.clone());
         }

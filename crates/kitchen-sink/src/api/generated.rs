@@ -3635,6 +3635,7 @@ static SEARCH_ORDERS: runtime::Operation = runtime::Operation {
         },
     ],
     errors: &["400", "401", "5XX"],
+    other_errors: &[],
     deprecation: ::std::option::Option::None,
 };
 ///`createOrder`: the operation's table, through which the generated layer serves it.
@@ -3729,6 +3730,7 @@ static CREATE_ORDER: runtime::Operation = runtime::Operation {
         },
     ],
     errors: &["400", "401", "413", "415", "5XX"],
+    other_errors: &[],
     deprecation: ::std::option::Option::None,
 };
 ///`orderOptions`: the operation's table, through which the generated layer serves it.
@@ -3767,6 +3769,7 @@ static ORDER_OPTIONS: runtime::Operation = runtime::Operation {
         },
     ],
     errors: &["5XX"],
+    other_errors: &[],
     deprecation: ::std::option::Option::None,
 };
 ///`quoteOrder`: the operation's table, through which the generated layer serves it.
@@ -3810,6 +3813,7 @@ static QUOTE_ORDER: runtime::Operation = runtime::Operation {
         },
     ],
     errors: &["400", "413", "415", "5XX"],
+    other_errors: &[],
     deprecation: ::std::option::Option::None,
 };
 ///`getOrder`: the operation's table, through which the generated layer serves it.
@@ -3875,6 +3879,7 @@ static GET_ORDER: runtime::Operation = runtime::Operation {
         },
     ],
     errors: &["400", "401", "404", "5XX"],
+    other_errors: &[],
     deprecation: ::std::option::Option::None,
 };
 ///`deleteOrder`: the operation's table, through which the generated layer serves it.
@@ -3926,6 +3931,7 @@ static DELETE_ORDER: runtime::Operation = runtime::Operation {
         },
     ],
     errors: &["400", "401", "404", "5XX"],
+    other_errors: &[],
     deprecation: ::std::option::Option::None,
 };
 ///`headOrder`: the operation's table, through which the generated layer serves it.
@@ -3986,6 +3992,7 @@ static HEAD_ORDER: runtime::Operation = runtime::Operation {
         },
     ],
     errors: &["400", "401", "404", "5XX"],
+    other_errors: &[],
     deprecation: ::std::option::Option::None,
 };
 ///`updateOrder`: the operation's table, through which the generated layer serves it.
@@ -4070,6 +4077,7 @@ static UPDATE_ORDER: runtime::Operation = runtime::Operation {
         },
     ],
     errors: &["400", "401", "404", "412", "413", "415", "5XX"],
+    other_errors: &[],
     deprecation: ::std::option::Option::None,
 };
 ///`payOrder`: the operation's table, through which the generated layer serves it.
@@ -4135,6 +4143,7 @@ static PAY_ORDER: runtime::Operation = runtime::Operation {
         },
     ],
     errors: &["400", "401", "404", "409", "413", "415", "5XX"],
+    other_errors: &[],
     deprecation: ::std::option::Option::None,
 };
 ///`shipOrder`: the operation's table, through which the generated layer serves it.
@@ -4195,6 +4204,7 @@ static SHIP_ORDER: runtime::Operation = runtime::Operation {
         },
     ],
     errors: &["400", "401", "404", "409", "413", "415", "5XX"],
+    other_errors: &[],
     deprecation: ::std::option::Option::None,
 };
 ///`getPhoto`: the operation's table, through which the generated layer serves it.
@@ -4251,6 +4261,7 @@ static GET_PHOTO: runtime::Operation = runtime::Operation {
         },
     ],
     errors: &["400", "401", "404", "5XX"],
+    other_errors: &[],
     deprecation: ::std::option::Option::None,
 };
 ///`uploadPhoto`: the operation's table, through which the generated layer serves it.
@@ -4311,6 +4322,7 @@ static UPLOAD_PHOTO: runtime::Operation = runtime::Operation {
         },
     ],
     errors: &["400", "401", "404", "413", "415", "5XX"],
+    other_errors: &[],
     deprecation: ::std::option::Option::None,
 };
 ///`getLabel`: the operation's table, through which the generated layer serves it.
@@ -4367,6 +4379,7 @@ static GET_LABEL: runtime::Operation = runtime::Operation {
         },
     ],
     errors: &["400", "401", "404", "5XX"],
+    other_errors: &[],
     deprecation: ::std::option::Option::None,
 };
 ///`watchOrder`: the operation's table, through which the generated layer serves it.
@@ -4418,6 +4431,7 @@ static WATCH_ORDER: runtime::Operation = runtime::Operation {
         },
     ],
     errors: &["400", "401", "404", "5XX"],
+    other_errors: &[],
     deprecation: ::std::option::Option::None,
 };
 ///`getOrderSummary`: the operation's table, through which the generated layer serves it.
@@ -4463,6 +4477,7 @@ static GET_ORDER_SUMMARY: runtime::Operation = runtime::Operation {
         },
     ],
     errors: &["401", "5XX"],
+    other_errors: &[],
     deprecation: ::std::option::Option::None,
 };
 ///`getOrderStatus`: the operation's table, through which the generated layer serves it.
@@ -4519,6 +4534,7 @@ static GET_ORDER_STATUS: runtime::Operation = runtime::Operation {
         },
     ],
     errors: &["400", "401", "404", "5XX"],
+    other_errors: &[],
     deprecation: ::std::option::Option::None,
 };
 ///`getReceipt`: the operation's table, through which the generated layer serves it.
@@ -4586,6 +4602,7 @@ static GET_RECEIPT: runtime::Operation = runtime::Operation {
         },
     ],
     errors: &["400", "401", "404", "5XX"],
+    other_errors: &[],
     deprecation: ::std::option::Option::None,
 };
 ///`getLatestOrder`: the operation's table, through which the generated layer serves it.
@@ -4633,6 +4650,7 @@ static GET_LATEST_ORDER: runtime::Operation = runtime::Operation {
         },
     ],
     errors: &["401", "404", "5XX"],
+    other_errors: &[],
     deprecation: ::std::option::Option::None,
 };
 ///`addNote`: the operation's table, through which the generated layer serves it.
@@ -4698,6 +4716,7 @@ static ADD_NOTE: runtime::Operation = runtime::Operation {
         },
     ],
     errors: &["400", "401", "404", "413", "415", "5XX"],
+    other_errors: &[],
     deprecation: ::std::option::Option::None,
 };
 ///`listOrderLines`: the operation's table, through which the generated layer serves it.
@@ -4754,6 +4773,7 @@ static LIST_ORDER_LINES: runtime::Operation = runtime::Operation {
         },
     ],
     errors: &["400", "401", "404", "5XX"],
+    other_errors: &[],
     deprecation: ::std::option::Option::None,
 };
 ///`exportOrders`: the operation's table, through which the generated layer serves it.
@@ -4799,6 +4819,7 @@ static EXPORT_ORDERS: runtime::Operation = runtime::Operation {
         },
     ],
     errors: &["401", "5XX"],
+    other_errors: &[],
     deprecation: ::std::option::Option::None,
 };
 ///`getInventory`: the operation's table, through which the generated layer serves it.
@@ -4855,6 +4876,7 @@ static GET_INVENTORY: runtime::Operation = runtime::Operation {
         },
     ],
     errors: &["401", "5XX"],
+    other_errors: &[],
     deprecation: ::std::option::Option::None,
 };
 ///`countOrders`: the operation's table, through which the generated layer serves it.
@@ -4900,6 +4922,7 @@ static COUNT_ORDERS: runtime::Operation = runtime::Operation {
         },
     ],
     errors: &["401", "5XX"],
+    other_errors: &[],
     deprecation: ::std::option::Option::None,
 };
 ///`getStatus`: the operation's table, through which the generated layer serves it.
@@ -4934,6 +4957,7 @@ static GET_STATUS: runtime::Operation = runtime::Operation {
         },
     ],
     errors: &["5XX"],
+    other_errors: &[],
     deprecation: ::std::option::Option::None,
 };
 ///`traceStatus`: the operation's table, through which the generated layer serves it.
@@ -4968,6 +4992,7 @@ static TRACE_STATUS: runtime::Operation = runtime::Operation {
         },
     ],
     errors: &["5XX"],
+    other_errors: &[],
     deprecation: ::std::option::Option::None,
 };
 ///`subscribe`: the operation's table, through which the generated layer serves it.
@@ -5011,6 +5036,7 @@ static SUBSCRIBE: runtime::Operation = runtime::Operation {
         },
     ],
     errors: &["400", "413", "415", "5XX"],
+    other_errors: &[],
     deprecation: ::std::option::Option::None,
 };
 ///`setPreferences`: the operation's table, through which the generated layer serves it.
@@ -5078,6 +5104,7 @@ static SET_PREFERENCES: runtime::Operation = runtime::Operation {
         },
     ],
     errors: &["400", "413", "415", "5XX"],
+    other_errors: &[],
     deprecation: ::std::option::Option::None,
 };
 ///`putLabel`: the operation's table, through which the generated layer serves it.
@@ -5161,6 +5188,7 @@ static PUT_LABEL: runtime::Operation = runtime::Operation {
         },
     ],
     errors: &["400", "401", "413", "415", "5XX"],
+    other_errors: &[],
     deprecation: ::std::option::Option::None,
 };
 ///`getReport`: the operation's table, through which the generated layer serves it.
@@ -5229,6 +5257,7 @@ static GET_REPORT: runtime::Operation = runtime::Operation {
         },
     ],
     errors: &["400", "401", "5XX"],
+    other_errors: &[],
     deprecation: ::std::option::Option::None,
 };
 ///`getPayment`: the operation's table, through which the generated layer serves it.
@@ -5285,6 +5314,7 @@ static GET_PAYMENT: runtime::Operation = runtime::Operation {
         },
     ],
     errors: &["400", "401", "404", "5XX"],
+    other_errors: &[],
     deprecation: ::std::option::Option::None,
 };
 ///`echoParameters`: the operation's table, through which the generated layer serves it.
@@ -5591,6 +5621,7 @@ static ECHO_PARAMETERS: runtime::Operation = runtime::Operation {
         },
     ],
     errors: &["400", "401", "5XX"],
+    other_errors: &[],
     deprecation: ::std::option::Option::None,
 };
 ///`getLegacyOrder`: the operation's table, through which the generated layer serves it.
@@ -5664,6 +5695,7 @@ static GET_LEGACY_ORDER: runtime::Operation = runtime::Operation {
         },
     ],
     errors: &["400", "401", "404", "5XX"],
+    other_errors: &[],
     deprecation: ::std::option::Option::Some(runtime::Deprecation {
         deprecation: "@1767225600",
         sunset: ::std::option::Option::Some("Fri, 01 Jan 2027 00:00:00 GMT"),
@@ -5714,6 +5746,7 @@ static ESTIMATE_ORDER: runtime::Operation = runtime::Operation {
         },
     ],
     errors: &["400", "406", "413", "415", "5XX"],
+    other_errors: &[],
     deprecation: ::std::option::Option::None,
 };
 ///`whoAmI`: the operation's table, through which the generated layer serves it.
@@ -5792,6 +5825,7 @@ static WHO_AM_I: runtime::Operation = runtime::Operation {
         },
     ],
     errors: &["401", "5XX"],
+    other_errors: &[],
     deprecation: ::std::option::Option::None,
 };
 ///`refundOrder`: the operation's table, through which the generated layer serves it.
@@ -5860,6 +5894,7 @@ static REFUND_ORDER: runtime::Operation = runtime::Operation {
         },
     ],
     errors: &["400", "401", "403", "404", "5XX"],
+    other_errors: &[],
     deprecation: ::std::option::Option::None,
 };
 /// Every operation's table, in the spec's order.

@@ -467,6 +467,7 @@ static LIST_ORDERS: runtime::Operation = runtime::Operation {
         },
     ],
     errors: &["400", "401", "5XX"],
+    other_errors: &[],
     deprecation: ::std::option::Option::None,
 };
 ///`cancelOrder`: the operation's table, through which the generated layer serves it.
@@ -520,6 +521,7 @@ static CANCEL_ORDER: runtime::Operation = runtime::Operation {
         },
     ],
     errors: &["400", "401", "404", "409", "5XX"],
+    other_errors: &[],
     deprecation: ::std::option::Option::None,
 };
 /// Every operation's table, in the spec's order.

@@ -24,6 +24,9 @@ pub(super) struct ErrorArm {
     pub(super) variant: syn::Ident,
     pub(super) description: String,
     pub(super) body: ErrorBody,
+    /// A body other than the Error object: its media type and the
+    /// schema's static, for the table.
+    pub(super) content: Option<(String, syn::Ident)>,
 }
 
 pub(super) enum Statuses {
@@ -69,6 +72,16 @@ pub(super) fn describe_errors(
             .get("content")
             .and_then(Value::as_object)
             .and_then(|c| c.iter().next());
+        let documented = match content {
+            Some((media_type, media)) if !is_error_object(media, error_schema) => {
+                let at = format!("{location}.content.{media_type}.schema");
+                let any = Value::Object(Default::default());
+                let schema = media.get("schema").unwrap_or(&any);
+                let name = format!("{id}_error_{key}");
+                Some((media_type.clone(), cx.schemas.add(&name, schema, &at)?))
+            }
+            _ => None,
+        };
         let body = match content {
             None => ErrorBody::None,
             Some((media_type, media)) => {
@@ -131,10 +144,46 @@ pub(super) fn describe_errors(
                 variant,
                 description: description.clone(),
                 body: body.clone(),
+                content: documented.clone(),
             });
         }
     }
     Ok(arms)
+}
+
+/// Whether a media type object's body is the spec's Error object (JSON,
+/// by `error_schema`'s reference).
+fn is_error_object(media: &Value, error_schema: Option<&str>) -> bool {
+    let reference = media.pointer("/schema/$ref").and_then(Value::as_str);
+    reference.is_some() && reference == error_schema
+}
+
+/// The table's rows of the error responses whose body is not the Error
+/// object, each key once.
+pub(super) fn other_error_rows(arms: &[ErrorArm]) -> TokenStream {
+    let mut seen: Vec<&str> = Vec::new();
+    let rows = arms
+        .iter()
+        .filter(|arm| !matches!(arm.body, ErrorBody::Problem))
+        .filter_map(|arm| {
+            if seen.contains(&arm.key.as_str()) {
+                return None;
+            }
+            seen.push(&arm.key);
+            let (key, description) = (&arm.key, &arm.description);
+            let content = match &arm.content {
+                Some((media_type, schema)) => quote!(::std::option::Option::Some(runtime::Content {
+                    media_type: #media_type,
+                    alternatives: &[],
+                    schema: &#schema,
+                    doc_name: "",
+                })),
+                None => quote!(::std::option::Option::None),
+            };
+            Some(quote!(runtime::ErrorResponse { key: #key, description: #description, content: #content },))
+        });
+    let rows: Vec<TokenStream> = rows.collect();
+    quote!(&[#(#rows)*])
 }
 
 /// The keys whose body is the Error object, for the operation's table.

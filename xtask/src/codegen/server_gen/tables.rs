@@ -5,6 +5,7 @@
 use proc_macro2::TokenStream;
 use quote::quote;
 
+use super::errors::other_error_rows;
 use super::model::{Operation, SchemeRef};
 use super::parameters::parameter_rows;
 use super::responses::response_rows;
@@ -50,6 +51,7 @@ pub(super) fn operation_table(op: &Operation, error: &ErrorObject) -> TokenStrea
     };
     let responses = response_rows(op);
     let errors = &op.error_keys;
+    let other_errors = other_error_rows(&op.errors);
     let deprecation = match &op.deprecation {
         Some(d) => {
             let value = &d.deprecation;
@@ -85,6 +87,7 @@ pub(super) fn operation_table(op: &Operation, error: &ErrorObject) -> TokenStrea
             body: #body,
             responses: #responses,
             errors: &[#(#errors),*],
+            other_errors: #other_errors,
             deprecation: #deprecation,
         };
     }

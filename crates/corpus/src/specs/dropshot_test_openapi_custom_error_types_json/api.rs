@@ -158,6 +158,16 @@ static DROPSHOT_ERROR_HANDLER_RESPONSE_200: runtime::Schema = runtime::Schema::n
         "{\"enum\":[null],\"title\":\"Null\",\"type\":\"string\"}",
     ),
 );
+static DROPSHOT_ERROR_HANDLER_ERROR_4XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
+);
+static DROPSHOT_ERROR_HANDLER_ERROR_5XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
+);
 static ENUM_ERROR_HANDLER_PARAM_SHOULD_ERROR: runtime::Schema = runtime::Schema::new(
     &COMPONENTS,
     "{\"type\":\"boolean\"}",
@@ -170,6 +180,16 @@ static ENUM_ERROR_HANDLER_RESPONSE_200: runtime::Schema = runtime::Schema::new(
         "{\"enum\":[null],\"title\":\"Null\",\"type\":\"string\"}",
     ),
 );
+static ENUM_ERROR_HANDLER_ERROR_4XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/EnumError\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/EnumError\"}"),
+);
+static ENUM_ERROR_HANDLER_ERROR_5XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/EnumError\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/EnumError\"}"),
+);
 static STRUCT_ERROR_HANDLER_PARAM_SHOULD_ERROR: runtime::Schema = runtime::Schema::new(
     &COMPONENTS,
     "{\"type\":\"boolean\"}",
@@ -181,6 +201,16 @@ static STRUCT_ERROR_HANDLER_RESPONSE_200: runtime::Schema = runtime::Schema::new
     ::std::option::Option::Some(
         "{\"enum\":[null],\"title\":\"Null\",\"type\":\"string\"}",
     ),
+);
+static STRUCT_ERROR_HANDLER_ERROR_4XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/StructError\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/StructError\"}"),
+);
+static STRUCT_ERROR_HANDLER_ERROR_5XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/StructError\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/StructError\"}"),
 );
 ///`dropshot_error_handler`: the operation's table, through which the generated layer serves it.
 pub struct DropshotErrorHandler;
@@ -215,6 +245,28 @@ static DROPSHOT_ERROR_HANDLER: runtime::Operation = runtime::Operation {
         },
     ],
     errors: &[],
+    other_errors: &[
+        runtime::ErrorResponse {
+            key: "4XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &DROPSHOT_ERROR_HANDLER_ERROR_4XX,
+                doc_name: "",
+            }),
+        },
+        runtime::ErrorResponse {
+            key: "5XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &DROPSHOT_ERROR_HANDLER_ERROR_5XX,
+                doc_name: "",
+            }),
+        },
+    ],
     deprecation: ::std::option::Option::None,
 };
 ///`enum_error_handler`: the operation's table, through which the generated layer serves it.
@@ -261,6 +313,28 @@ static ENUM_ERROR_HANDLER: runtime::Operation = runtime::Operation {
         },
     ],
     errors: &[],
+    other_errors: &[
+        runtime::ErrorResponse {
+            key: "4XX",
+            description: "EnumError",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &ENUM_ERROR_HANDLER_ERROR_4XX,
+                doc_name: "",
+            }),
+        },
+        runtime::ErrorResponse {
+            key: "5XX",
+            description: "EnumError",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &ENUM_ERROR_HANDLER_ERROR_5XX,
+                doc_name: "",
+            }),
+        },
+    ],
     deprecation: ::std::option::Option::None,
 };
 ///`struct_error_handler`: the operation's table, through which the generated layer serves it.
@@ -307,6 +381,28 @@ static STRUCT_ERROR_HANDLER: runtime::Operation = runtime::Operation {
         },
     ],
     errors: &[],
+    other_errors: &[
+        runtime::ErrorResponse {
+            key: "4XX",
+            description: "StructError",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &STRUCT_ERROR_HANDLER_ERROR_4XX,
+                doc_name: "",
+            }),
+        },
+        runtime::ErrorResponse {
+            key: "5XX",
+            description: "StructError",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &STRUCT_ERROR_HANDLER_ERROR_5XX,
+                doc_name: "",
+            }),
+        },
+    ],
     deprecation: ::std::option::Option::None,
 };
 /// Every operation's table, in the spec's order.

@@ -552,45 +552,135 @@ static HANDLER7_BODY: runtime::Schema = runtime::Schema::new(
     "{\"format\":\"binary\",\"type\":\"string\"}",
     ::std::option::Option::Some("{\"format\":\"binary\",\"type\":\"string\"}"),
 );
+static HANDLER7_ERROR_4XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
+);
+static HANDLER7_ERROR_5XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
+);
 static HANDLER8_RESPONSE_200: runtime::Schema = runtime::Schema::new(
     &COMPONENTS,
     "{\"$ref\":\"#/components/schemas/NeverDuplicatedResponseTopLevel\"}",
     ::std::option::Option::Some("{\"$ref\":\"#/$defs/NeverDuplicatedResponseTopLevel\"}"),
+);
+static HANDLER8_ERROR_4XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
+);
+static HANDLER8_ERROR_5XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
 );
 static HANDLER9_RESPONSE_200: runtime::Schema = runtime::Schema::new(
     &COMPONENTS,
     "{\"$ref\":\"#/components/schemas/NeverDuplicatedResponseTopLevel\"}",
     ::std::option::Option::Some("{\"$ref\":\"#/$defs/NeverDuplicatedResponseTopLevel\"}"),
 );
+static HANDLER9_ERROR_4XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
+);
+static HANDLER9_ERROR_5XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
+);
 static HANDLER10_BODY: runtime::Schema = runtime::Schema::new(
     &COMPONENTS,
     "{\"$ref\":\"#/components/schemas/NeverDuplicatedBodyTopLevel\"}",
     ::std::option::Option::Some("{\"$ref\":\"#/$defs/NeverDuplicatedBodyTopLevel\"}"),
+);
+static HANDLER10_ERROR_4XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
+);
+static HANDLER10_ERROR_5XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
 );
 static HANDLER11_BODY: runtime::Schema = runtime::Schema::new(
     &COMPONENTS,
     "{\"$ref\":\"#/components/schemas/NeverDuplicatedBodyTopLevel\"}",
     ::std::option::Option::Some("{\"$ref\":\"#/$defs/NeverDuplicatedBodyTopLevel\"}"),
 );
+static HANDLER11_ERROR_4XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
+);
+static HANDLER11_ERROR_5XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
+);
 static HANDLER12_BODY: runtime::Schema = runtime::Schema::new(
     &COMPONENTS,
     "{\"$ref\":\"#/components/schemas/NeverDuplicatedTop\"}",
     ::std::option::Option::Some("{\"$ref\":\"#/$defs/NeverDuplicatedTop\"}"),
+);
+static HANDLER12_ERROR_4XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
+);
+static HANDLER12_ERROR_5XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
 );
 static HANDLER13_RESPONSE_200: runtime::Schema = runtime::Schema::new(
     &COMPONENTS,
     "{\"$ref\":\"#/components/schemas/NeverDuplicatedTop\"}",
     ::std::option::Option::Some("{\"$ref\":\"#/$defs/NeverDuplicatedTop\"}"),
 );
+static HANDLER13_ERROR_4XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
+);
+static HANDLER13_ERROR_5XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
+);
 static VZEROUPPER_RESPONSE_201: runtime::Schema = runtime::Schema::new(
     &COMPONENTS,
     "{\"$ref\":\"#/components/schemas/Response\"}",
     ::std::option::Option::Some("{\"$ref\":\"#/$defs/Response\"}"),
 );
+static VZEROUPPER_ERROR_4XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
+);
+static VZEROUPPER_ERROR_5XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
+);
 static BIG_FLAT_RESPONSE_200: runtime::Schema = runtime::Schema::new(
     &COMPONENTS,
     "{\"$ref\":\"#/components/schemas/CoolStruct\"}",
     ::std::option::Option::Some("{\"$ref\":\"#/$defs/CoolStruct\"}"),
+);
+static BIG_FLAT_ERROR_4XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
+);
+static BIG_FLAT_ERROR_5XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
 );
 static HANDLER6_PARAM_A_MANDATORY_STRING: runtime::Schema = runtime::Schema::new(
     &COMPONENTS,
@@ -621,25 +711,85 @@ static HANDLER6_RESPONSE_200: runtime::Schema = runtime::Schema::new(
     "{\"$ref\":\"#/components/schemas/ResponseItemResultsPage\"}",
     ::std::option::Option::Some("{\"$ref\":\"#/$defs/ResponseItemResultsPage\"}"),
 );
+static HANDLER6_ERROR_4XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
+);
+static HANDLER6_ERROR_5XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
+);
+static VZEROLOWER_ERROR_4XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
+);
+static VZEROLOWER_ERROR_5XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
+);
 static HANDLER18_RESPONSE_200: runtime::Schema = runtime::Schema::new(
     &COMPONENTS,
     "{}",
     ::std::option::Option::Some("{}"),
+);
+static HANDLER18_ERROR_4XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
+);
+static HANDLER18_ERROR_5XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
 );
 static HANDLER21_RESPONSE_302_HEADER_LOCATION: runtime::Schema = runtime::Schema::new(
     &COMPONENTS,
     "{\"type\":\"string\"}",
     ::std::option::Option::None,
 );
+static HANDLER21_ERROR_4XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
+);
+static HANDLER21_ERROR_5XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
+);
 static HANDLER22_RESPONSE_303_HEADER_LOCATION: runtime::Schema = runtime::Schema::new(
     &COMPONENTS,
     "{\"type\":\"string\"}",
     ::std::option::Option::None,
 );
+static HANDLER22_ERROR_4XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
+);
+static HANDLER22_ERROR_5XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
+);
 static HANDLER23_RESPONSE_307_HEADER_LOCATION: runtime::Schema = runtime::Schema::new(
     &COMPONENTS,
     "{\"type\":\"string\"}",
     ::std::option::Option::None,
+);
+static HANDLER23_ERROR_4XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
+);
+static HANDLER23_ERROR_5XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
 );
 static HANDLER4_BODY: runtime::Schema = runtime::Schema::new(
     &COMPONENTS,
@@ -651,15 +801,45 @@ static HANDLER4_RESPONSE_201: runtime::Schema = runtime::Schema::new(
     "{\"$ref\":\"#/components/schemas/Response\"}",
     ::std::option::Option::Some("{\"$ref\":\"#/$defs/Response\"}"),
 );
+static HANDLER4_ERROR_4XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
+);
+static HANDLER4_ERROR_5XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
+);
 static HANDLER24_RESPONSE_307_HEADER_LOCATION: runtime::Schema = runtime::Schema::new(
     &COMPONENTS,
     "{\"type\":\"string\"}",
     ::std::option::Option::None,
 );
+static HANDLER24_ERROR_4XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
+);
+static HANDLER24_ERROR_5XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
+);
 static HANDLER3_PARAM_X: runtime::Schema = runtime::Schema::new(
     &COMPONENTS,
     "{\"type\":\"string\"}",
     ::std::option::Option::None,
+);
+static HANDLER3_ERROR_4XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
+);
+static HANDLER3_ERROR_5XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
 );
 static HANDLER1_RESPONSE_200: runtime::Schema = runtime::Schema::new(
     &COMPONENTS,
@@ -667,6 +847,16 @@ static HANDLER1_RESPONSE_200: runtime::Schema = runtime::Schema::new(
     ::std::option::Option::Some(
         "{\"enum\":[null],\"title\":\"Null\",\"type\":\"string\"}",
     ),
+);
+static HANDLER1_ERROR_4XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
+);
+static HANDLER1_ERROR_5XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
 );
 static HANDLER5_PARAM_X: runtime::Schema = runtime::Schema::new(
     &COMPONENTS,
@@ -695,6 +885,16 @@ static HANDLER5_RESPONSE_202: runtime::Schema = runtime::Schema::new(
         "{\"enum\":[null],\"title\":\"Null\",\"type\":\"string\"}",
     ),
 );
+static HANDLER5_ERROR_4XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
+);
+static HANDLER5_ERROR_5XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
+);
 static HANDLER20_BODY: runtime::Schema = runtime::Schema::new(
     &COMPONENTS,
     "{\"$ref\":\"#/components/schemas/BodyParam\"}",
@@ -705,6 +905,16 @@ static HANDLER20_RESPONSE_201: runtime::Schema = runtime::Schema::new(
     "{\"$ref\":\"#/components/schemas/Response\"}",
     ::std::option::Option::Some("{\"$ref\":\"#/$defs/Response\"}"),
 );
+static HANDLER20_ERROR_4XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
+);
+static HANDLER20_ERROR_5XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
+);
 static HANDLER2_PARAM_TOMAX: runtime::Schema = runtime::Schema::new(
     &COMPONENTS,
     "{\"type\":\"string\"}",
@@ -714,6 +924,16 @@ static HANDLER2_PARAM_XAMOT: runtime::Schema = runtime::Schema::new(
     &COMPONENTS,
     "{\"nullable\":true,\"type\":\"string\"}",
     ::std::option::Option::None,
+);
+static HANDLER2_ERROR_4XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
+);
+static HANDLER2_ERROR_5XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
 );
 static HANDLER31_PARAM_AA: runtime::Schema = runtime::Schema::new(
     &COMPONENTS,
@@ -740,6 +960,16 @@ static HANDLER31_RESPONSE_200: runtime::Schema = runtime::Schema::new(
     "{\"$ref\":\"#/components/schemas/CoolStruct\"}",
     ::std::option::Option::Some("{\"$ref\":\"#/$defs/CoolStruct\"}"),
 );
+static HANDLER31_ERROR_4XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
+);
+static HANDLER31_ERROR_5XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
+);
 static HANDLER30_PARAM_AA: runtime::Schema = runtime::Schema::new(
     &COMPONENTS,
     "{\"$ref\":\"#/components/schemas/WithXRustTypeForXRustAParam\"}",
@@ -754,6 +984,16 @@ static HANDLER30_RESPONSE_200: runtime::Schema = runtime::Schema::new(
     &COMPONENTS,
     "{\"$ref\":\"#/components/schemas/CoolStruct\"}",
     ::std::option::Option::Some("{\"$ref\":\"#/$defs/CoolStruct\"}"),
+);
+static HANDLER30_ERROR_4XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
+);
+static HANDLER30_ERROR_5XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
 );
 static HANDLER32_PARAM_AA: runtime::Schema = runtime::Schema::new(
     &COMPONENTS,
@@ -780,6 +1020,16 @@ static HANDLER32_RESPONSE_200: runtime::Schema = runtime::Schema::new(
     "{\"$ref\":\"#/components/schemas/CoolStruct\"}",
     ::std::option::Option::Some("{\"$ref\":\"#/$defs/CoolStruct\"}"),
 );
+static HANDLER32_ERROR_4XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
+);
+static HANDLER32_ERROR_5XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
+);
 static HPARAM_PARAM_A: runtime::Schema = runtime::Schema::new(
     &COMPONENTS,
     "{\"type\":\"string\"}",
@@ -790,6 +1040,21 @@ static HPARAM_PARAM_B: runtime::Schema = runtime::Schema::new(
     "{\"type\":\"string\"}",
     ::std::option::Option::None,
 );
+static HPARAM_ERROR_4XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
+);
+static HPARAM_ERROR_5XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
+);
+static HANDLER16_ERROR_DEFAULT: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{}",
+    ::std::option::Option::Some("{}"),
+);
 static HANDLER15_RESPONSE_200: runtime::Schema = runtime::Schema::new(
     &COMPONENTS,
     "{\"enum\":[null],\"title\":\"Null\",\"type\":\"string\"}",
@@ -797,10 +1062,30 @@ static HANDLER15_RESPONSE_200: runtime::Schema = runtime::Schema::new(
         "{\"enum\":[null],\"title\":\"Null\",\"type\":\"string\"}",
     ),
 );
+static HANDLER15_ERROR_4XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
+);
+static HANDLER15_ERROR_5XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
+);
 static HANDLER19_RESPONSE_200: runtime::Schema = runtime::Schema::new(
     &COMPONENTS,
     "{\"$ref\":\"#/components/schemas/ObjectWithExample\"}",
     ::std::option::Option::Some("{\"$ref\":\"#/$defs/ObjectWithExample\"}"),
+);
+static HANDLER19_ERROR_4XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
+);
+static HANDLER19_ERROR_5XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
 );
 static HANDLER17_RESPONSE_204_HEADER_ETAG: runtime::Schema = runtime::Schema::new(
     &COMPONENTS,
@@ -811,6 +1096,16 @@ static HANDLER17_RESPONSE_204_HEADER_X_FOO_MOBILE: runtime::Schema = runtime::Sc
     &COMPONENTS,
     "{\"$ref\":\"#/components/schemas/Foo\"}",
     ::std::option::Option::Some("{\"$ref\":\"#/$defs/Foo\"}"),
+);
+static HANDLER17_ERROR_4XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
+);
+static HANDLER17_ERROR_5XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
 );
 ///`handler7`: the operation's table, through which the generated layer serves it.
 pub struct Handler7;
@@ -849,6 +1144,28 @@ static HANDLER7: runtime::Operation = runtime::Operation {
         },
     ],
     errors: &[],
+    other_errors: &[
+        runtime::ErrorResponse {
+            key: "4XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &HANDLER7_ERROR_4XX,
+                doc_name: "",
+            }),
+        },
+        runtime::ErrorResponse {
+            key: "5XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &HANDLER7_ERROR_5XX,
+                doc_name: "",
+            }),
+        },
+    ],
     deprecation: ::std::option::Option::None,
 };
 ///`handler8`: the operation's table, through which the generated layer serves it.
@@ -884,6 +1201,28 @@ static HANDLER8: runtime::Operation = runtime::Operation {
         },
     ],
     errors: &[],
+    other_errors: &[
+        runtime::ErrorResponse {
+            key: "4XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &HANDLER8_ERROR_4XX,
+                doc_name: "",
+            }),
+        },
+        runtime::ErrorResponse {
+            key: "5XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &HANDLER8_ERROR_5XX,
+                doc_name: "",
+            }),
+        },
+    ],
     deprecation: ::std::option::Option::None,
 };
 ///`handler9`: the operation's table, through which the generated layer serves it.
@@ -919,6 +1258,28 @@ static HANDLER9: runtime::Operation = runtime::Operation {
         },
     ],
     errors: &[],
+    other_errors: &[
+        runtime::ErrorResponse {
+            key: "4XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &HANDLER9_ERROR_4XX,
+                doc_name: "",
+            }),
+        },
+        runtime::ErrorResponse {
+            key: "5XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &HANDLER9_ERROR_5XX,
+                doc_name: "",
+            }),
+        },
+    ],
     deprecation: ::std::option::Option::None,
 };
 ///`handler10`: the operation's table, through which the generated layer serves it.
@@ -958,6 +1319,28 @@ static HANDLER10: runtime::Operation = runtime::Operation {
         },
     ],
     errors: &[],
+    other_errors: &[
+        runtime::ErrorResponse {
+            key: "4XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &HANDLER10_ERROR_4XX,
+                doc_name: "",
+            }),
+        },
+        runtime::ErrorResponse {
+            key: "5XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &HANDLER10_ERROR_5XX,
+                doc_name: "",
+            }),
+        },
+    ],
     deprecation: ::std::option::Option::None,
 };
 ///`handler11`: the operation's table, through which the generated layer serves it.
@@ -997,6 +1380,28 @@ static HANDLER11: runtime::Operation = runtime::Operation {
         },
     ],
     errors: &[],
+    other_errors: &[
+        runtime::ErrorResponse {
+            key: "4XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &HANDLER11_ERROR_4XX,
+                doc_name: "",
+            }),
+        },
+        runtime::ErrorResponse {
+            key: "5XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &HANDLER11_ERROR_5XX,
+                doc_name: "",
+            }),
+        },
+    ],
     deprecation: ::std::option::Option::None,
 };
 ///`handler12`: the operation's table, through which the generated layer serves it.
@@ -1036,6 +1441,28 @@ static HANDLER12: runtime::Operation = runtime::Operation {
         },
     ],
     errors: &[],
+    other_errors: &[
+        runtime::ErrorResponse {
+            key: "4XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &HANDLER12_ERROR_4XX,
+                doc_name: "",
+            }),
+        },
+        runtime::ErrorResponse {
+            key: "5XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &HANDLER12_ERROR_5XX,
+                doc_name: "",
+            }),
+        },
+    ],
     deprecation: ::std::option::Option::None,
 };
 ///`handler13`: the operation's table, through which the generated layer serves it.
@@ -1071,6 +1498,28 @@ static HANDLER13: runtime::Operation = runtime::Operation {
         },
     ],
     errors: &[],
+    other_errors: &[
+        runtime::ErrorResponse {
+            key: "4XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &HANDLER13_ERROR_4XX,
+                doc_name: "",
+            }),
+        },
+        runtime::ErrorResponse {
+            key: "5XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &HANDLER13_ERROR_5XX,
+                doc_name: "",
+            }),
+        },
+    ],
     deprecation: ::std::option::Option::None,
 };
 ///`vzeroupper`: the operation's table, through which the generated layer serves it.
@@ -1106,6 +1555,28 @@ static VZEROUPPER: runtime::Operation = runtime::Operation {
         },
     ],
     errors: &[],
+    other_errors: &[
+        runtime::ErrorResponse {
+            key: "4XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &VZEROUPPER_ERROR_4XX,
+                doc_name: "",
+            }),
+        },
+        runtime::ErrorResponse {
+            key: "5XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &VZEROUPPER_ERROR_5XX,
+                doc_name: "",
+            }),
+        },
+    ],
     deprecation: ::std::option::Option::None,
 };
 ///`big_flat`: the operation's table, through which the generated layer serves it.
@@ -1141,6 +1612,28 @@ static BIG_FLAT: runtime::Operation = runtime::Operation {
         },
     ],
     errors: &[],
+    other_errors: &[
+        runtime::ErrorResponse {
+            key: "4XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &BIG_FLAT_ERROR_4XX,
+                doc_name: "",
+            }),
+        },
+        runtime::ErrorResponse {
+            key: "5XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &BIG_FLAT_ERROR_5XX,
+                doc_name: "",
+            }),
+        },
+    ],
     deprecation: ::std::option::Option::None,
 };
 ///`handler6`: the operation's table, through which the generated layer serves it.
@@ -1221,6 +1714,28 @@ static HANDLER6: runtime::Operation = runtime::Operation {
         },
     ],
     errors: &[],
+    other_errors: &[
+        runtime::ErrorResponse {
+            key: "4XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &HANDLER6_ERROR_4XX,
+                doc_name: "",
+            }),
+        },
+        runtime::ErrorResponse {
+            key: "5XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &HANDLER6_ERROR_5XX,
+                doc_name: "",
+            }),
+        },
+    ],
     deprecation: ::std::option::Option::None,
 };
 ///`vzerolower`: the operation's table, through which the generated layer serves it.
@@ -1251,6 +1766,28 @@ static VZEROLOWER: runtime::Operation = runtime::Operation {
         },
     ],
     errors: &[],
+    other_errors: &[
+        runtime::ErrorResponse {
+            key: "4XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &VZEROLOWER_ERROR_4XX,
+                doc_name: "",
+            }),
+        },
+        runtime::ErrorResponse {
+            key: "5XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &VZEROLOWER_ERROR_5XX,
+                doc_name: "",
+            }),
+        },
+    ],
     deprecation: ::std::option::Option::None,
 };
 ///`handler18`: the operation's table, through which the generated layer serves it.
@@ -1286,6 +1823,28 @@ static HANDLER18: runtime::Operation = runtime::Operation {
         },
     ],
     errors: &[],
+    other_errors: &[
+        runtime::ErrorResponse {
+            key: "4XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &HANDLER18_ERROR_4XX,
+                doc_name: "",
+            }),
+        },
+        runtime::ErrorResponse {
+            key: "5XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &HANDLER18_ERROR_5XX,
+                doc_name: "",
+            }),
+        },
+    ],
     deprecation: ::std::option::Option::None,
 };
 ///`handler21`: the operation's table, through which the generated layer serves it.
@@ -1323,6 +1882,28 @@ static HANDLER21: runtime::Operation = runtime::Operation {
         },
     ],
     errors: &[],
+    other_errors: &[
+        runtime::ErrorResponse {
+            key: "4XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &HANDLER21_ERROR_4XX,
+                doc_name: "",
+            }),
+        },
+        runtime::ErrorResponse {
+            key: "5XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &HANDLER21_ERROR_5XX,
+                doc_name: "",
+            }),
+        },
+    ],
     deprecation: ::std::option::Option::None,
 };
 ///`handler22`: the operation's table, through which the generated layer serves it.
@@ -1360,6 +1941,28 @@ static HANDLER22: runtime::Operation = runtime::Operation {
         },
     ],
     errors: &[],
+    other_errors: &[
+        runtime::ErrorResponse {
+            key: "4XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &HANDLER22_ERROR_4XX,
+                doc_name: "",
+            }),
+        },
+        runtime::ErrorResponse {
+            key: "5XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &HANDLER22_ERROR_5XX,
+                doc_name: "",
+            }),
+        },
+    ],
     deprecation: ::std::option::Option::None,
 };
 ///`handler23`: the operation's table, through which the generated layer serves it.
@@ -1397,6 +2000,28 @@ static HANDLER23: runtime::Operation = runtime::Operation {
         },
     ],
     errors: &[],
+    other_errors: &[
+        runtime::ErrorResponse {
+            key: "4XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &HANDLER23_ERROR_4XX,
+                doc_name: "",
+            }),
+        },
+        runtime::ErrorResponse {
+            key: "5XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &HANDLER23_ERROR_5XX,
+                doc_name: "",
+            }),
+        },
+    ],
     deprecation: ::std::option::Option::None,
 };
 ///`handler4`: the operation's table, through which the generated layer serves it.
@@ -1441,6 +2066,28 @@ static HANDLER4: runtime::Operation = runtime::Operation {
         },
     ],
     errors: &[],
+    other_errors: &[
+        runtime::ErrorResponse {
+            key: "4XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &HANDLER4_ERROR_4XX,
+                doc_name: "",
+            }),
+        },
+        runtime::ErrorResponse {
+            key: "5XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &HANDLER4_ERROR_5XX,
+                doc_name: "",
+            }),
+        },
+    ],
     deprecation: ::std::option::Option::None,
 };
 ///`handler24`: the operation's table, through which the generated layer serves it.
@@ -1478,6 +2125,28 @@ static HANDLER24: runtime::Operation = runtime::Operation {
         },
     ],
     errors: &[],
+    other_errors: &[
+        runtime::ErrorResponse {
+            key: "4XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &HANDLER24_ERROR_4XX,
+                doc_name: "",
+            }),
+        },
+        runtime::ErrorResponse {
+            key: "5XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &HANDLER24_ERROR_5XX,
+                doc_name: "",
+            }),
+        },
+    ],
     deprecation: ::std::option::Option::None,
 };
 ///`handler3`: the operation's table, through which the generated layer serves it.
@@ -1519,6 +2188,28 @@ static HANDLER3: runtime::Operation = runtime::Operation {
         },
     ],
     errors: &[],
+    other_errors: &[
+        runtime::ErrorResponse {
+            key: "4XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &HANDLER3_ERROR_4XX,
+                doc_name: "",
+            }),
+        },
+        runtime::ErrorResponse {
+            key: "5XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &HANDLER3_ERROR_5XX,
+                doc_name: "",
+            }),
+        },
+    ],
     deprecation: ::std::option::Option::None,
 };
 ///`handler1`: the operation's table, through which the generated layer serves it.
@@ -1554,6 +2245,28 @@ static HANDLER1: runtime::Operation = runtime::Operation {
         },
     ],
     errors: &[],
+    other_errors: &[
+        runtime::ErrorResponse {
+            key: "4XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &HANDLER1_ERROR_4XX,
+                doc_name: "",
+            }),
+        },
+        runtime::ErrorResponse {
+            key: "5XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &HANDLER1_ERROR_5XX,
+                doc_name: "",
+            }),
+        },
+    ],
     deprecation: ::std::option::Option::None,
 };
 ///`handler5`: the operation's table, through which the generated layer serves it.
@@ -1633,6 +2346,28 @@ static HANDLER5: runtime::Operation = runtime::Operation {
         },
     ],
     errors: &[],
+    other_errors: &[
+        runtime::ErrorResponse {
+            key: "4XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &HANDLER5_ERROR_4XX,
+                doc_name: "",
+            }),
+        },
+        runtime::ErrorResponse {
+            key: "5XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &HANDLER5_ERROR_5XX,
+                doc_name: "",
+            }),
+        },
+    ],
     deprecation: ::std::option::Option::None,
 };
 ///`handler20`: the operation's table, through which the generated layer serves it.
@@ -1693,6 +2428,28 @@ static HANDLER20: runtime::Operation = runtime::Operation {
         },
     ],
     errors: &[],
+    other_errors: &[
+        runtime::ErrorResponse {
+            key: "4XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &HANDLER20_ERROR_4XX,
+                doc_name: "",
+            }),
+        },
+        runtime::ErrorResponse {
+            key: "5XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &HANDLER20_ERROR_5XX,
+                doc_name: "",
+            }),
+        },
+    ],
     deprecation: ::std::option::Option::None,
 };
 ///`handler2`: the operation's table, through which the generated layer serves it.
@@ -1748,6 +2505,28 @@ static HANDLER2: runtime::Operation = runtime::Operation {
         },
     ],
     errors: &[],
+    other_errors: &[
+        runtime::ErrorResponse {
+            key: "4XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &HANDLER2_ERROR_4XX,
+                doc_name: "",
+            }),
+        },
+        runtime::ErrorResponse {
+            key: "5XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &HANDLER2_ERROR_5XX,
+                doc_name: "",
+            }),
+        },
+    ],
     deprecation: ::std::option::Option::None,
 };
 ///`handler31`: the operation's table, through which the generated layer serves it.
@@ -1823,6 +2602,28 @@ static HANDLER31: runtime::Operation = runtime::Operation {
         },
     ],
     errors: &[],
+    other_errors: &[
+        runtime::ErrorResponse {
+            key: "4XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &HANDLER31_ERROR_4XX,
+                doc_name: "",
+            }),
+        },
+        runtime::ErrorResponse {
+            key: "5XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &HANDLER31_ERROR_5XX,
+                doc_name: "",
+            }),
+        },
+    ],
     deprecation: ::std::option::Option::None,
 };
 ///`handler30`: the operation's table, through which the generated layer serves it.
@@ -1879,6 +2680,28 @@ static HANDLER30: runtime::Operation = runtime::Operation {
         },
     ],
     errors: &[],
+    other_errors: &[
+        runtime::ErrorResponse {
+            key: "4XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &HANDLER30_ERROR_4XX,
+                doc_name: "",
+            }),
+        },
+        runtime::ErrorResponse {
+            key: "5XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &HANDLER30_ERROR_5XX,
+                doc_name: "",
+            }),
+        },
+    ],
     deprecation: ::std::option::Option::None,
 };
 ///`handler32`: the operation's table, through which the generated layer serves it.
@@ -1954,6 +2777,28 @@ static HANDLER32: runtime::Operation = runtime::Operation {
         },
     ],
     errors: &[],
+    other_errors: &[
+        runtime::ErrorResponse {
+            key: "4XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &HANDLER32_ERROR_4XX,
+                doc_name: "",
+            }),
+        },
+        runtime::ErrorResponse {
+            key: "5XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &HANDLER32_ERROR_5XX,
+                doc_name: "",
+            }),
+        },
+    ],
     deprecation: ::std::option::Option::None,
 };
 ///`hparam`: the operation's table, through which the generated layer serves it.
@@ -2005,6 +2850,28 @@ static HPARAM: runtime::Operation = runtime::Operation {
         },
     ],
     errors: &[],
+    other_errors: &[
+        runtime::ErrorResponse {
+            key: "4XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &HPARAM_ERROR_4XX,
+                doc_name: "",
+            }),
+        },
+        runtime::ErrorResponse {
+            key: "5XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &HPARAM_ERROR_5XX,
+                doc_name: "",
+            }),
+        },
+    ],
     deprecation: ::std::option::Option::None,
 };
 ///`handler16`: the operation's table, through which the generated layer serves it.
@@ -2028,6 +2895,18 @@ static HANDLER16: runtime::Operation = runtime::Operation {
     body: ::std::option::Option::None,
     responses: &[],
     errors: &[],
+    other_errors: &[
+        runtime::ErrorResponse {
+            key: "default",
+            description: "",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "*/*",
+                alternatives: &[],
+                schema: &HANDLER16_ERROR_DEFAULT,
+                doc_name: "",
+            }),
+        },
+    ],
     deprecation: ::std::option::Option::None,
 };
 ///`handler15`: the operation's table, through which the generated layer serves it.
@@ -2063,6 +2942,28 @@ static HANDLER15: runtime::Operation = runtime::Operation {
         },
     ],
     errors: &[],
+    other_errors: &[
+        runtime::ErrorResponse {
+            key: "4XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &HANDLER15_ERROR_4XX,
+                doc_name: "",
+            }),
+        },
+        runtime::ErrorResponse {
+            key: "5XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &HANDLER15_ERROR_5XX,
+                doc_name: "",
+            }),
+        },
+    ],
     deprecation: ::std::option::Option::None,
 };
 ///`handler19`: the operation's table, through which the generated layer serves it.
@@ -2098,6 +2999,28 @@ static HANDLER19: runtime::Operation = runtime::Operation {
         },
     ],
     errors: &[],
+    other_errors: &[
+        runtime::ErrorResponse {
+            key: "4XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &HANDLER19_ERROR_4XX,
+                doc_name: "",
+            }),
+        },
+        runtime::ErrorResponse {
+            key: "5XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &HANDLER19_ERROR_5XX,
+                doc_name: "",
+            }),
+        },
+    ],
     deprecation: ::std::option::Option::None,
 };
 ///`handler17`: the operation's table, through which the generated layer serves it.
@@ -2143,6 +3066,28 @@ static HANDLER17: runtime::Operation = runtime::Operation {
         },
     ],
     errors: &[],
+    other_errors: &[
+        runtime::ErrorResponse {
+            key: "4XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &HANDLER17_ERROR_4XX,
+                doc_name: "",
+            }),
+        },
+        runtime::ErrorResponse {
+            key: "5XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &HANDLER17_ERROR_5XX,
+                doc_name: "",
+            }),
+        },
+    ],
     deprecation: ::std::option::Option::None,
 };
 /// Every operation's table, in the spec's order.

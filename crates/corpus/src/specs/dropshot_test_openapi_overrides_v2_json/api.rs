@@ -80,6 +80,16 @@ static THE_OPERATION_RESPONSE_200: runtime::Schema = runtime::Schema::new(
     "{\"$ref\":\"#/components/schemas/MyReturn\"}",
     ::std::option::Option::Some("{\"$ref\":\"#/$defs/MyReturn\"}"),
 );
+static THE_OPERATION_ERROR_4XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
+);
+static THE_OPERATION_ERROR_5XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
+);
 ///`the_operation`: the operation's table, through which the generated layer serves it.
 pub struct TheOperation;
 impl runtime::Contract for TheOperation {
@@ -113,6 +123,28 @@ static THE_OPERATION: runtime::Operation = runtime::Operation {
         },
     ],
     errors: &[],
+    other_errors: &[
+        runtime::ErrorResponse {
+            key: "4XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &THE_OPERATION_ERROR_4XX,
+                doc_name: "",
+            }),
+        },
+        runtime::ErrorResponse {
+            key: "5XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &THE_OPERATION_ERROR_5XX,
+                doc_name: "",
+            }),
+        },
+    ],
     deprecation: ::std::option::Option::None,
 };
 /// Every operation's table, in the spec's order.

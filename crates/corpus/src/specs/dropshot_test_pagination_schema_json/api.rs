@@ -167,6 +167,16 @@ static HANDLER_RESPONSE_200: runtime::Schema = runtime::Schema::new(
     "{\"$ref\":\"#/components/schemas/ResponseItemResultsPage\"}",
     ::std::option::Option::Some("{\"$ref\":\"#/$defs/ResponseItemResultsPage\"}"),
 );
+static HANDLER_ERROR_4XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
+);
+static HANDLER_ERROR_5XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
+);
 ///`handler`: the operation's table, through which the generated layer serves it.
 pub struct Handler;
 impl runtime::Contract for Handler {
@@ -235,6 +245,28 @@ static HANDLER: runtime::Operation = runtime::Operation {
         },
     ],
     errors: &[],
+    other_errors: &[
+        runtime::ErrorResponse {
+            key: "4XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &HANDLER_ERROR_4XX,
+                doc_name: "",
+            }),
+        },
+        runtime::ErrorResponse {
+            key: "5XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &HANDLER_ERROR_5XX,
+                doc_name: "",
+            }),
+        },
+    ],
     deprecation: ::std::option::Option::None,
 };
 /// Every operation's table, in the spec's order.

@@ -70,10 +70,30 @@ static HANDLER2_RESPONSE_200: runtime::Schema = runtime::Schema::new(
     "{\"title\":\"String\",\"type\":\"string\"}",
     ::std::option::Option::None,
 );
+static HANDLER2_ERROR_4XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
+);
+static HANDLER2_ERROR_5XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
+);
 static HANDLER4_RESPONSE_200: runtime::Schema = runtime::Schema::new(
     &COMPONENTS,
     "{\"title\":\"String\",\"type\":\"string\"}",
     ::std::option::Option::None,
+);
+static HANDLER4_ERROR_4XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
+);
+static HANDLER4_ERROR_5XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
 );
 ///`handler2`: the operation's table, through which the generated layer serves it.
 pub struct Handler2;
@@ -108,6 +128,28 @@ static HANDLER2: runtime::Operation = runtime::Operation {
         },
     ],
     errors: &[],
+    other_errors: &[
+        runtime::ErrorResponse {
+            key: "4XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &HANDLER2_ERROR_4XX,
+                doc_name: "",
+            }),
+        },
+        runtime::ErrorResponse {
+            key: "5XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &HANDLER2_ERROR_5XX,
+                doc_name: "",
+            }),
+        },
+    ],
     deprecation: ::std::option::Option::None,
 };
 ///`handler4`: the operation's table, through which the generated layer serves it.
@@ -143,6 +185,28 @@ static HANDLER4: runtime::Operation = runtime::Operation {
         },
     ],
     errors: &[],
+    other_errors: &[
+        runtime::ErrorResponse {
+            key: "4XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &HANDLER4_ERROR_4XX,
+                doc_name: "",
+            }),
+        },
+        runtime::ErrorResponse {
+            key: "5XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &HANDLER4_ERROR_5XX,
+                doc_name: "",
+            }),
+        },
+    ],
     deprecation: ::std::option::Option::None,
 };
 /// Every operation's table, in the spec's order.

@@ -113,6 +113,7 @@ static LIST_VERSIONSV2: runtime::Operation = runtime::Operation {
         },
     ],
     errors: &[],
+    other_errors: &[],
     deprecation: ::std::option::Option::None,
 };
 ///`getVersionDetailsv2`: the operation's table, through which the generated layer serves it.
@@ -159,6 +160,7 @@ static GET_VERSION_DETAILSV2: runtime::Operation = runtime::Operation {
         },
     ],
     errors: &[],
+    other_errors: &[],
     deprecation: ::std::option::Option::None,
 };
 /// Every operation's table, in the spec's order.

@@ -295,6 +295,7 @@ static GET_USER_BY_NAME: runtime::Operation = runtime::Operation {
         },
     ],
     errors: &[],
+    other_errors: &[],
     deprecation: ::std::option::Option::None,
 };
 ///`getRepositoriesByOwner`: the operation's table, through which the generated layer serves it.
@@ -341,6 +342,7 @@ static GET_REPOSITORIES_BY_OWNER: runtime::Operation = runtime::Operation {
         },
     ],
     errors: &[],
+    other_errors: &[],
     deprecation: ::std::option::Option::None,
 };
 ///`getRepository`: the operation's table, through which the generated layer serves it.
@@ -397,6 +399,7 @@ static GET_REPOSITORY: runtime::Operation = runtime::Operation {
         },
     ],
     errors: &[],
+    other_errors: &[],
     deprecation: ::std::option::Option::None,
 };
 ///`getPullRequestsByRepository`: the operation's table, through which the generated layer serves it.
@@ -463,6 +466,7 @@ static GET_PULL_REQUESTS_BY_REPOSITORY: runtime::Operation = runtime::Operation 
         },
     ],
     errors: &[],
+    other_errors: &[],
     deprecation: ::std::option::Option::None,
 };
 ///`getPullRequestsById`: the operation's table, through which the generated layer serves it.
@@ -529,6 +533,7 @@ static GET_PULL_REQUESTS_BY_ID: runtime::Operation = runtime::Operation {
         },
     ],
     errors: &[],
+    other_errors: &[],
     deprecation: ::std::option::Option::None,
 };
 ///`mergePullRequest`: the operation's table, through which the generated layer serves it.
@@ -590,6 +595,7 @@ static MERGE_PULL_REQUEST: runtime::Operation = runtime::Operation {
         },
     ],
     errors: &[],
+    other_errors: &[],
     deprecation: ::std::option::Option::None,
 };
 /// Every operation's table, in the spec's order.

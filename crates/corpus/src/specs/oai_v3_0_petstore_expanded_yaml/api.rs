@@ -107,6 +107,11 @@ static FIND_PETS_RESPONSE_200: runtime::Schema = runtime::Schema::new(
         "{\"items\":{\"$ref\":\"#/$defs/Pet\"},\"type\":\"array\"}",
     ),
 );
+static FIND_PETS_ERROR_DEFAULT: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
+);
 static ADD_PET_BODY: runtime::Schema = runtime::Schema::new(
     &COMPONENTS,
     "{\"$ref\":\"#/components/schemas/NewPet\"}",
@@ -116,6 +121,11 @@ static ADD_PET_RESPONSE_200: runtime::Schema = runtime::Schema::new(
     &COMPONENTS,
     "{\"$ref\":\"#/components/schemas/Pet\"}",
     ::std::option::Option::Some("{\"$ref\":\"#/$defs/Pet\"}"),
+);
+static ADD_PET_ERROR_DEFAULT: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
 );
 static FIND_PET_BY_ID_PARAM_ID: runtime::Schema = runtime::Schema::new(
     &COMPONENTS,
@@ -129,12 +139,22 @@ static FIND_PET_BY_ID_RESPONSE_200: runtime::Schema = runtime::Schema::new(
     "{\"$ref\":\"#/components/schemas/Pet\"}",
     ::std::option::Option::Some("{\"$ref\":\"#/$defs/Pet\"}"),
 );
+static FIND_PET_BY_ID_ERROR_DEFAULT: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
+);
 static DELETE_PET_PARAM_ID: runtime::Schema = runtime::Schema::new(
     &COMPONENTS,
     "{\"format\":\"int64\",\"type\":\"integer\"}",
     ::std::option::Option::Some(
         "{\"allOf\":[{\"maximum\":9223372036854775807,\"minimum\":-9223372036854775808}],\"format\":\"int64\",\"type\":\"integer\"}",
     ),
+);
+static DELETE_PET_ERROR_DEFAULT: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
 );
 ///`findPets`: the operation's table, through which the generated layer serves it.
 pub struct FindPets;
@@ -192,6 +212,18 @@ static FIND_PETS: runtime::Operation = runtime::Operation {
         },
     ],
     errors: &[],
+    other_errors: &[
+        runtime::ErrorResponse {
+            key: "default",
+            description: "unexpected error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &FIND_PETS_ERROR_DEFAULT,
+                doc_name: "",
+            }),
+        },
+    ],
     deprecation: ::std::option::Option::None,
 };
 ///`addPet`: the operation's table, through which the generated layer serves it.
@@ -236,6 +268,18 @@ static ADD_PET: runtime::Operation = runtime::Operation {
         },
     ],
     errors: &[],
+    other_errors: &[
+        runtime::ErrorResponse {
+            key: "default",
+            description: "unexpected error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &ADD_PET_ERROR_DEFAULT,
+                doc_name: "",
+            }),
+        },
+    ],
     deprecation: ::std::option::Option::None,
 };
 ///`find_pet_by_id`: the operation's table, through which the generated layer serves it.
@@ -282,6 +326,18 @@ static FIND_PET_BY_ID: runtime::Operation = runtime::Operation {
         },
     ],
     errors: &[],
+    other_errors: &[
+        runtime::ErrorResponse {
+            key: "default",
+            description: "unexpected error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &FIND_PET_BY_ID_ERROR_DEFAULT,
+                doc_name: "",
+            }),
+        },
+    ],
     deprecation: ::std::option::Option::None,
 };
 ///`deletePet`: the operation's table, through which the generated layer serves it.
@@ -323,6 +379,18 @@ static DELETE_PET: runtime::Operation = runtime::Operation {
         },
     ],
     errors: &[],
+    other_errors: &[
+        runtime::ErrorResponse {
+            key: "default",
+            description: "unexpected error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &DELETE_PET_ERROR_DEFAULT,
+                doc_name: "",
+            }),
+        },
+    ],
     deprecation: ::std::option::Option::None,
 };
 /// Every operation's table, in the spec's order.

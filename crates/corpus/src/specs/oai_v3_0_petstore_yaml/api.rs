@@ -118,10 +118,20 @@ static LIST_PETS_RESPONSE_200_HEADER_X_NEXT: runtime::Schema = runtime::Schema::
     "{\"type\":\"string\"}",
     ::std::option::Option::None,
 );
+static LIST_PETS_ERROR_DEFAULT: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
+);
 static CREATE_PETS_BODY: runtime::Schema = runtime::Schema::new(
     &COMPONENTS,
     "{\"$ref\":\"#/components/schemas/Pet\"}",
     ::std::option::Option::Some("{\"$ref\":\"#/$defs/Pet\"}"),
+);
+static CREATE_PETS_ERROR_DEFAULT: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
 );
 static SHOW_PET_BY_ID_PARAM_PET_ID: runtime::Schema = runtime::Schema::new(
     &COMPONENTS,
@@ -132,6 +142,11 @@ static SHOW_PET_BY_ID_RESPONSE_200: runtime::Schema = runtime::Schema::new(
     &COMPONENTS,
     "{\"$ref\":\"#/components/schemas/Pet\"}",
     ::std::option::Option::Some("{\"$ref\":\"#/$defs/Pet\"}"),
+);
+static SHOW_PET_BY_ID_ERROR_DEFAULT: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
 );
 ///`listPets`: the operation's table, through which the generated layer serves it.
 pub struct ListPets;
@@ -188,6 +203,18 @@ static LIST_PETS: runtime::Operation = runtime::Operation {
         },
     ],
     errors: &[],
+    other_errors: &[
+        runtime::ErrorResponse {
+            key: "default",
+            description: "unexpected error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &LIST_PETS_ERROR_DEFAULT,
+                doc_name: "",
+            }),
+        },
+    ],
     deprecation: ::std::option::Option::None,
 };
 ///`createPets`: the operation's table, through which the generated layer serves it.
@@ -227,6 +254,18 @@ static CREATE_PETS: runtime::Operation = runtime::Operation {
         },
     ],
     errors: &[],
+    other_errors: &[
+        runtime::ErrorResponse {
+            key: "default",
+            description: "unexpected error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &CREATE_PETS_ERROR_DEFAULT,
+                doc_name: "",
+            }),
+        },
+    ],
     deprecation: ::std::option::Option::None,
 };
 ///`showPetById`: the operation's table, through which the generated layer serves it.
@@ -273,6 +312,18 @@ static SHOW_PET_BY_ID: runtime::Operation = runtime::Operation {
         },
     ],
     errors: &[],
+    other_errors: &[
+        runtime::ErrorResponse {
+            key: "default",
+            description: "unexpected error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &SHOW_PET_BY_ID_ERROR_DEFAULT,
+                doc_name: "",
+            }),
+        },
+    ],
     deprecation: ::std::option::Option::None,
 };
 /// Every operation's table, in the spec's order.

@@ -135,6 +135,11 @@ static LIST_SEARCHABLE_FIELDS_RESPONSE_200: runtime::Schema = runtime::Schema::n
     "{\"type\":\"string\"}",
     ::std::option::Option::None,
 );
+static LIST_SEARCHABLE_FIELDS_ERROR_404: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"type\":\"string\"}",
+    ::std::option::Option::None,
+);
 static PERFORM_SEARCH_PARAM_VERSION: runtime::Schema = runtime::Schema::new(
     &COMPONENTS,
     "{\"default\":\"v1\",\"type\":\"string\"}",
@@ -192,6 +197,7 @@ static LIST_DATA_SETS: runtime::Operation = runtime::Operation {
         },
     ],
     errors: &[],
+    other_errors: &[],
     deprecation: ::std::option::Option::None,
 };
 ///`list_searchable_fields`: the operation's table, through which the generated layer serves it.
@@ -248,6 +254,18 @@ static LIST_SEARCHABLE_FIELDS: runtime::Operation = runtime::Operation {
         },
     ],
     errors: &[],
+    other_errors: &[
+        runtime::ErrorResponse {
+            key: "404",
+            description: "The combination of dataset name and version is not found in the system or it is not published yet to be consumed by public.",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &LIST_SEARCHABLE_FIELDS_ERROR_404,
+                doc_name: "",
+            }),
+        },
+    ],
     deprecation: ::std::option::Option::None,
 };
 ///`perform_search`: the operation's table, through which the generated layer serves it.
@@ -319,6 +337,13 @@ static PERFORM_SEARCH: runtime::Operation = runtime::Operation {
         },
     ],
     errors: &[],
+    other_errors: &[
+        runtime::ErrorResponse {
+            key: "404",
+            description: "No matching record found for the given criteria.",
+            content: ::std::option::Option::None,
+        },
+    ],
     deprecation: ::std::option::Option::None,
 };
 /// Every operation's table, in the spec's order.

@@ -424,6 +424,11 @@ static TASK_OUTPUT_DOWNLOAD_PARAM_TASK: runtime::Schema = runtime::Schema::new(
     "{\"type\":\"string\"}",
     ::std::option::Option::None,
 );
+static TASK_OUTPUT_DOWNLOAD_ERROR_DEFAULT: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{}",
+    ::std::option::Option::Some("{}"),
+);
 static USER_CREATE_BODY: runtime::Schema = runtime::Schema::new(
     &COMPONENTS,
     "{\"$ref\":\"#/components/schemas/UserCreate\"}",
@@ -549,6 +554,7 @@ static CONTROL_HOLD: runtime::Operation = runtime::Operation {
         },
     ],
     errors: &[],
+    other_errors: &[],
     deprecation: ::std::option::Option::None,
 };
 ///`control_resume`: the operation's table, through which the generated layer serves it.
@@ -579,6 +585,7 @@ static CONTROL_RESUME: runtime::Operation = runtime::Operation {
         },
     ],
     errors: &[],
+    other_errors: &[],
     deprecation: ::std::option::Option::None,
 };
 ///`task_get`: the operation's table, through which the generated layer serves it.
@@ -625,6 +632,7 @@ static TASK_GET: runtime::Operation = runtime::Operation {
         },
     ],
     errors: &[],
+    other_errors: &[],
     deprecation: ::std::option::Option::None,
 };
 ///`tasks_get`: the operation's table, through which the generated layer serves it.
@@ -660,6 +668,7 @@ static TASKS_GET: runtime::Operation = runtime::Operation {
         },
     ],
     errors: &[],
+    other_errors: &[],
     deprecation: ::std::option::Option::None,
 };
 ///`task_submit`: the operation's table, through which the generated layer serves it.
@@ -704,6 +713,7 @@ static TASK_SUBMIT: runtime::Operation = runtime::Operation {
         },
     ],
     errors: &[],
+    other_errors: &[],
     deprecation: ::std::option::Option::None,
 };
 ///`task_events_get`: the operation's table, through which the generated layer serves it.
@@ -760,6 +770,7 @@ static TASK_EVENTS_GET: runtime::Operation = runtime::Operation {
         },
     ],
     errors: &[],
+    other_errors: &[],
     deprecation: ::std::option::Option::None,
 };
 ///`task_outputs_get`: the operation's table, through which the generated layer serves it.
@@ -806,6 +817,7 @@ static TASK_OUTPUTS_GET: runtime::Operation = runtime::Operation {
         },
     ],
     errors: &[],
+    other_errors: &[],
     deprecation: ::std::option::Option::None,
 };
 ///`task_output_download`: the operation's table, through which the generated layer serves it.
@@ -850,6 +862,18 @@ static TASK_OUTPUT_DOWNLOAD: runtime::Operation = runtime::Operation {
     body: ::std::option::Option::None,
     responses: &[],
     errors: &[],
+    other_errors: &[
+        runtime::ErrorResponse {
+            key: "default",
+            description: "",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "*/*",
+                alternatives: &[],
+                schema: &TASK_OUTPUT_DOWNLOAD_ERROR_DEFAULT,
+                doc_name: "",
+            }),
+        },
+    ],
     deprecation: ::std::option::Option::None,
 };
 ///`user_create`: the operation's table, through which the generated layer serves it.
@@ -894,6 +918,7 @@ static USER_CREATE: runtime::Operation = runtime::Operation {
         },
     ],
     errors: &[],
+    other_errors: &[],
     deprecation: ::std::option::Option::None,
 };
 ///`whoami`: the operation's table, through which the generated layer serves it.
@@ -929,6 +954,7 @@ static WHOAMI: runtime::Operation = runtime::Operation {
         },
     ],
     errors: &[],
+    other_errors: &[],
     deprecation: ::std::option::Option::None,
 };
 ///`whoami_put_name`: the operation's table, through which the generated layer serves it.
@@ -968,6 +994,7 @@ static WHOAMI_PUT_NAME: runtime::Operation = runtime::Operation {
         },
     ],
     errors: &[],
+    other_errors: &[],
     deprecation: ::std::option::Option::None,
 };
 ///`worker_bootstrap`: the operation's table, through which the generated layer serves it.
@@ -1012,6 +1039,7 @@ static WORKER_BOOTSTRAP: runtime::Operation = runtime::Operation {
         },
     ],
     errors: &[],
+    other_errors: &[],
     deprecation: ::std::option::Option::None,
 };
 ///`worker_ping`: the operation's table, through which the generated layer serves it.
@@ -1047,6 +1075,7 @@ static WORKER_PING: runtime::Operation = runtime::Operation {
         },
     ],
     errors: &[],
+    other_errors: &[],
     deprecation: ::std::option::Option::None,
 };
 ///`worker_task_append`: the operation's table, through which the generated layer serves it.
@@ -1097,6 +1126,7 @@ static WORKER_TASK_APPEND: runtime::Operation = runtime::Operation {
         },
     ],
     errors: &[],
+    other_errors: &[],
     deprecation: ::std::option::Option::None,
 };
 ///`worker_task_upload_chunk`: the operation's table, through which the generated layer serves it.
@@ -1152,6 +1182,7 @@ static WORKER_TASK_UPLOAD_CHUNK: runtime::Operation = runtime::Operation {
         },
     ],
     errors: &[],
+    other_errors: &[],
     deprecation: ::std::option::Option::None,
 };
 ///`worker_task_complete`: the operation's table, through which the generated layer serves it.
@@ -1202,6 +1233,7 @@ static WORKER_TASK_COMPLETE: runtime::Operation = runtime::Operation {
         },
     ],
     errors: &[],
+    other_errors: &[],
     deprecation: ::std::option::Option::None,
 };
 ///`worker_task_add_output`: the operation's table, through which the generated layer serves it.
@@ -1252,6 +1284,7 @@ static WORKER_TASK_ADD_OUTPUT: runtime::Operation = runtime::Operation {
         },
     ],
     errors: &[],
+    other_errors: &[],
     deprecation: ::std::option::Option::None,
 };
 ///`workers_list`: the operation's table, through which the generated layer serves it.
@@ -1287,6 +1320,7 @@ static WORKERS_LIST: runtime::Operation = runtime::Operation {
         },
     ],
     errors: &[],
+    other_errors: &[],
     deprecation: ::std::option::Option::None,
 };
 ///`workers_recycle`: the operation's table, through which the generated layer serves it.
@@ -1317,6 +1351,7 @@ static WORKERS_RECYCLE: runtime::Operation = runtime::Operation {
         },
     ],
     errors: &[],
+    other_errors: &[],
     deprecation: ::std::option::Option::None,
 };
 ///`header_arg`: the operation's table, through which the generated layer serves it.
@@ -1351,6 +1386,13 @@ static HEADER_ARG: runtime::Operation = runtime::Operation {
     body: ::std::option::Option::None,
     responses: &[],
     errors: &[],
+    other_errors: &[
+        runtime::ErrorResponse {
+            key: "default",
+            description: "successful operation",
+            content: ::std::option::Option::None,
+        },
+    ],
     deprecation: ::std::option::Option::None,
 };
 /// Every operation's table, in the spec's order.

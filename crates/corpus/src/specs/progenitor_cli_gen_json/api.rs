@@ -68,6 +68,11 @@ static UNO_BODY: runtime::Schema = runtime::Schema::new(
         "{\"properties\":{\"gateway\":{\"type\":\"string\"}},\"required\":[\"required\"],\"type\":\"object\"}",
     ),
 );
+static UNO_ERROR_DEFAULT: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{}",
+    ::std::option::Option::Some("{}"),
+);
 ///`uno`: the operation's table, through which the generated layer serves it.
 pub struct Uno;
 impl runtime::Contract for Uno {
@@ -109,6 +114,18 @@ static UNO: runtime::Operation = runtime::Operation {
     }),
     responses: &[],
     errors: &[],
+    other_errors: &[
+        runtime::ErrorResponse {
+            key: "default",
+            description: "",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "*/*",
+                alternatives: &[],
+                schema: &UNO_ERROR_DEFAULT,
+                doc_name: "",
+            }),
+        },
+    ],
     deprecation: ::std::option::Option::None,
 };
 /// Every operation's table, in the spec's order.

@@ -236,6 +236,7 @@ static ENROL: runtime::Operation = runtime::Operation {
         },
     ],
     errors: &[],
+    other_errors: &[],
     deprecation: ::std::option::Option::None,
 };
 ///`global_jobs`: the operation's table, through which the generated layer serves it.
@@ -271,6 +272,7 @@ static GLOBAL_JOBS: runtime::Operation = runtime::Operation {
         },
     ],
     errors: &[],
+    other_errors: &[],
     deprecation: ::std::option::Option::None,
 };
 ///`ping`: the operation's table, through which the generated layer serves it.
@@ -306,6 +308,7 @@ static PING: runtime::Operation = runtime::Operation {
         },
     ],
     errors: &[],
+    other_errors: &[],
     deprecation: ::std::option::Option::None,
 };
 ///`report_finish`: the operation's table, through which the generated layer serves it.
@@ -350,6 +353,7 @@ static REPORT_FINISH: runtime::Operation = runtime::Operation {
         },
     ],
     errors: &[],
+    other_errors: &[],
     deprecation: ::std::option::Option::None,
 };
 ///`report_output`: the operation's table, through which the generated layer serves it.
@@ -394,6 +398,7 @@ static REPORT_OUTPUT: runtime::Operation = runtime::Operation {
         },
     ],
     errors: &[],
+    other_errors: &[],
     deprecation: ::std::option::Option::None,
 };
 ///`report_start`: the operation's table, through which the generated layer serves it.
@@ -438,6 +443,7 @@ static REPORT_START: runtime::Operation = runtime::Operation {
         },
     ],
     errors: &[],
+    other_errors: &[],
     deprecation: ::std::option::Option::None,
 };
 /// Every operation's table, in the spec's order.

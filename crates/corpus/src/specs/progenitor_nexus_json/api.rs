@@ -5505,6 +5505,16 @@ static DISK_VIEW_BY_ID_RESPONSE_200: runtime::Schema = runtime::Schema::new(
     "{\"$ref\":\"#/components/schemas/Disk\"}",
     ::std::option::Option::Some("{\"$ref\":\"#/$defs/Disk\"}"),
 );
+static DISK_VIEW_BY_ID_ERROR_4XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
+);
+static DISK_VIEW_BY_ID_ERROR_5XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
+);
 static IMAGE_VIEW_BY_ID_PARAM_ID: runtime::Schema = runtime::Schema::new(
     &COMPONENTS,
     "{\"format\":\"uuid\",\"type\":\"string\"}",
@@ -5514,6 +5524,16 @@ static IMAGE_VIEW_BY_ID_RESPONSE_200: runtime::Schema = runtime::Schema::new(
     &COMPONENTS,
     "{\"$ref\":\"#/components/schemas/Image\"}",
     ::std::option::Option::Some("{\"$ref\":\"#/$defs/Image\"}"),
+);
+static IMAGE_VIEW_BY_ID_ERROR_4XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
+);
+static IMAGE_VIEW_BY_ID_ERROR_5XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
 );
 static INSTANCE_VIEW_BY_ID_PARAM_ID: runtime::Schema = runtime::Schema::new(
     &COMPONENTS,
@@ -5525,6 +5545,16 @@ static INSTANCE_VIEW_BY_ID_RESPONSE_200: runtime::Schema = runtime::Schema::new(
     "{\"$ref\":\"#/components/schemas/Instance\"}",
     ::std::option::Option::Some("{\"$ref\":\"#/$defs/Instance\"}"),
 );
+static INSTANCE_VIEW_BY_ID_ERROR_4XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
+);
+static INSTANCE_VIEW_BY_ID_ERROR_5XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
+);
 static INSTANCE_NETWORK_INTERFACE_VIEW_BY_ID_PARAM_ID: runtime::Schema = runtime::Schema::new(
     &COMPONENTS,
     "{\"format\":\"uuid\",\"type\":\"string\"}",
@@ -5534,6 +5564,16 @@ static INSTANCE_NETWORK_INTERFACE_VIEW_BY_ID_RESPONSE_200: runtime::Schema = run
     &COMPONENTS,
     "{\"$ref\":\"#/components/schemas/NetworkInterface\"}",
     ::std::option::Option::Some("{\"$ref\":\"#/$defs/NetworkInterface\"}"),
+);
+static INSTANCE_NETWORK_INTERFACE_VIEW_BY_ID_ERROR_4XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
+);
+static INSTANCE_NETWORK_INTERFACE_VIEW_BY_ID_ERROR_5XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
 );
 static ORGANIZATION_VIEW_BY_ID_PARAM_ID: runtime::Schema = runtime::Schema::new(
     &COMPONENTS,
@@ -5545,6 +5585,16 @@ static ORGANIZATION_VIEW_BY_ID_RESPONSE_200: runtime::Schema = runtime::Schema::
     "{\"$ref\":\"#/components/schemas/Organization\"}",
     ::std::option::Option::Some("{\"$ref\":\"#/$defs/Organization\"}"),
 );
+static ORGANIZATION_VIEW_BY_ID_ERROR_4XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
+);
+static ORGANIZATION_VIEW_BY_ID_ERROR_5XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
+);
 static PROJECT_VIEW_BY_ID_PARAM_ID: runtime::Schema = runtime::Schema::new(
     &COMPONENTS,
     "{\"format\":\"uuid\",\"type\":\"string\"}",
@@ -5554,6 +5604,16 @@ static PROJECT_VIEW_BY_ID_RESPONSE_200: runtime::Schema = runtime::Schema::new(
     &COMPONENTS,
     "{\"$ref\":\"#/components/schemas/Project\"}",
     ::std::option::Option::Some("{\"$ref\":\"#/$defs/Project\"}"),
+);
+static PROJECT_VIEW_BY_ID_ERROR_4XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
+);
+static PROJECT_VIEW_BY_ID_ERROR_5XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
 );
 static SNAPSHOT_VIEW_BY_ID_PARAM_ID: runtime::Schema = runtime::Schema::new(
     &COMPONENTS,
@@ -5565,6 +5625,16 @@ static SNAPSHOT_VIEW_BY_ID_RESPONSE_200: runtime::Schema = runtime::Schema::new(
     "{\"$ref\":\"#/components/schemas/Snapshot\"}",
     ::std::option::Option::Some("{\"$ref\":\"#/$defs/Snapshot\"}"),
 );
+static SNAPSHOT_VIEW_BY_ID_ERROR_4XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
+);
+static SNAPSHOT_VIEW_BY_ID_ERROR_5XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
+);
 static VPC_ROUTER_ROUTE_VIEW_BY_ID_PARAM_ID: runtime::Schema = runtime::Schema::new(
     &COMPONENTS,
     "{\"format\":\"uuid\",\"type\":\"string\"}",
@@ -5574,6 +5644,16 @@ static VPC_ROUTER_ROUTE_VIEW_BY_ID_RESPONSE_200: runtime::Schema = runtime::Sche
     &COMPONENTS,
     "{\"$ref\":\"#/components/schemas/RouterRoute\"}",
     ::std::option::Option::Some("{\"$ref\":\"#/$defs/RouterRoute\"}"),
+);
+static VPC_ROUTER_ROUTE_VIEW_BY_ID_ERROR_4XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
+);
+static VPC_ROUTER_ROUTE_VIEW_BY_ID_ERROR_5XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
 );
 static VPC_ROUTER_VIEW_BY_ID_PARAM_ID: runtime::Schema = runtime::Schema::new(
     &COMPONENTS,
@@ -5585,6 +5665,16 @@ static VPC_ROUTER_VIEW_BY_ID_RESPONSE_200: runtime::Schema = runtime::Schema::ne
     "{\"$ref\":\"#/components/schemas/VpcRouter\"}",
     ::std::option::Option::Some("{\"$ref\":\"#/$defs/VpcRouter\"}"),
 );
+static VPC_ROUTER_VIEW_BY_ID_ERROR_4XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
+);
+static VPC_ROUTER_VIEW_BY_ID_ERROR_5XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
+);
 static VPC_SUBNET_VIEW_BY_ID_PARAM_ID: runtime::Schema = runtime::Schema::new(
     &COMPONENTS,
     "{\"format\":\"uuid\",\"type\":\"string\"}",
@@ -5594,6 +5684,16 @@ static VPC_SUBNET_VIEW_BY_ID_RESPONSE_200: runtime::Schema = runtime::Schema::ne
     &COMPONENTS,
     "{\"$ref\":\"#/components/schemas/VpcSubnet\"}",
     ::std::option::Option::Some("{\"$ref\":\"#/$defs/VpcSubnet\"}"),
+);
+static VPC_SUBNET_VIEW_BY_ID_ERROR_4XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
+);
+static VPC_SUBNET_VIEW_BY_ID_ERROR_5XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
 );
 static VPC_VIEW_BY_ID_PARAM_ID: runtime::Schema = runtime::Schema::new(
     &COMPONENTS,
@@ -5605,20 +5705,50 @@ static VPC_VIEW_BY_ID_RESPONSE_200: runtime::Schema = runtime::Schema::new(
     "{\"$ref\":\"#/components/schemas/Vpc\"}",
     ::std::option::Option::Some("{\"$ref\":\"#/$defs/Vpc\"}"),
 );
+static VPC_VIEW_BY_ID_ERROR_4XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
+);
+static VPC_VIEW_BY_ID_ERROR_5XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
+);
 static DEVICE_AUTH_REQUEST_BODY: runtime::Schema = runtime::Schema::new(
     &COMPONENTS,
     "{\"$ref\":\"#/components/schemas/DeviceAuthRequest\"}",
     ::std::option::Option::Some("{\"$ref\":\"#/$defs/DeviceAuthRequest\"}"),
+);
+static DEVICE_AUTH_REQUEST_ERROR_DEFAULT: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{}",
+    ::std::option::Option::Some("{}"),
 );
 static DEVICE_AUTH_CONFIRM_BODY: runtime::Schema = runtime::Schema::new(
     &COMPONENTS,
     "{\"$ref\":\"#/components/schemas/DeviceAuthVerify\"}",
     ::std::option::Option::Some("{\"$ref\":\"#/$defs/DeviceAuthVerify\"}"),
 );
+static DEVICE_AUTH_CONFIRM_ERROR_4XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
+);
+static DEVICE_AUTH_CONFIRM_ERROR_5XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
+);
 static DEVICE_ACCESS_TOKEN_BODY: runtime::Schema = runtime::Schema::new(
     &COMPONENTS,
     "{\"$ref\":\"#/components/schemas/DeviceAccessTokenRequest\"}",
     ::std::option::Option::Some("{\"$ref\":\"#/$defs/DeviceAccessTokenRequest\"}"),
+);
+static DEVICE_ACCESS_TOKEN_ERROR_DEFAULT: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{}",
+    ::std::option::Option::Some("{}"),
 );
 static GROUP_LIST_PARAM_LIMIT: runtime::Schema = runtime::Schema::new(
     &COMPONENTS,
@@ -5642,10 +5772,30 @@ static GROUP_LIST_RESPONSE_200: runtime::Schema = runtime::Schema::new(
     "{\"$ref\":\"#/components/schemas/GroupResultsPage\"}",
     ::std::option::Option::Some("{\"$ref\":\"#/$defs/GroupResultsPage\"}"),
 );
+static GROUP_LIST_ERROR_4XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
+);
+static GROUP_LIST_ERROR_5XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
+);
 static LOGIN_SPOOF_BODY: runtime::Schema = runtime::Schema::new(
     &COMPONENTS,
     "{\"$ref\":\"#/components/schemas/SpoofLoginBody\"}",
     ::std::option::Option::Some("{\"$ref\":\"#/$defs/SpoofLoginBody\"}"),
+);
+static LOGIN_SPOOF_ERROR_4XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
+);
+static LOGIN_SPOOF_ERROR_5XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
 );
 static LOGIN_LOCAL_PARAM_SILO_NAME: runtime::Schema = runtime::Schema::new(
     &COMPONENTS,
@@ -5662,6 +5812,16 @@ static LOGIN_LOCAL_RESPONSE_303_HEADER_LOCATION: runtime::Schema = runtime::Sche
     "{\"type\":\"string\"}",
     ::std::option::Option::None,
 );
+static LOGIN_LOCAL_ERROR_4XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
+);
+static LOGIN_LOCAL_ERROR_5XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
+);
 static LOGIN_SAML_BEGIN_PARAM_PROVIDER_NAME: runtime::Schema = runtime::Schema::new(
     &COMPONENTS,
     "{\"$ref\":\"#/components/schemas/Name\"}",
@@ -5676,6 +5836,16 @@ static LOGIN_SAML_BEGIN_RESPONSE_302_HEADER_LOCATION: runtime::Schema = runtime:
     &COMPONENTS,
     "{\"type\":\"string\"}",
     ::std::option::Option::None,
+);
+static LOGIN_SAML_BEGIN_ERROR_4XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
+);
+static LOGIN_SAML_BEGIN_ERROR_5XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
 );
 static LOGIN_SAML_PARAM_PROVIDER_NAME: runtime::Schema = runtime::Schema::new(
     &COMPONENTS,
@@ -5696,6 +5866,26 @@ static LOGIN_SAML_RESPONSE_303_HEADER_LOCATION: runtime::Schema = runtime::Schem
     &COMPONENTS,
     "{\"type\":\"string\"}",
     ::std::option::Option::None,
+);
+static LOGIN_SAML_ERROR_4XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
+);
+static LOGIN_SAML_ERROR_5XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
+);
+static LOGOUT_ERROR_4XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
+);
+static LOGOUT_ERROR_5XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
 );
 static ORGANIZATION_LIST_PARAM_LIMIT: runtime::Schema = runtime::Schema::new(
     &COMPONENTS,
@@ -5719,6 +5909,16 @@ static ORGANIZATION_LIST_RESPONSE_200: runtime::Schema = runtime::Schema::new(
     "{\"$ref\":\"#/components/schemas/OrganizationResultsPage\"}",
     ::std::option::Option::Some("{\"$ref\":\"#/$defs/OrganizationResultsPage\"}"),
 );
+static ORGANIZATION_LIST_ERROR_4XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
+);
+static ORGANIZATION_LIST_ERROR_5XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
+);
 static ORGANIZATION_CREATE_BODY: runtime::Schema = runtime::Schema::new(
     &COMPONENTS,
     "{\"$ref\":\"#/components/schemas/OrganizationCreate\"}",
@@ -5729,6 +5929,16 @@ static ORGANIZATION_CREATE_RESPONSE_201: runtime::Schema = runtime::Schema::new(
     "{\"$ref\":\"#/components/schemas/Organization\"}",
     ::std::option::Option::Some("{\"$ref\":\"#/$defs/Organization\"}"),
 );
+static ORGANIZATION_CREATE_ERROR_4XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
+);
+static ORGANIZATION_CREATE_ERROR_5XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
+);
 static ORGANIZATION_VIEW_PARAM_ORGANIZATION_NAME: runtime::Schema = runtime::Schema::new(
     &COMPONENTS,
     "{\"$ref\":\"#/components/schemas/Name\"}",
@@ -5738,6 +5948,16 @@ static ORGANIZATION_VIEW_RESPONSE_200: runtime::Schema = runtime::Schema::new(
     &COMPONENTS,
     "{\"$ref\":\"#/components/schemas/Organization\"}",
     ::std::option::Option::Some("{\"$ref\":\"#/$defs/Organization\"}"),
+);
+static ORGANIZATION_VIEW_ERROR_4XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
+);
+static ORGANIZATION_VIEW_ERROR_5XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
 );
 static ORGANIZATION_UPDATE_PARAM_ORGANIZATION_NAME: runtime::Schema = runtime::Schema::new(
     &COMPONENTS,
@@ -5754,10 +5974,30 @@ static ORGANIZATION_UPDATE_RESPONSE_200: runtime::Schema = runtime::Schema::new(
     "{\"$ref\":\"#/components/schemas/Organization\"}",
     ::std::option::Option::Some("{\"$ref\":\"#/$defs/Organization\"}"),
 );
+static ORGANIZATION_UPDATE_ERROR_4XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
+);
+static ORGANIZATION_UPDATE_ERROR_5XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
+);
 static ORGANIZATION_DELETE_PARAM_ORGANIZATION_NAME: runtime::Schema = runtime::Schema::new(
     &COMPONENTS,
     "{\"$ref\":\"#/components/schemas/Name\"}",
     ::std::option::Option::Some("{\"$ref\":\"#/$defs/Name\"}"),
+);
+static ORGANIZATION_DELETE_ERROR_4XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
+);
+static ORGANIZATION_DELETE_ERROR_5XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
 );
 static ORGANIZATION_POLICY_VIEW_PARAM_ORGANIZATION_NAME: runtime::Schema = runtime::Schema::new(
     &COMPONENTS,
@@ -5768,6 +6008,16 @@ static ORGANIZATION_POLICY_VIEW_RESPONSE_200: runtime::Schema = runtime::Schema:
     &COMPONENTS,
     "{\"$ref\":\"#/components/schemas/OrganizationRolePolicy\"}",
     ::std::option::Option::Some("{\"$ref\":\"#/$defs/OrganizationRolePolicy\"}"),
+);
+static ORGANIZATION_POLICY_VIEW_ERROR_4XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
+);
+static ORGANIZATION_POLICY_VIEW_ERROR_5XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
 );
 static ORGANIZATION_POLICY_UPDATE_PARAM_ORGANIZATION_NAME: runtime::Schema = runtime::Schema::new(
     &COMPONENTS,
@@ -5783,6 +6033,16 @@ static ORGANIZATION_POLICY_UPDATE_RESPONSE_200: runtime::Schema = runtime::Schem
     &COMPONENTS,
     "{\"$ref\":\"#/components/schemas/OrganizationRolePolicy\"}",
     ::std::option::Option::Some("{\"$ref\":\"#/$defs/OrganizationRolePolicy\"}"),
+);
+static ORGANIZATION_POLICY_UPDATE_ERROR_4XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
+);
+static ORGANIZATION_POLICY_UPDATE_ERROR_5XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
 );
 static PROJECT_LIST_PARAM_LIMIT: runtime::Schema = runtime::Schema::new(
     &COMPONENTS,
@@ -5811,6 +6071,16 @@ static PROJECT_LIST_RESPONSE_200: runtime::Schema = runtime::Schema::new(
     "{\"$ref\":\"#/components/schemas/ProjectResultsPage\"}",
     ::std::option::Option::Some("{\"$ref\":\"#/$defs/ProjectResultsPage\"}"),
 );
+static PROJECT_LIST_ERROR_4XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
+);
+static PROJECT_LIST_ERROR_5XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
+);
 static PROJECT_CREATE_PARAM_ORGANIZATION_NAME: runtime::Schema = runtime::Schema::new(
     &COMPONENTS,
     "{\"$ref\":\"#/components/schemas/Name\"}",
@@ -5826,6 +6096,16 @@ static PROJECT_CREATE_RESPONSE_201: runtime::Schema = runtime::Schema::new(
     "{\"$ref\":\"#/components/schemas/Project\"}",
     ::std::option::Option::Some("{\"$ref\":\"#/$defs/Project\"}"),
 );
+static PROJECT_CREATE_ERROR_4XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
+);
+static PROJECT_CREATE_ERROR_5XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
+);
 static PROJECT_VIEW_PARAM_ORGANIZATION_NAME: runtime::Schema = runtime::Schema::new(
     &COMPONENTS,
     "{\"$ref\":\"#/components/schemas/Name\"}",
@@ -5840,6 +6120,16 @@ static PROJECT_VIEW_RESPONSE_200: runtime::Schema = runtime::Schema::new(
     &COMPONENTS,
     "{\"$ref\":\"#/components/schemas/Project\"}",
     ::std::option::Option::Some("{\"$ref\":\"#/$defs/Project\"}"),
+);
+static PROJECT_VIEW_ERROR_4XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
+);
+static PROJECT_VIEW_ERROR_5XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
 );
 static PROJECT_UPDATE_PARAM_ORGANIZATION_NAME: runtime::Schema = runtime::Schema::new(
     &COMPONENTS,
@@ -5861,6 +6151,16 @@ static PROJECT_UPDATE_RESPONSE_200: runtime::Schema = runtime::Schema::new(
     "{\"$ref\":\"#/components/schemas/Project\"}",
     ::std::option::Option::Some("{\"$ref\":\"#/$defs/Project\"}"),
 );
+static PROJECT_UPDATE_ERROR_4XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
+);
+static PROJECT_UPDATE_ERROR_5XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
+);
 static PROJECT_DELETE_PARAM_ORGANIZATION_NAME: runtime::Schema = runtime::Schema::new(
     &COMPONENTS,
     "{\"$ref\":\"#/components/schemas/Name\"}",
@@ -5870,6 +6170,16 @@ static PROJECT_DELETE_PARAM_PROJECT_NAME: runtime::Schema = runtime::Schema::new
     &COMPONENTS,
     "{\"$ref\":\"#/components/schemas/Name\"}",
     ::std::option::Option::Some("{\"$ref\":\"#/$defs/Name\"}"),
+);
+static PROJECT_DELETE_ERROR_4XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
+);
+static PROJECT_DELETE_ERROR_5XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
 );
 static DISK_LIST_PARAM_LIMIT: runtime::Schema = runtime::Schema::new(
     &COMPONENTS,
@@ -5903,6 +6213,16 @@ static DISK_LIST_RESPONSE_200: runtime::Schema = runtime::Schema::new(
     "{\"$ref\":\"#/components/schemas/DiskResultsPage\"}",
     ::std::option::Option::Some("{\"$ref\":\"#/$defs/DiskResultsPage\"}"),
 );
+static DISK_LIST_ERROR_4XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
+);
+static DISK_LIST_ERROR_5XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
+);
 static DISK_CREATE_PARAM_ORGANIZATION_NAME: runtime::Schema = runtime::Schema::new(
     &COMPONENTS,
     "{\"$ref\":\"#/components/schemas/Name\"}",
@@ -5922,6 +6242,16 @@ static DISK_CREATE_RESPONSE_201: runtime::Schema = runtime::Schema::new(
     &COMPONENTS,
     "{\"$ref\":\"#/components/schemas/Disk\"}",
     ::std::option::Option::Some("{\"$ref\":\"#/$defs/Disk\"}"),
+);
+static DISK_CREATE_ERROR_4XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
+);
+static DISK_CREATE_ERROR_5XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
 );
 static DISK_VIEW_PARAM_DISK_NAME: runtime::Schema = runtime::Schema::new(
     &COMPONENTS,
@@ -5943,6 +6273,16 @@ static DISK_VIEW_RESPONSE_200: runtime::Schema = runtime::Schema::new(
     "{\"$ref\":\"#/components/schemas/Disk\"}",
     ::std::option::Option::Some("{\"$ref\":\"#/$defs/Disk\"}"),
 );
+static DISK_VIEW_ERROR_4XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
+);
+static DISK_VIEW_ERROR_5XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
+);
 static DISK_DELETE_PARAM_DISK_NAME: runtime::Schema = runtime::Schema::new(
     &COMPONENTS,
     "{\"$ref\":\"#/components/schemas/Name\"}",
@@ -5957,6 +6297,16 @@ static DISK_DELETE_PARAM_PROJECT_NAME: runtime::Schema = runtime::Schema::new(
     &COMPONENTS,
     "{\"$ref\":\"#/components/schemas/Name\"}",
     ::std::option::Option::Some("{\"$ref\":\"#/$defs/Name\"}"),
+);
+static DISK_DELETE_ERROR_4XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
+);
+static DISK_DELETE_ERROR_5XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
 );
 static DISK_METRICS_LIST_PARAM_DISK_NAME: runtime::Schema = runtime::Schema::new(
     &COMPONENTS,
@@ -6005,6 +6355,16 @@ static DISK_METRICS_LIST_RESPONSE_200: runtime::Schema = runtime::Schema::new(
     "{\"$ref\":\"#/components/schemas/MeasurementResultsPage\"}",
     ::std::option::Option::Some("{\"$ref\":\"#/$defs/MeasurementResultsPage\"}"),
 );
+static DISK_METRICS_LIST_ERROR_4XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
+);
+static DISK_METRICS_LIST_ERROR_5XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
+);
 static IMAGE_LIST_PARAM_LIMIT: runtime::Schema = runtime::Schema::new(
     &COMPONENTS,
     "{\"format\":\"uint32\",\"minimum\":1,\"nullable\":true,\"type\":\"integer\"}",
@@ -6037,6 +6397,16 @@ static IMAGE_LIST_RESPONSE_200: runtime::Schema = runtime::Schema::new(
     "{\"$ref\":\"#/components/schemas/ImageResultsPage\"}",
     ::std::option::Option::Some("{\"$ref\":\"#/$defs/ImageResultsPage\"}"),
 );
+static IMAGE_LIST_ERROR_4XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
+);
+static IMAGE_LIST_ERROR_5XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
+);
 static IMAGE_CREATE_PARAM_ORGANIZATION_NAME: runtime::Schema = runtime::Schema::new(
     &COMPONENTS,
     "{\"$ref\":\"#/components/schemas/Name\"}",
@@ -6056,6 +6426,16 @@ static IMAGE_CREATE_RESPONSE_201: runtime::Schema = runtime::Schema::new(
     &COMPONENTS,
     "{\"$ref\":\"#/components/schemas/Image\"}",
     ::std::option::Option::Some("{\"$ref\":\"#/$defs/Image\"}"),
+);
+static IMAGE_CREATE_ERROR_4XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
+);
+static IMAGE_CREATE_ERROR_5XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
 );
 static IMAGE_VIEW_PARAM_IMAGE_NAME: runtime::Schema = runtime::Schema::new(
     &COMPONENTS,
@@ -6077,6 +6457,16 @@ static IMAGE_VIEW_RESPONSE_200: runtime::Schema = runtime::Schema::new(
     "{\"$ref\":\"#/components/schemas/Image\"}",
     ::std::option::Option::Some("{\"$ref\":\"#/$defs/Image\"}"),
 );
+static IMAGE_VIEW_ERROR_4XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
+);
+static IMAGE_VIEW_ERROR_5XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
+);
 static IMAGE_DELETE_PARAM_IMAGE_NAME: runtime::Schema = runtime::Schema::new(
     &COMPONENTS,
     "{\"$ref\":\"#/components/schemas/Name\"}",
@@ -6091,6 +6481,16 @@ static IMAGE_DELETE_PARAM_PROJECT_NAME: runtime::Schema = runtime::Schema::new(
     &COMPONENTS,
     "{\"$ref\":\"#/components/schemas/Name\"}",
     ::std::option::Option::Some("{\"$ref\":\"#/$defs/Name\"}"),
+);
+static IMAGE_DELETE_ERROR_4XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
+);
+static IMAGE_DELETE_ERROR_5XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
 );
 static INSTANCE_LIST_PARAM_LIMIT: runtime::Schema = runtime::Schema::new(
     &COMPONENTS,
@@ -6124,6 +6524,16 @@ static INSTANCE_LIST_RESPONSE_200: runtime::Schema = runtime::Schema::new(
     "{\"$ref\":\"#/components/schemas/InstanceResultsPage\"}",
     ::std::option::Option::Some("{\"$ref\":\"#/$defs/InstanceResultsPage\"}"),
 );
+static INSTANCE_LIST_ERROR_4XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
+);
+static INSTANCE_LIST_ERROR_5XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
+);
 static INSTANCE_CREATE_PARAM_ORGANIZATION_NAME: runtime::Schema = runtime::Schema::new(
     &COMPONENTS,
     "{\"$ref\":\"#/components/schemas/Name\"}",
@@ -6143,6 +6553,16 @@ static INSTANCE_CREATE_RESPONSE_201: runtime::Schema = runtime::Schema::new(
     &COMPONENTS,
     "{\"$ref\":\"#/components/schemas/Instance\"}",
     ::std::option::Option::Some("{\"$ref\":\"#/$defs/Instance\"}"),
+);
+static INSTANCE_CREATE_ERROR_4XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
+);
+static INSTANCE_CREATE_ERROR_5XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
 );
 static INSTANCE_VIEW_PARAM_INSTANCE_NAME: runtime::Schema = runtime::Schema::new(
     &COMPONENTS,
@@ -6164,6 +6584,16 @@ static INSTANCE_VIEW_RESPONSE_200: runtime::Schema = runtime::Schema::new(
     "{\"$ref\":\"#/components/schemas/Instance\"}",
     ::std::option::Option::Some("{\"$ref\":\"#/$defs/Instance\"}"),
 );
+static INSTANCE_VIEW_ERROR_4XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
+);
+static INSTANCE_VIEW_ERROR_5XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
+);
 static INSTANCE_DELETE_PARAM_INSTANCE_NAME: runtime::Schema = runtime::Schema::new(
     &COMPONENTS,
     "{\"$ref\":\"#/components/schemas/Name\"}",
@@ -6178,6 +6608,16 @@ static INSTANCE_DELETE_PARAM_PROJECT_NAME: runtime::Schema = runtime::Schema::ne
     &COMPONENTS,
     "{\"$ref\":\"#/components/schemas/Name\"}",
     ::std::option::Option::Some("{\"$ref\":\"#/$defs/Name\"}"),
+);
+static INSTANCE_DELETE_ERROR_4XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
+);
+static INSTANCE_DELETE_ERROR_5XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
 );
 static INSTANCE_DISK_LIST_PARAM_LIMIT: runtime::Schema = runtime::Schema::new(
     &COMPONENTS,
@@ -6216,6 +6656,16 @@ static INSTANCE_DISK_LIST_RESPONSE_200: runtime::Schema = runtime::Schema::new(
     "{\"$ref\":\"#/components/schemas/DiskResultsPage\"}",
     ::std::option::Option::Some("{\"$ref\":\"#/$defs/DiskResultsPage\"}"),
 );
+static INSTANCE_DISK_LIST_ERROR_4XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
+);
+static INSTANCE_DISK_LIST_ERROR_5XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
+);
 static INSTANCE_DISK_ATTACH_PARAM_INSTANCE_NAME: runtime::Schema = runtime::Schema::new(
     &COMPONENTS,
     "{\"$ref\":\"#/components/schemas/Name\"}",
@@ -6240,6 +6690,16 @@ static INSTANCE_DISK_ATTACH_RESPONSE_202: runtime::Schema = runtime::Schema::new
     &COMPONENTS,
     "{\"$ref\":\"#/components/schemas/Disk\"}",
     ::std::option::Option::Some("{\"$ref\":\"#/$defs/Disk\"}"),
+);
+static INSTANCE_DISK_ATTACH_ERROR_4XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
+);
+static INSTANCE_DISK_ATTACH_ERROR_5XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
 );
 static INSTANCE_DISK_DETACH_PARAM_INSTANCE_NAME: runtime::Schema = runtime::Schema::new(
     &COMPONENTS,
@@ -6266,6 +6726,16 @@ static INSTANCE_DISK_DETACH_RESPONSE_202: runtime::Schema = runtime::Schema::new
     "{\"$ref\":\"#/components/schemas/Disk\"}",
     ::std::option::Option::Some("{\"$ref\":\"#/$defs/Disk\"}"),
 );
+static INSTANCE_DISK_DETACH_ERROR_4XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
+);
+static INSTANCE_DISK_DETACH_ERROR_5XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
+);
 static INSTANCE_EXTERNAL_IP_LIST_PARAM_INSTANCE_NAME: runtime::Schema = runtime::Schema::new(
     &COMPONENTS,
     "{\"$ref\":\"#/components/schemas/Name\"}",
@@ -6285,6 +6755,16 @@ static INSTANCE_EXTERNAL_IP_LIST_RESPONSE_200: runtime::Schema = runtime::Schema
     &COMPONENTS,
     "{\"$ref\":\"#/components/schemas/ExternalIpResultsPage\"}",
     ::std::option::Option::Some("{\"$ref\":\"#/$defs/ExternalIpResultsPage\"}"),
+);
+static INSTANCE_EXTERNAL_IP_LIST_ERROR_4XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
+);
+static INSTANCE_EXTERNAL_IP_LIST_ERROR_5XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
 );
 static INSTANCE_MIGRATE_PARAM_INSTANCE_NAME: runtime::Schema = runtime::Schema::new(
     &COMPONENTS,
@@ -6310,6 +6790,16 @@ static INSTANCE_MIGRATE_RESPONSE_200: runtime::Schema = runtime::Schema::new(
     &COMPONENTS,
     "{\"$ref\":\"#/components/schemas/Instance\"}",
     ::std::option::Option::Some("{\"$ref\":\"#/$defs/Instance\"}"),
+);
+static INSTANCE_MIGRATE_ERROR_4XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
+);
+static INSTANCE_MIGRATE_ERROR_5XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
 );
 static INSTANCE_NETWORK_INTERFACE_LIST_PARAM_LIMIT: runtime::Schema = runtime::Schema::new(
     &COMPONENTS,
@@ -6348,6 +6838,16 @@ static INSTANCE_NETWORK_INTERFACE_LIST_RESPONSE_200: runtime::Schema = runtime::
     "{\"$ref\":\"#/components/schemas/NetworkInterfaceResultsPage\"}",
     ::std::option::Option::Some("{\"$ref\":\"#/$defs/NetworkInterfaceResultsPage\"}"),
 );
+static INSTANCE_NETWORK_INTERFACE_LIST_ERROR_4XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
+);
+static INSTANCE_NETWORK_INTERFACE_LIST_ERROR_5XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
+);
 static INSTANCE_NETWORK_INTERFACE_CREATE_PARAM_INSTANCE_NAME: runtime::Schema = runtime::Schema::new(
     &COMPONENTS,
     "{\"$ref\":\"#/components/schemas/Name\"}",
@@ -6373,6 +6873,16 @@ static INSTANCE_NETWORK_INTERFACE_CREATE_RESPONSE_201: runtime::Schema = runtime
     "{\"$ref\":\"#/components/schemas/NetworkInterface\"}",
     ::std::option::Option::Some("{\"$ref\":\"#/$defs/NetworkInterface\"}"),
 );
+static INSTANCE_NETWORK_INTERFACE_CREATE_ERROR_4XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
+);
+static INSTANCE_NETWORK_INTERFACE_CREATE_ERROR_5XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
+);
 static INSTANCE_NETWORK_INTERFACE_VIEW_PARAM_INSTANCE_NAME: runtime::Schema = runtime::Schema::new(
     &COMPONENTS,
     "{\"$ref\":\"#/components/schemas/Name\"}",
@@ -6397,6 +6907,16 @@ static INSTANCE_NETWORK_INTERFACE_VIEW_RESPONSE_200: runtime::Schema = runtime::
     &COMPONENTS,
     "{\"$ref\":\"#/components/schemas/NetworkInterface\"}",
     ::std::option::Option::Some("{\"$ref\":\"#/$defs/NetworkInterface\"}"),
+);
+static INSTANCE_NETWORK_INTERFACE_VIEW_ERROR_4XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
+);
+static INSTANCE_NETWORK_INTERFACE_VIEW_ERROR_5XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
 );
 static INSTANCE_NETWORK_INTERFACE_UPDATE_PARAM_INSTANCE_NAME: runtime::Schema = runtime::Schema::new(
     &COMPONENTS,
@@ -6428,6 +6948,16 @@ static INSTANCE_NETWORK_INTERFACE_UPDATE_RESPONSE_200: runtime::Schema = runtime
     "{\"$ref\":\"#/components/schemas/NetworkInterface\"}",
     ::std::option::Option::Some("{\"$ref\":\"#/$defs/NetworkInterface\"}"),
 );
+static INSTANCE_NETWORK_INTERFACE_UPDATE_ERROR_4XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
+);
+static INSTANCE_NETWORK_INTERFACE_UPDATE_ERROR_5XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
+);
 static INSTANCE_NETWORK_INTERFACE_DELETE_PARAM_INSTANCE_NAME: runtime::Schema = runtime::Schema::new(
     &COMPONENTS,
     "{\"$ref\":\"#/components/schemas/Name\"}",
@@ -6448,6 +6978,16 @@ static INSTANCE_NETWORK_INTERFACE_DELETE_PARAM_PROJECT_NAME: runtime::Schema = r
     "{\"$ref\":\"#/components/schemas/Name\"}",
     ::std::option::Option::Some("{\"$ref\":\"#/$defs/Name\"}"),
 );
+static INSTANCE_NETWORK_INTERFACE_DELETE_ERROR_4XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
+);
+static INSTANCE_NETWORK_INTERFACE_DELETE_ERROR_5XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
+);
 static INSTANCE_REBOOT_PARAM_INSTANCE_NAME: runtime::Schema = runtime::Schema::new(
     &COMPONENTS,
     "{\"$ref\":\"#/components/schemas/Name\"}",
@@ -6467,6 +7007,16 @@ static INSTANCE_REBOOT_RESPONSE_202: runtime::Schema = runtime::Schema::new(
     &COMPONENTS,
     "{\"$ref\":\"#/components/schemas/Instance\"}",
     ::std::option::Option::Some("{\"$ref\":\"#/$defs/Instance\"}"),
+);
+static INSTANCE_REBOOT_ERROR_4XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
+);
+static INSTANCE_REBOOT_ERROR_5XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
 );
 static INSTANCE_SERIAL_CONSOLE_PARAM_INSTANCE_NAME: runtime::Schema = runtime::Schema::new(
     &COMPONENTS,
@@ -6509,6 +7059,16 @@ static INSTANCE_SERIAL_CONSOLE_RESPONSE_200: runtime::Schema = runtime::Schema::
     "{\"$ref\":\"#/components/schemas/InstanceSerialConsoleData\"}",
     ::std::option::Option::Some("{\"$ref\":\"#/$defs/InstanceSerialConsoleData\"}"),
 );
+static INSTANCE_SERIAL_CONSOLE_ERROR_4XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
+);
+static INSTANCE_SERIAL_CONSOLE_ERROR_5XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
+);
 static INSTANCE_SERIAL_CONSOLE_STREAM_PARAM_INSTANCE_NAME: runtime::Schema = runtime::Schema::new(
     &COMPONENTS,
     "{\"$ref\":\"#/components/schemas/Name\"}",
@@ -6524,6 +7084,11 @@ static INSTANCE_SERIAL_CONSOLE_STREAM_PARAM_PROJECT_NAME: runtime::Schema = runt
     "{\"$ref\":\"#/components/schemas/Name\"}",
     ::std::option::Option::Some("{\"$ref\":\"#/$defs/Name\"}"),
 );
+static INSTANCE_SERIAL_CONSOLE_STREAM_ERROR_DEFAULT: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{}",
+    ::std::option::Option::Some("{}"),
+);
 static INSTANCE_SERIAL_CONSOLE_STREAM_V2_PARAM_INSTANCE_NAME: runtime::Schema = runtime::Schema::new(
     &COMPONENTS,
     "{\"$ref\":\"#/components/schemas/Name\"}",
@@ -6538,6 +7103,16 @@ static INSTANCE_SERIAL_CONSOLE_STREAM_V2_PARAM_PROJECT_NAME: runtime::Schema = r
     &COMPONENTS,
     "{\"$ref\":\"#/components/schemas/Name\"}",
     ::std::option::Option::Some("{\"$ref\":\"#/$defs/Name\"}"),
+);
+static INSTANCE_SERIAL_CONSOLE_STREAM_V2_ERROR_4XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
+);
+static INSTANCE_SERIAL_CONSOLE_STREAM_V2_ERROR_5XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
 );
 static INSTANCE_START_PARAM_INSTANCE_NAME: runtime::Schema = runtime::Schema::new(
     &COMPONENTS,
@@ -6559,6 +7134,16 @@ static INSTANCE_START_RESPONSE_202: runtime::Schema = runtime::Schema::new(
     "{\"$ref\":\"#/components/schemas/Instance\"}",
     ::std::option::Option::Some("{\"$ref\":\"#/$defs/Instance\"}"),
 );
+static INSTANCE_START_ERROR_4XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
+);
+static INSTANCE_START_ERROR_5XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
+);
 static INSTANCE_STOP_PARAM_INSTANCE_NAME: runtime::Schema = runtime::Schema::new(
     &COMPONENTS,
     "{\"$ref\":\"#/components/schemas/Name\"}",
@@ -6579,6 +7164,16 @@ static INSTANCE_STOP_RESPONSE_202: runtime::Schema = runtime::Schema::new(
     "{\"$ref\":\"#/components/schemas/Instance\"}",
     ::std::option::Option::Some("{\"$ref\":\"#/$defs/Instance\"}"),
 );
+static INSTANCE_STOP_ERROR_4XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
+);
+static INSTANCE_STOP_ERROR_5XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
+);
 static PROJECT_POLICY_VIEW_PARAM_ORGANIZATION_NAME: runtime::Schema = runtime::Schema::new(
     &COMPONENTS,
     "{\"$ref\":\"#/components/schemas/Name\"}",
@@ -6593,6 +7188,16 @@ static PROJECT_POLICY_VIEW_RESPONSE_200: runtime::Schema = runtime::Schema::new(
     &COMPONENTS,
     "{\"$ref\":\"#/components/schemas/ProjectRolePolicy\"}",
     ::std::option::Option::Some("{\"$ref\":\"#/$defs/ProjectRolePolicy\"}"),
+);
+static PROJECT_POLICY_VIEW_ERROR_4XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
+);
+static PROJECT_POLICY_VIEW_ERROR_5XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
 );
 static PROJECT_POLICY_UPDATE_PARAM_ORGANIZATION_NAME: runtime::Schema = runtime::Schema::new(
     &COMPONENTS,
@@ -6613,6 +7218,16 @@ static PROJECT_POLICY_UPDATE_RESPONSE_200: runtime::Schema = runtime::Schema::ne
     &COMPONENTS,
     "{\"$ref\":\"#/components/schemas/ProjectRolePolicy\"}",
     ::std::option::Option::Some("{\"$ref\":\"#/$defs/ProjectRolePolicy\"}"),
+);
+static PROJECT_POLICY_UPDATE_ERROR_4XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
+);
+static PROJECT_POLICY_UPDATE_ERROR_5XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
 );
 static SNAPSHOT_LIST_PARAM_LIMIT: runtime::Schema = runtime::Schema::new(
     &COMPONENTS,
@@ -6646,6 +7261,16 @@ static SNAPSHOT_LIST_RESPONSE_200: runtime::Schema = runtime::Schema::new(
     "{\"$ref\":\"#/components/schemas/SnapshotResultsPage\"}",
     ::std::option::Option::Some("{\"$ref\":\"#/$defs/SnapshotResultsPage\"}"),
 );
+static SNAPSHOT_LIST_ERROR_4XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
+);
+static SNAPSHOT_LIST_ERROR_5XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
+);
 static SNAPSHOT_CREATE_PARAM_ORGANIZATION_NAME: runtime::Schema = runtime::Schema::new(
     &COMPONENTS,
     "{\"$ref\":\"#/components/schemas/Name\"}",
@@ -6665,6 +7290,16 @@ static SNAPSHOT_CREATE_RESPONSE_201: runtime::Schema = runtime::Schema::new(
     &COMPONENTS,
     "{\"$ref\":\"#/components/schemas/Snapshot\"}",
     ::std::option::Option::Some("{\"$ref\":\"#/$defs/Snapshot\"}"),
+);
+static SNAPSHOT_CREATE_ERROR_4XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
+);
+static SNAPSHOT_CREATE_ERROR_5XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
 );
 static SNAPSHOT_VIEW_PARAM_ORGANIZATION_NAME: runtime::Schema = runtime::Schema::new(
     &COMPONENTS,
@@ -6686,6 +7321,16 @@ static SNAPSHOT_VIEW_RESPONSE_200: runtime::Schema = runtime::Schema::new(
     "{\"$ref\":\"#/components/schemas/Snapshot\"}",
     ::std::option::Option::Some("{\"$ref\":\"#/$defs/Snapshot\"}"),
 );
+static SNAPSHOT_VIEW_ERROR_4XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
+);
+static SNAPSHOT_VIEW_ERROR_5XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
+);
 static SNAPSHOT_DELETE_PARAM_ORGANIZATION_NAME: runtime::Schema = runtime::Schema::new(
     &COMPONENTS,
     "{\"$ref\":\"#/components/schemas/Name\"}",
@@ -6700,6 +7345,16 @@ static SNAPSHOT_DELETE_PARAM_SNAPSHOT_NAME: runtime::Schema = runtime::Schema::n
     &COMPONENTS,
     "{\"$ref\":\"#/components/schemas/Name\"}",
     ::std::option::Option::Some("{\"$ref\":\"#/$defs/Name\"}"),
+);
+static SNAPSHOT_DELETE_ERROR_4XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
+);
+static SNAPSHOT_DELETE_ERROR_5XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
 );
 static VPC_LIST_PARAM_LIMIT: runtime::Schema = runtime::Schema::new(
     &COMPONENTS,
@@ -6733,6 +7388,16 @@ static VPC_LIST_RESPONSE_200: runtime::Schema = runtime::Schema::new(
     "{\"$ref\":\"#/components/schemas/VpcResultsPage\"}",
     ::std::option::Option::Some("{\"$ref\":\"#/$defs/VpcResultsPage\"}"),
 );
+static VPC_LIST_ERROR_4XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
+);
+static VPC_LIST_ERROR_5XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
+);
 static VPC_CREATE_PARAM_ORGANIZATION_NAME: runtime::Schema = runtime::Schema::new(
     &COMPONENTS,
     "{\"$ref\":\"#/components/schemas/Name\"}",
@@ -6753,6 +7418,16 @@ static VPC_CREATE_RESPONSE_201: runtime::Schema = runtime::Schema::new(
     "{\"$ref\":\"#/components/schemas/Vpc\"}",
     ::std::option::Option::Some("{\"$ref\":\"#/$defs/Vpc\"}"),
 );
+static VPC_CREATE_ERROR_4XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
+);
+static VPC_CREATE_ERROR_5XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
+);
 static VPC_VIEW_PARAM_ORGANIZATION_NAME: runtime::Schema = runtime::Schema::new(
     &COMPONENTS,
     "{\"$ref\":\"#/components/schemas/Name\"}",
@@ -6772,6 +7447,16 @@ static VPC_VIEW_RESPONSE_200: runtime::Schema = runtime::Schema::new(
     &COMPONENTS,
     "{\"$ref\":\"#/components/schemas/Vpc\"}",
     ::std::option::Option::Some("{\"$ref\":\"#/$defs/Vpc\"}"),
+);
+static VPC_VIEW_ERROR_4XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
+);
+static VPC_VIEW_ERROR_5XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
 );
 static VPC_UPDATE_PARAM_ORGANIZATION_NAME: runtime::Schema = runtime::Schema::new(
     &COMPONENTS,
@@ -6798,6 +7483,16 @@ static VPC_UPDATE_RESPONSE_200: runtime::Schema = runtime::Schema::new(
     "{\"$ref\":\"#/components/schemas/Vpc\"}",
     ::std::option::Option::Some("{\"$ref\":\"#/$defs/Vpc\"}"),
 );
+static VPC_UPDATE_ERROR_4XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
+);
+static VPC_UPDATE_ERROR_5XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
+);
 static VPC_DELETE_PARAM_ORGANIZATION_NAME: runtime::Schema = runtime::Schema::new(
     &COMPONENTS,
     "{\"$ref\":\"#/components/schemas/Name\"}",
@@ -6812,6 +7507,16 @@ static VPC_DELETE_PARAM_VPC_NAME: runtime::Schema = runtime::Schema::new(
     &COMPONENTS,
     "{\"$ref\":\"#/components/schemas/Name\"}",
     ::std::option::Option::Some("{\"$ref\":\"#/$defs/Name\"}"),
+);
+static VPC_DELETE_ERROR_4XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
+);
+static VPC_DELETE_ERROR_5XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
 );
 static VPC_FIREWALL_RULES_VIEW_PARAM_ORGANIZATION_NAME: runtime::Schema = runtime::Schema::new(
     &COMPONENTS,
@@ -6832,6 +7537,16 @@ static VPC_FIREWALL_RULES_VIEW_RESPONSE_200: runtime::Schema = runtime::Schema::
     &COMPONENTS,
     "{\"$ref\":\"#/components/schemas/VpcFirewallRules\"}",
     ::std::option::Option::Some("{\"$ref\":\"#/$defs/VpcFirewallRules\"}"),
+);
+static VPC_FIREWALL_RULES_VIEW_ERROR_4XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
+);
+static VPC_FIREWALL_RULES_VIEW_ERROR_5XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
 );
 static VPC_FIREWALL_RULES_UPDATE_PARAM_ORGANIZATION_NAME: runtime::Schema = runtime::Schema::new(
     &COMPONENTS,
@@ -6857,6 +7572,16 @@ static VPC_FIREWALL_RULES_UPDATE_RESPONSE_200: runtime::Schema = runtime::Schema
     &COMPONENTS,
     "{\"$ref\":\"#/components/schemas/VpcFirewallRules\"}",
     ::std::option::Option::Some("{\"$ref\":\"#/$defs/VpcFirewallRules\"}"),
+);
+static VPC_FIREWALL_RULES_UPDATE_ERROR_4XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
+);
+static VPC_FIREWALL_RULES_UPDATE_ERROR_5XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
 );
 static VPC_ROUTER_LIST_PARAM_LIMIT: runtime::Schema = runtime::Schema::new(
     &COMPONENTS,
@@ -6895,6 +7620,16 @@ static VPC_ROUTER_LIST_RESPONSE_200: runtime::Schema = runtime::Schema::new(
     "{\"$ref\":\"#/components/schemas/VpcRouterResultsPage\"}",
     ::std::option::Option::Some("{\"$ref\":\"#/$defs/VpcRouterResultsPage\"}"),
 );
+static VPC_ROUTER_LIST_ERROR_4XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
+);
+static VPC_ROUTER_LIST_ERROR_5XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
+);
 static VPC_ROUTER_CREATE_PARAM_ORGANIZATION_NAME: runtime::Schema = runtime::Schema::new(
     &COMPONENTS,
     "{\"$ref\":\"#/components/schemas/Name\"}",
@@ -6920,6 +7655,16 @@ static VPC_ROUTER_CREATE_RESPONSE_201: runtime::Schema = runtime::Schema::new(
     "{\"$ref\":\"#/components/schemas/VpcRouter\"}",
     ::std::option::Option::Some("{\"$ref\":\"#/$defs/VpcRouter\"}"),
 );
+static VPC_ROUTER_CREATE_ERROR_4XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
+);
+static VPC_ROUTER_CREATE_ERROR_5XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
+);
 static VPC_ROUTER_VIEW_PARAM_ORGANIZATION_NAME: runtime::Schema = runtime::Schema::new(
     &COMPONENTS,
     "{\"$ref\":\"#/components/schemas/Name\"}",
@@ -6944,6 +7689,16 @@ static VPC_ROUTER_VIEW_RESPONSE_200: runtime::Schema = runtime::Schema::new(
     &COMPONENTS,
     "{\"$ref\":\"#/components/schemas/VpcRouter\"}",
     ::std::option::Option::Some("{\"$ref\":\"#/$defs/VpcRouter\"}"),
+);
+static VPC_ROUTER_VIEW_ERROR_4XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
+);
+static VPC_ROUTER_VIEW_ERROR_5XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
 );
 static VPC_ROUTER_UPDATE_PARAM_ORGANIZATION_NAME: runtime::Schema = runtime::Schema::new(
     &COMPONENTS,
@@ -6975,6 +7730,16 @@ static VPC_ROUTER_UPDATE_RESPONSE_200: runtime::Schema = runtime::Schema::new(
     "{\"$ref\":\"#/components/schemas/VpcRouter\"}",
     ::std::option::Option::Some("{\"$ref\":\"#/$defs/VpcRouter\"}"),
 );
+static VPC_ROUTER_UPDATE_ERROR_4XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
+);
+static VPC_ROUTER_UPDATE_ERROR_5XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
+);
 static VPC_ROUTER_DELETE_PARAM_ORGANIZATION_NAME: runtime::Schema = runtime::Schema::new(
     &COMPONENTS,
     "{\"$ref\":\"#/components/schemas/Name\"}",
@@ -6994,6 +7759,16 @@ static VPC_ROUTER_DELETE_PARAM_VPC_NAME: runtime::Schema = runtime::Schema::new(
     &COMPONENTS,
     "{\"$ref\":\"#/components/schemas/Name\"}",
     ::std::option::Option::Some("{\"$ref\":\"#/$defs/Name\"}"),
+);
+static VPC_ROUTER_DELETE_ERROR_4XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
+);
+static VPC_ROUTER_DELETE_ERROR_5XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
 );
 static VPC_ROUTER_ROUTE_LIST_PARAM_LIMIT: runtime::Schema = runtime::Schema::new(
     &COMPONENTS,
@@ -7037,6 +7812,16 @@ static VPC_ROUTER_ROUTE_LIST_RESPONSE_200: runtime::Schema = runtime::Schema::ne
     "{\"$ref\":\"#/components/schemas/RouterRouteResultsPage\"}",
     ::std::option::Option::Some("{\"$ref\":\"#/$defs/RouterRouteResultsPage\"}"),
 );
+static VPC_ROUTER_ROUTE_LIST_ERROR_4XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
+);
+static VPC_ROUTER_ROUTE_LIST_ERROR_5XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
+);
 static VPC_ROUTER_ROUTE_CREATE_PARAM_ORGANIZATION_NAME: runtime::Schema = runtime::Schema::new(
     &COMPONENTS,
     "{\"$ref\":\"#/components/schemas/Name\"}",
@@ -7067,6 +7852,16 @@ static VPC_ROUTER_ROUTE_CREATE_RESPONSE_201: runtime::Schema = runtime::Schema::
     "{\"$ref\":\"#/components/schemas/RouterRoute\"}",
     ::std::option::Option::Some("{\"$ref\":\"#/$defs/RouterRoute\"}"),
 );
+static VPC_ROUTER_ROUTE_CREATE_ERROR_4XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
+);
+static VPC_ROUTER_ROUTE_CREATE_ERROR_5XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
+);
 static VPC_ROUTER_ROUTE_VIEW_PARAM_ORGANIZATION_NAME: runtime::Schema = runtime::Schema::new(
     &COMPONENTS,
     "{\"$ref\":\"#/components/schemas/Name\"}",
@@ -7096,6 +7891,16 @@ static VPC_ROUTER_ROUTE_VIEW_RESPONSE_200: runtime::Schema = runtime::Schema::ne
     &COMPONENTS,
     "{\"$ref\":\"#/components/schemas/RouterRoute\"}",
     ::std::option::Option::Some("{\"$ref\":\"#/$defs/RouterRoute\"}"),
+);
+static VPC_ROUTER_ROUTE_VIEW_ERROR_4XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
+);
+static VPC_ROUTER_ROUTE_VIEW_ERROR_5XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
 );
 static VPC_ROUTER_ROUTE_UPDATE_PARAM_ORGANIZATION_NAME: runtime::Schema = runtime::Schema::new(
     &COMPONENTS,
@@ -7132,6 +7937,16 @@ static VPC_ROUTER_ROUTE_UPDATE_RESPONSE_200: runtime::Schema = runtime::Schema::
     "{\"$ref\":\"#/components/schemas/RouterRoute\"}",
     ::std::option::Option::Some("{\"$ref\":\"#/$defs/RouterRoute\"}"),
 );
+static VPC_ROUTER_ROUTE_UPDATE_ERROR_4XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
+);
+static VPC_ROUTER_ROUTE_UPDATE_ERROR_5XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
+);
 static VPC_ROUTER_ROUTE_DELETE_PARAM_ORGANIZATION_NAME: runtime::Schema = runtime::Schema::new(
     &COMPONENTS,
     "{\"$ref\":\"#/components/schemas/Name\"}",
@@ -7156,6 +7971,16 @@ static VPC_ROUTER_ROUTE_DELETE_PARAM_VPC_NAME: runtime::Schema = runtime::Schema
     &COMPONENTS,
     "{\"$ref\":\"#/components/schemas/Name\"}",
     ::std::option::Option::Some("{\"$ref\":\"#/$defs/Name\"}"),
+);
+static VPC_ROUTER_ROUTE_DELETE_ERROR_4XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
+);
+static VPC_ROUTER_ROUTE_DELETE_ERROR_5XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
 );
 static VPC_SUBNET_LIST_PARAM_LIMIT: runtime::Schema = runtime::Schema::new(
     &COMPONENTS,
@@ -7194,6 +8019,16 @@ static VPC_SUBNET_LIST_RESPONSE_200: runtime::Schema = runtime::Schema::new(
     "{\"$ref\":\"#/components/schemas/VpcSubnetResultsPage\"}",
     ::std::option::Option::Some("{\"$ref\":\"#/$defs/VpcSubnetResultsPage\"}"),
 );
+static VPC_SUBNET_LIST_ERROR_4XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
+);
+static VPC_SUBNET_LIST_ERROR_5XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
+);
 static VPC_SUBNET_CREATE_PARAM_ORGANIZATION_NAME: runtime::Schema = runtime::Schema::new(
     &COMPONENTS,
     "{\"$ref\":\"#/components/schemas/Name\"}",
@@ -7219,6 +8054,16 @@ static VPC_SUBNET_CREATE_RESPONSE_201: runtime::Schema = runtime::Schema::new(
     "{\"$ref\":\"#/components/schemas/VpcSubnet\"}",
     ::std::option::Option::Some("{\"$ref\":\"#/$defs/VpcSubnet\"}"),
 );
+static VPC_SUBNET_CREATE_ERROR_4XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
+);
+static VPC_SUBNET_CREATE_ERROR_5XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
+);
 static VPC_SUBNET_VIEW_PARAM_ORGANIZATION_NAME: runtime::Schema = runtime::Schema::new(
     &COMPONENTS,
     "{\"$ref\":\"#/components/schemas/Name\"}",
@@ -7243,6 +8088,16 @@ static VPC_SUBNET_VIEW_RESPONSE_200: runtime::Schema = runtime::Schema::new(
     &COMPONENTS,
     "{\"$ref\":\"#/components/schemas/VpcSubnet\"}",
     ::std::option::Option::Some("{\"$ref\":\"#/$defs/VpcSubnet\"}"),
+);
+static VPC_SUBNET_VIEW_ERROR_4XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
+);
+static VPC_SUBNET_VIEW_ERROR_5XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
 );
 static VPC_SUBNET_UPDATE_PARAM_ORGANIZATION_NAME: runtime::Schema = runtime::Schema::new(
     &COMPONENTS,
@@ -7274,6 +8129,16 @@ static VPC_SUBNET_UPDATE_RESPONSE_200: runtime::Schema = runtime::Schema::new(
     "{\"$ref\":\"#/components/schemas/VpcSubnet\"}",
     ::std::option::Option::Some("{\"$ref\":\"#/$defs/VpcSubnet\"}"),
 );
+static VPC_SUBNET_UPDATE_ERROR_4XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
+);
+static VPC_SUBNET_UPDATE_ERROR_5XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
+);
 static VPC_SUBNET_DELETE_PARAM_ORGANIZATION_NAME: runtime::Schema = runtime::Schema::new(
     &COMPONENTS,
     "{\"$ref\":\"#/components/schemas/Name\"}",
@@ -7293,6 +8158,16 @@ static VPC_SUBNET_DELETE_PARAM_VPC_NAME: runtime::Schema = runtime::Schema::new(
     &COMPONENTS,
     "{\"$ref\":\"#/components/schemas/Name\"}",
     ::std::option::Option::Some("{\"$ref\":\"#/$defs/Name\"}"),
+);
+static VPC_SUBNET_DELETE_ERROR_4XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
+);
+static VPC_SUBNET_DELETE_ERROR_5XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
 );
 static VPC_SUBNET_LIST_NETWORK_INTERFACES_PARAM_LIMIT: runtime::Schema = runtime::Schema::new(
     &COMPONENTS,
@@ -7336,10 +8211,30 @@ static VPC_SUBNET_LIST_NETWORK_INTERFACES_RESPONSE_200: runtime::Schema = runtim
     "{\"$ref\":\"#/components/schemas/NetworkInterfaceResultsPage\"}",
     ::std::option::Option::Some("{\"$ref\":\"#/$defs/NetworkInterfaceResultsPage\"}"),
 );
+static VPC_SUBNET_LIST_NETWORK_INTERFACES_ERROR_4XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
+);
+static VPC_SUBNET_LIST_NETWORK_INTERFACES_ERROR_5XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
+);
 static POLICY_VIEW_RESPONSE_200: runtime::Schema = runtime::Schema::new(
     &COMPONENTS,
     "{\"$ref\":\"#/components/schemas/SiloRolePolicy\"}",
     ::std::option::Option::Some("{\"$ref\":\"#/$defs/SiloRolePolicy\"}"),
+);
+static POLICY_VIEW_ERROR_4XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
+);
+static POLICY_VIEW_ERROR_5XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
 );
 static POLICY_UPDATE_BODY: runtime::Schema = runtime::Schema::new(
     &COMPONENTS,
@@ -7350,6 +8245,16 @@ static POLICY_UPDATE_RESPONSE_200: runtime::Schema = runtime::Schema::new(
     &COMPONENTS,
     "{\"$ref\":\"#/components/schemas/SiloRolePolicy\"}",
     ::std::option::Option::Some("{\"$ref\":\"#/$defs/SiloRolePolicy\"}"),
+);
+static POLICY_UPDATE_ERROR_4XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
+);
+static POLICY_UPDATE_ERROR_5XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
 );
 static ROLE_LIST_PARAM_LIMIT: runtime::Schema = runtime::Schema::new(
     &COMPONENTS,
@@ -7368,6 +8273,16 @@ static ROLE_LIST_RESPONSE_200: runtime::Schema = runtime::Schema::new(
     "{\"$ref\":\"#/components/schemas/RoleResultsPage\"}",
     ::std::option::Option::Some("{\"$ref\":\"#/$defs/RoleResultsPage\"}"),
 );
+static ROLE_LIST_ERROR_4XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
+);
+static ROLE_LIST_ERROR_5XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
+);
 static ROLE_VIEW_PARAM_ROLE_NAME: runtime::Schema = runtime::Schema::new(
     &COMPONENTS,
     "{\"type\":\"string\"}",
@@ -7378,10 +8293,30 @@ static ROLE_VIEW_RESPONSE_200: runtime::Schema = runtime::Schema::new(
     "{\"$ref\":\"#/components/schemas/Role\"}",
     ::std::option::Option::Some("{\"$ref\":\"#/$defs/Role\"}"),
 );
+static ROLE_VIEW_ERROR_4XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
+);
+static ROLE_VIEW_ERROR_5XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
+);
 static SESSION_ME_RESPONSE_200: runtime::Schema = runtime::Schema::new(
     &COMPONENTS,
     "{\"$ref\":\"#/components/schemas/User\"}",
     ::std::option::Option::Some("{\"$ref\":\"#/$defs/User\"}"),
+);
+static SESSION_ME_ERROR_4XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
+);
+static SESSION_ME_ERROR_5XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
 );
 static SESSION_ME_GROUPS_PARAM_LIMIT: runtime::Schema = runtime::Schema::new(
     &COMPONENTS,
@@ -7405,6 +8340,16 @@ static SESSION_ME_GROUPS_RESPONSE_200: runtime::Schema = runtime::Schema::new(
     "{\"$ref\":\"#/components/schemas/GroupResultsPage\"}",
     ::std::option::Option::Some("{\"$ref\":\"#/$defs/GroupResultsPage\"}"),
 );
+static SESSION_ME_GROUPS_ERROR_4XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
+);
+static SESSION_ME_GROUPS_ERROR_5XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
+);
 static SESSION_SSHKEY_LIST_PARAM_LIMIT: runtime::Schema = runtime::Schema::new(
     &COMPONENTS,
     "{\"format\":\"uint32\",\"minimum\":1,\"nullable\":true,\"type\":\"integer\"}",
@@ -7427,6 +8372,16 @@ static SESSION_SSHKEY_LIST_RESPONSE_200: runtime::Schema = runtime::Schema::new(
     "{\"$ref\":\"#/components/schemas/SshKeyResultsPage\"}",
     ::std::option::Option::Some("{\"$ref\":\"#/$defs/SshKeyResultsPage\"}"),
 );
+static SESSION_SSHKEY_LIST_ERROR_4XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
+);
+static SESSION_SSHKEY_LIST_ERROR_5XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
+);
 static SESSION_SSHKEY_CREATE_BODY: runtime::Schema = runtime::Schema::new(
     &COMPONENTS,
     "{\"$ref\":\"#/components/schemas/SshKeyCreate\"}",
@@ -7436,6 +8391,16 @@ static SESSION_SSHKEY_CREATE_RESPONSE_201: runtime::Schema = runtime::Schema::ne
     &COMPONENTS,
     "{\"$ref\":\"#/components/schemas/SshKey\"}",
     ::std::option::Option::Some("{\"$ref\":\"#/$defs/SshKey\"}"),
+);
+static SESSION_SSHKEY_CREATE_ERROR_4XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
+);
+static SESSION_SSHKEY_CREATE_ERROR_5XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
 );
 static SESSION_SSHKEY_VIEW_PARAM_SSH_KEY_NAME: runtime::Schema = runtime::Schema::new(
     &COMPONENTS,
@@ -7447,10 +8412,30 @@ static SESSION_SSHKEY_VIEW_RESPONSE_200: runtime::Schema = runtime::Schema::new(
     "{\"$ref\":\"#/components/schemas/SshKey\"}",
     ::std::option::Option::Some("{\"$ref\":\"#/$defs/SshKey\"}"),
 );
+static SESSION_SSHKEY_VIEW_ERROR_4XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
+);
+static SESSION_SSHKEY_VIEW_ERROR_5XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
+);
 static SESSION_SSHKEY_DELETE_PARAM_SSH_KEY_NAME: runtime::Schema = runtime::Schema::new(
     &COMPONENTS,
     "{\"$ref\":\"#/components/schemas/Name\"}",
     ::std::option::Option::Some("{\"$ref\":\"#/$defs/Name\"}"),
+);
+static SESSION_SSHKEY_DELETE_ERROR_4XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
+);
+static SESSION_SSHKEY_DELETE_ERROR_5XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
 );
 static SYSTEM_IMAGE_VIEW_BY_ID_PARAM_ID: runtime::Schema = runtime::Schema::new(
     &COMPONENTS,
@@ -7462,6 +8447,16 @@ static SYSTEM_IMAGE_VIEW_BY_ID_RESPONSE_200: runtime::Schema = runtime::Schema::
     "{\"$ref\":\"#/components/schemas/GlobalImage\"}",
     ::std::option::Option::Some("{\"$ref\":\"#/$defs/GlobalImage\"}"),
 );
+static SYSTEM_IMAGE_VIEW_BY_ID_ERROR_4XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
+);
+static SYSTEM_IMAGE_VIEW_BY_ID_ERROR_5XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
+);
 static IP_POOL_VIEW_BY_ID_PARAM_ID: runtime::Schema = runtime::Schema::new(
     &COMPONENTS,
     "{\"format\":\"uuid\",\"type\":\"string\"}",
@@ -7472,6 +8467,16 @@ static IP_POOL_VIEW_BY_ID_RESPONSE_200: runtime::Schema = runtime::Schema::new(
     "{\"$ref\":\"#/components/schemas/IpPool\"}",
     ::std::option::Option::Some("{\"$ref\":\"#/$defs/IpPool\"}"),
 );
+static IP_POOL_VIEW_BY_ID_ERROR_4XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
+);
+static IP_POOL_VIEW_BY_ID_ERROR_5XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
+);
 static SILO_VIEW_BY_ID_PARAM_ID: runtime::Schema = runtime::Schema::new(
     &COMPONENTS,
     "{\"format\":\"uuid\",\"type\":\"string\"}",
@@ -7481,6 +8486,16 @@ static SILO_VIEW_BY_ID_RESPONSE_200: runtime::Schema = runtime::Schema::new(
     &COMPONENTS,
     "{\"$ref\":\"#/components/schemas/Silo\"}",
     ::std::option::Option::Some("{\"$ref\":\"#/$defs/Silo\"}"),
+);
+static SILO_VIEW_BY_ID_ERROR_4XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
+);
+static SILO_VIEW_BY_ID_ERROR_5XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
 );
 static CERTIFICATE_LIST_PARAM_LIMIT: runtime::Schema = runtime::Schema::new(
     &COMPONENTS,
@@ -7504,6 +8519,16 @@ static CERTIFICATE_LIST_RESPONSE_200: runtime::Schema = runtime::Schema::new(
     "{\"$ref\":\"#/components/schemas/CertificateResultsPage\"}",
     ::std::option::Option::Some("{\"$ref\":\"#/$defs/CertificateResultsPage\"}"),
 );
+static CERTIFICATE_LIST_ERROR_4XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
+);
+static CERTIFICATE_LIST_ERROR_5XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
+);
 static CERTIFICATE_CREATE_BODY: runtime::Schema = runtime::Schema::new(
     &COMPONENTS,
     "{\"$ref\":\"#/components/schemas/CertificateCreate\"}",
@@ -7513,6 +8538,16 @@ static CERTIFICATE_CREATE_RESPONSE_201: runtime::Schema = runtime::Schema::new(
     &COMPONENTS,
     "{\"$ref\":\"#/components/schemas/Certificate\"}",
     ::std::option::Option::Some("{\"$ref\":\"#/$defs/Certificate\"}"),
+);
+static CERTIFICATE_CREATE_ERROR_4XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
+);
+static CERTIFICATE_CREATE_ERROR_5XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
 );
 static CERTIFICATE_VIEW_PARAM_CERTIFICATE: runtime::Schema = runtime::Schema::new(
     &COMPONENTS,
@@ -7524,10 +8559,30 @@ static CERTIFICATE_VIEW_RESPONSE_200: runtime::Schema = runtime::Schema::new(
     "{\"$ref\":\"#/components/schemas/Certificate\"}",
     ::std::option::Option::Some("{\"$ref\":\"#/$defs/Certificate\"}"),
 );
+static CERTIFICATE_VIEW_ERROR_4XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
+);
+static CERTIFICATE_VIEW_ERROR_5XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
+);
 static CERTIFICATE_DELETE_PARAM_CERTIFICATE: runtime::Schema = runtime::Schema::new(
     &COMPONENTS,
     "{\"$ref\":\"#/components/schemas/NameOrId\"}",
     ::std::option::Option::Some("{\"$ref\":\"#/$defs/NameOrId\"}"),
+);
+static CERTIFICATE_DELETE_ERROR_4XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
+);
+static CERTIFICATE_DELETE_ERROR_5XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
 );
 static PHYSICAL_DISK_LIST_PARAM_LIMIT: runtime::Schema = runtime::Schema::new(
     &COMPONENTS,
@@ -7551,6 +8606,16 @@ static PHYSICAL_DISK_LIST_RESPONSE_200: runtime::Schema = runtime::Schema::new(
     "{\"$ref\":\"#/components/schemas/PhysicalDiskResultsPage\"}",
     ::std::option::Option::Some("{\"$ref\":\"#/$defs/PhysicalDiskResultsPage\"}"),
 );
+static PHYSICAL_DISK_LIST_ERROR_4XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
+);
+static PHYSICAL_DISK_LIST_ERROR_5XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
+);
 static RACK_LIST_PARAM_LIMIT: runtime::Schema = runtime::Schema::new(
     &COMPONENTS,
     "{\"format\":\"uint32\",\"minimum\":1,\"nullable\":true,\"type\":\"integer\"}",
@@ -7573,6 +8638,16 @@ static RACK_LIST_RESPONSE_200: runtime::Schema = runtime::Schema::new(
     "{\"$ref\":\"#/components/schemas/RackResultsPage\"}",
     ::std::option::Option::Some("{\"$ref\":\"#/$defs/RackResultsPage\"}"),
 );
+static RACK_LIST_ERROR_4XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
+);
+static RACK_LIST_ERROR_5XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
+);
 static RACK_VIEW_PARAM_RACK_ID: runtime::Schema = runtime::Schema::new(
     &COMPONENTS,
     "{\"format\":\"uuid\",\"type\":\"string\"}",
@@ -7582,6 +8657,16 @@ static RACK_VIEW_RESPONSE_200: runtime::Schema = runtime::Schema::new(
     &COMPONENTS,
     "{\"$ref\":\"#/components/schemas/Rack\"}",
     ::std::option::Option::Some("{\"$ref\":\"#/$defs/Rack\"}"),
+);
+static RACK_VIEW_ERROR_4XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
+);
+static RACK_VIEW_ERROR_5XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
 );
 static SLED_LIST_PARAM_LIMIT: runtime::Schema = runtime::Schema::new(
     &COMPONENTS,
@@ -7605,6 +8690,16 @@ static SLED_LIST_RESPONSE_200: runtime::Schema = runtime::Schema::new(
     "{\"$ref\":\"#/components/schemas/SledResultsPage\"}",
     ::std::option::Option::Some("{\"$ref\":\"#/$defs/SledResultsPage\"}"),
 );
+static SLED_LIST_ERROR_4XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
+);
+static SLED_LIST_ERROR_5XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
+);
 static SLED_VIEW_PARAM_SLED_ID: runtime::Schema = runtime::Schema::new(
     &COMPONENTS,
     "{\"format\":\"uuid\",\"type\":\"string\"}",
@@ -7614,6 +8709,16 @@ static SLED_VIEW_RESPONSE_200: runtime::Schema = runtime::Schema::new(
     &COMPONENTS,
     "{\"$ref\":\"#/components/schemas/Sled\"}",
     ::std::option::Option::Some("{\"$ref\":\"#/$defs/Sled\"}"),
+);
+static SLED_VIEW_ERROR_4XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
+);
+static SLED_VIEW_ERROR_5XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
 );
 static SLED_PHYSICAL_DISK_LIST_PARAM_SLED_ID: runtime::Schema = runtime::Schema::new(
     &COMPONENTS,
@@ -7642,6 +8747,16 @@ static SLED_PHYSICAL_DISK_LIST_RESPONSE_200: runtime::Schema = runtime::Schema::
     "{\"$ref\":\"#/components/schemas/PhysicalDiskResultsPage\"}",
     ::std::option::Option::Some("{\"$ref\":\"#/$defs/PhysicalDiskResultsPage\"}"),
 );
+static SLED_PHYSICAL_DISK_LIST_ERROR_4XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
+);
+static SLED_PHYSICAL_DISK_LIST_ERROR_5XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
+);
 static SYSTEM_IMAGE_LIST_PARAM_LIMIT: runtime::Schema = runtime::Schema::new(
     &COMPONENTS,
     "{\"format\":\"uint32\",\"minimum\":1,\"nullable\":true,\"type\":\"integer\"}",
@@ -7664,6 +8779,16 @@ static SYSTEM_IMAGE_LIST_RESPONSE_200: runtime::Schema = runtime::Schema::new(
     "{\"$ref\":\"#/components/schemas/GlobalImageResultsPage\"}",
     ::std::option::Option::Some("{\"$ref\":\"#/$defs/GlobalImageResultsPage\"}"),
 );
+static SYSTEM_IMAGE_LIST_ERROR_4XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
+);
+static SYSTEM_IMAGE_LIST_ERROR_5XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
+);
 static SYSTEM_IMAGE_CREATE_BODY: runtime::Schema = runtime::Schema::new(
     &COMPONENTS,
     "{\"$ref\":\"#/components/schemas/GlobalImageCreate\"}",
@@ -7673,6 +8798,16 @@ static SYSTEM_IMAGE_CREATE_RESPONSE_201: runtime::Schema = runtime::Schema::new(
     &COMPONENTS,
     "{\"$ref\":\"#/components/schemas/GlobalImage\"}",
     ::std::option::Option::Some("{\"$ref\":\"#/$defs/GlobalImage\"}"),
+);
+static SYSTEM_IMAGE_CREATE_ERROR_4XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
+);
+static SYSTEM_IMAGE_CREATE_ERROR_5XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
 );
 static SYSTEM_IMAGE_VIEW_PARAM_IMAGE_NAME: runtime::Schema = runtime::Schema::new(
     &COMPONENTS,
@@ -7684,10 +8819,30 @@ static SYSTEM_IMAGE_VIEW_RESPONSE_200: runtime::Schema = runtime::Schema::new(
     "{\"$ref\":\"#/components/schemas/GlobalImage\"}",
     ::std::option::Option::Some("{\"$ref\":\"#/$defs/GlobalImage\"}"),
 );
+static SYSTEM_IMAGE_VIEW_ERROR_4XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
+);
+static SYSTEM_IMAGE_VIEW_ERROR_5XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
+);
 static SYSTEM_IMAGE_DELETE_PARAM_IMAGE_NAME: runtime::Schema = runtime::Schema::new(
     &COMPONENTS,
     "{\"$ref\":\"#/components/schemas/Name\"}",
     ::std::option::Option::Some("{\"$ref\":\"#/$defs/Name\"}"),
+);
+static SYSTEM_IMAGE_DELETE_ERROR_4XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
+);
+static SYSTEM_IMAGE_DELETE_ERROR_5XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
 );
 static IP_POOL_LIST_PARAM_LIMIT: runtime::Schema = runtime::Schema::new(
     &COMPONENTS,
@@ -7711,6 +8866,16 @@ static IP_POOL_LIST_RESPONSE_200: runtime::Schema = runtime::Schema::new(
     "{\"$ref\":\"#/components/schemas/IpPoolResultsPage\"}",
     ::std::option::Option::Some("{\"$ref\":\"#/$defs/IpPoolResultsPage\"}"),
 );
+static IP_POOL_LIST_ERROR_4XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
+);
+static IP_POOL_LIST_ERROR_5XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
+);
 static IP_POOL_CREATE_BODY: runtime::Schema = runtime::Schema::new(
     &COMPONENTS,
     "{\"$ref\":\"#/components/schemas/IpPoolCreate\"}",
@@ -7721,6 +8886,16 @@ static IP_POOL_CREATE_RESPONSE_201: runtime::Schema = runtime::Schema::new(
     "{\"$ref\":\"#/components/schemas/IpPool\"}",
     ::std::option::Option::Some("{\"$ref\":\"#/$defs/IpPool\"}"),
 );
+static IP_POOL_CREATE_ERROR_4XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
+);
+static IP_POOL_CREATE_ERROR_5XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
+);
 static IP_POOL_VIEW_PARAM_POOL_NAME: runtime::Schema = runtime::Schema::new(
     &COMPONENTS,
     "{\"$ref\":\"#/components/schemas/Name\"}",
@@ -7730,6 +8905,16 @@ static IP_POOL_VIEW_RESPONSE_200: runtime::Schema = runtime::Schema::new(
     &COMPONENTS,
     "{\"$ref\":\"#/components/schemas/IpPool\"}",
     ::std::option::Option::Some("{\"$ref\":\"#/$defs/IpPool\"}"),
+);
+static IP_POOL_VIEW_ERROR_4XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
+);
+static IP_POOL_VIEW_ERROR_5XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
 );
 static IP_POOL_UPDATE_PARAM_POOL_NAME: runtime::Schema = runtime::Schema::new(
     &COMPONENTS,
@@ -7746,10 +8931,30 @@ static IP_POOL_UPDATE_RESPONSE_200: runtime::Schema = runtime::Schema::new(
     "{\"$ref\":\"#/components/schemas/IpPool\"}",
     ::std::option::Option::Some("{\"$ref\":\"#/$defs/IpPool\"}"),
 );
+static IP_POOL_UPDATE_ERROR_4XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
+);
+static IP_POOL_UPDATE_ERROR_5XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
+);
 static IP_POOL_DELETE_PARAM_POOL_NAME: runtime::Schema = runtime::Schema::new(
     &COMPONENTS,
     "{\"$ref\":\"#/components/schemas/Name\"}",
     ::std::option::Option::Some("{\"$ref\":\"#/$defs/Name\"}"),
+);
+static IP_POOL_DELETE_ERROR_4XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
+);
+static IP_POOL_DELETE_ERROR_5XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
 );
 static IP_POOL_RANGE_LIST_PARAM_POOL_NAME: runtime::Schema = runtime::Schema::new(
     &COMPONENTS,
@@ -7773,6 +8978,16 @@ static IP_POOL_RANGE_LIST_RESPONSE_200: runtime::Schema = runtime::Schema::new(
     "{\"$ref\":\"#/components/schemas/IpPoolRangeResultsPage\"}",
     ::std::option::Option::Some("{\"$ref\":\"#/$defs/IpPoolRangeResultsPage\"}"),
 );
+static IP_POOL_RANGE_LIST_ERROR_4XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
+);
+static IP_POOL_RANGE_LIST_ERROR_5XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
+);
 static IP_POOL_RANGE_ADD_PARAM_POOL_NAME: runtime::Schema = runtime::Schema::new(
     &COMPONENTS,
     "{\"$ref\":\"#/components/schemas/Name\"}",
@@ -7788,6 +9003,16 @@ static IP_POOL_RANGE_ADD_RESPONSE_201: runtime::Schema = runtime::Schema::new(
     "{\"$ref\":\"#/components/schemas/IpPoolRange\"}",
     ::std::option::Option::Some("{\"$ref\":\"#/$defs/IpPoolRange\"}"),
 );
+static IP_POOL_RANGE_ADD_ERROR_4XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
+);
+static IP_POOL_RANGE_ADD_ERROR_5XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
+);
 static IP_POOL_RANGE_REMOVE_PARAM_POOL_NAME: runtime::Schema = runtime::Schema::new(
     &COMPONENTS,
     "{\"$ref\":\"#/components/schemas/Name\"}",
@@ -7798,10 +9023,30 @@ static IP_POOL_RANGE_REMOVE_BODY: runtime::Schema = runtime::Schema::new(
     "{\"$ref\":\"#/components/schemas/IpRange\"}",
     ::std::option::Option::Some("{\"$ref\":\"#/$defs/IpRange\"}"),
 );
+static IP_POOL_RANGE_REMOVE_ERROR_4XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
+);
+static IP_POOL_RANGE_REMOVE_ERROR_5XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
+);
 static IP_POOL_SERVICE_VIEW_RESPONSE_200: runtime::Schema = runtime::Schema::new(
     &COMPONENTS,
     "{\"$ref\":\"#/components/schemas/IpPool\"}",
     ::std::option::Option::Some("{\"$ref\":\"#/$defs/IpPool\"}"),
+);
+static IP_POOL_SERVICE_VIEW_ERROR_4XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
+);
+static IP_POOL_SERVICE_VIEW_ERROR_5XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
 );
 static IP_POOL_SERVICE_RANGE_LIST_PARAM_LIMIT: runtime::Schema = runtime::Schema::new(
     &COMPONENTS,
@@ -7820,6 +9065,16 @@ static IP_POOL_SERVICE_RANGE_LIST_RESPONSE_200: runtime::Schema = runtime::Schem
     "{\"$ref\":\"#/components/schemas/IpPoolRangeResultsPage\"}",
     ::std::option::Option::Some("{\"$ref\":\"#/$defs/IpPoolRangeResultsPage\"}"),
 );
+static IP_POOL_SERVICE_RANGE_LIST_ERROR_4XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
+);
+static IP_POOL_SERVICE_RANGE_LIST_ERROR_5XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
+);
 static IP_POOL_SERVICE_RANGE_ADD_BODY: runtime::Schema = runtime::Schema::new(
     &COMPONENTS,
     "{\"$ref\":\"#/components/schemas/IpRange\"}",
@@ -7830,10 +9085,30 @@ static IP_POOL_SERVICE_RANGE_ADD_RESPONSE_201: runtime::Schema = runtime::Schema
     "{\"$ref\":\"#/components/schemas/IpPoolRange\"}",
     ::std::option::Option::Some("{\"$ref\":\"#/$defs/IpPoolRange\"}"),
 );
+static IP_POOL_SERVICE_RANGE_ADD_ERROR_4XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
+);
+static IP_POOL_SERVICE_RANGE_ADD_ERROR_5XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
+);
 static IP_POOL_SERVICE_RANGE_REMOVE_BODY: runtime::Schema = runtime::Schema::new(
     &COMPONENTS,
     "{\"$ref\":\"#/components/schemas/IpRange\"}",
     ::std::option::Option::Some("{\"$ref\":\"#/$defs/IpRange\"}"),
+);
+static IP_POOL_SERVICE_RANGE_REMOVE_ERROR_4XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
+);
+static IP_POOL_SERVICE_RANGE_REMOVE_ERROR_5XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
 );
 static SYSTEM_METRIC_PARAM_METRIC_NAME: runtime::Schema = runtime::Schema::new(
     &COMPONENTS,
@@ -7872,10 +9147,30 @@ static SYSTEM_METRIC_RESPONSE_200: runtime::Schema = runtime::Schema::new(
     "{\"$ref\":\"#/components/schemas/MeasurementResultsPage\"}",
     ::std::option::Option::Some("{\"$ref\":\"#/$defs/MeasurementResultsPage\"}"),
 );
+static SYSTEM_METRIC_ERROR_4XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
+);
+static SYSTEM_METRIC_ERROR_5XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
+);
 static SYSTEM_POLICY_VIEW_RESPONSE_200: runtime::Schema = runtime::Schema::new(
     &COMPONENTS,
     "{\"$ref\":\"#/components/schemas/FleetRolePolicy\"}",
     ::std::option::Option::Some("{\"$ref\":\"#/$defs/FleetRolePolicy\"}"),
+);
+static SYSTEM_POLICY_VIEW_ERROR_4XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
+);
+static SYSTEM_POLICY_VIEW_ERROR_5XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
 );
 static SYSTEM_POLICY_UPDATE_BODY: runtime::Schema = runtime::Schema::new(
     &COMPONENTS,
@@ -7886,6 +9181,16 @@ static SYSTEM_POLICY_UPDATE_RESPONSE_200: runtime::Schema = runtime::Schema::new
     &COMPONENTS,
     "{\"$ref\":\"#/components/schemas/FleetRolePolicy\"}",
     ::std::option::Option::Some("{\"$ref\":\"#/$defs/FleetRolePolicy\"}"),
+);
+static SYSTEM_POLICY_UPDATE_ERROR_4XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
+);
+static SYSTEM_POLICY_UPDATE_ERROR_5XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
 );
 static SAGA_LIST_PARAM_LIMIT: runtime::Schema = runtime::Schema::new(
     &COMPONENTS,
@@ -7909,6 +9214,16 @@ static SAGA_LIST_RESPONSE_200: runtime::Schema = runtime::Schema::new(
     "{\"$ref\":\"#/components/schemas/SagaResultsPage\"}",
     ::std::option::Option::Some("{\"$ref\":\"#/$defs/SagaResultsPage\"}"),
 );
+static SAGA_LIST_ERROR_4XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
+);
+static SAGA_LIST_ERROR_5XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
+);
 static SAGA_VIEW_PARAM_SAGA_ID: runtime::Schema = runtime::Schema::new(
     &COMPONENTS,
     "{\"format\":\"uuid\",\"type\":\"string\"}",
@@ -7918,6 +9233,16 @@ static SAGA_VIEW_RESPONSE_200: runtime::Schema = runtime::Schema::new(
     &COMPONENTS,
     "{\"$ref\":\"#/components/schemas/Saga\"}",
     ::std::option::Option::Some("{\"$ref\":\"#/$defs/Saga\"}"),
+);
+static SAGA_VIEW_ERROR_4XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
+);
+static SAGA_VIEW_ERROR_5XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
 );
 static SILO_LIST_PARAM_LIMIT: runtime::Schema = runtime::Schema::new(
     &COMPONENTS,
@@ -7941,6 +9266,16 @@ static SILO_LIST_RESPONSE_200: runtime::Schema = runtime::Schema::new(
     "{\"$ref\":\"#/components/schemas/SiloResultsPage\"}",
     ::std::option::Option::Some("{\"$ref\":\"#/$defs/SiloResultsPage\"}"),
 );
+static SILO_LIST_ERROR_4XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
+);
+static SILO_LIST_ERROR_5XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
+);
 static SILO_CREATE_BODY: runtime::Schema = runtime::Schema::new(
     &COMPONENTS,
     "{\"$ref\":\"#/components/schemas/SiloCreate\"}",
@@ -7950,6 +9285,16 @@ static SILO_CREATE_RESPONSE_201: runtime::Schema = runtime::Schema::new(
     &COMPONENTS,
     "{\"$ref\":\"#/components/schemas/Silo\"}",
     ::std::option::Option::Some("{\"$ref\":\"#/$defs/Silo\"}"),
+);
+static SILO_CREATE_ERROR_4XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
+);
+static SILO_CREATE_ERROR_5XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
 );
 static SILO_VIEW_PARAM_SILO_NAME: runtime::Schema = runtime::Schema::new(
     &COMPONENTS,
@@ -7961,10 +9306,30 @@ static SILO_VIEW_RESPONSE_200: runtime::Schema = runtime::Schema::new(
     "{\"$ref\":\"#/components/schemas/Silo\"}",
     ::std::option::Option::Some("{\"$ref\":\"#/$defs/Silo\"}"),
 );
+static SILO_VIEW_ERROR_4XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
+);
+static SILO_VIEW_ERROR_5XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
+);
 static SILO_DELETE_PARAM_SILO_NAME: runtime::Schema = runtime::Schema::new(
     &COMPONENTS,
     "{\"$ref\":\"#/components/schemas/Name\"}",
     ::std::option::Option::Some("{\"$ref\":\"#/$defs/Name\"}"),
+);
+static SILO_DELETE_ERROR_4XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
+);
+static SILO_DELETE_ERROR_5XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
 );
 static SILO_IDENTITY_PROVIDER_LIST_PARAM_SILO_NAME: runtime::Schema = runtime::Schema::new(
     &COMPONENTS,
@@ -7993,6 +9358,16 @@ static SILO_IDENTITY_PROVIDER_LIST_RESPONSE_200: runtime::Schema = runtime::Sche
     "{\"$ref\":\"#/components/schemas/IdentityProviderResultsPage\"}",
     ::std::option::Option::Some("{\"$ref\":\"#/$defs/IdentityProviderResultsPage\"}"),
 );
+static SILO_IDENTITY_PROVIDER_LIST_ERROR_4XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
+);
+static SILO_IDENTITY_PROVIDER_LIST_ERROR_5XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
+);
 static LOCAL_IDP_USER_CREATE_PARAM_SILO_NAME: runtime::Schema = runtime::Schema::new(
     &COMPONENTS,
     "{\"$ref\":\"#/components/schemas/Name\"}",
@@ -8008,6 +9383,16 @@ static LOCAL_IDP_USER_CREATE_RESPONSE_201: runtime::Schema = runtime::Schema::ne
     "{\"$ref\":\"#/components/schemas/User\"}",
     ::std::option::Option::Some("{\"$ref\":\"#/$defs/User\"}"),
 );
+static LOCAL_IDP_USER_CREATE_ERROR_4XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
+);
+static LOCAL_IDP_USER_CREATE_ERROR_5XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
+);
 static LOCAL_IDP_USER_DELETE_PARAM_SILO_NAME: runtime::Schema = runtime::Schema::new(
     &COMPONENTS,
     "{\"$ref\":\"#/components/schemas/Name\"}",
@@ -8017,6 +9402,16 @@ static LOCAL_IDP_USER_DELETE_PARAM_USER_ID: runtime::Schema = runtime::Schema::n
     &COMPONENTS,
     "{\"format\":\"uuid\",\"type\":\"string\"}",
     ::std::option::Option::Some("{\"format\":\"uuid\",\"type\":\"string\"}"),
+);
+static LOCAL_IDP_USER_DELETE_ERROR_4XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
+);
+static LOCAL_IDP_USER_DELETE_ERROR_5XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
 );
 static LOCAL_IDP_USER_SET_PASSWORD_PARAM_SILO_NAME: runtime::Schema = runtime::Schema::new(
     &COMPONENTS,
@@ -8033,6 +9428,16 @@ static LOCAL_IDP_USER_SET_PASSWORD_BODY: runtime::Schema = runtime::Schema::new(
     "{\"$ref\":\"#/components/schemas/UserPassword\"}",
     ::std::option::Option::Some("{\"$ref\":\"#/$defs/UserPassword\"}"),
 );
+static LOCAL_IDP_USER_SET_PASSWORD_ERROR_4XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
+);
+static LOCAL_IDP_USER_SET_PASSWORD_ERROR_5XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
+);
 static SAML_IDENTITY_PROVIDER_CREATE_PARAM_SILO_NAME: runtime::Schema = runtime::Schema::new(
     &COMPONENTS,
     "{\"$ref\":\"#/components/schemas/Name\"}",
@@ -8047,6 +9452,16 @@ static SAML_IDENTITY_PROVIDER_CREATE_RESPONSE_201: runtime::Schema = runtime::Sc
     &COMPONENTS,
     "{\"$ref\":\"#/components/schemas/SamlIdentityProvider\"}",
     ::std::option::Option::Some("{\"$ref\":\"#/$defs/SamlIdentityProvider\"}"),
+);
+static SAML_IDENTITY_PROVIDER_CREATE_ERROR_4XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
+);
+static SAML_IDENTITY_PROVIDER_CREATE_ERROR_5XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
 );
 static SAML_IDENTITY_PROVIDER_VIEW_PARAM_PROVIDER_NAME: runtime::Schema = runtime::Schema::new(
     &COMPONENTS,
@@ -8063,6 +9478,16 @@ static SAML_IDENTITY_PROVIDER_VIEW_RESPONSE_200: runtime::Schema = runtime::Sche
     "{\"$ref\":\"#/components/schemas/SamlIdentityProvider\"}",
     ::std::option::Option::Some("{\"$ref\":\"#/$defs/SamlIdentityProvider\"}"),
 );
+static SAML_IDENTITY_PROVIDER_VIEW_ERROR_4XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
+);
+static SAML_IDENTITY_PROVIDER_VIEW_ERROR_5XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
+);
 static SILO_POLICY_VIEW_PARAM_SILO_NAME: runtime::Schema = runtime::Schema::new(
     &COMPONENTS,
     "{\"$ref\":\"#/components/schemas/Name\"}",
@@ -8072,6 +9497,16 @@ static SILO_POLICY_VIEW_RESPONSE_200: runtime::Schema = runtime::Schema::new(
     &COMPONENTS,
     "{\"$ref\":\"#/components/schemas/SiloRolePolicy\"}",
     ::std::option::Option::Some("{\"$ref\":\"#/$defs/SiloRolePolicy\"}"),
+);
+static SILO_POLICY_VIEW_ERROR_4XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
+);
+static SILO_POLICY_VIEW_ERROR_5XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
 );
 static SILO_POLICY_UPDATE_PARAM_SILO_NAME: runtime::Schema = runtime::Schema::new(
     &COMPONENTS,
@@ -8087,6 +9522,16 @@ static SILO_POLICY_UPDATE_RESPONSE_200: runtime::Schema = runtime::Schema::new(
     &COMPONENTS,
     "{\"$ref\":\"#/components/schemas/SiloRolePolicy\"}",
     ::std::option::Option::Some("{\"$ref\":\"#/$defs/SiloRolePolicy\"}"),
+);
+static SILO_POLICY_UPDATE_ERROR_4XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
+);
+static SILO_POLICY_UPDATE_ERROR_5XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
 );
 static SILO_USERS_LIST_PARAM_SILO_NAME: runtime::Schema = runtime::Schema::new(
     &COMPONENTS,
@@ -8115,6 +9560,16 @@ static SILO_USERS_LIST_RESPONSE_200: runtime::Schema = runtime::Schema::new(
     "{\"$ref\":\"#/components/schemas/UserResultsPage\"}",
     ::std::option::Option::Some("{\"$ref\":\"#/$defs/UserResultsPage\"}"),
 );
+static SILO_USERS_LIST_ERROR_4XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
+);
+static SILO_USERS_LIST_ERROR_5XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
+);
 static SILO_USER_VIEW_PARAM_SILO_NAME: runtime::Schema = runtime::Schema::new(
     &COMPONENTS,
     "{\"$ref\":\"#/components/schemas/Name\"}",
@@ -8129,6 +9584,16 @@ static SILO_USER_VIEW_RESPONSE_200: runtime::Schema = runtime::Schema::new(
     &COMPONENTS,
     "{\"$ref\":\"#/components/schemas/User\"}",
     ::std::option::Option::Some("{\"$ref\":\"#/$defs/User\"}"),
+);
+static SILO_USER_VIEW_ERROR_4XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
+);
+static SILO_USER_VIEW_ERROR_5XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
 );
 static SYSTEM_USER_LIST_PARAM_LIMIT: runtime::Schema = runtime::Schema::new(
     &COMPONENTS,
@@ -8152,6 +9617,16 @@ static SYSTEM_USER_LIST_RESPONSE_200: runtime::Schema = runtime::Schema::new(
     "{\"$ref\":\"#/components/schemas/UserBuiltinResultsPage\"}",
     ::std::option::Option::Some("{\"$ref\":\"#/$defs/UserBuiltinResultsPage\"}"),
 );
+static SYSTEM_USER_LIST_ERROR_4XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
+);
+static SYSTEM_USER_LIST_ERROR_5XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
+);
 static SYSTEM_USER_VIEW_PARAM_USER_NAME: runtime::Schema = runtime::Schema::new(
     &COMPONENTS,
     "{\"$ref\":\"#/components/schemas/Name\"}",
@@ -8161,6 +9636,16 @@ static SYSTEM_USER_VIEW_RESPONSE_200: runtime::Schema = runtime::Schema::new(
     &COMPONENTS,
     "{\"$ref\":\"#/components/schemas/UserBuiltin\"}",
     ::std::option::Option::Some("{\"$ref\":\"#/$defs/UserBuiltin\"}"),
+);
+static SYSTEM_USER_VIEW_ERROR_4XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
+);
+static SYSTEM_USER_VIEW_ERROR_5XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
 );
 static TIMESERIES_SCHEMA_GET_PARAM_LIMIT: runtime::Schema = runtime::Schema::new(
     &COMPONENTS,
@@ -8178,6 +9663,16 @@ static TIMESERIES_SCHEMA_GET_RESPONSE_200: runtime::Schema = runtime::Schema::ne
     &COMPONENTS,
     "{\"$ref\":\"#/components/schemas/TimeseriesSchemaResultsPage\"}",
     ::std::option::Option::Some("{\"$ref\":\"#/$defs/TimeseriesSchemaResultsPage\"}"),
+);
+static TIMESERIES_SCHEMA_GET_ERROR_4XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
+);
+static TIMESERIES_SCHEMA_GET_ERROR_5XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
 );
 static USER_LIST_PARAM_LIMIT: runtime::Schema = runtime::Schema::new(
     &COMPONENTS,
@@ -8200,6 +9695,16 @@ static USER_LIST_RESPONSE_200: runtime::Schema = runtime::Schema::new(
     &COMPONENTS,
     "{\"$ref\":\"#/components/schemas/UserResultsPage\"}",
     ::std::option::Option::Some("{\"$ref\":\"#/$defs/UserResultsPage\"}"),
+);
+static USER_LIST_ERROR_4XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
+);
+static USER_LIST_ERROR_5XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
 );
 static DISK_LIST_V1_PARAM_LIMIT: runtime::Schema = runtime::Schema::new(
     &COMPONENTS,
@@ -8233,6 +9738,16 @@ static DISK_LIST_V1_RESPONSE_200: runtime::Schema = runtime::Schema::new(
     "{\"$ref\":\"#/components/schemas/DiskResultsPage\"}",
     ::std::option::Option::Some("{\"$ref\":\"#/$defs/DiskResultsPage\"}"),
 );
+static DISK_LIST_V1_ERROR_4XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
+);
+static DISK_LIST_V1_ERROR_5XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
+);
 static DISK_CREATE_V1_PARAM_ORGANIZATION: runtime::Schema = runtime::Schema::new(
     &COMPONENTS,
     "{\"$ref\":\"#/components/schemas/NameOrId\"}",
@@ -8252,6 +9767,16 @@ static DISK_CREATE_V1_RESPONSE_201: runtime::Schema = runtime::Schema::new(
     &COMPONENTS,
     "{\"$ref\":\"#/components/schemas/Disk\"}",
     ::std::option::Option::Some("{\"$ref\":\"#/$defs/Disk\"}"),
+);
+static DISK_CREATE_V1_ERROR_4XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
+);
+static DISK_CREATE_V1_ERROR_5XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
 );
 static DISK_VIEW_V1_PARAM_DISK: runtime::Schema = runtime::Schema::new(
     &COMPONENTS,
@@ -8273,6 +9798,16 @@ static DISK_VIEW_V1_RESPONSE_200: runtime::Schema = runtime::Schema::new(
     "{\"$ref\":\"#/components/schemas/Disk\"}",
     ::std::option::Option::Some("{\"$ref\":\"#/$defs/Disk\"}"),
 );
+static DISK_VIEW_V1_ERROR_4XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
+);
+static DISK_VIEW_V1_ERROR_5XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
+);
 static DISK_DELETE_V1_PARAM_DISK: runtime::Schema = runtime::Schema::new(
     &COMPONENTS,
     "{\"$ref\":\"#/components/schemas/NameOrId\"}",
@@ -8287,6 +9822,16 @@ static DISK_DELETE_V1_PARAM_PROJECT: runtime::Schema = runtime::Schema::new(
     &COMPONENTS,
     "{\"$ref\":\"#/components/schemas/NameOrId\"}",
     ::std::option::Option::Some("{\"$ref\":\"#/$defs/NameOrId\"}"),
+);
+static DISK_DELETE_V1_ERROR_4XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
+);
+static DISK_DELETE_V1_ERROR_5XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
 );
 static INSTANCE_LIST_V1_PARAM_LIMIT: runtime::Schema = runtime::Schema::new(
     &COMPONENTS,
@@ -8320,6 +9865,16 @@ static INSTANCE_LIST_V1_RESPONSE_200: runtime::Schema = runtime::Schema::new(
     "{\"$ref\":\"#/components/schemas/InstanceResultsPage\"}",
     ::std::option::Option::Some("{\"$ref\":\"#/$defs/InstanceResultsPage\"}"),
 );
+static INSTANCE_LIST_V1_ERROR_4XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
+);
+static INSTANCE_LIST_V1_ERROR_5XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
+);
 static INSTANCE_CREATE_V1_PARAM_ORGANIZATION: runtime::Schema = runtime::Schema::new(
     &COMPONENTS,
     "{\"$ref\":\"#/components/schemas/NameOrId\"}",
@@ -8339,6 +9894,16 @@ static INSTANCE_CREATE_V1_RESPONSE_201: runtime::Schema = runtime::Schema::new(
     &COMPONENTS,
     "{\"$ref\":\"#/components/schemas/Instance\"}",
     ::std::option::Option::Some("{\"$ref\":\"#/$defs/Instance\"}"),
+);
+static INSTANCE_CREATE_V1_ERROR_4XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
+);
+static INSTANCE_CREATE_V1_ERROR_5XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
 );
 static INSTANCE_VIEW_V1_PARAM_ORGANIZATION: runtime::Schema = runtime::Schema::new(
     &COMPONENTS,
@@ -8360,6 +9925,16 @@ static INSTANCE_VIEW_V1_RESPONSE_200: runtime::Schema = runtime::Schema::new(
     "{\"$ref\":\"#/components/schemas/Instance\"}",
     ::std::option::Option::Some("{\"$ref\":\"#/$defs/Instance\"}"),
 );
+static INSTANCE_VIEW_V1_ERROR_4XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
+);
+static INSTANCE_VIEW_V1_ERROR_5XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
+);
 static INSTANCE_DELETE_V1_PARAM_ORGANIZATION: runtime::Schema = runtime::Schema::new(
     &COMPONENTS,
     "{\"$ref\":\"#/components/schemas/NameOrId\"}",
@@ -8374,6 +9949,16 @@ static INSTANCE_DELETE_V1_PARAM_INSTANCE: runtime::Schema = runtime::Schema::new
     &COMPONENTS,
     "{\"$ref\":\"#/components/schemas/NameOrId\"}",
     ::std::option::Option::Some("{\"$ref\":\"#/$defs/NameOrId\"}"),
+);
+static INSTANCE_DELETE_V1_ERROR_4XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
+);
+static INSTANCE_DELETE_V1_ERROR_5XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
 );
 static INSTANCE_DISK_LIST_V1_PARAM_LIMIT: runtime::Schema = runtime::Schema::new(
     &COMPONENTS,
@@ -8412,6 +9997,16 @@ static INSTANCE_DISK_LIST_V1_RESPONSE_200: runtime::Schema = runtime::Schema::ne
     "{\"$ref\":\"#/components/schemas/DiskResultsPage\"}",
     ::std::option::Option::Some("{\"$ref\":\"#/$defs/DiskResultsPage\"}"),
 );
+static INSTANCE_DISK_LIST_V1_ERROR_4XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
+);
+static INSTANCE_DISK_LIST_V1_ERROR_5XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
+);
 static INSTANCE_DISK_ATTACH_V1_PARAM_INSTANCE: runtime::Schema = runtime::Schema::new(
     &COMPONENTS,
     "{\"$ref\":\"#/components/schemas/NameOrId\"}",
@@ -8436,6 +10031,16 @@ static INSTANCE_DISK_ATTACH_V1_RESPONSE_202: runtime::Schema = runtime::Schema::
     &COMPONENTS,
     "{\"$ref\":\"#/components/schemas/Disk\"}",
     ::std::option::Option::Some("{\"$ref\":\"#/$defs/Disk\"}"),
+);
+static INSTANCE_DISK_ATTACH_V1_ERROR_4XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
+);
+static INSTANCE_DISK_ATTACH_V1_ERROR_5XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
 );
 static INSTANCE_DISK_DETACH_V1_PARAM_INSTANCE: runtime::Schema = runtime::Schema::new(
     &COMPONENTS,
@@ -8462,6 +10067,16 @@ static INSTANCE_DISK_DETACH_V1_RESPONSE_202: runtime::Schema = runtime::Schema::
     "{\"$ref\":\"#/components/schemas/Disk\"}",
     ::std::option::Option::Some("{\"$ref\":\"#/$defs/Disk\"}"),
 );
+static INSTANCE_DISK_DETACH_V1_ERROR_4XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
+);
+static INSTANCE_DISK_DETACH_V1_ERROR_5XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
+);
 static INSTANCE_MIGRATE_V1_PARAM_ORGANIZATION: runtime::Schema = runtime::Schema::new(
     &COMPONENTS,
     "{\"$ref\":\"#/components/schemas/NameOrId\"}",
@@ -8487,6 +10102,16 @@ static INSTANCE_MIGRATE_V1_RESPONSE_200: runtime::Schema = runtime::Schema::new(
     "{\"$ref\":\"#/components/schemas/Instance\"}",
     ::std::option::Option::Some("{\"$ref\":\"#/$defs/Instance\"}"),
 );
+static INSTANCE_MIGRATE_V1_ERROR_4XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
+);
+static INSTANCE_MIGRATE_V1_ERROR_5XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
+);
 static INSTANCE_REBOOT_V1_PARAM_ORGANIZATION: runtime::Schema = runtime::Schema::new(
     &COMPONENTS,
     "{\"$ref\":\"#/components/schemas/NameOrId\"}",
@@ -8506,6 +10131,16 @@ static INSTANCE_REBOOT_V1_RESPONSE_202: runtime::Schema = runtime::Schema::new(
     &COMPONENTS,
     "{\"$ref\":\"#/components/schemas/Instance\"}",
     ::std::option::Option::Some("{\"$ref\":\"#/$defs/Instance\"}"),
+);
+static INSTANCE_REBOOT_V1_ERROR_4XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
+);
+static INSTANCE_REBOOT_V1_ERROR_5XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
 );
 static INSTANCE_SERIAL_CONSOLE_V1_PARAM_INSTANCE: runtime::Schema = runtime::Schema::new(
     &COMPONENTS,
@@ -8548,6 +10183,16 @@ static INSTANCE_SERIAL_CONSOLE_V1_RESPONSE_200: runtime::Schema = runtime::Schem
     "{\"$ref\":\"#/components/schemas/InstanceSerialConsoleData\"}",
     ::std::option::Option::Some("{\"$ref\":\"#/$defs/InstanceSerialConsoleData\"}"),
 );
+static INSTANCE_SERIAL_CONSOLE_V1_ERROR_4XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
+);
+static INSTANCE_SERIAL_CONSOLE_V1_ERROR_5XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
+);
 static INSTANCE_SERIAL_CONSOLE_STREAM_V1_PARAM_INSTANCE: runtime::Schema = runtime::Schema::new(
     &COMPONENTS,
     "{\"$ref\":\"#/components/schemas/NameOrId\"}",
@@ -8562,6 +10207,16 @@ static INSTANCE_SERIAL_CONSOLE_STREAM_V1_PARAM_PROJECT: runtime::Schema = runtim
     &COMPONENTS,
     "{\"$ref\":\"#/components/schemas/NameOrId\"}",
     ::std::option::Option::Some("{\"$ref\":\"#/$defs/NameOrId\"}"),
+);
+static INSTANCE_SERIAL_CONSOLE_STREAM_V1_ERROR_4XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
+);
+static INSTANCE_SERIAL_CONSOLE_STREAM_V1_ERROR_5XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
 );
 static INSTANCE_START_V1_PARAM_ORGANIZATION: runtime::Schema = runtime::Schema::new(
     &COMPONENTS,
@@ -8583,6 +10238,16 @@ static INSTANCE_START_V1_RESPONSE_202: runtime::Schema = runtime::Schema::new(
     "{\"$ref\":\"#/components/schemas/Instance\"}",
     ::std::option::Option::Some("{\"$ref\":\"#/$defs/Instance\"}"),
 );
+static INSTANCE_START_V1_ERROR_4XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
+);
+static INSTANCE_START_V1_ERROR_5XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
+);
 static INSTANCE_STOP_V1_PARAM_ORGANIZATION: runtime::Schema = runtime::Schema::new(
     &COMPONENTS,
     "{\"$ref\":\"#/components/schemas/NameOrId\"}",
@@ -8602,6 +10267,16 @@ static INSTANCE_STOP_V1_RESPONSE_202: runtime::Schema = runtime::Schema::new(
     &COMPONENTS,
     "{\"$ref\":\"#/components/schemas/Instance\"}",
     ::std::option::Option::Some("{\"$ref\":\"#/$defs/Instance\"}"),
+);
+static INSTANCE_STOP_V1_ERROR_4XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
+);
+static INSTANCE_STOP_V1_ERROR_5XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
 );
 static ORGANIZATION_LIST_V1_PARAM_LIMIT: runtime::Schema = runtime::Schema::new(
     &COMPONENTS,
@@ -8625,6 +10300,16 @@ static ORGANIZATION_LIST_V1_RESPONSE_200: runtime::Schema = runtime::Schema::new
     "{\"$ref\":\"#/components/schemas/OrganizationResultsPage\"}",
     ::std::option::Option::Some("{\"$ref\":\"#/$defs/OrganizationResultsPage\"}"),
 );
+static ORGANIZATION_LIST_V1_ERROR_4XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
+);
+static ORGANIZATION_LIST_V1_ERROR_5XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
+);
 static ORGANIZATION_CREATE_V1_BODY: runtime::Schema = runtime::Schema::new(
     &COMPONENTS,
     "{\"$ref\":\"#/components/schemas/OrganizationCreate\"}",
@@ -8635,6 +10320,16 @@ static ORGANIZATION_CREATE_V1_RESPONSE_201: runtime::Schema = runtime::Schema::n
     "{\"$ref\":\"#/components/schemas/Organization\"}",
     ::std::option::Option::Some("{\"$ref\":\"#/$defs/Organization\"}"),
 );
+static ORGANIZATION_CREATE_V1_ERROR_4XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
+);
+static ORGANIZATION_CREATE_V1_ERROR_5XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
+);
 static ORGANIZATION_VIEW_V1_PARAM_ORGANIZATION: runtime::Schema = runtime::Schema::new(
     &COMPONENTS,
     "{\"$ref\":\"#/components/schemas/NameOrId\"}",
@@ -8644,6 +10339,16 @@ static ORGANIZATION_VIEW_V1_RESPONSE_200: runtime::Schema = runtime::Schema::new
     &COMPONENTS,
     "{\"$ref\":\"#/components/schemas/Organization\"}",
     ::std::option::Option::Some("{\"$ref\":\"#/$defs/Organization\"}"),
+);
+static ORGANIZATION_VIEW_V1_ERROR_4XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
+);
+static ORGANIZATION_VIEW_V1_ERROR_5XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
 );
 static ORGANIZATION_UPDATE_V1_PARAM_ORGANIZATION: runtime::Schema = runtime::Schema::new(
     &COMPONENTS,
@@ -8660,10 +10365,30 @@ static ORGANIZATION_UPDATE_V1_RESPONSE_200: runtime::Schema = runtime::Schema::n
     "{\"$ref\":\"#/components/schemas/Organization\"}",
     ::std::option::Option::Some("{\"$ref\":\"#/$defs/Organization\"}"),
 );
+static ORGANIZATION_UPDATE_V1_ERROR_4XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
+);
+static ORGANIZATION_UPDATE_V1_ERROR_5XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
+);
 static ORGANIZATION_DELETE_V1_PARAM_ORGANIZATION: runtime::Schema = runtime::Schema::new(
     &COMPONENTS,
     "{\"$ref\":\"#/components/schemas/NameOrId\"}",
     ::std::option::Option::Some("{\"$ref\":\"#/$defs/NameOrId\"}"),
+);
+static ORGANIZATION_DELETE_V1_ERROR_4XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
+);
+static ORGANIZATION_DELETE_V1_ERROR_5XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
 );
 static ORGANIZATION_POLICY_VIEW_V1_PARAM_ORGANIZATION: runtime::Schema = runtime::Schema::new(
     &COMPONENTS,
@@ -8674,6 +10399,16 @@ static ORGANIZATION_POLICY_VIEW_V1_RESPONSE_200: runtime::Schema = runtime::Sche
     &COMPONENTS,
     "{\"$ref\":\"#/components/schemas/OrganizationRolePolicy\"}",
     ::std::option::Option::Some("{\"$ref\":\"#/$defs/OrganizationRolePolicy\"}"),
+);
+static ORGANIZATION_POLICY_VIEW_V1_ERROR_4XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
+);
+static ORGANIZATION_POLICY_VIEW_V1_ERROR_5XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
 );
 static ORGANIZATION_POLICY_UPDATE_V1_PARAM_ORGANIZATION: runtime::Schema = runtime::Schema::new(
     &COMPONENTS,
@@ -8689,6 +10424,16 @@ static ORGANIZATION_POLICY_UPDATE_V1_RESPONSE_200: runtime::Schema = runtime::Sc
     &COMPONENTS,
     "{\"$ref\":\"#/components/schemas/OrganizationRolePolicy\"}",
     ::std::option::Option::Some("{\"$ref\":\"#/$defs/OrganizationRolePolicy\"}"),
+);
+static ORGANIZATION_POLICY_UPDATE_V1_ERROR_4XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
+);
+static ORGANIZATION_POLICY_UPDATE_V1_ERROR_5XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
 );
 static PROJECT_LIST_V1_PARAM_LIMIT: runtime::Schema = runtime::Schema::new(
     &COMPONENTS,
@@ -8717,6 +10462,16 @@ static PROJECT_LIST_V1_RESPONSE_200: runtime::Schema = runtime::Schema::new(
     "{\"$ref\":\"#/components/schemas/ProjectResultsPage\"}",
     ::std::option::Option::Some("{\"$ref\":\"#/$defs/ProjectResultsPage\"}"),
 );
+static PROJECT_LIST_V1_ERROR_4XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
+);
+static PROJECT_LIST_V1_ERROR_5XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
+);
 static PROJECT_CREATE_V1_PARAM_ORGANIZATION: runtime::Schema = runtime::Schema::new(
     &COMPONENTS,
     "{\"$ref\":\"#/components/schemas/NameOrId\"}",
@@ -8732,6 +10487,16 @@ static PROJECT_CREATE_V1_RESPONSE_201: runtime::Schema = runtime::Schema::new(
     "{\"$ref\":\"#/components/schemas/Project\"}",
     ::std::option::Option::Some("{\"$ref\":\"#/$defs/Project\"}"),
 );
+static PROJECT_CREATE_V1_ERROR_4XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
+);
+static PROJECT_CREATE_V1_ERROR_5XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
+);
 static PROJECT_VIEW_V1_PARAM_PROJECT: runtime::Schema = runtime::Schema::new(
     &COMPONENTS,
     "{\"$ref\":\"#/components/schemas/NameOrId\"}",
@@ -8746,6 +10511,16 @@ static PROJECT_VIEW_V1_RESPONSE_200: runtime::Schema = runtime::Schema::new(
     &COMPONENTS,
     "{\"$ref\":\"#/components/schemas/Project\"}",
     ::std::option::Option::Some("{\"$ref\":\"#/$defs/Project\"}"),
+);
+static PROJECT_VIEW_V1_ERROR_4XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
+);
+static PROJECT_VIEW_V1_ERROR_5XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
 );
 static PROJECT_UPDATE_V1_PARAM_PROJECT: runtime::Schema = runtime::Schema::new(
     &COMPONENTS,
@@ -8767,6 +10542,16 @@ static PROJECT_UPDATE_V1_RESPONSE_200: runtime::Schema = runtime::Schema::new(
     "{\"$ref\":\"#/components/schemas/Project\"}",
     ::std::option::Option::Some("{\"$ref\":\"#/$defs/Project\"}"),
 );
+static PROJECT_UPDATE_V1_ERROR_4XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
+);
+static PROJECT_UPDATE_V1_ERROR_5XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
+);
 static PROJECT_DELETE_V1_PARAM_PROJECT: runtime::Schema = runtime::Schema::new(
     &COMPONENTS,
     "{\"$ref\":\"#/components/schemas/NameOrId\"}",
@@ -8776,6 +10561,16 @@ static PROJECT_DELETE_V1_PARAM_ORGANIZATION: runtime::Schema = runtime::Schema::
     &COMPONENTS,
     "{\"$ref\":\"#/components/schemas/NameOrId\"}",
     ::std::option::Option::Some("{\"$ref\":\"#/$defs/NameOrId\"}"),
+);
+static PROJECT_DELETE_V1_ERROR_4XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
+);
+static PROJECT_DELETE_V1_ERROR_5XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
 );
 static PROJECT_POLICY_VIEW_V1_PARAM_PROJECT: runtime::Schema = runtime::Schema::new(
     &COMPONENTS,
@@ -8791,6 +10586,16 @@ static PROJECT_POLICY_VIEW_V1_RESPONSE_200: runtime::Schema = runtime::Schema::n
     &COMPONENTS,
     "{\"$ref\":\"#/components/schemas/ProjectRolePolicy\"}",
     ::std::option::Option::Some("{\"$ref\":\"#/$defs/ProjectRolePolicy\"}"),
+);
+static PROJECT_POLICY_VIEW_V1_ERROR_4XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
+);
+static PROJECT_POLICY_VIEW_V1_ERROR_5XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
 );
 static PROJECT_POLICY_UPDATE_V1_PARAM_PROJECT: runtime::Schema = runtime::Schema::new(
     &COMPONENTS,
@@ -8811,6 +10616,16 @@ static PROJECT_POLICY_UPDATE_V1_RESPONSE_200: runtime::Schema = runtime::Schema:
     &COMPONENTS,
     "{\"$ref\":\"#/components/schemas/ProjectRolePolicy\"}",
     ::std::option::Option::Some("{\"$ref\":\"#/$defs/ProjectRolePolicy\"}"),
+);
+static PROJECT_POLICY_UPDATE_V1_ERROR_4XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
+);
+static PROJECT_POLICY_UPDATE_V1_ERROR_5XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
 );
 static SYSTEM_COMPONENT_VERSION_LIST_PARAM_LIMIT: runtime::Schema = runtime::Schema::new(
     &COMPONENTS,
@@ -8834,6 +10649,16 @@ static SYSTEM_COMPONENT_VERSION_LIST_RESPONSE_200: runtime::Schema = runtime::Sc
     "{\"$ref\":\"#/components/schemas/UpdateableComponentResultsPage\"}",
     ::std::option::Option::Some("{\"$ref\":\"#/$defs/UpdateableComponentResultsPage\"}"),
 );
+static SYSTEM_COMPONENT_VERSION_LIST_ERROR_4XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
+);
+static SYSTEM_COMPONENT_VERSION_LIST_ERROR_5XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
+);
 static UPDATE_DEPLOYMENTS_LIST_PARAM_LIMIT: runtime::Schema = runtime::Schema::new(
     &COMPONENTS,
     "{\"format\":\"uint32\",\"minimum\":1,\"nullable\":true,\"type\":\"integer\"}",
@@ -8856,6 +10681,16 @@ static UPDATE_DEPLOYMENTS_LIST_RESPONSE_200: runtime::Schema = runtime::Schema::
     "{\"$ref\":\"#/components/schemas/UpdateDeploymentResultsPage\"}",
     ::std::option::Option::Some("{\"$ref\":\"#/$defs/UpdateDeploymentResultsPage\"}"),
 );
+static UPDATE_DEPLOYMENTS_LIST_ERROR_4XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
+);
+static UPDATE_DEPLOYMENTS_LIST_ERROR_5XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
+);
 static UPDATE_DEPLOYMENT_VIEW_PARAM_ID: runtime::Schema = runtime::Schema::new(
     &COMPONENTS,
     "{\"format\":\"uuid\",\"type\":\"string\"}",
@@ -8866,6 +10701,26 @@ static UPDATE_DEPLOYMENT_VIEW_RESPONSE_200: runtime::Schema = runtime::Schema::n
     "{\"$ref\":\"#/components/schemas/UpdateDeployment\"}",
     ::std::option::Option::Some("{\"$ref\":\"#/$defs/UpdateDeployment\"}"),
 );
+static UPDATE_DEPLOYMENT_VIEW_ERROR_4XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
+);
+static UPDATE_DEPLOYMENT_VIEW_ERROR_5XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
+);
+static SYSTEM_UPDATE_REFRESH_ERROR_4XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
+);
+static SYSTEM_UPDATE_REFRESH_ERROR_5XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
+);
 static SYSTEM_UPDATE_START_BODY: runtime::Schema = runtime::Schema::new(
     &COMPONENTS,
     "{\"$ref\":\"#/components/schemas/SystemUpdateStart\"}",
@@ -8875,6 +10730,26 @@ static SYSTEM_UPDATE_START_RESPONSE_202: runtime::Schema = runtime::Schema::new(
     &COMPONENTS,
     "{\"$ref\":\"#/components/schemas/UpdateDeployment\"}",
     ::std::option::Option::Some("{\"$ref\":\"#/$defs/UpdateDeployment\"}"),
+);
+static SYSTEM_UPDATE_START_ERROR_4XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
+);
+static SYSTEM_UPDATE_START_ERROR_5XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
+);
+static SYSTEM_UPDATE_STOP_ERROR_4XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
+);
+static SYSTEM_UPDATE_STOP_ERROR_5XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
 );
 static SYSTEM_UPDATE_LIST_PARAM_LIMIT: runtime::Schema = runtime::Schema::new(
     &COMPONENTS,
@@ -8898,6 +10773,16 @@ static SYSTEM_UPDATE_LIST_RESPONSE_200: runtime::Schema = runtime::Schema::new(
     "{\"$ref\":\"#/components/schemas/SystemUpdateResultsPage\"}",
     ::std::option::Option::Some("{\"$ref\":\"#/$defs/SystemUpdateResultsPage\"}"),
 );
+static SYSTEM_UPDATE_LIST_ERROR_4XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
+);
+static SYSTEM_UPDATE_LIST_ERROR_5XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
+);
 static SYSTEM_UPDATE_VIEW_PARAM_VERSION: runtime::Schema = runtime::Schema::new(
     &COMPONENTS,
     "{\"$ref\":\"#/components/schemas/SemverVersion\"}",
@@ -8907,6 +10792,16 @@ static SYSTEM_UPDATE_VIEW_RESPONSE_200: runtime::Schema = runtime::Schema::new(
     &COMPONENTS,
     "{\"$ref\":\"#/components/schemas/SystemUpdate\"}",
     ::std::option::Option::Some("{\"$ref\":\"#/$defs/SystemUpdate\"}"),
+);
+static SYSTEM_UPDATE_VIEW_ERROR_4XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
+);
+static SYSTEM_UPDATE_VIEW_ERROR_5XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
 );
 static SYSTEM_UPDATE_COMPONENTS_LIST_PARAM_VERSION: runtime::Schema = runtime::Schema::new(
     &COMPONENTS,
@@ -8918,10 +10813,30 @@ static SYSTEM_UPDATE_COMPONENTS_LIST_RESPONSE_200: runtime::Schema = runtime::Sc
     "{\"$ref\":\"#/components/schemas/ComponentUpdateResultsPage\"}",
     ::std::option::Option::Some("{\"$ref\":\"#/$defs/ComponentUpdateResultsPage\"}"),
 );
+static SYSTEM_UPDATE_COMPONENTS_LIST_ERROR_4XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
+);
+static SYSTEM_UPDATE_COMPONENTS_LIST_ERROR_5XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
+);
 static SYSTEM_VERSION_RESPONSE_200: runtime::Schema = runtime::Schema::new(
     &COMPONENTS,
     "{\"$ref\":\"#/components/schemas/SystemVersion\"}",
     ::std::option::Option::Some("{\"$ref\":\"#/$defs/SystemVersion\"}"),
+);
+static SYSTEM_VERSION_ERROR_4XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
+);
+static SYSTEM_VERSION_ERROR_5XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
 );
 ///`disk_view_by_id`: the operation's table, through which the generated layer serves it.
 pub struct DiskViewById;
@@ -8967,6 +10882,28 @@ static DISK_VIEW_BY_ID: runtime::Operation = runtime::Operation {
         },
     ],
     errors: &[],
+    other_errors: &[
+        runtime::ErrorResponse {
+            key: "4XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &DISK_VIEW_BY_ID_ERROR_4XX,
+                doc_name: "",
+            }),
+        },
+        runtime::ErrorResponse {
+            key: "5XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &DISK_VIEW_BY_ID_ERROR_5XX,
+                doc_name: "",
+            }),
+        },
+    ],
     deprecation: ::std::option::Option::None,
 };
 ///`image_view_by_id`: the operation's table, through which the generated layer serves it.
@@ -9013,6 +10950,28 @@ static IMAGE_VIEW_BY_ID: runtime::Operation = runtime::Operation {
         },
     ],
     errors: &[],
+    other_errors: &[
+        runtime::ErrorResponse {
+            key: "4XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &IMAGE_VIEW_BY_ID_ERROR_4XX,
+                doc_name: "",
+            }),
+        },
+        runtime::ErrorResponse {
+            key: "5XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &IMAGE_VIEW_BY_ID_ERROR_5XX,
+                doc_name: "",
+            }),
+        },
+    ],
     deprecation: ::std::option::Option::None,
 };
 ///`instance_view_by_id`: the operation's table, through which the generated layer serves it.
@@ -9059,6 +11018,28 @@ static INSTANCE_VIEW_BY_ID: runtime::Operation = runtime::Operation {
         },
     ],
     errors: &[],
+    other_errors: &[
+        runtime::ErrorResponse {
+            key: "4XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &INSTANCE_VIEW_BY_ID_ERROR_4XX,
+                doc_name: "",
+            }),
+        },
+        runtime::ErrorResponse {
+            key: "5XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &INSTANCE_VIEW_BY_ID_ERROR_5XX,
+                doc_name: "",
+            }),
+        },
+    ],
     deprecation: ::std::option::Option::None,
 };
 ///`instance_network_interface_view_by_id`: the operation's table, through which the generated layer serves it.
@@ -9105,6 +11086,28 @@ static INSTANCE_NETWORK_INTERFACE_VIEW_BY_ID: runtime::Operation = runtime::Oper
         },
     ],
     errors: &[],
+    other_errors: &[
+        runtime::ErrorResponse {
+            key: "4XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &INSTANCE_NETWORK_INTERFACE_VIEW_BY_ID_ERROR_4XX,
+                doc_name: "",
+            }),
+        },
+        runtime::ErrorResponse {
+            key: "5XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &INSTANCE_NETWORK_INTERFACE_VIEW_BY_ID_ERROR_5XX,
+                doc_name: "",
+            }),
+        },
+    ],
     deprecation: ::std::option::Option::None,
 };
 ///`organization_view_by_id`: the operation's table, through which the generated layer serves it.
@@ -9151,6 +11154,28 @@ static ORGANIZATION_VIEW_BY_ID: runtime::Operation = runtime::Operation {
         },
     ],
     errors: &[],
+    other_errors: &[
+        runtime::ErrorResponse {
+            key: "4XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &ORGANIZATION_VIEW_BY_ID_ERROR_4XX,
+                doc_name: "",
+            }),
+        },
+        runtime::ErrorResponse {
+            key: "5XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &ORGANIZATION_VIEW_BY_ID_ERROR_5XX,
+                doc_name: "",
+            }),
+        },
+    ],
     deprecation: ::std::option::Option::None,
 };
 ///`project_view_by_id`: the operation's table, through which the generated layer serves it.
@@ -9197,6 +11222,28 @@ static PROJECT_VIEW_BY_ID: runtime::Operation = runtime::Operation {
         },
     ],
     errors: &[],
+    other_errors: &[
+        runtime::ErrorResponse {
+            key: "4XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &PROJECT_VIEW_BY_ID_ERROR_4XX,
+                doc_name: "",
+            }),
+        },
+        runtime::ErrorResponse {
+            key: "5XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &PROJECT_VIEW_BY_ID_ERROR_5XX,
+                doc_name: "",
+            }),
+        },
+    ],
     deprecation: ::std::option::Option::None,
 };
 ///`snapshot_view_by_id`: the operation's table, through which the generated layer serves it.
@@ -9243,6 +11290,28 @@ static SNAPSHOT_VIEW_BY_ID: runtime::Operation = runtime::Operation {
         },
     ],
     errors: &[],
+    other_errors: &[
+        runtime::ErrorResponse {
+            key: "4XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &SNAPSHOT_VIEW_BY_ID_ERROR_4XX,
+                doc_name: "",
+            }),
+        },
+        runtime::ErrorResponse {
+            key: "5XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &SNAPSHOT_VIEW_BY_ID_ERROR_5XX,
+                doc_name: "",
+            }),
+        },
+    ],
     deprecation: ::std::option::Option::None,
 };
 ///`vpc_router_route_view_by_id`: the operation's table, through which the generated layer serves it.
@@ -9289,6 +11358,28 @@ static VPC_ROUTER_ROUTE_VIEW_BY_ID: runtime::Operation = runtime::Operation {
         },
     ],
     errors: &[],
+    other_errors: &[
+        runtime::ErrorResponse {
+            key: "4XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &VPC_ROUTER_ROUTE_VIEW_BY_ID_ERROR_4XX,
+                doc_name: "",
+            }),
+        },
+        runtime::ErrorResponse {
+            key: "5XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &VPC_ROUTER_ROUTE_VIEW_BY_ID_ERROR_5XX,
+                doc_name: "",
+            }),
+        },
+    ],
     deprecation: ::std::option::Option::None,
 };
 ///`vpc_router_view_by_id`: the operation's table, through which the generated layer serves it.
@@ -9335,6 +11426,28 @@ static VPC_ROUTER_VIEW_BY_ID: runtime::Operation = runtime::Operation {
         },
     ],
     errors: &[],
+    other_errors: &[
+        runtime::ErrorResponse {
+            key: "4XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &VPC_ROUTER_VIEW_BY_ID_ERROR_4XX,
+                doc_name: "",
+            }),
+        },
+        runtime::ErrorResponse {
+            key: "5XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &VPC_ROUTER_VIEW_BY_ID_ERROR_5XX,
+                doc_name: "",
+            }),
+        },
+    ],
     deprecation: ::std::option::Option::None,
 };
 ///`vpc_subnet_view_by_id`: the operation's table, through which the generated layer serves it.
@@ -9381,6 +11494,28 @@ static VPC_SUBNET_VIEW_BY_ID: runtime::Operation = runtime::Operation {
         },
     ],
     errors: &[],
+    other_errors: &[
+        runtime::ErrorResponse {
+            key: "4XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &VPC_SUBNET_VIEW_BY_ID_ERROR_4XX,
+                doc_name: "",
+            }),
+        },
+        runtime::ErrorResponse {
+            key: "5XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &VPC_SUBNET_VIEW_BY_ID_ERROR_5XX,
+                doc_name: "",
+            }),
+        },
+    ],
     deprecation: ::std::option::Option::None,
 };
 ///`vpc_view_by_id`: the operation's table, through which the generated layer serves it.
@@ -9427,6 +11562,28 @@ static VPC_VIEW_BY_ID: runtime::Operation = runtime::Operation {
         },
     ],
     errors: &[],
+    other_errors: &[
+        runtime::ErrorResponse {
+            key: "4XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &VPC_VIEW_BY_ID_ERROR_4XX,
+                doc_name: "",
+            }),
+        },
+        runtime::ErrorResponse {
+            key: "5XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &VPC_VIEW_BY_ID_ERROR_5XX,
+                doc_name: "",
+            }),
+        },
+    ],
     deprecation: ::std::option::Option::None,
 };
 ///`device_auth_request`: the operation's table, through which the generated layer serves it.
@@ -9459,6 +11616,18 @@ static DEVICE_AUTH_REQUEST: runtime::Operation = runtime::Operation {
     }),
     responses: &[],
     errors: &[],
+    other_errors: &[
+        runtime::ErrorResponse {
+            key: "default",
+            description: "",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "*/*",
+                alternatives: &[],
+                schema: &DEVICE_AUTH_REQUEST_ERROR_DEFAULT,
+                doc_name: "",
+            }),
+        },
+    ],
     deprecation: ::std::option::Option::None,
 };
 ///`device_auth_confirm`: the operation's table, through which the generated layer serves it.
@@ -9498,6 +11667,28 @@ static DEVICE_AUTH_CONFIRM: runtime::Operation = runtime::Operation {
         },
     ],
     errors: &[],
+    other_errors: &[
+        runtime::ErrorResponse {
+            key: "4XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &DEVICE_AUTH_CONFIRM_ERROR_4XX,
+                doc_name: "",
+            }),
+        },
+        runtime::ErrorResponse {
+            key: "5XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &DEVICE_AUTH_CONFIRM_ERROR_5XX,
+                doc_name: "",
+            }),
+        },
+    ],
     deprecation: ::std::option::Option::None,
 };
 ///`device_access_token`: the operation's table, through which the generated layer serves it.
@@ -9534,6 +11725,18 @@ static DEVICE_ACCESS_TOKEN: runtime::Operation = runtime::Operation {
     }),
     responses: &[],
     errors: &[],
+    other_errors: &[
+        runtime::ErrorResponse {
+            key: "default",
+            description: "",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "*/*",
+                alternatives: &[],
+                schema: &DEVICE_ACCESS_TOKEN_ERROR_DEFAULT,
+                doc_name: "",
+            }),
+        },
+    ],
     deprecation: ::std::option::Option::None,
 };
 ///`group_list`: the operation's table, through which the generated layer serves it.
@@ -9604,6 +11807,28 @@ static GROUP_LIST: runtime::Operation = runtime::Operation {
         },
     ],
     errors: &[],
+    other_errors: &[
+        runtime::ErrorResponse {
+            key: "4XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &GROUP_LIST_ERROR_4XX,
+                doc_name: "",
+            }),
+        },
+        runtime::ErrorResponse {
+            key: "5XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &GROUP_LIST_ERROR_5XX,
+                doc_name: "",
+            }),
+        },
+    ],
     deprecation: ::std::option::Option::None,
 };
 ///`login_spoof`: the operation's table, through which the generated layer serves it.
@@ -9643,6 +11868,28 @@ static LOGIN_SPOOF: runtime::Operation = runtime::Operation {
         },
     ],
     errors: &[],
+    other_errors: &[
+        runtime::ErrorResponse {
+            key: "4XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &LOGIN_SPOOF_ERROR_4XX,
+                doc_name: "",
+            }),
+        },
+        runtime::ErrorResponse {
+            key: "5XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &LOGIN_SPOOF_ERROR_5XX,
+                doc_name: "",
+            }),
+        },
+    ],
     deprecation: ::std::option::Option::None,
 };
 ///`login_local`: the operation's table, through which the generated layer serves it.
@@ -9700,6 +11947,28 @@ static LOGIN_LOCAL: runtime::Operation = runtime::Operation {
         },
     ],
     errors: &[],
+    other_errors: &[
+        runtime::ErrorResponse {
+            key: "4XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &LOGIN_LOCAL_ERROR_4XX,
+                doc_name: "",
+            }),
+        },
+        runtime::ErrorResponse {
+            key: "5XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &LOGIN_LOCAL_ERROR_5XX,
+                doc_name: "",
+            }),
+        },
+    ],
     deprecation: ::std::option::Option::None,
 };
 ///`login_saml_begin`: the operation's table, through which the generated layer serves it.
@@ -9758,6 +12027,28 @@ static LOGIN_SAML_BEGIN: runtime::Operation = runtime::Operation {
         },
     ],
     errors: &[],
+    other_errors: &[
+        runtime::ErrorResponse {
+            key: "4XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &LOGIN_SAML_BEGIN_ERROR_4XX,
+                doc_name: "",
+            }),
+        },
+        runtime::ErrorResponse {
+            key: "5XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &LOGIN_SAML_BEGIN_ERROR_5XX,
+                doc_name: "",
+            }),
+        },
+    ],
     deprecation: ::std::option::Option::None,
 };
 ///`login_saml`: the operation's table, through which the generated layer serves it.
@@ -9825,6 +12116,28 @@ static LOGIN_SAML: runtime::Operation = runtime::Operation {
         },
     ],
     errors: &[],
+    other_errors: &[
+        runtime::ErrorResponse {
+            key: "4XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &LOGIN_SAML_ERROR_4XX,
+                doc_name: "",
+            }),
+        },
+        runtime::ErrorResponse {
+            key: "5XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &LOGIN_SAML_ERROR_5XX,
+                doc_name: "",
+            }),
+        },
+    ],
     deprecation: ::std::option::Option::None,
 };
 ///`logout`: the operation's table, through which the generated layer serves it.
@@ -9855,6 +12168,28 @@ static LOGOUT: runtime::Operation = runtime::Operation {
         },
     ],
     errors: &[],
+    other_errors: &[
+        runtime::ErrorResponse {
+            key: "4XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &LOGOUT_ERROR_4XX,
+                doc_name: "",
+            }),
+        },
+        runtime::ErrorResponse {
+            key: "5XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &LOGOUT_ERROR_5XX,
+                doc_name: "",
+            }),
+        },
+    ],
     deprecation: ::std::option::Option::None,
 };
 ///`organization_list`: the operation's table, through which the generated layer serves it.
@@ -9925,6 +12260,28 @@ static ORGANIZATION_LIST: runtime::Operation = runtime::Operation {
         },
     ],
     errors: &[],
+    other_errors: &[
+        runtime::ErrorResponse {
+            key: "4XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &ORGANIZATION_LIST_ERROR_4XX,
+                doc_name: "",
+            }),
+        },
+        runtime::ErrorResponse {
+            key: "5XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &ORGANIZATION_LIST_ERROR_5XX,
+                doc_name: "",
+            }),
+        },
+    ],
     deprecation: ::std::option::Option::None,
 };
 ///`organization_create`: the operation's table, through which the generated layer serves it.
@@ -9969,6 +12326,28 @@ static ORGANIZATION_CREATE: runtime::Operation = runtime::Operation {
         },
     ],
     errors: &[],
+    other_errors: &[
+        runtime::ErrorResponse {
+            key: "4XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &ORGANIZATION_CREATE_ERROR_4XX,
+                doc_name: "",
+            }),
+        },
+        runtime::ErrorResponse {
+            key: "5XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &ORGANIZATION_CREATE_ERROR_5XX,
+                doc_name: "",
+            }),
+        },
+    ],
     deprecation: ::std::option::Option::None,
 };
 ///`organization_view`: the operation's table, through which the generated layer serves it.
@@ -10015,6 +12394,28 @@ static ORGANIZATION_VIEW: runtime::Operation = runtime::Operation {
         },
     ],
     errors: &[],
+    other_errors: &[
+        runtime::ErrorResponse {
+            key: "4XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &ORGANIZATION_VIEW_ERROR_4XX,
+                doc_name: "",
+            }),
+        },
+        runtime::ErrorResponse {
+            key: "5XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &ORGANIZATION_VIEW_ERROR_5XX,
+                doc_name: "",
+            }),
+        },
+    ],
     deprecation: ::std::option::Option::None,
 };
 ///`organization_update`: the operation's table, through which the generated layer serves it.
@@ -10070,6 +12471,28 @@ static ORGANIZATION_UPDATE: runtime::Operation = runtime::Operation {
         },
     ],
     errors: &[],
+    other_errors: &[
+        runtime::ErrorResponse {
+            key: "4XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &ORGANIZATION_UPDATE_ERROR_4XX,
+                doc_name: "",
+            }),
+        },
+        runtime::ErrorResponse {
+            key: "5XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &ORGANIZATION_UPDATE_ERROR_5XX,
+                doc_name: "",
+            }),
+        },
+    ],
     deprecation: ::std::option::Option::None,
 };
 ///`organization_delete`: the operation's table, through which the generated layer serves it.
@@ -10111,6 +12534,28 @@ static ORGANIZATION_DELETE: runtime::Operation = runtime::Operation {
         },
     ],
     errors: &[],
+    other_errors: &[
+        runtime::ErrorResponse {
+            key: "4XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &ORGANIZATION_DELETE_ERROR_4XX,
+                doc_name: "",
+            }),
+        },
+        runtime::ErrorResponse {
+            key: "5XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &ORGANIZATION_DELETE_ERROR_5XX,
+                doc_name: "",
+            }),
+        },
+    ],
     deprecation: ::std::option::Option::None,
 };
 ///`organization_policy_view`: the operation's table, through which the generated layer serves it.
@@ -10157,6 +12602,28 @@ static ORGANIZATION_POLICY_VIEW: runtime::Operation = runtime::Operation {
         },
     ],
     errors: &[],
+    other_errors: &[
+        runtime::ErrorResponse {
+            key: "4XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &ORGANIZATION_POLICY_VIEW_ERROR_4XX,
+                doc_name: "",
+            }),
+        },
+        runtime::ErrorResponse {
+            key: "5XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &ORGANIZATION_POLICY_VIEW_ERROR_5XX,
+                doc_name: "",
+            }),
+        },
+    ],
     deprecation: ::std::option::Option::None,
 };
 ///`organization_policy_update`: the operation's table, through which the generated layer serves it.
@@ -10212,6 +12679,28 @@ static ORGANIZATION_POLICY_UPDATE: runtime::Operation = runtime::Operation {
         },
     ],
     errors: &[],
+    other_errors: &[
+        runtime::ErrorResponse {
+            key: "4XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &ORGANIZATION_POLICY_UPDATE_ERROR_4XX,
+                doc_name: "",
+            }),
+        },
+        runtime::ErrorResponse {
+            key: "5XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &ORGANIZATION_POLICY_UPDATE_ERROR_5XX,
+                doc_name: "",
+            }),
+        },
+    ],
     deprecation: ::std::option::Option::None,
 };
 ///`project_list`: the operation's table, through which the generated layer serves it.
@@ -10292,6 +12781,28 @@ static PROJECT_LIST: runtime::Operation = runtime::Operation {
         },
     ],
     errors: &[],
+    other_errors: &[
+        runtime::ErrorResponse {
+            key: "4XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &PROJECT_LIST_ERROR_4XX,
+                doc_name: "",
+            }),
+        },
+        runtime::ErrorResponse {
+            key: "5XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &PROJECT_LIST_ERROR_5XX,
+                doc_name: "",
+            }),
+        },
+    ],
     deprecation: ::std::option::Option::None,
 };
 ///`project_create`: the operation's table, through which the generated layer serves it.
@@ -10347,6 +12858,28 @@ static PROJECT_CREATE: runtime::Operation = runtime::Operation {
         },
     ],
     errors: &[],
+    other_errors: &[
+        runtime::ErrorResponse {
+            key: "4XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &PROJECT_CREATE_ERROR_4XX,
+                doc_name: "",
+            }),
+        },
+        runtime::ErrorResponse {
+            key: "5XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &PROJECT_CREATE_ERROR_5XX,
+                doc_name: "",
+            }),
+        },
+    ],
     deprecation: ::std::option::Option::None,
 };
 ///`project_view`: the operation's table, through which the generated layer serves it.
@@ -10405,6 +12938,28 @@ static PROJECT_VIEW: runtime::Operation = runtime::Operation {
         },
     ],
     errors: &[],
+    other_errors: &[
+        runtime::ErrorResponse {
+            key: "4XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &PROJECT_VIEW_ERROR_4XX,
+                doc_name: "",
+            }),
+        },
+        runtime::ErrorResponse {
+            key: "5XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &PROJECT_VIEW_ERROR_5XX,
+                doc_name: "",
+            }),
+        },
+    ],
     deprecation: ::std::option::Option::None,
 };
 ///`project_update`: the operation's table, through which the generated layer serves it.
@@ -10472,6 +13027,28 @@ static PROJECT_UPDATE: runtime::Operation = runtime::Operation {
         },
     ],
     errors: &[],
+    other_errors: &[
+        runtime::ErrorResponse {
+            key: "4XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &PROJECT_UPDATE_ERROR_4XX,
+                doc_name: "",
+            }),
+        },
+        runtime::ErrorResponse {
+            key: "5XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &PROJECT_UPDATE_ERROR_5XX,
+                doc_name: "",
+            }),
+        },
+    ],
     deprecation: ::std::option::Option::None,
 };
 ///`project_delete`: the operation's table, through which the generated layer serves it.
@@ -10525,6 +13102,28 @@ static PROJECT_DELETE: runtime::Operation = runtime::Operation {
         },
     ],
     errors: &[],
+    other_errors: &[
+        runtime::ErrorResponse {
+            key: "4XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &PROJECT_DELETE_ERROR_4XX,
+                doc_name: "",
+            }),
+        },
+        runtime::ErrorResponse {
+            key: "5XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &PROJECT_DELETE_ERROR_5XX,
+                doc_name: "",
+            }),
+        },
+    ],
     deprecation: ::std::option::Option::None,
 };
 ///`disk_list`: the operation's table, through which the generated layer serves it.
@@ -10617,6 +13216,28 @@ static DISK_LIST: runtime::Operation = runtime::Operation {
         },
     ],
     errors: &[],
+    other_errors: &[
+        runtime::ErrorResponse {
+            key: "4XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &DISK_LIST_ERROR_4XX,
+                doc_name: "",
+            }),
+        },
+        runtime::ErrorResponse {
+            key: "5XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &DISK_LIST_ERROR_5XX,
+                doc_name: "",
+            }),
+        },
+    ],
     deprecation: ::std::option::Option::None,
 };
 ///`disk_create`: the operation's table, through which the generated layer serves it.
@@ -10684,6 +13305,28 @@ static DISK_CREATE: runtime::Operation = runtime::Operation {
         },
     ],
     errors: &[],
+    other_errors: &[
+        runtime::ErrorResponse {
+            key: "4XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &DISK_CREATE_ERROR_4XX,
+                doc_name: "",
+            }),
+        },
+        runtime::ErrorResponse {
+            key: "5XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &DISK_CREATE_ERROR_5XX,
+                doc_name: "",
+            }),
+        },
+    ],
     deprecation: ::std::option::Option::None,
 };
 ///`disk_view`: the operation's table, through which the generated layer serves it.
@@ -10750,6 +13393,28 @@ static DISK_VIEW: runtime::Operation = runtime::Operation {
         },
     ],
     errors: &[],
+    other_errors: &[
+        runtime::ErrorResponse {
+            key: "4XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &DISK_VIEW_ERROR_4XX,
+                doc_name: "",
+            }),
+        },
+        runtime::ErrorResponse {
+            key: "5XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &DISK_VIEW_ERROR_5XX,
+                doc_name: "",
+            }),
+        },
+    ],
     deprecation: ::std::option::Option::None,
 };
 ///`disk_delete`: the operation's table, through which the generated layer serves it.
@@ -10811,6 +13476,28 @@ static DISK_DELETE: runtime::Operation = runtime::Operation {
         },
     ],
     errors: &[],
+    other_errors: &[
+        runtime::ErrorResponse {
+            key: "4XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &DISK_DELETE_ERROR_4XX,
+                doc_name: "",
+            }),
+        },
+        runtime::ErrorResponse {
+            key: "5XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &DISK_DELETE_ERROR_5XX,
+                doc_name: "",
+            }),
+        },
+    ],
     deprecation: ::std::option::Option::None,
 };
 ///`disk_metrics_list`: the operation's table, through which the generated layer serves it.
@@ -10935,6 +13622,28 @@ static DISK_METRICS_LIST: runtime::Operation = runtime::Operation {
         },
     ],
     errors: &[],
+    other_errors: &[
+        runtime::ErrorResponse {
+            key: "4XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &DISK_METRICS_LIST_ERROR_4XX,
+                doc_name: "",
+            }),
+        },
+        runtime::ErrorResponse {
+            key: "5XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &DISK_METRICS_LIST_ERROR_5XX,
+                doc_name: "",
+            }),
+        },
+    ],
     deprecation: ::std::option::Option::None,
 };
 ///`image_list`: the operation's table, through which the generated layer serves it.
@@ -11027,6 +13736,28 @@ static IMAGE_LIST: runtime::Operation = runtime::Operation {
         },
     ],
     errors: &[],
+    other_errors: &[
+        runtime::ErrorResponse {
+            key: "4XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &IMAGE_LIST_ERROR_4XX,
+                doc_name: "",
+            }),
+        },
+        runtime::ErrorResponse {
+            key: "5XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &IMAGE_LIST_ERROR_5XX,
+                doc_name: "",
+            }),
+        },
+    ],
     deprecation: ::std::option::Option::None,
 };
 ///`image_create`: the operation's table, through which the generated layer serves it.
@@ -11094,6 +13825,28 @@ static IMAGE_CREATE: runtime::Operation = runtime::Operation {
         },
     ],
     errors: &[],
+    other_errors: &[
+        runtime::ErrorResponse {
+            key: "4XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &IMAGE_CREATE_ERROR_4XX,
+                doc_name: "",
+            }),
+        },
+        runtime::ErrorResponse {
+            key: "5XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &IMAGE_CREATE_ERROR_5XX,
+                doc_name: "",
+            }),
+        },
+    ],
     deprecation: ::std::option::Option::None,
 };
 ///`image_view`: the operation's table, through which the generated layer serves it.
@@ -11160,6 +13913,28 @@ static IMAGE_VIEW: runtime::Operation = runtime::Operation {
         },
     ],
     errors: &[],
+    other_errors: &[
+        runtime::ErrorResponse {
+            key: "4XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &IMAGE_VIEW_ERROR_4XX,
+                doc_name: "",
+            }),
+        },
+        runtime::ErrorResponse {
+            key: "5XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &IMAGE_VIEW_ERROR_5XX,
+                doc_name: "",
+            }),
+        },
+    ],
     deprecation: ::std::option::Option::None,
 };
 ///`image_delete`: the operation's table, through which the generated layer serves it.
@@ -11221,6 +13996,28 @@ static IMAGE_DELETE: runtime::Operation = runtime::Operation {
         },
     ],
     errors: &[],
+    other_errors: &[
+        runtime::ErrorResponse {
+            key: "4XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &IMAGE_DELETE_ERROR_4XX,
+                doc_name: "",
+            }),
+        },
+        runtime::ErrorResponse {
+            key: "5XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &IMAGE_DELETE_ERROR_5XX,
+                doc_name: "",
+            }),
+        },
+    ],
     deprecation: ::std::option::Option::None,
 };
 ///`instance_list`: the operation's table, through which the generated layer serves it.
@@ -11313,6 +14110,28 @@ static INSTANCE_LIST: runtime::Operation = runtime::Operation {
         },
     ],
     errors: &[],
+    other_errors: &[
+        runtime::ErrorResponse {
+            key: "4XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &INSTANCE_LIST_ERROR_4XX,
+                doc_name: "",
+            }),
+        },
+        runtime::ErrorResponse {
+            key: "5XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &INSTANCE_LIST_ERROR_5XX,
+                doc_name: "",
+            }),
+        },
+    ],
     deprecation: ::std::option::Option::None,
 };
 ///`instance_create`: the operation's table, through which the generated layer serves it.
@@ -11380,6 +14199,28 @@ static INSTANCE_CREATE: runtime::Operation = runtime::Operation {
         },
     ],
     errors: &[],
+    other_errors: &[
+        runtime::ErrorResponse {
+            key: "4XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &INSTANCE_CREATE_ERROR_4XX,
+                doc_name: "",
+            }),
+        },
+        runtime::ErrorResponse {
+            key: "5XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &INSTANCE_CREATE_ERROR_5XX,
+                doc_name: "",
+            }),
+        },
+    ],
     deprecation: ::std::option::Option::None,
 };
 ///`instance_view`: the operation's table, through which the generated layer serves it.
@@ -11446,6 +14287,28 @@ static INSTANCE_VIEW: runtime::Operation = runtime::Operation {
         },
     ],
     errors: &[],
+    other_errors: &[
+        runtime::ErrorResponse {
+            key: "4XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &INSTANCE_VIEW_ERROR_4XX,
+                doc_name: "",
+            }),
+        },
+        runtime::ErrorResponse {
+            key: "5XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &INSTANCE_VIEW_ERROR_5XX,
+                doc_name: "",
+            }),
+        },
+    ],
     deprecation: ::std::option::Option::None,
 };
 ///`instance_delete`: the operation's table, through which the generated layer serves it.
@@ -11507,6 +14370,28 @@ static INSTANCE_DELETE: runtime::Operation = runtime::Operation {
         },
     ],
     errors: &[],
+    other_errors: &[
+        runtime::ErrorResponse {
+            key: "4XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &INSTANCE_DELETE_ERROR_4XX,
+                doc_name: "",
+            }),
+        },
+        runtime::ErrorResponse {
+            key: "5XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &INSTANCE_DELETE_ERROR_5XX,
+                doc_name: "",
+            }),
+        },
+    ],
     deprecation: ::std::option::Option::None,
 };
 ///`instance_disk_list`: the operation's table, through which the generated layer serves it.
@@ -11607,6 +14492,28 @@ static INSTANCE_DISK_LIST: runtime::Operation = runtime::Operation {
         },
     ],
     errors: &[],
+    other_errors: &[
+        runtime::ErrorResponse {
+            key: "4XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &INSTANCE_DISK_LIST_ERROR_4XX,
+                doc_name: "",
+            }),
+        },
+        runtime::ErrorResponse {
+            key: "5XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &INSTANCE_DISK_LIST_ERROR_5XX,
+                doc_name: "",
+            }),
+        },
+    ],
     deprecation: ::std::option::Option::None,
 };
 ///`instance_disk_attach`: the operation's table, through which the generated layer serves it.
@@ -11682,6 +14589,28 @@ static INSTANCE_DISK_ATTACH: runtime::Operation = runtime::Operation {
         },
     ],
     errors: &[],
+    other_errors: &[
+        runtime::ErrorResponse {
+            key: "4XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &INSTANCE_DISK_ATTACH_ERROR_4XX,
+                doc_name: "",
+            }),
+        },
+        runtime::ErrorResponse {
+            key: "5XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &INSTANCE_DISK_ATTACH_ERROR_5XX,
+                doc_name: "",
+            }),
+        },
+    ],
     deprecation: ::std::option::Option::None,
 };
 ///`instance_disk_detach`: the operation's table, through which the generated layer serves it.
@@ -11757,6 +14686,28 @@ static INSTANCE_DISK_DETACH: runtime::Operation = runtime::Operation {
         },
     ],
     errors: &[],
+    other_errors: &[
+        runtime::ErrorResponse {
+            key: "4XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &INSTANCE_DISK_DETACH_ERROR_4XX,
+                doc_name: "",
+            }),
+        },
+        runtime::ErrorResponse {
+            key: "5XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &INSTANCE_DISK_DETACH_ERROR_5XX,
+                doc_name: "",
+            }),
+        },
+    ],
     deprecation: ::std::option::Option::None,
 };
 ///`instance_external_ip_list`: the operation's table, through which the generated layer serves it.
@@ -11823,6 +14774,28 @@ static INSTANCE_EXTERNAL_IP_LIST: runtime::Operation = runtime::Operation {
         },
     ],
     errors: &[],
+    other_errors: &[
+        runtime::ErrorResponse {
+            key: "4XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &INSTANCE_EXTERNAL_IP_LIST_ERROR_4XX,
+                doc_name: "",
+            }),
+        },
+        runtime::ErrorResponse {
+            key: "5XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &INSTANCE_EXTERNAL_IP_LIST_ERROR_5XX,
+                doc_name: "",
+            }),
+        },
+    ],
     deprecation: ::std::option::Option::None,
 };
 ///`instance_migrate`: the operation's table, through which the generated layer serves it.
@@ -11898,6 +14871,28 @@ static INSTANCE_MIGRATE: runtime::Operation = runtime::Operation {
         },
     ],
     errors: &[],
+    other_errors: &[
+        runtime::ErrorResponse {
+            key: "4XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &INSTANCE_MIGRATE_ERROR_4XX,
+                doc_name: "",
+            }),
+        },
+        runtime::ErrorResponse {
+            key: "5XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &INSTANCE_MIGRATE_ERROR_5XX,
+                doc_name: "",
+            }),
+        },
+    ],
     deprecation: ::std::option::Option::None,
 };
 ///`instance_network_interface_list`: the operation's table, through which the generated layer serves it.
@@ -11998,6 +14993,28 @@ static INSTANCE_NETWORK_INTERFACE_LIST: runtime::Operation = runtime::Operation 
         },
     ],
     errors: &[],
+    other_errors: &[
+        runtime::ErrorResponse {
+            key: "4XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &INSTANCE_NETWORK_INTERFACE_LIST_ERROR_4XX,
+                doc_name: "",
+            }),
+        },
+        runtime::ErrorResponse {
+            key: "5XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &INSTANCE_NETWORK_INTERFACE_LIST_ERROR_5XX,
+                doc_name: "",
+            }),
+        },
+    ],
     deprecation: ::std::option::Option::None,
 };
 ///`instance_network_interface_create`: the operation's table, through which the generated layer serves it.
@@ -12073,6 +15090,28 @@ static INSTANCE_NETWORK_INTERFACE_CREATE: runtime::Operation = runtime::Operatio
         },
     ],
     errors: &[],
+    other_errors: &[
+        runtime::ErrorResponse {
+            key: "4XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &INSTANCE_NETWORK_INTERFACE_CREATE_ERROR_4XX,
+                doc_name: "",
+            }),
+        },
+        runtime::ErrorResponse {
+            key: "5XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &INSTANCE_NETWORK_INTERFACE_CREATE_ERROR_5XX,
+                doc_name: "",
+            }),
+        },
+    ],
     deprecation: ::std::option::Option::None,
 };
 ///`instance_network_interface_view`: the operation's table, through which the generated layer serves it.
@@ -12149,6 +15188,28 @@ static INSTANCE_NETWORK_INTERFACE_VIEW: runtime::Operation = runtime::Operation 
         },
     ],
     errors: &[],
+    other_errors: &[
+        runtime::ErrorResponse {
+            key: "4XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &INSTANCE_NETWORK_INTERFACE_VIEW_ERROR_4XX,
+                doc_name: "",
+            }),
+        },
+        runtime::ErrorResponse {
+            key: "5XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &INSTANCE_NETWORK_INTERFACE_VIEW_ERROR_5XX,
+                doc_name: "",
+            }),
+        },
+    ],
     deprecation: ::std::option::Option::None,
 };
 ///`instance_network_interface_update`: the operation's table, through which the generated layer serves it.
@@ -12234,6 +15295,28 @@ static INSTANCE_NETWORK_INTERFACE_UPDATE: runtime::Operation = runtime::Operatio
         },
     ],
     errors: &[],
+    other_errors: &[
+        runtime::ErrorResponse {
+            key: "4XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &INSTANCE_NETWORK_INTERFACE_UPDATE_ERROR_4XX,
+                doc_name: "",
+            }),
+        },
+        runtime::ErrorResponse {
+            key: "5XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &INSTANCE_NETWORK_INTERFACE_UPDATE_ERROR_5XX,
+                doc_name: "",
+            }),
+        },
+    ],
     deprecation: ::std::option::Option::None,
 };
 ///`instance_network_interface_delete`: the operation's table, through which the generated layer serves it.
@@ -12305,6 +15388,28 @@ static INSTANCE_NETWORK_INTERFACE_DELETE: runtime::Operation = runtime::Operatio
         },
     ],
     errors: &[],
+    other_errors: &[
+        runtime::ErrorResponse {
+            key: "4XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &INSTANCE_NETWORK_INTERFACE_DELETE_ERROR_4XX,
+                doc_name: "",
+            }),
+        },
+        runtime::ErrorResponse {
+            key: "5XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &INSTANCE_NETWORK_INTERFACE_DELETE_ERROR_5XX,
+                doc_name: "",
+            }),
+        },
+    ],
     deprecation: ::std::option::Option::None,
 };
 ///`instance_reboot`: the operation's table, through which the generated layer serves it.
@@ -12371,6 +15476,28 @@ static INSTANCE_REBOOT: runtime::Operation = runtime::Operation {
         },
     ],
     errors: &[],
+    other_errors: &[
+        runtime::ErrorResponse {
+            key: "4XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &INSTANCE_REBOOT_ERROR_4XX,
+                doc_name: "",
+            }),
+        },
+        runtime::ErrorResponse {
+            key: "5XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &INSTANCE_REBOOT_ERROR_5XX,
+                doc_name: "",
+            }),
+        },
+    ],
     deprecation: ::std::option::Option::None,
 };
 ///`instance_serial_console`: the operation's table, through which the generated layer serves it.
@@ -12473,6 +15600,28 @@ static INSTANCE_SERIAL_CONSOLE: runtime::Operation = runtime::Operation {
         },
     ],
     errors: &[],
+    other_errors: &[
+        runtime::ErrorResponse {
+            key: "4XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &INSTANCE_SERIAL_CONSOLE_ERROR_4XX,
+                doc_name: "",
+            }),
+        },
+        runtime::ErrorResponse {
+            key: "5XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &INSTANCE_SERIAL_CONSOLE_ERROR_5XX,
+                doc_name: "",
+            }),
+        },
+    ],
     deprecation: ::std::option::Option::None,
 };
 ///`instance_serial_console_stream`: the operation's table, through which the generated layer serves it.
@@ -12527,6 +15676,18 @@ static INSTANCE_SERIAL_CONSOLE_STREAM: runtime::Operation = runtime::Operation {
     body: ::std::option::Option::None,
     responses: &[],
     errors: &[],
+    other_errors: &[
+        runtime::ErrorResponse {
+            key: "default",
+            description: "",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "*/*",
+                alternatives: &[],
+                schema: &INSTANCE_SERIAL_CONSOLE_STREAM_ERROR_DEFAULT,
+                doc_name: "",
+            }),
+        },
+    ],
     deprecation: ::std::option::Option::None,
 };
 ///`instance_serial_console_stream_v2`: the operation's table, through which the generated layer serves it.
@@ -12588,6 +15749,28 @@ static INSTANCE_SERIAL_CONSOLE_STREAM_V2: runtime::Operation = runtime::Operatio
         },
     ],
     errors: &[],
+    other_errors: &[
+        runtime::ErrorResponse {
+            key: "4XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &INSTANCE_SERIAL_CONSOLE_STREAM_V2_ERROR_4XX,
+                doc_name: "",
+            }),
+        },
+        runtime::ErrorResponse {
+            key: "5XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &INSTANCE_SERIAL_CONSOLE_STREAM_V2_ERROR_5XX,
+                doc_name: "",
+            }),
+        },
+    ],
     deprecation: ::std::option::Option::None,
 };
 ///`instance_start`: the operation's table, through which the generated layer serves it.
@@ -12654,6 +15837,28 @@ static INSTANCE_START: runtime::Operation = runtime::Operation {
         },
     ],
     errors: &[],
+    other_errors: &[
+        runtime::ErrorResponse {
+            key: "4XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &INSTANCE_START_ERROR_4XX,
+                doc_name: "",
+            }),
+        },
+        runtime::ErrorResponse {
+            key: "5XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &INSTANCE_START_ERROR_5XX,
+                doc_name: "",
+            }),
+        },
+    ],
     deprecation: ::std::option::Option::None,
 };
 ///`instance_stop`: the operation's table, through which the generated layer serves it.
@@ -12720,6 +15925,28 @@ static INSTANCE_STOP: runtime::Operation = runtime::Operation {
         },
     ],
     errors: &[],
+    other_errors: &[
+        runtime::ErrorResponse {
+            key: "4XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &INSTANCE_STOP_ERROR_4XX,
+                doc_name: "",
+            }),
+        },
+        runtime::ErrorResponse {
+            key: "5XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &INSTANCE_STOP_ERROR_5XX,
+                doc_name: "",
+            }),
+        },
+    ],
     deprecation: ::std::option::Option::None,
 };
 ///`project_policy_view`: the operation's table, through which the generated layer serves it.
@@ -12778,6 +16005,28 @@ static PROJECT_POLICY_VIEW: runtime::Operation = runtime::Operation {
         },
     ],
     errors: &[],
+    other_errors: &[
+        runtime::ErrorResponse {
+            key: "4XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &PROJECT_POLICY_VIEW_ERROR_4XX,
+                doc_name: "",
+            }),
+        },
+        runtime::ErrorResponse {
+            key: "5XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &PROJECT_POLICY_VIEW_ERROR_5XX,
+                doc_name: "",
+            }),
+        },
+    ],
     deprecation: ::std::option::Option::None,
 };
 ///`project_policy_update`: the operation's table, through which the generated layer serves it.
@@ -12845,6 +16094,28 @@ static PROJECT_POLICY_UPDATE: runtime::Operation = runtime::Operation {
         },
     ],
     errors: &[],
+    other_errors: &[
+        runtime::ErrorResponse {
+            key: "4XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &PROJECT_POLICY_UPDATE_ERROR_4XX,
+                doc_name: "",
+            }),
+        },
+        runtime::ErrorResponse {
+            key: "5XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &PROJECT_POLICY_UPDATE_ERROR_5XX,
+                doc_name: "",
+            }),
+        },
+    ],
     deprecation: ::std::option::Option::None,
 };
 ///`snapshot_list`: the operation's table, through which the generated layer serves it.
@@ -12937,6 +16208,28 @@ static SNAPSHOT_LIST: runtime::Operation = runtime::Operation {
         },
     ],
     errors: &[],
+    other_errors: &[
+        runtime::ErrorResponse {
+            key: "4XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &SNAPSHOT_LIST_ERROR_4XX,
+                doc_name: "",
+            }),
+        },
+        runtime::ErrorResponse {
+            key: "5XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &SNAPSHOT_LIST_ERROR_5XX,
+                doc_name: "",
+            }),
+        },
+    ],
     deprecation: ::std::option::Option::None,
 };
 ///`snapshot_create`: the operation's table, through which the generated layer serves it.
@@ -13004,6 +16297,28 @@ static SNAPSHOT_CREATE: runtime::Operation = runtime::Operation {
         },
     ],
     errors: &[],
+    other_errors: &[
+        runtime::ErrorResponse {
+            key: "4XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &SNAPSHOT_CREATE_ERROR_4XX,
+                doc_name: "",
+            }),
+        },
+        runtime::ErrorResponse {
+            key: "5XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &SNAPSHOT_CREATE_ERROR_5XX,
+                doc_name: "",
+            }),
+        },
+    ],
     deprecation: ::std::option::Option::None,
 };
 ///`snapshot_view`: the operation's table, through which the generated layer serves it.
@@ -13070,6 +16385,28 @@ static SNAPSHOT_VIEW: runtime::Operation = runtime::Operation {
         },
     ],
     errors: &[],
+    other_errors: &[
+        runtime::ErrorResponse {
+            key: "4XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &SNAPSHOT_VIEW_ERROR_4XX,
+                doc_name: "",
+            }),
+        },
+        runtime::ErrorResponse {
+            key: "5XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &SNAPSHOT_VIEW_ERROR_5XX,
+                doc_name: "",
+            }),
+        },
+    ],
     deprecation: ::std::option::Option::None,
 };
 ///`snapshot_delete`: the operation's table, through which the generated layer serves it.
@@ -13131,6 +16468,28 @@ static SNAPSHOT_DELETE: runtime::Operation = runtime::Operation {
         },
     ],
     errors: &[],
+    other_errors: &[
+        runtime::ErrorResponse {
+            key: "4XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &SNAPSHOT_DELETE_ERROR_4XX,
+                doc_name: "",
+            }),
+        },
+        runtime::ErrorResponse {
+            key: "5XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &SNAPSHOT_DELETE_ERROR_5XX,
+                doc_name: "",
+            }),
+        },
+    ],
     deprecation: ::std::option::Option::None,
 };
 ///`vpc_list`: the operation's table, through which the generated layer serves it.
@@ -13223,6 +16582,28 @@ static VPC_LIST: runtime::Operation = runtime::Operation {
         },
     ],
     errors: &[],
+    other_errors: &[
+        runtime::ErrorResponse {
+            key: "4XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &VPC_LIST_ERROR_4XX,
+                doc_name: "",
+            }),
+        },
+        runtime::ErrorResponse {
+            key: "5XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &VPC_LIST_ERROR_5XX,
+                doc_name: "",
+            }),
+        },
+    ],
     deprecation: ::std::option::Option::None,
 };
 ///`vpc_create`: the operation's table, through which the generated layer serves it.
@@ -13290,6 +16671,28 @@ static VPC_CREATE: runtime::Operation = runtime::Operation {
         },
     ],
     errors: &[],
+    other_errors: &[
+        runtime::ErrorResponse {
+            key: "4XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &VPC_CREATE_ERROR_4XX,
+                doc_name: "",
+            }),
+        },
+        runtime::ErrorResponse {
+            key: "5XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &VPC_CREATE_ERROR_5XX,
+                doc_name: "",
+            }),
+        },
+    ],
     deprecation: ::std::option::Option::None,
 };
 ///`vpc_view`: the operation's table, through which the generated layer serves it.
@@ -13356,6 +16759,28 @@ static VPC_VIEW: runtime::Operation = runtime::Operation {
         },
     ],
     errors: &[],
+    other_errors: &[
+        runtime::ErrorResponse {
+            key: "4XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &VPC_VIEW_ERROR_4XX,
+                doc_name: "",
+            }),
+        },
+        runtime::ErrorResponse {
+            key: "5XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &VPC_VIEW_ERROR_5XX,
+                doc_name: "",
+            }),
+        },
+    ],
     deprecation: ::std::option::Option::None,
 };
 ///`vpc_update`: the operation's table, through which the generated layer serves it.
@@ -13431,6 +16856,28 @@ static VPC_UPDATE: runtime::Operation = runtime::Operation {
         },
     ],
     errors: &[],
+    other_errors: &[
+        runtime::ErrorResponse {
+            key: "4XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &VPC_UPDATE_ERROR_4XX,
+                doc_name: "",
+            }),
+        },
+        runtime::ErrorResponse {
+            key: "5XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &VPC_UPDATE_ERROR_5XX,
+                doc_name: "",
+            }),
+        },
+    ],
     deprecation: ::std::option::Option::None,
 };
 ///`vpc_delete`: the operation's table, through which the generated layer serves it.
@@ -13492,6 +16939,28 @@ static VPC_DELETE: runtime::Operation = runtime::Operation {
         },
     ],
     errors: &[],
+    other_errors: &[
+        runtime::ErrorResponse {
+            key: "4XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &VPC_DELETE_ERROR_4XX,
+                doc_name: "",
+            }),
+        },
+        runtime::ErrorResponse {
+            key: "5XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &VPC_DELETE_ERROR_5XX,
+                doc_name: "",
+            }),
+        },
+    ],
     deprecation: ::std::option::Option::None,
 };
 ///`vpc_firewall_rules_view`: the operation's table, through which the generated layer serves it.
@@ -13558,6 +17027,28 @@ static VPC_FIREWALL_RULES_VIEW: runtime::Operation = runtime::Operation {
         },
     ],
     errors: &[],
+    other_errors: &[
+        runtime::ErrorResponse {
+            key: "4XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &VPC_FIREWALL_RULES_VIEW_ERROR_4XX,
+                doc_name: "",
+            }),
+        },
+        runtime::ErrorResponse {
+            key: "5XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &VPC_FIREWALL_RULES_VIEW_ERROR_5XX,
+                doc_name: "",
+            }),
+        },
+    ],
     deprecation: ::std::option::Option::None,
 };
 ///`vpc_firewall_rules_update`: the operation's table, through which the generated layer serves it.
@@ -13633,6 +17124,28 @@ static VPC_FIREWALL_RULES_UPDATE: runtime::Operation = runtime::Operation {
         },
     ],
     errors: &[],
+    other_errors: &[
+        runtime::ErrorResponse {
+            key: "4XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &VPC_FIREWALL_RULES_UPDATE_ERROR_4XX,
+                doc_name: "",
+            }),
+        },
+        runtime::ErrorResponse {
+            key: "5XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &VPC_FIREWALL_RULES_UPDATE_ERROR_5XX,
+                doc_name: "",
+            }),
+        },
+    ],
     deprecation: ::std::option::Option::None,
 };
 ///`vpc_router_list`: the operation's table, through which the generated layer serves it.
@@ -13733,6 +17246,28 @@ static VPC_ROUTER_LIST: runtime::Operation = runtime::Operation {
         },
     ],
     errors: &[],
+    other_errors: &[
+        runtime::ErrorResponse {
+            key: "4XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &VPC_ROUTER_LIST_ERROR_4XX,
+                doc_name: "",
+            }),
+        },
+        runtime::ErrorResponse {
+            key: "5XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &VPC_ROUTER_LIST_ERROR_5XX,
+                doc_name: "",
+            }),
+        },
+    ],
     deprecation: ::std::option::Option::None,
 };
 ///`vpc_router_create`: the operation's table, through which the generated layer serves it.
@@ -13808,6 +17343,28 @@ static VPC_ROUTER_CREATE: runtime::Operation = runtime::Operation {
         },
     ],
     errors: &[],
+    other_errors: &[
+        runtime::ErrorResponse {
+            key: "4XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &VPC_ROUTER_CREATE_ERROR_4XX,
+                doc_name: "",
+            }),
+        },
+        runtime::ErrorResponse {
+            key: "5XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &VPC_ROUTER_CREATE_ERROR_5XX,
+                doc_name: "",
+            }),
+        },
+    ],
     deprecation: ::std::option::Option::None,
 };
 ///`vpc_router_view`: the operation's table, through which the generated layer serves it.
@@ -13884,6 +17441,28 @@ static VPC_ROUTER_VIEW: runtime::Operation = runtime::Operation {
         },
     ],
     errors: &[],
+    other_errors: &[
+        runtime::ErrorResponse {
+            key: "4XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &VPC_ROUTER_VIEW_ERROR_4XX,
+                doc_name: "",
+            }),
+        },
+        runtime::ErrorResponse {
+            key: "5XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &VPC_ROUTER_VIEW_ERROR_5XX,
+                doc_name: "",
+            }),
+        },
+    ],
     deprecation: ::std::option::Option::None,
 };
 ///`vpc_router_update`: the operation's table, through which the generated layer serves it.
@@ -13969,6 +17548,28 @@ static VPC_ROUTER_UPDATE: runtime::Operation = runtime::Operation {
         },
     ],
     errors: &[],
+    other_errors: &[
+        runtime::ErrorResponse {
+            key: "4XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &VPC_ROUTER_UPDATE_ERROR_4XX,
+                doc_name: "",
+            }),
+        },
+        runtime::ErrorResponse {
+            key: "5XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &VPC_ROUTER_UPDATE_ERROR_5XX,
+                doc_name: "",
+            }),
+        },
+    ],
     deprecation: ::std::option::Option::None,
 };
 ///`vpc_router_delete`: the operation's table, through which the generated layer serves it.
@@ -14040,6 +17641,28 @@ static VPC_ROUTER_DELETE: runtime::Operation = runtime::Operation {
         },
     ],
     errors: &[],
+    other_errors: &[
+        runtime::ErrorResponse {
+            key: "4XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &VPC_ROUTER_DELETE_ERROR_4XX,
+                doc_name: "",
+            }),
+        },
+        runtime::ErrorResponse {
+            key: "5XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &VPC_ROUTER_DELETE_ERROR_5XX,
+                doc_name: "",
+            }),
+        },
+    ],
     deprecation: ::std::option::Option::None,
 };
 ///`vpc_router_route_list`: the operation's table, through which the generated layer serves it.
@@ -14150,6 +17773,28 @@ static VPC_ROUTER_ROUTE_LIST: runtime::Operation = runtime::Operation {
         },
     ],
     errors: &[],
+    other_errors: &[
+        runtime::ErrorResponse {
+            key: "4XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &VPC_ROUTER_ROUTE_LIST_ERROR_4XX,
+                doc_name: "",
+            }),
+        },
+        runtime::ErrorResponse {
+            key: "5XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &VPC_ROUTER_ROUTE_LIST_ERROR_5XX,
+                doc_name: "",
+            }),
+        },
+    ],
     deprecation: ::std::option::Option::None,
 };
 ///`vpc_router_route_create`: the operation's table, through which the generated layer serves it.
@@ -14235,6 +17880,28 @@ static VPC_ROUTER_ROUTE_CREATE: runtime::Operation = runtime::Operation {
         },
     ],
     errors: &[],
+    other_errors: &[
+        runtime::ErrorResponse {
+            key: "4XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &VPC_ROUTER_ROUTE_CREATE_ERROR_4XX,
+                doc_name: "",
+            }),
+        },
+        runtime::ErrorResponse {
+            key: "5XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &VPC_ROUTER_ROUTE_CREATE_ERROR_5XX,
+                doc_name: "",
+            }),
+        },
+    ],
     deprecation: ::std::option::Option::None,
 };
 ///`vpc_router_route_view`: the operation's table, through which the generated layer serves it.
@@ -14321,6 +17988,28 @@ static VPC_ROUTER_ROUTE_VIEW: runtime::Operation = runtime::Operation {
         },
     ],
     errors: &[],
+    other_errors: &[
+        runtime::ErrorResponse {
+            key: "4XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &VPC_ROUTER_ROUTE_VIEW_ERROR_4XX,
+                doc_name: "",
+            }),
+        },
+        runtime::ErrorResponse {
+            key: "5XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &VPC_ROUTER_ROUTE_VIEW_ERROR_5XX,
+                doc_name: "",
+            }),
+        },
+    ],
     deprecation: ::std::option::Option::None,
 };
 ///`vpc_router_route_update`: the operation's table, through which the generated layer serves it.
@@ -14416,6 +18105,28 @@ static VPC_ROUTER_ROUTE_UPDATE: runtime::Operation = runtime::Operation {
         },
     ],
     errors: &[],
+    other_errors: &[
+        runtime::ErrorResponse {
+            key: "4XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &VPC_ROUTER_ROUTE_UPDATE_ERROR_4XX,
+                doc_name: "",
+            }),
+        },
+        runtime::ErrorResponse {
+            key: "5XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &VPC_ROUTER_ROUTE_UPDATE_ERROR_5XX,
+                doc_name: "",
+            }),
+        },
+    ],
     deprecation: ::std::option::Option::None,
 };
 ///`vpc_router_route_delete`: the operation's table, through which the generated layer serves it.
@@ -14497,6 +18208,28 @@ static VPC_ROUTER_ROUTE_DELETE: runtime::Operation = runtime::Operation {
         },
     ],
     errors: &[],
+    other_errors: &[
+        runtime::ErrorResponse {
+            key: "4XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &VPC_ROUTER_ROUTE_DELETE_ERROR_4XX,
+                doc_name: "",
+            }),
+        },
+        runtime::ErrorResponse {
+            key: "5XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &VPC_ROUTER_ROUTE_DELETE_ERROR_5XX,
+                doc_name: "",
+            }),
+        },
+    ],
     deprecation: ::std::option::Option::None,
 };
 ///`vpc_subnet_list`: the operation's table, through which the generated layer serves it.
@@ -14597,6 +18330,28 @@ static VPC_SUBNET_LIST: runtime::Operation = runtime::Operation {
         },
     ],
     errors: &[],
+    other_errors: &[
+        runtime::ErrorResponse {
+            key: "4XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &VPC_SUBNET_LIST_ERROR_4XX,
+                doc_name: "",
+            }),
+        },
+        runtime::ErrorResponse {
+            key: "5XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &VPC_SUBNET_LIST_ERROR_5XX,
+                doc_name: "",
+            }),
+        },
+    ],
     deprecation: ::std::option::Option::None,
 };
 ///`vpc_subnet_create`: the operation's table, through which the generated layer serves it.
@@ -14672,6 +18427,28 @@ static VPC_SUBNET_CREATE: runtime::Operation = runtime::Operation {
         },
     ],
     errors: &[],
+    other_errors: &[
+        runtime::ErrorResponse {
+            key: "4XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &VPC_SUBNET_CREATE_ERROR_4XX,
+                doc_name: "",
+            }),
+        },
+        runtime::ErrorResponse {
+            key: "5XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &VPC_SUBNET_CREATE_ERROR_5XX,
+                doc_name: "",
+            }),
+        },
+    ],
     deprecation: ::std::option::Option::None,
 };
 ///`vpc_subnet_view`: the operation's table, through which the generated layer serves it.
@@ -14748,6 +18525,28 @@ static VPC_SUBNET_VIEW: runtime::Operation = runtime::Operation {
         },
     ],
     errors: &[],
+    other_errors: &[
+        runtime::ErrorResponse {
+            key: "4XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &VPC_SUBNET_VIEW_ERROR_4XX,
+                doc_name: "",
+            }),
+        },
+        runtime::ErrorResponse {
+            key: "5XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &VPC_SUBNET_VIEW_ERROR_5XX,
+                doc_name: "",
+            }),
+        },
+    ],
     deprecation: ::std::option::Option::None,
 };
 ///`vpc_subnet_update`: the operation's table, through which the generated layer serves it.
@@ -14833,6 +18632,28 @@ static VPC_SUBNET_UPDATE: runtime::Operation = runtime::Operation {
         },
     ],
     errors: &[],
+    other_errors: &[
+        runtime::ErrorResponse {
+            key: "4XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &VPC_SUBNET_UPDATE_ERROR_4XX,
+                doc_name: "",
+            }),
+        },
+        runtime::ErrorResponse {
+            key: "5XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &VPC_SUBNET_UPDATE_ERROR_5XX,
+                doc_name: "",
+            }),
+        },
+    ],
     deprecation: ::std::option::Option::None,
 };
 ///`vpc_subnet_delete`: the operation's table, through which the generated layer serves it.
@@ -14904,6 +18725,28 @@ static VPC_SUBNET_DELETE: runtime::Operation = runtime::Operation {
         },
     ],
     errors: &[],
+    other_errors: &[
+        runtime::ErrorResponse {
+            key: "4XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &VPC_SUBNET_DELETE_ERROR_4XX,
+                doc_name: "",
+            }),
+        },
+        runtime::ErrorResponse {
+            key: "5XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &VPC_SUBNET_DELETE_ERROR_5XX,
+                doc_name: "",
+            }),
+        },
+    ],
     deprecation: ::std::option::Option::None,
 };
 ///`vpc_subnet_list_network_interfaces`: the operation's table, through which the generated layer serves it.
@@ -15014,6 +18857,28 @@ static VPC_SUBNET_LIST_NETWORK_INTERFACES: runtime::Operation = runtime::Operati
         },
     ],
     errors: &[],
+    other_errors: &[
+        runtime::ErrorResponse {
+            key: "4XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &VPC_SUBNET_LIST_NETWORK_INTERFACES_ERROR_4XX,
+                doc_name: "",
+            }),
+        },
+        runtime::ErrorResponse {
+            key: "5XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &VPC_SUBNET_LIST_NETWORK_INTERFACES_ERROR_5XX,
+                doc_name: "",
+            }),
+        },
+    ],
     deprecation: ::std::option::Option::None,
 };
 ///`policy_view`: the operation's table, through which the generated layer serves it.
@@ -15049,6 +18914,28 @@ static POLICY_VIEW: runtime::Operation = runtime::Operation {
         },
     ],
     errors: &[],
+    other_errors: &[
+        runtime::ErrorResponse {
+            key: "4XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &POLICY_VIEW_ERROR_4XX,
+                doc_name: "",
+            }),
+        },
+        runtime::ErrorResponse {
+            key: "5XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &POLICY_VIEW_ERROR_5XX,
+                doc_name: "",
+            }),
+        },
+    ],
     deprecation: ::std::option::Option::None,
 };
 ///`policy_update`: the operation's table, through which the generated layer serves it.
@@ -15093,6 +18980,28 @@ static POLICY_UPDATE: runtime::Operation = runtime::Operation {
         },
     ],
     errors: &[],
+    other_errors: &[
+        runtime::ErrorResponse {
+            key: "4XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &POLICY_UPDATE_ERROR_4XX,
+                doc_name: "",
+            }),
+        },
+        runtime::ErrorResponse {
+            key: "5XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &POLICY_UPDATE_ERROR_5XX,
+                doc_name: "",
+            }),
+        },
+    ],
     deprecation: ::std::option::Option::None,
 };
 ///`role_list`: the operation's table, through which the generated layer serves it.
@@ -15153,6 +19062,28 @@ static ROLE_LIST: runtime::Operation = runtime::Operation {
         },
     ],
     errors: &[],
+    other_errors: &[
+        runtime::ErrorResponse {
+            key: "4XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &ROLE_LIST_ERROR_4XX,
+                doc_name: "",
+            }),
+        },
+        runtime::ErrorResponse {
+            key: "5XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &ROLE_LIST_ERROR_5XX,
+                doc_name: "",
+            }),
+        },
+    ],
     deprecation: ::std::option::Option::None,
 };
 ///`role_view`: the operation's table, through which the generated layer serves it.
@@ -15199,6 +19130,28 @@ static ROLE_VIEW: runtime::Operation = runtime::Operation {
         },
     ],
     errors: &[],
+    other_errors: &[
+        runtime::ErrorResponse {
+            key: "4XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &ROLE_VIEW_ERROR_4XX,
+                doc_name: "",
+            }),
+        },
+        runtime::ErrorResponse {
+            key: "5XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &ROLE_VIEW_ERROR_5XX,
+                doc_name: "",
+            }),
+        },
+    ],
     deprecation: ::std::option::Option::None,
 };
 ///`session_me`: the operation's table, through which the generated layer serves it.
@@ -15234,6 +19187,28 @@ static SESSION_ME: runtime::Operation = runtime::Operation {
         },
     ],
     errors: &[],
+    other_errors: &[
+        runtime::ErrorResponse {
+            key: "4XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &SESSION_ME_ERROR_4XX,
+                doc_name: "",
+            }),
+        },
+        runtime::ErrorResponse {
+            key: "5XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &SESSION_ME_ERROR_5XX,
+                doc_name: "",
+            }),
+        },
+    ],
     deprecation: ::std::option::Option::None,
 };
 ///`session_me_groups`: the operation's table, through which the generated layer serves it.
@@ -15304,6 +19279,28 @@ static SESSION_ME_GROUPS: runtime::Operation = runtime::Operation {
         },
     ],
     errors: &[],
+    other_errors: &[
+        runtime::ErrorResponse {
+            key: "4XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &SESSION_ME_GROUPS_ERROR_4XX,
+                doc_name: "",
+            }),
+        },
+        runtime::ErrorResponse {
+            key: "5XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &SESSION_ME_GROUPS_ERROR_5XX,
+                doc_name: "",
+            }),
+        },
+    ],
     deprecation: ::std::option::Option::None,
 };
 ///`session_sshkey_list`: the operation's table, through which the generated layer serves it.
@@ -15374,6 +19371,28 @@ static SESSION_SSHKEY_LIST: runtime::Operation = runtime::Operation {
         },
     ],
     errors: &[],
+    other_errors: &[
+        runtime::ErrorResponse {
+            key: "4XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &SESSION_SSHKEY_LIST_ERROR_4XX,
+                doc_name: "",
+            }),
+        },
+        runtime::ErrorResponse {
+            key: "5XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &SESSION_SSHKEY_LIST_ERROR_5XX,
+                doc_name: "",
+            }),
+        },
+    ],
     deprecation: ::std::option::Option::None,
 };
 ///`session_sshkey_create`: the operation's table, through which the generated layer serves it.
@@ -15418,6 +19437,28 @@ static SESSION_SSHKEY_CREATE: runtime::Operation = runtime::Operation {
         },
     ],
     errors: &[],
+    other_errors: &[
+        runtime::ErrorResponse {
+            key: "4XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &SESSION_SSHKEY_CREATE_ERROR_4XX,
+                doc_name: "",
+            }),
+        },
+        runtime::ErrorResponse {
+            key: "5XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &SESSION_SSHKEY_CREATE_ERROR_5XX,
+                doc_name: "",
+            }),
+        },
+    ],
     deprecation: ::std::option::Option::None,
 };
 ///`session_sshkey_view`: the operation's table, through which the generated layer serves it.
@@ -15464,6 +19505,28 @@ static SESSION_SSHKEY_VIEW: runtime::Operation = runtime::Operation {
         },
     ],
     errors: &[],
+    other_errors: &[
+        runtime::ErrorResponse {
+            key: "4XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &SESSION_SSHKEY_VIEW_ERROR_4XX,
+                doc_name: "",
+            }),
+        },
+        runtime::ErrorResponse {
+            key: "5XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &SESSION_SSHKEY_VIEW_ERROR_5XX,
+                doc_name: "",
+            }),
+        },
+    ],
     deprecation: ::std::option::Option::None,
 };
 ///`session_sshkey_delete`: the operation's table, through which the generated layer serves it.
@@ -15505,6 +19568,28 @@ static SESSION_SSHKEY_DELETE: runtime::Operation = runtime::Operation {
         },
     ],
     errors: &[],
+    other_errors: &[
+        runtime::ErrorResponse {
+            key: "4XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &SESSION_SSHKEY_DELETE_ERROR_4XX,
+                doc_name: "",
+            }),
+        },
+        runtime::ErrorResponse {
+            key: "5XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &SESSION_SSHKEY_DELETE_ERROR_5XX,
+                doc_name: "",
+            }),
+        },
+    ],
     deprecation: ::std::option::Option::None,
 };
 ///`system_image_view_by_id`: the operation's table, through which the generated layer serves it.
@@ -15551,6 +19636,28 @@ static SYSTEM_IMAGE_VIEW_BY_ID: runtime::Operation = runtime::Operation {
         },
     ],
     errors: &[],
+    other_errors: &[
+        runtime::ErrorResponse {
+            key: "4XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &SYSTEM_IMAGE_VIEW_BY_ID_ERROR_4XX,
+                doc_name: "",
+            }),
+        },
+        runtime::ErrorResponse {
+            key: "5XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &SYSTEM_IMAGE_VIEW_BY_ID_ERROR_5XX,
+                doc_name: "",
+            }),
+        },
+    ],
     deprecation: ::std::option::Option::None,
 };
 ///`ip_pool_view_by_id`: the operation's table, through which the generated layer serves it.
@@ -15597,6 +19704,28 @@ static IP_POOL_VIEW_BY_ID: runtime::Operation = runtime::Operation {
         },
     ],
     errors: &[],
+    other_errors: &[
+        runtime::ErrorResponse {
+            key: "4XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &IP_POOL_VIEW_BY_ID_ERROR_4XX,
+                doc_name: "",
+            }),
+        },
+        runtime::ErrorResponse {
+            key: "5XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &IP_POOL_VIEW_BY_ID_ERROR_5XX,
+                doc_name: "",
+            }),
+        },
+    ],
     deprecation: ::std::option::Option::None,
 };
 ///`silo_view_by_id`: the operation's table, through which the generated layer serves it.
@@ -15643,6 +19772,28 @@ static SILO_VIEW_BY_ID: runtime::Operation = runtime::Operation {
         },
     ],
     errors: &[],
+    other_errors: &[
+        runtime::ErrorResponse {
+            key: "4XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &SILO_VIEW_BY_ID_ERROR_4XX,
+                doc_name: "",
+            }),
+        },
+        runtime::ErrorResponse {
+            key: "5XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &SILO_VIEW_BY_ID_ERROR_5XX,
+                doc_name: "",
+            }),
+        },
+    ],
     deprecation: ::std::option::Option::None,
 };
 ///`certificate_list`: the operation's table, through which the generated layer serves it.
@@ -15713,6 +19864,28 @@ static CERTIFICATE_LIST: runtime::Operation = runtime::Operation {
         },
     ],
     errors: &[],
+    other_errors: &[
+        runtime::ErrorResponse {
+            key: "4XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &CERTIFICATE_LIST_ERROR_4XX,
+                doc_name: "",
+            }),
+        },
+        runtime::ErrorResponse {
+            key: "5XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &CERTIFICATE_LIST_ERROR_5XX,
+                doc_name: "",
+            }),
+        },
+    ],
     deprecation: ::std::option::Option::None,
 };
 ///`certificate_create`: the operation's table, through which the generated layer serves it.
@@ -15757,6 +19930,28 @@ static CERTIFICATE_CREATE: runtime::Operation = runtime::Operation {
         },
     ],
     errors: &[],
+    other_errors: &[
+        runtime::ErrorResponse {
+            key: "4XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &CERTIFICATE_CREATE_ERROR_4XX,
+                doc_name: "",
+            }),
+        },
+        runtime::ErrorResponse {
+            key: "5XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &CERTIFICATE_CREATE_ERROR_5XX,
+                doc_name: "",
+            }),
+        },
+    ],
     deprecation: ::std::option::Option::None,
 };
 ///`certificate_view`: the operation's table, through which the generated layer serves it.
@@ -15803,6 +19998,28 @@ static CERTIFICATE_VIEW: runtime::Operation = runtime::Operation {
         },
     ],
     errors: &[],
+    other_errors: &[
+        runtime::ErrorResponse {
+            key: "4XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &CERTIFICATE_VIEW_ERROR_4XX,
+                doc_name: "",
+            }),
+        },
+        runtime::ErrorResponse {
+            key: "5XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &CERTIFICATE_VIEW_ERROR_5XX,
+                doc_name: "",
+            }),
+        },
+    ],
     deprecation: ::std::option::Option::None,
 };
 ///`certificate_delete`: the operation's table, through which the generated layer serves it.
@@ -15844,6 +20061,28 @@ static CERTIFICATE_DELETE: runtime::Operation = runtime::Operation {
         },
     ],
     errors: &[],
+    other_errors: &[
+        runtime::ErrorResponse {
+            key: "4XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &CERTIFICATE_DELETE_ERROR_4XX,
+                doc_name: "",
+            }),
+        },
+        runtime::ErrorResponse {
+            key: "5XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &CERTIFICATE_DELETE_ERROR_5XX,
+                doc_name: "",
+            }),
+        },
+    ],
     deprecation: ::std::option::Option::None,
 };
 ///`physical_disk_list`: the operation's table, through which the generated layer serves it.
@@ -15914,6 +20153,28 @@ static PHYSICAL_DISK_LIST: runtime::Operation = runtime::Operation {
         },
     ],
     errors: &[],
+    other_errors: &[
+        runtime::ErrorResponse {
+            key: "4XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &PHYSICAL_DISK_LIST_ERROR_4XX,
+                doc_name: "",
+            }),
+        },
+        runtime::ErrorResponse {
+            key: "5XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &PHYSICAL_DISK_LIST_ERROR_5XX,
+                doc_name: "",
+            }),
+        },
+    ],
     deprecation: ::std::option::Option::None,
 };
 ///`rack_list`: the operation's table, through which the generated layer serves it.
@@ -15984,6 +20245,28 @@ static RACK_LIST: runtime::Operation = runtime::Operation {
         },
     ],
     errors: &[],
+    other_errors: &[
+        runtime::ErrorResponse {
+            key: "4XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &RACK_LIST_ERROR_4XX,
+                doc_name: "",
+            }),
+        },
+        runtime::ErrorResponse {
+            key: "5XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &RACK_LIST_ERROR_5XX,
+                doc_name: "",
+            }),
+        },
+    ],
     deprecation: ::std::option::Option::None,
 };
 ///`rack_view`: the operation's table, through which the generated layer serves it.
@@ -16030,6 +20313,28 @@ static RACK_VIEW: runtime::Operation = runtime::Operation {
         },
     ],
     errors: &[],
+    other_errors: &[
+        runtime::ErrorResponse {
+            key: "4XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &RACK_VIEW_ERROR_4XX,
+                doc_name: "",
+            }),
+        },
+        runtime::ErrorResponse {
+            key: "5XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &RACK_VIEW_ERROR_5XX,
+                doc_name: "",
+            }),
+        },
+    ],
     deprecation: ::std::option::Option::None,
 };
 ///`sled_list`: the operation's table, through which the generated layer serves it.
@@ -16100,6 +20405,28 @@ static SLED_LIST: runtime::Operation = runtime::Operation {
         },
     ],
     errors: &[],
+    other_errors: &[
+        runtime::ErrorResponse {
+            key: "4XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &SLED_LIST_ERROR_4XX,
+                doc_name: "",
+            }),
+        },
+        runtime::ErrorResponse {
+            key: "5XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &SLED_LIST_ERROR_5XX,
+                doc_name: "",
+            }),
+        },
+    ],
     deprecation: ::std::option::Option::None,
 };
 ///`sled_view`: the operation's table, through which the generated layer serves it.
@@ -16146,6 +20473,28 @@ static SLED_VIEW: runtime::Operation = runtime::Operation {
         },
     ],
     errors: &[],
+    other_errors: &[
+        runtime::ErrorResponse {
+            key: "4XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &SLED_VIEW_ERROR_4XX,
+                doc_name: "",
+            }),
+        },
+        runtime::ErrorResponse {
+            key: "5XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &SLED_VIEW_ERROR_5XX,
+                doc_name: "",
+            }),
+        },
+    ],
     deprecation: ::std::option::Option::None,
 };
 ///`sled_physical_disk_list`: the operation's table, through which the generated layer serves it.
@@ -16226,6 +20575,28 @@ static SLED_PHYSICAL_DISK_LIST: runtime::Operation = runtime::Operation {
         },
     ],
     errors: &[],
+    other_errors: &[
+        runtime::ErrorResponse {
+            key: "4XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &SLED_PHYSICAL_DISK_LIST_ERROR_4XX,
+                doc_name: "",
+            }),
+        },
+        runtime::ErrorResponse {
+            key: "5XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &SLED_PHYSICAL_DISK_LIST_ERROR_5XX,
+                doc_name: "",
+            }),
+        },
+    ],
     deprecation: ::std::option::Option::None,
 };
 ///`system_image_list`: the operation's table, through which the generated layer serves it.
@@ -16296,6 +20667,28 @@ static SYSTEM_IMAGE_LIST: runtime::Operation = runtime::Operation {
         },
     ],
     errors: &[],
+    other_errors: &[
+        runtime::ErrorResponse {
+            key: "4XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &SYSTEM_IMAGE_LIST_ERROR_4XX,
+                doc_name: "",
+            }),
+        },
+        runtime::ErrorResponse {
+            key: "5XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &SYSTEM_IMAGE_LIST_ERROR_5XX,
+                doc_name: "",
+            }),
+        },
+    ],
     deprecation: ::std::option::Option::None,
 };
 ///`system_image_create`: the operation's table, through which the generated layer serves it.
@@ -16340,6 +20733,28 @@ static SYSTEM_IMAGE_CREATE: runtime::Operation = runtime::Operation {
         },
     ],
     errors: &[],
+    other_errors: &[
+        runtime::ErrorResponse {
+            key: "4XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &SYSTEM_IMAGE_CREATE_ERROR_4XX,
+                doc_name: "",
+            }),
+        },
+        runtime::ErrorResponse {
+            key: "5XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &SYSTEM_IMAGE_CREATE_ERROR_5XX,
+                doc_name: "",
+            }),
+        },
+    ],
     deprecation: ::std::option::Option::None,
 };
 ///`system_image_view`: the operation's table, through which the generated layer serves it.
@@ -16386,6 +20801,28 @@ static SYSTEM_IMAGE_VIEW: runtime::Operation = runtime::Operation {
         },
     ],
     errors: &[],
+    other_errors: &[
+        runtime::ErrorResponse {
+            key: "4XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &SYSTEM_IMAGE_VIEW_ERROR_4XX,
+                doc_name: "",
+            }),
+        },
+        runtime::ErrorResponse {
+            key: "5XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &SYSTEM_IMAGE_VIEW_ERROR_5XX,
+                doc_name: "",
+            }),
+        },
+    ],
     deprecation: ::std::option::Option::None,
 };
 ///`system_image_delete`: the operation's table, through which the generated layer serves it.
@@ -16427,6 +20864,28 @@ static SYSTEM_IMAGE_DELETE: runtime::Operation = runtime::Operation {
         },
     ],
     errors: &[],
+    other_errors: &[
+        runtime::ErrorResponse {
+            key: "4XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &SYSTEM_IMAGE_DELETE_ERROR_4XX,
+                doc_name: "",
+            }),
+        },
+        runtime::ErrorResponse {
+            key: "5XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &SYSTEM_IMAGE_DELETE_ERROR_5XX,
+                doc_name: "",
+            }),
+        },
+    ],
     deprecation: ::std::option::Option::None,
 };
 ///`ip_pool_list`: the operation's table, through which the generated layer serves it.
@@ -16497,6 +20956,28 @@ static IP_POOL_LIST: runtime::Operation = runtime::Operation {
         },
     ],
     errors: &[],
+    other_errors: &[
+        runtime::ErrorResponse {
+            key: "4XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &IP_POOL_LIST_ERROR_4XX,
+                doc_name: "",
+            }),
+        },
+        runtime::ErrorResponse {
+            key: "5XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &IP_POOL_LIST_ERROR_5XX,
+                doc_name: "",
+            }),
+        },
+    ],
     deprecation: ::std::option::Option::None,
 };
 ///`ip_pool_create`: the operation's table, through which the generated layer serves it.
@@ -16541,6 +21022,28 @@ static IP_POOL_CREATE: runtime::Operation = runtime::Operation {
         },
     ],
     errors: &[],
+    other_errors: &[
+        runtime::ErrorResponse {
+            key: "4XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &IP_POOL_CREATE_ERROR_4XX,
+                doc_name: "",
+            }),
+        },
+        runtime::ErrorResponse {
+            key: "5XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &IP_POOL_CREATE_ERROR_5XX,
+                doc_name: "",
+            }),
+        },
+    ],
     deprecation: ::std::option::Option::None,
 };
 ///`ip_pool_view`: the operation's table, through which the generated layer serves it.
@@ -16587,6 +21090,28 @@ static IP_POOL_VIEW: runtime::Operation = runtime::Operation {
         },
     ],
     errors: &[],
+    other_errors: &[
+        runtime::ErrorResponse {
+            key: "4XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &IP_POOL_VIEW_ERROR_4XX,
+                doc_name: "",
+            }),
+        },
+        runtime::ErrorResponse {
+            key: "5XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &IP_POOL_VIEW_ERROR_5XX,
+                doc_name: "",
+            }),
+        },
+    ],
     deprecation: ::std::option::Option::None,
 };
 ///`ip_pool_update`: the operation's table, through which the generated layer serves it.
@@ -16642,6 +21167,28 @@ static IP_POOL_UPDATE: runtime::Operation = runtime::Operation {
         },
     ],
     errors: &[],
+    other_errors: &[
+        runtime::ErrorResponse {
+            key: "4XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &IP_POOL_UPDATE_ERROR_4XX,
+                doc_name: "",
+            }),
+        },
+        runtime::ErrorResponse {
+            key: "5XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &IP_POOL_UPDATE_ERROR_5XX,
+                doc_name: "",
+            }),
+        },
+    ],
     deprecation: ::std::option::Option::None,
 };
 ///`ip_pool_delete`: the operation's table, through which the generated layer serves it.
@@ -16683,6 +21230,28 @@ static IP_POOL_DELETE: runtime::Operation = runtime::Operation {
         },
     ],
     errors: &[],
+    other_errors: &[
+        runtime::ErrorResponse {
+            key: "4XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &IP_POOL_DELETE_ERROR_4XX,
+                doc_name: "",
+            }),
+        },
+        runtime::ErrorResponse {
+            key: "5XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &IP_POOL_DELETE_ERROR_5XX,
+                doc_name: "",
+            }),
+        },
+    ],
     deprecation: ::std::option::Option::None,
 };
 ///`ip_pool_range_list`: the operation's table, through which the generated layer serves it.
@@ -16753,6 +21322,28 @@ static IP_POOL_RANGE_LIST: runtime::Operation = runtime::Operation {
         },
     ],
     errors: &[],
+    other_errors: &[
+        runtime::ErrorResponse {
+            key: "4XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &IP_POOL_RANGE_LIST_ERROR_4XX,
+                doc_name: "",
+            }),
+        },
+        runtime::ErrorResponse {
+            key: "5XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &IP_POOL_RANGE_LIST_ERROR_5XX,
+                doc_name: "",
+            }),
+        },
+    ],
     deprecation: ::std::option::Option::None,
 };
 ///`ip_pool_range_add`: the operation's table, through which the generated layer serves it.
@@ -16808,6 +21399,28 @@ static IP_POOL_RANGE_ADD: runtime::Operation = runtime::Operation {
         },
     ],
     errors: &[],
+    other_errors: &[
+        runtime::ErrorResponse {
+            key: "4XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &IP_POOL_RANGE_ADD_ERROR_4XX,
+                doc_name: "",
+            }),
+        },
+        runtime::ErrorResponse {
+            key: "5XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &IP_POOL_RANGE_ADD_ERROR_5XX,
+                doc_name: "",
+            }),
+        },
+    ],
     deprecation: ::std::option::Option::None,
 };
 ///`ip_pool_range_remove`: the operation's table, through which the generated layer serves it.
@@ -16858,6 +21471,28 @@ static IP_POOL_RANGE_REMOVE: runtime::Operation = runtime::Operation {
         },
     ],
     errors: &[],
+    other_errors: &[
+        runtime::ErrorResponse {
+            key: "4XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &IP_POOL_RANGE_REMOVE_ERROR_4XX,
+                doc_name: "",
+            }),
+        },
+        runtime::ErrorResponse {
+            key: "5XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &IP_POOL_RANGE_REMOVE_ERROR_5XX,
+                doc_name: "",
+            }),
+        },
+    ],
     deprecation: ::std::option::Option::None,
 };
 ///`ip_pool_service_view`: the operation's table, through which the generated layer serves it.
@@ -16893,6 +21528,28 @@ static IP_POOL_SERVICE_VIEW: runtime::Operation = runtime::Operation {
         },
     ],
     errors: &[],
+    other_errors: &[
+        runtime::ErrorResponse {
+            key: "4XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &IP_POOL_SERVICE_VIEW_ERROR_4XX,
+                doc_name: "",
+            }),
+        },
+        runtime::ErrorResponse {
+            key: "5XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &IP_POOL_SERVICE_VIEW_ERROR_5XX,
+                doc_name: "",
+            }),
+        },
+    ],
     deprecation: ::std::option::Option::None,
 };
 ///`ip_pool_service_range_list`: the operation's table, through which the generated layer serves it.
@@ -16953,6 +21610,28 @@ static IP_POOL_SERVICE_RANGE_LIST: runtime::Operation = runtime::Operation {
         },
     ],
     errors: &[],
+    other_errors: &[
+        runtime::ErrorResponse {
+            key: "4XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &IP_POOL_SERVICE_RANGE_LIST_ERROR_4XX,
+                doc_name: "",
+            }),
+        },
+        runtime::ErrorResponse {
+            key: "5XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &IP_POOL_SERVICE_RANGE_LIST_ERROR_5XX,
+                doc_name: "",
+            }),
+        },
+    ],
     deprecation: ::std::option::Option::None,
 };
 ///`ip_pool_service_range_add`: the operation's table, through which the generated layer serves it.
@@ -16997,6 +21676,28 @@ static IP_POOL_SERVICE_RANGE_ADD: runtime::Operation = runtime::Operation {
         },
     ],
     errors: &[],
+    other_errors: &[
+        runtime::ErrorResponse {
+            key: "4XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &IP_POOL_SERVICE_RANGE_ADD_ERROR_4XX,
+                doc_name: "",
+            }),
+        },
+        runtime::ErrorResponse {
+            key: "5XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &IP_POOL_SERVICE_RANGE_ADD_ERROR_5XX,
+                doc_name: "",
+            }),
+        },
+    ],
     deprecation: ::std::option::Option::None,
 };
 ///`ip_pool_service_range_remove`: the operation's table, through which the generated layer serves it.
@@ -17036,6 +21737,28 @@ static IP_POOL_SERVICE_RANGE_REMOVE: runtime::Operation = runtime::Operation {
         },
     ],
     errors: &[],
+    other_errors: &[
+        runtime::ErrorResponse {
+            key: "4XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &IP_POOL_SERVICE_RANGE_REMOVE_ERROR_4XX,
+                doc_name: "",
+            }),
+        },
+        runtime::ErrorResponse {
+            key: "5XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &IP_POOL_SERVICE_RANGE_REMOVE_ERROR_5XX,
+                doc_name: "",
+            }),
+        },
+    ],
     deprecation: ::std::option::Option::None,
 };
 ///`system_metric`: the operation's table, through which the generated layer serves it.
@@ -17142,6 +21865,28 @@ static SYSTEM_METRIC: runtime::Operation = runtime::Operation {
         },
     ],
     errors: &[],
+    other_errors: &[
+        runtime::ErrorResponse {
+            key: "4XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &SYSTEM_METRIC_ERROR_4XX,
+                doc_name: "",
+            }),
+        },
+        runtime::ErrorResponse {
+            key: "5XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &SYSTEM_METRIC_ERROR_5XX,
+                doc_name: "",
+            }),
+        },
+    ],
     deprecation: ::std::option::Option::None,
 };
 ///`system_policy_view`: the operation's table, through which the generated layer serves it.
@@ -17177,6 +21922,28 @@ static SYSTEM_POLICY_VIEW: runtime::Operation = runtime::Operation {
         },
     ],
     errors: &[],
+    other_errors: &[
+        runtime::ErrorResponse {
+            key: "4XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &SYSTEM_POLICY_VIEW_ERROR_4XX,
+                doc_name: "",
+            }),
+        },
+        runtime::ErrorResponse {
+            key: "5XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &SYSTEM_POLICY_VIEW_ERROR_5XX,
+                doc_name: "",
+            }),
+        },
+    ],
     deprecation: ::std::option::Option::None,
 };
 ///`system_policy_update`: the operation's table, through which the generated layer serves it.
@@ -17221,6 +21988,28 @@ static SYSTEM_POLICY_UPDATE: runtime::Operation = runtime::Operation {
         },
     ],
     errors: &[],
+    other_errors: &[
+        runtime::ErrorResponse {
+            key: "4XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &SYSTEM_POLICY_UPDATE_ERROR_4XX,
+                doc_name: "",
+            }),
+        },
+        runtime::ErrorResponse {
+            key: "5XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &SYSTEM_POLICY_UPDATE_ERROR_5XX,
+                doc_name: "",
+            }),
+        },
+    ],
     deprecation: ::std::option::Option::None,
 };
 ///`saga_list`: the operation's table, through which the generated layer serves it.
@@ -17291,6 +22080,28 @@ static SAGA_LIST: runtime::Operation = runtime::Operation {
         },
     ],
     errors: &[],
+    other_errors: &[
+        runtime::ErrorResponse {
+            key: "4XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &SAGA_LIST_ERROR_4XX,
+                doc_name: "",
+            }),
+        },
+        runtime::ErrorResponse {
+            key: "5XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &SAGA_LIST_ERROR_5XX,
+                doc_name: "",
+            }),
+        },
+    ],
     deprecation: ::std::option::Option::None,
 };
 ///`saga_view`: the operation's table, through which the generated layer serves it.
@@ -17337,6 +22148,28 @@ static SAGA_VIEW: runtime::Operation = runtime::Operation {
         },
     ],
     errors: &[],
+    other_errors: &[
+        runtime::ErrorResponse {
+            key: "4XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &SAGA_VIEW_ERROR_4XX,
+                doc_name: "",
+            }),
+        },
+        runtime::ErrorResponse {
+            key: "5XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &SAGA_VIEW_ERROR_5XX,
+                doc_name: "",
+            }),
+        },
+    ],
     deprecation: ::std::option::Option::None,
 };
 ///`silo_list`: the operation's table, through which the generated layer serves it.
@@ -17407,6 +22240,28 @@ static SILO_LIST: runtime::Operation = runtime::Operation {
         },
     ],
     errors: &[],
+    other_errors: &[
+        runtime::ErrorResponse {
+            key: "4XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &SILO_LIST_ERROR_4XX,
+                doc_name: "",
+            }),
+        },
+        runtime::ErrorResponse {
+            key: "5XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &SILO_LIST_ERROR_5XX,
+                doc_name: "",
+            }),
+        },
+    ],
     deprecation: ::std::option::Option::None,
 };
 ///`silo_create`: the operation's table, through which the generated layer serves it.
@@ -17451,6 +22306,28 @@ static SILO_CREATE: runtime::Operation = runtime::Operation {
         },
     ],
     errors: &[],
+    other_errors: &[
+        runtime::ErrorResponse {
+            key: "4XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &SILO_CREATE_ERROR_4XX,
+                doc_name: "",
+            }),
+        },
+        runtime::ErrorResponse {
+            key: "5XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &SILO_CREATE_ERROR_5XX,
+                doc_name: "",
+            }),
+        },
+    ],
     deprecation: ::std::option::Option::None,
 };
 ///`silo_view`: the operation's table, through which the generated layer serves it.
@@ -17497,6 +22374,28 @@ static SILO_VIEW: runtime::Operation = runtime::Operation {
         },
     ],
     errors: &[],
+    other_errors: &[
+        runtime::ErrorResponse {
+            key: "4XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &SILO_VIEW_ERROR_4XX,
+                doc_name: "",
+            }),
+        },
+        runtime::ErrorResponse {
+            key: "5XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &SILO_VIEW_ERROR_5XX,
+                doc_name: "",
+            }),
+        },
+    ],
     deprecation: ::std::option::Option::None,
 };
 ///`silo_delete`: the operation's table, through which the generated layer serves it.
@@ -17538,6 +22437,28 @@ static SILO_DELETE: runtime::Operation = runtime::Operation {
         },
     ],
     errors: &[],
+    other_errors: &[
+        runtime::ErrorResponse {
+            key: "4XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &SILO_DELETE_ERROR_4XX,
+                doc_name: "",
+            }),
+        },
+        runtime::ErrorResponse {
+            key: "5XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &SILO_DELETE_ERROR_5XX,
+                doc_name: "",
+            }),
+        },
+    ],
     deprecation: ::std::option::Option::None,
 };
 ///`silo_identity_provider_list`: the operation's table, through which the generated layer serves it.
@@ -17618,6 +22539,28 @@ static SILO_IDENTITY_PROVIDER_LIST: runtime::Operation = runtime::Operation {
         },
     ],
     errors: &[],
+    other_errors: &[
+        runtime::ErrorResponse {
+            key: "4XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &SILO_IDENTITY_PROVIDER_LIST_ERROR_4XX,
+                doc_name: "",
+            }),
+        },
+        runtime::ErrorResponse {
+            key: "5XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &SILO_IDENTITY_PROVIDER_LIST_ERROR_5XX,
+                doc_name: "",
+            }),
+        },
+    ],
     deprecation: ::std::option::Option::None,
 };
 ///`local_idp_user_create`: the operation's table, through which the generated layer serves it.
@@ -17673,6 +22616,28 @@ static LOCAL_IDP_USER_CREATE: runtime::Operation = runtime::Operation {
         },
     ],
     errors: &[],
+    other_errors: &[
+        runtime::ErrorResponse {
+            key: "4XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &LOCAL_IDP_USER_CREATE_ERROR_4XX,
+                doc_name: "",
+            }),
+        },
+        runtime::ErrorResponse {
+            key: "5XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &LOCAL_IDP_USER_CREATE_ERROR_5XX,
+                doc_name: "",
+            }),
+        },
+    ],
     deprecation: ::std::option::Option::None,
 };
 ///`local_idp_user_delete`: the operation's table, through which the generated layer serves it.
@@ -17724,6 +22689,28 @@ static LOCAL_IDP_USER_DELETE: runtime::Operation = runtime::Operation {
         },
     ],
     errors: &[],
+    other_errors: &[
+        runtime::ErrorResponse {
+            key: "4XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &LOCAL_IDP_USER_DELETE_ERROR_4XX,
+                doc_name: "",
+            }),
+        },
+        runtime::ErrorResponse {
+            key: "5XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &LOCAL_IDP_USER_DELETE_ERROR_5XX,
+                doc_name: "",
+            }),
+        },
+    ],
     deprecation: ::std::option::Option::None,
 };
 ///`local_idp_user_set_password`: the operation's table, through which the generated layer serves it.
@@ -17784,6 +22771,28 @@ static LOCAL_IDP_USER_SET_PASSWORD: runtime::Operation = runtime::Operation {
         },
     ],
     errors: &[],
+    other_errors: &[
+        runtime::ErrorResponse {
+            key: "4XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &LOCAL_IDP_USER_SET_PASSWORD_ERROR_4XX,
+                doc_name: "",
+            }),
+        },
+        runtime::ErrorResponse {
+            key: "5XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &LOCAL_IDP_USER_SET_PASSWORD_ERROR_5XX,
+                doc_name: "",
+            }),
+        },
+    ],
     deprecation: ::std::option::Option::None,
 };
 ///`saml_identity_provider_create`: the operation's table, through which the generated layer serves it.
@@ -17839,6 +22848,28 @@ static SAML_IDENTITY_PROVIDER_CREATE: runtime::Operation = runtime::Operation {
         },
     ],
     errors: &[],
+    other_errors: &[
+        runtime::ErrorResponse {
+            key: "4XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &SAML_IDENTITY_PROVIDER_CREATE_ERROR_4XX,
+                doc_name: "",
+            }),
+        },
+        runtime::ErrorResponse {
+            key: "5XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &SAML_IDENTITY_PROVIDER_CREATE_ERROR_5XX,
+                doc_name: "",
+            }),
+        },
+    ],
     deprecation: ::std::option::Option::None,
 };
 ///`saml_identity_provider_view`: the operation's table, through which the generated layer serves it.
@@ -17897,6 +22928,28 @@ static SAML_IDENTITY_PROVIDER_VIEW: runtime::Operation = runtime::Operation {
         },
     ],
     errors: &[],
+    other_errors: &[
+        runtime::ErrorResponse {
+            key: "4XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &SAML_IDENTITY_PROVIDER_VIEW_ERROR_4XX,
+                doc_name: "",
+            }),
+        },
+        runtime::ErrorResponse {
+            key: "5XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &SAML_IDENTITY_PROVIDER_VIEW_ERROR_5XX,
+                doc_name: "",
+            }),
+        },
+    ],
     deprecation: ::std::option::Option::None,
 };
 ///`silo_policy_view`: the operation's table, through which the generated layer serves it.
@@ -17943,6 +22996,28 @@ static SILO_POLICY_VIEW: runtime::Operation = runtime::Operation {
         },
     ],
     errors: &[],
+    other_errors: &[
+        runtime::ErrorResponse {
+            key: "4XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &SILO_POLICY_VIEW_ERROR_4XX,
+                doc_name: "",
+            }),
+        },
+        runtime::ErrorResponse {
+            key: "5XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &SILO_POLICY_VIEW_ERROR_5XX,
+                doc_name: "",
+            }),
+        },
+    ],
     deprecation: ::std::option::Option::None,
 };
 ///`silo_policy_update`: the operation's table, through which the generated layer serves it.
@@ -17998,6 +23073,28 @@ static SILO_POLICY_UPDATE: runtime::Operation = runtime::Operation {
         },
     ],
     errors: &[],
+    other_errors: &[
+        runtime::ErrorResponse {
+            key: "4XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &SILO_POLICY_UPDATE_ERROR_4XX,
+                doc_name: "",
+            }),
+        },
+        runtime::ErrorResponse {
+            key: "5XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &SILO_POLICY_UPDATE_ERROR_5XX,
+                doc_name: "",
+            }),
+        },
+    ],
     deprecation: ::std::option::Option::None,
 };
 ///`silo_users_list`: the operation's table, through which the generated layer serves it.
@@ -18078,6 +23175,28 @@ static SILO_USERS_LIST: runtime::Operation = runtime::Operation {
         },
     ],
     errors: &[],
+    other_errors: &[
+        runtime::ErrorResponse {
+            key: "4XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &SILO_USERS_LIST_ERROR_4XX,
+                doc_name: "",
+            }),
+        },
+        runtime::ErrorResponse {
+            key: "5XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &SILO_USERS_LIST_ERROR_5XX,
+                doc_name: "",
+            }),
+        },
+    ],
     deprecation: ::std::option::Option::None,
 };
 ///`silo_user_view`: the operation's table, through which the generated layer serves it.
@@ -18134,6 +23253,28 @@ static SILO_USER_VIEW: runtime::Operation = runtime::Operation {
         },
     ],
     errors: &[],
+    other_errors: &[
+        runtime::ErrorResponse {
+            key: "4XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &SILO_USER_VIEW_ERROR_4XX,
+                doc_name: "",
+            }),
+        },
+        runtime::ErrorResponse {
+            key: "5XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &SILO_USER_VIEW_ERROR_5XX,
+                doc_name: "",
+            }),
+        },
+    ],
     deprecation: ::std::option::Option::None,
 };
 ///`system_user_list`: the operation's table, through which the generated layer serves it.
@@ -18204,6 +23345,28 @@ static SYSTEM_USER_LIST: runtime::Operation = runtime::Operation {
         },
     ],
     errors: &[],
+    other_errors: &[
+        runtime::ErrorResponse {
+            key: "4XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &SYSTEM_USER_LIST_ERROR_4XX,
+                doc_name: "",
+            }),
+        },
+        runtime::ErrorResponse {
+            key: "5XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &SYSTEM_USER_LIST_ERROR_5XX,
+                doc_name: "",
+            }),
+        },
+    ],
     deprecation: ::std::option::Option::None,
 };
 ///`system_user_view`: the operation's table, through which the generated layer serves it.
@@ -18250,6 +23413,28 @@ static SYSTEM_USER_VIEW: runtime::Operation = runtime::Operation {
         },
     ],
     errors: &[],
+    other_errors: &[
+        runtime::ErrorResponse {
+            key: "4XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &SYSTEM_USER_VIEW_ERROR_4XX,
+                doc_name: "",
+            }),
+        },
+        runtime::ErrorResponse {
+            key: "5XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &SYSTEM_USER_VIEW_ERROR_5XX,
+                doc_name: "",
+            }),
+        },
+    ],
     deprecation: ::std::option::Option::None,
 };
 ///`timeseries_schema_get`: the operation's table, through which the generated layer serves it.
@@ -18310,6 +23495,28 @@ static TIMESERIES_SCHEMA_GET: runtime::Operation = runtime::Operation {
         },
     ],
     errors: &[],
+    other_errors: &[
+        runtime::ErrorResponse {
+            key: "4XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &TIMESERIES_SCHEMA_GET_ERROR_4XX,
+                doc_name: "",
+            }),
+        },
+        runtime::ErrorResponse {
+            key: "5XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &TIMESERIES_SCHEMA_GET_ERROR_5XX,
+                doc_name: "",
+            }),
+        },
+    ],
     deprecation: ::std::option::Option::None,
 };
 ///`user_list`: the operation's table, through which the generated layer serves it.
@@ -18380,6 +23587,28 @@ static USER_LIST: runtime::Operation = runtime::Operation {
         },
     ],
     errors: &[],
+    other_errors: &[
+        runtime::ErrorResponse {
+            key: "4XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &USER_LIST_ERROR_4XX,
+                doc_name: "",
+            }),
+        },
+        runtime::ErrorResponse {
+            key: "5XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &USER_LIST_ERROR_5XX,
+                doc_name: "",
+            }),
+        },
+    ],
     deprecation: ::std::option::Option::None,
 };
 ///`disk_list_v1`: the operation's table, through which the generated layer serves it.
@@ -18470,6 +23699,28 @@ static DISK_LIST_V1: runtime::Operation = runtime::Operation {
         },
     ],
     errors: &[],
+    other_errors: &[
+        runtime::ErrorResponse {
+            key: "4XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &DISK_LIST_V1_ERROR_4XX,
+                doc_name: "",
+            }),
+        },
+        runtime::ErrorResponse {
+            key: "5XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &DISK_LIST_V1_ERROR_5XX,
+                doc_name: "",
+            }),
+        },
+    ],
     deprecation: ::std::option::Option::None,
 };
 ///`disk_create_v1`: the operation's table, through which the generated layer serves it.
@@ -18535,6 +23786,28 @@ static DISK_CREATE_V1: runtime::Operation = runtime::Operation {
         },
     ],
     errors: &[],
+    other_errors: &[
+        runtime::ErrorResponse {
+            key: "4XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &DISK_CREATE_V1_ERROR_4XX,
+                doc_name: "",
+            }),
+        },
+        runtime::ErrorResponse {
+            key: "5XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &DISK_CREATE_V1_ERROR_5XX,
+                doc_name: "",
+            }),
+        },
+    ],
     deprecation: ::std::option::Option::None,
 };
 ///`disk_view_v1`: the operation's table, through which the generated layer serves it.
@@ -18601,6 +23874,28 @@ static DISK_VIEW_V1: runtime::Operation = runtime::Operation {
         },
     ],
     errors: &[],
+    other_errors: &[
+        runtime::ErrorResponse {
+            key: "4XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &DISK_VIEW_V1_ERROR_4XX,
+                doc_name: "",
+            }),
+        },
+        runtime::ErrorResponse {
+            key: "5XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &DISK_VIEW_V1_ERROR_5XX,
+                doc_name: "",
+            }),
+        },
+    ],
     deprecation: ::std::option::Option::None,
 };
 ///`disk_delete_v1`: the operation's table, through which the generated layer serves it.
@@ -18662,6 +23957,28 @@ static DISK_DELETE_V1: runtime::Operation = runtime::Operation {
         },
     ],
     errors: &[],
+    other_errors: &[
+        runtime::ErrorResponse {
+            key: "4XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &DISK_DELETE_V1_ERROR_4XX,
+                doc_name: "",
+            }),
+        },
+        runtime::ErrorResponse {
+            key: "5XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &DISK_DELETE_V1_ERROR_5XX,
+                doc_name: "",
+            }),
+        },
+    ],
     deprecation: ::std::option::Option::None,
 };
 ///`instance_list_v1`: the operation's table, through which the generated layer serves it.
@@ -18752,6 +24069,28 @@ static INSTANCE_LIST_V1: runtime::Operation = runtime::Operation {
         },
     ],
     errors: &[],
+    other_errors: &[
+        runtime::ErrorResponse {
+            key: "4XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &INSTANCE_LIST_V1_ERROR_4XX,
+                doc_name: "",
+            }),
+        },
+        runtime::ErrorResponse {
+            key: "5XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &INSTANCE_LIST_V1_ERROR_5XX,
+                doc_name: "",
+            }),
+        },
+    ],
     deprecation: ::std::option::Option::None,
 };
 ///`instance_create_v1`: the operation's table, through which the generated layer serves it.
@@ -18817,6 +24156,28 @@ static INSTANCE_CREATE_V1: runtime::Operation = runtime::Operation {
         },
     ],
     errors: &[],
+    other_errors: &[
+        runtime::ErrorResponse {
+            key: "4XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &INSTANCE_CREATE_V1_ERROR_4XX,
+                doc_name: "",
+            }),
+        },
+        runtime::ErrorResponse {
+            key: "5XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &INSTANCE_CREATE_V1_ERROR_5XX,
+                doc_name: "",
+            }),
+        },
+    ],
     deprecation: ::std::option::Option::None,
 };
 ///`instance_view_v1`: the operation's table, through which the generated layer serves it.
@@ -18883,6 +24244,28 @@ static INSTANCE_VIEW_V1: runtime::Operation = runtime::Operation {
         },
     ],
     errors: &[],
+    other_errors: &[
+        runtime::ErrorResponse {
+            key: "4XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &INSTANCE_VIEW_V1_ERROR_4XX,
+                doc_name: "",
+            }),
+        },
+        runtime::ErrorResponse {
+            key: "5XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &INSTANCE_VIEW_V1_ERROR_5XX,
+                doc_name: "",
+            }),
+        },
+    ],
     deprecation: ::std::option::Option::None,
 };
 ///`instance_delete_v1`: the operation's table, through which the generated layer serves it.
@@ -18944,6 +24327,28 @@ static INSTANCE_DELETE_V1: runtime::Operation = runtime::Operation {
         },
     ],
     errors: &[],
+    other_errors: &[
+        runtime::ErrorResponse {
+            key: "4XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &INSTANCE_DELETE_V1_ERROR_4XX,
+                doc_name: "",
+            }),
+        },
+        runtime::ErrorResponse {
+            key: "5XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &INSTANCE_DELETE_V1_ERROR_5XX,
+                doc_name: "",
+            }),
+        },
+    ],
     deprecation: ::std::option::Option::None,
 };
 ///`instance_disk_list_v1`: the operation's table, through which the generated layer serves it.
@@ -19044,6 +24449,28 @@ static INSTANCE_DISK_LIST_V1: runtime::Operation = runtime::Operation {
         },
     ],
     errors: &[],
+    other_errors: &[
+        runtime::ErrorResponse {
+            key: "4XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &INSTANCE_DISK_LIST_V1_ERROR_4XX,
+                doc_name: "",
+            }),
+        },
+        runtime::ErrorResponse {
+            key: "5XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &INSTANCE_DISK_LIST_V1_ERROR_5XX,
+                doc_name: "",
+            }),
+        },
+    ],
     deprecation: ::std::option::Option::None,
 };
 ///`instance_disk_attach_v1`: the operation's table, through which the generated layer serves it.
@@ -19119,6 +24546,28 @@ static INSTANCE_DISK_ATTACH_V1: runtime::Operation = runtime::Operation {
         },
     ],
     errors: &[],
+    other_errors: &[
+        runtime::ErrorResponse {
+            key: "4XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &INSTANCE_DISK_ATTACH_V1_ERROR_4XX,
+                doc_name: "",
+            }),
+        },
+        runtime::ErrorResponse {
+            key: "5XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &INSTANCE_DISK_ATTACH_V1_ERROR_5XX,
+                doc_name: "",
+            }),
+        },
+    ],
     deprecation: ::std::option::Option::None,
 };
 ///`instance_disk_detach_v1`: the operation's table, through which the generated layer serves it.
@@ -19194,6 +24643,28 @@ static INSTANCE_DISK_DETACH_V1: runtime::Operation = runtime::Operation {
         },
     ],
     errors: &[],
+    other_errors: &[
+        runtime::ErrorResponse {
+            key: "4XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &INSTANCE_DISK_DETACH_V1_ERROR_4XX,
+                doc_name: "",
+            }),
+        },
+        runtime::ErrorResponse {
+            key: "5XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &INSTANCE_DISK_DETACH_V1_ERROR_5XX,
+                doc_name: "",
+            }),
+        },
+    ],
     deprecation: ::std::option::Option::None,
 };
 ///`instance_migrate_v1`: the operation's table, through which the generated layer serves it.
@@ -19269,6 +24740,28 @@ static INSTANCE_MIGRATE_V1: runtime::Operation = runtime::Operation {
         },
     ],
     errors: &[],
+    other_errors: &[
+        runtime::ErrorResponse {
+            key: "4XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &INSTANCE_MIGRATE_V1_ERROR_4XX,
+                doc_name: "",
+            }),
+        },
+        runtime::ErrorResponse {
+            key: "5XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &INSTANCE_MIGRATE_V1_ERROR_5XX,
+                doc_name: "",
+            }),
+        },
+    ],
     deprecation: ::std::option::Option::None,
 };
 ///`instance_reboot_v1`: the operation's table, through which the generated layer serves it.
@@ -19335,6 +24828,28 @@ static INSTANCE_REBOOT_V1: runtime::Operation = runtime::Operation {
         },
     ],
     errors: &[],
+    other_errors: &[
+        runtime::ErrorResponse {
+            key: "4XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &INSTANCE_REBOOT_V1_ERROR_4XX,
+                doc_name: "",
+            }),
+        },
+        runtime::ErrorResponse {
+            key: "5XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &INSTANCE_REBOOT_V1_ERROR_5XX,
+                doc_name: "",
+            }),
+        },
+    ],
     deprecation: ::std::option::Option::None,
 };
 ///`instance_serial_console_v1`: the operation's table, through which the generated layer serves it.
@@ -19437,6 +24952,28 @@ static INSTANCE_SERIAL_CONSOLE_V1: runtime::Operation = runtime::Operation {
         },
     ],
     errors: &[],
+    other_errors: &[
+        runtime::ErrorResponse {
+            key: "4XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &INSTANCE_SERIAL_CONSOLE_V1_ERROR_4XX,
+                doc_name: "",
+            }),
+        },
+        runtime::ErrorResponse {
+            key: "5XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &INSTANCE_SERIAL_CONSOLE_V1_ERROR_5XX,
+                doc_name: "",
+            }),
+        },
+    ],
     deprecation: ::std::option::Option::None,
 };
 ///`instance_serial_console_stream_v1`: the operation's table, through which the generated layer serves it.
@@ -19498,6 +25035,28 @@ static INSTANCE_SERIAL_CONSOLE_STREAM_V1: runtime::Operation = runtime::Operatio
         },
     ],
     errors: &[],
+    other_errors: &[
+        runtime::ErrorResponse {
+            key: "4XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &INSTANCE_SERIAL_CONSOLE_STREAM_V1_ERROR_4XX,
+                doc_name: "",
+            }),
+        },
+        runtime::ErrorResponse {
+            key: "5XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &INSTANCE_SERIAL_CONSOLE_STREAM_V1_ERROR_5XX,
+                doc_name: "",
+            }),
+        },
+    ],
     deprecation: ::std::option::Option::None,
 };
 ///`instance_start_v1`: the operation's table, through which the generated layer serves it.
@@ -19564,6 +25123,28 @@ static INSTANCE_START_V1: runtime::Operation = runtime::Operation {
         },
     ],
     errors: &[],
+    other_errors: &[
+        runtime::ErrorResponse {
+            key: "4XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &INSTANCE_START_V1_ERROR_4XX,
+                doc_name: "",
+            }),
+        },
+        runtime::ErrorResponse {
+            key: "5XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &INSTANCE_START_V1_ERROR_5XX,
+                doc_name: "",
+            }),
+        },
+    ],
     deprecation: ::std::option::Option::None,
 };
 ///`instance_stop_v1`: the operation's table, through which the generated layer serves it.
@@ -19630,6 +25211,28 @@ static INSTANCE_STOP_V1: runtime::Operation = runtime::Operation {
         },
     ],
     errors: &[],
+    other_errors: &[
+        runtime::ErrorResponse {
+            key: "4XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &INSTANCE_STOP_V1_ERROR_4XX,
+                doc_name: "",
+            }),
+        },
+        runtime::ErrorResponse {
+            key: "5XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &INSTANCE_STOP_V1_ERROR_5XX,
+                doc_name: "",
+            }),
+        },
+    ],
     deprecation: ::std::option::Option::None,
 };
 ///`organization_list_v1`: the operation's table, through which the generated layer serves it.
@@ -19700,6 +25303,28 @@ static ORGANIZATION_LIST_V1: runtime::Operation = runtime::Operation {
         },
     ],
     errors: &[],
+    other_errors: &[
+        runtime::ErrorResponse {
+            key: "4XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &ORGANIZATION_LIST_V1_ERROR_4XX,
+                doc_name: "",
+            }),
+        },
+        runtime::ErrorResponse {
+            key: "5XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &ORGANIZATION_LIST_V1_ERROR_5XX,
+                doc_name: "",
+            }),
+        },
+    ],
     deprecation: ::std::option::Option::None,
 };
 ///`organization_create_v1`: the operation's table, through which the generated layer serves it.
@@ -19744,6 +25369,28 @@ static ORGANIZATION_CREATE_V1: runtime::Operation = runtime::Operation {
         },
     ],
     errors: &[],
+    other_errors: &[
+        runtime::ErrorResponse {
+            key: "4XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &ORGANIZATION_CREATE_V1_ERROR_4XX,
+                doc_name: "",
+            }),
+        },
+        runtime::ErrorResponse {
+            key: "5XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &ORGANIZATION_CREATE_V1_ERROR_5XX,
+                doc_name: "",
+            }),
+        },
+    ],
     deprecation: ::std::option::Option::None,
 };
 ///`organization_view_v1`: the operation's table, through which the generated layer serves it.
@@ -19790,6 +25437,28 @@ static ORGANIZATION_VIEW_V1: runtime::Operation = runtime::Operation {
         },
     ],
     errors: &[],
+    other_errors: &[
+        runtime::ErrorResponse {
+            key: "4XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &ORGANIZATION_VIEW_V1_ERROR_4XX,
+                doc_name: "",
+            }),
+        },
+        runtime::ErrorResponse {
+            key: "5XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &ORGANIZATION_VIEW_V1_ERROR_5XX,
+                doc_name: "",
+            }),
+        },
+    ],
     deprecation: ::std::option::Option::None,
 };
 ///`organization_update_v1`: the operation's table, through which the generated layer serves it.
@@ -19845,6 +25514,28 @@ static ORGANIZATION_UPDATE_V1: runtime::Operation = runtime::Operation {
         },
     ],
     errors: &[],
+    other_errors: &[
+        runtime::ErrorResponse {
+            key: "4XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &ORGANIZATION_UPDATE_V1_ERROR_4XX,
+                doc_name: "",
+            }),
+        },
+        runtime::ErrorResponse {
+            key: "5XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &ORGANIZATION_UPDATE_V1_ERROR_5XX,
+                doc_name: "",
+            }),
+        },
+    ],
     deprecation: ::std::option::Option::None,
 };
 ///`organization_delete_v1`: the operation's table, through which the generated layer serves it.
@@ -19886,6 +25577,28 @@ static ORGANIZATION_DELETE_V1: runtime::Operation = runtime::Operation {
         },
     ],
     errors: &[],
+    other_errors: &[
+        runtime::ErrorResponse {
+            key: "4XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &ORGANIZATION_DELETE_V1_ERROR_4XX,
+                doc_name: "",
+            }),
+        },
+        runtime::ErrorResponse {
+            key: "5XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &ORGANIZATION_DELETE_V1_ERROR_5XX,
+                doc_name: "",
+            }),
+        },
+    ],
     deprecation: ::std::option::Option::None,
 };
 ///`organization_policy_view_v1`: the operation's table, through which the generated layer serves it.
@@ -19932,6 +25645,28 @@ static ORGANIZATION_POLICY_VIEW_V1: runtime::Operation = runtime::Operation {
         },
     ],
     errors: &[],
+    other_errors: &[
+        runtime::ErrorResponse {
+            key: "4XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &ORGANIZATION_POLICY_VIEW_V1_ERROR_4XX,
+                doc_name: "",
+            }),
+        },
+        runtime::ErrorResponse {
+            key: "5XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &ORGANIZATION_POLICY_VIEW_V1_ERROR_5XX,
+                doc_name: "",
+            }),
+        },
+    ],
     deprecation: ::std::option::Option::None,
 };
 ///`organization_policy_update_v1`: the operation's table, through which the generated layer serves it.
@@ -19987,6 +25722,28 @@ static ORGANIZATION_POLICY_UPDATE_V1: runtime::Operation = runtime::Operation {
         },
     ],
     errors: &[],
+    other_errors: &[
+        runtime::ErrorResponse {
+            key: "4XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &ORGANIZATION_POLICY_UPDATE_V1_ERROR_4XX,
+                doc_name: "",
+            }),
+        },
+        runtime::ErrorResponse {
+            key: "5XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &ORGANIZATION_POLICY_UPDATE_V1_ERROR_5XX,
+                doc_name: "",
+            }),
+        },
+    ],
     deprecation: ::std::option::Option::None,
 };
 ///`project_list_v1`: the operation's table, through which the generated layer serves it.
@@ -20067,6 +25824,28 @@ static PROJECT_LIST_V1: runtime::Operation = runtime::Operation {
         },
     ],
     errors: &[],
+    other_errors: &[
+        runtime::ErrorResponse {
+            key: "4XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &PROJECT_LIST_V1_ERROR_4XX,
+                doc_name: "",
+            }),
+        },
+        runtime::ErrorResponse {
+            key: "5XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &PROJECT_LIST_V1_ERROR_5XX,
+                doc_name: "",
+            }),
+        },
+    ],
     deprecation: ::std::option::Option::None,
 };
 ///`project_create_v1`: the operation's table, through which the generated layer serves it.
@@ -20122,6 +25901,28 @@ static PROJECT_CREATE_V1: runtime::Operation = runtime::Operation {
         },
     ],
     errors: &[],
+    other_errors: &[
+        runtime::ErrorResponse {
+            key: "4XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &PROJECT_CREATE_V1_ERROR_4XX,
+                doc_name: "",
+            }),
+        },
+        runtime::ErrorResponse {
+            key: "5XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &PROJECT_CREATE_V1_ERROR_5XX,
+                doc_name: "",
+            }),
+        },
+    ],
     deprecation: ::std::option::Option::None,
 };
 ///`project_view_v1`: the operation's table, through which the generated layer serves it.
@@ -20178,6 +25979,28 @@ static PROJECT_VIEW_V1: runtime::Operation = runtime::Operation {
         },
     ],
     errors: &[],
+    other_errors: &[
+        runtime::ErrorResponse {
+            key: "4XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &PROJECT_VIEW_V1_ERROR_4XX,
+                doc_name: "",
+            }),
+        },
+        runtime::ErrorResponse {
+            key: "5XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &PROJECT_VIEW_V1_ERROR_5XX,
+                doc_name: "",
+            }),
+        },
+    ],
     deprecation: ::std::option::Option::None,
 };
 ///`project_update_v1`: the operation's table, through which the generated layer serves it.
@@ -20243,6 +26066,28 @@ static PROJECT_UPDATE_V1: runtime::Operation = runtime::Operation {
         },
     ],
     errors: &[],
+    other_errors: &[
+        runtime::ErrorResponse {
+            key: "4XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &PROJECT_UPDATE_V1_ERROR_4XX,
+                doc_name: "",
+            }),
+        },
+        runtime::ErrorResponse {
+            key: "5XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &PROJECT_UPDATE_V1_ERROR_5XX,
+                doc_name: "",
+            }),
+        },
+    ],
     deprecation: ::std::option::Option::None,
 };
 ///`project_delete_v1`: the operation's table, through which the generated layer serves it.
@@ -20294,6 +26139,28 @@ static PROJECT_DELETE_V1: runtime::Operation = runtime::Operation {
         },
     ],
     errors: &[],
+    other_errors: &[
+        runtime::ErrorResponse {
+            key: "4XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &PROJECT_DELETE_V1_ERROR_4XX,
+                doc_name: "",
+            }),
+        },
+        runtime::ErrorResponse {
+            key: "5XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &PROJECT_DELETE_V1_ERROR_5XX,
+                doc_name: "",
+            }),
+        },
+    ],
     deprecation: ::std::option::Option::None,
 };
 ///`project_policy_view_v1`: the operation's table, through which the generated layer serves it.
@@ -20350,6 +26217,28 @@ static PROJECT_POLICY_VIEW_V1: runtime::Operation = runtime::Operation {
         },
     ],
     errors: &[],
+    other_errors: &[
+        runtime::ErrorResponse {
+            key: "4XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &PROJECT_POLICY_VIEW_V1_ERROR_4XX,
+                doc_name: "",
+            }),
+        },
+        runtime::ErrorResponse {
+            key: "5XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &PROJECT_POLICY_VIEW_V1_ERROR_5XX,
+                doc_name: "",
+            }),
+        },
+    ],
     deprecation: ::std::option::Option::None,
 };
 ///`project_policy_update_v1`: the operation's table, through which the generated layer serves it.
@@ -20415,6 +26304,28 @@ static PROJECT_POLICY_UPDATE_V1: runtime::Operation = runtime::Operation {
         },
     ],
     errors: &[],
+    other_errors: &[
+        runtime::ErrorResponse {
+            key: "4XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &PROJECT_POLICY_UPDATE_V1_ERROR_4XX,
+                doc_name: "",
+            }),
+        },
+        runtime::ErrorResponse {
+            key: "5XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &PROJECT_POLICY_UPDATE_V1_ERROR_5XX,
+                doc_name: "",
+            }),
+        },
+    ],
     deprecation: ::std::option::Option::None,
 };
 ///`system_component_version_list`: the operation's table, through which the generated layer serves it.
@@ -20485,6 +26396,28 @@ static SYSTEM_COMPONENT_VERSION_LIST: runtime::Operation = runtime::Operation {
         },
     ],
     errors: &[],
+    other_errors: &[
+        runtime::ErrorResponse {
+            key: "4XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &SYSTEM_COMPONENT_VERSION_LIST_ERROR_4XX,
+                doc_name: "",
+            }),
+        },
+        runtime::ErrorResponse {
+            key: "5XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &SYSTEM_COMPONENT_VERSION_LIST_ERROR_5XX,
+                doc_name: "",
+            }),
+        },
+    ],
     deprecation: ::std::option::Option::None,
 };
 ///`update_deployments_list`: the operation's table, through which the generated layer serves it.
@@ -20555,6 +26488,28 @@ static UPDATE_DEPLOYMENTS_LIST: runtime::Operation = runtime::Operation {
         },
     ],
     errors: &[],
+    other_errors: &[
+        runtime::ErrorResponse {
+            key: "4XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &UPDATE_DEPLOYMENTS_LIST_ERROR_4XX,
+                doc_name: "",
+            }),
+        },
+        runtime::ErrorResponse {
+            key: "5XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &UPDATE_DEPLOYMENTS_LIST_ERROR_5XX,
+                doc_name: "",
+            }),
+        },
+    ],
     deprecation: ::std::option::Option::None,
 };
 ///`update_deployment_view`: the operation's table, through which the generated layer serves it.
@@ -20601,6 +26556,28 @@ static UPDATE_DEPLOYMENT_VIEW: runtime::Operation = runtime::Operation {
         },
     ],
     errors: &[],
+    other_errors: &[
+        runtime::ErrorResponse {
+            key: "4XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &UPDATE_DEPLOYMENT_VIEW_ERROR_4XX,
+                doc_name: "",
+            }),
+        },
+        runtime::ErrorResponse {
+            key: "5XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &UPDATE_DEPLOYMENT_VIEW_ERROR_5XX,
+                doc_name: "",
+            }),
+        },
+    ],
     deprecation: ::std::option::Option::None,
 };
 ///`system_update_refresh`: the operation's table, through which the generated layer serves it.
@@ -20631,6 +26608,28 @@ static SYSTEM_UPDATE_REFRESH: runtime::Operation = runtime::Operation {
         },
     ],
     errors: &[],
+    other_errors: &[
+        runtime::ErrorResponse {
+            key: "4XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &SYSTEM_UPDATE_REFRESH_ERROR_4XX,
+                doc_name: "",
+            }),
+        },
+        runtime::ErrorResponse {
+            key: "5XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &SYSTEM_UPDATE_REFRESH_ERROR_5XX,
+                doc_name: "",
+            }),
+        },
+    ],
     deprecation: ::std::option::Option::None,
 };
 ///`system_update_start`: the operation's table, through which the generated layer serves it.
@@ -20675,6 +26674,28 @@ static SYSTEM_UPDATE_START: runtime::Operation = runtime::Operation {
         },
     ],
     errors: &[],
+    other_errors: &[
+        runtime::ErrorResponse {
+            key: "4XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &SYSTEM_UPDATE_START_ERROR_4XX,
+                doc_name: "",
+            }),
+        },
+        runtime::ErrorResponse {
+            key: "5XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &SYSTEM_UPDATE_START_ERROR_5XX,
+                doc_name: "",
+            }),
+        },
+    ],
     deprecation: ::std::option::Option::None,
 };
 ///`system_update_stop`: the operation's table, through which the generated layer serves it.
@@ -20705,6 +26726,28 @@ static SYSTEM_UPDATE_STOP: runtime::Operation = runtime::Operation {
         },
     ],
     errors: &[],
+    other_errors: &[
+        runtime::ErrorResponse {
+            key: "4XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &SYSTEM_UPDATE_STOP_ERROR_4XX,
+                doc_name: "",
+            }),
+        },
+        runtime::ErrorResponse {
+            key: "5XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &SYSTEM_UPDATE_STOP_ERROR_5XX,
+                doc_name: "",
+            }),
+        },
+    ],
     deprecation: ::std::option::Option::None,
 };
 ///`system_update_list`: the operation's table, through which the generated layer serves it.
@@ -20775,6 +26818,28 @@ static SYSTEM_UPDATE_LIST: runtime::Operation = runtime::Operation {
         },
     ],
     errors: &[],
+    other_errors: &[
+        runtime::ErrorResponse {
+            key: "4XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &SYSTEM_UPDATE_LIST_ERROR_4XX,
+                doc_name: "",
+            }),
+        },
+        runtime::ErrorResponse {
+            key: "5XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &SYSTEM_UPDATE_LIST_ERROR_5XX,
+                doc_name: "",
+            }),
+        },
+    ],
     deprecation: ::std::option::Option::None,
 };
 ///`system_update_view`: the operation's table, through which the generated layer serves it.
@@ -20821,6 +26886,28 @@ static SYSTEM_UPDATE_VIEW: runtime::Operation = runtime::Operation {
         },
     ],
     errors: &[],
+    other_errors: &[
+        runtime::ErrorResponse {
+            key: "4XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &SYSTEM_UPDATE_VIEW_ERROR_4XX,
+                doc_name: "",
+            }),
+        },
+        runtime::ErrorResponse {
+            key: "5XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &SYSTEM_UPDATE_VIEW_ERROR_5XX,
+                doc_name: "",
+            }),
+        },
+    ],
     deprecation: ::std::option::Option::None,
 };
 ///`system_update_components_list`: the operation's table, through which the generated layer serves it.
@@ -20867,6 +26954,28 @@ static SYSTEM_UPDATE_COMPONENTS_LIST: runtime::Operation = runtime::Operation {
         },
     ],
     errors: &[],
+    other_errors: &[
+        runtime::ErrorResponse {
+            key: "4XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &SYSTEM_UPDATE_COMPONENTS_LIST_ERROR_4XX,
+                doc_name: "",
+            }),
+        },
+        runtime::ErrorResponse {
+            key: "5XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &SYSTEM_UPDATE_COMPONENTS_LIST_ERROR_5XX,
+                doc_name: "",
+            }),
+        },
+    ],
     deprecation: ::std::option::Option::None,
 };
 ///`system_version`: the operation's table, through which the generated layer serves it.
@@ -20902,6 +27011,28 @@ static SYSTEM_VERSION: runtime::Operation = runtime::Operation {
         },
     ],
     errors: &[],
+    other_errors: &[
+        runtime::ErrorResponse {
+            key: "4XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &SYSTEM_VERSION_ERROR_4XX,
+                doc_name: "",
+            }),
+        },
+        runtime::ErrorResponse {
+            key: "5XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &SYSTEM_VERSION_ERROR_5XX,
+                doc_name: "",
+            }),
+        },
+    ],
     deprecation: ::std::option::Option::None,
 };
 /// Every operation's table, in the spec's order.

@@ -112,6 +112,7 @@ static KEY_GET: runtime::Operation = runtime::Operation {
         },
     ],
     errors: &[],
+    other_errors: &[],
     deprecation: ::std::option::Option::None,
 };
 /// Every operation's table, in the spec's order.

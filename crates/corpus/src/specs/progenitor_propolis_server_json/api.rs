@@ -627,6 +627,16 @@ static INSTANCE_GET_RESPONSE_200: runtime::Schema = runtime::Schema::new(
     "{\"$ref\":\"#/components/schemas/InstanceGetResponse\"}",
     ::std::option::Option::Some("{\"$ref\":\"#/$defs/InstanceGetResponse\"}"),
 );
+static INSTANCE_GET_ERROR_4XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
+);
+static INSTANCE_GET_ERROR_5XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
+);
 static INSTANCE_ENSURE_BODY: runtime::Schema = runtime::Schema::new(
     &COMPONENTS,
     "{\"$ref\":\"#/components/schemas/InstanceEnsureRequest\"}",
@@ -636,6 +646,16 @@ static INSTANCE_ENSURE_RESPONSE_201: runtime::Schema = runtime::Schema::new(
     &COMPONENTS,
     "{\"$ref\":\"#/components/schemas/InstanceEnsureResponse\"}",
     ::std::option::Option::Some("{\"$ref\":\"#/$defs/InstanceEnsureResponse\"}"),
+);
+static INSTANCE_ENSURE_ERROR_4XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
+);
+static INSTANCE_ENSURE_ERROR_5XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
 );
 static INSTANCE_ISSUE_CRUCIBLE_SNAPSHOT_REQUEST_PARAM_ID: runtime::Schema = runtime::Schema::new(
     &COMPONENTS,
@@ -654,6 +674,16 @@ static INSTANCE_ISSUE_CRUCIBLE_SNAPSHOT_REQUEST_RESPONSE_200: runtime::Schema = 
         "{\"enum\":[null],\"title\":\"Null\",\"type\":\"string\"}",
     ),
 );
+static INSTANCE_ISSUE_CRUCIBLE_SNAPSHOT_REQUEST_ERROR_4XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
+);
+static INSTANCE_ISSUE_CRUCIBLE_SNAPSHOT_REQUEST_ERROR_5XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
+);
 static INSTANCE_MIGRATE_STATUS_BODY: runtime::Schema = runtime::Schema::new(
     &COMPONENTS,
     "{\"$ref\":\"#/components/schemas/InstanceMigrateStatusRequest\"}",
@@ -664,10 +694,40 @@ static INSTANCE_MIGRATE_STATUS_RESPONSE_200: runtime::Schema = runtime::Schema::
     "{\"$ref\":\"#/components/schemas/InstanceMigrateStatusResponse\"}",
     ::std::option::Option::Some("{\"$ref\":\"#/$defs/InstanceMigrateStatusResponse\"}"),
 );
+static INSTANCE_MIGRATE_STATUS_ERROR_4XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
+);
+static INSTANCE_MIGRATE_STATUS_ERROR_5XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
+);
+static INSTANCE_SERIAL_ERROR_4XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
+);
+static INSTANCE_SERIAL_ERROR_5XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
+);
 static INSTANCE_STATE_PUT_BODY: runtime::Schema = runtime::Schema::new(
     &COMPONENTS,
     "{\"$ref\":\"#/components/schemas/InstanceStateRequested\"}",
     ::std::option::Option::Some("{\"$ref\":\"#/$defs/InstanceStateRequested\"}"),
+);
+static INSTANCE_STATE_PUT_ERROR_4XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
+);
+static INSTANCE_STATE_PUT_ERROR_5XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
 );
 static INSTANCE_STATE_MONITOR_BODY: runtime::Schema = runtime::Schema::new(
     &COMPONENTS,
@@ -678,6 +738,16 @@ static INSTANCE_STATE_MONITOR_RESPONSE_200: runtime::Schema = runtime::Schema::n
     &COMPONENTS,
     "{\"$ref\":\"#/components/schemas/InstanceStateMonitorResponse\"}",
     ::std::option::Option::Some("{\"$ref\":\"#/$defs/InstanceStateMonitorResponse\"}"),
+);
+static INSTANCE_STATE_MONITOR_ERROR_4XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
+);
+static INSTANCE_STATE_MONITOR_ERROR_5XX: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Error\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Error\"}"),
 );
 ///`instance_get`: the operation's table, through which the generated layer serves it.
 pub struct InstanceGet;
@@ -712,6 +782,28 @@ static INSTANCE_GET: runtime::Operation = runtime::Operation {
         },
     ],
     errors: &[],
+    other_errors: &[
+        runtime::ErrorResponse {
+            key: "4XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &INSTANCE_GET_ERROR_4XX,
+                doc_name: "",
+            }),
+        },
+        runtime::ErrorResponse {
+            key: "5XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &INSTANCE_GET_ERROR_5XX,
+                doc_name: "",
+            }),
+        },
+    ],
     deprecation: ::std::option::Option::None,
 };
 ///`instance_ensure`: the operation's table, through which the generated layer serves it.
@@ -756,6 +848,28 @@ static INSTANCE_ENSURE: runtime::Operation = runtime::Operation {
         },
     ],
     errors: &[],
+    other_errors: &[
+        runtime::ErrorResponse {
+            key: "4XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &INSTANCE_ENSURE_ERROR_4XX,
+                doc_name: "",
+            }),
+        },
+        runtime::ErrorResponse {
+            key: "5XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &INSTANCE_ENSURE_ERROR_5XX,
+                doc_name: "",
+            }),
+        },
+    ],
     deprecation: ::std::option::Option::None,
 };
 ///`instance_issue_crucible_snapshot_request`: the operation's table, through which the generated layer serves it.
@@ -812,6 +926,28 @@ static INSTANCE_ISSUE_CRUCIBLE_SNAPSHOT_REQUEST: runtime::Operation = runtime::O
         },
     ],
     errors: &[],
+    other_errors: &[
+        runtime::ErrorResponse {
+            key: "4XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &INSTANCE_ISSUE_CRUCIBLE_SNAPSHOT_REQUEST_ERROR_4XX,
+                doc_name: "",
+            }),
+        },
+        runtime::ErrorResponse {
+            key: "5XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &INSTANCE_ISSUE_CRUCIBLE_SNAPSHOT_REQUEST_ERROR_5XX,
+                doc_name: "",
+            }),
+        },
+    ],
     deprecation: ::std::option::Option::None,
 };
 ///`instance_migrate_status`: the operation's table, through which the generated layer serves it.
@@ -856,6 +992,28 @@ static INSTANCE_MIGRATE_STATUS: runtime::Operation = runtime::Operation {
         },
     ],
     errors: &[],
+    other_errors: &[
+        runtime::ErrorResponse {
+            key: "4XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &INSTANCE_MIGRATE_STATUS_ERROR_4XX,
+                doc_name: "",
+            }),
+        },
+        runtime::ErrorResponse {
+            key: "5XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &INSTANCE_MIGRATE_STATUS_ERROR_5XX,
+                doc_name: "",
+            }),
+        },
+    ],
     deprecation: ::std::option::Option::None,
 };
 ///`instance_serial`: the operation's table, through which the generated layer serves it.
@@ -886,6 +1044,28 @@ static INSTANCE_SERIAL: runtime::Operation = runtime::Operation {
         },
     ],
     errors: &[],
+    other_errors: &[
+        runtime::ErrorResponse {
+            key: "4XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &INSTANCE_SERIAL_ERROR_4XX,
+                doc_name: "",
+            }),
+        },
+        runtime::ErrorResponse {
+            key: "5XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &INSTANCE_SERIAL_ERROR_5XX,
+                doc_name: "",
+            }),
+        },
+    ],
     deprecation: ::std::option::Option::None,
 };
 ///`instance_state_put`: the operation's table, through which the generated layer serves it.
@@ -925,6 +1105,28 @@ static INSTANCE_STATE_PUT: runtime::Operation = runtime::Operation {
         },
     ],
     errors: &[],
+    other_errors: &[
+        runtime::ErrorResponse {
+            key: "4XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &INSTANCE_STATE_PUT_ERROR_4XX,
+                doc_name: "",
+            }),
+        },
+        runtime::ErrorResponse {
+            key: "5XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &INSTANCE_STATE_PUT_ERROR_5XX,
+                doc_name: "",
+            }),
+        },
+    ],
     deprecation: ::std::option::Option::None,
 };
 ///`instance_state_monitor`: the operation's table, through which the generated layer serves it.
@@ -969,6 +1171,28 @@ static INSTANCE_STATE_MONITOR: runtime::Operation = runtime::Operation {
         },
     ],
     errors: &[],
+    other_errors: &[
+        runtime::ErrorResponse {
+            key: "4XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &INSTANCE_STATE_MONITOR_ERROR_4XX,
+                doc_name: "",
+            }),
+        },
+        runtime::ErrorResponse {
+            key: "5XX",
+            description: "Error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &INSTANCE_STATE_MONITOR_ERROR_5XX,
+                doc_name: "",
+            }),
+        },
+    ],
     deprecation: ::std::option::Option::None,
 };
 /// Every operation's table, in the spec's order.

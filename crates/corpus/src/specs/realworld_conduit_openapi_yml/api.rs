@@ -385,6 +385,11 @@ static LOGIN_RESPONSE_200: runtime::Schema = runtime::Schema::new(
         "{\"properties\":{\"user\":{\"$ref\":\"#/$defs/User\"}},\"required\":[\"user\"],\"type\":\"object\"}",
     ),
 );
+static LOGIN_ERROR_422: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/GenericErrorModel\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/GenericErrorModel\"}"),
+);
 static CREATE_USER_BODY: runtime::Schema = runtime::Schema::new(
     &COMPONENTS,
     "{\"properties\":{\"user\":{\"$ref\":\"#/components/schemas/NewUser\"}},\"required\":[\"user\"],\"type\":\"object\"}",
@@ -399,12 +404,22 @@ static CREATE_USER_RESPONSE_201: runtime::Schema = runtime::Schema::new(
         "{\"properties\":{\"user\":{\"$ref\":\"#/$defs/User\"}},\"required\":[\"user\"],\"type\":\"object\"}",
     ),
 );
+static CREATE_USER_ERROR_422: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/GenericErrorModel\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/GenericErrorModel\"}"),
+);
 static GET_CURRENT_USER_RESPONSE_200: runtime::Schema = runtime::Schema::new(
     &COMPONENTS,
     "{\"properties\":{\"user\":{\"$ref\":\"#/components/schemas/User\"}},\"required\":[\"user\"],\"type\":\"object\"}",
     ::std::option::Option::Some(
         "{\"properties\":{\"user\":{\"$ref\":\"#/$defs/User\"}},\"required\":[\"user\"],\"type\":\"object\"}",
     ),
+);
+static GET_CURRENT_USER_ERROR_422: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/GenericErrorModel\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/GenericErrorModel\"}"),
 );
 static UPDATE_CURRENT_USER_BODY: runtime::Schema = runtime::Schema::new(
     &COMPONENTS,
@@ -420,6 +435,11 @@ static UPDATE_CURRENT_USER_RESPONSE_200: runtime::Schema = runtime::Schema::new(
         "{\"properties\":{\"user\":{\"$ref\":\"#/$defs/User\"}},\"required\":[\"user\"],\"type\":\"object\"}",
     ),
 );
+static UPDATE_CURRENT_USER_ERROR_422: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/GenericErrorModel\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/GenericErrorModel\"}"),
+);
 static GET_PROFILE_BY_USERNAME_PARAM_USERNAME: runtime::Schema = runtime::Schema::new(
     &COMPONENTS,
     "{\"type\":\"string\"}",
@@ -431,6 +451,11 @@ static GET_PROFILE_BY_USERNAME_RESPONSE_200: runtime::Schema = runtime::Schema::
     ::std::option::Option::Some(
         "{\"properties\":{\"profile\":{\"$ref\":\"#/$defs/Profile\"}},\"required\":[\"profile\"],\"type\":\"object\"}",
     ),
+);
+static GET_PROFILE_BY_USERNAME_ERROR_422: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/GenericErrorModel\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/GenericErrorModel\"}"),
 );
 static FOLLOW_USER_BY_USERNAME_PARAM_USERNAME: runtime::Schema = runtime::Schema::new(
     &COMPONENTS,
@@ -444,6 +469,11 @@ static FOLLOW_USER_BY_USERNAME_RESPONSE_200: runtime::Schema = runtime::Schema::
         "{\"properties\":{\"profile\":{\"$ref\":\"#/$defs/Profile\"}},\"required\":[\"profile\"],\"type\":\"object\"}",
     ),
 );
+static FOLLOW_USER_BY_USERNAME_ERROR_422: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/GenericErrorModel\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/GenericErrorModel\"}"),
+);
 static UNFOLLOW_USER_BY_USERNAME_PARAM_USERNAME: runtime::Schema = runtime::Schema::new(
     &COMPONENTS,
     "{\"type\":\"string\"}",
@@ -455,6 +485,11 @@ static UNFOLLOW_USER_BY_USERNAME_RESPONSE_200: runtime::Schema = runtime::Schema
     ::std::option::Option::Some(
         "{\"properties\":{\"profile\":{\"$ref\":\"#/$defs/Profile\"}},\"required\":[\"profile\"],\"type\":\"object\"}",
     ),
+);
+static UNFOLLOW_USER_BY_USERNAME_ERROR_422: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/GenericErrorModel\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/GenericErrorModel\"}"),
 );
 static GET_ARTICLES_FEED_PARAM_OFFSET: runtime::Schema = runtime::Schema::new(
     &COMPONENTS,
@@ -472,6 +507,11 @@ static GET_ARTICLES_FEED_RESPONSE_200: runtime::Schema = runtime::Schema::new(
     ::std::option::Option::Some(
         "{\"properties\":{\"articles\":{\"items\":{\"properties\":{\"author\":{\"$ref\":\"#/$defs/Profile\"},\"createdAt\":{\"format\":\"date-time\",\"type\":\"string\"},\"description\":{\"type\":\"string\"},\"favorited\":{\"type\":\"boolean\"},\"favoritesCount\":{\"type\":\"integer\"},\"slug\":{\"type\":\"string\"},\"tagList\":{\"items\":{\"type\":\"string\"},\"type\":\"array\"},\"title\":{\"type\":\"string\"},\"updatedAt\":{\"format\":\"date-time\",\"type\":\"string\"}},\"required\":[\"author\",\"createdAt\",\"description\",\"favorited\",\"favoritesCount\",\"slug\",\"tagList\",\"title\",\"updatedAt\"],\"type\":\"object\"},\"type\":\"array\"},\"articlesCount\":{\"type\":\"integer\"}},\"required\":[\"articles\",\"articlesCount\"],\"type\":\"object\"}",
     ),
+);
+static GET_ARTICLES_FEED_ERROR_422: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/GenericErrorModel\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/GenericErrorModel\"}"),
 );
 static GET_ARTICLES_PARAM_TAG: runtime::Schema = runtime::Schema::new(
     &COMPONENTS,
@@ -505,6 +545,11 @@ static GET_ARTICLES_RESPONSE_200: runtime::Schema = runtime::Schema::new(
         "{\"properties\":{\"articles\":{\"items\":{\"properties\":{\"author\":{\"$ref\":\"#/$defs/Profile\"},\"createdAt\":{\"format\":\"date-time\",\"type\":\"string\"},\"description\":{\"type\":\"string\"},\"favorited\":{\"type\":\"boolean\"},\"favoritesCount\":{\"type\":\"integer\"},\"slug\":{\"type\":\"string\"},\"tagList\":{\"items\":{\"type\":\"string\"},\"type\":\"array\"},\"title\":{\"type\":\"string\"},\"updatedAt\":{\"format\":\"date-time\",\"type\":\"string\"}},\"required\":[\"author\",\"createdAt\",\"description\",\"favorited\",\"favoritesCount\",\"slug\",\"tagList\",\"title\",\"updatedAt\"],\"type\":\"object\"},\"type\":\"array\"},\"articlesCount\":{\"type\":\"integer\"}},\"required\":[\"articles\",\"articlesCount\"],\"type\":\"object\"}",
     ),
 );
+static GET_ARTICLES_ERROR_422: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/GenericErrorModel\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/GenericErrorModel\"}"),
+);
 static CREATE_ARTICLE_BODY: runtime::Schema = runtime::Schema::new(
     &COMPONENTS,
     "{\"properties\":{\"article\":{\"$ref\":\"#/components/schemas/NewArticle\"}},\"required\":[\"article\"],\"type\":\"object\"}",
@@ -519,6 +564,11 @@ static CREATE_ARTICLE_RESPONSE_201: runtime::Schema = runtime::Schema::new(
         "{\"properties\":{\"article\":{\"$ref\":\"#/$defs/Article\"}},\"required\":[\"article\"],\"type\":\"object\"}",
     ),
 );
+static CREATE_ARTICLE_ERROR_422: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/GenericErrorModel\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/GenericErrorModel\"}"),
+);
 static GET_ARTICLE_PARAM_SLUG: runtime::Schema = runtime::Schema::new(
     &COMPONENTS,
     "{\"type\":\"string\"}",
@@ -530,6 +580,11 @@ static GET_ARTICLE_RESPONSE_200: runtime::Schema = runtime::Schema::new(
     ::std::option::Option::Some(
         "{\"properties\":{\"article\":{\"$ref\":\"#/$defs/Article\"}},\"required\":[\"article\"],\"type\":\"object\"}",
     ),
+);
+static GET_ARTICLE_ERROR_422: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/GenericErrorModel\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/GenericErrorModel\"}"),
 );
 static UPDATE_ARTICLE_PARAM_SLUG: runtime::Schema = runtime::Schema::new(
     &COMPONENTS,
@@ -550,10 +605,20 @@ static UPDATE_ARTICLE_RESPONSE_200: runtime::Schema = runtime::Schema::new(
         "{\"properties\":{\"article\":{\"$ref\":\"#/$defs/Article\"}},\"required\":[\"article\"],\"type\":\"object\"}",
     ),
 );
+static UPDATE_ARTICLE_ERROR_422: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/GenericErrorModel\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/GenericErrorModel\"}"),
+);
 static DELETE_ARTICLE_PARAM_SLUG: runtime::Schema = runtime::Schema::new(
     &COMPONENTS,
     "{\"type\":\"string\"}",
     ::std::option::Option::None,
+);
+static DELETE_ARTICLE_ERROR_422: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/GenericErrorModel\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/GenericErrorModel\"}"),
 );
 static GET_ARTICLE_COMMENTS_PARAM_SLUG: runtime::Schema = runtime::Schema::new(
     &COMPONENTS,
@@ -566,6 +631,11 @@ static GET_ARTICLE_COMMENTS_RESPONSE_200: runtime::Schema = runtime::Schema::new
     ::std::option::Option::Some(
         "{\"properties\":{\"comments\":{\"items\":{\"$ref\":\"#/$defs/Comment\"},\"type\":\"array\"}},\"required\":[\"comments\"],\"type\":\"object\"}",
     ),
+);
+static GET_ARTICLE_COMMENTS_ERROR_422: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/GenericErrorModel\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/GenericErrorModel\"}"),
 );
 static CREATE_ARTICLE_COMMENT_PARAM_SLUG: runtime::Schema = runtime::Schema::new(
     &COMPONENTS,
@@ -586,6 +656,11 @@ static CREATE_ARTICLE_COMMENT_RESPONSE_200: runtime::Schema = runtime::Schema::n
         "{\"properties\":{\"comment\":{\"$ref\":\"#/$defs/Comment\"}},\"required\":[\"comment\"],\"type\":\"object\"}",
     ),
 );
+static CREATE_ARTICLE_COMMENT_ERROR_422: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/GenericErrorModel\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/GenericErrorModel\"}"),
+);
 static DELETE_ARTICLE_COMMENT_PARAM_SLUG: runtime::Schema = runtime::Schema::new(
     &COMPONENTS,
     "{\"type\":\"string\"}",
@@ -595,6 +670,11 @@ static DELETE_ARTICLE_COMMENT_PARAM_ID: runtime::Schema = runtime::Schema::new(
     &COMPONENTS,
     "{\"type\":\"integer\"}",
     ::std::option::Option::Some("{\"type\":\"integer\"}"),
+);
+static DELETE_ARTICLE_COMMENT_ERROR_422: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/GenericErrorModel\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/GenericErrorModel\"}"),
 );
 static CREATE_ARTICLE_FAVORITE_PARAM_SLUG: runtime::Schema = runtime::Schema::new(
     &COMPONENTS,
@@ -608,6 +688,11 @@ static CREATE_ARTICLE_FAVORITE_RESPONSE_200: runtime::Schema = runtime::Schema::
         "{\"properties\":{\"article\":{\"$ref\":\"#/$defs/Article\"}},\"required\":[\"article\"],\"type\":\"object\"}",
     ),
 );
+static CREATE_ARTICLE_FAVORITE_ERROR_422: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/GenericErrorModel\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/GenericErrorModel\"}"),
+);
 static DELETE_ARTICLE_FAVORITE_PARAM_SLUG: runtime::Schema = runtime::Schema::new(
     &COMPONENTS,
     "{\"type\":\"string\"}",
@@ -620,12 +705,22 @@ static DELETE_ARTICLE_FAVORITE_RESPONSE_200: runtime::Schema = runtime::Schema::
         "{\"properties\":{\"article\":{\"$ref\":\"#/$defs/Article\"}},\"required\":[\"article\"],\"type\":\"object\"}",
     ),
 );
+static DELETE_ARTICLE_FAVORITE_ERROR_422: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/GenericErrorModel\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/GenericErrorModel\"}"),
+);
 static GET_TAGS_RESPONSE_200: runtime::Schema = runtime::Schema::new(
     &COMPONENTS,
     "{\"properties\":{\"tags\":{\"items\":{\"type\":\"string\"},\"type\":\"array\"}},\"required\":[\"tags\"],\"type\":\"object\"}",
     ::std::option::Option::Some(
         "{\"properties\":{\"tags\":{\"items\":{\"type\":\"string\"},\"type\":\"array\"}},\"required\":[\"tags\"],\"type\":\"object\"}",
     ),
+);
+static GET_TAGS_ERROR_422: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/GenericErrorModel\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/GenericErrorModel\"}"),
 );
 ///`Login`: the operation's table, through which the generated layer serves it.
 pub struct Login;
@@ -669,6 +764,23 @@ static LOGIN: runtime::Operation = runtime::Operation {
         },
     ],
     errors: &[],
+    other_errors: &[
+        runtime::ErrorResponse {
+            key: "401",
+            description: "Unauthorized",
+            content: ::std::option::Option::None,
+        },
+        runtime::ErrorResponse {
+            key: "422",
+            description: "Unexpected error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &LOGIN_ERROR_422,
+                doc_name: "",
+            }),
+        },
+    ],
     deprecation: ::std::option::Option::None,
 };
 ///`CreateUser`: the operation's table, through which the generated layer serves it.
@@ -713,6 +825,18 @@ static CREATE_USER: runtime::Operation = runtime::Operation {
         },
     ],
     errors: &[],
+    other_errors: &[
+        runtime::ErrorResponse {
+            key: "422",
+            description: "Unexpected error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &CREATE_USER_ERROR_422,
+                doc_name: "",
+            }),
+        },
+    ],
     deprecation: ::std::option::Option::None,
 };
 ///`GetCurrentUser`: the operation's table, through which the generated layer serves it.
@@ -760,6 +884,23 @@ static GET_CURRENT_USER: runtime::Operation = runtime::Operation {
         },
     ],
     errors: &[],
+    other_errors: &[
+        runtime::ErrorResponse {
+            key: "401",
+            description: "Unauthorized",
+            content: ::std::option::Option::None,
+        },
+        runtime::ErrorResponse {
+            key: "422",
+            description: "Unexpected error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &GET_CURRENT_USER_ERROR_422,
+                doc_name: "",
+            }),
+        },
+    ],
     deprecation: ::std::option::Option::None,
 };
 ///`UpdateCurrentUser`: the operation's table, through which the generated layer serves it.
@@ -818,6 +959,23 @@ static UPDATE_CURRENT_USER: runtime::Operation = runtime::Operation {
         },
     ],
     errors: &[],
+    other_errors: &[
+        runtime::ErrorResponse {
+            key: "401",
+            description: "Unauthorized",
+            content: ::std::option::Option::None,
+        },
+        runtime::ErrorResponse {
+            key: "422",
+            description: "Unexpected error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &UPDATE_CURRENT_USER_ERROR_422,
+                doc_name: "",
+            }),
+        },
+    ],
     deprecation: ::std::option::Option::None,
 };
 ///`GetProfileByUsername`: the operation's table, through which the generated layer serves it.
@@ -864,6 +1022,23 @@ static GET_PROFILE_BY_USERNAME: runtime::Operation = runtime::Operation {
         },
     ],
     errors: &[],
+    other_errors: &[
+        runtime::ErrorResponse {
+            key: "401",
+            description: "Unauthorized",
+            content: ::std::option::Option::None,
+        },
+        runtime::ErrorResponse {
+            key: "422",
+            description: "Unexpected error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &GET_PROFILE_BY_USERNAME_ERROR_422,
+                doc_name: "",
+            }),
+        },
+    ],
     deprecation: ::std::option::Option::None,
 };
 ///`FollowUserByUsername`: the operation's table, through which the generated layer serves it.
@@ -924,6 +1099,23 @@ static FOLLOW_USER_BY_USERNAME: runtime::Operation = runtime::Operation {
         },
     ],
     errors: &[],
+    other_errors: &[
+        runtime::ErrorResponse {
+            key: "401",
+            description: "Unauthorized",
+            content: ::std::option::Option::None,
+        },
+        runtime::ErrorResponse {
+            key: "422",
+            description: "Unexpected error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &FOLLOW_USER_BY_USERNAME_ERROR_422,
+                doc_name: "",
+            }),
+        },
+    ],
     deprecation: ::std::option::Option::None,
 };
 ///`UnfollowUserByUsername`: the operation's table, through which the generated layer serves it.
@@ -984,6 +1176,23 @@ static UNFOLLOW_USER_BY_USERNAME: runtime::Operation = runtime::Operation {
         },
     ],
     errors: &[],
+    other_errors: &[
+        runtime::ErrorResponse {
+            key: "401",
+            description: "Unauthorized",
+            content: ::std::option::Option::None,
+        },
+        runtime::ErrorResponse {
+            key: "422",
+            description: "Unexpected error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &UNFOLLOW_USER_BY_USERNAME_ERROR_422,
+                doc_name: "",
+            }),
+        },
+    ],
     deprecation: ::std::option::Option::None,
 };
 ///`GetArticlesFeed`: the operation's table, through which the generated layer serves it.
@@ -1054,6 +1263,23 @@ static GET_ARTICLES_FEED: runtime::Operation = runtime::Operation {
         },
     ],
     errors: &[],
+    other_errors: &[
+        runtime::ErrorResponse {
+            key: "401",
+            description: "Unauthorized",
+            content: ::std::option::Option::None,
+        },
+        runtime::ErrorResponse {
+            key: "422",
+            description: "Unexpected error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &GET_ARTICLES_FEED_ERROR_422,
+                doc_name: "",
+            }),
+        },
+    ],
     deprecation: ::std::option::Option::None,
 };
 ///`GetArticles`: the operation's table, through which the generated layer serves it.
@@ -1144,6 +1370,23 @@ static GET_ARTICLES: runtime::Operation = runtime::Operation {
         },
     ],
     errors: &[],
+    other_errors: &[
+        runtime::ErrorResponse {
+            key: "401",
+            description: "Unauthorized",
+            content: ::std::option::Option::None,
+        },
+        runtime::ErrorResponse {
+            key: "422",
+            description: "Unexpected error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &GET_ARTICLES_ERROR_422,
+                doc_name: "",
+            }),
+        },
+    ],
     deprecation: ::std::option::Option::None,
 };
 ///`CreateArticle`: the operation's table, through which the generated layer serves it.
@@ -1200,6 +1443,23 @@ static CREATE_ARTICLE: runtime::Operation = runtime::Operation {
         },
     ],
     errors: &[],
+    other_errors: &[
+        runtime::ErrorResponse {
+            key: "401",
+            description: "Unauthorized",
+            content: ::std::option::Option::None,
+        },
+        runtime::ErrorResponse {
+            key: "422",
+            description: "Unexpected error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &CREATE_ARTICLE_ERROR_422,
+                doc_name: "",
+            }),
+        },
+    ],
     deprecation: ::std::option::Option::None,
 };
 ///`GetArticle`: the operation's table, through which the generated layer serves it.
@@ -1246,6 +1506,18 @@ static GET_ARTICLE: runtime::Operation = runtime::Operation {
         },
     ],
     errors: &[],
+    other_errors: &[
+        runtime::ErrorResponse {
+            key: "422",
+            description: "Unexpected error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &GET_ARTICLE_ERROR_422,
+                doc_name: "",
+            }),
+        },
+    ],
     deprecation: ::std::option::Option::None,
 };
 ///`UpdateArticle`: the operation's table, through which the generated layer serves it.
@@ -1313,6 +1585,23 @@ static UPDATE_ARTICLE: runtime::Operation = runtime::Operation {
         },
     ],
     errors: &[],
+    other_errors: &[
+        runtime::ErrorResponse {
+            key: "401",
+            description: "Unauthorized",
+            content: ::std::option::Option::None,
+        },
+        runtime::ErrorResponse {
+            key: "422",
+            description: "Unexpected error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &UPDATE_ARTICLE_ERROR_422,
+                doc_name: "",
+            }),
+        },
+    ],
     deprecation: ::std::option::Option::None,
 };
 ///`DeleteArticle`: the operation's table, through which the generated layer serves it.
@@ -1366,6 +1655,23 @@ static DELETE_ARTICLE: runtime::Operation = runtime::Operation {
         },
     ],
     errors: &[],
+    other_errors: &[
+        runtime::ErrorResponse {
+            key: "401",
+            description: "Unauthorized",
+            content: ::std::option::Option::None,
+        },
+        runtime::ErrorResponse {
+            key: "422",
+            description: "Unexpected error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &DELETE_ARTICLE_ERROR_422,
+                doc_name: "",
+            }),
+        },
+    ],
     deprecation: ::std::option::Option::None,
 };
 ///`GetArticleComments`: the operation's table, through which the generated layer serves it.
@@ -1414,6 +1720,23 @@ static GET_ARTICLE_COMMENTS: runtime::Operation = runtime::Operation {
         },
     ],
     errors: &[],
+    other_errors: &[
+        runtime::ErrorResponse {
+            key: "401",
+            description: "Unauthorized",
+            content: ::std::option::Option::None,
+        },
+        runtime::ErrorResponse {
+            key: "422",
+            description: "Unexpected error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &GET_ARTICLE_COMMENTS_ERROR_422,
+                doc_name: "",
+            }),
+        },
+    ],
     deprecation: ::std::option::Option::None,
 };
 ///`CreateArticleComment`: the operation's table, through which the generated layer serves it.
@@ -1483,6 +1806,23 @@ static CREATE_ARTICLE_COMMENT: runtime::Operation = runtime::Operation {
         },
     ],
     errors: &[],
+    other_errors: &[
+        runtime::ErrorResponse {
+            key: "401",
+            description: "Unauthorized",
+            content: ::std::option::Option::None,
+        },
+        runtime::ErrorResponse {
+            key: "422",
+            description: "Unexpected error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &CREATE_ARTICLE_COMMENT_ERROR_422,
+                doc_name: "",
+            }),
+        },
+    ],
     deprecation: ::std::option::Option::None,
 };
 ///`DeleteArticleComment`: the operation's table, through which the generated layer serves it.
@@ -1550,6 +1890,23 @@ static DELETE_ARTICLE_COMMENT: runtime::Operation = runtime::Operation {
         },
     ],
     errors: &[],
+    other_errors: &[
+        runtime::ErrorResponse {
+            key: "401",
+            description: "Unauthorized",
+            content: ::std::option::Option::None,
+        },
+        runtime::ErrorResponse {
+            key: "422",
+            description: "Unexpected error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &DELETE_ARTICLE_COMMENT_ERROR_422,
+                doc_name: "",
+            }),
+        },
+    ],
     deprecation: ::std::option::Option::None,
 };
 ///`CreateArticleFavorite`: the operation's table, through which the generated layer serves it.
@@ -1610,6 +1967,23 @@ static CREATE_ARTICLE_FAVORITE: runtime::Operation = runtime::Operation {
         },
     ],
     errors: &[],
+    other_errors: &[
+        runtime::ErrorResponse {
+            key: "401",
+            description: "Unauthorized",
+            content: ::std::option::Option::None,
+        },
+        runtime::ErrorResponse {
+            key: "422",
+            description: "Unexpected error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &CREATE_ARTICLE_FAVORITE_ERROR_422,
+                doc_name: "",
+            }),
+        },
+    ],
     deprecation: ::std::option::Option::None,
 };
 ///`DeleteArticleFavorite`: the operation's table, through which the generated layer serves it.
@@ -1670,6 +2044,23 @@ static DELETE_ARTICLE_FAVORITE: runtime::Operation = runtime::Operation {
         },
     ],
     errors: &[],
+    other_errors: &[
+        runtime::ErrorResponse {
+            key: "401",
+            description: "Unauthorized",
+            content: ::std::option::Option::None,
+        },
+        runtime::ErrorResponse {
+            key: "422",
+            description: "Unexpected error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &DELETE_ARTICLE_FAVORITE_ERROR_422,
+                doc_name: "",
+            }),
+        },
+    ],
     deprecation: ::std::option::Option::None,
 };
 ///`GetTags`: the operation's table, through which the generated layer serves it.
@@ -1705,6 +2096,18 @@ static GET_TAGS: runtime::Operation = runtime::Operation {
         },
     ],
     errors: &[],
+    other_errors: &[
+        runtime::ErrorResponse {
+            key: "422",
+            description: "Unexpected error",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &GET_TAGS_ERROR_422,
+                doc_name: "",
+            }),
+        },
+    ],
     deprecation: ::std::option::Option::None,
 };
 /// Every operation's table, in the spec's order.

@@ -663,6 +663,28 @@ static UPDATE_PET: runtime::Operation = runtime::Operation {
         },
     ],
     errors: &[],
+    other_errors: &[
+        runtime::ErrorResponse {
+            key: "400",
+            description: "Invalid ID supplied",
+            content: ::std::option::Option::None,
+        },
+        runtime::ErrorResponse {
+            key: "404",
+            description: "Pet not found",
+            content: ::std::option::Option::None,
+        },
+        runtime::ErrorResponse {
+            key: "422",
+            description: "Validation exception",
+            content: ::std::option::Option::None,
+        },
+        runtime::ErrorResponse {
+            key: "default",
+            description: "Unexpected error",
+            content: ::std::option::Option::None,
+        },
+    ],
     deprecation: ::std::option::Option::None,
 };
 ///`addPet`: the operation's table, through which the generated layer serves it.
@@ -745,6 +767,23 @@ static ADD_PET: runtime::Operation = runtime::Operation {
         },
     ],
     errors: &[],
+    other_errors: &[
+        runtime::ErrorResponse {
+            key: "400",
+            description: "Invalid input",
+            content: ::std::option::Option::None,
+        },
+        runtime::ErrorResponse {
+            key: "422",
+            description: "Validation exception",
+            content: ::std::option::Option::None,
+        },
+        runtime::ErrorResponse {
+            key: "default",
+            description: "Unexpected error",
+            content: ::std::option::Option::None,
+        },
+    ],
     deprecation: ::std::option::Option::None,
 };
 ///`findPetsByStatus`: the operation's table, through which the generated layer serves it.
@@ -804,6 +843,18 @@ static FIND_PETS_BY_STATUS: runtime::Operation = runtime::Operation {
         },
     ],
     errors: &[],
+    other_errors: &[
+        runtime::ErrorResponse {
+            key: "400",
+            description: "Invalid status value",
+            content: ::std::option::Option::None,
+        },
+        runtime::ErrorResponse {
+            key: "default",
+            description: "Unexpected error",
+            content: ::std::option::Option::None,
+        },
+    ],
     deprecation: ::std::option::Option::None,
 };
 ///`findPetsByTags`: the operation's table, through which the generated layer serves it.
@@ -861,6 +912,18 @@ static FIND_PETS_BY_TAGS: runtime::Operation = runtime::Operation {
         },
     ],
     errors: &[],
+    other_errors: &[
+        runtime::ErrorResponse {
+            key: "400",
+            description: "Invalid tag value",
+            content: ::std::option::Option::None,
+        },
+        runtime::ErrorResponse {
+            key: "default",
+            description: "Unexpected error",
+            content: ::std::option::Option::None,
+        },
+    ],
     deprecation: ::std::option::Option::None,
 };
 ///`getPetById`: the operation's table, through which the generated layer serves it.
@@ -929,6 +992,23 @@ static GET_PET_BY_ID: runtime::Operation = runtime::Operation {
         },
     ],
     errors: &[],
+    other_errors: &[
+        runtime::ErrorResponse {
+            key: "400",
+            description: "Invalid ID supplied",
+            content: ::std::option::Option::None,
+        },
+        runtime::ErrorResponse {
+            key: "404",
+            description: "Pet not found",
+            content: ::std::option::Option::None,
+        },
+        runtime::ErrorResponse {
+            key: "default",
+            description: "Unexpected error",
+            content: ::std::option::Option::None,
+        },
+    ],
     deprecation: ::std::option::Option::None,
 };
 ///`updatePetWithForm`: the operation's table, through which the generated layer serves it.
@@ -1012,6 +1092,18 @@ static UPDATE_PET_WITH_FORM: runtime::Operation = runtime::Operation {
         },
     ],
     errors: &[],
+    other_errors: &[
+        runtime::ErrorResponse {
+            key: "400",
+            description: "Invalid input",
+            content: ::std::option::Option::None,
+        },
+        runtime::ErrorResponse {
+            key: "default",
+            description: "Unexpected error",
+            content: ::std::option::Option::None,
+        },
+    ],
     deprecation: ::std::option::Option::None,
 };
 ///`deletePet`: the operation's table, through which the generated layer serves it.
@@ -1074,6 +1166,18 @@ static DELETE_PET: runtime::Operation = runtime::Operation {
         },
     ],
     errors: &[],
+    other_errors: &[
+        runtime::ErrorResponse {
+            key: "400",
+            description: "Invalid pet value",
+            content: ::std::option::Option::None,
+        },
+        runtime::ErrorResponse {
+            key: "default",
+            description: "Unexpected error",
+            content: ::std::option::Option::None,
+        },
+    ],
     deprecation: ::std::option::Option::None,
 };
 ///`uploadFile`: the operation's table, through which the generated layer serves it.
@@ -1150,6 +1254,23 @@ static UPLOAD_FILE: runtime::Operation = runtime::Operation {
         },
     ],
     errors: &[],
+    other_errors: &[
+        runtime::ErrorResponse {
+            key: "400",
+            description: "No file uploaded",
+            content: ::std::option::Option::None,
+        },
+        runtime::ErrorResponse {
+            key: "404",
+            description: "Pet not found",
+            content: ::std::option::Option::None,
+        },
+        runtime::ErrorResponse {
+            key: "default",
+            description: "Unexpected error",
+            content: ::std::option::Option::None,
+        },
+    ],
     deprecation: ::std::option::Option::None,
 };
 ///`getInventory`: the operation's table, through which the generated layer serves it.
@@ -1197,6 +1318,13 @@ static GET_INVENTORY: runtime::Operation = runtime::Operation {
         },
     ],
     errors: &[],
+    other_errors: &[
+        runtime::ErrorResponse {
+            key: "default",
+            description: "Unexpected error",
+            content: ::std::option::Option::None,
+        },
+    ],
     deprecation: ::std::option::Option::None,
 };
 ///`placeOrder`: the operation's table, through which the generated layer serves it.
@@ -1248,6 +1376,23 @@ static PLACE_ORDER: runtime::Operation = runtime::Operation {
         },
     ],
     errors: &[],
+    other_errors: &[
+        runtime::ErrorResponse {
+            key: "400",
+            description: "Invalid input",
+            content: ::std::option::Option::None,
+        },
+        runtime::ErrorResponse {
+            key: "422",
+            description: "Validation exception",
+            content: ::std::option::Option::None,
+        },
+        runtime::ErrorResponse {
+            key: "default",
+            description: "Unexpected error",
+            content: ::std::option::Option::None,
+        },
+    ],
     deprecation: ::std::option::Option::None,
 };
 ///`getOrderById`: the operation's table, through which the generated layer serves it.
@@ -1296,6 +1441,23 @@ static GET_ORDER_BY_ID: runtime::Operation = runtime::Operation {
         },
     ],
     errors: &[],
+    other_errors: &[
+        runtime::ErrorResponse {
+            key: "400",
+            description: "Invalid ID supplied",
+            content: ::std::option::Option::None,
+        },
+        runtime::ErrorResponse {
+            key: "404",
+            description: "Order not found",
+            content: ::std::option::Option::None,
+        },
+        runtime::ErrorResponse {
+            key: "default",
+            description: "Unexpected error",
+            content: ::std::option::Option::None,
+        },
+    ],
     deprecation: ::std::option::Option::None,
 };
 ///`deleteOrder`: the operation's table, through which the generated layer serves it.
@@ -1339,6 +1501,23 @@ static DELETE_ORDER: runtime::Operation = runtime::Operation {
         },
     ],
     errors: &[],
+    other_errors: &[
+        runtime::ErrorResponse {
+            key: "400",
+            description: "Invalid ID supplied",
+            content: ::std::option::Option::None,
+        },
+        runtime::ErrorResponse {
+            key: "404",
+            description: "Order not found",
+            content: ::std::option::Option::None,
+        },
+        runtime::ErrorResponse {
+            key: "default",
+            description: "Unexpected error",
+            content: ::std::option::Option::None,
+        },
+    ],
     deprecation: ::std::option::Option::None,
 };
 ///`createUser`: the operation's table, through which the generated layer serves it.
@@ -1392,6 +1571,13 @@ static CREATE_USER: runtime::Operation = runtime::Operation {
         },
     ],
     errors: &[],
+    other_errors: &[
+        runtime::ErrorResponse {
+            key: "default",
+            description: "Unexpected error",
+            content: ::std::option::Option::None,
+        },
+    ],
     deprecation: ::std::option::Option::None,
 };
 ///`createUsersWithListInput`: the operation's table, through which the generated layer serves it.
@@ -1436,6 +1622,13 @@ static CREATE_USERS_WITH_LIST_INPUT: runtime::Operation = runtime::Operation {
         },
     ],
     errors: &[],
+    other_errors: &[
+        runtime::ErrorResponse {
+            key: "default",
+            description: "Unexpected error",
+            content: ::std::option::Option::None,
+        },
+    ],
     deprecation: ::std::option::Option::None,
 };
 ///`loginUser`: the operation's table, through which the generated layer serves it.
@@ -1511,6 +1704,18 @@ static LOGIN_USER: runtime::Operation = runtime::Operation {
         },
     ],
     errors: &[],
+    other_errors: &[
+        runtime::ErrorResponse {
+            key: "400",
+            description: "Invalid username/password supplied",
+            content: ::std::option::Option::None,
+        },
+        runtime::ErrorResponse {
+            key: "default",
+            description: "Unexpected error",
+            content: ::std::option::Option::None,
+        },
+    ],
     deprecation: ::std::option::Option::None,
 };
 ///`logoutUser`: the operation's table, through which the generated layer serves it.
@@ -1541,6 +1746,13 @@ static LOGOUT_USER: runtime::Operation = runtime::Operation {
         },
     ],
     errors: &[],
+    other_errors: &[
+        runtime::ErrorResponse {
+            key: "default",
+            description: "Unexpected error",
+            content: ::std::option::Option::None,
+        },
+    ],
     deprecation: ::std::option::Option::None,
 };
 ///`getUserByName`: the operation's table, through which the generated layer serves it.
@@ -1589,6 +1801,23 @@ static GET_USER_BY_NAME: runtime::Operation = runtime::Operation {
         },
     ],
     errors: &[],
+    other_errors: &[
+        runtime::ErrorResponse {
+            key: "400",
+            description: "Invalid username supplied",
+            content: ::std::option::Option::None,
+        },
+        runtime::ErrorResponse {
+            key: "404",
+            description: "User not found",
+            content: ::std::option::Option::None,
+        },
+        runtime::ErrorResponse {
+            key: "default",
+            description: "Unexpected error",
+            content: ::std::option::Option::None,
+        },
+    ],
     deprecation: ::std::option::Option::None,
 };
 ///`updateUser`: the operation's table, through which the generated layer serves it.
@@ -1648,6 +1877,23 @@ static UPDATE_USER: runtime::Operation = runtime::Operation {
         },
     ],
     errors: &[],
+    other_errors: &[
+        runtime::ErrorResponse {
+            key: "400",
+            description: "bad request",
+            content: ::std::option::Option::None,
+        },
+        runtime::ErrorResponse {
+            key: "404",
+            description: "user not found",
+            content: ::std::option::Option::None,
+        },
+        runtime::ErrorResponse {
+            key: "default",
+            description: "Unexpected error",
+            content: ::std::option::Option::None,
+        },
+    ],
     deprecation: ::std::option::Option::None,
 };
 ///`deleteUser`: the operation's table, through which the generated layer serves it.
@@ -1691,6 +1937,23 @@ static DELETE_USER: runtime::Operation = runtime::Operation {
         },
     ],
     errors: &[],
+    other_errors: &[
+        runtime::ErrorResponse {
+            key: "400",
+            description: "Invalid username supplied",
+            content: ::std::option::Option::None,
+        },
+        runtime::ErrorResponse {
+            key: "404",
+            description: "User not found",
+            content: ::std::option::Option::None,
+        },
+        runtime::ErrorResponse {
+            key: "default",
+            description: "Unexpected error",
+            content: ::std::option::Option::None,
+        },
+    ],
     deprecation: ::std::option::Option::None,
 };
 /// Every operation's table, in the spec's order.

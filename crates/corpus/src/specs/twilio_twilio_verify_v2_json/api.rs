@@ -17053,6 +17053,13 @@ static CREATE_VERIFICATION_RESPONSE_201_HEADER_TWILIO_REACHED_RATE_LIMIT: runtim
     "{\"type\":\"string\"}",
     ::std::option::Option::None,
 );
+static CREATE_VERIFICATION_ERROR_429: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"properties\":{\"code\":{\"description\":\"Twilio-specific error code\",\"format\":\"int32\",\"type\":\"integer\"},\"message\":{\"description\":\"Error message\",\"type\":\"string\"},\"more_info\":{\"description\":\"Link to Error Code References\",\"type\":\"string\"},\"status\":{\"description\":\"HTTP response status code\",\"format\":\"int32\",\"type\":\"integer\"}},\"type\":\"object\"}",
+    ::std::option::Option::Some(
+        "{\"properties\":{\"code\":{\"allOf\":[{\"maximum\":2147483647,\"minimum\":-2147483648}],\"description\":\"Twilio-specific error code\",\"format\":\"int32\",\"type\":\"integer\"},\"message\":{\"description\":\"Error message\",\"type\":\"string\"},\"more_info\":{\"description\":\"Link to Error Code References\",\"type\":\"string\"},\"status\":{\"allOf\":[{\"maximum\":2147483647,\"minimum\":-2147483648}],\"description\":\"HTTP response status code\",\"format\":\"int32\",\"type\":\"integer\"}},\"type\":\"object\"}",
+    ),
+);
 static FETCH_VERIFICATION_PARAM_SERVICE_SID: runtime::Schema = runtime::Schema::new(
     &COMPONENTS,
     "{\"maxLength\":34,\"minLength\":34,\"pattern\":\"^VA[0-9a-fA-F]{32}$\",\"type\":\"string\"}",
@@ -18033,6 +18040,7 @@ static CREATE_ACCESS_TOKEN: runtime::Operation = runtime::Operation {
         },
     ],
     errors: &[],
+    other_errors: &[],
     deprecation: ::std::option::Option::None,
 };
 ///`FetchAccessToken`: the operation's table, through which the generated layer serves it.
@@ -18145,6 +18153,7 @@ static FETCH_ACCESS_TOKEN: runtime::Operation = runtime::Operation {
         },
     ],
     errors: &[],
+    other_errors: &[],
     deprecation: ::std::option::Option::None,
 };
 ///`ListBucket`: the operation's table, through which the generated layer serves it.
@@ -18293,6 +18302,7 @@ static LIST_BUCKET: runtime::Operation = runtime::Operation {
         },
     ],
     errors: &[],
+    other_errors: &[],
     deprecation: ::std::option::Option::None,
 };
 ///`CreateBucket`: the operation's table, through which the generated layer serves it.
@@ -18417,6 +18427,7 @@ static CREATE_BUCKET: runtime::Operation = runtime::Operation {
         },
     ],
     errors: &[],
+    other_errors: &[],
     deprecation: ::std::option::Option::None,
 };
 ///`FetchBucket`: the operation's table, through which the generated layer serves it.
@@ -18541,6 +18552,7 @@ static FETCH_BUCKET: runtime::Operation = runtime::Operation {
         },
     ],
     errors: &[],
+    other_errors: &[],
     deprecation: ::std::option::Option::None,
 };
 ///`UpdateBucket`: the operation's table, through which the generated layer serves it.
@@ -18677,6 +18689,7 @@ static UPDATE_BUCKET: runtime::Operation = runtime::Operation {
         },
     ],
     errors: &[],
+    other_errors: &[],
     deprecation: ::std::option::Option::None,
 };
 ///`DeleteBucket`: the operation's table, through which the generated layer serves it.
@@ -18755,6 +18768,7 @@ static DELETE_BUCKET: runtime::Operation = runtime::Operation {
         },
     ],
     errors: &[],
+    other_errors: &[],
     deprecation: ::std::option::Option::None,
 };
 ///`ListChallenge`: the operation's table, through which the generated layer serves it.
@@ -18939,6 +18953,7 @@ static LIST_CHALLENGE: runtime::Operation = runtime::Operation {
         },
     ],
     errors: &[],
+    other_errors: &[],
     deprecation: ::std::option::Option::None,
 };
 ///`CreateChallenge`: the operation's table, through which the generated layer serves it.
@@ -19073,6 +19088,7 @@ static CREATE_CHALLENGE: runtime::Operation = runtime::Operation {
         },
     ],
     errors: &[],
+    other_errors: &[],
     deprecation: ::std::option::Option::None,
 };
 ///`FetchChallenge`: the operation's table, through which the generated layer serves it.
@@ -19203,6 +19219,7 @@ static FETCH_CHALLENGE: runtime::Operation = runtime::Operation {
         },
     ],
     errors: &[],
+    other_errors: &[],
     deprecation: ::std::option::Option::None,
 };
 ///`UpdateChallenge`: the operation's table, through which the generated layer serves it.
@@ -19345,6 +19362,7 @@ static UPDATE_CHALLENGE: runtime::Operation = runtime::Operation {
         },
     ],
     errors: &[],
+    other_errors: &[],
     deprecation: ::std::option::Option::None,
 };
 ///`ListEntity`: the operation's table, through which the generated layer serves it.
@@ -19481,6 +19499,7 @@ static LIST_ENTITY: runtime::Operation = runtime::Operation {
         },
     ],
     errors: &[],
+    other_errors: &[],
     deprecation: ::std::option::Option::None,
 };
 ///`CreateEntity`: the operation's table, through which the generated layer serves it.
@@ -19590,6 +19609,7 @@ static CREATE_ENTITY: runtime::Operation = runtime::Operation {
         },
     ],
     errors: &[],
+    other_errors: &[],
     deprecation: ::std::option::Option::None,
 };
 ///`FetchEntity`: the operation's table, through which the generated layer serves it.
@@ -19702,6 +19722,7 @@ static FETCH_ENTITY: runtime::Operation = runtime::Operation {
         },
     ],
     errors: &[],
+    other_errors: &[],
     deprecation: ::std::option::Option::None,
 };
 ///`DeleteEntity`: the operation's table, through which the generated layer serves it.
@@ -19768,6 +19789,7 @@ static DELETE_ENTITY: runtime::Operation = runtime::Operation {
         },
     ],
     errors: &[],
+    other_errors: &[],
     deprecation: ::std::option::Option::None,
 };
 ///`FetchFactor`: the operation's table, through which the generated layer serves it.
@@ -19892,6 +19914,7 @@ static FETCH_FACTOR: runtime::Operation = runtime::Operation {
         },
     ],
     errors: &[],
+    other_errors: &[],
     deprecation: ::std::option::Option::None,
 };
 ///`UpdateFactor`: the operation's table, through which the generated layer serves it.
@@ -20047,6 +20070,7 @@ static UPDATE_FACTOR: runtime::Operation = runtime::Operation {
         },
     ],
     errors: &[],
+    other_errors: &[],
     deprecation: ::std::option::Option::None,
 };
 ///`DeleteFactor`: the operation's table, through which the generated layer serves it.
@@ -20125,6 +20149,7 @@ static DELETE_FACTOR: runtime::Operation = runtime::Operation {
         },
     ],
     errors: &[],
+    other_errors: &[],
     deprecation: ::std::option::Option::None,
 };
 ///`ListFactor`: the operation's table, through which the generated layer serves it.
@@ -20273,6 +20298,7 @@ static LIST_FACTOR: runtime::Operation = runtime::Operation {
         },
     ],
     errors: &[],
+    other_errors: &[],
     deprecation: ::std::option::Option::None,
 };
 ///`CreateNewFactor`: the operation's table, through which the generated layer serves it.
@@ -20415,6 +20441,7 @@ static CREATE_NEW_FACTOR: runtime::Operation = runtime::Operation {
         },
     ],
     errors: &[],
+    other_errors: &[],
     deprecation: ::std::option::Option::None,
 };
 ///`FetchForm`: the operation's table, through which the generated layer serves it.
@@ -20515,6 +20542,7 @@ static FETCH_FORM: runtime::Operation = runtime::Operation {
         },
     ],
     errors: &[],
+    other_errors: &[],
     deprecation: ::std::option::Option::None,
 };
 ///`ListMessagingConfiguration`: the operation's table, through which the generated layer serves it.
@@ -20651,6 +20679,7 @@ static LIST_MESSAGING_CONFIGURATION: runtime::Operation = runtime::Operation {
         },
     ],
     errors: &[],
+    other_errors: &[],
     deprecation: ::std::option::Option::None,
 };
 ///`CreateMessagingConfiguration`: the operation's table, through which the generated layer serves it.
@@ -20763,6 +20792,7 @@ static CREATE_MESSAGING_CONFIGURATION: runtime::Operation = runtime::Operation {
         },
     ],
     errors: &[],
+    other_errors: &[],
     deprecation: ::std::option::Option::None,
 };
 ///`FetchMessagingConfiguration`: the operation's table, through which the generated layer serves it.
@@ -20875,6 +20905,7 @@ static FETCH_MESSAGING_CONFIGURATION: runtime::Operation = runtime::Operation {
         },
     ],
     errors: &[],
+    other_errors: &[],
     deprecation: ::std::option::Option::None,
 };
 ///`UpdateMessagingConfiguration`: the operation's table, through which the generated layer serves it.
@@ -20998,6 +21029,7 @@ static UPDATE_MESSAGING_CONFIGURATION: runtime::Operation = runtime::Operation {
         },
     ],
     errors: &[],
+    other_errors: &[],
     deprecation: ::std::option::Option::None,
 };
 ///`DeleteMessagingConfiguration`: the operation's table, through which the generated layer serves it.
@@ -21064,6 +21096,7 @@ static DELETE_MESSAGING_CONFIGURATION: runtime::Operation = runtime::Operation {
         },
     ],
     errors: &[],
+    other_errors: &[],
     deprecation: ::std::option::Option::None,
 };
 ///`CreateNotification`: the operation's table, through which the generated layer serves it.
@@ -21197,6 +21230,7 @@ static CREATE_NOTIFICATION: runtime::Operation = runtime::Operation {
         },
     ],
     errors: &[],
+    other_errors: &[],
     deprecation: ::std::option::Option::None,
 };
 ///`ListRateLimit`: the operation's table, through which the generated layer serves it.
@@ -21333,6 +21367,7 @@ static LIST_RATE_LIMIT: runtime::Operation = runtime::Operation {
         },
     ],
     errors: &[],
+    other_errors: &[],
     deprecation: ::std::option::Option::None,
 };
 ///`CreateRateLimit`: the operation's table, through which the generated layer serves it.
@@ -21445,6 +21480,7 @@ static CREATE_RATE_LIMIT: runtime::Operation = runtime::Operation {
         },
     ],
     errors: &[],
+    other_errors: &[],
     deprecation: ::std::option::Option::None,
 };
 ///`FetchRateLimit`: the operation's table, through which the generated layer serves it.
@@ -21557,6 +21593,7 @@ static FETCH_RATE_LIMIT: runtime::Operation = runtime::Operation {
         },
     ],
     errors: &[],
+    other_errors: &[],
     deprecation: ::std::option::Option::None,
 };
 ///`UpdateRateLimit`: the operation's table, through which the generated layer serves it.
@@ -21680,6 +21717,7 @@ static UPDATE_RATE_LIMIT: runtime::Operation = runtime::Operation {
         },
     ],
     errors: &[],
+    other_errors: &[],
     deprecation: ::std::option::Option::None,
 };
 ///`DeleteRateLimit`: the operation's table, through which the generated layer serves it.
@@ -21746,6 +21784,7 @@ static DELETE_RATE_LIMIT: runtime::Operation = runtime::Operation {
         },
     ],
     errors: &[],
+    other_errors: &[],
     deprecation: ::std::option::Option::None,
 };
 ///`CreateSafelist`: the operation's table, through which the generated layer serves it.
@@ -21844,6 +21883,7 @@ static CREATE_SAFELIST: runtime::Operation = runtime::Operation {
         },
     ],
     errors: &[],
+    other_errors: &[],
     deprecation: ::std::option::Option::None,
 };
 ///`FetchSafelist`: the operation's table, through which the generated layer serves it.
@@ -21944,6 +21984,7 @@ static FETCH_SAFELIST: runtime::Operation = runtime::Operation {
         },
     ],
     errors: &[],
+    other_errors: &[],
     deprecation: ::std::option::Option::None,
 };
 ///`DeleteSafelist`: the operation's table, through which the generated layer serves it.
@@ -21998,6 +22039,7 @@ static DELETE_SAFELIST: runtime::Operation = runtime::Operation {
         },
     ],
     errors: &[],
+    other_errors: &[],
     deprecation: ::std::option::Option::None,
 };
 ///`ListService`: the operation's table, through which the generated layer serves it.
@@ -22122,6 +22164,7 @@ static LIST_SERVICE: runtime::Operation = runtime::Operation {
         },
     ],
     errors: &[],
+    other_errors: &[],
     deprecation: ::std::option::Option::None,
 };
 ///`CreateService`: the operation's table, through which the generated layer serves it.
@@ -22269,6 +22312,7 @@ static CREATE_SERVICE: runtime::Operation = runtime::Operation {
         },
     ],
     errors: &[],
+    other_errors: &[],
     deprecation: ::std::option::Option::None,
 };
 ///`FetchService`: the operation's table, through which the generated layer serves it.
@@ -22369,6 +22413,7 @@ static FETCH_SERVICE: runtime::Operation = runtime::Operation {
         },
     ],
     errors: &[],
+    other_errors: &[],
     deprecation: ::std::option::Option::None,
 };
 ///`UpdateService`: the operation's table, through which the generated layer serves it.
@@ -22529,6 +22574,7 @@ static UPDATE_SERVICE: runtime::Operation = runtime::Operation {
         },
     ],
     errors: &[],
+    other_errors: &[],
     deprecation: ::std::option::Option::None,
 };
 ///`DeleteService`: the operation's table, through which the generated layer serves it.
@@ -22583,6 +22629,7 @@ static DELETE_SERVICE: runtime::Operation = runtime::Operation {
         },
     ],
     errors: &[],
+    other_errors: &[],
     deprecation: ::std::option::Option::None,
 };
 ///`CreateVerification`: the operation's table, through which the generated layer serves it.
@@ -22726,6 +22773,18 @@ static CREATE_VERIFICATION: runtime::Operation = runtime::Operation {
         },
     ],
     errors: &[],
+    other_errors: &[
+        runtime::ErrorResponse {
+            key: "429",
+            description: "Too Many Requests",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &CREATE_VERIFICATION_ERROR_429,
+                doc_name: "",
+            }),
+        },
+    ],
     deprecation: ::std::option::Option::None,
 };
 ///`FetchVerification`: the operation's table, through which the generated layer serves it.
@@ -22838,6 +22897,7 @@ static FETCH_VERIFICATION: runtime::Operation = runtime::Operation {
         },
     ],
     errors: &[],
+    other_errors: &[],
     deprecation: ::std::option::Option::None,
 };
 ///`UpdateVerification`: the operation's table, through which the generated layer serves it.
@@ -22959,6 +23019,7 @@ static UPDATE_VERIFICATION: runtime::Operation = runtime::Operation {
         },
     ],
     errors: &[],
+    other_errors: &[],
     deprecation: ::std::option::Option::None,
 };
 ///`ListVerificationAttempt`: the operation's table, through which the generated layer serves it.
@@ -23179,6 +23240,7 @@ static LIST_VERIFICATION_ATTEMPT: runtime::Operation = runtime::Operation {
         },
     ],
     errors: &[],
+    other_errors: &[],
     deprecation: ::std::option::Option::None,
 };
 ///`FetchVerificationAttempt`: the operation's table, through which the generated layer serves it.
@@ -23279,6 +23341,7 @@ static FETCH_VERIFICATION_ATTEMPT: runtime::Operation = runtime::Operation {
         },
     ],
     errors: &[],
+    other_errors: &[],
     deprecation: ::std::option::Option::None,
 };
 ///`FetchVerificationAttemptsSummary`: the operation's table, through which the generated layer serves it.
@@ -23439,6 +23502,7 @@ static FETCH_VERIFICATION_ATTEMPTS_SUMMARY: runtime::Operation = runtime::Operat
         },
     ],
     errors: &[],
+    other_errors: &[],
     deprecation: ::std::option::Option::None,
 };
 ///`CreateVerificationCheck`: the operation's table, through which the generated layer serves it.
@@ -23607,6 +23671,7 @@ static CREATE_VERIFICATION_CHECK: runtime::Operation = runtime::Operation {
         },
     ],
     errors: &[],
+    other_errors: &[],
     deprecation: ::std::option::Option::None,
 };
 ///`ListVerificationTemplate`: the operation's table, through which the generated layer serves it.
@@ -23743,6 +23808,7 @@ static LIST_VERIFICATION_TEMPLATE: runtime::Operation = runtime::Operation {
         },
     ],
     errors: &[],
+    other_errors: &[],
     deprecation: ::std::option::Option::None,
 };
 ///`ListWebhook`: the operation's table, through which the generated layer serves it.
@@ -23879,6 +23945,7 @@ static LIST_WEBHOOK: runtime::Operation = runtime::Operation {
         },
     ],
     errors: &[],
+    other_errors: &[],
     deprecation: ::std::option::Option::None,
 };
 ///`CreateWebhook`: the operation's table, through which the generated layer serves it.
@@ -24000,6 +24067,7 @@ static CREATE_WEBHOOK: runtime::Operation = runtime::Operation {
         },
     ],
     errors: &[],
+    other_errors: &[],
     deprecation: ::std::option::Option::None,
 };
 ///`FetchWebhook`: the operation's table, through which the generated layer serves it.
@@ -24112,6 +24180,7 @@ static FETCH_WEBHOOK: runtime::Operation = runtime::Operation {
         },
     ],
     errors: &[],
+    other_errors: &[],
     deprecation: ::std::option::Option::None,
 };
 ///`UpdateWebhook`: the operation's table, through which the generated layer serves it.
@@ -24245,6 +24314,7 @@ static UPDATE_WEBHOOK: runtime::Operation = runtime::Operation {
         },
     ],
     errors: &[],
+    other_errors: &[],
     deprecation: ::std::option::Option::None,
 };
 ///`DeleteWebhook`: the operation's table, through which the generated layer serves it.
@@ -24311,6 +24381,7 @@ static DELETE_WEBHOOK: runtime::Operation = runtime::Operation {
         },
     ],
     errors: &[],
+    other_errors: &[],
     deprecation: ::std::option::Option::None,
 };
 ///`UpdatePasskeysFactor`: the operation's table, through which the generated layer serves it.
@@ -24420,6 +24491,7 @@ static UPDATE_PASSKEYS_FACTOR: runtime::Operation = runtime::Operation {
         },
     ],
     errors: &[],
+    other_errors: &[],
     deprecation: ::std::option::Option::None,
 };
 ///`CreateNewFactorPasskey`: the operation's table, through which the generated layer serves it.
@@ -24529,6 +24601,7 @@ static CREATE_NEW_FACTOR_PASSKEY: runtime::Operation = runtime::Operation {
         },
     ],
     errors: &[],
+    other_errors: &[],
     deprecation: ::std::option::Option::None,
 };
 ///`CreateChallengePasskeys`: the operation's table, through which the generated layer serves it.
@@ -24638,6 +24711,7 @@ static CREATE_CHALLENGE_PASSKEYS: runtime::Operation = runtime::Operation {
         },
     ],
     errors: &[],
+    other_errors: &[],
     deprecation: ::std::option::Option::None,
 };
 ///`UpdateChallengePasskeys`: the operation's table, through which the generated layer serves it.
@@ -24747,6 +24821,7 @@ static UPDATE_CHALLENGE_PASSKEYS: runtime::Operation = runtime::Operation {
         },
     ],
     errors: &[],
+    other_errors: &[],
     deprecation: ::std::option::Option::None,
 };
 /// Every operation's table, in the spec's order.
