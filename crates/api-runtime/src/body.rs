@@ -13,12 +13,12 @@ use dropshot::{
 };
 use http_body_util::BodyExt;
 use serde::de::DeserializeOwned;
-use serde_json::map::Entry;
-use serde_json::{Map, Value};
+use serde_json::Value;
 
-use crate::contract::{Body, BodyKind, Contract, FormField, FormItem, Scalar};
+use crate::contract::{Body, BodyKind, Contract};
+use crate::form::read_form;
 use crate::problem::Problem;
-use crate::values::{quote, read_scalar};
+use crate::values::quote;
 
 /// How much of a body over the limit is read (and dropped) before the
 /// connection is given up: enough for a client that sends its whole body
@@ -52,7 +52,7 @@ impl Rejection {
         }
     }
 
-    fn invalid(message: impl Into<String>) -> Self {
+    pub(crate) fn invalid(message: impl Into<String>) -> Self {
         Rejection::new(400, "invalid_body", message)
     }
 }
@@ -258,100 +258,6 @@ fn media_kind(spec: &Body, content_type: Option<&str>) -> Result<BodyKind, Rejec
     Ok(kind)
 }
 
-/// A form body as the JSON object its schema describes: each field read
-/// by its kind (a scalar given once, a list as repeated pairs, an object
-/// as JSON text or as its properties' own pairs). A field the schema does
-/// not name stays text, and a list of texts when it is repeated; the
-/// schema says whether it may be there.
-fn read_form(spec: &Body, bytes: &[u8]) -> Result<Value, Rejection> {
-    let mut object = Map::new();
-    let field_of = |name: &str| {
-        spec.form_fields
-            .iter()
-            .find(|(field, _)| *field == name)
-            .map(|(_, f)| *f)
-    };
-    for (name, text) in form_urlencoded::parse(bytes) {
-        let invalid = |reason: String| Rejection::invalid(format!("form field `{name}`: {} {reason}", quote(&text)));
-        let field = field_of(&name);
-        let (value, list) = match field {
-            Some(FormField::One(scalar)) => (read_scalar(&text, scalar).map_err(invalid)?, false),
-            Some(FormField::List { items, .. }) => (read_item(&text, items).map_err(invalid)?, true),
-            Some(FormField::Object(_) | FormField::Any) => (json_or_text(&text), false),
-            None => match exploded_property(spec, &name) {
-                // An object's property, given as a pair of its own.
-                Some((owner, scalar)) => {
-                    let value = read_scalar(&text, scalar).map_err(invalid)?;
-                    let owner = object.entry(owner).or_insert_with(|| Value::Object(Map::new()));
-                    match owner.as_object_mut().map(|o| o.insert(name.to_string(), value)) {
-                        Some(None) => continue,
-                        _ => {
-                            return Err(Rejection::invalid(format!(
-                                "form field `{name}` is given more than once, or beside its object's JSON"
-                            )));
-                        }
-                    }
-                }
-                None => (Value::String(text.to_string()), false),
-            },
-        };
-        match object.entry(name.as_ref()) {
-            Entry::Vacant(slot) => {
-                slot.insert(match list {
-                    true => Value::Array(vec![value]),
-                    false => value,
-                });
-            }
-            Entry::Occupied(mut slot) => match (slot.get_mut(), field) {
-                (Value::Array(items), Some(_)) if list => items.push(value),
-                // An unnamed field given again is a list of its texts.
-                (Value::Array(items), None) => items.push(value),
-                (single, None) => *single = Value::Array(vec![single.take(), value]),
-                _ => {
-                    return Err(Rejection::invalid(format!(
-                        "form field `{name}` is given more than once"
-                    )));
-                }
-            },
-        }
-    }
-    for (name, field) in spec.form_fields {
-        if let FormField::List { required: true, .. } = field {
-            object.entry(*name).or_insert_with(|| Value::Array(Vec::new()));
-        }
-    }
-    Ok(Value::Object(object))
-}
-
-fn read_item(text: &str, items: FormItem) -> Result<Value, String> {
-    match items {
-        FormItem::Scalar(scalar) => read_scalar(text, scalar),
-        FormItem::Any => Ok(json_or_text(text)),
-    }
-}
-
-/// The object field (and the property's type) that a pair named `name`
-/// belongs to when the object is written as its properties' own pairs;
-/// never a name the form itself has.
-fn exploded_property(spec: &Body, name: &str) -> Option<(&'static str, Scalar)> {
-    spec.form_fields.iter().find_map(|(field, kind)| match kind {
-        FormField::Object(properties) => properties
-            .iter()
-            .find(|(property, _)| *property == name)
-            .map(|(_, scalar)| (*field, *scalar)),
-        _ => None,
-    })
-}
-
-/// A form field's text as JSON when it is an object or an array (how a
-/// structured value travels in a form), as a string otherwise.
-fn json_or_text(text: &str) -> Value {
-    match serde_json::from_str::<Value>(text) {
-        Ok(value @ (Value::Object(_) | Value::Array(_))) => value,
-        _ => Value::String(text.to_string()),
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -368,25 +274,7 @@ mod tests {
             required: true,
             description: None,
             schema: &ANY,
-            form_fields: &[
-                ("n", FormField::One(Scalar::Integer)),
-                ("tag", FormField::One(Scalar::String)),
-                (
-                    "ids",
-                    FormField::List {
-                        items: FormItem::Scalar(Scalar::Integer),
-                        required: true,
-                    },
-                ),
-                ("nested", FormField::Object(&[("weekly", Scalar::Boolean)])),
-                (
-                    "fields",
-                    FormField::List {
-                        items: FormItem::Any,
-                        required: false,
-                    },
-                ),
-            ],
+            form_fields: &[],
             doc_name: "Body",
         }
     }
@@ -430,63 +318,6 @@ mod tests {
                 .contains("application/json or application/x-www-form-urlencoded"),
             "{}",
             refused.problem.message
-        );
-    }
-
-    #[test]
-    fn forms_read_each_field_as_its_type() {
-        let form = body(BodyKind::Form, "application/x-www-form-urlencoded");
-        assert_eq!(
-            read_form(&form, b"n=3&tag=a&note=hi+there").unwrap(),
-            serde_json::json!({"n": 3, "tag": "a", "note": "hi there", "ids": []}),
-            "a required list that is absent is empty"
-        );
-        assert!(
-            read_form(&form, b"n=x")
-                .unwrap_err()
-                .problem
-                .message
-                .contains("form field `n`")
-        );
-        assert!(read_form(&form, b"n=1&n=2").is_err());
-    }
-
-    #[test]
-    fn forms_carry_lists_and_objects() {
-        let form = body(BodyKind::Form, "application/x-www-form-urlencoded");
-        let read = read_form(
-            &form,
-            b"ids=1&ids=2&nested=%7B%22a%22%3A1%7D&fields=%7B%22l%22%3A%22x%22%7D&fields=plain&extra=a&extra=b",
-        )
-        .unwrap();
-        assert_eq!(
-            read,
-            serde_json::json!({
-                "ids": [1, 2],
-                "nested": {"a": 1},
-                "fields": [{"l": "x"}, "plain"],
-                "extra": ["a", "b"],
-            })
-        );
-        assert_eq!(read_form(&form, b"ids=7").unwrap(), serde_json::json!({"ids": [7]}));
-        assert_eq!(
-            read_form(&form, b"weekly=true").unwrap(),
-            serde_json::json!({"nested": {"weekly": true}, "ids": []}),
-            "an object's properties as pairs of their own (style: form, explode: true)"
-        );
-        assert!(read_form(&form, b"nested=%7B%22weekly%22%3Afalse%7D&weekly=true").is_err());
-        assert!(read_form(&form, b"weekly=true&nested=%7B%7D").is_err());
-        assert!(
-            read_form(&form, b"ids=1&ids=x")
-                .unwrap_err()
-                .problem
-                .message
-                .contains("`ids`")
-        );
-        assert_eq!(
-            read_form(&form, b"nested=not+json").unwrap(),
-            serde_json::json!({"nested": "not json", "ids": []}),
-            "the schema then says it is not an object"
         );
     }
 

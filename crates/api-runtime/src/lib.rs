@@ -4,7 +4,7 @@
 //! those tables describe.
 //!
 //! - [`contract`]: the tables, one per operation.
-//! - [`parameters`] and [`body`]: reading a request by its table, after
+//! - [`parameters`] and [`body`] (forms in [`form`]): reading a request by its table, after
 //!   the caller is authenticated ([`auth`], by the [`credentials`] it
 //!   sent), checked against the spec's
 //!   schemas ([`schema`]: JSON Schema, validated by the `jsonschema` crate).
@@ -25,6 +25,7 @@ pub mod body;
 pub mod contract;
 pub mod credentials;
 pub mod documentation;
+pub mod form;
 pub mod json;
 pub mod majors;
 pub mod negotiation;
