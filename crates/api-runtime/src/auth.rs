@@ -150,7 +150,6 @@ pub async fn authenticate_optional<A: Authenticator>(
 fn invalid(scheme: &Scheme) -> &'static str {
     match scheme {
         Scheme::Basic { .. } => "invalid user or password",
-        Scheme::Bearer { .. } => "invalid API key",
         _ => "invalid API key",
     }
 }

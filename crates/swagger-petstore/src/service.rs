@@ -83,10 +83,6 @@ impl Authenticator for Service {
 /// The status a `default` arm answers for something that is not there.
 const NOT_THERE: u16 = 404;
 
-fn status_name(status: &types::PetStatus) -> String {
-    status.to_string()
-}
-
 impl SwaggerPetstoreOpenApi30Handlers for Service {
     async fn update_pet(&self, _: &Caller, body: types::Pet) -> UpdatePetResponse {
         let mut state = self.state();
@@ -113,7 +109,7 @@ impl SwaggerPetstoreOpenApi30Handlers for Service {
             .state()
             .pets
             .values()
-            .filter(|pet| pet.status.as_ref().map(status_name).as_deref() == Some(wanted.as_str()))
+            .filter(|pet| pet.status.as_ref().map(ToString::to_string).as_deref() == Some(wanted.as_str()))
             .cloned()
             .collect();
         FindPetsByStatusResponse::Ok(Json::from(pets))
@@ -198,7 +194,7 @@ impl SwaggerPetstoreOpenApi30Handlers for Service {
         let mut counts = BTreeMap::new();
         for pet in self.state().pets.values() {
             if let Some(status) = &pet.status {
-                *counts.entry(status_name(status)).or_insert(0) += 1;
+                *counts.entry(status.to_string()).or_insert(0) += 1;
             }
         }
         GetInventoryResponse::Ok(Json::from(counts))

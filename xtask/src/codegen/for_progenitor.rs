@@ -18,7 +18,7 @@ use crate::codegen::spec::{IGNORED_HEADERS, Spec, served_body};
 /// several media types is handed over in the one the server's handler
 /// value is read or written as.
 pub(super) fn for_progenitor(spec: &Spec) -> OpenAPI {
-    let mut api = formats_of_scalars_only(&spec.api);
+    let mut api = formats_of_scalars_only(spec);
     super::one_way::unrequire_one_way_properties(&mut api);
     // A JSON response without a schema is any JSON value; progenitor
     // wants the schema written (`{}`).
@@ -135,31 +135,41 @@ pub(super) fn for_progenitor(spec: &Spec) -> OpenAPI {
 /// (progenitor's) stops at one on an object or an array (Twilio's `type:
 /// object, format: uri-map`), which JSON Schema would ignore. The server's
 /// types drop it too (`schema::typify_form`). Only a document that has
-/// one goes through JSON (whose maps are sorted) to lose it, so that
-/// every other document reaches progenitor in its own order.
-fn formats_of_scalars_only(api: &OpenAPI) -> OpenAPI {
-    /// Removes such formats; whether there was one.
-    fn strip(value: &mut serde_json::Value) -> bool {
+/// one (found in the spec's JSON, already at hand) goes through JSON
+/// (whose maps are sorted) to lose it, so that every other document
+/// reaches progenitor in its own order, and without the round trip.
+fn formats_of_scalars_only(spec: &Spec) -> OpenAPI {
+    fn misplaced(map: &serde_json::Map<String, serde_json::Value>) -> bool {
+        let ty = map.get("type").and_then(serde_json::Value::as_str);
+        matches!(ty, Some("object" | "array" | "boolean")) && map.contains_key("format")
+    }
+    fn found(value: &serde_json::Value) -> bool {
         match value {
-            serde_json::Value::Object(map) => {
-                let ty = map.get("type").and_then(serde_json::Value::as_str);
-                let mut found = matches!(ty, Some("object" | "array" | "boolean")) && map.remove("format").is_some();
-                for child in map.values_mut() {
-                    found |= strip(child);
-                }
-                found
-            }
-            serde_json::Value::Array(items) => items.iter_mut().fold(false, |found, item| strip(item) | found),
+            serde_json::Value::Object(map) => misplaced(map) || map.values().any(found),
+            serde_json::Value::Array(items) => items.iter().any(found),
             _ => false,
         }
     }
-    let Ok(mut json) = serde_json::to_value(api) else {
-        return api.clone();
-    };
-    match strip(&mut json) {
-        true => serde_json::from_value(json).unwrap_or_else(|_| api.clone()),
-        false => api.clone(),
+    fn strip(value: &mut serde_json::Value) {
+        match value {
+            serde_json::Value::Object(map) => {
+                if misplaced(map) {
+                    map.remove("format");
+                }
+                map.values_mut().for_each(strip);
+            }
+            serde_json::Value::Array(items) => items.iter_mut().for_each(strip),
+            _ => {}
+        }
     }
+    if !found(&spec.json) {
+        return spec.api.clone();
+    }
+    let Ok(mut json) = serde_json::to_value(&spec.api) else {
+        return spec.api.clone();
+    };
+    strip(&mut json);
+    serde_json::from_value(json).unwrap_or_else(|_| spec.api.clone())
 }
 
 /// progenitor gives an operation one success type: when its 2xx statuses
