@@ -242,7 +242,8 @@ fn a_body_media_type_the_layer_does_not_read_is_named() {
             "summary": "Place",
             "requestBody": {"content": {
                 "application/json": {"schema": {"type": "object"}},
-                "application/xml": {"schema": {"type": "object"}},
+                // XML of the JSON's schema would be read; of another, not.
+                "application/xml": {"schema": {"type": "array"}},
             }},
             "responses": {"204": {"description": "placed"}},
         });

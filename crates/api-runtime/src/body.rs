@@ -19,6 +19,7 @@ use crate::contract::{Body, BodyKind, Contract};
 use crate::form::read_form;
 use crate::problem::Problem;
 use crate::values::quote;
+use crate::xml::read_xml;
 
 /// How much of a body over the limit is read (and dropped) before the
 /// connection is given up: enough for a client that sends its whole body
@@ -141,6 +142,7 @@ impl<C: Contract> RequestBody<C> {
             BodyKind::Json => serde_json::from_slice::<Value>(&bytes)
                 .map_err(|e| Rejection::invalid(format!("the request body is not valid JSON: {e}")))?,
             BodyKind::Form => read_form(spec, &bytes)?,
+            BodyKind::Xml => read_xml(spec.schema, &bytes)?,
             BodyKind::Binary | BodyKind::Text => {
                 return Err(Rejection::new(
                     500,
@@ -164,10 +166,16 @@ impl<C: Contract> RequestBody<C> {
         // bytes are read again, tracking where.
         T::deserialize(value).map(Some).map_err(|_| {
             let read = match kind {
-                BodyKind::Form => read_form(spec, &bytes).and_then(|v| {
-                    crate::parameters::typed_value::<T>(&v)
-                        .map_err(|(at, why)| Rejection::invalid(format!("`{at}`: {why}")))
-                }),
+                BodyKind::Form | BodyKind::Xml => {
+                    let value = match kind {
+                        BodyKind::Form => read_form(spec, &bytes),
+                        _ => read_xml(spec.schema, &bytes),
+                    };
+                    value.and_then(|v| {
+                        crate::parameters::typed_value::<T>(&v)
+                            .map_err(|(at, why)| Rejection::invalid(format!("`{at}`: {why}")))
+                    })
+                }
                 _ => serde_path_to_error::deserialize::<_, T>(&mut serde_json::Deserializer::from_slice(&bytes))
                     .map_err(|e| Rejection::invalid(format!("`{}`: {}", e.path(), e.inner()))),
             };
@@ -245,7 +253,7 @@ fn media_kind(spec: &Body, content_type: Option<&str>) -> Result<BodyKind, Rejec
             _ => return Err(unsupported(&quote(content_type))),
         },
     };
-    if kind == BodyKind::Text || kind == BodyKind::Json {
+    if matches!(kind, BodyKind::Text | BodyKind::Json | BodyKind::Xml) {
         for parameter in parts {
             if let Some((name, value)) = parameter.split_once('=')
                 && name.trim().eq_ignore_ascii_case("charset")

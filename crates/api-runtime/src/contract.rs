@@ -148,6 +148,9 @@ pub enum BodyKind {
     Json,
     /// `application/x-www-form-urlencoded`, read into the schema's object.
     Form,
+    /// `application/xml`, `text/xml` or `application/*+xml`, read into the
+    /// schema's value by its `xml` objects (`crate::xml`).
+    Xml,
     /// Raw bytes (`application/octet-stream`).
     Binary,
     /// UTF-8 text (`text/plain`).
@@ -188,8 +191,8 @@ pub struct Body {
     pub media_type: &'static str,
     pub kind: BodyKind,
     /// The other media types of the body that the layer reads into the
-    /// same value (the same schema, as JSON or as a form); any other
-    /// media type the spec lists (XML, ...) is answered 415.
+    /// same value (the same schema, as JSON, a form or XML); any other
+    /// media type the spec lists is answered 415.
     pub alternatives: &'static [(&'static str, BodyKind)],
     pub required: bool,
     pub description: Option<&'static str>,

@@ -61,10 +61,11 @@ pub(crate) fn body<C: Contract>() -> ExtractorMetadata {
         };
     };
     // dropshot's document knows these three; text is written as bytes.
+    // (XML is only ever an alternative, which dropshot cannot show.)
     let content_type = match body.kind {
         BodyKind::Json => ApiEndpointBodyContentType::Json,
         BodyKind::Form => ApiEndpointBodyContentType::UrlEncoded,
-        BodyKind::Binary | BodyKind::Text => ApiEndpointBodyContentType::Bytes,
+        BodyKind::Binary | BodyKind::Text | BodyKind::Xml => ApiEndpointBodyContentType::Bytes,
     };
     <TypedBody<BodyDoc<C>> as ExclusiveExtractor>::metadata(content_type)
 }

@@ -4,7 +4,7 @@
 //! those tables describe.
 //!
 //! - [`contract`]: the tables, one per operation.
-//! - [`parameters`] and [`body`] (forms in [`form`]): reading a request by its table, after
+//! - [`parameters`] and [`body`] (forms in [`form`], XML in [`xml`]): reading a request by its table, after
 //!   the caller is authenticated ([`auth`], by the [`credentials`] it
 //!   sent), checked against the spec's
 //!   schemas ([`schema`]: JSON Schema, validated by the `jsonschema` crate).
@@ -39,6 +39,7 @@ pub mod routing;
 pub mod schema;
 pub mod upgrade;
 pub mod values;
+pub mod xml;
 
 pub use auth::{AuthError, Authenticator, Rejection, authenticate_optional, authenticate_with};
 pub use body::{RequestBody, required};
@@ -51,7 +52,7 @@ pub use credentials::{Credential, Secret, bearer_token};
 pub use json::{Json, JsonArray, JsonArrayWriter};
 pub use majors::{VersionByPath, major_versions};
 pub use negotiation::{Accepted, negotiate};
-pub use not_allowed::{ApiDescriptionError, method_not_allowed, methods_other_than};
+pub use not_allowed::{ApiDescriptionError, method_not_allowed, methods_other_than, not_allowed_id};
 pub use parameters::{NoParameters, Parameters, read_parameters};
 pub use payload::Payload;
 pub use problem::Problem;

@@ -5,6 +5,11 @@
 //! The generated `api_description` registers, for every path, a hidden
 //! endpoint (`ApiEndpoint::visible(false)`: not in the document) for each
 //! method the path does not have, and these answer instead.
+//!
+//! dropshot's router skips empty segments, so `DELETE /user/` reaches
+//! `/user`'s hidden endpoint although it names `/user/{username}` with an
+//! empty name, or nothing at all: never `/user`. Such a request gets 404,
+//! not a 405 that would call `/user` a resource without DELETE.
 
 use dropshot::Body;
 use http::header::{ALLOW, CONTENT_TYPE};
@@ -25,6 +30,19 @@ const METHODS: [Method; 7] = [
     Method::OPTIONS,
 ];
 
+/// The operation id of the hidden 405 endpoint for `method` on `path`;
+/// the runtime's routing knows these endpoints by it.
+pub fn not_allowed_id(method: &Method, path: &str) -> String {
+    format!("{ID_PREFIX}{method} {path}")
+}
+
+const ID_PREFIX: &str = "405 ";
+
+/// Whether an endpoint's operation id is a hidden 405 endpoint's.
+pub(crate) fn is_not_allowed(operation_id: &str) -> bool {
+    operation_id.starts_with(ID_PREFIX)
+}
+
 /// The methods of [`METHODS`] not in `allowed`.
 pub fn methods_other_than(allowed: &[&str]) -> Vec<Method> {
     METHODS
@@ -34,23 +52,38 @@ pub fn methods_other_than(allowed: &[&str]) -> Vec<Method> {
 }
 
 /// The 405 response: `Allow: <allowed>` and the Error object `to_body`
-/// makes.
+/// makes; 404 when the request's path has an empty segment (see above).
 pub fn method_not_allowed<E: Serialize>(
     method: &Method,
+    path: &str,
     allowed: &'static str,
     to_body: fn(u16, Problem) -> E,
 ) -> Result<http::Response<Body>, dropshot::HttpError> {
-    let problem = Problem::new(
-        "method_not_allowed",
-        format!("{method} is not allowed here; allowed: {allowed}"),
-    );
-    let body = serde_json::to_vec(&to_body(405, problem))
+    let (status, problem) = if has_empty_segment(path) {
+        let detail = format!("no operation serves `{path}`: one of its segments is empty");
+        (StatusCode::NOT_FOUND, Problem::new("not_found", detail))
+    } else {
+        let detail = format!("{} is not allowed here; allowed: {allowed}", method);
+        (
+            StatusCode::METHOD_NOT_ALLOWED,
+            Problem::new("method_not_allowed", detail),
+        )
+    };
+    let body = serde_json::to_vec(&to_body(status.as_u16(), problem))
         .map_err(|e| dropshot::HttpError::for_internal_error(format!("serializing the error body: {e}")))?;
-    Ok(http::Response::builder()
-        .status(StatusCode::METHOD_NOT_ALLOWED)
-        .header(ALLOW, allowed)
-        .header(CONTENT_TYPE, dropshot::CONTENT_TYPE_JSON)
-        .body(Body::from(body))?)
+    let mut response = http::Response::builder()
+        .status(status)
+        .header(CONTENT_TYPE, dropshot::CONTENT_TYPE_JSON);
+    if status == StatusCode::METHOD_NOT_ALLOWED {
+        response = response.header(ALLOW, allowed);
+    }
+    Ok(response.body(Body::from(body))?)
+}
+
+/// Whether `path` has a segment dropshot's router skipped: `//` inside, or
+/// a `/` at the end of anything but the root.
+fn has_empty_segment(path: &str) -> bool {
+    path.contains("//") || (path.len() > 1 && path.ends_with('/'))
 }
 
 /// Why the API description could not be built.
@@ -99,12 +132,19 @@ mod tests {
             code: String,
             status: u16,
         }
-        let response = method_not_allowed(&Method::PUT, "GET", |status, problem| Error {
+        let to_body = |status, problem: Problem| Error {
             code: problem.code,
             status,
-        })
-        .unwrap();
+        };
+        let response = method_not_allowed(&Method::PUT, "/orders", "GET", to_body).unwrap();
         assert_eq!(response.status(), StatusCode::METHOD_NOT_ALLOWED);
         assert_eq!(response.headers()[ALLOW], "GET");
+        // `/orders/` and `//orders` reach `/orders`'s endpoints, but name
+        // another path (an empty `{orderId}`, say).
+        for path in ["/orders/", "//orders", "/orders//"] {
+            let response = method_not_allowed(&Method::PUT, path, "GET", to_body).unwrap();
+            assert_eq!(response.status(), StatusCode::NOT_FOUND, "{path}");
+            assert!(!response.headers().contains_key(ALLOW), "{path}");
+        }
     }
 }

@@ -174,13 +174,20 @@ fn header_texts<'a>(headers: &'a http::HeaderMap, parameter: &Parameter) -> Resu
         .collect()
 }
 
-/// The values of a route's `{variables}` in a request path. dropshot's
-/// router matched the path already; it ignores empty segments and
-/// percent-decodes the others, and so does this.
+/// The values of a route's `{variables}` in a request path,
+/// percent-decoded. A path with as many segments as the route, empty ones
+/// included, is read segment for segment, so `/user/` gives an empty
+/// `{username}` (`crate::routing` hands such requests over); otherwise
+/// empty segments are skipped, as dropshot's router skips them.
 fn path_variables(route: &str, path: &str) -> Vec<(String, String)> {
-    let route = route.split('/').filter(|s| !s.is_empty());
-    let path = path.split('/').filter(|s| !s.is_empty());
+    let route: Vec<&str> = route.split('/').filter(|s| !s.is_empty()).collect();
+    let written: Vec<&str> = path.strip_prefix('/').unwrap_or(path).split('/').collect();
+    let path: Vec<&str> = match written.len() == route.len() {
+        true => written,
+        false => written.into_iter().filter(|s| !s.is_empty()).collect(),
+    };
     route
+        .into_iter()
         .zip(path)
         .filter_map(|(template, segment)| {
             let name = template.strip_prefix('{')?.strip_suffix('}')?;
@@ -280,6 +287,11 @@ mod tests {
                 ("orderId".to_string(), "a b".to_string()),
                 ("line".to_string(), "7".to_string())
             ]
+        );
+        // As many segments as the route: an empty one is an empty value.
+        assert_eq!(
+            path_variables("/user/{username}", "/user/"),
+            [("username".to_string(), String::new())]
         );
     }
 }

@@ -84,18 +84,14 @@ pub fn routes(paths: &[&str]) -> Vec<String> {
     out.iter().map(|s| template(s)).collect()
 }
 
-/// Whether `path` comes before `other` among endpoints that share a
-/// route: at the first position where one has a literal and the other a
-/// variable, the literal wins.
-fn more_specific(path: &[Segment], other: &[Segment]) -> std::cmp::Ordering {
-    for (a, b) in path.iter().zip(other) {
-        match (a, b) {
-            (Segment::Literal(_), Segment::Variable(_)) => return std::cmp::Ordering::Less,
-            (Segment::Variable(_), Segment::Literal(_)) => return std::cmp::Ordering::Greater,
-            _ => {}
-        }
-    }
-    std::cmp::Ordering::Equal
+/// The order in which endpoints are tried: at the first position where
+/// one path has a literal and another a variable, the literal comes
+/// first. (A key, so that paths of any length sort by a total order.)
+fn specificity(path: &str) -> Vec<bool> {
+    segments(path)
+        .iter()
+        .map(|segment| matches!(segment, Segment::Variable(_)))
+        .collect()
 }
 
 /// A method and a route: one endpoint of dropshot's router.
@@ -108,6 +104,26 @@ struct Member<C: ServerContext> {
 }
 
 impl<C: ServerContext> Member<C> {
+    /// A member that runs `endpoint`'s handler (shared, not moved: the
+    /// endpoint may still be registered, or get another handler).
+    fn of(endpoint: &ApiEndpoint<C>) -> Self {
+        let mut shell = ApiEndpoint::new(
+            endpoint.operation_id.clone(),
+            |_: RequestContext<C>| async { Err::<http::Response<dropshot::Body>, HttpError>(unused()) },
+            endpoint.method.clone(),
+            "application/json",
+            &endpoint.path,
+            ApiEndpointVersions::All,
+        );
+        shell.handler = endpoint.handler.clone();
+        shell.body_content_type = endpoint.body_content_type.clone();
+        shell.request_body_max_bytes = endpoint.request_body_max_bytes;
+        Member {
+            path: segments(&endpoint.path),
+            endpoint: shell,
+        }
+    }
+
     /// Whether a request's (decoded, non-empty) segments are this path's:
     /// its literals are where they are.
     fn matches(&self, request: &[String]) -> bool {
@@ -116,6 +132,12 @@ impl<C: ServerContext> Member<C> {
                 Segment::Literal(literal) => literal == given,
                 Segment::Variable(_) => true,
             })
+    }
+
+    /// Whether a request's segments as written (empty ones kept) are this
+    /// path's, a variable standing for any text, the empty one included.
+    fn matches_written(&self, written: &[String]) -> bool {
+        written.iter().any(String::is_empty) && self.matches(written)
     }
 
     /// The request's context as this endpoint's own handler would get it:
@@ -128,6 +150,24 @@ impl<C: ServerContext> Member<C> {
         rqctx.endpoint.request_body_max_bytes = self.endpoint.request_body_max_bytes;
         rqctx
     }
+
+    /// Runs the member's handler on the request.
+    async fn handle(
+        &self,
+        rqctx: RequestContext<C>,
+        raw: RawRequest,
+    ) -> Result<http::Response<dropshot::Body>, HttpError> {
+        let rqctx = self.context(rqctx);
+        // The generated endpoints answer every error themselves (their
+        // extractors never fail and their handlers always give a reply),
+        // so dropshot's handler error, which it does not let us read, can
+        // only be a fault.
+        self.endpoint
+            .handler
+            .handle_request(rqctx, raw.into_inner())
+            .await
+            .map_err(|_| HttpError::for_internal_error(format!("endpoint {} failed", self.endpoint.operation_id)))
+    }
 }
 
 /// A request path's segments as dropshot's router reads them: empty ones
@@ -135,6 +175,15 @@ impl<C: ServerContext> Member<C> {
 fn request_segments(path: &str) -> Vec<String> {
     path.split('/')
         .filter(|s| !s.is_empty())
+        .map(|s| percent_encoding::percent_decode_str(s).decode_utf8_lossy().into_owned())
+        .collect()
+}
+
+/// A request path's segments as written, empty ones kept (`/user/` is
+/// `user` and an empty one), percent-decoded.
+fn written_segments(path: &str) -> Vec<String> {
+    let path = path.strip_prefix('/').unwrap_or(path);
+    path.split('/')
         .map(|s| percent_encoding::percent_decode_str(s).decode_utf8_lossy().into_owned())
         .collect()
 }
@@ -182,61 +231,35 @@ pub fn register_routed<C: ServerContext>(
     api: &mut ApiDescription<C>,
     endpoints: Vec<ApiEndpoint<C>>,
 ) -> Result<(), ApiDescriptionError> {
+    let endpoints = with_empty_variables(endpoints);
     let paths: Vec<String> = endpoints.iter().map(|e| e.path.clone()).collect();
     let routes = routes(&paths.iter().map(String::as_str).collect::<Vec<_>>());
     // (method, route) → the endpoints that share it, in the given order.
-    let mut groups: Vec<(RouteKey, Vec<Member<C>>)> = Vec::new();
+    let mut groups: Vec<(RouteKey, Vec<ApiEndpoint<C>>)> = Vec::new();
     for (endpoint, route) in endpoints.into_iter().zip(routes) {
         let key = (endpoint.method.clone(), route);
-        let member = Member {
-            path: segments(&endpoint.path),
-            endpoint,
-        };
         match groups.iter_mut().find(|(k, _)| *k == key) {
-            Some((_, members)) => members.push(member),
-            None => groups.push((key, vec![member])),
+            Some((_, members)) => members.push(endpoint),
+            None => groups.push((key, vec![endpoint])),
         }
     }
-    for ((_, route), mut members) in groups {
-        let own_route = |m: &Member<C>| template(&m.path) == route;
-        if let [only] = members.as_slice()
+    for ((_, route), mut endpoints) in groups {
+        let own_route = |e: &ApiEndpoint<C>| template(&segments(&e.path)) == route;
+        if let [only] = endpoints.as_slice()
             && own_route(only)
         {
-            api.register(members.remove(0).endpoint)?;
+            api.register(endpoints.remove(0))?;
             continue;
         }
-        members.sort_by(|a, b| more_specific(&a.path, &b.path));
+        endpoints.sort_by_key(|e| specificity(&e.path));
         // The endpoint dropshot documents is the one on its own route, if
         // any (a variable path, last after sorting): the dispatch is
         // registered as that endpoint, with its metadata, so the document
         // is the one it would have alone; the others stay hidden.
-        let base_index = members.iter().rposition(own_route);
+        let base_index = endpoints.iter().rposition(own_route);
         let visible = base_index.is_some();
-        let base_index = base_index.unwrap_or(0);
-        let Member {
-            path,
-            endpoint: mut base,
-        } = members.remove(base_index);
-        // The base's own handler stays a member, in a shell endpoint that
-        // carries what the dispatch needs of it.
-        let mut shell = ApiEndpoint::new(
-            base.operation_id.clone(),
-            |_: RequestContext<C>| async { Err::<http::Response<dropshot::Body>, HttpError>(unused()) },
-            base.method.clone(),
-            "application/json",
-            &base.path,
-            ApiEndpointVersions::All,
-        );
-        shell.body_content_type = base.body_content_type.clone();
-        shell.request_body_max_bytes = base.request_body_max_bytes;
-        std::mem::swap(&mut shell.handler, &mut base.handler);
-        members.insert(
-            base_index,
-            Member {
-                path: path.clone(),
-                endpoint: shell,
-            },
-        );
+        let members: Vec<Member<C>> = endpoints.iter().map(Member::of).collect();
+        let mut base = endpoints.swap_remove(base_index.unwrap_or(0));
         let members = Arc::new(members);
         base.handler = ApiEndpoint::new(
             base.operation_id.clone(),
@@ -263,9 +286,72 @@ pub fn register_routed<C: ServerContext>(
     Ok(())
 }
 
-/// The shell's own handler is swapped out before anything can call it.
+/// A member's shell has its handler replaced before anything can call it.
 fn unused() -> HttpError {
     HttpError::for_internal_error("a routing shell was called".to_string())
+}
+
+/// The hidden 405 endpoints (`crate::not_allowed`), each made to serve
+/// the requests with an empty segment that reach it.
+///
+/// dropshot's router skips empty segments, so `PUT /user/` reaches the
+/// route `/user`, although it is `/user/{username}` with an empty name
+/// (RFC 6570 expands `""` to nothing). Where `/user` has no PUT, its 405
+/// endpoint hands such a request to the endpoint whose path it matches
+/// segment for segment, empty variables included (literal first), and
+/// answers as before when none does. A method `/user` has keeps it, as
+/// dropshot would.
+fn with_empty_variables<C: ServerContext>(mut endpoints: Vec<ApiEndpoint<C>>) -> Vec<ApiEndpoint<C>> {
+    let targets: Vec<Member<C>> = {
+        let mut served: Vec<&ApiEndpoint<C>> = endpoints
+            .iter()
+            .filter(|e| !crate::not_allowed::is_not_allowed(&e.operation_id))
+            .collect();
+        served.sort_by_key(|e| specificity(&e.path));
+        served.into_iter().map(Member::of).collect()
+    };
+    let targets = Arc::new(targets);
+    for endpoint in endpoints
+        .iter_mut()
+        .filter(|e| crate::not_allowed::is_not_allowed(&e.operation_id))
+    {
+        let depth = segments(&endpoint.path).len();
+        let method = endpoint.method.clone();
+        if !targets
+            .iter()
+            .any(|t| t.endpoint.method == method && t.path.len() > depth)
+        {
+            continue;
+        }
+        let own = Member::of(endpoint);
+        let targets = Arc::clone(&targets);
+        endpoint.handler = ApiEndpoint::new(
+            endpoint.operation_id.clone(),
+            move |rqctx: RequestContext<C>, raw: RawRequest| {
+                let (own, targets, method) = (own.endpoint.handler.clone(), Arc::clone(&targets), method.clone());
+                async move {
+                    let written = written_segments(rqctx.request.uri().path());
+                    let target = targets
+                        .iter()
+                        .filter(|t| t.endpoint.method == method && t.path.len() == written.len())
+                        .find(|t| t.matches_written(&written));
+                    match target {
+                        Some(target) => target.handle(rqctx, raw).await,
+                        None => own
+                            .handle_request(rqctx, raw.into_inner())
+                            .await
+                            .map_err(|_| HttpError::for_internal_error("the 405 endpoint failed".to_string())),
+                    }
+                }
+            },
+            endpoint.method.clone(),
+            "application/json",
+            &endpoint.path,
+            ApiEndpointVersions::All,
+        )
+        .handler;
+    }
+    endpoints
 }
 
 /// Hands the request to the first member whose path it matches.
@@ -283,17 +369,7 @@ async fn dispatch<C: ServerContext>(
             format!("no path of this API matches {}", rqctx.request.uri().path()),
         ));
     };
-    let rqctx = member.context(rqctx);
-    // The generated endpoints answer every error themselves (their
-    // extractors never fail and their handlers always give a reply), so
-    // dropshot's handler error, which it does not let us read, can only
-    // be a fault.
-    member
-        .endpoint
-        .handler
-        .handle_request(rqctx, raw.into_inner())
-        .await
-        .map_err(|_| HttpError::for_internal_error(format!("endpoint {} failed", member.endpoint.operation_id)))
+    member.handle(rqctx, raw).await
 }
 
 #[cfg(test)]

@@ -13,6 +13,9 @@ pub struct Components {
     entries: &'static [ComponentSchema],
     /// Every validation form, by name: the `$defs` of each validator.
     definitions: OnceLock<Value>,
+    /// Every documentation form, by name, parsed: what bodies in other
+    /// encodings than JSON are read by (their `xml` objects, say).
+    docs: OnceLock<serde_json::Map<String, Value>>,
 }
 
 /// One entry of `components.schemas`.
@@ -30,7 +33,19 @@ impl Components {
         Components {
             entries,
             definitions: OnceLock::new(),
+            docs: OnceLock::new(),
         }
+    }
+
+    /// The documentation form of the component `name`, parsed.
+    pub(crate) fn doc_value(&self, name: &str) -> Option<&Value> {
+        let docs = self.docs.get_or_init(|| {
+            let entries = self.entries.iter();
+            entries
+                .map(|entry| (entry.name.to_string(), parse(entry.doc)))
+                .collect()
+        });
+        docs.get(name)
     }
 
     fn definitions(&self) -> &Value {
@@ -75,6 +90,7 @@ pub struct Schema {
     /// schema says (a plain `integer`, say), so no validator is needed.
     validation: Option<&'static str>,
     validator: OnceLock<Result<jsonschema::Validator, String>>,
+    doc_value: OnceLock<Value>,
 }
 
 /// Why a value does not satisfy its schema.
@@ -99,7 +115,18 @@ impl Schema {
             doc,
             validation,
             validator: OnceLock::new(),
+            doc_value: OnceLock::new(),
         }
+    }
+
+    /// The documentation form, parsed; its references name
+    /// [`Schema::components`]' entries (`#/components/schemas/<name>`).
+    pub(crate) fn doc_value(&self) -> &Value {
+        self.doc_value.get_or_init(|| parse(self.doc))
+    }
+
+    pub(crate) fn components(&self) -> &'static Components {
+        self.components
     }
 
     /// Checks `value` against the schema.

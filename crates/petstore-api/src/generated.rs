@@ -814,10 +814,11 @@ pub fn register_endpoints<H: PetStoreHandlers>(
         endpoints
             .push(
                 ::dropshot::ApiEndpoint::new(
-                        format!("405 {method} {}", "/v1/openapi.json"),
+                        runtime::not_allowed_id(&method, "/v1/openapi.json"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
+                                    rqctx.request.uri().path(),
                                     "GET",
                                     types::Error::from_problem,
                                 )
@@ -835,13 +836,14 @@ pub fn register_endpoints<H: PetStoreHandlers>(
         endpoints
             .push(
                 ::dropshot::ApiEndpoint::new(
-                        format!("405 {method} {}", "/v1/pets/{petId}"),
+                        runtime::not_allowed_id(&method, "/v1/pets/{petId}"),
                         |
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<GetPetById>|
                         async move {
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
+                                    rqctx.request.uri().path(),
                                     "GET",
                                     types::Error::from_problem,
                                 )
@@ -859,10 +861,11 @@ pub fn register_endpoints<H: PetStoreHandlers>(
         endpoints
             .push(
                 ::dropshot::ApiEndpoint::new(
-                        format!("405 {method} {}", "/v1/store/orders"),
+                        runtime::not_allowed_id(&method, "/v1/store/orders"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
+                                    rqctx.request.uri().path(),
                                     "GET",
                                     types::Error::from_problem,
                                 )
@@ -880,13 +883,14 @@ pub fn register_endpoints<H: PetStoreHandlers>(
         endpoints
             .push(
                 ::dropshot::ApiEndpoint::new(
-                        format!("405 {method} {}", "/v1/store/orders/{orderId}"),
+                        runtime::not_allowed_id(&method, "/v1/store/orders/{orderId}"),
                         |
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<CancelOrder>|
                         async move {
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
+                                    rqctx.request.uri().path(),
                                     "DELETE",
                                     types::Error::from_problem,
                                 )

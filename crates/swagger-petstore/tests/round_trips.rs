@@ -2,8 +2,8 @@
 //! contract and driven over HTTP by its generated progenitor client: every
 //! operation, with OAuth2 and API-key credentials, a literal path beside a
 //! variable one (`/pet/findByStatus`, `/pet/{petId}`), and its JSON, XML
-//! and form media types (the layer serves JSON and forms, and says 406 or
-//! 415 for XML).
+//! and form media types (bodies are read in all three; responses are
+//! written as JSON, and an `Accept` of XML alone is 406).
 
 use dropshot::HttpServer;
 use serde_json::json;
@@ -210,7 +210,7 @@ async fn credentials_are_checked_before_anything_else() {
 }
 
 #[tokio::test]
-async fn json_and_forms_are_served_and_xml_is_declined() {
+async fn json_forms_and_xml_are_read_and_json_is_written() {
     let store = Store::start().await;
     // An order as a form: the same value as JSON.
     let form = store
@@ -239,15 +239,59 @@ async fn json_and_forms_are_served_and_xml_is_declined() {
     let pet: serde_json::Value = pet_form.json().await.unwrap();
     assert_eq!(pet["photoUrls"], json!(["a", "b"]));
     assert_eq!(pet["category"]["name"], "Dogs");
-    // XML is listed by the spec, but the layer neither reads nor writes it.
-    let xml_body = store
-        .raw(reqwest::Method::POST, "/store/order")
+    // XML bodies are read by the schema's `xml` objects into the same
+    // value: `photoUrls` and `tags` wrapped, each item named.
+    let xml_pet = store
+        .raw(reqwest::Method::POST, "/pet")
+        .bearer_auth(TOKEN)
         .header("content-type", "application/xml")
-        .body("<order><quantity>1</quantity></order>")
+        .body(
+            "<pet><name>Rex</name><category><name>Dogs</name></category>\
+             <photoUrls><photoUrl>a</photoUrl><photoUrl>b</photoUrl></photoUrls>\
+             <tags><tag><id>7</id><name>good</name></tag></tags><status>sold</status></pet>",
+        )
         .send()
         .await
         .unwrap();
-    assert_eq!(xml_body.status(), 415);
+    assert_eq!(xml_pet.status(), 200);
+    let pet: serde_json::Value = xml_pet.json().await.unwrap();
+    assert_eq!(
+        (
+            &pet["photoUrls"],
+            &pet["tags"],
+            &pet["category"]["name"],
+            &pet["status"]
+        ),
+        (
+            &json!(["a", "b"]),
+            &json!([{"id": 7, "name": "good"}]),
+            &json!("Dogs"),
+            &json!("sold")
+        )
+    );
+    // The schema holds for XML as for JSON: `photoUrls` is required, and
+    // a status outside the enum or a malformed document is a 400.
+    for (body, names) in [
+        ("<pet><name>Rex</name></pet>", "photoUrls"),
+        (
+            "<pet><name>Rex</name><photoUrls/><status>lost</status></pet>",
+            "/status",
+        ),
+        ("<pet><name>Rex</name>", "well-formed"),
+    ] {
+        let refused = store
+            .raw(reqwest::Method::POST, "/pet")
+            .bearer_auth(TOKEN)
+            .header("content-type", "application/xml")
+            .body(body)
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(refused.status(), 400, "{body}");
+        let problem: serde_json::Value = refused.json().await.unwrap();
+        assert!(problem["detail"].as_str().unwrap().contains(names), "{body}: {problem}");
+    }
+    // Responses are written as JSON only: an `Accept` of XML alone is 406.
     let xml_answer = store
         .raw(reqwest::Method::GET, &format!("/store/order/{}", order["id"]))
         .header("accept", "application/xml")
@@ -263,5 +307,51 @@ async fn json_and_forms_are_served_and_xml_is_declined() {
         .unwrap();
     assert_eq!(json_answer.status(), 200);
     assert_eq!(json_answer.headers()["content-type"], "application/json");
+    store.stop().await;
+}
+
+#[tokio::test]
+async fn an_empty_path_variable_is_served_and_an_empty_segment_is_no_other_path() {
+    let store = Store::start().await;
+    // A user named "" is valid (no `minLength`); its path is `/user/`,
+    // which dropshot's router reads as `/user` (POST only).
+    let created = store
+        .raw(reqwest::Method::POST, "/user")
+        .json(&json!({"username": "", "firstName": "Nobody"}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(created.status(), 200);
+    let found = store.raw(reqwest::Method::GET, "/user/").send().await.unwrap();
+    assert_eq!(found.status(), 200);
+    let user: serde_json::Value = found.json().await.unwrap();
+    assert_eq!(user["firstName"], "Nobody");
+    let updated = store
+        .raw(reqwest::Method::PUT, "/user/")
+        .json(&json!({"username": "", "firstName": "Somebody"}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(updated.status(), 200);
+    let deleted = store.raw(reqwest::Method::DELETE, "/user/").send().await.unwrap();
+    assert_eq!(deleted.status(), 200);
+    let gone = store.raw(reqwest::Method::GET, "/user/").send().await.unwrap();
+    assert_eq!(gone.status(), 404);
+    // An empty order id is read, and is no integer.
+    let order = store.raw(reqwest::Method::GET, "/store/order/").send().await.unwrap();
+    assert_eq!(order.status(), 400);
+    // `/user/` has no PATCH, and is not `/user`: 404 rather than a 405
+    // that would speak of `/user`'s methods.
+    let patch = store.raw(reqwest::Method::PATCH, "/user/").send().await.unwrap();
+    assert_eq!(patch.status(), 404);
+    assert!(patch.headers().get("allow").is_none());
+    // A method `/user` has keeps it, as dropshot routes it.
+    let posted = store
+        .raw(reqwest::Method::POST, "/user/")
+        .json(&json!({"username": "again"}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(posted.status(), 200);
     store.stop().await;
 }

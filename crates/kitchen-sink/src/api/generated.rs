@@ -10187,9 +10187,9 @@ pub fn register_endpoints<H: KitchenSinkHandlers>(
         endpoints
             .push(
                 ::dropshot::ApiEndpoint::new(
-                        format!(
-                            "405 {method} {}",
-                            "/v1/echo/{count}/{ratio}/{flag}/{day}/{at}/{token}/{kind}"
+                        runtime::not_allowed_id(
+                            &method,
+                            "/v1/echo/{count}/{ratio}/{flag}/{day}/{at}/{token}/{kind}",
                         ),
                         |
                             rqctx: ::dropshot::RequestContext<H>,
@@ -10197,6 +10197,7 @@ pub fn register_endpoints<H: KitchenSinkHandlers>(
                         async move {
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
+                                    rqctx.request.uri().path(),
                                     "GET",
                                     types::Error::from_problem,
                                 )
@@ -10214,10 +10215,11 @@ pub fn register_endpoints<H: KitchenSinkHandlers>(
         endpoints
             .push(
                 ::dropshot::ApiEndpoint::new(
-                        format!("405 {method} {}", "/v1/estimates"),
+                        runtime::not_allowed_id(&method, "/v1/estimates"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
+                                    rqctx.request.uri().path(),
                                     "POST",
                                     types::Error::from_problem,
                                 )
@@ -10235,10 +10237,11 @@ pub fn register_endpoints<H: KitchenSinkHandlers>(
         endpoints
             .push(
                 ::dropshot::ApiEndpoint::new(
-                        format!("405 {method} {}", "/v1/exports/orders.csv"),
+                        runtime::not_allowed_id(&method, "/v1/exports/orders.csv"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
+                                    rqctx.request.uri().path(),
                                     "GET",
                                     types::Error::from_problem,
                                 )
@@ -10256,13 +10259,14 @@ pub fn register_endpoints<H: KitchenSinkHandlers>(
         endpoints
             .push(
                 ::dropshot::ApiEndpoint::new(
-                        format!("405 {method} {}", "/v1/labels/{name}"),
+                        runtime::not_allowed_id(&method, "/v1/labels/{name}"),
                         |
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<PutLabel>|
                         async move {
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
+                                    rqctx.request.uri().path(),
                                     "PUT",
                                     types::Error::from_problem,
                                 )
@@ -10280,10 +10284,11 @@ pub fn register_endpoints<H: KitchenSinkHandlers>(
         endpoints
             .push(
                 ::dropshot::ApiEndpoint::new(
-                        format!("405 {method} {}", "/v1/latest-order"),
+                        runtime::not_allowed_id(&method, "/v1/latest-order"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
+                                    rqctx.request.uri().path(),
                                     "GET",
                                     types::Error::from_problem,
                                 )
@@ -10301,13 +10306,14 @@ pub fn register_endpoints<H: KitchenSinkHandlers>(
         endpoints
             .push(
                 ::dropshot::ApiEndpoint::new(
-                        format!("405 {method} {}", "/v1/legacy/orders/{orderId}"),
+                        runtime::not_allowed_id(&method, "/v1/legacy/orders/{orderId}"),
                         |
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<GetLegacyOrder>|
                         async move {
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
+                                    rqctx.request.uri().path(),
                                     "GET",
                                     types::Error::from_problem,
                                 )
@@ -10325,10 +10331,11 @@ pub fn register_endpoints<H: KitchenSinkHandlers>(
         endpoints
             .push(
                 ::dropshot::ApiEndpoint::new(
-                        format!("405 {method} {}", "/v1/newsletter"),
+                        runtime::not_allowed_id(&method, "/v1/newsletter"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
+                                    rqctx.request.uri().path(),
                                     "POST",
                                     types::Error::from_problem,
                                 )
@@ -10346,10 +10353,11 @@ pub fn register_endpoints<H: KitchenSinkHandlers>(
         endpoints
             .push(
                 ::dropshot::ApiEndpoint::new(
-                        format!("405 {method} {}", "/v1/openapi.json"),
+                        runtime::not_allowed_id(&method, "/v1/openapi.json"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
+                                    rqctx.request.uri().path(),
                                     "GET",
                                     types::Error::from_problem,
                                 )
@@ -10367,10 +10375,11 @@ pub fn register_endpoints<H: KitchenSinkHandlers>(
         endpoints
             .push(
                 ::dropshot::ApiEndpoint::new(
-                        format!("405 {method} {}", "/v1/orders"),
+                        runtime::not_allowed_id(&method, "/v1/orders"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
+                                    rqctx.request.uri().path(),
                                     "GET, OPTIONS, POST",
                                     types::Error::from_problem,
                                 )
@@ -10388,10 +10397,11 @@ pub fn register_endpoints<H: KitchenSinkHandlers>(
         endpoints
             .push(
                 ::dropshot::ApiEndpoint::new(
-                        format!("405 {method} {}", "/v1/orders/summary"),
+                        runtime::not_allowed_id(&method, "/v1/orders/summary"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
+                                    rqctx.request.uri().path(),
                                     "GET",
                                     types::Error::from_problem,
                                 )
@@ -10409,13 +10419,14 @@ pub fn register_endpoints<H: KitchenSinkHandlers>(
         endpoints
             .push(
                 ::dropshot::ApiEndpoint::new(
-                        format!("405 {method} {}", "/v1/orders/{id}/status"),
+                        runtime::not_allowed_id(&method, "/v1/orders/{id}/status"),
                         |
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<GetOrderStatus>|
                         async move {
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
+                                    rqctx.request.uri().path(),
                                     "GET",
                                     types::Error::from_problem,
                                 )
@@ -10433,13 +10444,14 @@ pub fn register_endpoints<H: KitchenSinkHandlers>(
         endpoints
             .push(
                 ::dropshot::ApiEndpoint::new(
-                        format!("405 {method} {}", "/v1/orders/{orderId}"),
+                        runtime::not_allowed_id(&method, "/v1/orders/{orderId}"),
                         |
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<UpdateOrder>|
                         async move {
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
+                                    rqctx.request.uri().path(),
                                     "DELETE, GET, HEAD, PATCH",
                                     types::Error::from_problem,
                                 )
@@ -10457,13 +10469,14 @@ pub fn register_endpoints<H: KitchenSinkHandlers>(
         endpoints
             .push(
                 ::dropshot::ApiEndpoint::new(
-                        format!("405 {method} {}", "/v1/orders/{orderId}/label"),
+                        runtime::not_allowed_id(&method, "/v1/orders/{orderId}/label"),
                         |
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<GetLabel>|
                         async move {
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
+                                    rqctx.request.uri().path(),
                                     "GET",
                                     types::Error::from_problem,
                                 )
@@ -10481,13 +10494,14 @@ pub fn register_endpoints<H: KitchenSinkHandlers>(
         endpoints
             .push(
                 ::dropshot::ApiEndpoint::new(
-                        format!("405 {method} {}", "/v1/orders/{orderId}/lines"),
+                        runtime::not_allowed_id(&method, "/v1/orders/{orderId}/lines"),
                         |
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<ListOrderLines>|
                         async move {
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
+                                    rqctx.request.uri().path(),
                                     "GET",
                                     types::Error::from_problem,
                                 )
@@ -10505,13 +10519,14 @@ pub fn register_endpoints<H: KitchenSinkHandlers>(
         endpoints
             .push(
                 ::dropshot::ApiEndpoint::new(
-                        format!("405 {method} {}", "/v1/orders/{orderId}/notes"),
+                        runtime::not_allowed_id(&method, "/v1/orders/{orderId}/notes"),
                         |
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<AddNote>|
                         async move {
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
+                                    rqctx.request.uri().path(),
                                     "POST",
                                     types::Error::from_problem,
                                 )
@@ -10529,13 +10544,14 @@ pub fn register_endpoints<H: KitchenSinkHandlers>(
         endpoints
             .push(
                 ::dropshot::ApiEndpoint::new(
-                        format!("405 {method} {}", "/v1/orders/{orderId}/payment"),
+                        runtime::not_allowed_id(&method, "/v1/orders/{orderId}/payment"),
                         |
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<PayOrder>|
                         async move {
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
+                                    rqctx.request.uri().path(),
                                     "POST",
                                     types::Error::from_problem,
                                 )
@@ -10553,13 +10569,14 @@ pub fn register_endpoints<H: KitchenSinkHandlers>(
         endpoints
             .push(
                 ::dropshot::ApiEndpoint::new(
-                        format!("405 {method} {}", "/v1/orders/{orderId}/photo"),
+                        runtime::not_allowed_id(&method, "/v1/orders/{orderId}/photo"),
                         |
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<UploadPhoto>|
                         async move {
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
+                                    rqctx.request.uri().path(),
                                     "GET, PUT",
                                     types::Error::from_problem,
                                 )
@@ -10577,13 +10594,14 @@ pub fn register_endpoints<H: KitchenSinkHandlers>(
         endpoints
             .push(
                 ::dropshot::ApiEndpoint::new(
-                        format!("405 {method} {}", "/v1/orders/{orderId}/receipt"),
+                        runtime::not_allowed_id(&method, "/v1/orders/{orderId}/receipt"),
                         |
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<GetReceipt>|
                         async move {
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
+                                    rqctx.request.uri().path(),
                                     "GET",
                                     types::Error::from_problem,
                                 )
@@ -10601,13 +10619,14 @@ pub fn register_endpoints<H: KitchenSinkHandlers>(
         endpoints
             .push(
                 ::dropshot::ApiEndpoint::new(
-                        format!("405 {method} {}", "/v1/orders/{orderId}/refund"),
+                        runtime::not_allowed_id(&method, "/v1/orders/{orderId}/refund"),
                         |
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<RefundOrder>|
                         async move {
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
+                                    rqctx.request.uri().path(),
                                     "POST",
                                     types::Error::from_problem,
                                 )
@@ -10625,13 +10644,17 @@ pub fn register_endpoints<H: KitchenSinkHandlers>(
         endpoints
             .push(
                 ::dropshot::ApiEndpoint::new(
-                        format!("405 {method} {}", "/v1/orders/{orderId}/shipment"),
+                        runtime::not_allowed_id(
+                            &method,
+                            "/v1/orders/{orderId}/shipment",
+                        ),
                         |
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<ShipOrder>|
                         async move {
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
+                                    rqctx.request.uri().path(),
                                     "POST",
                                     types::Error::from_problem,
                                 )
@@ -10649,13 +10672,14 @@ pub fn register_endpoints<H: KitchenSinkHandlers>(
         endpoints
             .push(
                 ::dropshot::ApiEndpoint::new(
-                        format!("405 {method} {}", "/v1/orders/{orderId}/watch"),
+                        runtime::not_allowed_id(&method, "/v1/orders/{orderId}/watch"),
                         |
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<WatchOrder>|
                         async move {
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
+                                    rqctx.request.uri().path(),
                                     "GET",
                                     types::Error::from_problem,
                                 )
@@ -10673,13 +10697,14 @@ pub fn register_endpoints<H: KitchenSinkHandlers>(
         endpoints
             .push(
                 ::dropshot::ApiEndpoint::new(
-                        format!("405 {method} {}", "/v1/payments/{paymentId}"),
+                        runtime::not_allowed_id(&method, "/v1/payments/{paymentId}"),
                         |
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<GetPayment>|
                         async move {
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
+                                    rqctx.request.uri().path(),
                                     "GET",
                                     types::Error::from_problem,
                                 )
@@ -10697,10 +10722,11 @@ pub fn register_endpoints<H: KitchenSinkHandlers>(
         endpoints
             .push(
                 ::dropshot::ApiEndpoint::new(
-                        format!("405 {method} {}", "/v1/preferences"),
+                        runtime::not_allowed_id(&method, "/v1/preferences"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
+                                    rqctx.request.uri().path(),
                                     "POST",
                                     types::Error::from_problem,
                                 )
@@ -10718,10 +10744,11 @@ pub fn register_endpoints<H: KitchenSinkHandlers>(
         endpoints
             .push(
                 ::dropshot::ApiEndpoint::new(
-                        format!("405 {method} {}", "/v1/quotes"),
+                        runtime::not_allowed_id(&method, "/v1/quotes"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
+                                    rqctx.request.uri().path(),
                                     "POST",
                                     types::Error::from_problem,
                                 )
@@ -10739,13 +10766,14 @@ pub fn register_endpoints<H: KitchenSinkHandlers>(
         endpoints
             .push(
                 ::dropshot::ApiEndpoint::new(
-                        format!("405 {method} {}", "/v1/reports/{period}/{day}"),
+                        runtime::not_allowed_id(&method, "/v1/reports/{period}/{day}"),
                         |
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<GetReport>|
                         async move {
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
+                                    rqctx.request.uri().path(),
                                     "GET",
                                     types::Error::from_problem,
                                 )
@@ -10763,10 +10791,11 @@ pub fn register_endpoints<H: KitchenSinkHandlers>(
         endpoints
             .push(
                 ::dropshot::ApiEndpoint::new(
-                        format!("405 {method} {}", "/v1/status"),
+                        runtime::not_allowed_id(&method, "/v1/status"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
+                                    rqctx.request.uri().path(),
                                     "GET, TRACE",
                                     types::Error::from_problem,
                                 )
@@ -10784,10 +10813,11 @@ pub fn register_endpoints<H: KitchenSinkHandlers>(
         endpoints
             .push(
                 ::dropshot::ApiEndpoint::new(
-                        format!("405 {method} {}", "/v1/store/inventory"),
+                        runtime::not_allowed_id(&method, "/v1/store/inventory"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
+                                    rqctx.request.uri().path(),
                                     "GET",
                                     types::Error::from_problem,
                                 )
@@ -10805,10 +10835,11 @@ pub fn register_endpoints<H: KitchenSinkHandlers>(
         endpoints
             .push(
                 ::dropshot::ApiEndpoint::new(
-                        format!("405 {method} {}", "/v1/store/order-count"),
+                        runtime::not_allowed_id(&method, "/v1/store/order-count"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
+                                    rqctx.request.uri().path(),
                                     "GET",
                                     types::Error::from_problem,
                                 )
@@ -10826,10 +10857,11 @@ pub fn register_endpoints<H: KitchenSinkHandlers>(
         endpoints
             .push(
                 ::dropshot::ApiEndpoint::new(
-                        format!("405 {method} {}", "/v1/whoami"),
+                        runtime::not_allowed_id(&method, "/v1/whoami"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
+                                    rqctx.request.uri().path(),
                                     "GET",
                                     types::Error::from_problem,
                                 )

@@ -902,10 +902,11 @@ pub fn register_endpoints<H: PetStoreHandlers>(
         endpoints
             .push(
                 ::dropshot::ApiEndpoint::new(
-                        format!("405 {method} {}", "/v2/openapi.json"),
+                        runtime::not_allowed_id(&method, "/v2/openapi.json"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
+                                    rqctx.request.uri().path(),
                                     "GET",
                                     types::Problem::from_problem,
                                 )
@@ -923,10 +924,11 @@ pub fn register_endpoints<H: PetStoreHandlers>(
         endpoints
             .push(
                 ::dropshot::ApiEndpoint::new(
-                        format!("405 {method} {}", "/v2/store/orders"),
+                        runtime::not_allowed_id(&method, "/v2/store/orders"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
+                                    rqctx.request.uri().path(),
                                     "GET",
                                     types::Problem::from_problem,
                                 )
@@ -944,13 +946,14 @@ pub fn register_endpoints<H: PetStoreHandlers>(
         endpoints
             .push(
                 ::dropshot::ApiEndpoint::new(
-                        format!("405 {method} {}", "/v2/store/orders/{orderId}"),
+                        runtime::not_allowed_id(&method, "/v2/store/orders/{orderId}"),
                         |
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<CancelOrder>|
                         async move {
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
+                                    rqctx.request.uri().path(),
                                     "DELETE",
                                     types::Problem::from_problem,
                                 )

@@ -10,11 +10,11 @@ use super::model::Context;
 use super::parameters::{option_str, scalar};
 use crate::codegen::spec::forms::{self, FormKind};
 use crate::codegen::spec::media::essence;
-use crate::codegen::spec::{OperationRef, SpecError, served_body};
+use crate::codegen::spec::{OperationRef, SpecError, is_xml, served_body};
 
 pub(super) struct RequestBody {
     pub(super) media_type: String,
-    /// `Json`, `Form`, `Binary` or `Text`.
+    /// `Json`, `Form`, `Xml`, `Binary` or `Text`.
     pub(super) kind: &'static str,
     /// The other media types read into the same value, with their kind.
     pub(super) alternatives: Vec<(String, &'static str)>,
@@ -128,6 +128,9 @@ pub(super) fn describe_body(cx: &mut Context<'_>, op: &OperationRef<'_>) -> Resu
 
 /// How a body of `media_type` is read (`runtime::BodyKind`).
 fn body_kind(media_type: &str) -> &'static str {
+    if is_xml(media_type) {
+        return "Xml";
+    }
     match essence(media_type).as_str() {
         "application/octet-stream" => "Binary",
         "text/plain" => "Text",

@@ -35,9 +35,9 @@ pub(super) fn registrations(operations: &[Operation], document_path: &str, error
             for method in runtime::methods_other_than(&[#(#methods),*]) {
                 endpoints.push(
                     ::dropshot::ApiEndpoint::new(
-                        format!("405 {method} {}", #path),
+                        runtime::not_allowed_id(&method, #path),
                         |rqctx: ::dropshot::RequestContext<H> #extractor| async move {
-                            runtime::method_not_allowed(rqctx.request.method(), #allowed, #error_type::from_problem)
+                            runtime::method_not_allowed(rqctx.request.method(), rqctx.request.uri().path(), #allowed, #error_type::from_problem)
                                 .map_err(#error_type::from)
                         },
                         method,

@@ -23,7 +23,7 @@ use openapiv3::{OpenAPI, Operation, ReferenceOr, StatusCode};
 use serde_json::{Map, Value};
 
 pub(crate) use checks::BODY_MEDIA_TYPES;
-pub use checks::{schema_type, served_body};
+pub use checks::{is_xml, schema_type, served_body};
 pub use router::path_variables;
 pub use servers::{base_path, mount_path, server_url};
 

@@ -788,10 +788,11 @@ pub fn register_endpoints<H: TestHandlers>(
         endpoints
             .push(
                 ::dropshot::ApiEndpoint::new(
-                        format!("405 {method} {}", "/openapi.json"),
+                        runtime::not_allowed_id(&method, "/openapi.json"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
+                                    rqctx.request.uri().path(),
                                     "GET",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -809,10 +810,11 @@ pub fn register_endpoints<H: TestHandlers>(
         endpoints
             .push(
                 ::dropshot::ApiEndpoint::new(
-                        format!("405 {method} {}", "/test/dropshot-error"),
+                        runtime::not_allowed_id(&method, "/test/dropshot-error"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
+                                    rqctx.request.uri().path(),
                                     "GET",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -830,13 +832,17 @@ pub fn register_endpoints<H: TestHandlers>(
         endpoints
             .push(
                 ::dropshot::ApiEndpoint::new(
-                        format!("405 {method} {}", "/test/enum-error/{should_error}"),
+                        runtime::not_allowed_id(
+                            &method,
+                            "/test/enum-error/{should_error}",
+                        ),
                         |
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<EnumErrorHandler>|
                         async move {
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
+                                    rqctx.request.uri().path(),
                                     "GET",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -854,13 +860,17 @@ pub fn register_endpoints<H: TestHandlers>(
         endpoints
             .push(
                 ::dropshot::ApiEndpoint::new(
-                        format!("405 {method} {}", "/test/struct-error/{should_error}"),
+                        runtime::not_allowed_id(
+                            &method,
+                            "/test/struct-error/{should_error}",
+                        ),
                         |
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<StructErrorHandler>|
                         async move {
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
+                                    rqctx.request.uri().path(),
                                     "GET",
                                     runtime::ProblemDetails::from_problem,
                                 )

@@ -1221,13 +1221,14 @@ pub fn register_endpoints<H: LinkExampleHandlers>(
         endpoints
             .push(
                 ::dropshot::ApiEndpoint::new(
-                        format!("405 {method} {}", "/2.0/repositories/{username}"),
+                        runtime::not_allowed_id(&method, "/2.0/repositories/{username}"),
                         |
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<GetRepositoriesByOwner>|
                         async move {
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
+                                    rqctx.request.uri().path(),
                                     "GET",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -1245,8 +1246,9 @@ pub fn register_endpoints<H: LinkExampleHandlers>(
         endpoints
             .push(
                 ::dropshot::ApiEndpoint::new(
-                        format!(
-                            "405 {method} {}", "/2.0/repositories/{username}/{slug}"
+                        runtime::not_allowed_id(
+                            &method,
+                            "/2.0/repositories/{username}/{slug}",
                         ),
                         |
                             rqctx: ::dropshot::RequestContext<H>,
@@ -1254,6 +1256,7 @@ pub fn register_endpoints<H: LinkExampleHandlers>(
                         async move {
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
+                                    rqctx.request.uri().path(),
                                     "GET",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -1271,9 +1274,9 @@ pub fn register_endpoints<H: LinkExampleHandlers>(
         endpoints
             .push(
                 ::dropshot::ApiEndpoint::new(
-                        format!(
-                            "405 {method} {}",
-                            "/2.0/repositories/{username}/{slug}/pullrequests"
+                        runtime::not_allowed_id(
+                            &method,
+                            "/2.0/repositories/{username}/{slug}/pullrequests",
                         ),
                         |
                             rqctx: ::dropshot::RequestContext<H>,
@@ -1281,6 +1284,7 @@ pub fn register_endpoints<H: LinkExampleHandlers>(
                         async move {
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
+                                    rqctx.request.uri().path(),
                                     "GET",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -1298,9 +1302,9 @@ pub fn register_endpoints<H: LinkExampleHandlers>(
         endpoints
             .push(
                 ::dropshot::ApiEndpoint::new(
-                        format!(
-                            "405 {method} {}",
-                            "/2.0/repositories/{username}/{slug}/pullrequests/{pid}"
+                        runtime::not_allowed_id(
+                            &method,
+                            "/2.0/repositories/{username}/{slug}/pullrequests/{pid}",
                         ),
                         |
                             rqctx: ::dropshot::RequestContext<H>,
@@ -1308,6 +1312,7 @@ pub fn register_endpoints<H: LinkExampleHandlers>(
                         async move {
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
+                                    rqctx.request.uri().path(),
                                     "GET",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -1325,9 +1330,9 @@ pub fn register_endpoints<H: LinkExampleHandlers>(
         endpoints
             .push(
                 ::dropshot::ApiEndpoint::new(
-                        format!(
-                            "405 {method} {}",
-                            "/2.0/repositories/{username}/{slug}/pullrequests/{pid}/merge"
+                        runtime::not_allowed_id(
+                            &method,
+                            "/2.0/repositories/{username}/{slug}/pullrequests/{pid}/merge",
                         ),
                         |
                             rqctx: ::dropshot::RequestContext<H>,
@@ -1335,6 +1340,7 @@ pub fn register_endpoints<H: LinkExampleHandlers>(
                         async move {
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
+                                    rqctx.request.uri().path(),
                                     "POST",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -1352,13 +1358,14 @@ pub fn register_endpoints<H: LinkExampleHandlers>(
         endpoints
             .push(
                 ::dropshot::ApiEndpoint::new(
-                        format!("405 {method} {}", "/2.0/users/{username}"),
+                        runtime::not_allowed_id(&method, "/2.0/users/{username}"),
                         |
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<GetUserByName>|
                         async move {
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
+                                    rqctx.request.uri().path(),
                                     "GET",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -1376,10 +1383,11 @@ pub fn register_endpoints<H: LinkExampleHandlers>(
         endpoints
             .push(
                 ::dropshot::ApiEndpoint::new(
-                        format!("405 {method} {}", "/openapi.json"),
+                        runtime::not_allowed_id(&method, "/openapi.json"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
+                                    rqctx.request.uri().path(),
                                     "GET",
                                     runtime::ProblemDetails::from_problem,
                                 )

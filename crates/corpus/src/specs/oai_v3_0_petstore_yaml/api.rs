@@ -681,10 +681,11 @@ pub fn register_endpoints<H: SwaggerPetstoreHandlers>(
         endpoints
             .push(
                 ::dropshot::ApiEndpoint::new(
-                        format!("405 {method} {}", "/v1/openapi.json"),
+                        runtime::not_allowed_id(&method, "/v1/openapi.json"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
+                                    rqctx.request.uri().path(),
                                     "GET",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -702,10 +703,11 @@ pub fn register_endpoints<H: SwaggerPetstoreHandlers>(
         endpoints
             .push(
                 ::dropshot::ApiEndpoint::new(
-                        format!("405 {method} {}", "/v1/pets"),
+                        runtime::not_allowed_id(&method, "/v1/pets"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
+                                    rqctx.request.uri().path(),
                                     "GET, POST",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -723,13 +725,14 @@ pub fn register_endpoints<H: SwaggerPetstoreHandlers>(
         endpoints
             .push(
                 ::dropshot::ApiEndpoint::new(
-                        format!("405 {method} {}", "/v1/pets/{petId}"),
+                        runtime::not_allowed_id(&method, "/v1/pets/{petId}"),
                         |
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<ShowPetById>|
                         async move {
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
+                                    rqctx.request.uri().path(),
                                     "GET",
                                     runtime::ProblemDetails::from_problem,
                                 )

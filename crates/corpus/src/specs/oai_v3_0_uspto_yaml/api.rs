@@ -705,10 +705,11 @@ pub fn register_endpoints<H: UsptoDataSetApiHandlers>(
         endpoints
             .push(
                 ::dropshot::ApiEndpoint::new(
-                        format!("405 {method} {}", "/ds-api/"),
+                        runtime::not_allowed_id(&method, "/ds-api/"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
+                                    rqctx.request.uri().path(),
                                     "GET",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -726,10 +727,11 @@ pub fn register_endpoints<H: UsptoDataSetApiHandlers>(
         endpoints
             .push(
                 ::dropshot::ApiEndpoint::new(
-                        format!("405 {method} {}", "/ds-api/openapi.json"),
+                        runtime::not_allowed_id(&method, "/ds-api/openapi.json"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
+                                    rqctx.request.uri().path(),
                                     "GET",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -747,13 +749,17 @@ pub fn register_endpoints<H: UsptoDataSetApiHandlers>(
         endpoints
             .push(
                 ::dropshot::ApiEndpoint::new(
-                        format!("405 {method} {}", "/ds-api/{dataset}/{version}/fields"),
+                        runtime::not_allowed_id(
+                            &method,
+                            "/ds-api/{dataset}/{version}/fields",
+                        ),
                         |
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<ListSearchableFields>|
                         async move {
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
+                                    rqctx.request.uri().path(),
                                     "GET",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -771,8 +777,9 @@ pub fn register_endpoints<H: UsptoDataSetApiHandlers>(
         endpoints
             .push(
                 ::dropshot::ApiEndpoint::new(
-                        format!(
-                            "405 {method} {}", "/ds-api/{dataset}/{version}/records"
+                        runtime::not_allowed_id(
+                            &method,
+                            "/ds-api/{dataset}/{version}/records",
                         ),
                         |
                             rqctx: ::dropshot::RequestContext<H>,
@@ -780,6 +787,7 @@ pub fn register_endpoints<H: UsptoDataSetApiHandlers>(
                         async move {
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
+                                    rqctx.request.uri().path(),
                                     "POST",
                                     runtime::ProblemDetails::from_problem,
                                 )

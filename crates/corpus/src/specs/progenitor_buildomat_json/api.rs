@@ -2946,10 +2946,11 @@ pub fn register_endpoints<H: BuildomatHandlers>(
         endpoints
             .push(
                 ::dropshot::ApiEndpoint::new(
-                        format!("405 {method} {}", "/openapi.json"),
+                        runtime::not_allowed_id(&method, "/openapi.json"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
+                                    rqctx.request.uri().path(),
                                     "GET",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -2967,10 +2968,11 @@ pub fn register_endpoints<H: BuildomatHandlers>(
         endpoints
             .push(
                 ::dropshot::ApiEndpoint::new(
-                        format!("405 {method} {}", "/v1/control/hold"),
+                        runtime::not_allowed_id(&method, "/v1/control/hold"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
+                                    rqctx.request.uri().path(),
                                     "POST",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -2988,10 +2990,11 @@ pub fn register_endpoints<H: BuildomatHandlers>(
         endpoints
             .push(
                 ::dropshot::ApiEndpoint::new(
-                        format!("405 {method} {}", "/v1/control/resume"),
+                        runtime::not_allowed_id(&method, "/v1/control/resume"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
+                                    rqctx.request.uri().path(),
                                     "POST",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -3009,10 +3012,11 @@ pub fn register_endpoints<H: BuildomatHandlers>(
         endpoints
             .push(
                 ::dropshot::ApiEndpoint::new(
-                        format!("405 {method} {}", "/v1/header-arg"),
+                        runtime::not_allowed_id(&method, "/v1/header-arg"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
+                                    rqctx.request.uri().path(),
                                     "GET",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -3030,13 +3034,14 @@ pub fn register_endpoints<H: BuildomatHandlers>(
         endpoints
             .push(
                 ::dropshot::ApiEndpoint::new(
-                        format!("405 {method} {}", "/v1/task/{Task}"),
+                        runtime::not_allowed_id(&method, "/v1/task/{Task}"),
                         |
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<TaskGet>|
                         async move {
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
+                                    rqctx.request.uri().path(),
                                     "GET",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -3054,10 +3059,11 @@ pub fn register_endpoints<H: BuildomatHandlers>(
         endpoints
             .push(
                 ::dropshot::ApiEndpoint::new(
-                        format!("405 {method} {}", "/v1/tasks"),
+                        runtime::not_allowed_id(&method, "/v1/tasks"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
+                                    rqctx.request.uri().path(),
                                     "GET, POST",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -3075,13 +3081,14 @@ pub fn register_endpoints<H: BuildomatHandlers>(
         endpoints
             .push(
                 ::dropshot::ApiEndpoint::new(
-                        format!("405 {method} {}", "/v1/tasks/{task}/events"),
+                        runtime::not_allowed_id(&method, "/v1/tasks/{task}/events"),
                         |
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<TaskEventsGet>|
                         async move {
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
+                                    rqctx.request.uri().path(),
                                     "GET",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -3099,13 +3106,14 @@ pub fn register_endpoints<H: BuildomatHandlers>(
         endpoints
             .push(
                 ::dropshot::ApiEndpoint::new(
-                        format!("405 {method} {}", "/v1/tasks/{task}/outputs"),
+                        runtime::not_allowed_id(&method, "/v1/tasks/{task}/outputs"),
                         |
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<TaskOutputsGet>|
                         async move {
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
+                                    rqctx.request.uri().path(),
                                     "GET",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -3123,13 +3131,17 @@ pub fn register_endpoints<H: BuildomatHandlers>(
         endpoints
             .push(
                 ::dropshot::ApiEndpoint::new(
-                        format!("405 {method} {}", "/v1/tasks/{task}/outputs/{output}"),
+                        runtime::not_allowed_id(
+                            &method,
+                            "/v1/tasks/{task}/outputs/{output}",
+                        ),
                         |
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<TaskOutputDownload>|
                         async move {
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
+                                    rqctx.request.uri().path(),
                                     "GET",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -3147,10 +3159,11 @@ pub fn register_endpoints<H: BuildomatHandlers>(
         endpoints
             .push(
                 ::dropshot::ApiEndpoint::new(
-                        format!("405 {method} {}", "/v1/users"),
+                        runtime::not_allowed_id(&method, "/v1/users"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
+                                    rqctx.request.uri().path(),
                                     "POST",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -3168,10 +3181,11 @@ pub fn register_endpoints<H: BuildomatHandlers>(
         endpoints
             .push(
                 ::dropshot::ApiEndpoint::new(
-                        format!("405 {method} {}", "/v1/whoami"),
+                        runtime::not_allowed_id(&method, "/v1/whoami"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
+                                    rqctx.request.uri().path(),
                                     "GET",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -3189,10 +3203,11 @@ pub fn register_endpoints<H: BuildomatHandlers>(
         endpoints
             .push(
                 ::dropshot::ApiEndpoint::new(
-                        format!("405 {method} {}", "/v1/whoami/name"),
+                        runtime::not_allowed_id(&method, "/v1/whoami/name"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
+                                    rqctx.request.uri().path(),
                                     "PUT",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -3210,10 +3225,11 @@ pub fn register_endpoints<H: BuildomatHandlers>(
         endpoints
             .push(
                 ::dropshot::ApiEndpoint::new(
-                        format!("405 {method} {}", "/v1/worker/bootstrap"),
+                        runtime::not_allowed_id(&method, "/v1/worker/bootstrap"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
+                                    rqctx.request.uri().path(),
                                     "POST",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -3231,10 +3247,11 @@ pub fn register_endpoints<H: BuildomatHandlers>(
         endpoints
             .push(
                 ::dropshot::ApiEndpoint::new(
-                        format!("405 {method} {}", "/v1/worker/ping"),
+                        runtime::not_allowed_id(&method, "/v1/worker/ping"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
+                                    rqctx.request.uri().path(),
                                     "GET",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -3252,13 +3269,17 @@ pub fn register_endpoints<H: BuildomatHandlers>(
         endpoints
             .push(
                 ::dropshot::ApiEndpoint::new(
-                        format!("405 {method} {}", "/v1/worker/task/{task}/append"),
+                        runtime::not_allowed_id(
+                            &method,
+                            "/v1/worker/task/{task}/append",
+                        ),
                         |
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<WorkerTaskAppend>|
                         async move {
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
+                                    rqctx.request.uri().path(),
                                     "POST",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -3276,13 +3297,14 @@ pub fn register_endpoints<H: BuildomatHandlers>(
         endpoints
             .push(
                 ::dropshot::ApiEndpoint::new(
-                        format!("405 {method} {}", "/v1/worker/task/{task}/chunk"),
+                        runtime::not_allowed_id(&method, "/v1/worker/task/{task}/chunk"),
                         |
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<WorkerTaskUploadChunk>|
                         async move {
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
+                                    rqctx.request.uri().path(),
                                     "POST",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -3300,13 +3322,17 @@ pub fn register_endpoints<H: BuildomatHandlers>(
         endpoints
             .push(
                 ::dropshot::ApiEndpoint::new(
-                        format!("405 {method} {}", "/v1/worker/task/{task}/complete"),
+                        runtime::not_allowed_id(
+                            &method,
+                            "/v1/worker/task/{task}/complete",
+                        ),
                         |
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<WorkerTaskComplete>|
                         async move {
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
+                                    rqctx.request.uri().path(),
                                     "POST",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -3324,13 +3350,17 @@ pub fn register_endpoints<H: BuildomatHandlers>(
         endpoints
             .push(
                 ::dropshot::ApiEndpoint::new(
-                        format!("405 {method} {}", "/v1/worker/task/{task}/output"),
+                        runtime::not_allowed_id(
+                            &method,
+                            "/v1/worker/task/{task}/output",
+                        ),
                         |
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<WorkerTaskAddOutput>|
                         async move {
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
+                                    rqctx.request.uri().path(),
                                     "POST",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -3348,10 +3378,11 @@ pub fn register_endpoints<H: BuildomatHandlers>(
         endpoints
             .push(
                 ::dropshot::ApiEndpoint::new(
-                        format!("405 {method} {}", "/v1/workers"),
+                        runtime::not_allowed_id(&method, "/v1/workers"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
+                                    rqctx.request.uri().path(),
                                     "GET",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -3369,10 +3400,11 @@ pub fn register_endpoints<H: BuildomatHandlers>(
         endpoints
             .push(
                 ::dropshot::ApiEndpoint::new(
-                        format!("405 {method} {}", "/v1/workers/recycle"),
+                        runtime::not_allowed_id(&method, "/v1/workers/recycle"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
+                                    rqctx.request.uri().path(),
                                     "POST",
                                     runtime::ProblemDetails::from_problem,
                                 )

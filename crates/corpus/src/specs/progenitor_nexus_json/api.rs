@@ -49234,13 +49234,14 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
         endpoints
             .push(
                 ::dropshot::ApiEndpoint::new(
-                        format!("405 {method} {}", "/by-id/disks/{id}"),
+                        runtime::not_allowed_id(&method, "/by-id/disks/{id}"),
                         |
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<DiskViewById>|
                         async move {
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
+                                    rqctx.request.uri().path(),
                                     "GET",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -49258,13 +49259,14 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
         endpoints
             .push(
                 ::dropshot::ApiEndpoint::new(
-                        format!("405 {method} {}", "/by-id/images/{id}"),
+                        runtime::not_allowed_id(&method, "/by-id/images/{id}"),
                         |
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<ImageViewById>|
                         async move {
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
+                                    rqctx.request.uri().path(),
                                     "GET",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -49282,13 +49284,14 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
         endpoints
             .push(
                 ::dropshot::ApiEndpoint::new(
-                        format!("405 {method} {}", "/by-id/instances/{id}"),
+                        runtime::not_allowed_id(&method, "/by-id/instances/{id}"),
                         |
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<InstanceViewById>|
                         async move {
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
+                                    rqctx.request.uri().path(),
                                     "GET",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -49306,13 +49309,17 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
         endpoints
             .push(
                 ::dropshot::ApiEndpoint::new(
-                        format!("405 {method} {}", "/by-id/network-interfaces/{id}"),
+                        runtime::not_allowed_id(
+                            &method,
+                            "/by-id/network-interfaces/{id}",
+                        ),
                         |
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<InstanceNetworkInterfaceViewById>|
                         async move {
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
+                                    rqctx.request.uri().path(),
                                     "GET",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -49330,13 +49337,14 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
         endpoints
             .push(
                 ::dropshot::ApiEndpoint::new(
-                        format!("405 {method} {}", "/by-id/organizations/{id}"),
+                        runtime::not_allowed_id(&method, "/by-id/organizations/{id}"),
                         |
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<OrganizationViewById>|
                         async move {
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
+                                    rqctx.request.uri().path(),
                                     "GET",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -49354,13 +49362,14 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
         endpoints
             .push(
                 ::dropshot::ApiEndpoint::new(
-                        format!("405 {method} {}", "/by-id/projects/{id}"),
+                        runtime::not_allowed_id(&method, "/by-id/projects/{id}"),
                         |
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<ProjectViewById>|
                         async move {
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
+                                    rqctx.request.uri().path(),
                                     "GET",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -49378,13 +49387,14 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
         endpoints
             .push(
                 ::dropshot::ApiEndpoint::new(
-                        format!("405 {method} {}", "/by-id/snapshots/{id}"),
+                        runtime::not_allowed_id(&method, "/by-id/snapshots/{id}"),
                         |
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<SnapshotViewById>|
                         async move {
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
+                                    rqctx.request.uri().path(),
                                     "GET",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -49402,13 +49412,17 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
         endpoints
             .push(
                 ::dropshot::ApiEndpoint::new(
-                        format!("405 {method} {}", "/by-id/vpc-router-routes/{id}"),
+                        runtime::not_allowed_id(
+                            &method,
+                            "/by-id/vpc-router-routes/{id}",
+                        ),
                         |
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<VpcRouterRouteViewById>|
                         async move {
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
+                                    rqctx.request.uri().path(),
                                     "GET",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -49426,13 +49440,14 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
         endpoints
             .push(
                 ::dropshot::ApiEndpoint::new(
-                        format!("405 {method} {}", "/by-id/vpc-routers/{id}"),
+                        runtime::not_allowed_id(&method, "/by-id/vpc-routers/{id}"),
                         |
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<VpcRouterViewById>|
                         async move {
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
+                                    rqctx.request.uri().path(),
                                     "GET",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -49450,13 +49465,14 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
         endpoints
             .push(
                 ::dropshot::ApiEndpoint::new(
-                        format!("405 {method} {}", "/by-id/vpc-subnets/{id}"),
+                        runtime::not_allowed_id(&method, "/by-id/vpc-subnets/{id}"),
                         |
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<VpcSubnetViewById>|
                         async move {
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
+                                    rqctx.request.uri().path(),
                                     "GET",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -49474,13 +49490,14 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
         endpoints
             .push(
                 ::dropshot::ApiEndpoint::new(
-                        format!("405 {method} {}", "/by-id/vpcs/{id}"),
+                        runtime::not_allowed_id(&method, "/by-id/vpcs/{id}"),
                         |
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<VpcViewById>|
                         async move {
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
+                                    rqctx.request.uri().path(),
                                     "GET",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -49498,10 +49515,11 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
         endpoints
             .push(
                 ::dropshot::ApiEndpoint::new(
-                        format!("405 {method} {}", "/device/auth"),
+                        runtime::not_allowed_id(&method, "/device/auth"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
+                                    rqctx.request.uri().path(),
                                     "POST",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -49519,10 +49537,11 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
         endpoints
             .push(
                 ::dropshot::ApiEndpoint::new(
-                        format!("405 {method} {}", "/device/confirm"),
+                        runtime::not_allowed_id(&method, "/device/confirm"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
+                                    rqctx.request.uri().path(),
                                     "POST",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -49540,10 +49559,11 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
         endpoints
             .push(
                 ::dropshot::ApiEndpoint::new(
-                        format!("405 {method} {}", "/device/token"),
+                        runtime::not_allowed_id(&method, "/device/token"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
+                                    rqctx.request.uri().path(),
                                     "POST",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -49561,10 +49581,11 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
         endpoints
             .push(
                 ::dropshot::ApiEndpoint::new(
-                        format!("405 {method} {}", "/groups"),
+                        runtime::not_allowed_id(&method, "/groups"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
+                                    rqctx.request.uri().path(),
                                     "GET",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -49582,10 +49603,11 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
         endpoints
             .push(
                 ::dropshot::ApiEndpoint::new(
-                        format!("405 {method} {}", "/login"),
+                        runtime::not_allowed_id(&method, "/login"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
+                                    rqctx.request.uri().path(),
                                     "POST",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -49603,13 +49625,14 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
         endpoints
             .push(
                 ::dropshot::ApiEndpoint::new(
-                        format!("405 {method} {}", "/login/{silo_name}/local"),
+                        runtime::not_allowed_id(&method, "/login/{silo_name}/local"),
                         |
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<LoginLocal>|
                         async move {
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
+                                    rqctx.request.uri().path(),
                                     "POST",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -49627,8 +49650,9 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
         endpoints
             .push(
                 ::dropshot::ApiEndpoint::new(
-                        format!(
-                            "405 {method} {}", "/login/{silo_name}/saml/{provider_name}"
+                        runtime::not_allowed_id(
+                            &method,
+                            "/login/{silo_name}/saml/{provider_name}",
                         ),
                         |
                             rqctx: ::dropshot::RequestContext<H>,
@@ -49636,6 +49660,7 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                         async move {
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
+                                    rqctx.request.uri().path(),
                                     "GET, POST",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -49653,10 +49678,11 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
         endpoints
             .push(
                 ::dropshot::ApiEndpoint::new(
-                        format!("405 {method} {}", "/logout"),
+                        runtime::not_allowed_id(&method, "/logout"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
+                                    rqctx.request.uri().path(),
                                     "POST",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -49674,10 +49700,11 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
         endpoints
             .push(
                 ::dropshot::ApiEndpoint::new(
-                        format!("405 {method} {}", "/openapi.json"),
+                        runtime::not_allowed_id(&method, "/openapi.json"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
+                                    rqctx.request.uri().path(),
                                     "GET",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -49695,10 +49722,11 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
         endpoints
             .push(
                 ::dropshot::ApiEndpoint::new(
-                        format!("405 {method} {}", "/organizations"),
+                        runtime::not_allowed_id(&method, "/organizations"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
+                                    rqctx.request.uri().path(),
                                     "GET, POST",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -49716,13 +49744,17 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
         endpoints
             .push(
                 ::dropshot::ApiEndpoint::new(
-                        format!("405 {method} {}", "/organizations/{organization_name}"),
+                        runtime::not_allowed_id(
+                            &method,
+                            "/organizations/{organization_name}",
+                        ),
                         |
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<OrganizationDelete>|
                         async move {
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
+                                    rqctx.request.uri().path(),
                                     "DELETE, GET, PUT",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -49740,9 +49772,9 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
         endpoints
             .push(
                 ::dropshot::ApiEndpoint::new(
-                        format!(
-                            "405 {method} {}",
-                            "/organizations/{organization_name}/policy"
+                        runtime::not_allowed_id(
+                            &method,
+                            "/organizations/{organization_name}/policy",
                         ),
                         |
                             rqctx: ::dropshot::RequestContext<H>,
@@ -49750,6 +49782,7 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                         async move {
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
+                                    rqctx.request.uri().path(),
                                     "GET, PUT",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -49767,9 +49800,9 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
         endpoints
             .push(
                 ::dropshot::ApiEndpoint::new(
-                        format!(
-                            "405 {method} {}",
-                            "/organizations/{organization_name}/projects"
+                        runtime::not_allowed_id(
+                            &method,
+                            "/organizations/{organization_name}/projects",
                         ),
                         |
                             rqctx: ::dropshot::RequestContext<H>,
@@ -49777,6 +49810,7 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                         async move {
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
+                                    rqctx.request.uri().path(),
                                     "GET, POST",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -49794,9 +49828,9 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
         endpoints
             .push(
                 ::dropshot::ApiEndpoint::new(
-                        format!(
-                            "405 {method} {}",
-                            "/organizations/{organization_name}/projects/{project_name}"
+                        runtime::not_allowed_id(
+                            &method,
+                            "/organizations/{organization_name}/projects/{project_name}",
                         ),
                         |
                             rqctx: ::dropshot::RequestContext<H>,
@@ -49804,6 +49838,7 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                         async move {
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
+                                    rqctx.request.uri().path(),
                                     "DELETE, GET, PUT",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -49821,9 +49856,9 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
         endpoints
             .push(
                 ::dropshot::ApiEndpoint::new(
-                        format!(
-                            "405 {method} {}",
-                            "/organizations/{organization_name}/projects/{project_name}/disks"
+                        runtime::not_allowed_id(
+                            &method,
+                            "/organizations/{organization_name}/projects/{project_name}/disks",
                         ),
                         |
                             rqctx: ::dropshot::RequestContext<H>,
@@ -49831,6 +49866,7 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                         async move {
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
+                                    rqctx.request.uri().path(),
                                     "GET, POST",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -49848,9 +49884,9 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
         endpoints
             .push(
                 ::dropshot::ApiEndpoint::new(
-                        format!(
-                            "405 {method} {}",
-                            "/organizations/{organization_name}/projects/{project_name}/disks/{disk_name}"
+                        runtime::not_allowed_id(
+                            &method,
+                            "/organizations/{organization_name}/projects/{project_name}/disks/{disk_name}",
                         ),
                         |
                             rqctx: ::dropshot::RequestContext<H>,
@@ -49858,6 +49894,7 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                         async move {
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
+                                    rqctx.request.uri().path(),
                                     "DELETE, GET",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -49875,9 +49912,9 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
         endpoints
             .push(
                 ::dropshot::ApiEndpoint::new(
-                        format!(
-                            "405 {method} {}",
-                            "/organizations/{organization_name}/projects/{project_name}/disks/{disk_name}/metrics/{metric_name}"
+                        runtime::not_allowed_id(
+                            &method,
+                            "/organizations/{organization_name}/projects/{project_name}/disks/{disk_name}/metrics/{metric_name}",
                         ),
                         |
                             rqctx: ::dropshot::RequestContext<H>,
@@ -49885,6 +49922,7 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                         async move {
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
+                                    rqctx.request.uri().path(),
                                     "GET",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -49902,9 +49940,9 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
         endpoints
             .push(
                 ::dropshot::ApiEndpoint::new(
-                        format!(
-                            "405 {method} {}",
-                            "/organizations/{organization_name}/projects/{project_name}/images"
+                        runtime::not_allowed_id(
+                            &method,
+                            "/organizations/{organization_name}/projects/{project_name}/images",
                         ),
                         |
                             rqctx: ::dropshot::RequestContext<H>,
@@ -49912,6 +49950,7 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                         async move {
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
+                                    rqctx.request.uri().path(),
                                     "GET, POST",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -49929,9 +49968,9 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
         endpoints
             .push(
                 ::dropshot::ApiEndpoint::new(
-                        format!(
-                            "405 {method} {}",
-                            "/organizations/{organization_name}/projects/{project_name}/images/{image_name}"
+                        runtime::not_allowed_id(
+                            &method,
+                            "/organizations/{organization_name}/projects/{project_name}/images/{image_name}",
                         ),
                         |
                             rqctx: ::dropshot::RequestContext<H>,
@@ -49939,6 +49978,7 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                         async move {
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
+                                    rqctx.request.uri().path(),
                                     "DELETE, GET",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -49956,9 +49996,9 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
         endpoints
             .push(
                 ::dropshot::ApiEndpoint::new(
-                        format!(
-                            "405 {method} {}",
-                            "/organizations/{organization_name}/projects/{project_name}/instances"
+                        runtime::not_allowed_id(
+                            &method,
+                            "/organizations/{organization_name}/projects/{project_name}/instances",
                         ),
                         |
                             rqctx: ::dropshot::RequestContext<H>,
@@ -49966,6 +50006,7 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                         async move {
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
+                                    rqctx.request.uri().path(),
                                     "GET, POST",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -49983,9 +50024,9 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
         endpoints
             .push(
                 ::dropshot::ApiEndpoint::new(
-                        format!(
-                            "405 {method} {}",
-                            "/organizations/{organization_name}/projects/{project_name}/instances/{instance_name}"
+                        runtime::not_allowed_id(
+                            &method,
+                            "/organizations/{organization_name}/projects/{project_name}/instances/{instance_name}",
                         ),
                         |
                             rqctx: ::dropshot::RequestContext<H>,
@@ -49993,6 +50034,7 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                         async move {
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
+                                    rqctx.request.uri().path(),
                                     "DELETE, GET",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -50010,9 +50052,9 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
         endpoints
             .push(
                 ::dropshot::ApiEndpoint::new(
-                        format!(
-                            "405 {method} {}",
-                            "/organizations/{organization_name}/projects/{project_name}/instances/{instance_name}/disks"
+                        runtime::not_allowed_id(
+                            &method,
+                            "/organizations/{organization_name}/projects/{project_name}/instances/{instance_name}/disks",
                         ),
                         |
                             rqctx: ::dropshot::RequestContext<H>,
@@ -50020,6 +50062,7 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                         async move {
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
+                                    rqctx.request.uri().path(),
                                     "GET",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -50037,9 +50080,9 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
         endpoints
             .push(
                 ::dropshot::ApiEndpoint::new(
-                        format!(
-                            "405 {method} {}",
-                            "/organizations/{organization_name}/projects/{project_name}/instances/{instance_name}/disks/attach"
+                        runtime::not_allowed_id(
+                            &method,
+                            "/organizations/{organization_name}/projects/{project_name}/instances/{instance_name}/disks/attach",
                         ),
                         |
                             rqctx: ::dropshot::RequestContext<H>,
@@ -50047,6 +50090,7 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                         async move {
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
+                                    rqctx.request.uri().path(),
                                     "POST",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -50064,9 +50108,9 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
         endpoints
             .push(
                 ::dropshot::ApiEndpoint::new(
-                        format!(
-                            "405 {method} {}",
-                            "/organizations/{organization_name}/projects/{project_name}/instances/{instance_name}/disks/detach"
+                        runtime::not_allowed_id(
+                            &method,
+                            "/organizations/{organization_name}/projects/{project_name}/instances/{instance_name}/disks/detach",
                         ),
                         |
                             rqctx: ::dropshot::RequestContext<H>,
@@ -50074,6 +50118,7 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                         async move {
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
+                                    rqctx.request.uri().path(),
                                     "POST",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -50091,9 +50136,9 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
         endpoints
             .push(
                 ::dropshot::ApiEndpoint::new(
-                        format!(
-                            "405 {method} {}",
-                            "/organizations/{organization_name}/projects/{project_name}/instances/{instance_name}/external-ips"
+                        runtime::not_allowed_id(
+                            &method,
+                            "/organizations/{organization_name}/projects/{project_name}/instances/{instance_name}/external-ips",
                         ),
                         |
                             rqctx: ::dropshot::RequestContext<H>,
@@ -50101,6 +50146,7 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                         async move {
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
+                                    rqctx.request.uri().path(),
                                     "GET",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -50118,9 +50164,9 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
         endpoints
             .push(
                 ::dropshot::ApiEndpoint::new(
-                        format!(
-                            "405 {method} {}",
-                            "/organizations/{organization_name}/projects/{project_name}/instances/{instance_name}/migrate"
+                        runtime::not_allowed_id(
+                            &method,
+                            "/organizations/{organization_name}/projects/{project_name}/instances/{instance_name}/migrate",
                         ),
                         |
                             rqctx: ::dropshot::RequestContext<H>,
@@ -50128,6 +50174,7 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                         async move {
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
+                                    rqctx.request.uri().path(),
                                     "POST",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -50145,9 +50192,9 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
         endpoints
             .push(
                 ::dropshot::ApiEndpoint::new(
-                        format!(
-                            "405 {method} {}",
-                            "/organizations/{organization_name}/projects/{project_name}/instances/{instance_name}/network-interfaces"
+                        runtime::not_allowed_id(
+                            &method,
+                            "/organizations/{organization_name}/projects/{project_name}/instances/{instance_name}/network-interfaces",
                         ),
                         |
                             rqctx: ::dropshot::RequestContext<H>,
@@ -50155,6 +50202,7 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                         async move {
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
+                                    rqctx.request.uri().path(),
                                     "GET, POST",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -50172,9 +50220,9 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
         endpoints
             .push(
                 ::dropshot::ApiEndpoint::new(
-                        format!(
-                            "405 {method} {}",
-                            "/organizations/{organization_name}/projects/{project_name}/instances/{instance_name}/network-interfaces/{interface_name}"
+                        runtime::not_allowed_id(
+                            &method,
+                            "/organizations/{organization_name}/projects/{project_name}/instances/{instance_name}/network-interfaces/{interface_name}",
                         ),
                         |
                             rqctx: ::dropshot::RequestContext<H>,
@@ -50182,6 +50230,7 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                         async move {
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
+                                    rqctx.request.uri().path(),
                                     "DELETE, GET, PUT",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -50199,9 +50248,9 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
         endpoints
             .push(
                 ::dropshot::ApiEndpoint::new(
-                        format!(
-                            "405 {method} {}",
-                            "/organizations/{organization_name}/projects/{project_name}/instances/{instance_name}/reboot"
+                        runtime::not_allowed_id(
+                            &method,
+                            "/organizations/{organization_name}/projects/{project_name}/instances/{instance_name}/reboot",
                         ),
                         |
                             rqctx: ::dropshot::RequestContext<H>,
@@ -50209,6 +50258,7 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                         async move {
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
+                                    rqctx.request.uri().path(),
                                     "POST",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -50226,9 +50276,9 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
         endpoints
             .push(
                 ::dropshot::ApiEndpoint::new(
-                        format!(
-                            "405 {method} {}",
-                            "/organizations/{organization_name}/projects/{project_name}/instances/{instance_name}/serial-console"
+                        runtime::not_allowed_id(
+                            &method,
+                            "/organizations/{organization_name}/projects/{project_name}/instances/{instance_name}/serial-console",
                         ),
                         |
                             rqctx: ::dropshot::RequestContext<H>,
@@ -50236,6 +50286,7 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                         async move {
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
+                                    rqctx.request.uri().path(),
                                     "GET",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -50253,9 +50304,9 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
         endpoints
             .push(
                 ::dropshot::ApiEndpoint::new(
-                        format!(
-                            "405 {method} {}",
-                            "/organizations/{organization_name}/projects/{project_name}/instances/{instance_name}/serial-console/stream"
+                        runtime::not_allowed_id(
+                            &method,
+                            "/organizations/{organization_name}/projects/{project_name}/instances/{instance_name}/serial-console/stream",
                         ),
                         |
                             rqctx: ::dropshot::RequestContext<H>,
@@ -50263,6 +50314,7 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                         async move {
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
+                                    rqctx.request.uri().path(),
                                     "GET",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -50280,9 +50332,9 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
         endpoints
             .push(
                 ::dropshot::ApiEndpoint::new(
-                        format!(
-                            "405 {method} {}",
-                            "/organizations/{organization_name}/projects/{project_name}/instances/{instance_name}/serial-console/stream_v2"
+                        runtime::not_allowed_id(
+                            &method,
+                            "/organizations/{organization_name}/projects/{project_name}/instances/{instance_name}/serial-console/stream_v2",
                         ),
                         |
                             rqctx: ::dropshot::RequestContext<H>,
@@ -50290,6 +50342,7 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                         async move {
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
+                                    rqctx.request.uri().path(),
                                     "GET",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -50307,9 +50360,9 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
         endpoints
             .push(
                 ::dropshot::ApiEndpoint::new(
-                        format!(
-                            "405 {method} {}",
-                            "/organizations/{organization_name}/projects/{project_name}/instances/{instance_name}/start"
+                        runtime::not_allowed_id(
+                            &method,
+                            "/organizations/{organization_name}/projects/{project_name}/instances/{instance_name}/start",
                         ),
                         |
                             rqctx: ::dropshot::RequestContext<H>,
@@ -50317,6 +50370,7 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                         async move {
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
+                                    rqctx.request.uri().path(),
                                     "POST",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -50334,9 +50388,9 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
         endpoints
             .push(
                 ::dropshot::ApiEndpoint::new(
-                        format!(
-                            "405 {method} {}",
-                            "/organizations/{organization_name}/projects/{project_name}/instances/{instance_name}/stop"
+                        runtime::not_allowed_id(
+                            &method,
+                            "/organizations/{organization_name}/projects/{project_name}/instances/{instance_name}/stop",
                         ),
                         |
                             rqctx: ::dropshot::RequestContext<H>,
@@ -50344,6 +50398,7 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                         async move {
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
+                                    rqctx.request.uri().path(),
                                     "POST",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -50361,9 +50416,9 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
         endpoints
             .push(
                 ::dropshot::ApiEndpoint::new(
-                        format!(
-                            "405 {method} {}",
-                            "/organizations/{organization_name}/projects/{project_name}/policy"
+                        runtime::not_allowed_id(
+                            &method,
+                            "/organizations/{organization_name}/projects/{project_name}/policy",
                         ),
                         |
                             rqctx: ::dropshot::RequestContext<H>,
@@ -50371,6 +50426,7 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                         async move {
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
+                                    rqctx.request.uri().path(),
                                     "GET, PUT",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -50388,9 +50444,9 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
         endpoints
             .push(
                 ::dropshot::ApiEndpoint::new(
-                        format!(
-                            "405 {method} {}",
-                            "/organizations/{organization_name}/projects/{project_name}/snapshots"
+                        runtime::not_allowed_id(
+                            &method,
+                            "/organizations/{organization_name}/projects/{project_name}/snapshots",
                         ),
                         |
                             rqctx: ::dropshot::RequestContext<H>,
@@ -50398,6 +50454,7 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                         async move {
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
+                                    rqctx.request.uri().path(),
                                     "GET, POST",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -50415,9 +50472,9 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
         endpoints
             .push(
                 ::dropshot::ApiEndpoint::new(
-                        format!(
-                            "405 {method} {}",
-                            "/organizations/{organization_name}/projects/{project_name}/snapshots/{snapshot_name}"
+                        runtime::not_allowed_id(
+                            &method,
+                            "/organizations/{organization_name}/projects/{project_name}/snapshots/{snapshot_name}",
                         ),
                         |
                             rqctx: ::dropshot::RequestContext<H>,
@@ -50425,6 +50482,7 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                         async move {
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
+                                    rqctx.request.uri().path(),
                                     "DELETE, GET",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -50442,9 +50500,9 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
         endpoints
             .push(
                 ::dropshot::ApiEndpoint::new(
-                        format!(
-                            "405 {method} {}",
-                            "/organizations/{organization_name}/projects/{project_name}/vpcs"
+                        runtime::not_allowed_id(
+                            &method,
+                            "/organizations/{organization_name}/projects/{project_name}/vpcs",
                         ),
                         |
                             rqctx: ::dropshot::RequestContext<H>,
@@ -50452,6 +50510,7 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                         async move {
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
+                                    rqctx.request.uri().path(),
                                     "GET, POST",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -50469,9 +50528,9 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
         endpoints
             .push(
                 ::dropshot::ApiEndpoint::new(
-                        format!(
-                            "405 {method} {}",
-                            "/organizations/{organization_name}/projects/{project_name}/vpcs/{vpc_name}"
+                        runtime::not_allowed_id(
+                            &method,
+                            "/organizations/{organization_name}/projects/{project_name}/vpcs/{vpc_name}",
                         ),
                         |
                             rqctx: ::dropshot::RequestContext<H>,
@@ -50479,6 +50538,7 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                         async move {
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
+                                    rqctx.request.uri().path(),
                                     "DELETE, GET, PUT",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -50496,9 +50556,9 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
         endpoints
             .push(
                 ::dropshot::ApiEndpoint::new(
-                        format!(
-                            "405 {method} {}",
-                            "/organizations/{organization_name}/projects/{project_name}/vpcs/{vpc_name}/firewall/rules"
+                        runtime::not_allowed_id(
+                            &method,
+                            "/organizations/{organization_name}/projects/{project_name}/vpcs/{vpc_name}/firewall/rules",
                         ),
                         |
                             rqctx: ::dropshot::RequestContext<H>,
@@ -50506,6 +50566,7 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                         async move {
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
+                                    rqctx.request.uri().path(),
                                     "GET, PUT",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -50523,9 +50584,9 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
         endpoints
             .push(
                 ::dropshot::ApiEndpoint::new(
-                        format!(
-                            "405 {method} {}",
-                            "/organizations/{organization_name}/projects/{project_name}/vpcs/{vpc_name}/routers"
+                        runtime::not_allowed_id(
+                            &method,
+                            "/organizations/{organization_name}/projects/{project_name}/vpcs/{vpc_name}/routers",
                         ),
                         |
                             rqctx: ::dropshot::RequestContext<H>,
@@ -50533,6 +50594,7 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                         async move {
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
+                                    rqctx.request.uri().path(),
                                     "GET, POST",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -50550,9 +50612,9 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
         endpoints
             .push(
                 ::dropshot::ApiEndpoint::new(
-                        format!(
-                            "405 {method} {}",
-                            "/organizations/{organization_name}/projects/{project_name}/vpcs/{vpc_name}/routers/{router_name}"
+                        runtime::not_allowed_id(
+                            &method,
+                            "/organizations/{organization_name}/projects/{project_name}/vpcs/{vpc_name}/routers/{router_name}",
                         ),
                         |
                             rqctx: ::dropshot::RequestContext<H>,
@@ -50560,6 +50622,7 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                         async move {
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
+                                    rqctx.request.uri().path(),
                                     "DELETE, GET, PUT",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -50577,9 +50640,9 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
         endpoints
             .push(
                 ::dropshot::ApiEndpoint::new(
-                        format!(
-                            "405 {method} {}",
-                            "/organizations/{organization_name}/projects/{project_name}/vpcs/{vpc_name}/routers/{router_name}/routes"
+                        runtime::not_allowed_id(
+                            &method,
+                            "/organizations/{organization_name}/projects/{project_name}/vpcs/{vpc_name}/routers/{router_name}/routes",
                         ),
                         |
                             rqctx: ::dropshot::RequestContext<H>,
@@ -50587,6 +50650,7 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                         async move {
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
+                                    rqctx.request.uri().path(),
                                     "GET, POST",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -50604,9 +50668,9 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
         endpoints
             .push(
                 ::dropshot::ApiEndpoint::new(
-                        format!(
-                            "405 {method} {}",
-                            "/organizations/{organization_name}/projects/{project_name}/vpcs/{vpc_name}/routers/{router_name}/routes/{route_name}"
+                        runtime::not_allowed_id(
+                            &method,
+                            "/organizations/{organization_name}/projects/{project_name}/vpcs/{vpc_name}/routers/{router_name}/routes/{route_name}",
                         ),
                         |
                             rqctx: ::dropshot::RequestContext<H>,
@@ -50614,6 +50678,7 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                         async move {
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
+                                    rqctx.request.uri().path(),
                                     "DELETE, GET, PUT",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -50631,9 +50696,9 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
         endpoints
             .push(
                 ::dropshot::ApiEndpoint::new(
-                        format!(
-                            "405 {method} {}",
-                            "/organizations/{organization_name}/projects/{project_name}/vpcs/{vpc_name}/subnets"
+                        runtime::not_allowed_id(
+                            &method,
+                            "/organizations/{organization_name}/projects/{project_name}/vpcs/{vpc_name}/subnets",
                         ),
                         |
                             rqctx: ::dropshot::RequestContext<H>,
@@ -50641,6 +50706,7 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                         async move {
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
+                                    rqctx.request.uri().path(),
                                     "GET, POST",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -50658,9 +50724,9 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
         endpoints
             .push(
                 ::dropshot::ApiEndpoint::new(
-                        format!(
-                            "405 {method} {}",
-                            "/organizations/{organization_name}/projects/{project_name}/vpcs/{vpc_name}/subnets/{subnet_name}"
+                        runtime::not_allowed_id(
+                            &method,
+                            "/organizations/{organization_name}/projects/{project_name}/vpcs/{vpc_name}/subnets/{subnet_name}",
                         ),
                         |
                             rqctx: ::dropshot::RequestContext<H>,
@@ -50668,6 +50734,7 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                         async move {
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
+                                    rqctx.request.uri().path(),
                                     "DELETE, GET, PUT",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -50685,9 +50752,9 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
         endpoints
             .push(
                 ::dropshot::ApiEndpoint::new(
-                        format!(
-                            "405 {method} {}",
-                            "/organizations/{organization_name}/projects/{project_name}/vpcs/{vpc_name}/subnets/{subnet_name}/network-interfaces"
+                        runtime::not_allowed_id(
+                            &method,
+                            "/organizations/{organization_name}/projects/{project_name}/vpcs/{vpc_name}/subnets/{subnet_name}/network-interfaces",
                         ),
                         |
                             rqctx: ::dropshot::RequestContext<H>,
@@ -50695,6 +50762,7 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                         async move {
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
+                                    rqctx.request.uri().path(),
                                     "GET",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -50712,10 +50780,11 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
         endpoints
             .push(
                 ::dropshot::ApiEndpoint::new(
-                        format!("405 {method} {}", "/policy"),
+                        runtime::not_allowed_id(&method, "/policy"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
+                                    rqctx.request.uri().path(),
                                     "GET, PUT",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -50733,10 +50802,11 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
         endpoints
             .push(
                 ::dropshot::ApiEndpoint::new(
-                        format!("405 {method} {}", "/roles"),
+                        runtime::not_allowed_id(&method, "/roles"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
+                                    rqctx.request.uri().path(),
                                     "GET",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -50754,13 +50824,14 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
         endpoints
             .push(
                 ::dropshot::ApiEndpoint::new(
-                        format!("405 {method} {}", "/roles/{role_name}"),
+                        runtime::not_allowed_id(&method, "/roles/{role_name}"),
                         |
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<RoleView>|
                         async move {
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
+                                    rqctx.request.uri().path(),
                                     "GET",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -50778,10 +50849,11 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
         endpoints
             .push(
                 ::dropshot::ApiEndpoint::new(
-                        format!("405 {method} {}", "/session/me"),
+                        runtime::not_allowed_id(&method, "/session/me"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
+                                    rqctx.request.uri().path(),
                                     "GET",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -50799,10 +50871,11 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
         endpoints
             .push(
                 ::dropshot::ApiEndpoint::new(
-                        format!("405 {method} {}", "/session/me/groups"),
+                        runtime::not_allowed_id(&method, "/session/me/groups"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
+                                    rqctx.request.uri().path(),
                                     "GET",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -50820,10 +50893,11 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
         endpoints
             .push(
                 ::dropshot::ApiEndpoint::new(
-                        format!("405 {method} {}", "/session/me/sshkeys"),
+                        runtime::not_allowed_id(&method, "/session/me/sshkeys"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
+                                    rqctx.request.uri().path(),
                                     "GET, POST",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -50841,13 +50915,17 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
         endpoints
             .push(
                 ::dropshot::ApiEndpoint::new(
-                        format!("405 {method} {}", "/session/me/sshkeys/{ssh_key_name}"),
+                        runtime::not_allowed_id(
+                            &method,
+                            "/session/me/sshkeys/{ssh_key_name}",
+                        ),
                         |
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<SessionSshkeyDelete>|
                         async move {
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
+                                    rqctx.request.uri().path(),
                                     "DELETE, GET",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -50865,13 +50943,14 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
         endpoints
             .push(
                 ::dropshot::ApiEndpoint::new(
-                        format!("405 {method} {}", "/system/by-id/images/{id}"),
+                        runtime::not_allowed_id(&method, "/system/by-id/images/{id}"),
                         |
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<SystemImageViewById>|
                         async move {
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
+                                    rqctx.request.uri().path(),
                                     "GET",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -50889,13 +50968,14 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
         endpoints
             .push(
                 ::dropshot::ApiEndpoint::new(
-                        format!("405 {method} {}", "/system/by-id/ip-pools/{id}"),
+                        runtime::not_allowed_id(&method, "/system/by-id/ip-pools/{id}"),
                         |
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<IpPoolViewById>|
                         async move {
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
+                                    rqctx.request.uri().path(),
                                     "GET",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -50913,13 +50993,14 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
         endpoints
             .push(
                 ::dropshot::ApiEndpoint::new(
-                        format!("405 {method} {}", "/system/by-id/silos/{id}"),
+                        runtime::not_allowed_id(&method, "/system/by-id/silos/{id}"),
                         |
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<SiloViewById>|
                         async move {
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
+                                    rqctx.request.uri().path(),
                                     "GET",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -50937,10 +51018,11 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
         endpoints
             .push(
                 ::dropshot::ApiEndpoint::new(
-                        format!("405 {method} {}", "/system/certificates"),
+                        runtime::not_allowed_id(&method, "/system/certificates"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
+                                    rqctx.request.uri().path(),
                                     "GET, POST",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -50958,13 +51040,17 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
         endpoints
             .push(
                 ::dropshot::ApiEndpoint::new(
-                        format!("405 {method} {}", "/system/certificates/{certificate}"),
+                        runtime::not_allowed_id(
+                            &method,
+                            "/system/certificates/{certificate}",
+                        ),
                         |
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<CertificateDelete>|
                         async move {
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
+                                    rqctx.request.uri().path(),
                                     "DELETE, GET",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -50982,10 +51068,11 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
         endpoints
             .push(
                 ::dropshot::ApiEndpoint::new(
-                        format!("405 {method} {}", "/system/hardware/disks"),
+                        runtime::not_allowed_id(&method, "/system/hardware/disks"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
+                                    rqctx.request.uri().path(),
                                     "GET",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -51003,10 +51090,11 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
         endpoints
             .push(
                 ::dropshot::ApiEndpoint::new(
-                        format!("405 {method} {}", "/system/hardware/racks"),
+                        runtime::not_allowed_id(&method, "/system/hardware/racks"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
+                                    rqctx.request.uri().path(),
                                     "GET",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -51024,13 +51112,17 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
         endpoints
             .push(
                 ::dropshot::ApiEndpoint::new(
-                        format!("405 {method} {}", "/system/hardware/racks/{rack_id}"),
+                        runtime::not_allowed_id(
+                            &method,
+                            "/system/hardware/racks/{rack_id}",
+                        ),
                         |
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<RackView>|
                         async move {
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
+                                    rqctx.request.uri().path(),
                                     "GET",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -51048,10 +51140,11 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
         endpoints
             .push(
                 ::dropshot::ApiEndpoint::new(
-                        format!("405 {method} {}", "/system/hardware/sleds"),
+                        runtime::not_allowed_id(&method, "/system/hardware/sleds"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
+                                    rqctx.request.uri().path(),
                                     "GET",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -51069,13 +51162,17 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
         endpoints
             .push(
                 ::dropshot::ApiEndpoint::new(
-                        format!("405 {method} {}", "/system/hardware/sleds/{sled_id}"),
+                        runtime::not_allowed_id(
+                            &method,
+                            "/system/hardware/sleds/{sled_id}",
+                        ),
                         |
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<SledView>|
                         async move {
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
+                                    rqctx.request.uri().path(),
                                     "GET",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -51093,8 +51190,9 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
         endpoints
             .push(
                 ::dropshot::ApiEndpoint::new(
-                        format!(
-                            "405 {method} {}", "/system/hardware/sleds/{sled_id}/disks"
+                        runtime::not_allowed_id(
+                            &method,
+                            "/system/hardware/sleds/{sled_id}/disks",
                         ),
                         |
                             rqctx: ::dropshot::RequestContext<H>,
@@ -51102,6 +51200,7 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                         async move {
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
+                                    rqctx.request.uri().path(),
                                     "GET",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -51119,10 +51218,11 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
         endpoints
             .push(
                 ::dropshot::ApiEndpoint::new(
-                        format!("405 {method} {}", "/system/images"),
+                        runtime::not_allowed_id(&method, "/system/images"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
+                                    rqctx.request.uri().path(),
                                     "GET, POST",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -51140,13 +51240,14 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
         endpoints
             .push(
                 ::dropshot::ApiEndpoint::new(
-                        format!("405 {method} {}", "/system/images/{image_name}"),
+                        runtime::not_allowed_id(&method, "/system/images/{image_name}"),
                         |
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<SystemImageDelete>|
                         async move {
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
+                                    rqctx.request.uri().path(),
                                     "DELETE, GET",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -51164,10 +51265,11 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
         endpoints
             .push(
                 ::dropshot::ApiEndpoint::new(
-                        format!("405 {method} {}", "/system/ip-pools"),
+                        runtime::not_allowed_id(&method, "/system/ip-pools"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
+                                    rqctx.request.uri().path(),
                                     "GET, POST",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -51185,10 +51287,11 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
         endpoints
             .push(
                 ::dropshot::ApiEndpoint::new(
-                        format!("405 {method} {}", "/system/ip-pools-service"),
+                        runtime::not_allowed_id(&method, "/system/ip-pools-service"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
+                                    rqctx.request.uri().path(),
                                     "GET",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -51206,10 +51309,14 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
         endpoints
             .push(
                 ::dropshot::ApiEndpoint::new(
-                        format!("405 {method} {}", "/system/ip-pools-service/ranges"),
+                        runtime::not_allowed_id(
+                            &method,
+                            "/system/ip-pools-service/ranges",
+                        ),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
+                                    rqctx.request.uri().path(),
                                     "GET",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -51227,12 +51334,14 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
         endpoints
             .push(
                 ::dropshot::ApiEndpoint::new(
-                        format!(
-                            "405 {method} {}", "/system/ip-pools-service/ranges/add"
+                        runtime::not_allowed_id(
+                            &method,
+                            "/system/ip-pools-service/ranges/add",
                         ),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
+                                    rqctx.request.uri().path(),
                                     "POST",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -51250,12 +51359,14 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
         endpoints
             .push(
                 ::dropshot::ApiEndpoint::new(
-                        format!(
-                            "405 {method} {}", "/system/ip-pools-service/ranges/remove"
+                        runtime::not_allowed_id(
+                            &method,
+                            "/system/ip-pools-service/ranges/remove",
                         ),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
+                                    rqctx.request.uri().path(),
                                     "POST",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -51273,13 +51384,14 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
         endpoints
             .push(
                 ::dropshot::ApiEndpoint::new(
-                        format!("405 {method} {}", "/system/ip-pools/{pool_name}"),
+                        runtime::not_allowed_id(&method, "/system/ip-pools/{pool_name}"),
                         |
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<IpPoolDelete>|
                         async move {
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
+                                    rqctx.request.uri().path(),
                                     "DELETE, GET, PUT",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -51297,8 +51409,9 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
         endpoints
             .push(
                 ::dropshot::ApiEndpoint::new(
-                        format!(
-                            "405 {method} {}", "/system/ip-pools/{pool_name}/ranges"
+                        runtime::not_allowed_id(
+                            &method,
+                            "/system/ip-pools/{pool_name}/ranges",
                         ),
                         |
                             rqctx: ::dropshot::RequestContext<H>,
@@ -51306,6 +51419,7 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                         async move {
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
+                                    rqctx.request.uri().path(),
                                     "GET",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -51323,8 +51437,9 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
         endpoints
             .push(
                 ::dropshot::ApiEndpoint::new(
-                        format!(
-                            "405 {method} {}", "/system/ip-pools/{pool_name}/ranges/add"
+                        runtime::not_allowed_id(
+                            &method,
+                            "/system/ip-pools/{pool_name}/ranges/add",
                         ),
                         |
                             rqctx: ::dropshot::RequestContext<H>,
@@ -51332,6 +51447,7 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                         async move {
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
+                                    rqctx.request.uri().path(),
                                     "POST",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -51349,9 +51465,9 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
         endpoints
             .push(
                 ::dropshot::ApiEndpoint::new(
-                        format!(
-                            "405 {method} {}",
-                            "/system/ip-pools/{pool_name}/ranges/remove"
+                        runtime::not_allowed_id(
+                            &method,
+                            "/system/ip-pools/{pool_name}/ranges/remove",
                         ),
                         |
                             rqctx: ::dropshot::RequestContext<H>,
@@ -51359,6 +51475,7 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                         async move {
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
+                                    rqctx.request.uri().path(),
                                     "POST",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -51376,13 +51493,17 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
         endpoints
             .push(
                 ::dropshot::ApiEndpoint::new(
-                        format!("405 {method} {}", "/system/metrics/{metric_name}"),
+                        runtime::not_allowed_id(
+                            &method,
+                            "/system/metrics/{metric_name}",
+                        ),
                         |
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<SystemMetric>|
                         async move {
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
+                                    rqctx.request.uri().path(),
                                     "GET",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -51400,10 +51521,11 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
         endpoints
             .push(
                 ::dropshot::ApiEndpoint::new(
-                        format!("405 {method} {}", "/system/policy"),
+                        runtime::not_allowed_id(&method, "/system/policy"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
+                                    rqctx.request.uri().path(),
                                     "GET, PUT",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -51421,10 +51543,11 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
         endpoints
             .push(
                 ::dropshot::ApiEndpoint::new(
-                        format!("405 {method} {}", "/system/sagas"),
+                        runtime::not_allowed_id(&method, "/system/sagas"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
+                                    rqctx.request.uri().path(),
                                     "GET",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -51442,13 +51565,14 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
         endpoints
             .push(
                 ::dropshot::ApiEndpoint::new(
-                        format!("405 {method} {}", "/system/sagas/{saga_id}"),
+                        runtime::not_allowed_id(&method, "/system/sagas/{saga_id}"),
                         |
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<SagaView>|
                         async move {
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
+                                    rqctx.request.uri().path(),
                                     "GET",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -51466,10 +51590,11 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
         endpoints
             .push(
                 ::dropshot::ApiEndpoint::new(
-                        format!("405 {method} {}", "/system/silos"),
+                        runtime::not_allowed_id(&method, "/system/silos"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
+                                    rqctx.request.uri().path(),
                                     "GET, POST",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -51487,13 +51612,14 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
         endpoints
             .push(
                 ::dropshot::ApiEndpoint::new(
-                        format!("405 {method} {}", "/system/silos/{silo_name}"),
+                        runtime::not_allowed_id(&method, "/system/silos/{silo_name}"),
                         |
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<SiloDelete>|
                         async move {
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
+                                    rqctx.request.uri().path(),
                                     "DELETE, GET",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -51511,9 +51637,9 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
         endpoints
             .push(
                 ::dropshot::ApiEndpoint::new(
-                        format!(
-                            "405 {method} {}",
-                            "/system/silos/{silo_name}/identity-providers"
+                        runtime::not_allowed_id(
+                            &method,
+                            "/system/silos/{silo_name}/identity-providers",
                         ),
                         |
                             rqctx: ::dropshot::RequestContext<H>,
@@ -51521,6 +51647,7 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                         async move {
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
+                                    rqctx.request.uri().path(),
                                     "GET",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -51538,9 +51665,9 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
         endpoints
             .push(
                 ::dropshot::ApiEndpoint::new(
-                        format!(
-                            "405 {method} {}",
-                            "/system/silos/{silo_name}/identity-providers/local/users"
+                        runtime::not_allowed_id(
+                            &method,
+                            "/system/silos/{silo_name}/identity-providers/local/users",
                         ),
                         |
                             rqctx: ::dropshot::RequestContext<H>,
@@ -51548,6 +51675,7 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                         async move {
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
+                                    rqctx.request.uri().path(),
                                     "POST",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -51565,9 +51693,9 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
         endpoints
             .push(
                 ::dropshot::ApiEndpoint::new(
-                        format!(
-                            "405 {method} {}",
-                            "/system/silos/{silo_name}/identity-providers/local/users/{user_id}"
+                        runtime::not_allowed_id(
+                            &method,
+                            "/system/silos/{silo_name}/identity-providers/local/users/{user_id}",
                         ),
                         |
                             rqctx: ::dropshot::RequestContext<H>,
@@ -51575,6 +51703,7 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                         async move {
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
+                                    rqctx.request.uri().path(),
                                     "DELETE",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -51592,9 +51721,9 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
         endpoints
             .push(
                 ::dropshot::ApiEndpoint::new(
-                        format!(
-                            "405 {method} {}",
-                            "/system/silos/{silo_name}/identity-providers/local/users/{user_id}/set-password"
+                        runtime::not_allowed_id(
+                            &method,
+                            "/system/silos/{silo_name}/identity-providers/local/users/{user_id}/set-password",
                         ),
                         |
                             rqctx: ::dropshot::RequestContext<H>,
@@ -51602,6 +51731,7 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                         async move {
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
+                                    rqctx.request.uri().path(),
                                     "POST",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -51619,9 +51749,9 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
         endpoints
             .push(
                 ::dropshot::ApiEndpoint::new(
-                        format!(
-                            "405 {method} {}",
-                            "/system/silos/{silo_name}/identity-providers/saml"
+                        runtime::not_allowed_id(
+                            &method,
+                            "/system/silos/{silo_name}/identity-providers/saml",
                         ),
                         |
                             rqctx: ::dropshot::RequestContext<H>,
@@ -51629,6 +51759,7 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                         async move {
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
+                                    rqctx.request.uri().path(),
                                     "POST",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -51646,9 +51777,9 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
         endpoints
             .push(
                 ::dropshot::ApiEndpoint::new(
-                        format!(
-                            "405 {method} {}",
-                            "/system/silos/{silo_name}/identity-providers/saml/{provider_name}"
+                        runtime::not_allowed_id(
+                            &method,
+                            "/system/silos/{silo_name}/identity-providers/saml/{provider_name}",
                         ),
                         |
                             rqctx: ::dropshot::RequestContext<H>,
@@ -51656,6 +51787,7 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                         async move {
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
+                                    rqctx.request.uri().path(),
                                     "GET",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -51673,13 +51805,17 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
         endpoints
             .push(
                 ::dropshot::ApiEndpoint::new(
-                        format!("405 {method} {}", "/system/silos/{silo_name}/policy"),
+                        runtime::not_allowed_id(
+                            &method,
+                            "/system/silos/{silo_name}/policy",
+                        ),
                         |
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<SiloPolicyUpdate>|
                         async move {
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
+                                    rqctx.request.uri().path(),
                                     "GET, PUT",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -51697,8 +51833,9 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
         endpoints
             .push(
                 ::dropshot::ApiEndpoint::new(
-                        format!(
-                            "405 {method} {}", "/system/silos/{silo_name}/users/all"
+                        runtime::not_allowed_id(
+                            &method,
+                            "/system/silos/{silo_name}/users/all",
                         ),
                         |
                             rqctx: ::dropshot::RequestContext<H>,
@@ -51706,6 +51843,7 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                         async move {
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
+                                    rqctx.request.uri().path(),
                                     "GET",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -51723,9 +51861,9 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
         endpoints
             .push(
                 ::dropshot::ApiEndpoint::new(
-                        format!(
-                            "405 {method} {}",
-                            "/system/silos/{silo_name}/users/id/{user_id}"
+                        runtime::not_allowed_id(
+                            &method,
+                            "/system/silos/{silo_name}/users/id/{user_id}",
                         ),
                         |
                             rqctx: ::dropshot::RequestContext<H>,
@@ -51733,6 +51871,7 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                         async move {
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
+                                    rqctx.request.uri().path(),
                                     "GET",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -51750,10 +51889,11 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
         endpoints
             .push(
                 ::dropshot::ApiEndpoint::new(
-                        format!("405 {method} {}", "/system/user"),
+                        runtime::not_allowed_id(&method, "/system/user"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
+                                    rqctx.request.uri().path(),
                                     "GET",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -51771,13 +51911,14 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
         endpoints
             .push(
                 ::dropshot::ApiEndpoint::new(
-                        format!("405 {method} {}", "/system/user/{user_name}"),
+                        runtime::not_allowed_id(&method, "/system/user/{user_name}"),
                         |
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<SystemUserView>|
                         async move {
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
+                                    rqctx.request.uri().path(),
                                     "GET",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -51795,10 +51936,11 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
         endpoints
             .push(
                 ::dropshot::ApiEndpoint::new(
-                        format!("405 {method} {}", "/timeseries/schema"),
+                        runtime::not_allowed_id(&method, "/timeseries/schema"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
+                                    rqctx.request.uri().path(),
                                     "GET",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -51816,10 +51958,11 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
         endpoints
             .push(
                 ::dropshot::ApiEndpoint::new(
-                        format!("405 {method} {}", "/users"),
+                        runtime::not_allowed_id(&method, "/users"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
+                                    rqctx.request.uri().path(),
                                     "GET",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -51837,10 +51980,11 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
         endpoints
             .push(
                 ::dropshot::ApiEndpoint::new(
-                        format!("405 {method} {}", "/v1/disks"),
+                        runtime::not_allowed_id(&method, "/v1/disks"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
+                                    rqctx.request.uri().path(),
                                     "GET, POST",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -51858,13 +52002,14 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
         endpoints
             .push(
                 ::dropshot::ApiEndpoint::new(
-                        format!("405 {method} {}", "/v1/disks/{disk}"),
+                        runtime::not_allowed_id(&method, "/v1/disks/{disk}"),
                         |
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<DiskDeleteV1>|
                         async move {
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
+                                    rqctx.request.uri().path(),
                                     "DELETE, GET",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -51882,10 +52027,11 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
         endpoints
             .push(
                 ::dropshot::ApiEndpoint::new(
-                        format!("405 {method} {}", "/v1/instances"),
+                        runtime::not_allowed_id(&method, "/v1/instances"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
+                                    rqctx.request.uri().path(),
                                     "GET, POST",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -51903,13 +52049,14 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
         endpoints
             .push(
                 ::dropshot::ApiEndpoint::new(
-                        format!("405 {method} {}", "/v1/instances/{instance}"),
+                        runtime::not_allowed_id(&method, "/v1/instances/{instance}"),
                         |
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<InstanceDeleteV1>|
                         async move {
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
+                                    rqctx.request.uri().path(),
                                     "DELETE, GET",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -51927,13 +52074,17 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
         endpoints
             .push(
                 ::dropshot::ApiEndpoint::new(
-                        format!("405 {method} {}", "/v1/instances/{instance}/disks"),
+                        runtime::not_allowed_id(
+                            &method,
+                            "/v1/instances/{instance}/disks",
+                        ),
                         |
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<InstanceDiskListV1>|
                         async move {
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
+                                    rqctx.request.uri().path(),
                                     "GET",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -51951,8 +52102,9 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
         endpoints
             .push(
                 ::dropshot::ApiEndpoint::new(
-                        format!(
-                            "405 {method} {}", "/v1/instances/{instance}/disks/attach"
+                        runtime::not_allowed_id(
+                            &method,
+                            "/v1/instances/{instance}/disks/attach",
                         ),
                         |
                             rqctx: ::dropshot::RequestContext<H>,
@@ -51960,6 +52112,7 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                         async move {
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
+                                    rqctx.request.uri().path(),
                                     "POST",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -51977,8 +52130,9 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
         endpoints
             .push(
                 ::dropshot::ApiEndpoint::new(
-                        format!(
-                            "405 {method} {}", "/v1/instances/{instance}/disks/detach"
+                        runtime::not_allowed_id(
+                            &method,
+                            "/v1/instances/{instance}/disks/detach",
                         ),
                         |
                             rqctx: ::dropshot::RequestContext<H>,
@@ -51986,6 +52140,7 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                         async move {
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
+                                    rqctx.request.uri().path(),
                                     "POST",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -52003,13 +52158,17 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
         endpoints
             .push(
                 ::dropshot::ApiEndpoint::new(
-                        format!("405 {method} {}", "/v1/instances/{instance}/migrate"),
+                        runtime::not_allowed_id(
+                            &method,
+                            "/v1/instances/{instance}/migrate",
+                        ),
                         |
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<InstanceMigrateV1>|
                         async move {
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
+                                    rqctx.request.uri().path(),
                                     "POST",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -52027,13 +52186,17 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
         endpoints
             .push(
                 ::dropshot::ApiEndpoint::new(
-                        format!("405 {method} {}", "/v1/instances/{instance}/reboot"),
+                        runtime::not_allowed_id(
+                            &method,
+                            "/v1/instances/{instance}/reboot",
+                        ),
                         |
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<InstanceRebootV1>|
                         async move {
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
+                                    rqctx.request.uri().path(),
                                     "POST",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -52051,8 +52214,9 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
         endpoints
             .push(
                 ::dropshot::ApiEndpoint::new(
-                        format!(
-                            "405 {method} {}", "/v1/instances/{instance}/serial-console"
+                        runtime::not_allowed_id(
+                            &method,
+                            "/v1/instances/{instance}/serial-console",
                         ),
                         |
                             rqctx: ::dropshot::RequestContext<H>,
@@ -52060,6 +52224,7 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                         async move {
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
+                                    rqctx.request.uri().path(),
                                     "GET",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -52077,9 +52242,9 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
         endpoints
             .push(
                 ::dropshot::ApiEndpoint::new(
-                        format!(
-                            "405 {method} {}",
-                            "/v1/instances/{instance}/serial-console/stream"
+                        runtime::not_allowed_id(
+                            &method,
+                            "/v1/instances/{instance}/serial-console/stream",
                         ),
                         |
                             rqctx: ::dropshot::RequestContext<H>,
@@ -52087,6 +52252,7 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                         async move {
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
+                                    rqctx.request.uri().path(),
                                     "GET",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -52104,13 +52270,17 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
         endpoints
             .push(
                 ::dropshot::ApiEndpoint::new(
-                        format!("405 {method} {}", "/v1/instances/{instance}/start"),
+                        runtime::not_allowed_id(
+                            &method,
+                            "/v1/instances/{instance}/start",
+                        ),
                         |
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<InstanceStartV1>|
                         async move {
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
+                                    rqctx.request.uri().path(),
                                     "POST",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -52128,13 +52298,17 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
         endpoints
             .push(
                 ::dropshot::ApiEndpoint::new(
-                        format!("405 {method} {}", "/v1/instances/{instance}/stop"),
+                        runtime::not_allowed_id(
+                            &method,
+                            "/v1/instances/{instance}/stop",
+                        ),
                         |
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<InstanceStopV1>|
                         async move {
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
+                                    rqctx.request.uri().path(),
                                     "POST",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -52152,10 +52326,11 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
         endpoints
             .push(
                 ::dropshot::ApiEndpoint::new(
-                        format!("405 {method} {}", "/v1/organizations"),
+                        runtime::not_allowed_id(&method, "/v1/organizations"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
+                                    rqctx.request.uri().path(),
                                     "GET, POST",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -52173,13 +52348,17 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
         endpoints
             .push(
                 ::dropshot::ApiEndpoint::new(
-                        format!("405 {method} {}", "/v1/organizations/{organization}"),
+                        runtime::not_allowed_id(
+                            &method,
+                            "/v1/organizations/{organization}",
+                        ),
                         |
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<OrganizationDeleteV1>|
                         async move {
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
+                                    rqctx.request.uri().path(),
                                     "DELETE, GET, PUT",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -52197,8 +52376,9 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
         endpoints
             .push(
                 ::dropshot::ApiEndpoint::new(
-                        format!(
-                            "405 {method} {}", "/v1/organizations/{organization}/policy"
+                        runtime::not_allowed_id(
+                            &method,
+                            "/v1/organizations/{organization}/policy",
                         ),
                         |
                             rqctx: ::dropshot::RequestContext<H>,
@@ -52206,6 +52386,7 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                         async move {
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
+                                    rqctx.request.uri().path(),
                                     "GET, PUT",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -52223,10 +52404,11 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
         endpoints
             .push(
                 ::dropshot::ApiEndpoint::new(
-                        format!("405 {method} {}", "/v1/projects"),
+                        runtime::not_allowed_id(&method, "/v1/projects"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
+                                    rqctx.request.uri().path(),
                                     "GET, POST",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -52244,13 +52426,14 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
         endpoints
             .push(
                 ::dropshot::ApiEndpoint::new(
-                        format!("405 {method} {}", "/v1/projects/{project}"),
+                        runtime::not_allowed_id(&method, "/v1/projects/{project}"),
                         |
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<ProjectDeleteV1>|
                         async move {
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
+                                    rqctx.request.uri().path(),
                                     "DELETE, GET, PUT",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -52268,13 +52451,17 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
         endpoints
             .push(
                 ::dropshot::ApiEndpoint::new(
-                        format!("405 {method} {}", "/v1/projects/{project}/policy"),
+                        runtime::not_allowed_id(
+                            &method,
+                            "/v1/projects/{project}/policy",
+                        ),
                         |
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<ProjectPolicyUpdateV1>|
                         async move {
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
+                                    rqctx.request.uri().path(),
                                     "GET, PUT",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -52292,10 +52479,11 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
         endpoints
             .push(
                 ::dropshot::ApiEndpoint::new(
-                        format!("405 {method} {}", "/v1/system/update/components"),
+                        runtime::not_allowed_id(&method, "/v1/system/update/components"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
+                                    rqctx.request.uri().path(),
                                     "GET",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -52313,10 +52501,14 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
         endpoints
             .push(
                 ::dropshot::ApiEndpoint::new(
-                        format!("405 {method} {}", "/v1/system/update/deployments"),
+                        runtime::not_allowed_id(
+                            &method,
+                            "/v1/system/update/deployments",
+                        ),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
+                                    rqctx.request.uri().path(),
                                     "GET",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -52334,13 +52526,17 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
         endpoints
             .push(
                 ::dropshot::ApiEndpoint::new(
-                        format!("405 {method} {}", "/v1/system/update/deployments/{id}"),
+                        runtime::not_allowed_id(
+                            &method,
+                            "/v1/system/update/deployments/{id}",
+                        ),
                         |
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<UpdateDeploymentView>|
                         async move {
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
+                                    rqctx.request.uri().path(),
                                     "GET",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -52358,10 +52554,11 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
         endpoints
             .push(
                 ::dropshot::ApiEndpoint::new(
-                        format!("405 {method} {}", "/v1/system/update/refresh"),
+                        runtime::not_allowed_id(&method, "/v1/system/update/refresh"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
+                                    rqctx.request.uri().path(),
                                     "POST",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -52379,10 +52576,11 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
         endpoints
             .push(
                 ::dropshot::ApiEndpoint::new(
-                        format!("405 {method} {}", "/v1/system/update/start"),
+                        runtime::not_allowed_id(&method, "/v1/system/update/start"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
+                                    rqctx.request.uri().path(),
                                     "POST",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -52400,10 +52598,11 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
         endpoints
             .push(
                 ::dropshot::ApiEndpoint::new(
-                        format!("405 {method} {}", "/v1/system/update/stop"),
+                        runtime::not_allowed_id(&method, "/v1/system/update/stop"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
+                                    rqctx.request.uri().path(),
                                     "POST",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -52421,10 +52620,11 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
         endpoints
             .push(
                 ::dropshot::ApiEndpoint::new(
-                        format!("405 {method} {}", "/v1/system/update/updates"),
+                        runtime::not_allowed_id(&method, "/v1/system/update/updates"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
+                                    rqctx.request.uri().path(),
                                     "GET",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -52442,8 +52642,9 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
         endpoints
             .push(
                 ::dropshot::ApiEndpoint::new(
-                        format!(
-                            "405 {method} {}", "/v1/system/update/updates/{version}"
+                        runtime::not_allowed_id(
+                            &method,
+                            "/v1/system/update/updates/{version}",
                         ),
                         |
                             rqctx: ::dropshot::RequestContext<H>,
@@ -52451,6 +52652,7 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                         async move {
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
+                                    rqctx.request.uri().path(),
                                     "GET",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -52468,9 +52670,9 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
         endpoints
             .push(
                 ::dropshot::ApiEndpoint::new(
-                        format!(
-                            "405 {method} {}",
-                            "/v1/system/update/updates/{version}/components"
+                        runtime::not_allowed_id(
+                            &method,
+                            "/v1/system/update/updates/{version}/components",
                         ),
                         |
                             rqctx: ::dropshot::RequestContext<H>,
@@ -52478,6 +52680,7 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                         async move {
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
+                                    rqctx.request.uri().path(),
                                     "GET",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -52495,10 +52698,11 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
         endpoints
             .push(
                 ::dropshot::ApiEndpoint::new(
-                        format!("405 {method} {}", "/v1/system/update/version"),
+                        runtime::not_allowed_id(&method, "/v1/system/update/version"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
+                                    rqctx.request.uri().path(),
                                     "GET",
                                     runtime::ProblemDetails::from_problem,
                                 )

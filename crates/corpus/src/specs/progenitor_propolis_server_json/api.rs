@@ -1955,10 +1955,11 @@ pub fn register_endpoints<H: OxidePropolisServerApiHandlers>(
         endpoints
             .push(
                 ::dropshot::ApiEndpoint::new(
-                        format!("405 {method} {}", "/instance"),
+                        runtime::not_allowed_id(&method, "/instance"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
+                                    rqctx.request.uri().path(),
                                     "GET, PUT",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -1976,9 +1977,9 @@ pub fn register_endpoints<H: OxidePropolisServerApiHandlers>(
         endpoints
             .push(
                 ::dropshot::ApiEndpoint::new(
-                        format!(
-                            "405 {method} {}",
-                            "/instance/disk/{id}/snapshot/{snapshot_id}"
+                        runtime::not_allowed_id(
+                            &method,
+                            "/instance/disk/{id}/snapshot/{snapshot_id}",
                         ),
                         |
                             rqctx: ::dropshot::RequestContext<H>,
@@ -1986,6 +1987,7 @@ pub fn register_endpoints<H: OxidePropolisServerApiHandlers>(
                         async move {
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
+                                    rqctx.request.uri().path(),
                                     "POST",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -2003,10 +2005,11 @@ pub fn register_endpoints<H: OxidePropolisServerApiHandlers>(
         endpoints
             .push(
                 ::dropshot::ApiEndpoint::new(
-                        format!("405 {method} {}", "/instance/migrate/status"),
+                        runtime::not_allowed_id(&method, "/instance/migrate/status"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
+                                    rqctx.request.uri().path(),
                                     "GET",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -2024,10 +2027,11 @@ pub fn register_endpoints<H: OxidePropolisServerApiHandlers>(
         endpoints
             .push(
                 ::dropshot::ApiEndpoint::new(
-                        format!("405 {method} {}", "/instance/serial"),
+                        runtime::not_allowed_id(&method, "/instance/serial"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
+                                    rqctx.request.uri().path(),
                                     "GET",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -2045,10 +2049,11 @@ pub fn register_endpoints<H: OxidePropolisServerApiHandlers>(
         endpoints
             .push(
                 ::dropshot::ApiEndpoint::new(
-                        format!("405 {method} {}", "/instance/state"),
+                        runtime::not_allowed_id(&method, "/instance/state"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
+                                    rqctx.request.uri().path(),
                                     "PUT",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -2066,10 +2071,11 @@ pub fn register_endpoints<H: OxidePropolisServerApiHandlers>(
         endpoints
             .push(
                 ::dropshot::ApiEndpoint::new(
-                        format!("405 {method} {}", "/instance/state-monitor"),
+                        runtime::not_allowed_id(&method, "/instance/state-monitor"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
+                                    rqctx.request.uri().path(),
                                     "GET",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -2087,10 +2093,11 @@ pub fn register_endpoints<H: OxidePropolisServerApiHandlers>(
         endpoints
             .push(
                 ::dropshot::ApiEndpoint::new(
-                        format!("405 {method} {}", "/openapi.json"),
+                        runtime::not_allowed_id(&method, "/openapi.json"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
+                                    rqctx.request.uri().path(),
                                     "GET",
                                     runtime::ProblemDetails::from_problem,
                                 )

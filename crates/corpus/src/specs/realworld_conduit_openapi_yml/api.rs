@@ -4178,10 +4178,11 @@ pub fn register_endpoints<H: RealWorldConduitApiHandlers>(
         endpoints
             .push(
                 ::dropshot::ApiEndpoint::new(
-                        format!("405 {method} {}", "/api/articles"),
+                        runtime::not_allowed_id(&method, "/api/articles"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
+                                    rqctx.request.uri().path(),
                                     "GET, POST",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -4199,10 +4200,11 @@ pub fn register_endpoints<H: RealWorldConduitApiHandlers>(
         endpoints
             .push(
                 ::dropshot::ApiEndpoint::new(
-                        format!("405 {method} {}", "/api/articles/feed"),
+                        runtime::not_allowed_id(&method, "/api/articles/feed"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
+                                    rqctx.request.uri().path(),
                                     "GET",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -4220,13 +4222,14 @@ pub fn register_endpoints<H: RealWorldConduitApiHandlers>(
         endpoints
             .push(
                 ::dropshot::ApiEndpoint::new(
-                        format!("405 {method} {}", "/api/articles/{slug}"),
+                        runtime::not_allowed_id(&method, "/api/articles/{slug}"),
                         |
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<DeleteArticle>|
                         async move {
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
+                                    rqctx.request.uri().path(),
                                     "DELETE, GET, PUT",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -4244,13 +4247,17 @@ pub fn register_endpoints<H: RealWorldConduitApiHandlers>(
         endpoints
             .push(
                 ::dropshot::ApiEndpoint::new(
-                        format!("405 {method} {}", "/api/articles/{slug}/comments"),
+                        runtime::not_allowed_id(
+                            &method,
+                            "/api/articles/{slug}/comments",
+                        ),
                         |
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<CreateArticleComment>|
                         async move {
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
+                                    rqctx.request.uri().path(),
                                     "GET, POST",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -4268,13 +4275,17 @@ pub fn register_endpoints<H: RealWorldConduitApiHandlers>(
         endpoints
             .push(
                 ::dropshot::ApiEndpoint::new(
-                        format!("405 {method} {}", "/api/articles/{slug}/comments/{id}"),
+                        runtime::not_allowed_id(
+                            &method,
+                            "/api/articles/{slug}/comments/{id}",
+                        ),
                         |
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<DeleteArticleComment>|
                         async move {
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
+                                    rqctx.request.uri().path(),
                                     "DELETE",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -4292,13 +4303,17 @@ pub fn register_endpoints<H: RealWorldConduitApiHandlers>(
         endpoints
             .push(
                 ::dropshot::ApiEndpoint::new(
-                        format!("405 {method} {}", "/api/articles/{slug}/favorite"),
+                        runtime::not_allowed_id(
+                            &method,
+                            "/api/articles/{slug}/favorite",
+                        ),
                         |
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<DeleteArticleFavorite>|
                         async move {
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
+                                    rqctx.request.uri().path(),
                                     "DELETE, POST",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -4316,10 +4331,11 @@ pub fn register_endpoints<H: RealWorldConduitApiHandlers>(
         endpoints
             .push(
                 ::dropshot::ApiEndpoint::new(
-                        format!("405 {method} {}", "/api/openapi.json"),
+                        runtime::not_allowed_id(&method, "/api/openapi.json"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
+                                    rqctx.request.uri().path(),
                                     "GET",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -4337,13 +4353,14 @@ pub fn register_endpoints<H: RealWorldConduitApiHandlers>(
         endpoints
             .push(
                 ::dropshot::ApiEndpoint::new(
-                        format!("405 {method} {}", "/api/profiles/{username}"),
+                        runtime::not_allowed_id(&method, "/api/profiles/{username}"),
                         |
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<GetProfileByUsername>|
                         async move {
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
+                                    rqctx.request.uri().path(),
                                     "GET",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -4361,13 +4378,17 @@ pub fn register_endpoints<H: RealWorldConduitApiHandlers>(
         endpoints
             .push(
                 ::dropshot::ApiEndpoint::new(
-                        format!("405 {method} {}", "/api/profiles/{username}/follow"),
+                        runtime::not_allowed_id(
+                            &method,
+                            "/api/profiles/{username}/follow",
+                        ),
                         |
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<UnfollowUserByUsername>|
                         async move {
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
+                                    rqctx.request.uri().path(),
                                     "DELETE, POST",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -4385,10 +4406,11 @@ pub fn register_endpoints<H: RealWorldConduitApiHandlers>(
         endpoints
             .push(
                 ::dropshot::ApiEndpoint::new(
-                        format!("405 {method} {}", "/api/tags"),
+                        runtime::not_allowed_id(&method, "/api/tags"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
+                                    rqctx.request.uri().path(),
                                     "GET",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -4406,10 +4428,11 @@ pub fn register_endpoints<H: RealWorldConduitApiHandlers>(
         endpoints
             .push(
                 ::dropshot::ApiEndpoint::new(
-                        format!("405 {method} {}", "/api/user"),
+                        runtime::not_allowed_id(&method, "/api/user"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
+                                    rqctx.request.uri().path(),
                                     "GET, PUT",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -4427,10 +4450,11 @@ pub fn register_endpoints<H: RealWorldConduitApiHandlers>(
         endpoints
             .push(
                 ::dropshot::ApiEndpoint::new(
-                        format!("405 {method} {}", "/api/users"),
+                        runtime::not_allowed_id(&method, "/api/users"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
+                                    rqctx.request.uri().path(),
                                     "POST",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -4448,10 +4472,11 @@ pub fn register_endpoints<H: RealWorldConduitApiHandlers>(
         endpoints
             .push(
                 ::dropshot::ApiEndpoint::new(
-                        format!("405 {method} {}", "/api/users/login"),
+                        runtime::not_allowed_id(&method, "/api/users/login"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
+                                    rqctx.request.uri().path(),
                                     "POST",
                                     runtime::ProblemDetails::from_problem,
                                 )

@@ -615,7 +615,10 @@ static UPDATE_PET: runtime::Operation = runtime::Operation {
     body: ::std::option::Option::Some(runtime::Body {
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
-        alternatives: &[("application/x-www-form-urlencoded", runtime::BodyKind::Form)],
+        alternatives: &[
+            ("application/x-www-form-urlencoded", runtime::BodyKind::Form),
+            ("application/xml", runtime::BodyKind::Xml),
+        ],
         required: true,
         description: ::std::option::Option::Some("Update an existent pet in the store"),
         schema: &UPDATE_PET_BODY,
@@ -719,7 +722,10 @@ static ADD_PET: runtime::Operation = runtime::Operation {
     body: ::std::option::Option::Some(runtime::Body {
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
-        alternatives: &[("application/x-www-form-urlencoded", runtime::BodyKind::Form)],
+        alternatives: &[
+            ("application/x-www-form-urlencoded", runtime::BodyKind::Form),
+            ("application/xml", runtime::BodyKind::Xml),
+        ],
         required: true,
         description: ::std::option::Option::Some("Create a new pet in the store"),
         schema: &ADD_PET_BODY,
@@ -1348,7 +1354,10 @@ static PLACE_ORDER: runtime::Operation = runtime::Operation {
     body: ::std::option::Option::Some(runtime::Body {
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
-        alternatives: &[("application/x-www-form-urlencoded", runtime::BodyKind::Form)],
+        alternatives: &[
+            ("application/x-www-form-urlencoded", runtime::BodyKind::Form),
+            ("application/xml", runtime::BodyKind::Xml),
+        ],
         required: false,
         description: ::std::option::Option::None,
         schema: &PLACE_ORDER_BODY,
@@ -1541,7 +1550,10 @@ static CREATE_USER: runtime::Operation = runtime::Operation {
     body: ::std::option::Option::Some(runtime::Body {
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
-        alternatives: &[("application/x-www-form-urlencoded", runtime::BodyKind::Form)],
+        alternatives: &[
+            ("application/x-www-form-urlencoded", runtime::BodyKind::Form),
+            ("application/xml", runtime::BodyKind::Xml),
+        ],
         required: false,
         description: ::std::option::Option::Some("Created user object"),
         schema: &CREATE_USER_BODY,
@@ -1852,7 +1864,10 @@ static UPDATE_USER: runtime::Operation = runtime::Operation {
     body: ::std::option::Option::Some(runtime::Body {
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
-        alternatives: &[("application/x-www-form-urlencoded", runtime::BodyKind::Form)],
+        alternatives: &[
+            ("application/x-www-form-urlencoded", runtime::BodyKind::Form),
+            ("application/xml", runtime::BodyKind::Xml),
+        ],
         required: false,
         description: ::std::option::Option::Some("Update an existent user in the store"),
         schema: &UPDATE_USER_BODY,
@@ -4173,10 +4188,11 @@ pub fn register_endpoints<H: SwaggerPetstoreOpenApi30Handlers>(
         endpoints
             .push(
                 ::dropshot::ApiEndpoint::new(
-                        format!("405 {method} {}", "/api/v3/openapi.json"),
+                        runtime::not_allowed_id(&method, "/api/v3/openapi.json"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
+                                    rqctx.request.uri().path(),
                                     "GET",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -4194,10 +4210,11 @@ pub fn register_endpoints<H: SwaggerPetstoreOpenApi30Handlers>(
         endpoints
             .push(
                 ::dropshot::ApiEndpoint::new(
-                        format!("405 {method} {}", "/api/v3/pet"),
+                        runtime::not_allowed_id(&method, "/api/v3/pet"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
+                                    rqctx.request.uri().path(),
                                     "POST, PUT",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -4215,10 +4232,11 @@ pub fn register_endpoints<H: SwaggerPetstoreOpenApi30Handlers>(
         endpoints
             .push(
                 ::dropshot::ApiEndpoint::new(
-                        format!("405 {method} {}", "/api/v3/pet/findByStatus"),
+                        runtime::not_allowed_id(&method, "/api/v3/pet/findByStatus"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
+                                    rqctx.request.uri().path(),
                                     "GET",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -4236,10 +4254,11 @@ pub fn register_endpoints<H: SwaggerPetstoreOpenApi30Handlers>(
         endpoints
             .push(
                 ::dropshot::ApiEndpoint::new(
-                        format!("405 {method} {}", "/api/v3/pet/findByTags"),
+                        runtime::not_allowed_id(&method, "/api/v3/pet/findByTags"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
+                                    rqctx.request.uri().path(),
                                     "GET",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -4257,13 +4276,14 @@ pub fn register_endpoints<H: SwaggerPetstoreOpenApi30Handlers>(
         endpoints
             .push(
                 ::dropshot::ApiEndpoint::new(
-                        format!("405 {method} {}", "/api/v3/pet/{petId}"),
+                        runtime::not_allowed_id(&method, "/api/v3/pet/{petId}"),
                         |
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<DeletePet>|
                         async move {
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
+                                    rqctx.request.uri().path(),
                                     "DELETE, GET, POST",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -4281,13 +4301,17 @@ pub fn register_endpoints<H: SwaggerPetstoreOpenApi30Handlers>(
         endpoints
             .push(
                 ::dropshot::ApiEndpoint::new(
-                        format!("405 {method} {}", "/api/v3/pet/{petId}/uploadImage"),
+                        runtime::not_allowed_id(
+                            &method,
+                            "/api/v3/pet/{petId}/uploadImage",
+                        ),
                         |
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<UploadFile>|
                         async move {
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
+                                    rqctx.request.uri().path(),
                                     "POST",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -4305,10 +4329,11 @@ pub fn register_endpoints<H: SwaggerPetstoreOpenApi30Handlers>(
         endpoints
             .push(
                 ::dropshot::ApiEndpoint::new(
-                        format!("405 {method} {}", "/api/v3/store/inventory"),
+                        runtime::not_allowed_id(&method, "/api/v3/store/inventory"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
+                                    rqctx.request.uri().path(),
                                     "GET",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -4326,10 +4351,11 @@ pub fn register_endpoints<H: SwaggerPetstoreOpenApi30Handlers>(
         endpoints
             .push(
                 ::dropshot::ApiEndpoint::new(
-                        format!("405 {method} {}", "/api/v3/store/order"),
+                        runtime::not_allowed_id(&method, "/api/v3/store/order"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
+                                    rqctx.request.uri().path(),
                                     "POST",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -4347,13 +4373,17 @@ pub fn register_endpoints<H: SwaggerPetstoreOpenApi30Handlers>(
         endpoints
             .push(
                 ::dropshot::ApiEndpoint::new(
-                        format!("405 {method} {}", "/api/v3/store/order/{orderId}"),
+                        runtime::not_allowed_id(
+                            &method,
+                            "/api/v3/store/order/{orderId}",
+                        ),
                         |
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<DeleteOrder>|
                         async move {
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
+                                    rqctx.request.uri().path(),
                                     "DELETE, GET",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -4371,10 +4401,11 @@ pub fn register_endpoints<H: SwaggerPetstoreOpenApi30Handlers>(
         endpoints
             .push(
                 ::dropshot::ApiEndpoint::new(
-                        format!("405 {method} {}", "/api/v3/user"),
+                        runtime::not_allowed_id(&method, "/api/v3/user"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
+                                    rqctx.request.uri().path(),
                                     "POST",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -4392,10 +4423,11 @@ pub fn register_endpoints<H: SwaggerPetstoreOpenApi30Handlers>(
         endpoints
             .push(
                 ::dropshot::ApiEndpoint::new(
-                        format!("405 {method} {}", "/api/v3/user/createWithList"),
+                        runtime::not_allowed_id(&method, "/api/v3/user/createWithList"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
+                                    rqctx.request.uri().path(),
                                     "POST",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -4413,10 +4445,11 @@ pub fn register_endpoints<H: SwaggerPetstoreOpenApi30Handlers>(
         endpoints
             .push(
                 ::dropshot::ApiEndpoint::new(
-                        format!("405 {method} {}", "/api/v3/user/login"),
+                        runtime::not_allowed_id(&method, "/api/v3/user/login"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
+                                    rqctx.request.uri().path(),
                                     "GET",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -4434,10 +4467,11 @@ pub fn register_endpoints<H: SwaggerPetstoreOpenApi30Handlers>(
         endpoints
             .push(
                 ::dropshot::ApiEndpoint::new(
-                        format!("405 {method} {}", "/api/v3/user/logout"),
+                        runtime::not_allowed_id(&method, "/api/v3/user/logout"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
+                                    rqctx.request.uri().path(),
                                     "GET",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -4455,13 +4489,14 @@ pub fn register_endpoints<H: SwaggerPetstoreOpenApi30Handlers>(
         endpoints
             .push(
                 ::dropshot::ApiEndpoint::new(
-                        format!("405 {method} {}", "/api/v3/user/{username}"),
+                        runtime::not_allowed_id(&method, "/api/v3/user/{username}"),
                         |
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<DeleteUser>|
                         async move {
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
+                                    rqctx.request.uri().path(),
                                     "DELETE, GET, PUT",
                                     runtime::ProblemDetails::from_problem,
                                 )

@@ -33136,10 +33136,11 @@ pub fn register_endpoints<H: TwilioVerifyHandlers>(
         endpoints
             .push(
                 ::dropshot::ApiEndpoint::new(
-                        format!("405 {method} {}", "/openapi.json"),
+                        runtime::not_allowed_id(&method, "/openapi.json"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
+                                    rqctx.request.uri().path(),
                                     "GET",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -33157,10 +33158,11 @@ pub fn register_endpoints<H: TwilioVerifyHandlers>(
         endpoints
             .push(
                 ::dropshot::ApiEndpoint::new(
-                        format!("405 {method} {}", "/v2/Attempts"),
+                        runtime::not_allowed_id(&method, "/v2/Attempts"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
+                                    rqctx.request.uri().path(),
                                     "GET",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -33178,10 +33180,11 @@ pub fn register_endpoints<H: TwilioVerifyHandlers>(
         endpoints
             .push(
                 ::dropshot::ApiEndpoint::new(
-                        format!("405 {method} {}", "/v2/Attempts/Summary"),
+                        runtime::not_allowed_id(&method, "/v2/Attempts/Summary"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
+                                    rqctx.request.uri().path(),
                                     "GET",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -33199,13 +33202,14 @@ pub fn register_endpoints<H: TwilioVerifyHandlers>(
         endpoints
             .push(
                 ::dropshot::ApiEndpoint::new(
-                        format!("405 {method} {}", "/v2/Attempts/{Sid}"),
+                        runtime::not_allowed_id(&method, "/v2/Attempts/{Sid}"),
                         |
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<FetchVerificationAttempt>|
                         async move {
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
+                                    rqctx.request.uri().path(),
                                     "GET",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -33223,13 +33227,14 @@ pub fn register_endpoints<H: TwilioVerifyHandlers>(
         endpoints
             .push(
                 ::dropshot::ApiEndpoint::new(
-                        format!("405 {method} {}", "/v2/Forms/{FormType}"),
+                        runtime::not_allowed_id(&method, "/v2/Forms/{FormType}"),
                         |
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<FetchForm>|
                         async move {
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
+                                    rqctx.request.uri().path(),
                                     "GET",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -33247,10 +33252,11 @@ pub fn register_endpoints<H: TwilioVerifyHandlers>(
         endpoints
             .push(
                 ::dropshot::ApiEndpoint::new(
-                        format!("405 {method} {}", "/v2/SafeList/Numbers"),
+                        runtime::not_allowed_id(&method, "/v2/SafeList/Numbers"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
+                                    rqctx.request.uri().path(),
                                     "POST",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -33268,13 +33274,17 @@ pub fn register_endpoints<H: TwilioVerifyHandlers>(
         endpoints
             .push(
                 ::dropshot::ApiEndpoint::new(
-                        format!("405 {method} {}", "/v2/SafeList/Numbers/{PhoneNumber}"),
+                        runtime::not_allowed_id(
+                            &method,
+                            "/v2/SafeList/Numbers/{PhoneNumber}",
+                        ),
                         |
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<DeleteSafelist>|
                         async move {
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
+                                    rqctx.request.uri().path(),
                                     "DELETE, GET",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -33292,10 +33302,11 @@ pub fn register_endpoints<H: TwilioVerifyHandlers>(
         endpoints
             .push(
                 ::dropshot::ApiEndpoint::new(
-                        format!("405 {method} {}", "/v2/Services"),
+                        runtime::not_allowed_id(&method, "/v2/Services"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
+                                    rqctx.request.uri().path(),
                                     "GET, POST",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -33313,8 +33324,9 @@ pub fn register_endpoints<H: TwilioVerifyHandlers>(
         endpoints
             .push(
                 ::dropshot::ApiEndpoint::new(
-                        format!(
-                            "405 {method} {}", "/v2/Services/{ServiceSid}/AccessTokens"
+                        runtime::not_allowed_id(
+                            &method,
+                            "/v2/Services/{ServiceSid}/AccessTokens",
                         ),
                         |
                             rqctx: ::dropshot::RequestContext<H>,
@@ -33322,6 +33334,7 @@ pub fn register_endpoints<H: TwilioVerifyHandlers>(
                         async move {
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
+                                    rqctx.request.uri().path(),
                                     "POST",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -33339,9 +33352,9 @@ pub fn register_endpoints<H: TwilioVerifyHandlers>(
         endpoints
             .push(
                 ::dropshot::ApiEndpoint::new(
-                        format!(
-                            "405 {method} {}",
-                            "/v2/Services/{ServiceSid}/AccessTokens/{Sid}"
+                        runtime::not_allowed_id(
+                            &method,
+                            "/v2/Services/{ServiceSid}/AccessTokens/{Sid}",
                         ),
                         |
                             rqctx: ::dropshot::RequestContext<H>,
@@ -33349,6 +33362,7 @@ pub fn register_endpoints<H: TwilioVerifyHandlers>(
                         async move {
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
+                                    rqctx.request.uri().path(),
                                     "GET",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -33366,13 +33380,17 @@ pub fn register_endpoints<H: TwilioVerifyHandlers>(
         endpoints
             .push(
                 ::dropshot::ApiEndpoint::new(
-                        format!("405 {method} {}", "/v2/Services/{ServiceSid}/Entities"),
+                        runtime::not_allowed_id(
+                            &method,
+                            "/v2/Services/{ServiceSid}/Entities",
+                        ),
                         |
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<CreateEntity>|
                         async move {
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
+                                    rqctx.request.uri().path(),
                                     "GET, POST",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -33390,9 +33408,9 @@ pub fn register_endpoints<H: TwilioVerifyHandlers>(
         endpoints
             .push(
                 ::dropshot::ApiEndpoint::new(
-                        format!(
-                            "405 {method} {}",
-                            "/v2/Services/{ServiceSid}/Entities/{Identity}"
+                        runtime::not_allowed_id(
+                            &method,
+                            "/v2/Services/{ServiceSid}/Entities/{Identity}",
                         ),
                         |
                             rqctx: ::dropshot::RequestContext<H>,
@@ -33400,6 +33418,7 @@ pub fn register_endpoints<H: TwilioVerifyHandlers>(
                         async move {
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
+                                    rqctx.request.uri().path(),
                                     "DELETE, GET",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -33417,9 +33436,9 @@ pub fn register_endpoints<H: TwilioVerifyHandlers>(
         endpoints
             .push(
                 ::dropshot::ApiEndpoint::new(
-                        format!(
-                            "405 {method} {}",
-                            "/v2/Services/{ServiceSid}/Entities/{Identity}/Challenges"
+                        runtime::not_allowed_id(
+                            &method,
+                            "/v2/Services/{ServiceSid}/Entities/{Identity}/Challenges",
                         ),
                         |
                             rqctx: ::dropshot::RequestContext<H>,
@@ -33427,6 +33446,7 @@ pub fn register_endpoints<H: TwilioVerifyHandlers>(
                         async move {
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
+                                    rqctx.request.uri().path(),
                                     "GET, POST",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -33444,9 +33464,9 @@ pub fn register_endpoints<H: TwilioVerifyHandlers>(
         endpoints
             .push(
                 ::dropshot::ApiEndpoint::new(
-                        format!(
-                            "405 {method} {}",
-                            "/v2/Services/{ServiceSid}/Entities/{Identity}/Challenges/{ChallengeSid}/Notifications"
+                        runtime::not_allowed_id(
+                            &method,
+                            "/v2/Services/{ServiceSid}/Entities/{Identity}/Challenges/{ChallengeSid}/Notifications",
                         ),
                         |
                             rqctx: ::dropshot::RequestContext<H>,
@@ -33454,6 +33474,7 @@ pub fn register_endpoints<H: TwilioVerifyHandlers>(
                         async move {
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
+                                    rqctx.request.uri().path(),
                                     "POST",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -33471,9 +33492,9 @@ pub fn register_endpoints<H: TwilioVerifyHandlers>(
         endpoints
             .push(
                 ::dropshot::ApiEndpoint::new(
-                        format!(
-                            "405 {method} {}",
-                            "/v2/Services/{ServiceSid}/Entities/{Identity}/Challenges/{Sid}"
+                        runtime::not_allowed_id(
+                            &method,
+                            "/v2/Services/{ServiceSid}/Entities/{Identity}/Challenges/{Sid}",
                         ),
                         |
                             rqctx: ::dropshot::RequestContext<H>,
@@ -33481,6 +33502,7 @@ pub fn register_endpoints<H: TwilioVerifyHandlers>(
                         async move {
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
+                                    rqctx.request.uri().path(),
                                     "GET, POST",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -33498,9 +33520,9 @@ pub fn register_endpoints<H: TwilioVerifyHandlers>(
         endpoints
             .push(
                 ::dropshot::ApiEndpoint::new(
-                        format!(
-                            "405 {method} {}",
-                            "/v2/Services/{ServiceSid}/Entities/{Identity}/Factors"
+                        runtime::not_allowed_id(
+                            &method,
+                            "/v2/Services/{ServiceSid}/Entities/{Identity}/Factors",
                         ),
                         |
                             rqctx: ::dropshot::RequestContext<H>,
@@ -33508,6 +33530,7 @@ pub fn register_endpoints<H: TwilioVerifyHandlers>(
                         async move {
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
+                                    rqctx.request.uri().path(),
                                     "GET, POST",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -33525,9 +33548,9 @@ pub fn register_endpoints<H: TwilioVerifyHandlers>(
         endpoints
             .push(
                 ::dropshot::ApiEndpoint::new(
-                        format!(
-                            "405 {method} {}",
-                            "/v2/Services/{ServiceSid}/Entities/{Identity}/Factors/{Sid}"
+                        runtime::not_allowed_id(
+                            &method,
+                            "/v2/Services/{ServiceSid}/Entities/{Identity}/Factors/{Sid}",
                         ),
                         |
                             rqctx: ::dropshot::RequestContext<H>,
@@ -33535,6 +33558,7 @@ pub fn register_endpoints<H: TwilioVerifyHandlers>(
                         async move {
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
+                                    rqctx.request.uri().path(),
                                     "DELETE, GET, POST",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -33552,9 +33576,9 @@ pub fn register_endpoints<H: TwilioVerifyHandlers>(
         endpoints
             .push(
                 ::dropshot::ApiEndpoint::new(
-                        format!(
-                            "405 {method} {}",
-                            "/v2/Services/{ServiceSid}/MessagingConfigurations"
+                        runtime::not_allowed_id(
+                            &method,
+                            "/v2/Services/{ServiceSid}/MessagingConfigurations",
                         ),
                         |
                             rqctx: ::dropshot::RequestContext<H>,
@@ -33562,6 +33586,7 @@ pub fn register_endpoints<H: TwilioVerifyHandlers>(
                         async move {
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
+                                    rqctx.request.uri().path(),
                                     "GET, POST",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -33579,9 +33604,9 @@ pub fn register_endpoints<H: TwilioVerifyHandlers>(
         endpoints
             .push(
                 ::dropshot::ApiEndpoint::new(
-                        format!(
-                            "405 {method} {}",
-                            "/v2/Services/{ServiceSid}/MessagingConfigurations/{Country}"
+                        runtime::not_allowed_id(
+                            &method,
+                            "/v2/Services/{ServiceSid}/MessagingConfigurations/{Country}",
                         ),
                         |
                             rqctx: ::dropshot::RequestContext<H>,
@@ -33589,6 +33614,7 @@ pub fn register_endpoints<H: TwilioVerifyHandlers>(
                         async move {
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
+                                    rqctx.request.uri().path(),
                                     "DELETE, GET, POST",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -33606,9 +33632,9 @@ pub fn register_endpoints<H: TwilioVerifyHandlers>(
         endpoints
             .push(
                 ::dropshot::ApiEndpoint::new(
-                        format!(
-                            "405 {method} {}",
-                            "/v2/Services/{ServiceSid}/Passkeys/ApproveChallenge"
+                        runtime::not_allowed_id(
+                            &method,
+                            "/v2/Services/{ServiceSid}/Passkeys/ApproveChallenge",
                         ),
                         |
                             rqctx: ::dropshot::RequestContext<H>,
@@ -33616,6 +33642,7 @@ pub fn register_endpoints<H: TwilioVerifyHandlers>(
                         async move {
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
+                                    rqctx.request.uri().path(),
                                     "POST",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -33633,9 +33660,9 @@ pub fn register_endpoints<H: TwilioVerifyHandlers>(
         endpoints
             .push(
                 ::dropshot::ApiEndpoint::new(
-                        format!(
-                            "405 {method} {}",
-                            "/v2/Services/{ServiceSid}/Passkeys/Challenges"
+                        runtime::not_allowed_id(
+                            &method,
+                            "/v2/Services/{ServiceSid}/Passkeys/Challenges",
                         ),
                         |
                             rqctx: ::dropshot::RequestContext<H>,
@@ -33643,6 +33670,7 @@ pub fn register_endpoints<H: TwilioVerifyHandlers>(
                         async move {
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
+                                    rqctx.request.uri().path(),
                                     "POST",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -33660,9 +33688,9 @@ pub fn register_endpoints<H: TwilioVerifyHandlers>(
         endpoints
             .push(
                 ::dropshot::ApiEndpoint::new(
-                        format!(
-                            "405 {method} {}",
-                            "/v2/Services/{ServiceSid}/Passkeys/Factors"
+                        runtime::not_allowed_id(
+                            &method,
+                            "/v2/Services/{ServiceSid}/Passkeys/Factors",
                         ),
                         |
                             rqctx: ::dropshot::RequestContext<H>,
@@ -33670,6 +33698,7 @@ pub fn register_endpoints<H: TwilioVerifyHandlers>(
                         async move {
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
+                                    rqctx.request.uri().path(),
                                     "POST",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -33687,9 +33716,9 @@ pub fn register_endpoints<H: TwilioVerifyHandlers>(
         endpoints
             .push(
                 ::dropshot::ApiEndpoint::new(
-                        format!(
-                            "405 {method} {}",
-                            "/v2/Services/{ServiceSid}/Passkeys/VerifyFactor"
+                        runtime::not_allowed_id(
+                            &method,
+                            "/v2/Services/{ServiceSid}/Passkeys/VerifyFactor",
                         ),
                         |
                             rqctx: ::dropshot::RequestContext<H>,
@@ -33697,6 +33726,7 @@ pub fn register_endpoints<H: TwilioVerifyHandlers>(
                         async move {
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
+                                    rqctx.request.uri().path(),
                                     "POST",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -33714,8 +33744,9 @@ pub fn register_endpoints<H: TwilioVerifyHandlers>(
         endpoints
             .push(
                 ::dropshot::ApiEndpoint::new(
-                        format!(
-                            "405 {method} {}", "/v2/Services/{ServiceSid}/RateLimits"
+                        runtime::not_allowed_id(
+                            &method,
+                            "/v2/Services/{ServiceSid}/RateLimits",
                         ),
                         |
                             rqctx: ::dropshot::RequestContext<H>,
@@ -33723,6 +33754,7 @@ pub fn register_endpoints<H: TwilioVerifyHandlers>(
                         async move {
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
+                                    rqctx.request.uri().path(),
                                     "GET, POST",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -33740,9 +33772,9 @@ pub fn register_endpoints<H: TwilioVerifyHandlers>(
         endpoints
             .push(
                 ::dropshot::ApiEndpoint::new(
-                        format!(
-                            "405 {method} {}",
-                            "/v2/Services/{ServiceSid}/RateLimits/{RateLimitSid}/Buckets"
+                        runtime::not_allowed_id(
+                            &method,
+                            "/v2/Services/{ServiceSid}/RateLimits/{RateLimitSid}/Buckets",
                         ),
                         |
                             rqctx: ::dropshot::RequestContext<H>,
@@ -33750,6 +33782,7 @@ pub fn register_endpoints<H: TwilioVerifyHandlers>(
                         async move {
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
+                                    rqctx.request.uri().path(),
                                     "GET, POST",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -33767,9 +33800,9 @@ pub fn register_endpoints<H: TwilioVerifyHandlers>(
         endpoints
             .push(
                 ::dropshot::ApiEndpoint::new(
-                        format!(
-                            "405 {method} {}",
-                            "/v2/Services/{ServiceSid}/RateLimits/{RateLimitSid}/Buckets/{Sid}"
+                        runtime::not_allowed_id(
+                            &method,
+                            "/v2/Services/{ServiceSid}/RateLimits/{RateLimitSid}/Buckets/{Sid}",
                         ),
                         |
                             rqctx: ::dropshot::RequestContext<H>,
@@ -33777,6 +33810,7 @@ pub fn register_endpoints<H: TwilioVerifyHandlers>(
                         async move {
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
+                                    rqctx.request.uri().path(),
                                     "DELETE, GET, POST",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -33794,9 +33828,9 @@ pub fn register_endpoints<H: TwilioVerifyHandlers>(
         endpoints
             .push(
                 ::dropshot::ApiEndpoint::new(
-                        format!(
-                            "405 {method} {}",
-                            "/v2/Services/{ServiceSid}/RateLimits/{Sid}"
+                        runtime::not_allowed_id(
+                            &method,
+                            "/v2/Services/{ServiceSid}/RateLimits/{Sid}",
                         ),
                         |
                             rqctx: ::dropshot::RequestContext<H>,
@@ -33804,6 +33838,7 @@ pub fn register_endpoints<H: TwilioVerifyHandlers>(
                         async move {
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
+                                    rqctx.request.uri().path(),
                                     "DELETE, GET, POST",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -33821,9 +33856,9 @@ pub fn register_endpoints<H: TwilioVerifyHandlers>(
         endpoints
             .push(
                 ::dropshot::ApiEndpoint::new(
-                        format!(
-                            "405 {method} {}",
-                            "/v2/Services/{ServiceSid}/VerificationCheck"
+                        runtime::not_allowed_id(
+                            &method,
+                            "/v2/Services/{ServiceSid}/VerificationCheck",
                         ),
                         |
                             rqctx: ::dropshot::RequestContext<H>,
@@ -33831,6 +33866,7 @@ pub fn register_endpoints<H: TwilioVerifyHandlers>(
                         async move {
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
+                                    rqctx.request.uri().path(),
                                     "POST",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -33848,8 +33884,9 @@ pub fn register_endpoints<H: TwilioVerifyHandlers>(
         endpoints
             .push(
                 ::dropshot::ApiEndpoint::new(
-                        format!(
-                            "405 {method} {}", "/v2/Services/{ServiceSid}/Verifications"
+                        runtime::not_allowed_id(
+                            &method,
+                            "/v2/Services/{ServiceSid}/Verifications",
                         ),
                         |
                             rqctx: ::dropshot::RequestContext<H>,
@@ -33857,6 +33894,7 @@ pub fn register_endpoints<H: TwilioVerifyHandlers>(
                         async move {
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
+                                    rqctx.request.uri().path(),
                                     "POST",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -33874,9 +33912,9 @@ pub fn register_endpoints<H: TwilioVerifyHandlers>(
         endpoints
             .push(
                 ::dropshot::ApiEndpoint::new(
-                        format!(
-                            "405 {method} {}",
-                            "/v2/Services/{ServiceSid}/Verifications/{Sid}"
+                        runtime::not_allowed_id(
+                            &method,
+                            "/v2/Services/{ServiceSid}/Verifications/{Sid}",
                         ),
                         |
                             rqctx: ::dropshot::RequestContext<H>,
@@ -33884,6 +33922,7 @@ pub fn register_endpoints<H: TwilioVerifyHandlers>(
                         async move {
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
+                                    rqctx.request.uri().path(),
                                     "GET, POST",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -33901,13 +33940,17 @@ pub fn register_endpoints<H: TwilioVerifyHandlers>(
         endpoints
             .push(
                 ::dropshot::ApiEndpoint::new(
-                        format!("405 {method} {}", "/v2/Services/{ServiceSid}/Webhooks"),
+                        runtime::not_allowed_id(
+                            &method,
+                            "/v2/Services/{ServiceSid}/Webhooks",
+                        ),
                         |
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<CreateWebhook>|
                         async move {
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
+                                    rqctx.request.uri().path(),
                                     "GET, POST",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -33925,8 +33968,9 @@ pub fn register_endpoints<H: TwilioVerifyHandlers>(
         endpoints
             .push(
                 ::dropshot::ApiEndpoint::new(
-                        format!(
-                            "405 {method} {}", "/v2/Services/{ServiceSid}/Webhooks/{Sid}"
+                        runtime::not_allowed_id(
+                            &method,
+                            "/v2/Services/{ServiceSid}/Webhooks/{Sid}",
                         ),
                         |
                             rqctx: ::dropshot::RequestContext<H>,
@@ -33934,6 +33978,7 @@ pub fn register_endpoints<H: TwilioVerifyHandlers>(
                         async move {
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
+                                    rqctx.request.uri().path(),
                                     "DELETE, GET, POST",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -33951,13 +33996,14 @@ pub fn register_endpoints<H: TwilioVerifyHandlers>(
         endpoints
             .push(
                 ::dropshot::ApiEndpoint::new(
-                        format!("405 {method} {}", "/v2/Services/{Sid}"),
+                        runtime::not_allowed_id(&method, "/v2/Services/{Sid}"),
                         |
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<DeleteService>|
                         async move {
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
+                                    rqctx.request.uri().path(),
                                     "DELETE, GET, POST",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -33975,10 +34021,11 @@ pub fn register_endpoints<H: TwilioVerifyHandlers>(
         endpoints
             .push(
                 ::dropshot::ApiEndpoint::new(
-                        format!("405 {method} {}", "/v2/Templates"),
+                        runtime::not_allowed_id(&method, "/v2/Templates"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
+                                    rqctx.request.uri().path(),
                                     "GET",
                                     runtime::ProblemDetails::from_problem,
                                 )

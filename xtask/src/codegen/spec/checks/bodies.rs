@@ -55,17 +55,40 @@ pub(super) fn check_request_body(spec: &Spec, op: &OperationRef<'_>) -> Result<(
 }
 
 /// The media types of a request body the layer reads into the handler's
-/// one value: JSON and forms of one schema are read alike; any other
-/// media type is answered 415.
+/// one value: JSON, forms and XML of one schema are read alike; any other
+/// media type is answered 415. XML is only ever read beside JSON or a
+/// form, never as the handler's own media type: progenitor's client
+/// cannot send it.
 pub fn served_body<'a>(spec: &Spec, content: &'a Map<String, Value>) -> Option<Served<'a>> {
     let structured = |media_type: &str| {
         ["application/json", "application/x-www-form-urlencoded"].contains(&essence(media_type).as_str())
     };
-    served(
+    let mut served = served(
         content,
         |media_type, media| check_media(spec, "", media_type, media).is_ok(),
         |(a, a_media), (b, b_media)| structured(a) && structured(b) && a_media.get("schema") == b_media.get("schema"),
-    )
+    )?;
+    let (primary, primary_media) = served.primary;
+    if structured(primary) {
+        let same_xml = |media_type: &&str| {
+            is_xml(media_type)
+                && content[*media_type]
+                    .get("schema")
+                    .is_some_and(|s| Some(s) == primary_media.get("schema"))
+        };
+        let xml: Vec<&str> = served.unserved.iter().copied().filter(same_xml).collect();
+        served.unserved.retain(|media_type| !xml.contains(media_type));
+        served.alternatives.extend(xml);
+    }
+    Some(served)
+}
+
+/// `application/xml`, `text/xml` or an `application/*+xml` type.
+pub fn is_xml(media_type: &str) -> bool {
+    let essence = essence(media_type);
+    essence == "application/xml"
+        || essence == "text/xml"
+        || (essence.starts_with("application/") && essence.ends_with("+xml"))
 }
 
 /// Whether the layer reads a body of `media_type`, and progenitor's

@@ -10,7 +10,7 @@ mod responses;
 mod security;
 
 pub(crate) use bodies::BODY_MEDIA_TYPES;
-pub use bodies::served_body;
+pub use bodies::{is_xml, served_body};
 use serde_json::Value;
 
 use super::router::check_router;

@@ -1,0 +1,410 @@
+//! XML bodies (`application/xml`, `text/xml`, `application/*+xml`) read
+//! into the JSON value their schema describes, by OpenAPI's `xml` object:
+//! a property is a child element of its own name (or `xml.name`), or an
+//! attribute (`xml.attribute`); a list is its items' elements, inside a
+//! wrapper element when `xml.wrapped`. The value is then validated and
+//! typed exactly as a JSON body is, so the handler cannot tell them apart.
+//!
+//! Reading is lenient about names where OpenAPI leaves room: the root
+//! element may have any name, and a property's element may carry the
+//! property's name, its own `xml.name`, or that of the schema it refers
+//! to. An element no property names is kept under its own name as text
+//! (or an object of its children), so the schema decides whether it may
+//! be there, as for JSON.
+
+use roxmltree::{Document, Node, ParsingOptions};
+use serde_json::{Map, Value};
+
+use crate::body::Rejection;
+use crate::contract::Scalar;
+use crate::schema::{Components, Schema};
+use crate::values::read_scalar;
+
+/// Deeper documents are refused rather than followed: the reading is
+/// recursive, and no schema a designer writes nests this far.
+const MAX_DEPTH: usize = 64;
+
+/// `$ref` chains longer than this are a broken contract, not a body's
+/// fault; they read as an untyped element.
+const MAX_REFERENCES: usize = 16;
+
+const COMPONENTS_PREFIX: &str = "#/components/schemas/";
+
+/// The schema that allows anything, for what cannot be resolved.
+static ANY: Value = Value::Bool(true);
+
+/// The body as the JSON value its schema describes, or why it is not
+/// well-formed XML of that shape.
+pub(crate) fn read_xml(schema: &Schema, bytes: &[u8]) -> Result<Value, Rejection> {
+    let text =
+        std::str::from_utf8(bytes).map_err(|e| Rejection::invalid(format!("the request body is not UTF-8: {e}")))?;
+    // No DTD: a body has no business declaring entities (and so none can
+    // expand into a bomb).
+    let options = ParsingOptions {
+        allow_dtd: false,
+        ..ParsingOptions::default()
+    };
+    let document = Document::parse_with_options(text, options)
+        .map_err(|e| Rejection::invalid(format!("the request body is not well-formed XML: {e}")))?;
+    let root = document.root_element();
+    let reader = Reader {
+        components: schema.components(),
+    };
+    reader.value(root, schema.doc_value(), &format!("/{}", root.tag_name().name()), 0)
+}
+
+struct Reader {
+    components: &'static Components,
+}
+
+impl Reader {
+    /// `schema` with its `$ref`s followed.
+    fn resolve<'s>(&'s self, mut schema: &'s Value) -> &'s Value {
+        for _ in 0..MAX_REFERENCES {
+            let Some(reference) = schema.get("$ref").and_then(Value::as_str) else {
+                return schema;
+            };
+            match reference
+                .strip_prefix(COMPONENTS_PREFIX)
+                .and_then(|name| self.components.doc_value(name))
+            {
+                Some(target) => schema = target,
+                None => return &ANY,
+            }
+        }
+        &ANY
+    }
+
+    /// The element as a value of `schema`.
+    fn value(&self, node: Node<'_, '_>, schema: &Value, path: &str, depth: usize) -> Result<Value, Rejection> {
+        if depth > MAX_DEPTH {
+            return Err(Rejection::invalid(format!(
+                "XML element `{path}`: nested deeper than {MAX_DEPTH} elements"
+            )));
+        }
+        let schema = self.resolve(schema);
+        match self.shape(schema) {
+            Shape::Object => self.object(node, schema, path, depth),
+            Shape::Array => {
+                loose_text(node, path, "a list's elements")?;
+                let items = schema.get("items").unwrap_or(&ANY);
+                let values = elements(node)
+                    .map(|child| self.value(child, items, &child_path(path, child), depth + 1))
+                    .collect::<Result<_, _>>()?;
+                Ok(Value::Array(values))
+            }
+            Shape::Scalar(scalar) => read_text(&text(node), scalar, path),
+            Shape::Any => Ok(untyped(node, depth)),
+        }
+    }
+
+    /// What a schema's value is made of: its `type`, or what its keywords
+    /// imply (`properties` or `allOf` an object, `items` an array).
+    fn shape(&self, schema: &Value) -> Shape {
+        match schema.get("type").and_then(Value::as_str) {
+            Some("object") => Shape::Object,
+            Some("array") => Shape::Array,
+            Some("integer") => Shape::Scalar(Scalar::Integer),
+            Some("number") => Shape::Scalar(Scalar::Number),
+            Some("boolean") => Shape::Scalar(Scalar::Boolean),
+            Some("string") => Shape::Scalar(Scalar::String),
+            _ if schema.get("properties").is_some() || schema.get("allOf").is_some() => Shape::Object,
+            _ if schema.get("items").is_some() => Shape::Array,
+            _ => Shape::Any,
+        }
+    }
+
+    /// An object's properties, its `allOf` parts' included.
+    fn properties<'s>(&'s self, schema: &'s Value, into: &mut Vec<(&'s str, &'s Value)>, depth: usize) {
+        if depth > MAX_REFERENCES {
+            return;
+        }
+        let own = schema
+            .get("properties")
+            .and_then(Value::as_object)
+            .into_iter()
+            .flatten();
+        into.extend(own.map(|(name, property)| (name.as_str(), property)));
+        for part in schema.get("allOf").and_then(Value::as_array).into_iter().flatten() {
+            self.properties(self.resolve(part), into, depth + 1);
+        }
+    }
+
+    fn object(&self, node: Node<'_, '_>, schema: &Value, path: &str, depth: usize) -> Result<Value, Rejection> {
+        let mut properties = Vec::new();
+        self.properties(schema, &mut properties, 0);
+        let children: Vec<Node<'_, '_>> = elements(node).collect();
+        let mut taken = vec![false; children.len()];
+        let mut object = Map::new();
+        for (name, property) in properties {
+            let resolved = self.resolve(property);
+            let xml = |key: &str| {
+                let own = property.get("xml").and_then(|xml| xml.get(key));
+                own.or_else(|| resolved.get("xml").and_then(|xml| xml.get(key)))
+            };
+            let own_name = property.pointer("/xml/name").and_then(Value::as_str);
+            if xml("attribute").and_then(Value::as_bool) == Some(true) {
+                if let Some(text) = node.attribute(own_name.unwrap_or(name)) {
+                    let scalar = match self.shape(resolved) {
+                        Shape::Scalar(scalar) => scalar,
+                        _ => Scalar::String,
+                    };
+                    let at = format!("{path}/@{}", own_name.unwrap_or(name));
+                    object.insert(name.to_string(), read_text(text, scalar, &at)?);
+                }
+                continue;
+            }
+            let referred_name = resolved.pointer("/xml/name").and_then(Value::as_str);
+            let named = |child: &Node<'_, '_>, names: &[Option<&str>]| {
+                let tag = child.tag_name().name();
+                names.iter().flatten().any(|n| *n == tag)
+            };
+            let value = if self.shape(resolved) == Shape::Array && xml("wrapped").and_then(Value::as_bool) == Some(true)
+            {
+                let names = [own_name, Some(name)];
+                match take_one(&children, &mut taken, |c| named(c, &names), path)? {
+                    Some(wrapper) => Some(self.value(wrapper, resolved, &child_path(path, wrapper), depth + 1)?),
+                    None => None,
+                }
+            } else if self.shape(resolved) == Shape::Array {
+                // Unwrapped: the items' elements are the object's children.
+                let items = resolved.get("items").unwrap_or(&ANY);
+                let item_name = items.pointer("/xml/name").and_then(Value::as_str);
+                let referred_item = self.resolve(items).pointer("/xml/name").and_then(Value::as_str);
+                let names = [item_name, own_name, Some(name), referred_item];
+                let mut values = Vec::new();
+                for (child, taken) in children.iter().zip(taken.iter_mut()) {
+                    if !*taken && named(child, &names) {
+                        *taken = true;
+                        values.push(self.value(*child, items, &child_path(path, *child), depth + 1)?);
+                    }
+                }
+                (!values.is_empty()).then_some(Value::Array(values))
+            } else {
+                let names = [own_name, Some(name), referred_name];
+                match take_one(&children, &mut taken, |c| named(c, &names), path)? {
+                    Some(child) => Some(self.value(child, property, &child_path(path, child), depth + 1)?),
+                    None => None,
+                }
+            };
+            if let Some(value) = value {
+                object.insert(name.to_string(), value);
+            }
+        }
+        loose_text(node, path, "an object's elements")?;
+        // Elements no property names: kept, for the schema to judge.
+        let unnamed = children.iter().zip(&taken).filter(|(_, taken)| !**taken);
+        let mut extra = Map::new();
+        for (child, _) in unnamed {
+            add(&mut extra, child.tag_name().name(), untyped(*child, depth + 1));
+        }
+        for (name, value) in extra {
+            if object.contains_key(&name) {
+                return Err(Rejection::invalid(format!(
+                    "XML element `{path}/{name}` is given more than once"
+                )));
+            }
+            object.insert(name, value);
+        }
+        Ok(Value::Object(object))
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Shape {
+    Object,
+    Array,
+    Scalar(Scalar),
+    Any,
+}
+
+/// The one child that `matches`, marked taken; two are an error.
+fn take_one<'a, 'i>(
+    children: &[Node<'a, 'i>],
+    taken: &mut [bool],
+    matches: impl Fn(&Node<'a, 'i>) -> bool,
+    path: &str,
+) -> Result<Option<Node<'a, 'i>>, Rejection> {
+    let mut found = None;
+    for (child, taken) in children.iter().zip(taken.iter_mut()) {
+        if *taken || !matches(child) {
+            continue;
+        }
+        if found.is_some() {
+            return Err(Rejection::invalid(format!(
+                "XML element `{}` is given more than once",
+                child_path(path, *child)
+            )));
+        }
+        *taken = true;
+        found = Some(*child);
+    }
+    Ok(found)
+}
+
+fn elements<'a, 'i>(node: Node<'a, 'i>) -> impl Iterator<Item = Node<'a, 'i>> {
+    node.children().filter(Node::is_element)
+}
+
+fn child_path(path: &str, child: Node<'_, '_>) -> String {
+    format!("{path}/{}", child.tag_name().name())
+}
+
+/// The element's text (CDATA included), its children's aside.
+fn text(node: Node<'_, '_>) -> String {
+    node.children().filter(Node::is_text).filter_map(|n| n.text()).collect()
+}
+
+/// Text beside the elements of an object or a list is no value's: refused,
+/// so that `<tags>a</tags>` is not read as an empty list.
+fn loose_text(node: Node<'_, '_>, path: &str, wanted: &str) -> Result<(), Rejection> {
+    let loose = text(node);
+    match loose.trim() {
+        "" => Ok(()),
+        loose => Err(Rejection::invalid(format!(
+            "XML element `{path}`: text {} where the schema wants {wanted}",
+            crate::values::quote(loose)
+        ))),
+    }
+}
+
+/// Text as a scalar: a string as it is; other types without the
+/// whitespace XML documents indent with.
+fn read_text(text: &str, scalar: Scalar, path: &str) -> Result<Value, Rejection> {
+    let text = match scalar {
+        Scalar::String => text,
+        _ => text.trim(),
+    };
+    read_scalar(text, scalar)
+        .map_err(|why| Rejection::invalid(format!("XML element `{path}`: {} {why}", crate::values::quote(text))))
+}
+
+/// An element no schema describes: its text, or an object of its child
+/// elements (a name given again is a list).
+fn untyped(node: Node<'_, '_>, depth: usize) -> Value {
+    if depth > MAX_DEPTH || elements(node).next().is_none() {
+        return Value::String(text(node));
+    }
+    let mut object = Map::new();
+    for child in elements(node) {
+        add(&mut object, child.tag_name().name(), untyped(child, depth + 1));
+    }
+    Value::Object(object)
+}
+
+/// Adds an element's value under its name: a name given again is a list.
+fn add(object: &mut Map<String, Value>, name: &str, value: Value) {
+    match object.get_mut(name) {
+        None => {
+            object.insert(name.to_string(), value);
+        }
+        Some(Value::Array(items)) => items.push(value),
+        Some(single) => *single = Value::Array(vec![single.take(), value]),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::schema::ComponentSchema;
+
+    static COMPONENTS: Components = Components::new(&[
+        ComponentSchema {
+            name: "Pet",
+            doc: r##"{"type":"object","required":["name","photoUrls"],"xml":{"name":"pet"},"properties":{
+                "id":{"type":"integer","xml":{"attribute":true}},
+                "name":{"type":"string"},
+                "category":{"$ref":"#/components/schemas/Category"},
+                "photoUrls":{"type":"array","xml":{"wrapped":true},"items":{"type":"string","xml":{"name":"photoUrl"}}},
+                "tags":{"type":"array","items":{"$ref":"#/components/schemas/Tag"}},
+                "vaccinated":{"type":"boolean"}}}"##,
+            validation: "{}",
+        },
+        ComponentSchema {
+            name: "Category",
+            doc: r#"{"type":"object","xml":{"name":"category"},"properties":{"id":{"type":"integer"},"name":{"type":"string"}}}"#,
+            validation: "{}",
+        },
+        ComponentSchema {
+            name: "Tag",
+            doc: r#"{"type":"object","xml":{"name":"tag"},"properties":{"name":{"type":"string"}}}"#,
+            validation: "{}",
+        },
+    ]);
+    static PET: Schema = Schema::new(&COMPONENTS, r##"{"$ref":"#/components/schemas/Pet"}"##, None);
+
+    fn read(xml: &str) -> Result<Value, String> {
+        read_xml(&PET, xml.as_bytes()).map_err(|rejection| rejection.problem.message)
+    }
+
+    #[test]
+    fn elements_attributes_and_lists_are_read_by_the_schema() {
+        let pet = read(
+            r#"<?xml version="1.0" encoding="UTF-8"?>
+            <pet id="10">
+              <name>doggie &amp; co</name>
+              <category><id> 1 </id><name>Dogs</name></category>
+              <photoUrls><photoUrl>a.png</photoUrl><photoUrl><![CDATA[b<1>.png]]></photoUrl></photoUrls>
+              <tag><name>good</name></tag><tag><name>boy</name></tag>
+              <vaccinated>true</vaccinated>
+            </pet>"#,
+        )
+        .unwrap();
+        assert_eq!(
+            pet,
+            serde_json::json!({
+                "id": 10,
+                "name": "doggie & co",
+                "category": {"id": 1, "name": "Dogs"},
+                "photoUrls": ["a.png", "b<1>.png"],
+                "tags": [{"name": "good"}, {"name": "boy"}],
+                "vaccinated": true,
+            })
+        );
+        // An empty wrapper is an empty list; absent elements are absent.
+        assert_eq!(
+            read("<pet><name>x</name><photoUrls/></pet>").unwrap(),
+            serde_json::json!({"name": "x", "photoUrls": []})
+        );
+    }
+
+    #[test]
+    fn unknown_elements_are_kept_for_the_schema_to_judge() {
+        assert_eq!(
+            read("<pet><name>x</name><owner><name>Ann</name></owner><nick>a</nick><nick>b</nick></pet>").unwrap(),
+            serde_json::json!({"name": "x", "owner": {"name": "Ann"}, "nick": ["a", "b"]})
+        );
+    }
+
+    #[test]
+    fn what_does_not_fit_is_refused_with_its_place() {
+        let refused = |xml: &str| read(xml).unwrap_err();
+        assert!(refused("<pet><name>x</name>").contains("not well-formed XML"));
+        assert!(
+            refused("<pet id=\"ten\"/>").contains("`/pet/@id`"),
+            "{}",
+            refused("<pet id=\"ten\"/>")
+        );
+        let twice = refused("<pet><name>x</name><name>y</name></pet>");
+        assert!(twice.contains("`/pet/name` is given more than once"), "{twice}");
+        let in_list = refused("<pet><name>x</name><photoUrls>a</photoUrls></pet>");
+        assert!(
+            in_list.contains("`/pet/photoUrls`: text \"a\" where the schema wants a list"),
+            "{in_list}"
+        );
+        let text = refused("<pet>true</pet>");
+        assert!(
+            text.contains("`/pet`: text \"true\" where the schema wants an object"),
+            "{text}"
+        );
+        let not_integer = refused("<pet><category><id>one</id></category></pet>");
+        assert!(not_integer.contains("`/pet/category/id`"), "{not_integer}");
+        let dtd = refused(r#"<!DOCTYPE pet [<!ENTITY a "aaaa">]><pet><name>&a;</name></pet>"#);
+        assert!(dtd.contains("not well-formed XML"), "{dtd}");
+        let deep = format!("<pet>{}{}</pet>", "<a>".repeat(200), "</a>".repeat(200));
+        assert!(
+            read(&deep).is_ok_and(|v| v.is_object()),
+            "deep untyped elements are cut, not followed"
+        );
+    }
+}
