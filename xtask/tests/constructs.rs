@@ -233,9 +233,9 @@ fn what_cannot_be_mapped_is_refused_with_its_location_and_reason() {
     let response = |success: &str| with(&operation("get", "", success), "");
     let cases: Vec<(String, String, &str)> = vec![
         (
-            param("{name: c, in: cookie, schema: {type: string}}"),
-            format!("{at}.parameters.0.in"),
-            "cookie parameters",
+            param("{name: c, in: cookie, schema: {type: array, items: {type: string}}}"),
+            format!("{at}.parameters.0.schema"),
+            "a cookie parameter must be a scalar",
         ),
         (
             param("{name: c, in: query, content: {application/json: {schema: {type: object}}}}"),

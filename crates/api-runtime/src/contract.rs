@@ -90,6 +90,8 @@ pub enum Location {
     Path,
     Query,
     Header,
+    /// A cookie of the `Cookie` header (RFC 6265 `name=value` pairs).
+    Cookie,
 }
 
 impl Location {
@@ -99,6 +101,7 @@ impl Location {
             Location::Path => "path",
             Location::Query => "query",
             Location::Header => "header",
+            Location::Cookie => "cookie",
         }
     }
 }
@@ -123,7 +126,7 @@ pub enum ValueKind {
     Array(Scalar),
 }
 
-/// One path, query or header parameter.
+/// One path, query, header or cookie parameter.
 #[derive(Debug)]
 pub struct Parameter {
     pub name: &'static str,

@@ -219,7 +219,7 @@ fn query_values<'a>(uri: &'a Uri, name: &'a str) -> impl Iterator<Item = String>
 
 /// The values of the cookie `name` (RFC 6265 §5.4: `a=b; c=d`, in one
 /// `Cookie` header or, over HTTP/2, several).
-fn cookie_values<'a>(headers: &'a HeaderMap, name: &'a str) -> impl Iterator<Item = String> + 'a {
+pub(crate) fn cookie_values<'a>(headers: &'a HeaderMap, name: &'a str) -> impl Iterator<Item = String> + 'a {
     headers
         .get_all(http::header::COOKIE)
         .iter()

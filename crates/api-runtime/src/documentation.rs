@@ -24,10 +24,12 @@ use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use crate::contract::{BodyKind, Contract, Location, ValueKind};
 
 /// Whether dropshot can register a parameter: `ApiDescription::register`
-/// refuses a query parameter whose schema is not a scalar, so array query
-/// parameters are read by the table but left out of dropshot's document.
+/// refuses a query parameter whose schema is not a scalar, and its
+/// parameter locations are path, query and header only, so array query
+/// parameters and cookies are read by the table but left out of
+/// dropshot's document.
 pub fn is_documentable(location: Location, value: ValueKind) -> bool {
-    !(location == Location::Query && matches!(value, ValueKind::Array(_)))
+    location != Location::Cookie && !(location == Location::Query && matches!(value, ValueKind::Array(_)))
 }
 
 /// The operation's parameters as dropshot's `Path`, `Query` and `Header`

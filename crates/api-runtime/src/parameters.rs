@@ -19,6 +19,7 @@ use serde::de::DeserializeOwned;
 use serde_json::{Map, Value};
 
 use crate::contract::{Contract, Location, Operation, Parameter, ValueKind};
+use crate::credentials::cookie_values;
 use crate::problem::Problem;
 use crate::values::{quote, read_scalar, split_list};
 
@@ -72,13 +73,16 @@ where
                 .map(|(_, value)| value.clone())
                 .collect(),
             Location::Header => header_texts(request.headers(), parameter)?,
+            Location::Cookie => cookie_values(request.headers(), parameter.name)
+                .map(Cow::Owned)
+                .collect(),
         };
         let Some(value) = read_parameter(parameter, &texts)? else {
             continue;
         };
         match parameter.location {
             Location::Path => in_path.insert(parameter.name.to_string(), value),
-            Location::Query | Location::Header => others.insert(parameter.name.to_string(), value),
+            Location::Query | Location::Header | Location::Cookie => others.insert(parameter.name.to_string(), value),
         };
     }
     Ok((typed(in_path)?, typed(others)?))

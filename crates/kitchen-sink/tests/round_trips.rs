@@ -271,6 +271,8 @@ async fn every_parameter_type_arrives_typed_with_its_default() {
             None,
             None,
             None,
+            None,
+            None,
         )
         .await
         .unwrap()
@@ -287,11 +289,12 @@ async fn every_parameter_type_arrives_typed_with_its_default() {
         ("word", json!("hi")),
         ("pick", json!("x")),
         ("X-Word", json!("none")),
+        ("theme", json!("light")),
     ] {
         assert_eq!(echo[name], default, "{name}");
     }
     for absent in [
-        "fraction", "date", "moment", "id", "many", "joined", "X-Big", "X-Moment", "X-Pick",
+        "fraction", "date", "moment", "id", "many", "joined", "X-Big", "X-Moment", "X-Pick", "visits",
     ] {
         assert_eq!(echo[absent], serde_json::Value::Null, "{absent}");
     }
@@ -328,6 +331,8 @@ async fn every_parameter_type_arrives_typed_with_its_default() {
             Some(types::EchoParametersXPick::X),
             Some("hello"),
             Some(true),
+            Some(types::EchoParametersTheme::Dark),
+            Some(3),
         )
         .await
         .unwrap()
@@ -337,7 +342,8 @@ async fn every_parameter_type_arrives_typed_with_its_default() {
         "big": 42, "small": 100, "fraction": 0.5, "yes": false, "word": "abc", "date": "2026-02-28",
         "moment": "2026-02-28T23:59:58Z", "id": id, "pick": "y", "many": [1, -2, 3], "joined": ["a", "b"],
         "X-Big": i64::MIN, "X-Fraction": 2.25, "X-Yes": true, "X-Date": "2026-02-28",
-        "X-Moment": "2026-02-28T23:59:58Z", "X-Id": id, "X-Pick": "x", "X-Word": "hello"
+        "X-Moment": "2026-02-28T23:59:58Z", "X-Id": id, "X-Pick": "x", "X-Word": "hello",
+        "theme": "dark", "visits": 3
     });
     for (name, value) in expected.as_object().unwrap() {
         assert_eq!(&echo[name.as_str()], value, "{name}");

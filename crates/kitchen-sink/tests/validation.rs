@@ -212,6 +212,25 @@ fn cases(order: i64, etag: &str) -> Vec<Case> {
             &["header parameter `X-Moment`", "(format)"],
         ),
         header("header enum", "X-Pick", "z", &["header parameter `X-Pick`", "(enum)"]),
+        // Cookies, read from the `Cookie` header's pairs.
+        header(
+            "cookie integer",
+            "Cookie",
+            "a=b; visits=many",
+            &["cookie parameter `visits`", "not an integer"],
+        ),
+        header(
+            "cookie minimum",
+            "Cookie",
+            "visits=-1",
+            &["cookie parameter `visits`", "(minimum)"],
+        ),
+        header(
+            "cookie enum",
+            "Cookie",
+            "theme=blue",
+            &["cookie parameter `theme`", "(enum)"],
+        ),
         Case {
             method: Method::PATCH,
             headers: vec![("If-Match", String::new())],

@@ -25,7 +25,7 @@ pub fn normalize_emitted(emitted: &Value, source: &Value, contract: &Contract) -
         error_statuses(op, operation);
         success_responses(op, operation);
         request_body(op, operation);
-        array_query_parameters(op, operation);
+        undocumentable_parameters(op, operation);
     }
     problem_details_alone(&mut doc, source);
     doc
@@ -251,9 +251,10 @@ fn request_body(op: &mut Value, operation: &Operation) {
 
 /// dropshot's `ApiDescription::register` refuses a query parameter whose
 /// schema is not a scalar, so array query parameters are not in its
-/// document, and it writes no `explode`. The table has both, as the
-/// generated extractor reads them.
-fn array_query_parameters(op: &mut Value, operation: &Operation) {
+/// document, and it writes no `explode`; its parameter locations are path,
+/// query and header, so cookie parameters are not in it either. The table
+/// has them all, as the generated extractor reads them.
+fn undocumentable_parameters(op: &mut Value, operation: &Operation) {
     let parameters = op
         .as_object_mut()
         .map(|op| op.entry("parameters").or_insert_with(|| json!([])));
@@ -261,12 +262,11 @@ fn array_query_parameters(op: &mut Value, operation: &Operation) {
         return;
     };
     for parameter in operation.parameters {
-        let ValueKind::Array(_) = parameter.value else { continue };
-        let place = match parameter.location {
-            Location::Path => "path",
-            Location::Query => "query",
-            Location::Header => "header",
-        };
+        let array = matches!(parameter.value, ValueKind::Array(_));
+        if !array && parameter.location != Location::Cookie {
+            continue;
+        }
+        let place = parameter.location.as_str();
         let present = parameters
             .iter_mut()
             .find(|p| p["name"] == parameter.name && p["in"] == place);
@@ -277,9 +277,11 @@ fn array_query_parameters(op: &mut Value, operation: &Operation) {
                     "name": parameter.name,
                     "in": place,
                     "required": parameter.required,
-                    "explode": parameter.explode,
                     "schema": parse_doc(parameter.schema.doc_json()),
                 });
+                if array {
+                    added["explode"] = json!(parameter.explode);
+                }
                 if let Some(description) = parameter.description {
                     added["description"] = json!(description);
                 }

@@ -1,15 +1,16 @@
 //! The client crate's code: progenitor's output, plus what progenitor does
 //! not emit on its own (`#[deprecated]` on deprecated operations, the
 //! spec's servers as constants, date-times in paths and headers written
-//! as RFC 3339, forms with lists and objects, and the credentials).
+//! as RFC 3339, forms with lists and objects, cookie parameters, and the
+//! credentials).
 
 use heck::{ToShoutySnakeCase, ToSnakeCase};
 use progenitor_impl::{GenerationSettings, Generator, HooksMode, InterfaceStyle};
 use quote::quote;
 
-use super::for_progenitor::for_progenitor;
+use super::for_progenitor::{Cookies, for_progenitor};
 use super::no_panic::refusing_panics;
-use super::{ClientCredentials, client_credentials, client_forms};
+use super::{ClientCredentials, client_cookies, client_credentials, client_forms};
 use crate::codegen::spec::{Spec, SpecError, server_url};
 
 fn settings(credentials: ClientCredentials) -> GenerationSettings {
@@ -36,7 +37,7 @@ fn progenitor<T>(what: &str, run: impl FnOnce() -> Result<T, progenitor_impl::Er
 }
 
 pub fn generate(spec: &Spec, credentials: ClientCredentials) -> Result<syn::File, SpecError> {
-    let api = for_progenitor(spec);
+    let api = for_progenitor(spec, Cookies::AsHeaders);
     let mut tokens = progenitor("client", || {
         Generator::new(&settings(credentials)).generate_tokens(&api)
     })?;
@@ -50,6 +51,7 @@ pub fn generate(spec: &Spec, credentials: ClientCredentials) -> Result<syn::File
     mark_deprecated(spec, &mut file);
     write_date_times_as_rfc3339(spec, &mut file)?;
     client_forms::write_structured_forms(spec, &mut file)?;
+    client_cookies::send_cookie_parameters(spec, &mut file)?;
     syn::visit_mut::VisitMut::visit_file_mut(&mut MethodsReqwestLacks, &mut file);
     file.items.extend(server_constants(spec));
     Ok(file)
@@ -65,7 +67,7 @@ pub fn generate_mocks(
     credentials: ClientCredentials,
 ) -> Result<syn::File, SpecError> {
     let tokens = progenitor("httpmock", || {
-        Generator::new(&settings(credentials)).httpmock(&for_progenitor(spec), client_module)
+        Generator::new(&settings(credentials)).httpmock(&for_progenitor(spec, Cookies::Left), client_module)
     })?;
     syn::parse2(tokens).map_err(|e| SpecError {
         location: "document".into(),

@@ -16,9 +16,11 @@ use crate::codegen::spec::{IGNORED_HEADERS, Spec, served_body};
 /// leaves them out. A `101` is marked as dropshot marks its WebSocket
 /// upgrades, so that the client sends the handshake. A body or response in
 /// several media types is handed over in the one the server's handler
-/// value is read or written as.
-pub(super) fn for_progenitor(spec: &Spec) -> OpenAPI {
+/// value is read or written as. progenitor refuses cookie parameters:
+/// `cookies` says what it gets instead.
+pub(super) fn for_progenitor(spec: &Spec, cookies: Cookies) -> OpenAPI {
     let mut api = formats_of_scalars_only(spec);
+    cookie_parameters(&mut api, cookies);
     super::one_way::unrequire_one_way_properties(&mut api);
     // A JSON response without a schema is any JSON value; progenitor
     // wants the schema written (`{}`).
@@ -242,16 +244,65 @@ fn any_json_schema(response: &mut openapiv3::Response) {
     }
 }
 
-/// Whether a parameter, or the `components.parameters` entry its `$ref`
-/// names, is a header OpenAPI says to ignore.
-fn is_ignored_header(components: &Option<openapiv3::Components>, parameter: &ReferenceOr<Parameter>) -> bool {
-    let parameter = match parameter {
+/// What progenitor gets for a cookie parameter.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Cookies {
+    /// A header parameter of the same name, which the client's code then
+    /// sends as a cookie (`client_cookies`).
+    AsHeaders,
+    /// Nothing: the mocks match a request whatever its cookies.
+    Left,
+}
+
+fn cookie_parameters(api: &mut OpenAPI, cookies: Cookies) {
+    let as_header = |parameter: &mut ReferenceOr<Parameter>| {
+        if let ReferenceOr::Item(Parameter::Cookie { parameter_data, .. }) = parameter {
+            *parameter = ReferenceOr::Item(Parameter::Header {
+                parameter_data: parameter_data.clone(),
+                style: openapiv3::HeaderStyle::Simple,
+            });
+        }
+    };
+    let components = api.components.clone();
+    let is_cookie = |parameter: &ReferenceOr<Parameter>| {
+        matches!(
+            resolve_parameter(&components, parameter),
+            Some(Parameter::Cookie { .. })
+        )
+    };
+    if cookies == Cookies::AsHeaders
+        && let Some(components) = api.components.as_mut()
+    {
+        components.parameters.values_mut().for_each(as_header);
+    }
+    for item in api.paths.paths.values_mut() {
+        let ReferenceOr::Item(item) = item else { continue };
+        let change = |parameters: &mut Vec<ReferenceOr<Parameter>>| match cookies {
+            Cookies::AsHeaders => parameters.iter_mut().for_each(as_header),
+            Cookies::Left => parameters.retain(|p| !is_cookie(p)),
+        };
+        change(&mut item.parameters);
+        operations_mut(item).for_each(|op| change(&mut op.parameters));
+    }
+}
+
+/// A parameter, or the `components.parameters` entry its `$ref` names.
+fn resolve_parameter<'a>(
+    components: &'a Option<openapiv3::Components>,
+    parameter: &'a ReferenceOr<Parameter>,
+) -> Option<&'a Parameter> {
+    match parameter {
         ReferenceOr::Item(parameter) => Some(parameter),
         ReferenceOr::Reference { reference } => reference
             .strip_prefix("#/components/parameters/")
             .and_then(|name| components.as_ref()?.parameters.get(name)?.as_item()),
-    };
-    matches!(parameter, Some(Parameter::Header { parameter_data, .. })
+    }
+}
+
+/// Whether a parameter, or the `components.parameters` entry its `$ref`
+/// names, is a header OpenAPI says to ignore.
+fn is_ignored_header(components: &Option<openapiv3::Components>, parameter: &ReferenceOr<Parameter>) -> bool {
+    matches!(resolve_parameter(components, parameter), Some(Parameter::Header { parameter_data, .. })
         if IGNORED_HEADERS.contains(&parameter_data.name.to_ascii_lowercase().as_str()))
 }
 

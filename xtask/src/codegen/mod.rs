@@ -4,6 +4,7 @@
 //! the committed files: where they go, how they look, and whether they are
 //! current.
 
+mod client_cookies;
 mod client_credentials;
 mod client_forms;
 pub mod client_gen;

@@ -662,6 +662,66 @@ pub mod types {
             EchoParametersPick::X
         }
     }
+    ///`EchoParametersTheme`
+    #[derive(
+        ::serde::Deserialize,
+        ::serde::Serialize,
+        Clone,
+        Copy,
+        Debug,
+        Eq,
+        Hash,
+        Ord,
+        PartialEq,
+        PartialOrd
+    )]
+    pub enum EchoParametersTheme {
+        #[serde(rename = "light")]
+        Light,
+        #[serde(rename = "dark")]
+        Dark,
+    }
+    impl ::std::fmt::Display for EchoParametersTheme {
+        fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+            match *self {
+                Self::Light => f.write_str("light"),
+                Self::Dark => f.write_str("dark"),
+            }
+        }
+    }
+    impl ::std::str::FromStr for EchoParametersTheme {
+        type Err = self::error::ConversionError;
+        fn from_str(
+            value: &str,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+            match value {
+                "light" => Ok(Self::Light),
+                "dark" => Ok(Self::Dark),
+                _ => Err("invalid value".into()),
+            }
+        }
+    }
+    impl ::std::convert::TryFrom<&str> for EchoParametersTheme {
+        type Error = self::error::ConversionError;
+        fn try_from(
+            value: &str,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+            value.parse()
+        }
+    }
+    impl ::std::convert::TryFrom<::std::string::String> for EchoParametersTheme {
+        type Error = self::error::ConversionError;
+        fn try_from(
+            value: ::std::string::String,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+            value.parse()
+        }
+    }
+    impl ::std::default::Default for EchoParametersTheme {
+        fn default() -> Self {
+            EchoParametersTheme::Light
+        }
+    }
     ///`EchoParametersWord`
     #[derive(::serde::Serialize, Clone, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
     #[serde(transparent)]
@@ -2585,7 +2645,7 @@ pub mod types {
     }
 }
 #[derive(Clone, Debug)]
-#[doc = "Client for Kitchen Sink\n\nEvery construct the generator maps, in one spec, with the house rules of\n`openapi/petstore.yaml` (the Error object on every error, 401 on secured\noperations, 5XX everywhere). It is not a product: `cargo xtask generate`\ngenerates it into `crates/kitchen-sink`, whose small in-memory service\nthe tests drive over HTTP, so that each construct is proven on running\ncode. The operations follow a designer's likely next edits of the pet\nstore: read one order; search with bounded, enum, date and repeated\nparameters; create with a JSON body and `201` + `Location`; update with\n`If-Match`; schemas with allOf, oneOf, nullable and a map; a public\noperation; a paging envelope with `Link`; a CSV export and a raw photo;\na text and a form body; two success statuses; a deprecated operation;\na label in an image format the server chooses (`image/*`); a redirect\n(`303` + `Location`); a WebSocket upgrade (`101`); a literal path beside\na variable one (`/orders/summary`) and a variable named differently at\none position (`/orders/{id}/status`); two success statuses with different\nbodies (`getReceipt`); a readOnly property required in responses only\n(`Label.revision`); a body read as JSON or a form, and a response\nwritten in the JSON type `Accept` prefers (`estimateOrder`); a form with\nlists and an object (`setPreferences`); optional\nauthentication by any scheme, HTTP basic, API keys in the query and a\ncookie (`whoAmI`); OAuth2 scopes, and a requirement that combines two\nschemes (`refundOrder`); HEAD, OPTIONS and TRACE (`headOrder`,\n`orderOptions`, `traceStatus`).\n\nEvery error response carries the Error object. Its `code` is one of:\n\n| code | status | meaning |\n|---|---|---|\n| `invalid_parameter` | 400 | A path, query or header parameter is missing, malformed, or breaks its schema; the message names it and the rule. |\n| `invalid_body` | 400 | The request body is missing, malformed, or breaks its schema; the message gives the JSON pointer and the rule. |\n| `bad_request` | 400 | The request could not be read. |\n| `unauthorized` | 401 | The API key is missing, malformed or unknown. |\n| `insufficient_scope` | 403 | The OAuth2 token does not grant the scopes the operation needs. |\n| `not_found` | 404 | The resource does not exist. |\n| `not_acceptable` | 406 | `Accept` allows none of the media types the response is written in. |\n| `conflict` | 409 | The resource is not in a state that allows this. |\n| `precondition_failed` | 412 | `If-Match` does not name the current version. |\n| `payload_too_large` | 413 | The request body is over the server's limit. |\n| `unsupported_media_type` | 415 | The request body is not of the documented media type. |\n| `internal_error` | 500 | The server failed unexpectedly. |\n| `service_unavailable` | 503 | The server cannot answer now; retry later. |\n\n\nVersion: 1.0.0"]
+#[doc = "Client for Kitchen Sink\n\nEvery construct the generator maps, in one spec, with the house rules of\n`openapi/petstore.yaml` (the Error object on every error, 401 on secured\noperations, 5XX everywhere). It is not a product: `cargo xtask generate`\ngenerates it into `crates/kitchen-sink`, whose small in-memory service\nthe tests drive over HTTP, so that each construct is proven on running\ncode. The operations follow a designer's likely next edits of the pet\nstore: read one order; search with bounded, enum, date and repeated\nparameters; create with a JSON body and `201` + `Location`; update with\n`If-Match`; schemas with allOf, oneOf, nullable and a map; a public\noperation; a paging envelope with `Link`; a CSV export and a raw photo;\na text and a form body; two success statuses; a deprecated operation;\na label in an image format the server chooses (`image/*`); a redirect\n(`303` + `Location`); a WebSocket upgrade (`101`); a literal path beside\na variable one (`/orders/summary`) and a variable named differently at\none position (`/orders/{id}/status`); two success statuses with different\nbodies (`getReceipt`); a readOnly property required in responses only\n(`Label.revision`); a body read as JSON or a form, and a response\nwritten in the JSON type `Accept` prefers (`estimateOrder`); a form with\nlists and an object (`setPreferences`); optional\nauthentication by any scheme, HTTP basic, API keys in the query and a\ncookie (`whoAmI`); OAuth2 scopes, and a requirement that combines two\nschemes (`refundOrder`); HEAD, OPTIONS and TRACE (`headOrder`,\n`orderOptions`, `traceStatus`).\n\nEvery error response carries the Error object. Its `code` is one of:\n\n| code | status | meaning |\n|---|---|---|\n| `invalid_parameter` | 400 | A path, query, header or cookie parameter is missing, malformed, or breaks its schema; the message names it and the rule. |\n| `invalid_body` | 400 | The request body is missing, malformed, or breaks its schema; the message gives the JSON pointer and the rule. |\n| `bad_request` | 400 | The request could not be read. |\n| `unauthorized` | 401 | The API key is missing, malformed or unknown. |\n| `insufficient_scope` | 403 | The OAuth2 token does not grant the scopes the operation needs. |\n| `not_found` | 404 | The resource does not exist. |\n| `not_acceptable` | 406 | `Accept` allows none of the media types the response is written in. |\n| `conflict` | 409 | The resource is not in a state that allows this. |\n| `precondition_failed` | 412 | `If-Match` does not name the current version. |\n| `payload_too_large` | 413 | The request body is over the server's limit. |\n| `unsupported_media_type` | 415 | The request body is not of the documented media type. |\n| `internal_error` | 500 | The server failed unexpectedly. |\n| `service_unavailable` | 503 | The server cannot answer now; retry later. |\n\n\nVersion: 1.0.0"]
 pub struct Client {
     pub(crate) baseurl: String,
     pub(crate) client: reqwest::Client,
@@ -4288,7 +4348,7 @@ Sends a `GET` request to `/payments/{paymentId}`
 
 Answers with the parameters as the handler received them, typed and
 with their defaults: each scalar type and format in the path, the
-query and headers, and arrays in the query.
+query and headers, arrays in the query, and cookies.
 
 
 Sends a `GET` request to `/echo/{count}/{ratio}/{flag}/{day}/{at}/{token}/{kind}`
@@ -4322,6 +4382,8 @@ Sends a `GET` request to `/echo/{count}/{ratio}/{flag}/{day}/{at}/{token}/{kind}
         x_pick: Option<types::EchoParametersXPick>,
         x_word: Option<&'a str>,
         x_yes: Option<bool>,
+        theme: Option<types::EchoParametersTheme>,
+        visits: Option<i32>,
     ) -> Result<
         ResponseValue<::serde_json::Map<::std::string::String, ::serde_json::Value>>,
         Error<types::Error>,
@@ -4333,7 +4395,7 @@ Sends a `GET` request to `/echo/{count}/{ratio}/{flag}/{day}/{at}/{token}/{kind}
             .to_rfc3339_opts(::chrono::SecondsFormat::AutoSi, true)), encode_path(& token
             .to_string()), encode_path(& kind.to_string()),
         );
-        let mut header_map = ::reqwest::header::HeaderMap::with_capacity(9usize);
+        let mut header_map = ::reqwest::header::HeaderMap::with_capacity(11usize);
         header_map
             .append(
                 ::reqwest::header::HeaderName::from_static("api-version"),
@@ -4368,6 +4430,12 @@ Sends a `GET` request to `/echo/{count}/{ratio}/{flag}/{day}/{at}/{token}/{kind}
         }
         if let Some(value) = x_yes {
             header_map.append("X-Yes", value.to_string().try_into()?);
+        }
+        if let Some(value) = theme {
+            append_cookie(&mut header_map, "theme", value.to_string())?;
+        }
+        if let Some(value) = visits {
+            append_cookie(&mut header_map, "visits", value.to_string())?;
         }
         #[allow(unused_mut)]
         let mut request = self
@@ -4929,6 +4997,28 @@ fn encode_form<T: ::serde::Serialize, E>(
         }
     }
     ::serde_urlencoded::to_string(&pairs).map_err(|e| invalid(e.to_string()))
+}
+/// Adds `name=value` to the request's one `Cookie` header (a cookie
+/// parameter; RFC 6265 §5.4). The value is sent as it is: one that
+/// a header cannot carry is the same error as for a header.
+fn append_cookie(
+    headers: &mut ::reqwest::header::HeaderMap,
+    name: &str,
+    value: ::std::string::String,
+) -> ::std::result::Result<(), ::reqwest::header::InvalidHeaderValue> {
+    let cookie = match headers
+        .get(::reqwest::header::COOKIE)
+        .and_then(|v| v.to_str().ok())
+    {
+        Some(cookies) => format!("{cookies}; {name}={value}"),
+        None => format!("{name}={value}"),
+    };
+    headers
+        .insert(
+            ::reqwest::header::COOKIE,
+            ::reqwest::header::HeaderValue::from_str(&cookie)?,
+        );
+    Ok(())
 }
 ///The Production base URL, from the spec's `servers`.
 pub const PRODUCTION_BASE_URL: &str = "https://sink.example.com/v1";

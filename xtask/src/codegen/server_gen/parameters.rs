@@ -84,6 +84,7 @@ pub(super) fn describe_parameters(cx: &mut Context<'_>, op: &OperationRef<'_>) -
         let (location_ident, default_explode) = match place {
             "path" => ("Path", false),
             "query" => ("Query", true),
+            "cookie" => ("Cookie", true),
             _ => ("Header", false),
         };
         let rust_ty = cx.types.add(

@@ -1,6 +1,6 @@
-//! Parameters: path, query (form style) and header ones of scalar types,
-//! query arrays of scalars; what progenitor's client and dropshot's router
-//! can carry.
+//! Parameters: path, query (form style), header and cookie ones of scalar
+//! types, query arrays of scalars; what progenitor's client (with the
+//! cookies rewritten, `client_cookies`) and dropshot's router can carry.
 
 use std::collections::HashMap;
 
@@ -85,10 +85,15 @@ pub(super) fn check_parameters(spec: &Spec, op: &OperationRef<'_>) -> Result<(),
                 }
             }
             "cookie" => {
-                return Err(SpecError::new(
-                    at("in"),
-                    "cookie parameters are not supported (progenitor's client cannot send them)",
-                ));
+                if style.is_some_and(|s| s != "form") {
+                    return Err(SpecError::new(at("style"), "a cookie parameter's style must be `form`"));
+                }
+                if !is_scalar(ty) {
+                    return Err(SpecError::new(
+                        at("schema"),
+                        "a cookie parameter must be a scalar (a list or an object in a cookie is not mapped yet)",
+                    ));
+                }
             }
             other => {
                 return Err(SpecError::new(
