@@ -315,8 +315,8 @@ fn what_cannot_be_mapped_is_refused_with_its_location_and_reason() {
             body(
                 "          application/json:\n            schema:\n              oneOf: [{type: object}, {type: string}]\n              discriminator: {propertyName: kind}\n",
             ),
-            "paths./extra.post.requestBody.content.application/json.schema.discriminator".into(),
-            "discriminator",
+            "paths./extra.post.requestBody.content.application/json.schema.oneOf.0".into(),
+            "a member of a discriminated oneOf or anyOf must be a reference",
         ),
         (
             response(

@@ -19,7 +19,7 @@ use crate::codegen::spec::{IGNORED_HEADERS, Spec, served_body};
 /// value is read or written as. progenitor refuses cookie parameters:
 /// `cookies` says what it gets instead.
 pub(super) fn for_progenitor(spec: &Spec, cookies: Cookies) -> OpenAPI {
-    let mut api = formats_of_scalars_only(spec);
+    let mut api = schemas_as_typify_reads(spec);
     cookie_parameters(&mut api, cookies);
     super::one_way::unrequire_one_way_properties(&mut api);
     // A JSON response without a schema is any JSON value; progenitor
@@ -133,34 +133,49 @@ pub(super) fn for_progenitor(spec: &Spec, cookies: Cookies) -> OpenAPI {
     api
 }
 
-/// A `format` means something for strings and numbers only; typify
-/// (progenitor's) stops at one on an object or an array (Twilio's `type:
-/// object, format: uri-map`), which JSON Schema would ignore. The server's
-/// types drop it too (`schema::typify_form`). Only a document that has
-/// one (found in the spec's JSON, already at hand) goes through JSON
-/// (whose maps are sorted) to lose it, so that every other document
-/// reaches progenitor in its own order, and without the round trip.
-fn formats_of_scalars_only(spec: &Spec) -> OpenAPI {
+/// Schemas as typify (progenitor's) should read them, as the server's
+/// types are read (`schema::typify_form`):
+///
+/// - a `format` means something for strings and numbers only; typify
+///   stops at one on an object or an array (Twilio's `type: object,
+///   format: uri-map`), which JSON Schema would ignore;
+/// - a discriminated `oneOf`/`anyOf` has each member narrowed to the
+///   discriminator's values (`discriminator::for_typify`), so that the
+///   client reads a response's member by the property too.
+///
+/// Only a document that has one of these (found in the spec's JSON,
+/// already at hand) goes through JSON (whose maps are sorted), so that
+/// every other document reaches progenitor in its own order, and without
+/// the round trip.
+fn schemas_as_typify_reads(spec: &Spec) -> OpenAPI {
     fn misplaced(map: &serde_json::Map<String, serde_json::Value>) -> bool {
         let ty = map.get("type").and_then(serde_json::Value::as_str);
         matches!(ty, Some("object" | "array" | "boolean")) && map.contains_key("format")
     }
+    fn discriminated(map: &serde_json::Map<String, serde_json::Value>) -> bool {
+        map.get("discriminator")
+            .and_then(|d| d.get("propertyName"))
+            .is_some_and(serde_json::Value::is_string)
+    }
     fn found(value: &serde_json::Value) -> bool {
         match value {
-            serde_json::Value::Object(map) => misplaced(map) || map.values().any(found),
+            serde_json::Value::Object(map) => misplaced(map) || discriminated(map) || map.values().any(found),
             serde_json::Value::Array(items) => items.iter().any(found),
             _ => false,
         }
     }
-    fn strip(value: &mut serde_json::Value) {
+    fn rewrite(value: &mut serde_json::Value) {
         match value {
             serde_json::Value::Object(map) => {
                 if misplaced(map) {
                     map.remove("format");
                 }
-                map.values_mut().for_each(strip);
+                map.values_mut().for_each(rewrite);
+                if discriminated(map) {
+                    super::discriminator::for_typify(map);
+                }
             }
-            serde_json::Value::Array(items) => items.iter_mut().for_each(strip),
+            serde_json::Value::Array(items) => items.iter_mut().for_each(rewrite),
             _ => {}
         }
     }
@@ -170,7 +185,7 @@ fn formats_of_scalars_only(spec: &Spec) -> OpenAPI {
     let Ok(mut json) = serde_json::to_value(&spec.api) else {
         return spec.api.clone();
     };
-    strip(&mut json);
+    rewrite(&mut json);
     serde_json::from_value(json).unwrap_or_else(|_| spec.api.clone())
 }
 

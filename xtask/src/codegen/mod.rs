@@ -10,6 +10,7 @@ mod client_forms;
 pub mod client_gen;
 pub mod corpus;
 pub mod corpus_cache;
+mod discriminator;
 mod for_progenitor;
 mod no_panic;
 mod one_way;

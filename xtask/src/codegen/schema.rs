@@ -97,14 +97,7 @@ pub fn check(schema: &Value, location: &str, components: &Map<String, Value>) ->
         }
         return Ok(());
     }
-    if map.contains_key("discriminator") {
-        return Err(error(
-            &format!("{location}.discriminator"),
-            "`discriminator` is not supported: typify reads a oneOf by its members, so give each member a required \
-             single-value `enum` property instead (the same wire format)"
-                .into(),
-        ));
-    }
+    super::discriminator::check(map, location)?;
     if let Some(ty) = map.get("type")
         && !matches!(
             ty.as_str(),
@@ -234,6 +227,7 @@ pub fn validation_form(schema: &Value) -> Value {
     map.retain(|key, _| !OPENAPI_ONLY.contains(&key.as_str()) && !key.starts_with("x-"));
     exclusive_bounds(&mut map);
     map_children(&mut map, &validation_form);
+    super::discriminator::for_validation(&mut map);
     // A format's range, which JSON Schema does not know, as bounds of its
     // own (alongside the schema's own, which may be narrower).
     let range = match (
@@ -281,6 +275,7 @@ pub fn typify_form(schema: &Value) -> Value {
     }
     exclusive_bounds(&mut map);
     map_children(&mut map, &typify_form);
+    super::discriminator::for_typify(&mut map);
     match nullable_ {
         true => nullable(map),
         false => Value::Object(map),
@@ -407,8 +402,8 @@ mod tests {
             "s.items.$ref"
         );
         assert_eq!(
-            at(json!({"oneOf": [], "discriminator": {"propertyName": "k"}})),
-            "s.discriminator"
+            at(json!({"oneOf": [{"type": "object"}], "discriminator": {"propertyName": "k"}})),
+            "s.oneOf.0"
         );
         assert_eq!(at(json!({"type": "array"})), "s");
     }

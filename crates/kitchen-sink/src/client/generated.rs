@@ -547,6 +547,296 @@ pub mod types {
                 })
         }
     }
+    ///`Cat`
+    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
+    pub struct Cat {
+        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+        pub indoor: ::std::option::Option<bool>,
+        pub name: CatName,
+        pub species: ::std::string::String,
+    }
+    ///`CatName`
+    #[derive(::serde::Serialize, Clone, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
+    #[serde(transparent)]
+    pub struct CatName(::std::string::String);
+    impl ::std::ops::Deref for CatName {
+        type Target = ::std::string::String;
+        fn deref(&self) -> &::std::string::String {
+            &self.0
+        }
+    }
+    impl ::std::convert::From<CatName> for ::std::string::String {
+        fn from(value: CatName) -> Self {
+            value.0
+        }
+    }
+    impl ::std::str::FromStr for CatName {
+        type Err = self::error::ConversionError;
+        fn from_str(
+            value: &str,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+            if value.chars().count() < 1usize {
+                return Err("shorter than 1 characters".into());
+            }
+            Ok(Self(value.to_string()))
+        }
+    }
+    impl ::std::convert::TryFrom<&str> for CatName {
+        type Error = self::error::ConversionError;
+        fn try_from(
+            value: &str,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+            value.parse()
+        }
+    }
+    impl ::std::convert::TryFrom<::std::string::String> for CatName {
+        type Error = self::error::ConversionError;
+        fn try_from(
+            value: ::std::string::String,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+            value.parse()
+        }
+    }
+    impl<'de> ::serde::Deserialize<'de> for CatName {
+        fn deserialize<D>(deserializer: D) -> ::std::result::Result<Self, D::Error>
+        where
+            D: ::serde::Deserializer<'de>,
+        {
+            ::std::string::String::deserialize(deserializer)?
+                .parse()
+                .map_err(|e: self::error::ConversionError| {
+                    <D::Error as ::serde::de::Error>::custom(e.to_string())
+                })
+        }
+    }
+    ///`CatSpecies`
+    #[derive(
+        ::serde::Deserialize,
+        ::serde::Serialize,
+        Clone,
+        Copy,
+        Debug,
+        Eq,
+        Hash,
+        Ord,
+        PartialEq,
+        PartialOrd
+    )]
+    pub enum CatSpecies {
+        Cat,
+    }
+    impl ::std::fmt::Display for CatSpecies {
+        fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+            match *self {
+                Self::Cat => f.write_str("Cat"),
+            }
+        }
+    }
+    impl ::std::str::FromStr for CatSpecies {
+        type Err = self::error::ConversionError;
+        fn from_str(
+            value: &str,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+            match value {
+                "Cat" => Ok(Self::Cat),
+                _ => Err("invalid value".into()),
+            }
+        }
+    }
+    impl ::std::convert::TryFrom<&str> for CatSpecies {
+        type Error = self::error::ConversionError;
+        fn try_from(
+            value: &str,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+            value.parse()
+        }
+    }
+    impl ::std::convert::TryFrom<::std::string::String> for CatSpecies {
+        type Error = self::error::ConversionError;
+        fn try_from(
+            value: ::std::string::String,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+            value.parse()
+        }
+    }
+    ///`ClassifyPetResponse`
+    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
+    pub struct ClassifyPetResponse {
+        pub kind: ClassifyPetResponseKind,
+        pub name: ::std::string::String,
+    }
+    ///`ClassifyPetResponseKind`
+    #[derive(
+        ::serde::Deserialize,
+        ::serde::Serialize,
+        Clone,
+        Copy,
+        Debug,
+        Eq,
+        Hash,
+        Ord,
+        PartialEq,
+        PartialOrd
+    )]
+    pub enum ClassifyPetResponseKind {
+        #[serde(rename = "cat")]
+        Cat,
+        #[serde(rename = "dog")]
+        Dog,
+    }
+    impl ::std::fmt::Display for ClassifyPetResponseKind {
+        fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+            match *self {
+                Self::Cat => f.write_str("cat"),
+                Self::Dog => f.write_str("dog"),
+            }
+        }
+    }
+    impl ::std::str::FromStr for ClassifyPetResponseKind {
+        type Err = self::error::ConversionError;
+        fn from_str(
+            value: &str,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+            match value {
+                "cat" => Ok(Self::Cat),
+                "dog" => Ok(Self::Dog),
+                _ => Err("invalid value".into()),
+            }
+        }
+    }
+    impl ::std::convert::TryFrom<&str> for ClassifyPetResponseKind {
+        type Error = self::error::ConversionError;
+        fn try_from(
+            value: &str,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+            value.parse()
+        }
+    }
+    impl ::std::convert::TryFrom<::std::string::String> for ClassifyPetResponseKind {
+        type Error = self::error::ConversionError;
+        fn try_from(
+            value: ::std::string::String,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+            value.parse()
+        }
+    }
+    ///`Dog`
+    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
+    pub struct Dog {
+        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+        pub barks: ::std::option::Option<bool>,
+        pub name: DogName,
+        pub species: ::std::string::String,
+    }
+    ///`DogName`
+    #[derive(::serde::Serialize, Clone, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
+    #[serde(transparent)]
+    pub struct DogName(::std::string::String);
+    impl ::std::ops::Deref for DogName {
+        type Target = ::std::string::String;
+        fn deref(&self) -> &::std::string::String {
+            &self.0
+        }
+    }
+    impl ::std::convert::From<DogName> for ::std::string::String {
+        fn from(value: DogName) -> Self {
+            value.0
+        }
+    }
+    impl ::std::str::FromStr for DogName {
+        type Err = self::error::ConversionError;
+        fn from_str(
+            value: &str,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+            if value.chars().count() < 1usize {
+                return Err("shorter than 1 characters".into());
+            }
+            Ok(Self(value.to_string()))
+        }
+    }
+    impl ::std::convert::TryFrom<&str> for DogName {
+        type Error = self::error::ConversionError;
+        fn try_from(
+            value: &str,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+            value.parse()
+        }
+    }
+    impl ::std::convert::TryFrom<::std::string::String> for DogName {
+        type Error = self::error::ConversionError;
+        fn try_from(
+            value: ::std::string::String,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+            value.parse()
+        }
+    }
+    impl<'de> ::serde::Deserialize<'de> for DogName {
+        fn deserialize<D>(deserializer: D) -> ::std::result::Result<Self, D::Error>
+        where
+            D: ::serde::Deserializer<'de>,
+        {
+            ::std::string::String::deserialize(deserializer)?
+                .parse()
+                .map_err(|e: self::error::ConversionError| {
+                    <D::Error as ::serde::de::Error>::custom(e.to_string())
+                })
+        }
+    }
+    ///`DogSpecies`
+    #[derive(
+        ::serde::Deserialize,
+        ::serde::Serialize,
+        Clone,
+        Copy,
+        Debug,
+        Eq,
+        Hash,
+        Ord,
+        PartialEq,
+        PartialOrd
+    )]
+    pub enum DogSpecies {
+        #[serde(rename = "dog")]
+        Dog,
+        #[serde(rename = "puppy")]
+        Puppy,
+    }
+    impl ::std::fmt::Display for DogSpecies {
+        fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+            match *self {
+                Self::Dog => f.write_str("dog"),
+                Self::Puppy => f.write_str("puppy"),
+            }
+        }
+    }
+    impl ::std::str::FromStr for DogSpecies {
+        type Err = self::error::ConversionError;
+        fn from_str(
+            value: &str,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+            match value {
+                "dog" => Ok(Self::Dog),
+                "puppy" => Ok(Self::Puppy),
+                _ => Err("invalid value".into()),
+            }
+        }
+    }
+    impl ::std::convert::TryFrom<&str> for DogSpecies {
+        type Error = self::error::ConversionError;
+        fn try_from(
+            value: &str,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+            value.parse()
+        }
+    }
+    impl ::std::convert::TryFrom<::std::string::String> for DogSpecies {
+        type Error = self::error::ConversionError;
+        fn try_from(
+            value: ::std::string::String,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+            value.parse()
+        }
+    }
     ///`EchoParametersKind`
     #[derive(
         ::serde::Deserialize,
@@ -1860,6 +2150,23 @@ pub mod types {
             Self::BankPayment(value)
         }
     }
+    ///A cat or a dog, by `species`.
+    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
+    #[serde(untagged)]
+    pub enum Pet {
+        Cat {
+            #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+            indoor: ::std::option::Option<bool>,
+            name: CatName,
+            species: CatSpecies,
+        },
+        Dog {
+            #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+            barks: ::std::option::Option<bool>,
+            name: DogName,
+            species: DogSpecies,
+        },
+    }
     ///Reading preferences, as a form sends them.
     #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
     #[serde(deny_unknown_fields)]
@@ -2645,7 +2952,7 @@ pub mod types {
     }
 }
 #[derive(Clone, Debug)]
-#[doc = "Client for Kitchen Sink\n\nEvery construct the generator maps, in one spec, with the house rules of\n`openapi/petstore.yaml` (the Error object on every error, 401 on secured\noperations, 5XX everywhere). It is not a product: `cargo xtask generate`\ngenerates it into `crates/kitchen-sink`, whose small in-memory service\nthe tests drive over HTTP, so that each construct is proven on running\ncode. The operations follow a designer's likely next edits of the pet\nstore: read one order; search with bounded, enum, date and repeated\nparameters; create with a JSON body and `201` + `Location`; update with\n`If-Match`; schemas with allOf, oneOf, nullable and a map; a public\noperation; a paging envelope with `Link`; a CSV export and a raw photo;\na text and a form body; two success statuses; a deprecated operation;\na label in an image format the server chooses (`image/*`); a redirect\n(`303` + `Location`); a WebSocket upgrade (`101`); a literal path beside\na variable one (`/orders/summary`) and a variable named differently at\none position (`/orders/{id}/status`); two success statuses with different\nbodies (`getReceipt`); a readOnly property required in responses only\n(`Label.revision`); a body read as JSON or a form, and a response\nwritten in the JSON type `Accept` prefers (`estimateOrder`); a form with\nlists and an object (`setPreferences`); optional\nauthentication by any scheme, HTTP basic, API keys in the query and a\ncookie (`whoAmI`); OAuth2 scopes, and a requirement that combines two\nschemes (`refundOrder`); HEAD, OPTIONS and TRACE (`headOrder`,\n`orderOptions`, `traceStatus`).\n\nEvery error response carries the Error object. Its `code` is one of:\n\n| code | status | meaning |\n|---|---|---|\n| `invalid_parameter` | 400 | A path, query, header or cookie parameter is missing, malformed, or breaks its schema; the message names it and the rule. |\n| `invalid_body` | 400 | The request body is missing, malformed, or breaks its schema; the message gives the JSON pointer and the rule. |\n| `bad_request` | 400 | The request could not be read. |\n| `unauthorized` | 401 | The API key is missing, malformed or unknown. |\n| `insufficient_scope` | 403 | The OAuth2 token does not grant the scopes the operation needs. |\n| `not_found` | 404 | The resource does not exist. |\n| `not_acceptable` | 406 | `Accept` allows none of the media types the response is written in. |\n| `conflict` | 409 | The resource is not in a state that allows this. |\n| `precondition_failed` | 412 | `If-Match` does not name the current version. |\n| `payload_too_large` | 413 | The request body is over the server's limit. |\n| `unsupported_media_type` | 415 | The request body is not of the documented media type. |\n| `internal_error` | 500 | The server failed unexpectedly. |\n| `service_unavailable` | 503 | The server cannot answer now; retry later. |\n\n\nVersion: 1.0.0"]
+#[doc = "Client for Kitchen Sink\n\nEvery construct the generator maps, in one spec, with the house rules of\n`openapi/petstore.yaml` (the Error object on every error, 401 on secured\noperations, 5XX everywhere). It is not a product: `cargo xtask generate`\ngenerates it into `crates/kitchen-sink`, whose small in-memory service\nthe tests drive over HTTP, so that each construct is proven on running\ncode. The operations follow a designer's likely next edits of the pet\nstore: read one order; search with bounded, enum, date and repeated\nparameters; create with a JSON body and `201` + `Location`; update with\n`If-Match`; schemas with allOf, oneOf, nullable and a map; a public\noperation; a paging envelope with `Link`; a CSV export and a raw photo;\na text and a form body; two success statuses; a deprecated operation;\na label in an image format the server chooses (`image/*`); a redirect\n(`303` + `Location`); a WebSocket upgrade (`101`); a literal path beside\na variable one (`/orders/summary`) and a variable named differently at\none position (`/orders/{id}/status`); two success statuses with different\nbodies (`getReceipt`); a readOnly property required in responses only\n(`Label.revision`); a body read as JSON or a form, and a response\nwritten in the JSON type `Accept` prefers (`estimateOrder`); a form with\nlists and an object (`setPreferences`); optional\nauthentication by any scheme, HTTP basic, API keys in the query and a\ncookie (`whoAmI`); OAuth2 scopes, and a requirement that combines two\nschemes (`refundOrder`); HEAD, OPTIONS and TRACE (`headOrder`,\n`orderOptions`, `traceStatus`); a discriminated oneOf whose members\noverlap (`classifyPet`); cookie parameters (`echoParameters`).\n\nEvery error response carries the Error object. Its `code` is one of:\n\n| code | status | meaning |\n|---|---|---|\n| `invalid_parameter` | 400 | A path, query, header or cookie parameter is missing, malformed, or breaks its schema; the message names it and the rule. |\n| `invalid_body` | 400 | The request body is missing, malformed, or breaks its schema; the message gives the JSON pointer and the rule. |\n| `bad_request` | 400 | The request could not be read. |\n| `unauthorized` | 401 | The API key is missing, malformed or unknown. |\n| `insufficient_scope` | 403 | The OAuth2 token does not grant the scopes the operation needs. |\n| `not_found` | 404 | The resource does not exist. |\n| `not_acceptable` | 406 | `Accept` allows none of the media types the response is written in. |\n| `conflict` | 409 | The resource is not in a state that allows this. |\n| `precondition_failed` | 412 | `If-Match` does not name the current version. |\n| `payload_too_large` | 413 | The request body is over the server's limit. |\n| `unsupported_media_type` | 415 | The request body is not of the documented media type. |\n| `internal_error` | 500 | The server failed unexpectedly. |\n| `service_unavailable` | 503 | The server cannot answer now; retry later. |\n\n\nVersion: 1.0.0"]
 pub struct Client {
     pub(crate) baseurl: String,
     pub(crate) client: reqwest::Client,
@@ -2708,6 +3015,443 @@ const _: () = {
 };
 #[allow(clippy::all)]
 impl Client {
+    /**Every kind of parameter, echoed
+
+Answers with the parameters as the handler received them, typed and
+with their defaults: each scalar type and format in the path, the
+query and headers, arrays in the query, and cookies.
+
+
+Sends a `GET` request to `/echo/{count}/{ratio}/{flag}/{day}/{at}/{token}/{kind}`
+
+*/
+    pub async fn echo_parameters<'a>(
+        &'a self,
+        count: i32,
+        ratio: f64,
+        flag: bool,
+        day: &'a ::chrono::naive::NaiveDate,
+        at: &'a ::chrono::DateTime<::chrono::offset::Utc>,
+        token: &'a ::uuid::Uuid,
+        kind: types::EchoParametersKind,
+        big: i64,
+        date: Option<&'a ::chrono::naive::NaiveDate>,
+        fraction: Option<f32>,
+        id: Option<&'a ::uuid::Uuid>,
+        joined: Option<&'a ::std::vec::Vec<::std::string::String>>,
+        many: Option<&'a ::std::vec::Vec<i32>>,
+        moment: Option<&'a ::chrono::DateTime<::chrono::offset::Utc>>,
+        pick: Option<types::EchoParametersPick>,
+        small: Option<i32>,
+        word: Option<&'a types::EchoParametersWord>,
+        yes: Option<bool>,
+        x_big: Option<i64>,
+        x_date: Option<&'a ::chrono::naive::NaiveDate>,
+        x_fraction: Option<f64>,
+        x_id: Option<&'a ::uuid::Uuid>,
+        x_moment: Option<&'a ::chrono::DateTime<::chrono::offset::Utc>>,
+        x_pick: Option<types::EchoParametersXPick>,
+        x_word: Option<&'a str>,
+        x_yes: Option<bool>,
+        theme: Option<types::EchoParametersTheme>,
+        visits: Option<i32>,
+    ) -> Result<
+        ResponseValue<::serde_json::Map<::std::string::String, ::serde_json::Value>>,
+        Error<types::Error>,
+    > {
+        let url = format!(
+            "{}/echo/{}/{}/{}/{}/{}/{}/{}", self.baseurl, encode_path(& count
+            .to_string()), encode_path(& ratio.to_string()), encode_path(& flag
+            .to_string()), encode_path(& day.to_string()), encode_path(& at
+            .to_rfc3339_opts(::chrono::SecondsFormat::AutoSi, true)), encode_path(& token
+            .to_string()), encode_path(& kind.to_string()),
+        );
+        let mut header_map = ::reqwest::header::HeaderMap::with_capacity(11usize);
+        header_map
+            .append(
+                ::reqwest::header::HeaderName::from_static("api-version"),
+                ::reqwest::header::HeaderValue::from_static(Self::api_version()),
+            );
+        if let Some(value) = x_big {
+            header_map.append("X-Big", value.to_string().try_into()?);
+        }
+        if let Some(value) = x_date {
+            header_map.append("X-Date", value.to_string().try_into()?);
+        }
+        if let Some(value) = x_fraction {
+            header_map.append("X-Fraction", value.to_string().try_into()?);
+        }
+        if let Some(value) = x_id {
+            header_map.append("X-Id", value.to_string().try_into()?);
+        }
+        if let Some(value) = x_moment {
+            header_map
+                .append(
+                    "X-Moment",
+                    value
+                        .to_rfc3339_opts(::chrono::SecondsFormat::AutoSi, true)
+                        .try_into()?,
+                );
+        }
+        if let Some(value) = x_pick {
+            header_map.append("X-Pick", value.to_string().try_into()?);
+        }
+        if let Some(value) = x_word {
+            header_map.append("X-Word", value.to_string().try_into()?);
+        }
+        if let Some(value) = x_yes {
+            header_map.append("X-Yes", value.to_string().try_into()?);
+        }
+        if let Some(value) = theme {
+            append_cookie(&mut header_map, "theme", value.to_string())?;
+        }
+        if let Some(value) = visits {
+            append_cookie(&mut header_map, "visits", value.to_string())?;
+        }
+        #[allow(unused_mut)]
+        let mut request = self
+            .client
+            .get(url)
+            .header(
+                ::reqwest::header::ACCEPT,
+                ::reqwest::header::HeaderValue::from_static("application/json"),
+            )
+            .query(&progenitor_client::QueryParam::new("big", &big))
+            .query(&progenitor_client::QueryParam::new("date", &date))
+            .query(&progenitor_client::QueryParam::new("fraction", &fraction))
+            .query(&progenitor_client::QueryParam::new("id", &id))
+            .query(&progenitor_client::QueryParam::new("joined", &joined))
+            .query(&progenitor_client::QueryParam::new("many", &many))
+            .query(&progenitor_client::QueryParam::new("moment", &moment))
+            .query(&progenitor_client::QueryParam::new("pick", &pick))
+            .query(&progenitor_client::QueryParam::new("small", &small))
+            .query(&progenitor_client::QueryParam::new("word", &word))
+            .query(&progenitor_client::QueryParam::new("yes", &yes))
+            .headers(header_map)
+            .build()?;
+        let info = OperationInfo {
+            operation_id: "echo_parameters",
+        };
+        self.pre(&mut request, &info).await?;
+        let result = self.exec(request, &info).await;
+        self.post(&result, &info).await?;
+        let response = result?;
+        match response.status().as_u16() {
+            200u16 => ResponseValue::from_response(response).await,
+            400u16 => {
+                Err(Error::ErrorResponse(ResponseValue::from_response(response).await?))
+            }
+            401u16 => {
+                Err(Error::ErrorResponse(ResponseValue::from_response(response).await?))
+            }
+            500u16..=599u16 => {
+                Err(Error::ErrorResponse(ResponseValue::from_response(response).await?))
+            }
+            _ => Err(Error::UnexpectedResponse(response)),
+        }
+    }
+    /**Estimate an order, from JSON or a form
+
+Public, nothing is stored. The body is read as JSON or as a form; the answer is written in the JSON media type the caller's `Accept` prefers.
+
+Sends a `POST` request to `/estimates`
+
+*/
+    pub async fn estimate_order<'a>(
+        &'a self,
+        body: &'a types::EstimateRequest,
+    ) -> Result<ResponseValue<types::Estimate>, Error<types::Error>> {
+        let url = format!("{}/estimates", self.baseurl,);
+        let mut header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
+        header_map
+            .append(
+                ::reqwest::header::HeaderName::from_static("api-version"),
+                ::reqwest::header::HeaderValue::from_static(Self::api_version()),
+            );
+        #[allow(unused_mut)]
+        let mut request = self
+            .client
+            .post(url)
+            .header(
+                ::reqwest::header::ACCEPT,
+                ::reqwest::header::HeaderValue::from_static("application/json"),
+            )
+            .json(&body)
+            .headers(header_map)
+            .build()?;
+        let info = OperationInfo {
+            operation_id: "estimate_order",
+        };
+        self.pre(&mut request, &info).await?;
+        let result = self.exec(request, &info).await;
+        self.post(&result, &info).await?;
+        let response = result?;
+        match response.status().as_u16() {
+            200u16 => ResponseValue::from_response(response).await,
+            400u16 => {
+                Err(Error::ErrorResponse(ResponseValue::from_response(response).await?))
+            }
+            406u16 => {
+                Err(Error::ErrorResponse(ResponseValue::from_response(response).await?))
+            }
+            413u16 => {
+                Err(Error::ErrorResponse(ResponseValue::from_response(response).await?))
+            }
+            415u16 => {
+                Err(Error::ErrorResponse(ResponseValue::from_response(response).await?))
+            }
+            500u16..=599u16 => {
+                Err(Error::ErrorResponse(ResponseValue::from_response(response).await?))
+            }
+            _ => Err(Error::UnexpectedResponse(response)),
+        }
+    }
+    /**Every order as CSV
+
+Sends a `GET` request to `/exports/orders.csv`
+
+*/
+    pub async fn export_orders<'a>(
+        &'a self,
+    ) -> Result<ResponseValue<ByteStream>, Error<types::Error>> {
+        let url = format!("{}/exports/orders.csv", self.baseurl,);
+        let mut header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
+        header_map
+            .append(
+                ::reqwest::header::HeaderName::from_static("api-version"),
+                ::reqwest::header::HeaderValue::from_static(Self::api_version()),
+            );
+        #[allow(unused_mut)]
+        let mut request = self.client.get(url).headers(header_map).build()?;
+        let info = OperationInfo {
+            operation_id: "export_orders",
+        };
+        self.pre(&mut request, &info).await?;
+        let result = self.exec(request, &info).await;
+        self.post(&result, &info).await?;
+        let response = result?;
+        match response.status().as_u16() {
+            200u16 => Ok(ResponseValue::stream(response)),
+            401u16 => {
+                Err(Error::ErrorResponse(ResponseValue::from_response(response).await?))
+            }
+            500u16..=599u16 => {
+                Err(Error::ErrorResponse(ResponseValue::from_response(response).await?))
+            }
+            _ => Err(Error::UnexpectedResponse(response)),
+        }
+    }
+    /**Create or replace a label
+
+Sends a `PUT` request to `/labels/{name}`
+
+Arguments:
+- `name`: The label's name.
+- `body`
+*/
+    pub async fn put_label<'a>(
+        &'a self,
+        name: &'a types::PutLabelName,
+        body: &'a types::Label,
+    ) -> Result<ResponseValue<types::Label>, Error<types::Error>> {
+        let url = format!(
+            "{}/labels/{}", self.baseurl, encode_path(& name.to_string()),
+        );
+        let mut header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
+        header_map
+            .append(
+                ::reqwest::header::HeaderName::from_static("api-version"),
+                ::reqwest::header::HeaderValue::from_static(Self::api_version()),
+            );
+        #[allow(unused_mut)]
+        let mut request = self
+            .client
+            .put(url)
+            .header(
+                ::reqwest::header::ACCEPT,
+                ::reqwest::header::HeaderValue::from_static("application/json"),
+            )
+            .json(&body)
+            .headers(header_map)
+            .build()?;
+        let info = OperationInfo {
+            operation_id: "put_label",
+        };
+        self.pre(&mut request, &info).await?;
+        let result = self.exec(request, &info).await;
+        self.post(&result, &info).await?;
+        let response = result?;
+        match response.status().as_u16() {
+            200u16 => ResponseValue::from_response(response).await,
+            201u16 => ResponseValue::from_response(response).await,
+            400u16 => {
+                Err(Error::ErrorResponse(ResponseValue::from_response(response).await?))
+            }
+            401u16 => {
+                Err(Error::ErrorResponse(ResponseValue::from_response(response).await?))
+            }
+            413u16 => {
+                Err(Error::ErrorResponse(ResponseValue::from_response(response).await?))
+            }
+            415u16 => {
+                Err(Error::ErrorResponse(ResponseValue::from_response(response).await?))
+            }
+            500u16..=599u16 => {
+                Err(Error::ErrorResponse(ResponseValue::from_response(response).await?))
+            }
+            _ => Err(Error::UnexpectedResponse(response)),
+        }
+    }
+    /**Where the newest order is
+
+Sends a `GET` request to `/latest-order`
+
+*/
+    pub async fn get_latest_order<'a>(
+        &'a self,
+    ) -> Result<ResponseValue<ByteStream>, Error<types::Error>> {
+        let url = format!("{}/latest-order", self.baseurl,);
+        let mut header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
+        header_map
+            .append(
+                ::reqwest::header::HeaderName::from_static("api-version"),
+                ::reqwest::header::HeaderValue::from_static(Self::api_version()),
+            );
+        #[allow(unused_mut)]
+        let mut request = self.client.get(url).headers(header_map).build()?;
+        let info = OperationInfo {
+            operation_id: "get_latest_order",
+        };
+        self.pre(&mut request, &info).await?;
+        let result = self.exec(request, &info).await;
+        self.post(&result, &info).await?;
+        let response = result?;
+        match response.status().as_u16() {
+            200..=299 => Ok(ResponseValue::stream(response)),
+            401u16 => {
+                Err(Error::ErrorResponse(ResponseValue::from_response(response).await?))
+            }
+            404u16 => {
+                Err(Error::ErrorResponse(ResponseValue::from_response(response).await?))
+            }
+            500u16..=599u16 => {
+                Err(Error::ErrorResponse(ResponseValue::from_response(response).await?))
+            }
+            _ => Err(Error::UnexpectedResponse(response)),
+        }
+    }
+    /**Read one order (old path)
+
+Replaced by `getOrder`.
+
+Sends a `GET` request to `/legacy/orders/{orderId}`
+
+Arguments:
+- `order_id`: The order's id.
+*/
+    #[deprecated(
+        note = "`getLegacyOrder` is deprecated and will be removed on 2027-01-01 (x-sunset)"
+    )]
+    pub async fn get_legacy_order<'a>(
+        &'a self,
+        order_id: ::std::num::NonZeroU64,
+    ) -> Result<ResponseValue<types::Order>, Error<types::Error>> {
+        let url = format!(
+            "{}/legacy/orders/{}", self.baseurl, encode_path(& order_id.to_string()),
+        );
+        let mut header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
+        header_map
+            .append(
+                ::reqwest::header::HeaderName::from_static("api-version"),
+                ::reqwest::header::HeaderValue::from_static(Self::api_version()),
+            );
+        #[allow(unused_mut)]
+        let mut request = self
+            .client
+            .get(url)
+            .header(
+                ::reqwest::header::ACCEPT,
+                ::reqwest::header::HeaderValue::from_static("application/json"),
+            )
+            .headers(header_map)
+            .build()?;
+        let info = OperationInfo {
+            operation_id: "get_legacy_order",
+        };
+        self.pre(&mut request, &info).await?;
+        let result = self.exec(request, &info).await;
+        self.post(&result, &info).await?;
+        let response = result?;
+        match response.status().as_u16() {
+            200u16 => ResponseValue::from_response(response).await,
+            400u16 => {
+                Err(Error::ErrorResponse(ResponseValue::from_response(response).await?))
+            }
+            401u16 => {
+                Err(Error::ErrorResponse(ResponseValue::from_response(response).await?))
+            }
+            404u16 => {
+                Err(Error::ErrorResponse(ResponseValue::from_response(response).await?))
+            }
+            500u16..=599u16 => {
+                Err(Error::ErrorResponse(ResponseValue::from_response(response).await?))
+            }
+            _ => Err(Error::UnexpectedResponse(response)),
+        }
+    }
+    /**Subscribe to the newsletter
+
+Public, no key needed; a web form posts here.
+
+Sends a `POST` request to `/newsletter`
+
+*/
+    pub async fn subscribe<'a>(
+        &'a self,
+        body: &'a types::SubscribeBody,
+    ) -> Result<ResponseValue<()>, Error<types::Error>> {
+        let url = format!("{}/newsletter", self.baseurl,);
+        let mut header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
+        header_map
+            .append(
+                ::reqwest::header::HeaderName::from_static("api-version"),
+                ::reqwest::header::HeaderValue::from_static(Self::api_version()),
+            );
+        #[allow(unused_mut)]
+        let mut request = self
+            .client
+            .post(url)
+            .header(
+                ::reqwest::header::ACCEPT,
+                ::reqwest::header::HeaderValue::from_static("application/json"),
+            )
+            .form_urlencoded(&body)?
+            .headers(header_map)
+            .build()?;
+        let info = OperationInfo {
+            operation_id: "subscribe",
+        };
+        self.pre(&mut request, &info).await?;
+        let result = self.exec(request, &info).await;
+        self.post(&result, &info).await?;
+        let response = result?;
+        match response.status().as_u16() {
+            204u16 => Ok(ResponseValue::empty(response)),
+            400u16 => {
+                Err(Error::ErrorResponse(ResponseValue::from_response(response).await?))
+            }
+            413u16 => {
+                Err(Error::ErrorResponse(ResponseValue::from_response(response).await?))
+            }
+            415u16 => {
+                Err(Error::ErrorResponse(ResponseValue::from_response(response).await?))
+            }
+            500u16..=599u16 => {
+                Err(Error::ErrorResponse(ResponseValue::from_response(response).await?))
+            }
+            _ => Err(Error::UnexpectedResponse(response)),
+        }
+    }
     /**Search orders
 
 Orders matching every filter given, by ascending id, a page at a time.
@@ -2909,18 +3653,17 @@ Sends a `OPTIONS` request to `/orders`
             _ => Err(Error::UnexpectedResponse(response)),
         }
     }
-    /**Price an order before placing it
+    /**How many orders there are, and how many are pending
 
-Public, no key needed; nothing is stored.
+A literal segment beside `/orders/{orderId}`: the literal wins.
 
-Sends a `POST` request to `/quotes`
+Sends a `GET` request to `/orders/summary`
 
 */
-    pub async fn quote_order<'a>(
+    pub async fn get_order_summary<'a>(
         &'a self,
-        body: &'a types::NewOrder,
-    ) -> Result<ResponseValue<types::QuoteOrderResponse>, Error<types::Error>> {
-        let url = format!("{}/quotes", self.baseurl,);
+    ) -> Result<ResponseValue<types::GetOrderSummaryResponse>, Error<types::Error>> {
+        let url = format!("{}/orders/summary", self.baseurl,);
         let mut header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
         header_map
             .append(
@@ -2930,16 +3673,65 @@ Sends a `POST` request to `/quotes`
         #[allow(unused_mut)]
         let mut request = self
             .client
-            .post(url)
+            .get(url)
             .header(
                 ::reqwest::header::ACCEPT,
                 ::reqwest::header::HeaderValue::from_static("application/json"),
             )
-            .json(&body)
             .headers(header_map)
             .build()?;
         let info = OperationInfo {
-            operation_id: "quote_order",
+            operation_id: "get_order_summary",
+        };
+        self.pre(&mut request, &info).await?;
+        let result = self.exec(request, &info).await;
+        self.post(&result, &info).await?;
+        let response = result?;
+        match response.status().as_u16() {
+            200u16 => ResponseValue::from_response(response).await,
+            401u16 => {
+                Err(Error::ErrorResponse(ResponseValue::from_response(response).await?))
+            }
+            500u16..=599u16 => {
+                Err(Error::ErrorResponse(ResponseValue::from_response(response).await?))
+            }
+            _ => Err(Error::UnexpectedResponse(response)),
+        }
+    }
+    /**Where one order stands
+
+Its variable is named `id` where the other paths say `orderId`.
+
+Sends a `GET` request to `/orders/{id}/status`
+
+Arguments:
+- `id`: The order's id.
+*/
+    pub async fn get_order_status<'a>(
+        &'a self,
+        id: ::std::num::NonZeroU64,
+    ) -> Result<ResponseValue<types::GetOrderStatusResponse>, Error<types::Error>> {
+        let url = format!(
+            "{}/orders/{}/status", self.baseurl, encode_path(& id.to_string()),
+        );
+        let mut header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
+        header_map
+            .append(
+                ::reqwest::header::HeaderName::from_static("api-version"),
+                ::reqwest::header::HeaderValue::from_static(Self::api_version()),
+            );
+        #[allow(unused_mut)]
+        let mut request = self
+            .client
+            .get(url)
+            .header(
+                ::reqwest::header::ACCEPT,
+                ::reqwest::header::HeaderValue::from_static("application/json"),
+            )
+            .headers(header_map)
+            .build()?;
+        let info = OperationInfo {
+            operation_id: "get_order_status",
         };
         self.pre(&mut request, &info).await?;
         let result = self.exec(request, &info).await;
@@ -2950,10 +3742,10 @@ Sends a `POST` request to `/quotes`
             400u16 => {
                 Err(Error::ErrorResponse(ResponseValue::from_response(response).await?))
             }
-            413u16 => {
+            401u16 => {
                 Err(Error::ErrorResponse(ResponseValue::from_response(response).await?))
             }
-            415u16 => {
+            404u16 => {
                 Err(Error::ErrorResponse(ResponseValue::from_response(response).await?))
             }
             500u16..=599u16 => {
@@ -3195,6 +3987,176 @@ Arguments:
             _ => Err(Error::UnexpectedResponse(response)),
         }
     }
+    /**The order's shipping label, as an image
+
+Sends a `GET` request to `/orders/{orderId}/label`
+
+Arguments:
+- `order_id`: The order's id.
+*/
+    pub async fn get_label<'a>(
+        &'a self,
+        order_id: ::std::num::NonZeroU64,
+    ) -> Result<ResponseValue<ByteStream>, Error<types::Error>> {
+        let url = format!(
+            "{}/orders/{}/label", self.baseurl, encode_path(& order_id.to_string()),
+        );
+        let mut header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
+        header_map
+            .append(
+                ::reqwest::header::HeaderName::from_static("api-version"),
+                ::reqwest::header::HeaderValue::from_static(Self::api_version()),
+            );
+        #[allow(unused_mut)]
+        let mut request = self.client.get(url).headers(header_map).build()?;
+        let info = OperationInfo {
+            operation_id: "get_label",
+        };
+        self.pre(&mut request, &info).await?;
+        let result = self.exec(request, &info).await;
+        self.post(&result, &info).await?;
+        let response = result?;
+        match response.status().as_u16() {
+            200u16 => Ok(ResponseValue::stream(response)),
+            400u16 => {
+                Err(Error::ErrorResponse(ResponseValue::from_response(response).await?))
+            }
+            401u16 => {
+                Err(Error::ErrorResponse(ResponseValue::from_response(response).await?))
+            }
+            404u16 => {
+                Err(Error::ErrorResponse(ResponseValue::from_response(response).await?))
+            }
+            500u16..=599u16 => {
+                Err(Error::ErrorResponse(ResponseValue::from_response(response).await?))
+            }
+            _ => Err(Error::UnexpectedResponse(response)),
+        }
+    }
+    /**The lines of an order
+
+Sends a `GET` request to `/orders/{orderId}/lines`
+
+Arguments:
+- `order_id`: The order's id.
+*/
+    pub async fn list_order_lines<'a>(
+        &'a self,
+        order_id: ::std::num::NonZeroU64,
+    ) -> Result<
+        ResponseValue<::std::vec::Vec<types::ListOrderLinesResponseItem>>,
+        Error<types::Error>,
+    > {
+        let url = format!(
+            "{}/orders/{}/lines", self.baseurl, encode_path(& order_id.to_string()),
+        );
+        let mut header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
+        header_map
+            .append(
+                ::reqwest::header::HeaderName::from_static("api-version"),
+                ::reqwest::header::HeaderValue::from_static(Self::api_version()),
+            );
+        #[allow(unused_mut)]
+        let mut request = self
+            .client
+            .get(url)
+            .header(
+                ::reqwest::header::ACCEPT,
+                ::reqwest::header::HeaderValue::from_static("application/json"),
+            )
+            .headers(header_map)
+            .build()?;
+        let info = OperationInfo {
+            operation_id: "list_order_lines",
+        };
+        self.pre(&mut request, &info).await?;
+        let result = self.exec(request, &info).await;
+        self.post(&result, &info).await?;
+        let response = result?;
+        match response.status().as_u16() {
+            200u16 => ResponseValue::from_response(response).await,
+            400u16 => {
+                Err(Error::ErrorResponse(ResponseValue::from_response(response).await?))
+            }
+            401u16 => {
+                Err(Error::ErrorResponse(ResponseValue::from_response(response).await?))
+            }
+            404u16 => {
+                Err(Error::ErrorResponse(ResponseValue::from_response(response).await?))
+            }
+            500u16..=599u16 => {
+                Err(Error::ErrorResponse(ResponseValue::from_response(response).await?))
+            }
+            _ => Err(Error::UnexpectedResponse(response)),
+        }
+    }
+    /**Add a note to an order
+
+Sends a `POST` request to `/orders/{orderId}/notes`
+
+Arguments:
+- `order_id`: The order's id.
+- `body`
+*/
+    pub async fn add_note<'a>(
+        &'a self,
+        order_id: ::std::num::NonZeroU64,
+        body: String,
+    ) -> Result<ResponseValue<types::AddNoteResponse>, Error<types::Error>> {
+        let url = format!(
+            "{}/orders/{}/notes", self.baseurl, encode_path(& order_id.to_string()),
+        );
+        let mut header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
+        header_map
+            .append(
+                ::reqwest::header::HeaderName::from_static("api-version"),
+                ::reqwest::header::HeaderValue::from_static(Self::api_version()),
+            );
+        #[allow(unused_mut)]
+        let mut request = self
+            .client
+            .post(url)
+            .header(
+                ::reqwest::header::ACCEPT,
+                ::reqwest::header::HeaderValue::from_static("application/json"),
+            )
+            .header(
+                ::reqwest::header::CONTENT_TYPE,
+                ::reqwest::header::HeaderValue::from_static("text/plain"),
+            )
+            .body(body)
+            .headers(header_map)
+            .build()?;
+        let info = OperationInfo {
+            operation_id: "add_note",
+        };
+        self.pre(&mut request, &info).await?;
+        let result = self.exec(request, &info).await;
+        self.post(&result, &info).await?;
+        let response = result?;
+        match response.status().as_u16() {
+            201u16 => ResponseValue::from_response(response).await,
+            400u16 => {
+                Err(Error::ErrorResponse(ResponseValue::from_response(response).await?))
+            }
+            401u16 => {
+                Err(Error::ErrorResponse(ResponseValue::from_response(response).await?))
+            }
+            404u16 => {
+                Err(Error::ErrorResponse(ResponseValue::from_response(response).await?))
+            }
+            413u16 => {
+                Err(Error::ErrorResponse(ResponseValue::from_response(response).await?))
+            }
+            415u16 => {
+                Err(Error::ErrorResponse(ResponseValue::from_response(response).await?))
+            }
+            500u16..=599u16 => {
+                Err(Error::ErrorResponse(ResponseValue::from_response(response).await?))
+            }
+            _ => Err(Error::UnexpectedResponse(response)),
+        }
+    }
     /**Pay for an order
 
 Sends a `POST` request to `/orders/{orderId}/payment`
@@ -3237,74 +4199,6 @@ Arguments:
         let response = result?;
         match response.status().as_u16() {
             202u16 => ResponseValue::from_response(response).await,
-            400u16 => {
-                Err(Error::ErrorResponse(ResponseValue::from_response(response).await?))
-            }
-            401u16 => {
-                Err(Error::ErrorResponse(ResponseValue::from_response(response).await?))
-            }
-            404u16 => {
-                Err(Error::ErrorResponse(ResponseValue::from_response(response).await?))
-            }
-            409u16 => {
-                Err(Error::ErrorResponse(ResponseValue::from_response(response).await?))
-            }
-            413u16 => {
-                Err(Error::ErrorResponse(ResponseValue::from_response(response).await?))
-            }
-            415u16 => {
-                Err(Error::ErrorResponse(ResponseValue::from_response(response).await?))
-            }
-            500u16..=599u16 => {
-                Err(Error::ErrorResponse(ResponseValue::from_response(response).await?))
-            }
-            _ => Err(Error::UnexpectedResponse(response)),
-        }
-    }
-    /**Ship an order
-
-Marks the order shipped; the body, optional, says how.
-
-Sends a `POST` request to `/orders/{orderId}/shipment`
-
-Arguments:
-- `order_id`: The order's id.
-- `body`
-*/
-    pub async fn ship_order<'a>(
-        &'a self,
-        order_id: ::std::num::NonZeroU64,
-        body: &'a types::ShipOrderBody,
-    ) -> Result<ResponseValue<()>, Error<types::Error>> {
-        let url = format!(
-            "{}/orders/{}/shipment", self.baseurl, encode_path(& order_id.to_string()),
-        );
-        let mut header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
-        header_map
-            .append(
-                ::reqwest::header::HeaderName::from_static("api-version"),
-                ::reqwest::header::HeaderValue::from_static(Self::api_version()),
-            );
-        #[allow(unused_mut)]
-        let mut request = self
-            .client
-            .post(url)
-            .header(
-                ::reqwest::header::ACCEPT,
-                ::reqwest::header::HeaderValue::from_static("application/json"),
-            )
-            .json(&body)
-            .headers(header_map)
-            .build()?;
-        let info = OperationInfo {
-            operation_id: "ship_order",
-        };
-        self.pre(&mut request, &info).await?;
-        let result = self.exec(request, &info).await;
-        self.post(&result, &info).await?;
-        let response = result?;
-        match response.status().as_u16() {
-            204u16 => Ok(ResponseValue::empty(response)),
             400u16 => {
                 Err(Error::ErrorResponse(ResponseValue::from_response(response).await?))
             }
@@ -3442,19 +4336,21 @@ Arguments:
             _ => Err(Error::UnexpectedResponse(response)),
         }
     }
-    /**The order's shipping label, as an image
+    /**The order's receipt, once it has shipped
 
-Sends a `GET` request to `/orders/{orderId}/label`
+Two success statuses with different bodies: the receipt (200), or how far it is (202) while the order is pending.
+
+Sends a `GET` request to `/orders/{orderId}/receipt`
 
 Arguments:
 - `order_id`: The order's id.
 */
-    pub async fn get_label<'a>(
+    pub async fn get_receipt<'a>(
         &'a self,
         order_id: ::std::num::NonZeroU64,
     ) -> Result<ResponseValue<ByteStream>, Error<types::Error>> {
         let url = format!(
-            "{}/orders/{}/label", self.baseurl, encode_path(& order_id.to_string()),
+            "{}/orders/{}/receipt", self.baseurl, encode_path(& order_id.to_string()),
         );
         let mut header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
         header_map
@@ -3465,7 +4361,7 @@ Arguments:
         #[allow(unused_mut)]
         let mut request = self.client.get(url).headers(header_map).build()?;
         let info = OperationInfo {
-            operation_id: "get_label",
+            operation_id: "get_receipt",
         };
         self.pre(&mut request, &info).await?;
         let result = self.exec(request, &info).await;
@@ -3473,6 +4369,7 @@ Arguments:
         let response = result?;
         match response.status().as_u16() {
             200u16 => Ok(ResponseValue::stream(response)),
+            202u16 => Ok(ResponseValue::stream(response)),
             400u16 => {
                 Err(Error::ErrorResponse(ResponseValue::from_response(response).await?))
             }
@@ -3480,6 +4377,133 @@ Arguments:
                 Err(Error::ErrorResponse(ResponseValue::from_response(response).await?))
             }
             404u16 => {
+                Err(Error::ErrorResponse(ResponseValue::from_response(response).await?))
+            }
+            500u16..=599u16 => {
+                Err(Error::ErrorResponse(ResponseValue::from_response(response).await?))
+            }
+            _ => Err(Error::UnexpectedResponse(response)),
+        }
+    }
+    /**Refund an order
+
+Needs an OAuth2 token that grants `orders:write`, or both HTTP basic and the API key header.
+
+Sends a `POST` request to `/orders/{orderId}/refund`
+
+Arguments:
+- `order_id`: The order's id.
+*/
+    pub async fn refund_order<'a>(
+        &'a self,
+        order_id: ::std::num::NonZeroU64,
+    ) -> Result<ResponseValue<()>, Error<types::Error>> {
+        let url = format!(
+            "{}/orders/{}/refund", self.baseurl, encode_path(& order_id.to_string()),
+        );
+        let mut header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
+        header_map
+            .append(
+                ::reqwest::header::HeaderName::from_static("api-version"),
+                ::reqwest::header::HeaderValue::from_static(Self::api_version()),
+            );
+        #[allow(unused_mut)]
+        let mut request = self
+            .client
+            .post(url)
+            .header(
+                ::reqwest::header::ACCEPT,
+                ::reqwest::header::HeaderValue::from_static("application/json"),
+            )
+            .headers(header_map)
+            .build()?;
+        let info = OperationInfo {
+            operation_id: "refund_order",
+        };
+        self.pre(&mut request, &info).await?;
+        let result = self.exec(request, &info).await;
+        self.post(&result, &info).await?;
+        let response = result?;
+        match response.status().as_u16() {
+            204u16 => Ok(ResponseValue::empty(response)),
+            400u16 => {
+                Err(Error::ErrorResponse(ResponseValue::from_response(response).await?))
+            }
+            401u16 => {
+                Err(Error::ErrorResponse(ResponseValue::from_response(response).await?))
+            }
+            403u16 => {
+                Err(Error::ErrorResponse(ResponseValue::from_response(response).await?))
+            }
+            404u16 => {
+                Err(Error::ErrorResponse(ResponseValue::from_response(response).await?))
+            }
+            500u16..=599u16 => {
+                Err(Error::ErrorResponse(ResponseValue::from_response(response).await?))
+            }
+            _ => Err(Error::UnexpectedResponse(response)),
+        }
+    }
+    /**Ship an order
+
+Marks the order shipped; the body, optional, says how.
+
+Sends a `POST` request to `/orders/{orderId}/shipment`
+
+Arguments:
+- `order_id`: The order's id.
+- `body`
+*/
+    pub async fn ship_order<'a>(
+        &'a self,
+        order_id: ::std::num::NonZeroU64,
+        body: &'a types::ShipOrderBody,
+    ) -> Result<ResponseValue<()>, Error<types::Error>> {
+        let url = format!(
+            "{}/orders/{}/shipment", self.baseurl, encode_path(& order_id.to_string()),
+        );
+        let mut header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
+        header_map
+            .append(
+                ::reqwest::header::HeaderName::from_static("api-version"),
+                ::reqwest::header::HeaderValue::from_static(Self::api_version()),
+            );
+        #[allow(unused_mut)]
+        let mut request = self
+            .client
+            .post(url)
+            .header(
+                ::reqwest::header::ACCEPT,
+                ::reqwest::header::HeaderValue::from_static("application/json"),
+            )
+            .json(&body)
+            .headers(header_map)
+            .build()?;
+        let info = OperationInfo {
+            operation_id: "ship_order",
+        };
+        self.pre(&mut request, &info).await?;
+        let result = self.exec(request, &info).await;
+        self.post(&result, &info).await?;
+        let response = result?;
+        match response.status().as_u16() {
+            204u16 => Ok(ResponseValue::empty(response)),
+            400u16 => {
+                Err(Error::ErrorResponse(ResponseValue::from_response(response).await?))
+            }
+            401u16 => {
+                Err(Error::ErrorResponse(ResponseValue::from_response(response).await?))
+            }
+            404u16 => {
+                Err(Error::ErrorResponse(ResponseValue::from_response(response).await?))
+            }
+            409u16 => {
+                Err(Error::ErrorResponse(ResponseValue::from_response(response).await?))
+            }
+            413u16 => {
+                Err(Error::ErrorResponse(ResponseValue::from_response(response).await?))
+            }
+            415u16 => {
                 Err(Error::ErrorResponse(ResponseValue::from_response(response).await?))
             }
             500u16..=599u16 => {
@@ -3550,66 +4574,17 @@ Arguments:
             _ => Err(Error::UnexpectedResponse(response)),
         }
     }
-    /**How many orders there are, and how many are pending
+    /**Read a payment
 
-A literal segment beside `/orders/{orderId}`: the literal wins.
-
-Sends a `GET` request to `/orders/summary`
+Sends a `GET` request to `/payments/{paymentId}`
 
 */
-    pub async fn get_order_summary<'a>(
+    pub async fn get_payment<'a>(
         &'a self,
-    ) -> Result<ResponseValue<types::GetOrderSummaryResponse>, Error<types::Error>> {
-        let url = format!("{}/orders/summary", self.baseurl,);
-        let mut header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
-        header_map
-            .append(
-                ::reqwest::header::HeaderName::from_static("api-version"),
-                ::reqwest::header::HeaderValue::from_static(Self::api_version()),
-            );
-        #[allow(unused_mut)]
-        let mut request = self
-            .client
-            .get(url)
-            .header(
-                ::reqwest::header::ACCEPT,
-                ::reqwest::header::HeaderValue::from_static("application/json"),
-            )
-            .headers(header_map)
-            .build()?;
-        let info = OperationInfo {
-            operation_id: "get_order_summary",
-        };
-        self.pre(&mut request, &info).await?;
-        let result = self.exec(request, &info).await;
-        self.post(&result, &info).await?;
-        let response = result?;
-        match response.status().as_u16() {
-            200u16 => ResponseValue::from_response(response).await,
-            401u16 => {
-                Err(Error::ErrorResponse(ResponseValue::from_response(response).await?))
-            }
-            500u16..=599u16 => {
-                Err(Error::ErrorResponse(ResponseValue::from_response(response).await?))
-            }
-            _ => Err(Error::UnexpectedResponse(response)),
-        }
-    }
-    /**Where one order stands
-
-Its variable is named `id` where the other paths say `orderId`.
-
-Sends a `GET` request to `/orders/{id}/status`
-
-Arguments:
-- `id`: The order's id.
-*/
-    pub async fn get_order_status<'a>(
-        &'a self,
-        id: ::std::num::NonZeroU64,
-    ) -> Result<ResponseValue<types::GetOrderStatusResponse>, Error<types::Error>> {
+        payment_id: &'a ::uuid::Uuid,
+    ) -> Result<ResponseValue<types::GetPaymentResponse>, Error<types::Error>> {
         let url = format!(
-            "{}/orders/{}/status", self.baseurl, encode_path(& id.to_string()),
+            "{}/payments/{}", self.baseurl, encode_path(& payment_id.to_string()),
         );
         let mut header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
         header_map
@@ -3628,7 +4603,7 @@ Arguments:
             .headers(header_map)
             .build()?;
         let info = OperationInfo {
-            operation_id: "get_order_status",
+            operation_id: "get_payment",
         };
         self.pre(&mut request, &info).await?;
         let result = self.exec(request, &info).await;
@@ -3651,22 +4626,18 @@ Arguments:
             _ => Err(Error::UnexpectedResponse(response)),
         }
     }
-    /**The order's receipt, once it has shipped
+    /**Which kind of pet a body describes
 
-Two success statuses with different bodies: the receipt (200), or how far it is (202) while the order is pending.
+Public, nothing is stored. The body is a cat or a dog, told apart by its `species` (a discriminator with a mapping): a dog is also a valid cat by shape, so only the discriminator says which it is.
 
-Sends a `GET` request to `/orders/{orderId}/receipt`
+Sends a `POST` request to `/pets/classify`
 
-Arguments:
-- `order_id`: The order's id.
 */
-    pub async fn get_receipt<'a>(
+    pub async fn classify_pet<'a>(
         &'a self,
-        order_id: ::std::num::NonZeroU64,
-    ) -> Result<ResponseValue<ByteStream>, Error<types::Error>> {
-        let url = format!(
-            "{}/orders/{}/receipt", self.baseurl, encode_path(& order_id.to_string()),
-        );
+        body: &'a types::Pet,
+    ) -> Result<ResponseValue<types::ClassifyPetResponse>, Error<types::Error>> {
+        let url = format!("{}/pets/classify", self.baseurl,);
         let mut header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
         header_map
             .append(
@@ -3674,62 +4645,32 @@ Arguments:
                 ::reqwest::header::HeaderValue::from_static(Self::api_version()),
             );
         #[allow(unused_mut)]
-        let mut request = self.client.get(url).headers(header_map).build()?;
+        let mut request = self
+            .client
+            .post(url)
+            .header(
+                ::reqwest::header::ACCEPT,
+                ::reqwest::header::HeaderValue::from_static("application/json"),
+            )
+            .json(&body)
+            .headers(header_map)
+            .build()?;
         let info = OperationInfo {
-            operation_id: "get_receipt",
+            operation_id: "classify_pet",
         };
         self.pre(&mut request, &info).await?;
         let result = self.exec(request, &info).await;
         self.post(&result, &info).await?;
         let response = result?;
         match response.status().as_u16() {
-            200u16 => Ok(ResponseValue::stream(response)),
-            202u16 => Ok(ResponseValue::stream(response)),
+            200u16 => ResponseValue::from_response(response).await,
             400u16 => {
                 Err(Error::ErrorResponse(ResponseValue::from_response(response).await?))
             }
-            401u16 => {
+            413u16 => {
                 Err(Error::ErrorResponse(ResponseValue::from_response(response).await?))
             }
-            404u16 => {
-                Err(Error::ErrorResponse(ResponseValue::from_response(response).await?))
-            }
-            500u16..=599u16 => {
-                Err(Error::ErrorResponse(ResponseValue::from_response(response).await?))
-            }
-            _ => Err(Error::UnexpectedResponse(response)),
-        }
-    }
-    /**Where the newest order is
-
-Sends a `GET` request to `/latest-order`
-
-*/
-    pub async fn get_latest_order<'a>(
-        &'a self,
-    ) -> Result<ResponseValue<ByteStream>, Error<types::Error>> {
-        let url = format!("{}/latest-order", self.baseurl,);
-        let mut header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
-        header_map
-            .append(
-                ::reqwest::header::HeaderName::from_static("api-version"),
-                ::reqwest::header::HeaderValue::from_static(Self::api_version()),
-            );
-        #[allow(unused_mut)]
-        let mut request = self.client.get(url).headers(header_map).build()?;
-        let info = OperationInfo {
-            operation_id: "get_latest_order",
-        };
-        self.pre(&mut request, &info).await?;
-        let result = self.exec(request, &info).await;
-        self.post(&result, &info).await?;
-        let response = result?;
-        match response.status().as_u16() {
-            200..=299 => Ok(ResponseValue::stream(response)),
-            401u16 => {
-                Err(Error::ErrorResponse(ResponseValue::from_response(response).await?))
-            }
-            404u16 => {
+            415u16 => {
                 Err(Error::ErrorResponse(ResponseValue::from_response(response).await?))
             }
             500u16..=599u16 => {
@@ -3738,22 +4679,18 @@ Sends a `GET` request to `/latest-order`
             _ => Err(Error::UnexpectedResponse(response)),
         }
     }
-    /**Add a note to an order
+    /**Set reading preferences from a form with lists and an object
 
-Sends a `POST` request to `/orders/{orderId}/notes`
+Public; nothing is stored, the preferences read are answered. A list travels as a pair per item (`tags=a&tags=b`), an object as JSON text.
 
-Arguments:
-- `order_id`: The order's id.
-- `body`
+Sends a `POST` request to `/preferences`
+
 */
-    pub async fn add_note<'a>(
+    pub async fn set_preferences<'a>(
         &'a self,
-        order_id: ::std::num::NonZeroU64,
-        body: String,
-    ) -> Result<ResponseValue<types::AddNoteResponse>, Error<types::Error>> {
-        let url = format!(
-            "{}/orders/{}/notes", self.baseurl, encode_path(& order_id.to_string()),
-        );
+        body: &'a types::Preferences,
+    ) -> Result<ResponseValue<types::Preferences>, Error<types::Error>> {
+        let url = format!("{}/preferences", self.baseurl,);
         let mut header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
         header_map
             .append(
@@ -3770,27 +4707,23 @@ Arguments:
             )
             .header(
                 ::reqwest::header::CONTENT_TYPE,
-                ::reqwest::header::HeaderValue::from_static("text/plain"),
+                ::reqwest::header::HeaderValue::from_static(
+                    "application/x-www-form-urlencoded",
+                ),
             )
-            .body(body)
+            .body(encode_form(&body, &["hours", "tags"])?)
             .headers(header_map)
             .build()?;
         let info = OperationInfo {
-            operation_id: "add_note",
+            operation_id: "set_preferences",
         };
         self.pre(&mut request, &info).await?;
         let result = self.exec(request, &info).await;
         self.post(&result, &info).await?;
         let response = result?;
         match response.status().as_u16() {
-            201u16 => ResponseValue::from_response(response).await,
+            200u16 => ResponseValue::from_response(response).await,
             400u16 => {
-                Err(Error::ErrorResponse(ResponseValue::from_response(response).await?))
-            }
-            401u16 => {
-                Err(Error::ErrorResponse(ResponseValue::from_response(response).await?))
-            }
-            404u16 => {
                 Err(Error::ErrorResponse(ResponseValue::from_response(response).await?))
             }
             413u16 => {
@@ -3805,22 +4738,75 @@ Arguments:
             _ => Err(Error::UnexpectedResponse(response)),
         }
     }
-    /**The lines of an order
+    /**Price an order before placing it
 
-Sends a `GET` request to `/orders/{orderId}/lines`
+Public, no key needed; nothing is stored.
+
+Sends a `POST` request to `/quotes`
+
+*/
+    pub async fn quote_order<'a>(
+        &'a self,
+        body: &'a types::NewOrder,
+    ) -> Result<ResponseValue<types::QuoteOrderResponse>, Error<types::Error>> {
+        let url = format!("{}/quotes", self.baseurl,);
+        let mut header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
+        header_map
+            .append(
+                ::reqwest::header::HeaderName::from_static("api-version"),
+                ::reqwest::header::HeaderValue::from_static(Self::api_version()),
+            );
+        #[allow(unused_mut)]
+        let mut request = self
+            .client
+            .post(url)
+            .header(
+                ::reqwest::header::ACCEPT,
+                ::reqwest::header::HeaderValue::from_static("application/json"),
+            )
+            .json(&body)
+            .headers(header_map)
+            .build()?;
+        let info = OperationInfo {
+            operation_id: "quote_order",
+        };
+        self.pre(&mut request, &info).await?;
+        let result = self.exec(request, &info).await;
+        self.post(&result, &info).await?;
+        let response = result?;
+        match response.status().as_u16() {
+            200u16 => ResponseValue::from_response(response).await,
+            400u16 => {
+                Err(Error::ErrorResponse(ResponseValue::from_response(response).await?))
+            }
+            413u16 => {
+                Err(Error::ErrorResponse(ResponseValue::from_response(response).await?))
+            }
+            415u16 => {
+                Err(Error::ErrorResponse(ResponseValue::from_response(response).await?))
+            }
+            500u16..=599u16 => {
+                Err(Error::ErrorResponse(ResponseValue::from_response(response).await?))
+            }
+            _ => Err(Error::UnexpectedResponse(response)),
+        }
+    }
+    /**Orders of a day or a week
+
+Sends a `GET` request to `/reports/{period}/{day}`
 
 Arguments:
-- `order_id`: The order's id.
+- `period`
+- `day`: The day, or the first day of the week.
 */
-    pub async fn list_order_lines<'a>(
+    pub async fn get_report<'a>(
         &'a self,
-        order_id: ::std::num::NonZeroU64,
-    ) -> Result<
-        ResponseValue<::std::vec::Vec<types::ListOrderLinesResponseItem>>,
-        Error<types::Error>,
-    > {
+        period: types::GetReportPeriod,
+        day: &'a ::chrono::naive::NaiveDate,
+    ) -> Result<ResponseValue<types::GetReportResponse>, Error<types::Error>> {
         let url = format!(
-            "{}/orders/{}/lines", self.baseurl, encode_path(& order_id.to_string()),
+            "{}/reports/{}/{}", self.baseurl, encode_path(& period.to_string()),
+            encode_path(& day.to_string()),
         );
         let mut header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
         header_map
@@ -3839,7 +4825,7 @@ Arguments:
             .headers(header_map)
             .build()?;
         let info = OperationInfo {
-            operation_id: "list_order_lines",
+            operation_id: "get_report",
         };
         self.pre(&mut request, &info).await?;
         let result = self.exec(request, &info).await;
@@ -3853,24 +4839,23 @@ Arguments:
             401u16 => {
                 Err(Error::ErrorResponse(ResponseValue::from_response(response).await?))
             }
-            404u16 => {
-                Err(Error::ErrorResponse(ResponseValue::from_response(response).await?))
-            }
             500u16..=599u16 => {
                 Err(Error::ErrorResponse(ResponseValue::from_response(response).await?))
             }
             _ => Err(Error::UnexpectedResponse(response)),
         }
     }
-    /**Every order as CSV
+    /**Whether the service is up
 
-Sends a `GET` request to `/exports/orders.csv`
+Public, no key needed.
+
+Sends a `GET` request to `/status`
 
 */
-    pub async fn export_orders<'a>(
+    pub async fn get_status<'a>(
         &'a self,
-    ) -> Result<ResponseValue<ByteStream>, Error<types::Error>> {
-        let url = format!("{}/exports/orders.csv", self.baseurl,);
+    ) -> Result<ResponseValue<types::GetStatusResponse>, Error<types::Error>> {
+        let url = format!("{}/status", self.baseurl,);
         let mut header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
         header_map
             .append(
@@ -3878,9 +4863,55 @@ Sends a `GET` request to `/exports/orders.csv`
                 ::reqwest::header::HeaderValue::from_static(Self::api_version()),
             );
         #[allow(unused_mut)]
-        let mut request = self.client.get(url).headers(header_map).build()?;
+        let mut request = self
+            .client
+            .get(url)
+            .header(
+                ::reqwest::header::ACCEPT,
+                ::reqwest::header::HeaderValue::from_static("application/json"),
+            )
+            .headers(header_map)
+            .build()?;
         let info = OperationInfo {
-            operation_id: "export_orders",
+            operation_id: "get_status",
+        };
+        self.pre(&mut request, &info).await?;
+        let result = self.exec(request, &info).await;
+        self.post(&result, &info).await?;
+        let response = result?;
+        match response.status().as_u16() {
+            200u16 => ResponseValue::from_response(response).await,
+            500u16..=599u16 => {
+                Err(Error::ErrorResponse(ResponseValue::from_response(response).await?))
+            }
+            _ => Err(Error::UnexpectedResponse(response)),
+        }
+    }
+    /**Trace the status route
+
+Public, no key needed (TRACE, RFC 9110 §9.3.8). Handlers do not see the raw request, so the answer is this route's request line.
+
+Sends a `TRACE` request to `/status`
+
+*/
+    pub async fn trace_status<'a>(
+        &'a self,
+    ) -> Result<ResponseValue<ByteStream>, Error<types::Error>> {
+        let url = format!("{}/status", self.baseurl,);
+        let mut header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
+        header_map
+            .append(
+                ::reqwest::header::HeaderName::from_static("api-version"),
+                ::reqwest::header::HeaderValue::from_static(Self::api_version()),
+            );
+        #[allow(unused_mut)]
+        let mut request = self
+            .client
+            .request(::reqwest::Method::TRACE, url)
+            .headers(header_map)
+            .build()?;
+        let info = OperationInfo {
+            operation_id: "trace_status",
         };
         self.pre(&mut request, &info).await?;
         let result = self.exec(request, &info).await;
@@ -3888,9 +4919,6 @@ Sends a `GET` request to `/exports/orders.csv`
         let response = result?;
         match response.status().as_u16() {
             200u16 => Ok(ResponseValue::stream(response)),
-            401u16 => {
-                Err(Error::ErrorResponse(ResponseValue::from_response(response).await?))
-            }
             500u16..=599u16 => {
                 Err(Error::ErrorResponse(ResponseValue::from_response(response).await?))
             }
@@ -3985,615 +5013,6 @@ Sends a `GET` request to `/store/order-count`
             _ => Err(Error::UnexpectedResponse(response)),
         }
     }
-    /**Whether the service is up
-
-Public, no key needed.
-
-Sends a `GET` request to `/status`
-
-*/
-    pub async fn get_status<'a>(
-        &'a self,
-    ) -> Result<ResponseValue<types::GetStatusResponse>, Error<types::Error>> {
-        let url = format!("{}/status", self.baseurl,);
-        let mut header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
-        header_map
-            .append(
-                ::reqwest::header::HeaderName::from_static("api-version"),
-                ::reqwest::header::HeaderValue::from_static(Self::api_version()),
-            );
-        #[allow(unused_mut)]
-        let mut request = self
-            .client
-            .get(url)
-            .header(
-                ::reqwest::header::ACCEPT,
-                ::reqwest::header::HeaderValue::from_static("application/json"),
-            )
-            .headers(header_map)
-            .build()?;
-        let info = OperationInfo {
-            operation_id: "get_status",
-        };
-        self.pre(&mut request, &info).await?;
-        let result = self.exec(request, &info).await;
-        self.post(&result, &info).await?;
-        let response = result?;
-        match response.status().as_u16() {
-            200u16 => ResponseValue::from_response(response).await,
-            500u16..=599u16 => {
-                Err(Error::ErrorResponse(ResponseValue::from_response(response).await?))
-            }
-            _ => Err(Error::UnexpectedResponse(response)),
-        }
-    }
-    /**Trace the status route
-
-Public, no key needed (TRACE, RFC 9110 §9.3.8). Handlers do not see the raw request, so the answer is this route's request line.
-
-Sends a `TRACE` request to `/status`
-
-*/
-    pub async fn trace_status<'a>(
-        &'a self,
-    ) -> Result<ResponseValue<ByteStream>, Error<types::Error>> {
-        let url = format!("{}/status", self.baseurl,);
-        let mut header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
-        header_map
-            .append(
-                ::reqwest::header::HeaderName::from_static("api-version"),
-                ::reqwest::header::HeaderValue::from_static(Self::api_version()),
-            );
-        #[allow(unused_mut)]
-        let mut request = self
-            .client
-            .request(::reqwest::Method::TRACE, url)
-            .headers(header_map)
-            .build()?;
-        let info = OperationInfo {
-            operation_id: "trace_status",
-        };
-        self.pre(&mut request, &info).await?;
-        let result = self.exec(request, &info).await;
-        self.post(&result, &info).await?;
-        let response = result?;
-        match response.status().as_u16() {
-            200u16 => Ok(ResponseValue::stream(response)),
-            500u16..=599u16 => {
-                Err(Error::ErrorResponse(ResponseValue::from_response(response).await?))
-            }
-            _ => Err(Error::UnexpectedResponse(response)),
-        }
-    }
-    /**Subscribe to the newsletter
-
-Public, no key needed; a web form posts here.
-
-Sends a `POST` request to `/newsletter`
-
-*/
-    pub async fn subscribe<'a>(
-        &'a self,
-        body: &'a types::SubscribeBody,
-    ) -> Result<ResponseValue<()>, Error<types::Error>> {
-        let url = format!("{}/newsletter", self.baseurl,);
-        let mut header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
-        header_map
-            .append(
-                ::reqwest::header::HeaderName::from_static("api-version"),
-                ::reqwest::header::HeaderValue::from_static(Self::api_version()),
-            );
-        #[allow(unused_mut)]
-        let mut request = self
-            .client
-            .post(url)
-            .header(
-                ::reqwest::header::ACCEPT,
-                ::reqwest::header::HeaderValue::from_static("application/json"),
-            )
-            .form_urlencoded(&body)?
-            .headers(header_map)
-            .build()?;
-        let info = OperationInfo {
-            operation_id: "subscribe",
-        };
-        self.pre(&mut request, &info).await?;
-        let result = self.exec(request, &info).await;
-        self.post(&result, &info).await?;
-        let response = result?;
-        match response.status().as_u16() {
-            204u16 => Ok(ResponseValue::empty(response)),
-            400u16 => {
-                Err(Error::ErrorResponse(ResponseValue::from_response(response).await?))
-            }
-            413u16 => {
-                Err(Error::ErrorResponse(ResponseValue::from_response(response).await?))
-            }
-            415u16 => {
-                Err(Error::ErrorResponse(ResponseValue::from_response(response).await?))
-            }
-            500u16..=599u16 => {
-                Err(Error::ErrorResponse(ResponseValue::from_response(response).await?))
-            }
-            _ => Err(Error::UnexpectedResponse(response)),
-        }
-    }
-    /**Set reading preferences from a form with lists and an object
-
-Public; nothing is stored, the preferences read are answered. A list travels as a pair per item (`tags=a&tags=b`), an object as JSON text.
-
-Sends a `POST` request to `/preferences`
-
-*/
-    pub async fn set_preferences<'a>(
-        &'a self,
-        body: &'a types::Preferences,
-    ) -> Result<ResponseValue<types::Preferences>, Error<types::Error>> {
-        let url = format!("{}/preferences", self.baseurl,);
-        let mut header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
-        header_map
-            .append(
-                ::reqwest::header::HeaderName::from_static("api-version"),
-                ::reqwest::header::HeaderValue::from_static(Self::api_version()),
-            );
-        #[allow(unused_mut)]
-        let mut request = self
-            .client
-            .post(url)
-            .header(
-                ::reqwest::header::ACCEPT,
-                ::reqwest::header::HeaderValue::from_static("application/json"),
-            )
-            .header(
-                ::reqwest::header::CONTENT_TYPE,
-                ::reqwest::header::HeaderValue::from_static(
-                    "application/x-www-form-urlencoded",
-                ),
-            )
-            .body(encode_form(&body, &["hours", "tags"])?)
-            .headers(header_map)
-            .build()?;
-        let info = OperationInfo {
-            operation_id: "set_preferences",
-        };
-        self.pre(&mut request, &info).await?;
-        let result = self.exec(request, &info).await;
-        self.post(&result, &info).await?;
-        let response = result?;
-        match response.status().as_u16() {
-            200u16 => ResponseValue::from_response(response).await,
-            400u16 => {
-                Err(Error::ErrorResponse(ResponseValue::from_response(response).await?))
-            }
-            413u16 => {
-                Err(Error::ErrorResponse(ResponseValue::from_response(response).await?))
-            }
-            415u16 => {
-                Err(Error::ErrorResponse(ResponseValue::from_response(response).await?))
-            }
-            500u16..=599u16 => {
-                Err(Error::ErrorResponse(ResponseValue::from_response(response).await?))
-            }
-            _ => Err(Error::UnexpectedResponse(response)),
-        }
-    }
-    /**Create or replace a label
-
-Sends a `PUT` request to `/labels/{name}`
-
-Arguments:
-- `name`: The label's name.
-- `body`
-*/
-    pub async fn put_label<'a>(
-        &'a self,
-        name: &'a types::PutLabelName,
-        body: &'a types::Label,
-    ) -> Result<ResponseValue<types::Label>, Error<types::Error>> {
-        let url = format!(
-            "{}/labels/{}", self.baseurl, encode_path(& name.to_string()),
-        );
-        let mut header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
-        header_map
-            .append(
-                ::reqwest::header::HeaderName::from_static("api-version"),
-                ::reqwest::header::HeaderValue::from_static(Self::api_version()),
-            );
-        #[allow(unused_mut)]
-        let mut request = self
-            .client
-            .put(url)
-            .header(
-                ::reqwest::header::ACCEPT,
-                ::reqwest::header::HeaderValue::from_static("application/json"),
-            )
-            .json(&body)
-            .headers(header_map)
-            .build()?;
-        let info = OperationInfo {
-            operation_id: "put_label",
-        };
-        self.pre(&mut request, &info).await?;
-        let result = self.exec(request, &info).await;
-        self.post(&result, &info).await?;
-        let response = result?;
-        match response.status().as_u16() {
-            200u16 => ResponseValue::from_response(response).await,
-            201u16 => ResponseValue::from_response(response).await,
-            400u16 => {
-                Err(Error::ErrorResponse(ResponseValue::from_response(response).await?))
-            }
-            401u16 => {
-                Err(Error::ErrorResponse(ResponseValue::from_response(response).await?))
-            }
-            413u16 => {
-                Err(Error::ErrorResponse(ResponseValue::from_response(response).await?))
-            }
-            415u16 => {
-                Err(Error::ErrorResponse(ResponseValue::from_response(response).await?))
-            }
-            500u16..=599u16 => {
-                Err(Error::ErrorResponse(ResponseValue::from_response(response).await?))
-            }
-            _ => Err(Error::UnexpectedResponse(response)),
-        }
-    }
-    /**Orders of a day or a week
-
-Sends a `GET` request to `/reports/{period}/{day}`
-
-Arguments:
-- `period`
-- `day`: The day, or the first day of the week.
-*/
-    pub async fn get_report<'a>(
-        &'a self,
-        period: types::GetReportPeriod,
-        day: &'a ::chrono::naive::NaiveDate,
-    ) -> Result<ResponseValue<types::GetReportResponse>, Error<types::Error>> {
-        let url = format!(
-            "{}/reports/{}/{}", self.baseurl, encode_path(& period.to_string()),
-            encode_path(& day.to_string()),
-        );
-        let mut header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
-        header_map
-            .append(
-                ::reqwest::header::HeaderName::from_static("api-version"),
-                ::reqwest::header::HeaderValue::from_static(Self::api_version()),
-            );
-        #[allow(unused_mut)]
-        let mut request = self
-            .client
-            .get(url)
-            .header(
-                ::reqwest::header::ACCEPT,
-                ::reqwest::header::HeaderValue::from_static("application/json"),
-            )
-            .headers(header_map)
-            .build()?;
-        let info = OperationInfo {
-            operation_id: "get_report",
-        };
-        self.pre(&mut request, &info).await?;
-        let result = self.exec(request, &info).await;
-        self.post(&result, &info).await?;
-        let response = result?;
-        match response.status().as_u16() {
-            200u16 => ResponseValue::from_response(response).await,
-            400u16 => {
-                Err(Error::ErrorResponse(ResponseValue::from_response(response).await?))
-            }
-            401u16 => {
-                Err(Error::ErrorResponse(ResponseValue::from_response(response).await?))
-            }
-            500u16..=599u16 => {
-                Err(Error::ErrorResponse(ResponseValue::from_response(response).await?))
-            }
-            _ => Err(Error::UnexpectedResponse(response)),
-        }
-    }
-    /**Read a payment
-
-Sends a `GET` request to `/payments/{paymentId}`
-
-*/
-    pub async fn get_payment<'a>(
-        &'a self,
-        payment_id: &'a ::uuid::Uuid,
-    ) -> Result<ResponseValue<types::GetPaymentResponse>, Error<types::Error>> {
-        let url = format!(
-            "{}/payments/{}", self.baseurl, encode_path(& payment_id.to_string()),
-        );
-        let mut header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
-        header_map
-            .append(
-                ::reqwest::header::HeaderName::from_static("api-version"),
-                ::reqwest::header::HeaderValue::from_static(Self::api_version()),
-            );
-        #[allow(unused_mut)]
-        let mut request = self
-            .client
-            .get(url)
-            .header(
-                ::reqwest::header::ACCEPT,
-                ::reqwest::header::HeaderValue::from_static("application/json"),
-            )
-            .headers(header_map)
-            .build()?;
-        let info = OperationInfo {
-            operation_id: "get_payment",
-        };
-        self.pre(&mut request, &info).await?;
-        let result = self.exec(request, &info).await;
-        self.post(&result, &info).await?;
-        let response = result?;
-        match response.status().as_u16() {
-            200u16 => ResponseValue::from_response(response).await,
-            400u16 => {
-                Err(Error::ErrorResponse(ResponseValue::from_response(response).await?))
-            }
-            401u16 => {
-                Err(Error::ErrorResponse(ResponseValue::from_response(response).await?))
-            }
-            404u16 => {
-                Err(Error::ErrorResponse(ResponseValue::from_response(response).await?))
-            }
-            500u16..=599u16 => {
-                Err(Error::ErrorResponse(ResponseValue::from_response(response).await?))
-            }
-            _ => Err(Error::UnexpectedResponse(response)),
-        }
-    }
-    /**Every kind of parameter, echoed
-
-Answers with the parameters as the handler received them, typed and
-with their defaults: each scalar type and format in the path, the
-query and headers, arrays in the query, and cookies.
-
-
-Sends a `GET` request to `/echo/{count}/{ratio}/{flag}/{day}/{at}/{token}/{kind}`
-
-*/
-    pub async fn echo_parameters<'a>(
-        &'a self,
-        count: i32,
-        ratio: f64,
-        flag: bool,
-        day: &'a ::chrono::naive::NaiveDate,
-        at: &'a ::chrono::DateTime<::chrono::offset::Utc>,
-        token: &'a ::uuid::Uuid,
-        kind: types::EchoParametersKind,
-        big: i64,
-        date: Option<&'a ::chrono::naive::NaiveDate>,
-        fraction: Option<f32>,
-        id: Option<&'a ::uuid::Uuid>,
-        joined: Option<&'a ::std::vec::Vec<::std::string::String>>,
-        many: Option<&'a ::std::vec::Vec<i32>>,
-        moment: Option<&'a ::chrono::DateTime<::chrono::offset::Utc>>,
-        pick: Option<types::EchoParametersPick>,
-        small: Option<i32>,
-        word: Option<&'a types::EchoParametersWord>,
-        yes: Option<bool>,
-        x_big: Option<i64>,
-        x_date: Option<&'a ::chrono::naive::NaiveDate>,
-        x_fraction: Option<f64>,
-        x_id: Option<&'a ::uuid::Uuid>,
-        x_moment: Option<&'a ::chrono::DateTime<::chrono::offset::Utc>>,
-        x_pick: Option<types::EchoParametersXPick>,
-        x_word: Option<&'a str>,
-        x_yes: Option<bool>,
-        theme: Option<types::EchoParametersTheme>,
-        visits: Option<i32>,
-    ) -> Result<
-        ResponseValue<::serde_json::Map<::std::string::String, ::serde_json::Value>>,
-        Error<types::Error>,
-    > {
-        let url = format!(
-            "{}/echo/{}/{}/{}/{}/{}/{}/{}", self.baseurl, encode_path(& count
-            .to_string()), encode_path(& ratio.to_string()), encode_path(& flag
-            .to_string()), encode_path(& day.to_string()), encode_path(& at
-            .to_rfc3339_opts(::chrono::SecondsFormat::AutoSi, true)), encode_path(& token
-            .to_string()), encode_path(& kind.to_string()),
-        );
-        let mut header_map = ::reqwest::header::HeaderMap::with_capacity(11usize);
-        header_map
-            .append(
-                ::reqwest::header::HeaderName::from_static("api-version"),
-                ::reqwest::header::HeaderValue::from_static(Self::api_version()),
-            );
-        if let Some(value) = x_big {
-            header_map.append("X-Big", value.to_string().try_into()?);
-        }
-        if let Some(value) = x_date {
-            header_map.append("X-Date", value.to_string().try_into()?);
-        }
-        if let Some(value) = x_fraction {
-            header_map.append("X-Fraction", value.to_string().try_into()?);
-        }
-        if let Some(value) = x_id {
-            header_map.append("X-Id", value.to_string().try_into()?);
-        }
-        if let Some(value) = x_moment {
-            header_map
-                .append(
-                    "X-Moment",
-                    value
-                        .to_rfc3339_opts(::chrono::SecondsFormat::AutoSi, true)
-                        .try_into()?,
-                );
-        }
-        if let Some(value) = x_pick {
-            header_map.append("X-Pick", value.to_string().try_into()?);
-        }
-        if let Some(value) = x_word {
-            header_map.append("X-Word", value.to_string().try_into()?);
-        }
-        if let Some(value) = x_yes {
-            header_map.append("X-Yes", value.to_string().try_into()?);
-        }
-        if let Some(value) = theme {
-            append_cookie(&mut header_map, "theme", value.to_string())?;
-        }
-        if let Some(value) = visits {
-            append_cookie(&mut header_map, "visits", value.to_string())?;
-        }
-        #[allow(unused_mut)]
-        let mut request = self
-            .client
-            .get(url)
-            .header(
-                ::reqwest::header::ACCEPT,
-                ::reqwest::header::HeaderValue::from_static("application/json"),
-            )
-            .query(&progenitor_client::QueryParam::new("big", &big))
-            .query(&progenitor_client::QueryParam::new("date", &date))
-            .query(&progenitor_client::QueryParam::new("fraction", &fraction))
-            .query(&progenitor_client::QueryParam::new("id", &id))
-            .query(&progenitor_client::QueryParam::new("joined", &joined))
-            .query(&progenitor_client::QueryParam::new("many", &many))
-            .query(&progenitor_client::QueryParam::new("moment", &moment))
-            .query(&progenitor_client::QueryParam::new("pick", &pick))
-            .query(&progenitor_client::QueryParam::new("small", &small))
-            .query(&progenitor_client::QueryParam::new("word", &word))
-            .query(&progenitor_client::QueryParam::new("yes", &yes))
-            .headers(header_map)
-            .build()?;
-        let info = OperationInfo {
-            operation_id: "echo_parameters",
-        };
-        self.pre(&mut request, &info).await?;
-        let result = self.exec(request, &info).await;
-        self.post(&result, &info).await?;
-        let response = result?;
-        match response.status().as_u16() {
-            200u16 => ResponseValue::from_response(response).await,
-            400u16 => {
-                Err(Error::ErrorResponse(ResponseValue::from_response(response).await?))
-            }
-            401u16 => {
-                Err(Error::ErrorResponse(ResponseValue::from_response(response).await?))
-            }
-            500u16..=599u16 => {
-                Err(Error::ErrorResponse(ResponseValue::from_response(response).await?))
-            }
-            _ => Err(Error::UnexpectedResponse(response)),
-        }
-    }
-    /**Read one order (old path)
-
-Replaced by `getOrder`.
-
-Sends a `GET` request to `/legacy/orders/{orderId}`
-
-Arguments:
-- `order_id`: The order's id.
-*/
-    #[deprecated(
-        note = "`getLegacyOrder` is deprecated and will be removed on 2027-01-01 (x-sunset)"
-    )]
-    pub async fn get_legacy_order<'a>(
-        &'a self,
-        order_id: ::std::num::NonZeroU64,
-    ) -> Result<ResponseValue<types::Order>, Error<types::Error>> {
-        let url = format!(
-            "{}/legacy/orders/{}", self.baseurl, encode_path(& order_id.to_string()),
-        );
-        let mut header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
-        header_map
-            .append(
-                ::reqwest::header::HeaderName::from_static("api-version"),
-                ::reqwest::header::HeaderValue::from_static(Self::api_version()),
-            );
-        #[allow(unused_mut)]
-        let mut request = self
-            .client
-            .get(url)
-            .header(
-                ::reqwest::header::ACCEPT,
-                ::reqwest::header::HeaderValue::from_static("application/json"),
-            )
-            .headers(header_map)
-            .build()?;
-        let info = OperationInfo {
-            operation_id: "get_legacy_order",
-        };
-        self.pre(&mut request, &info).await?;
-        let result = self.exec(request, &info).await;
-        self.post(&result, &info).await?;
-        let response = result?;
-        match response.status().as_u16() {
-            200u16 => ResponseValue::from_response(response).await,
-            400u16 => {
-                Err(Error::ErrorResponse(ResponseValue::from_response(response).await?))
-            }
-            401u16 => {
-                Err(Error::ErrorResponse(ResponseValue::from_response(response).await?))
-            }
-            404u16 => {
-                Err(Error::ErrorResponse(ResponseValue::from_response(response).await?))
-            }
-            500u16..=599u16 => {
-                Err(Error::ErrorResponse(ResponseValue::from_response(response).await?))
-            }
-            _ => Err(Error::UnexpectedResponse(response)),
-        }
-    }
-    /**Estimate an order, from JSON or a form
-
-Public, nothing is stored. The body is read as JSON or as a form; the answer is written in the JSON media type the caller's `Accept` prefers.
-
-Sends a `POST` request to `/estimates`
-
-*/
-    pub async fn estimate_order<'a>(
-        &'a self,
-        body: &'a types::EstimateRequest,
-    ) -> Result<ResponseValue<types::Estimate>, Error<types::Error>> {
-        let url = format!("{}/estimates", self.baseurl,);
-        let mut header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
-        header_map
-            .append(
-                ::reqwest::header::HeaderName::from_static("api-version"),
-                ::reqwest::header::HeaderValue::from_static(Self::api_version()),
-            );
-        #[allow(unused_mut)]
-        let mut request = self
-            .client
-            .post(url)
-            .header(
-                ::reqwest::header::ACCEPT,
-                ::reqwest::header::HeaderValue::from_static("application/json"),
-            )
-            .json(&body)
-            .headers(header_map)
-            .build()?;
-        let info = OperationInfo {
-            operation_id: "estimate_order",
-        };
-        self.pre(&mut request, &info).await?;
-        let result = self.exec(request, &info).await;
-        self.post(&result, &info).await?;
-        let response = result?;
-        match response.status().as_u16() {
-            200u16 => ResponseValue::from_response(response).await,
-            400u16 => {
-                Err(Error::ErrorResponse(ResponseValue::from_response(response).await?))
-            }
-            406u16 => {
-                Err(Error::ErrorResponse(ResponseValue::from_response(response).await?))
-            }
-            413u16 => {
-                Err(Error::ErrorResponse(ResponseValue::from_response(response).await?))
-            }
-            415u16 => {
-                Err(Error::ErrorResponse(ResponseValue::from_response(response).await?))
-            }
-            500u16..=599u16 => {
-                Err(Error::ErrorResponse(ResponseValue::from_response(response).await?))
-            }
-            _ => Err(Error::UnexpectedResponse(response)),
-        }
-    }
     /**Who the caller is
 
 Authentication is optional: a caller may send any one of these credentials, or none. A credential that is sent must be valid.
@@ -4631,65 +5050,6 @@ Sends a `GET` request to `/whoami`
         match response.status().as_u16() {
             200u16 => ResponseValue::from_response(response).await,
             401u16 => {
-                Err(Error::ErrorResponse(ResponseValue::from_response(response).await?))
-            }
-            500u16..=599u16 => {
-                Err(Error::ErrorResponse(ResponseValue::from_response(response).await?))
-            }
-            _ => Err(Error::UnexpectedResponse(response)),
-        }
-    }
-    /**Refund an order
-
-Needs an OAuth2 token that grants `orders:write`, or both HTTP basic and the API key header.
-
-Sends a `POST` request to `/orders/{orderId}/refund`
-
-Arguments:
-- `order_id`: The order's id.
-*/
-    pub async fn refund_order<'a>(
-        &'a self,
-        order_id: ::std::num::NonZeroU64,
-    ) -> Result<ResponseValue<()>, Error<types::Error>> {
-        let url = format!(
-            "{}/orders/{}/refund", self.baseurl, encode_path(& order_id.to_string()),
-        );
-        let mut header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
-        header_map
-            .append(
-                ::reqwest::header::HeaderName::from_static("api-version"),
-                ::reqwest::header::HeaderValue::from_static(Self::api_version()),
-            );
-        #[allow(unused_mut)]
-        let mut request = self
-            .client
-            .post(url)
-            .header(
-                ::reqwest::header::ACCEPT,
-                ::reqwest::header::HeaderValue::from_static("application/json"),
-            )
-            .headers(header_map)
-            .build()?;
-        let info = OperationInfo {
-            operation_id: "refund_order",
-        };
-        self.pre(&mut request, &info).await?;
-        let result = self.exec(request, &info).await;
-        self.post(&result, &info).await?;
-        let response = result?;
-        match response.status().as_u16() {
-            204u16 => Ok(ResponseValue::empty(response)),
-            400u16 => {
-                Err(Error::ErrorResponse(ResponseValue::from_response(response).await?))
-            }
-            401u16 => {
-                Err(Error::ErrorResponse(ResponseValue::from_response(response).await?))
-            }
-            403u16 => {
-                Err(Error::ErrorResponse(ResponseValue::from_response(response).await?))
-            }
-            404u16 => {
                 Err(Error::ErrorResponse(ResponseValue::from_response(response).await?))
             }
             500u16..=599u16 => {
@@ -4804,6 +5164,7 @@ impl Credentials {
             "echo_parameters" => &[&[SecurityScheme::BearerAuth]],
             "get_legacy_order" => &[&[SecurityScheme::BearerAuth]],
             "estimate_order" => &[],
+            "classify_pet" => &[],
             "who_am_i" => {
                 &[
                     &[],

@@ -167,6 +167,15 @@ impl KitchenSinkHandlers for Service {
         }))
     }
 
+    async fn classify_pet(&self, body: types::Pet) -> ClassifyPetResponse {
+        // The variant is the member the discriminator named.
+        let (kind, name) = match body {
+            types::Pet::Cat { name, .. } => (types::ClassifyPetResponseBodyKind::Cat, name.to_string()),
+            types::Pet::Dog { name, .. } => (types::ClassifyPetResponseBodyKind::Dog, name.to_string()),
+        };
+        ClassifyPetResponse::Ok(Json::from(types::ClassifyPetResponseBody { kind, name }))
+    }
+
     async fn who_am_i(&self, caller: Option<&Caller>) -> WhoAmIResponse {
         let scheme = caller.map_or("anonymous", |c| c.scheme);
         WhoAmIResponse::Ok(Json::from(types::WhoAmIResponseBody {
