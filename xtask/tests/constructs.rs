@@ -243,9 +243,9 @@ fn what_cannot_be_mapped_is_refused_with_its_location_and_reason() {
             "needs a `schema`",
         ),
         (
-            param("{name: c, in: query, schema: {type: object, properties: {a: {type: string}}}}"),
+            param("{name: c, in: query, schema: {type: object, properties: {a: {type: object}}}}"),
             format!("{at}.parameters.0.schema"),
-            "objects in a query string",
+            "an object of scalar properties",
         ),
         (
             param("{name: c, in: query, style: deepObject, schema: {type: string}}"),

@@ -119,11 +119,19 @@ pub enum Scalar {
     Boolean,
 }
 
-/// A parameter's shape: one value, or a list of them.
+/// A parameter's shape: one value, a list of them, or an object of
+/// scalar properties (a query parameter).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ValueKind {
     Scalar(Scalar),
     Array(Scalar),
+    /// An object in the query: with `deep`, OpenAPI's `deepObject`
+    /// (`filter[color]=red`); otherwise `form`, each property its own pair
+    /// (`color=red`, `explode: true`) or all in one (`filter=color,red`).
+    Object {
+        properties: &'static [(&'static str, Scalar)],
+        deep: bool,
+    },
 }
 
 /// One path, query, header or cookie parameter.

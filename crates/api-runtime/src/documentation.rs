@@ -25,11 +25,15 @@ use crate::contract::{BodyKind, Contract, Location, ValueKind};
 
 /// Whether dropshot can register a parameter: `ApiDescription::register`
 /// refuses a query parameter whose schema is not a scalar, and its
-/// parameter locations are path, query and header only, so array query
-/// parameters and cookies are read by the table but left out of
-/// dropshot's document.
+/// parameter locations are path, query and header only, so array and
+/// object query parameters and cookies are read by the table but left
+/// out of dropshot's document.
 pub fn is_documentable(location: Location, value: ValueKind) -> bool {
-    location != Location::Cookie && !(location == Location::Query && matches!(value, ValueKind::Array(_)))
+    match location {
+        Location::Cookie => false,
+        Location::Query => matches!(value, ValueKind::Scalar(_)),
+        Location::Path | Location::Header => true,
+    }
 }
 
 /// The operation's parameters as dropshot's `Path`, `Query` and `Header`

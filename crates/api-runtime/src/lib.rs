@@ -34,6 +34,7 @@ pub mod parameters;
 pub mod payload;
 pub mod problem;
 pub mod problem_details;
+pub(crate) mod query_objects;
 pub mod reply;
 pub mod routing;
 pub mod schema;

@@ -21,6 +21,7 @@ use serde_json::{Map, Value};
 use crate::contract::{Contract, Location, Operation, Parameter, ValueKind};
 use crate::credentials::cookie_values;
 use crate::problem::Problem;
+use crate::query_objects::query_object_fields;
 use crate::values::{quote, read_scalar, split_list};
 
 /// The parameters of the operation `C`, as an extractor: it always
@@ -61,6 +62,13 @@ where
     let mut in_path = Map::new();
     let mut others = Map::new();
     for parameter in operation.parameters {
+        if let ValueKind::Object { properties, deep } = parameter.value {
+            let fields = query_object_fields(parameter, properties, deep, &query)?;
+            if let Some(value) = read_object(parameter, fields)? {
+                others.insert(parameter.name.to_string(), value);
+            }
+            continue;
+        }
         let texts: Vec<Cow<'_, str>> = match parameter.location {
             Location::Path => path
                 .iter()
@@ -108,24 +116,49 @@ pub(crate) fn typed_value<T: DeserializeOwned>(value: &Value) -> Result<T, (Stri
     })
 }
 
+/// The problem that names `parameter` and what is wrong with it. (Built
+/// only for a parameter that fails: reading runs for every parameter of
+/// every request.)
+pub(crate) fn invalid(parameter: &Parameter, detail: String) -> Problem {
+    Problem::new(
+        "invalid_parameter",
+        format!("{} parameter `{}`{detail}", parameter.location.as_str(), parameter.name),
+    )
+}
+
+/// The value of a parameter that is absent: its default, an error when it
+/// is required, or `None`.
+fn absent(parameter: &Parameter) -> Result<Option<Value>, Problem> {
+    match parameter.default {
+        Some(default) => serde_json::from_str(default)
+            .map(Some)
+            .map_err(|e| invalid(parameter, format!(" has an invalid default: {e}"))),
+        None if parameter.required => Err(invalid(parameter, " is required".into())),
+        None => Ok(None),
+    }
+}
+
+/// An object parameter's value from its properties' pairs (none: absent),
+/// checked against its schema.
+fn read_object(parameter: &Parameter, fields: Map<String, Value>) -> Result<Option<Value>, Problem> {
+    let value = match fields.is_empty() {
+        true => match absent(parameter)? {
+            Some(value) => value,
+            None => return Ok(None),
+        },
+        false => Value::Object(fields),
+    };
+    validated(parameter, value).map(Some)
+}
+
 /// One parameter's value: read from its texts, the default when absent,
 /// checked against its schema. `None` for an optional one that is absent
 /// and has no default.
 fn read_parameter(parameter: &Parameter, texts: &[Cow<'_, str>]) -> Result<Option<Value>, Problem> {
-    // The message is built only for a parameter that fails: this runs for
-    // every parameter of every request.
-    let invalid = |detail: String| {
-        Problem::new(
-            "invalid_parameter",
-            format!("{} parameter `{}`{detail}", parameter.location.as_str(), parameter.name),
-        )
-    };
+    let invalid = |detail: String| invalid(parameter, detail);
     let value = match (parameter.value, texts) {
-        (_, []) => match parameter.default {
-            Some(default) => {
-                serde_json::from_str(default).map_err(|e| invalid(format!(" has an invalid default: {e}")))?
-            }
-            None if parameter.required => return Err(invalid(" is required".into())),
+        (_, []) => match absent(parameter)? {
+            Some(value) => value,
             None => return Ok(None),
         },
         (ValueKind::Scalar(scalar), [text]) => {
@@ -151,7 +184,14 @@ fn read_parameter(parameter: &Parameter, texts: &[Cow<'_, str>]) -> Result<Optio
             }
             Value::Array(items)
         }
+        (ValueKind::Object { .. }, _) => return Err(invalid(" is an object, read from the query".into())),
     };
+    validated(parameter, value).map(Some)
+}
+
+/// `value` if it satisfies the parameter's schema; the problem otherwise.
+fn validated(parameter: &Parameter, value: Value) -> Result<Value, Problem> {
+    let invalid = |detail: String| invalid(parameter, detail);
     parameter.schema.validate(&value).map_err(|violation| {
         let at = match violation.pointer.as_str() {
             "" => String::new(),
@@ -159,7 +199,7 @@ fn read_parameter(parameter: &Parameter, texts: &[Cow<'_, str>]) -> Result<Optio
         };
         invalid(format!("{at}: {} ({})", violation.message, violation.keyword))
     })?;
-    Ok(Some(value))
+    Ok(value)
 }
 
 /// A header parameter's texts: one per header line, or none.

@@ -273,6 +273,8 @@ async fn every_parameter_type_arrives_typed_with_its_default() {
             None,
             None,
             None,
+            None,
+            None,
         )
         .await
         .unwrap()
@@ -294,7 +296,7 @@ async fn every_parameter_type_arrives_typed_with_its_default() {
         assert_eq!(echo[name], default, "{name}");
     }
     for absent in [
-        "fraction", "date", "moment", "id", "many", "joined", "X-Big", "X-Moment", "X-Pick", "visits",
+        "fraction", "date", "moment", "id", "many", "joined", "X-Big", "X-Moment", "X-Pick", "visits", "box", "filter",
     ] {
         assert_eq!(echo[absent], serde_json::Value::Null, "{absent}");
     }
@@ -303,6 +305,11 @@ async fn every_parameter_type_arrives_typed_with_its_default() {
     let id = uuid::Uuid::new_v4();
     let many = vec![1, -2, 3];
     let joined = vec!["a".to_string(), "b".to_string()];
+    let boxed = types::EchoParametersBox { width: 3, height: None };
+    let filter = types::EchoParametersFilter {
+        color: Some(types::EchoParametersFilterColor::Red),
+        size: std::num::NonZeroU32::new(2),
+    };
     let echo = client
         .echo_parameters(
             0,
@@ -313,7 +320,9 @@ async fn every_parameter_type_arrives_typed_with_its_default() {
             &token,
             types::EchoParametersKind::Alpha,
             42,
+            Some(&boxed),
             Some(&day),
+            Some(&filter),
             Some(0.5),
             Some(&id),
             Some(&joined),
@@ -343,7 +352,7 @@ async fn every_parameter_type_arrives_typed_with_its_default() {
         "moment": "2026-02-28T23:59:58Z", "id": id, "pick": "y", "many": [1, -2, 3], "joined": ["a", "b"],
         "X-Big": i64::MIN, "X-Fraction": 2.25, "X-Yes": true, "X-Date": "2026-02-28",
         "X-Moment": "2026-02-28T23:59:58Z", "X-Id": id, "X-Pick": "x", "X-Word": "hello",
-        "theme": "dark", "visits": 3
+        "theme": "dark", "visits": 3, "box": {"width": 3}, "filter": {"color": "red", "size": 2}
     });
     for (name, value) in expected.as_object().unwrap() {
         assert_eq!(&echo[name.as_str()], value, "{name}");

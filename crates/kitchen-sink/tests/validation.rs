@@ -212,6 +212,27 @@ fn cases(order: i64, etag: &str) -> Vec<Case> {
             &["header parameter `X-Moment`", "(format)"],
         ),
         header("header enum", "X-Pick", "z", &["header parameter `X-Pick`", "(enum)"]),
+        // Objects in the query: a deepObject and a form's own pairs.
+        query(
+            "deepObject minimum",
+            &echo("filter[size]=0"),
+            &["query parameter `filter`", "(minimum)"],
+        ),
+        query(
+            "deepObject type",
+            &echo("filter[size]=two"),
+            &["query parameter `filter` property `size`", "not an integer"],
+        ),
+        query(
+            "deepObject unknown property",
+            &echo("filter[shape]=round"),
+            &["query parameter `filter`", "(additionalProperties)"],
+        ),
+        query(
+            "form object required property",
+            &echo("height=2"),
+            &["query parameter `box`", "(required)"],
+        ),
         // Cookies, read from the `Cookie` header's pairs.
         header(
             "cookie integer",

@@ -362,6 +362,7 @@ async fn serve(db: &Database, options: &ServeOptions) -> anyhow::Result<()> {
     // second, version 2. Whoever reads them may close the pipe after the
     // first line: the lines go in one write, and a closed stdout does not
     // stop the service.
+    let mut stop = shutdown::StopSignals::install(&log);
     let mut announcement = format!("Serving {base}\nServing {v2_base}\n");
     if let Some(key) = demo_key {
         announcement.push_str(&format!(
@@ -389,7 +390,7 @@ async fn serve(db: &Database, options: &ServeOptions) -> anyhow::Result<()> {
             result.map_err(|e| anyhow::anyhow!("server failed: {e}"))?;
             None
         }
-        signal = shutdown::signal_to_stop(&log) => Some(signal),
+        signal = stop.next(&log) => Some(signal),
     };
     // Without a signal (the server failed), the database still gets the
     // usual time to close.

@@ -19,7 +19,7 @@ use std::time::Duration;
 
 use nix::sys::socket::Shutdown;
 use slog::Logger;
-use tokio::signal::unix::{SignalKind, signal};
+use tokio::signal::unix::{Signal, SignalKind, signal};
 use tokio::time::{Instant, timeout_at};
 
 use crate::in_flight::InFlight;
@@ -29,19 +29,47 @@ use crate::sockets;
 /// responses to be written and for connections to close on their own.
 const WRITE_GRACE: Duration = Duration::from_secs(1);
 
-/// Resolves on SIGINT or SIGTERM, with the signal's name. SIGHUP (a closed
-/// terminal, a log rotation script) is logged and otherwise ignored: it
-/// never stops the service or its requests.
-pub async fn signal_to_stop(log: &Logger) -> &'static str {
-    let (Ok(mut term), Ok(mut hangup)) = (signal(SignalKind::terminate()), signal(SignalKind::hangup())) else {
-        slog::warn!(log, "cannot install signal handlers; stop the service with SIGKILL");
-        return std::future::pending().await;
-    };
-    loop {
-        tokio::select! {
-            _ = tokio::signal::ctrl_c() => return "SIGINT",
-            _ = term.recv() => return "SIGTERM",
-            _ = hangup.recv() => slog::info!(log, "SIGHUP ignored; SIGTERM or SIGINT stops the service"),
+/// SIGINT and SIGTERM, which stop the service, and SIGHUP (a closed
+/// terminal, a log rotation script), which is logged and otherwise
+/// ignored: it never stops the service or its requests.
+///
+/// The handlers are installed when this is made, before the service says
+/// where it listens: a SIGTERM sent as soon as it is up (a supervisor, a
+/// test) is then a graceful stop, never the default action that kills the
+/// process on the spot.
+pub struct StopSignals {
+    /// SIGINT, SIGTERM, SIGHUP; `None` when they cannot be installed.
+    signals: Option<(Signal, Signal, Signal)>,
+}
+
+impl StopSignals {
+    pub fn install(log: &Logger) -> StopSignals {
+        let installed = (
+            signal(SignalKind::interrupt()),
+            signal(SignalKind::terminate()),
+            signal(SignalKind::hangup()),
+        );
+        let signals = match installed {
+            (Ok(interrupt), Ok(term), Ok(hangup)) => Some((interrupt, term, hangup)),
+            _ => {
+                slog::warn!(log, "cannot install signal handlers; stop the service with SIGKILL");
+                None
+            }
+        };
+        StopSignals { signals }
+    }
+
+    /// Resolves on SIGINT or SIGTERM, with the signal's name.
+    pub async fn next(&mut self, log: &Logger) -> &'static str {
+        let Some((interrupt, term, hangup)) = self.signals.as_mut() else {
+            return std::future::pending().await;
+        };
+        loop {
+            tokio::select! {
+                _ = interrupt.recv() => return "SIGINT",
+                _ = term.recv() => return "SIGTERM",
+                _ = hangup.recv() => slog::info!(log, "SIGHUP ignored; SIGTERM or SIGINT stops the service"),
+            }
         }
     }
 }

@@ -4,7 +4,8 @@
 //! generated layer serves by (`OPERATIONS`), never from the source spec,
 //! so a step cannot hide a difference between the spec and the code.
 
-use api_runtime::{Location, Operation, ValueKind};
+use api_runtime::documentation::is_documentable;
+use api_runtime::{Operation, ValueKind};
 use serde_json::{Map, Value, json};
 
 use super::Contract;
@@ -250,10 +251,11 @@ fn request_body(op: &mut Value, operation: &Operation) {
 }
 
 /// dropshot's `ApiDescription::register` refuses a query parameter whose
-/// schema is not a scalar, so array query parameters are not in its
-/// document, and it writes no `explode`; its parameter locations are path,
-/// query and header, so cookie parameters are not in it either. The table
-/// has them all, as the generated extractor reads them.
+/// schema is not a scalar, so array and object query parameters are not
+/// in its document, and it writes no `explode` or `style`; its parameter
+/// locations are path, query and header, so cookie parameters are not in
+/// it either. The table has them all, as the generated extractor reads
+/// them.
 fn undocumentable_parameters(op: &mut Value, operation: &Operation) {
     let parameters = op
         .as_object_mut()
@@ -262,10 +264,10 @@ fn undocumentable_parameters(op: &mut Value, operation: &Operation) {
         return;
     };
     for parameter in operation.parameters {
-        let array = matches!(parameter.value, ValueKind::Array(_));
-        if !array && parameter.location != Location::Cookie {
+        if is_documentable(parameter.location, parameter.value) {
             continue;
         }
+        let structured = !matches!(parameter.value, ValueKind::Scalar(_));
         let place = parameter.location.as_str();
         let present = parameters
             .iter_mut()
@@ -279,8 +281,11 @@ fn undocumentable_parameters(op: &mut Value, operation: &Operation) {
                     "required": parameter.required,
                     "schema": parse_doc(parameter.schema.doc_json()),
                 });
-                if array {
+                if structured {
                     added["explode"] = json!(parameter.explode);
+                }
+                if let ValueKind::Object { deep: true, .. } = parameter.value {
+                    added["style"] = json!("deepObject");
                 }
                 if let Some(description) = parameter.description {
                     added["description"] = json!(description);

@@ -1,8 +1,8 @@
 //! The client crate's code: progenitor's output, plus what progenitor does
 //! not emit on its own (`#[deprecated]` on deprecated operations, the
 //! spec's servers as constants, date-times in paths and headers written
-//! as RFC 3339, forms with lists and objects, cookie parameters, and the
-//! credentials).
+//! as RFC 3339, forms with lists and objects, cookie parameters, query
+//! objects in the styles progenitor does not write, and the credentials).
 
 use heck::{ToShoutySnakeCase, ToSnakeCase};
 use progenitor_impl::{GenerationSettings, Generator, HooksMode, InterfaceStyle};
@@ -10,7 +10,7 @@ use quote::quote;
 
 use super::for_progenitor::{Cookies, for_progenitor};
 use super::no_panic::refusing_panics;
-use super::{ClientCredentials, client_cookies, client_credentials, client_forms};
+use super::{ClientCredentials, client_cookies, client_credentials, client_forms, client_query_objects};
 use crate::codegen::spec::{Spec, SpecError, server_url};
 
 fn settings(credentials: ClientCredentials) -> GenerationSettings {
@@ -52,6 +52,7 @@ pub fn generate(spec: &Spec, credentials: ClientCredentials) -> Result<syn::File
     write_date_times_as_rfc3339(spec, &mut file)?;
     client_forms::write_structured_forms(spec, &mut file)?;
     client_cookies::send_cookie_parameters(spec, &mut file)?;
+    client_query_objects::write_query_objects(spec, &mut file)?;
     syn::visit_mut::VisitMut::visit_file_mut(&mut MethodsReqwestLacks, &mut file);
     file.items.extend(server_constants(spec));
     Ok(file)

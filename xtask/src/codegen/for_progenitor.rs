@@ -269,14 +269,22 @@ pub(super) enum Cookies {
     Left,
 }
 
+/// Cookie parameters as `cookies` says; and query objects of the
+/// `deepObject` style, which progenitor refuses, as `form` ones (the
+/// client's method is rewritten to send them as the spec says,
+/// `client_query_objects`).
 fn cookie_parameters(api: &mut OpenAPI, cookies: Cookies) {
-    let as_header = |parameter: &mut ReferenceOr<Parameter>| {
-        if let ReferenceOr::Item(Parameter::Cookie { parameter_data, .. }) = parameter {
+    let as_header = |parameter: &mut ReferenceOr<Parameter>| match parameter {
+        ReferenceOr::Item(Parameter::Cookie { parameter_data, .. }) if cookies == Cookies::AsHeaders => {
             *parameter = ReferenceOr::Item(Parameter::Header {
                 parameter_data: parameter_data.clone(),
                 style: openapiv3::HeaderStyle::Simple,
             });
         }
+        ReferenceOr::Item(Parameter::Query { style, .. }) if *style == openapiv3::QueryStyle::DeepObject => {
+            *style = openapiv3::QueryStyle::Form;
+        }
+        _ => {}
     };
     let components = api.components.clone();
     let is_cookie = |parameter: &ReferenceOr<Parameter>| {
@@ -285,16 +293,16 @@ fn cookie_parameters(api: &mut OpenAPI, cookies: Cookies) {
             Some(Parameter::Cookie { .. })
         )
     };
-    if cookies == Cookies::AsHeaders
-        && let Some(components) = api.components.as_mut()
-    {
+    if let Some(components) = api.components.as_mut() {
         components.parameters.values_mut().for_each(as_header);
     }
     for item in api.paths.paths.values_mut() {
         let ReferenceOr::Item(item) = item else { continue };
-        let change = |parameters: &mut Vec<ReferenceOr<Parameter>>| match cookies {
-            Cookies::AsHeaders => parameters.iter_mut().for_each(as_header),
-            Cookies::Left => parameters.retain(|p| !is_cookie(p)),
+        let change = |parameters: &mut Vec<ReferenceOr<Parameter>>| {
+            if cookies == Cookies::Left {
+                parameters.retain(|p| !is_cookie(p));
+            }
+            parameters.iter_mut().for_each(as_header);
         };
         change(&mut item.parameters);
         operations_mut(item).for_each(|op| change(&mut op.parameters));

@@ -837,6 +837,77 @@ pub mod types {
             value.parse()
         }
     }
+    ///`EchoParametersBox`
+    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
+    pub struct EchoParametersBox {
+        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+        pub height: ::std::option::Option<i32>,
+        pub width: i32,
+    }
+    ///`EchoParametersFilter`
+    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, Default)]
+    #[serde(deny_unknown_fields)]
+    pub struct EchoParametersFilter {
+        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+        pub color: ::std::option::Option<EchoParametersFilterColor>,
+        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+        pub size: ::std::option::Option<::std::num::NonZeroU32>,
+    }
+    ///`EchoParametersFilterColor`
+    #[derive(
+        ::serde::Deserialize,
+        ::serde::Serialize,
+        Clone,
+        Copy,
+        Debug,
+        Eq,
+        Hash,
+        Ord,
+        PartialEq,
+        PartialOrd
+    )]
+    pub enum EchoParametersFilterColor {
+        #[serde(rename = "red")]
+        Red,
+        #[serde(rename = "blue")]
+        Blue,
+    }
+    impl ::std::fmt::Display for EchoParametersFilterColor {
+        fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+            match *self {
+                Self::Red => f.write_str("red"),
+                Self::Blue => f.write_str("blue"),
+            }
+        }
+    }
+    impl ::std::str::FromStr for EchoParametersFilterColor {
+        type Err = self::error::ConversionError;
+        fn from_str(
+            value: &str,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+            match value {
+                "red" => Ok(Self::Red),
+                "blue" => Ok(Self::Blue),
+                _ => Err("invalid value".into()),
+            }
+        }
+    }
+    impl ::std::convert::TryFrom<&str> for EchoParametersFilterColor {
+        type Error = self::error::ConversionError;
+        fn try_from(
+            value: &str,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+            value.parse()
+        }
+    }
+    impl ::std::convert::TryFrom<::std::string::String> for EchoParametersFilterColor {
+        type Error = self::error::ConversionError;
+        fn try_from(
+            value: ::std::string::String,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+            value.parse()
+        }
+    }
     ///`EchoParametersKind`
     #[derive(
         ::serde::Deserialize,
@@ -3019,7 +3090,8 @@ impl Client {
 
 Answers with the parameters as the handler received them, typed and
 with their defaults: each scalar type and format in the path, the
-query and headers, arrays in the query, and cookies.
+query and headers, arrays and objects in the query (`filter` as a
+deepObject, `box` as its properties' own pairs), and cookies.
 
 
 Sends a `GET` request to `/echo/{count}/{ratio}/{flag}/{day}/{at}/{token}/{kind}`
@@ -3035,7 +3107,9 @@ Sends a `GET` request to `/echo/{count}/{ratio}/{flag}/{day}/{at}/{token}/{kind}
         token: &'a ::uuid::Uuid,
         kind: types::EchoParametersKind,
         big: i64,
+        box_: Option<&'a types::EchoParametersBox>,
         date: Option<&'a ::chrono::naive::NaiveDate>,
+        filter: Option<&'a types::EchoParametersFilter>,
         fraction: Option<f32>,
         id: Option<&'a ::uuid::Uuid>,
         joined: Option<&'a ::std::vec::Vec<::std::string::String>>,
@@ -3117,7 +3191,9 @@ Sends a `GET` request to `/echo/{count}/{ratio}/{flag}/{day}/{at}/{token}/{kind}
                 ::reqwest::header::HeaderValue::from_static("application/json"),
             )
             .query(&progenitor_client::QueryParam::new("big", &big))
+            .query(&progenitor_client::QueryParam::new("box", &box_))
             .query(&progenitor_client::QueryParam::new("date", &date))
+            .query(&ObjectQuery::new("filter", &filter, true))
             .query(&progenitor_client::QueryParam::new("fraction", &fraction))
             .query(&progenitor_client::QueryParam::new("id", &id))
             .query(&progenitor_client::QueryParam::new("joined", &joined))
@@ -5380,6 +5456,67 @@ fn append_cookie(
             ::reqwest::header::HeaderValue::from_str(&cookie)?,
         );
     Ok(())
+}
+/// An object query parameter in a style progenitor does not write:
+/// `name[property]=value` per property (`deepObject`), or
+/// `name=property,value,...` (`form`, `explode: false`). Absent
+/// (`None`) and null properties are not sent.
+struct ObjectQuery<'a, T> {
+    name: &'a str,
+    value: &'a T,
+    deep: bool,
+}
+impl<'a, T> ObjectQuery<'a, T> {
+    fn new(name: &'a str, value: &'a T, deep: bool) -> Self {
+        ObjectQuery { name, value, deep }
+    }
+}
+impl<T: ::serde::Serialize> ::serde::Serialize for ObjectQuery<'_, T> {
+    fn serialize<S: ::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> ::std::result::Result<S::Ok, S::Error> {
+        let value = ::serde_json::to_value(self.value)
+            .map_err(::serde::ser::Error::custom)?;
+        let properties = match value {
+            ::serde_json::Value::Object(properties) => properties,
+            ::serde_json::Value::Null => ::serde_json::Map::new(),
+            _ => {
+                return Err(
+                    ::serde::ser::Error::custom(
+                        format!("`{}` is not an object", self.name),
+                    ),
+                );
+            }
+        };
+        let text = |value: ::serde_json::Value| match value {
+            ::serde_json::Value::String(text) => text,
+            other => other.to_string(),
+        };
+        let present = properties.into_iter().filter(|(_, value)| !value.is_null());
+        let pairs: ::std::vec::Vec<(::std::string::String, ::std::string::String)> = match self
+            .deep
+        {
+            true => {
+                present
+                    .map(|(property, value)| (
+                        format!("{}[{property}]", self.name),
+                        text(value),
+                    ))
+                    .collect()
+            }
+            false => {
+                let joined: ::std::vec::Vec<::std::string::String> = present
+                    .flat_map(|(property, value)| [property, text(value)])
+                    .collect();
+                match joined.is_empty() {
+                    true => ::std::vec::Vec::new(),
+                    false => vec![(self.name.to_string(), joined.join(","))],
+                }
+            }
+        };
+        pairs.serialize(serializer)
+    }
 }
 ///The Production base URL, from the spec's `servers`.
 pub const PRODUCTION_BASE_URL: &str = "https://sink.example.com/v1";

@@ -8,6 +8,7 @@ use quote::quote;
 
 use super::model::{Context, Operation, rust_field};
 use super::schemas::canonical;
+use crate::codegen::spec::forms::all_scalar_properties;
 use crate::codegen::spec::{OperationRef, SpecError, schema_type};
 
 pub(super) struct Parameter {
@@ -71,12 +72,23 @@ pub(super) fn describe_parameters(cx: &mut Context<'_>, op: &OperationRef<'_>) -
         let schema = &schema;
         let ty = schema_type(cx.spec, schema);
         let is_array = ty == Some("array");
-        let value = match is_array {
-            true => {
+        let value = match (
+            is_array,
+            all_scalar_properties(cx.spec, schema).filter(|_| ty == Some("object")),
+        ) {
+            (true, _) => {
                 let item = scalar(schema_type(cx.spec, &schema["items"]));
                 quote!(runtime::ValueKind::Array(#item))
             }
-            false => {
+            (false, Some(properties)) => {
+                let properties = properties.iter().map(|(name, ty)| {
+                    let scalar = scalar(Some(ty));
+                    quote!((#name, #scalar),)
+                });
+                let deep = parameter["style"] == "deepObject";
+                quote!(runtime::ValueKind::Object { properties: &[#(#properties)*], deep: #deep })
+            }
+            (false, None) => {
                 let scalar = scalar(ty);
                 quote!(runtime::ValueKind::Scalar(#scalar))
             }

@@ -77,20 +77,33 @@ pub fn form_fields<'a>(
         .collect())
 }
 
-/// An object's scalar properties and their types (`$ref` and a described
-/// `allOf: [one]` followed).
-fn scalar_properties<'a>(spec: &'a Spec, schema: &'a Value) -> Vec<(&'a str, &'a str)> {
+/// An object's properties (`$ref` and a described `allOf: [one]`
+/// followed).
+fn properties_of<'a>(spec: &'a Spec, schema: &'a Value) -> Option<&'a serde_json::Map<String, Value>> {
     let resolved = match schema.get("$ref").and_then(Value::as_str) {
         Some(reference) => reference
             .strip_prefix(COMPONENTS_PREFIX)
             .and_then(|name| spec.component_schemas().get(name))
             .unwrap_or(schema),
         None => match schema.get("allOf").and_then(Value::as_array).map(Vec::as_slice) {
-            Some([one]) => return scalar_properties(spec, one),
+            Some([one]) => return properties_of(spec, one),
             _ => schema,
         },
     };
-    let properties = resolved["properties"].as_object().into_iter().flatten();
+    resolved["properties"].as_object()
+}
+
+/// An object's properties of every scalar type, when each one is a scalar
+/// and there is one at least: what an object in a query string carries.
+pub fn all_scalar_properties<'a>(spec: &'a Spec, schema: &'a Value) -> Option<Vec<(&'a str, &'a str)>> {
+    let all = properties_of(spec, schema)?;
+    let scalars = scalar_properties(spec, schema);
+    (!all.is_empty() && scalars.len() == all.len()).then_some(scalars)
+}
+
+/// An object's scalar properties and their types.
+fn scalar_properties<'a>(spec: &'a Spec, schema: &'a Value) -> Vec<(&'a str, &'a str)> {
+    let properties = properties_of(spec, schema).into_iter().flatten();
     properties
         .filter_map(|(name, property)| {
             let ty = schema_type(spec, property);

@@ -1,6 +1,7 @@
 //! Parameters: path, query (form style), header and cookie ones of scalar
-//! types, query arrays of scalars; what progenitor's client (with the
-//! cookies rewritten, `client_cookies`) and dropshot's router can carry.
+//! types, query arrays of scalars and query objects of scalar properties
+//! (form or deepObject); what progenitor's client (with cookies and some
+//! query objects rewritten) and dropshot's router can carry.
 
 use std::collections::HashMap;
 
@@ -8,6 +9,7 @@ use serde_json::Value;
 
 use super::{is_scalar, schema_type};
 use crate::codegen::schema;
+use crate::codegen::spec::forms::all_scalar_properties;
 use crate::codegen::spec::router::path_variables;
 use crate::codegen::spec::{OperationRef, Spec, SpecError};
 
@@ -58,20 +60,26 @@ pub(super) fn check_parameters(spec: &Spec, op: &OperationRef<'_>) -> Result<(),
                 declared.push(name.to_string());
             }
             "query" => {
-                if style.is_some_and(|s| s != "form") {
-                    return Err(SpecError::new(
-                        at("style"),
-                        "only the `form` style is supported for query parameters (progenitor's client sends no other)",
-                    ));
+                let object = ty == Some("object");
+                match style {
+                    None | Some("form") => {}
+                    Some("deepObject") if object => {}
+                    Some(_) => {
+                        return Err(SpecError::new(
+                            at("style"),
+                            "only the `form` style (and `deepObject` for an object) is supported for query parameters",
+                        ));
+                    }
                 }
                 let item = schema.get("items").map(|items| schema_type(spec, items));
                 match (ty, item) {
                     (ty, _) if is_scalar(ty) => {}
                     (Some("array"), Some(item)) if is_scalar(item) => {}
+                    (Some("object"), _) if all_scalar_properties(spec, schema).is_some() => {}
                     _ => {
                         return Err(SpecError::new(
                             at("schema"),
-                            "a query parameter must be a scalar or an array of scalars (objects in a query string are not supported)",
+                            "a query parameter must be a scalar, an array of scalars, or an object of scalar properties",
                         ));
                     }
                 }
