@@ -1,5 +1,5 @@
 """Schemathesis hooks for bodies that are not JSON, loaded by
-.ci/schemathesis-swagger-petstore.toml.
+.ci/schemathesis-swagger-petstore.toml and .ci/schemathesis-kitchen-sink.toml.
 
 Two things Schemathesis 4 does with forms (application/x-www-form-
 urlencoded) that OpenAPI 3.0 does not:
@@ -22,13 +22,16 @@ urlencoded) that OpenAPI 3.0 does not:
    failure when the body, read as sent the way the generated layer reads
    it (forms: a list field's pairs as its items, a required list that is
    absent as empty; XML: by the schema's `xml` objects, as
-   crates/api-runtime/src/xml.rs does), satisfies the body's schema.
+   crates/api-runtime/src/xml.rs does; multipart: a file part's bytes
+   are any binary string, as crates/api-runtime/src/multipart.rs
+   reads them), satisfies the body's schema.
    Every other failure stands.
 """
 
 import json
 import os
 from urllib.parse import parse_qsl, urlencode
+from email.parser import BytesParser
 from xml.etree import ElementTree
 
 import jsonschema_rs
@@ -36,6 +39,8 @@ import schemathesis
 from schemathesis.core.transforms import to_wire_text
 
 FORM = "application/x-www-form-urlencoded"
+MULTIPART = "multipart/form-data"
+
 
 
 @schemathesis.serializer(FORM)
@@ -59,7 +64,7 @@ def openapi_form(ctx, value):
 def filter_failure(ctx, failure, case, response):
     if type(failure).__name__ != "AcceptedNegativeData":
         return True
-    read = {FORM: _read_form, "xml": _read_xml}.get(_encoding(case.media_type))
+    read = {FORM: _read_form, "xml": _read_xml, MULTIPART: _read_multipart}.get(_encoding(case.media_type))
     if read is None:
         return True
     document = case.operation.schema.raw_schema
@@ -71,10 +76,10 @@ def filter_failure(ctx, failure, case, response):
         return True
     body = response.request.body or b""
     if isinstance(body, bytes):
-        body = body.decode("utf-8", "replace")
+        body = body.decode("utf-8", "surrogateescape")
     root = {**media["schema"], "components": document.get("components", {})}
     try:
-        sent = read(body, media["schema"], document)
+        sent = read(body, media["schema"], document, response.request.headers.get("Content-Type", ""))
     except (ValueError, ElementTree.ParseError):
         return True
     if not jsonschema_rs.Draft4Validator(root).is_valid(sent):
@@ -102,11 +107,35 @@ def _resolve(schema, document):
     return schema
 
 
-def _read_form(body, schema, document):
+def _read_form(body, schema, document, _content_type):
     return _read_as_sent(body, _resolve(schema, document))
 
 
-def _read_xml(body, schema, document):
+def _read_multipart(body, schema, document, content_type):
+    """The text parts read by their properties' types; a file part (a
+    property of `format: binary`, or a list of them) is bytes, any of
+    which is a valid binary string: it stands as an empty one."""
+    schema = _resolve(schema, document)
+    properties = schema.get("properties", {})
+    message = BytesParser().parsebytes(
+        f"Content-Type: {content_type}\r\n\r\n".encode() + body.encode("utf-8", "surrogateescape")
+    )
+    sent = {}
+    for part in message.get_payload() if message.is_multipart() else []:
+        name = part.get_param("name", header="content-disposition")
+        field = _resolve(properties.get(name, {}), document)
+        items = _resolve(field.get("items", {}), document)
+        if field.get("format") == "binary":
+            sent[name] = ""
+        elif field.get("type") == "array" and items.get("format") == "binary":
+            sent.setdefault(name, []).append("")
+        else:
+            text = part.get_payload(decode=True).decode("utf-8", "replace")
+            sent[name] = _reading(text, field)
+    return sent
+
+
+def _read_xml(body, schema, document, _content_type):
     return _xml_value(ElementTree.fromstring(body), schema, document)
 
 

@@ -99,24 +99,55 @@ fn surface(spec: &serde_json::Value, client: &str, server: &str, handlers: &str)
                 continue;
             };
             let name = snake(id);
-            let client_fn = client_method(&client, &name).unwrap_or_else(|| panic!("client lacks {name}"));
             let handler = trait_method(&server, handlers, &name).unwrap_or_else(|| panic!("server lacks {name}"));
             out.push_str(&format!("{id}: {} {path}\n", method.to_uppercase()));
-            let deprecated = if is_deprecated(&client_fn.attrs) {
-                "#[deprecated] "
-            } else {
-                ""
-            };
-            out.push_str(&format!(
-                "  client:    {deprecated}{}\n",
-                render_signature(&client_fn.sig)
-            ));
+            match client_method(&client, &name) {
+                Some(client_fn) => {
+                    let deprecated = if is_deprecated(&client_fn.attrs) {
+                        "#[deprecated] "
+                    } else {
+                        ""
+                    };
+                    out.push_str(&format!(
+                        "  client:    {deprecated}{}\n",
+                        render_signature(&client_fn.sig)
+                    ));
+                }
+                // Only an operation the client says it leaves out.
+                None => {
+                    let listed = left_out_of_the_client(&client)
+                        .into_iter()
+                        .find(|entry| entry.contains(&format!("({id})")))
+                        .unwrap_or_else(|| panic!("client lacks {name}, and does not say why"));
+                    out.push_str(&format!("  client:    none: {listed}\n"));
+                }
+            }
             out.push_str(&format!("  server:    {}\n", render_signature(&handler.sig)));
             let variants = enum_variants(&server, &format!("{}Response", pascal(id)));
             out.push_str(&format!("  responses: {}\n\n", variants.join(" | ")));
         }
     }
     out
+}
+
+/// The entries of the client's `LEFT_OUT_OF_THE_CLIENT`.
+fn left_out_of_the_client(client: &syn::File) -> Vec<String> {
+    client
+        .items
+        .iter()
+        .filter_map(|item| match item {
+            syn::Item::Const(constant) if constant.ident == "LEFT_OUT_OF_THE_CLIENT" => Some(&*constant.expr),
+            _ => None,
+        })
+        .flat_map(|expr| {
+            let text = quote::ToTokens::to_token_stream(expr).to_string();
+            text.split('"')
+                .skip(1)
+                .step_by(2)
+                .map(str::to_string)
+                .collect::<Vec<_>>()
+        })
+        .collect()
 }
 
 #[test]

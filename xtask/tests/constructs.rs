@@ -279,7 +279,12 @@ fn what_cannot_be_mapped_is_refused_with_its_location_and_reason() {
         ),
         (
             body("          multipart/form-data:\n            schema: {type: object}\n"),
-            "paths./extra.post.requestBody.content.multipart/form-data".into(),
+            "paths./extra.post.requestBody.content.multipart/form-data.schema".into(),
+            "a multipart body's schema must be an object with properties",
+        ),
+        (
+            body("          application/zip:\n            schema: {type: string, format: binary}\n"),
+            "paths./extra.post.requestBody.content.application/zip".into(),
             "not supported for a request body",
         ),
         (

@@ -17,6 +17,7 @@ use serde_json::Value;
 
 use crate::contract::{Body, BodyKind, Contract};
 use crate::form::read_form;
+use crate::multipart::{Multipart, read_multipart};
 use crate::problem::Problem;
 use crate::values::quote;
 use crate::xml::read_xml;
@@ -143,7 +144,7 @@ impl<C: Contract> RequestBody<C> {
                 .map_err(|e| Rejection::invalid(format!("the request body is not valid JSON: {e}")))?,
             BodyKind::Form => read_form(spec, &bytes)?,
             BodyKind::Xml => read_xml(spec.schema, &bytes)?,
-            BodyKind::Binary | BodyKind::Text => {
+            BodyKind::Binary | BodyKind::Text | BodyKind::Multipart => {
                 return Err(Rejection::new(
                     500,
                     "internal_error",
@@ -185,6 +186,44 @@ impl<C: Contract> RequestBody<C> {
             };
             Rejection::invalid(format!("request body at {detail}"))
         })
+    }
+
+    /// A multipart body: its text fields checked against the schema (its
+    /// file properties aside) and typed, and its files.
+    pub async fn multipart<T: DeserializeOwned>(self) -> Result<Option<Multipart<T>>, Rejection> {
+        let spec = Self::spec()?;
+        let Some(Received { content_type, bytes }) = self.read? else {
+            return match spec.required {
+                true => Err(Rejection::invalid(format!(
+                    "a request body ({}) is required",
+                    spec.media_type
+                ))),
+                false => Ok(None),
+            };
+        };
+        let content_type = content_type
+            .as_ref()
+            .map(|v| String::from_utf8_lossy(v.as_bytes()).into_owned());
+        media_kind(spec, content_type.as_deref())?;
+        let (fields, files) = read_multipart(spec, content_type.as_deref().unwrap_or_default(), bytes).await?;
+        // A schema of the whole body as bytes says nothing of its parts.
+        let validated = match spec.file_parts {
+            crate::contract::FileParts::All => Ok(()),
+            crate::contract::FileParts::Named(_) => spec.schema.validate(&fields),
+        };
+        validated.map_err(|violation| {
+            let at = match violation.pointer.as_str() {
+                "" => String::new(),
+                pointer => format!(" at `{pointer}`"),
+            };
+            Rejection::invalid(format!(
+                "request body{at}: {} ({})",
+                violation.message, violation.keyword
+            ))
+        })?;
+        let fields = crate::parameters::typed_value::<T>(&fields)
+            .map_err(|(at, why)| Rejection::invalid(format!("request body at `{at}`: {why}")))?;
+        Ok(Some(Multipart { fields, files }))
     }
 
     /// A raw body's bytes.
@@ -283,6 +322,7 @@ mod tests {
             description: None,
             schema: &ANY,
             form_fields: &[],
+            file_parts: crate::contract::FileParts::Named(&[]),
             doc_name: "Body",
         }
     }

@@ -162,6 +162,9 @@ pub enum BodyKind {
     /// `application/xml`, `text/xml` or `application/*+xml`, read into the
     /// schema's value by its `xml` objects (`crate::xml`).
     Xml,
+    /// `multipart/form-data`: text parts read as a form's fields, file
+    /// parts kept as bytes (`crate::multipart`).
+    Multipart,
     /// Raw bytes (`application/octet-stream`).
     Binary,
     /// UTF-8 text (`text/plain`).
@@ -183,6 +186,26 @@ pub enum FormField {
     /// A value of any type: JSON text when it is an object or an array, a
     /// string otherwise.
     Any,
+}
+
+/// Which parts of a multipart body are files, kept as bytes rather than
+/// read as fields.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FileParts {
+    /// The schema's properties of `format: binary` (or lists of them).
+    Named(&'static [(&'static str, FileField)]),
+    /// Every part: the schema is the whole body as bytes (`type: string,
+    /// format: binary`, as dropshot writes its multipart bodies).
+    All,
+}
+
+/// A file property of a multipart body's schema.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct FileField {
+    /// A list of files (`type: array, items: {format: binary}`): any
+    /// number of parts; otherwise one at most.
+    pub list: bool,
+    pub required: bool,
 }
 
 /// How each item of a form's list is read.
@@ -208,8 +231,11 @@ pub struct Body {
     pub required: bool,
     pub description: Option<&'static str>,
     pub schema: &'static Schema,
-    /// For a form: each property's name and how its text is read.
+    /// For a form: each property's name and how its text is read (and for
+    /// a multipart body, its text parts').
     pub form_fields: &'static [(&'static str, FormField)],
+    /// For a multipart body: which parts are files.
+    pub file_parts: FileParts,
     /// The name dropshot gives an inline schema in its document.
     pub doc_name: &'static str,
 }

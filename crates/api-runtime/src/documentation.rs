@@ -72,6 +72,7 @@ pub(crate) fn body<C: Contract>() -> ExtractorMetadata {
         BodyKind::Json => ApiEndpointBodyContentType::Json,
         BodyKind::Form => ApiEndpointBodyContentType::UrlEncoded,
         BodyKind::Binary | BodyKind::Text | BodyKind::Xml => ApiEndpointBodyContentType::Bytes,
+        BodyKind::Multipart => ApiEndpointBodyContentType::MultipartFormData,
     };
     <TypedBody<BodyDoc<C>> as ExclusiveExtractor>::metadata(content_type)
 }

@@ -2,6 +2,8 @@
 //! object their schema describes, by the kind of each field the table
 //! names (`FormField`): pairs of text become scalars, lists and objects.
 
+use std::borrow::Cow;
+
 use serde_json::map::Entry;
 use serde_json::{Map, Value};
 
@@ -15,6 +17,16 @@ use crate::values::{quote, read_scalar};
 /// not name stays text, and a list of texts when it is repeated; the
 /// schema says whether it may be there.
 pub(crate) fn read_form(spec: &Body, bytes: &[u8]) -> Result<Value, Rejection> {
+    read_fields(spec, form_urlencoded::parse(bytes))
+}
+
+/// Named texts (a form's pairs, a multipart body's text parts) as the
+/// JSON object the body's schema describes, each read by its field's
+/// kind as [`read_form`] says.
+pub(crate) fn read_fields<'a>(
+    spec: &Body,
+    pairs: impl IntoIterator<Item = (Cow<'a, str>, Cow<'a, str>)>,
+) -> Result<Value, Rejection> {
     let mut object = Map::new();
     let field_of = |name: &str| {
         spec.form_fields
@@ -22,7 +34,7 @@ pub(crate) fn read_form(spec: &Body, bytes: &[u8]) -> Result<Value, Rejection> {
             .find(|(field, _)| *field == name)
             .map(|(_, f)| *f)
     };
-    for (name, text) in form_urlencoded::parse(bytes) {
+    for (name, text) in pairs {
         let invalid = |reason: String| Rejection::invalid(format!("form field `{name}`: {} {reason}", quote(&text)));
         let field = field_of(&name);
         let (value, list) = match field {
@@ -139,6 +151,7 @@ mod tests {
                     },
                 ),
             ],
+            file_parts: crate::contract::FileParts::Named(&[]),
             doc_name: "Body",
         }
     }

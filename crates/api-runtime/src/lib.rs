@@ -4,7 +4,8 @@
 //! those tables describe.
 //!
 //! - [`contract`]: the tables, one per operation.
-//! - [`parameters`] and [`body`] (forms in [`form`], XML in [`xml`]): reading a request by its table, after
+//! - [`parameters`] and [`body`] (forms in [`form`], XML in [`xml`],
+//!   [`multipart`] bodies): reading a request by its table, after
 //!   the caller is authenticated ([`auth`], by the [`credentials`] it
 //!   sent), checked against the spec's
 //!   schemas ([`schema`]: JSON Schema, validated by the `jsonschema` crate).
@@ -28,6 +29,7 @@ pub mod documentation;
 pub mod form;
 pub mod json;
 pub mod majors;
+pub mod multipart;
 pub mod negotiation;
 pub mod not_allowed;
 pub mod parameters;
@@ -46,12 +48,13 @@ pub use auth::{AuthError, Authenticator, Rejection, authenticate_optional, authe
 pub use body::{RequestBody, required};
 pub use bytes::Bytes;
 pub use contract::{
-    Body, BodyKind, Content, Contract, Deprecation, ErrorResponse, FormField, FormItem, Location, Need, Operation,
-    Parameter, Requirement, ResponseHeader, Scalar, Scheme, SuccessResponse, ValueKind,
+    Body, BodyKind, Content, Contract, Deprecation, ErrorResponse, FileField, FileParts, FormField, FormItem, Location,
+    Need, Operation, Parameter, Requirement, ResponseHeader, Scalar, Scheme, SuccessResponse, ValueKind,
 };
 pub use credentials::{Credential, Secret, bearer_token};
 pub use json::{Json, JsonArray, JsonArrayWriter};
 pub use majors::{VersionByPath, major_versions};
+pub use multipart::{FilePart, Files, Multipart, NoFields};
 pub use negotiation::{Accepted, negotiate};
 pub use not_allowed::{ApiDescriptionError, method_not_allowed, methods_other_than, not_allowed_id};
 pub use parameters::{NoParameters, Parameters, read_parameters};

@@ -55,6 +55,7 @@ pub fn generate(spec: &Spec, credentials: ClientCredentials) -> Result<syn::File
     client_query_objects::write_query_objects(spec, &mut file)?;
     syn::visit_mut::VisitMut::visit_file_mut(&mut MethodsReqwestLacks, &mut file);
     file.items.extend(server_constants(spec));
+    file.items.push(left_out_of_the_client(spec));
     Ok(file)
 }
 
@@ -74,6 +75,21 @@ pub fn generate_mocks(
         location: "document".into(),
         message: format!("progenitor emitted invalid Rust for the mocks: {e}"),
     })
+}
+
+/// The operations this client has no method for, each with why: the
+/// server serves them, progenitor cannot send them.
+fn left_out_of_the_client(spec: &Spec) -> syn::Item {
+    let entries = super::for_progenitor::multipart_operations(spec)
+        .into_iter()
+        .map(|(method, path, id)| {
+            format!("{method} {path} ({id}): a multipart/form-data body, which progenitor's client cannot send")
+        });
+    syn::parse_quote! {
+        /// The spec's operations this client has no method for, each with
+        /// why (the server serves them all).
+        pub const LEFT_OUT_OF_THE_CLIENT: &[&str] = &[#(#entries),*];
+    }
 }
 
 /// progenitor builds a request with `client.<method>(url)`, which

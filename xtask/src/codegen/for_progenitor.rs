@@ -21,6 +21,7 @@ use crate::codegen::spec::{IGNORED_HEADERS, Spec, served_body};
 pub(super) fn for_progenitor(spec: &Spec, cookies: Cookies) -> OpenAPI {
     let mut api = schemas_as_typify_reads(spec);
     cookie_parameters(&mut api, cookies);
+    without_multipart_operations(&mut api, spec);
     super::one_way::unrequire_one_way_properties(&mut api);
     // A JSON response without a schema is any JSON value; progenitor
     // wants the schema written (`{}`).
@@ -344,6 +345,55 @@ fn resolve_response<'a>(
 }
 
 /// A path item's operations, in openapiv3's order.
+/// progenitor's client cannot send a multipart body: an operation whose
+/// body the server reads as multipart is left out of the client (the
+/// client's `LEFT_OUT_OF_THE_CLIENT` says which).
+fn without_multipart_operations(api: &mut OpenAPI, spec: &Spec) {
+    let left_out = multipart_operations(spec);
+    for (path, item) in api.paths.paths.iter_mut() {
+        let ReferenceOr::Item(item) = item else { continue };
+        for (method, slot) in [
+            ("get", &mut item.get),
+            ("put", &mut item.put),
+            ("post", &mut item.post),
+            ("delete", &mut item.delete),
+            ("options", &mut item.options),
+            ("head", &mut item.head),
+            ("patch", &mut item.patch),
+            ("trace", &mut item.trace),
+        ] {
+            if left_out
+                .iter()
+                .any(|(m, p, _)| *m == method.to_uppercase() && p == path)
+            {
+                *slot = None;
+            }
+        }
+    }
+}
+
+/// The operations whose body the server reads as multipart: method, path
+/// and name.
+pub(super) fn multipart_operations(spec: &Spec) -> Vec<(String, String, String)> {
+    spec.operations()
+        .into_iter()
+        .filter(|op| {
+            let Some((body, _)) = spec.request_body(op).ok().flatten() else {
+                return false;
+            };
+            let served = body["content"].as_object().and_then(|c| served_body(spec, c));
+            served.is_some_and(|served| media::essence(served.primary.0) == "multipart/form-data")
+        })
+        .map(|op| {
+            (
+                op.method.to_uppercase(),
+                op.path.to_string(),
+                op.operation_id().to_string(),
+            )
+        })
+        .collect()
+}
+
 pub(super) fn operations_mut(item: &mut openapiv3::PathItem) -> impl Iterator<Item = &mut openapiv3::Operation> {
     [
         &mut item.get,

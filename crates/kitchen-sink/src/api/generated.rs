@@ -717,6 +717,128 @@ pub mod types {
             value.parse()
         }
     }
+    ///`DocumentUpload`
+    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
+    #[serde(deny_unknown_fields)]
+    pub struct DocumentUpload {
+        pub file: ::std::string::String,
+        pub kind: DocumentUploadKind,
+        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+        pub note: ::std::option::Option<DocumentUploadNote>,
+        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+        pub pages: ::std::option::Option<::std::num::NonZeroU32>,
+        #[serde(default, skip_serializing_if = "::std::vec::Vec::is_empty")]
+        pub scans: ::std::vec::Vec<::std::string::String>,
+    }
+    ///`DocumentUploadKind`
+    #[derive(
+        ::serde::Deserialize,
+        ::serde::Serialize,
+        Clone,
+        Copy,
+        Debug,
+        Eq,
+        Hash,
+        Ord,
+        PartialEq,
+        PartialOrd
+    )]
+    pub enum DocumentUploadKind {
+        #[serde(rename = "invoice")]
+        Invoice,
+        #[serde(rename = "receipt")]
+        Receipt,
+    }
+    impl ::std::fmt::Display for DocumentUploadKind {
+        fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+            match *self {
+                Self::Invoice => f.write_str("invoice"),
+                Self::Receipt => f.write_str("receipt"),
+            }
+        }
+    }
+    impl ::std::str::FromStr for DocumentUploadKind {
+        type Err = self::error::ConversionError;
+        fn from_str(
+            value: &str,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+            match value {
+                "invoice" => Ok(Self::Invoice),
+                "receipt" => Ok(Self::Receipt),
+                _ => Err("invalid value".into()),
+            }
+        }
+    }
+    impl ::std::convert::TryFrom<&str> for DocumentUploadKind {
+        type Error = self::error::ConversionError;
+        fn try_from(
+            value: &str,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+            value.parse()
+        }
+    }
+    impl ::std::convert::TryFrom<::std::string::String> for DocumentUploadKind {
+        type Error = self::error::ConversionError;
+        fn try_from(
+            value: ::std::string::String,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+            value.parse()
+        }
+    }
+    ///`DocumentUploadNote`
+    #[derive(::serde::Serialize, Clone, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
+    #[serde(transparent)]
+    pub struct DocumentUploadNote(::std::string::String);
+    impl ::std::ops::Deref for DocumentUploadNote {
+        type Target = ::std::string::String;
+        fn deref(&self) -> &::std::string::String {
+            &self.0
+        }
+    }
+    impl ::std::convert::From<DocumentUploadNote> for ::std::string::String {
+        fn from(value: DocumentUploadNote) -> Self {
+            value.0
+        }
+    }
+    impl ::std::str::FromStr for DocumentUploadNote {
+        type Err = self::error::ConversionError;
+        fn from_str(
+            value: &str,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+            if value.chars().count() > 100usize {
+                return Err("longer than 100 characters".into());
+            }
+            Ok(Self(value.to_string()))
+        }
+    }
+    impl ::std::convert::TryFrom<&str> for DocumentUploadNote {
+        type Error = self::error::ConversionError;
+        fn try_from(
+            value: &str,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+            value.parse()
+        }
+    }
+    impl ::std::convert::TryFrom<::std::string::String> for DocumentUploadNote {
+        type Error = self::error::ConversionError;
+        fn try_from(
+            value: ::std::string::String,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+            value.parse()
+        }
+    }
+    impl<'de> ::serde::Deserialize<'de> for DocumentUploadNote {
+        fn deserialize<D>(deserializer: D) -> ::std::result::Result<Self, D::Error>
+        where
+            D: ::serde::Deserializer<'de>,
+        {
+            ::std::string::String::deserialize(deserializer)?
+                .parse()
+                .map_err(|e: self::error::ConversionError| {
+                    <D::Error as ::serde::de::Error>::custom(e.to_string())
+                })
+        }
+    }
     ///`Dog`
     #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
     pub struct Dog {
@@ -3035,6 +3157,141 @@ pub mod types {
                 })
         }
     }
+    ///`UploadDocumentRequestBodyFields`
+    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
+    #[serde(deny_unknown_fields)]
+    pub struct UploadDocumentRequestBodyFields {
+        pub kind: UploadDocumentRequestBodyFieldsKind,
+        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+        pub note: ::std::option::Option<UploadDocumentRequestBodyFieldsNote>,
+        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+        pub pages: ::std::option::Option<::std::num::NonZeroU32>,
+    }
+    ///`UploadDocumentRequestBodyFieldsKind`
+    #[derive(
+        ::serde::Deserialize,
+        ::serde::Serialize,
+        Clone,
+        Copy,
+        Debug,
+        Eq,
+        Hash,
+        Ord,
+        PartialEq,
+        PartialOrd
+    )]
+    pub enum UploadDocumentRequestBodyFieldsKind {
+        #[serde(rename = "invoice")]
+        Invoice,
+        #[serde(rename = "receipt")]
+        Receipt,
+    }
+    impl ::std::fmt::Display for UploadDocumentRequestBodyFieldsKind {
+        fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+            match *self {
+                Self::Invoice => f.write_str("invoice"),
+                Self::Receipt => f.write_str("receipt"),
+            }
+        }
+    }
+    impl ::std::str::FromStr for UploadDocumentRequestBodyFieldsKind {
+        type Err = self::error::ConversionError;
+        fn from_str(
+            value: &str,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+            match value {
+                "invoice" => Ok(Self::Invoice),
+                "receipt" => Ok(Self::Receipt),
+                _ => Err("invalid value".into()),
+            }
+        }
+    }
+    impl ::std::convert::TryFrom<&str> for UploadDocumentRequestBodyFieldsKind {
+        type Error = self::error::ConversionError;
+        fn try_from(
+            value: &str,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+            value.parse()
+        }
+    }
+    impl ::std::convert::TryFrom<::std::string::String>
+    for UploadDocumentRequestBodyFieldsKind {
+        type Error = self::error::ConversionError;
+        fn try_from(
+            value: ::std::string::String,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+            value.parse()
+        }
+    }
+    ///`UploadDocumentRequestBodyFieldsNote`
+    #[derive(::serde::Serialize, Clone, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
+    #[serde(transparent)]
+    pub struct UploadDocumentRequestBodyFieldsNote(::std::string::String);
+    impl ::std::ops::Deref for UploadDocumentRequestBodyFieldsNote {
+        type Target = ::std::string::String;
+        fn deref(&self) -> &::std::string::String {
+            &self.0
+        }
+    }
+    impl ::std::convert::From<UploadDocumentRequestBodyFieldsNote>
+    for ::std::string::String {
+        fn from(value: UploadDocumentRequestBodyFieldsNote) -> Self {
+            value.0
+        }
+    }
+    impl ::std::str::FromStr for UploadDocumentRequestBodyFieldsNote {
+        type Err = self::error::ConversionError;
+        fn from_str(
+            value: &str,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+            if value.chars().count() > 100usize {
+                return Err("longer than 100 characters".into());
+            }
+            Ok(Self(value.to_string()))
+        }
+    }
+    impl ::std::convert::TryFrom<&str> for UploadDocumentRequestBodyFieldsNote {
+        type Error = self::error::ConversionError;
+        fn try_from(
+            value: &str,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+            value.parse()
+        }
+    }
+    impl ::std::convert::TryFrom<::std::string::String>
+    for UploadDocumentRequestBodyFieldsNote {
+        type Error = self::error::ConversionError;
+        fn try_from(
+            value: ::std::string::String,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+            value.parse()
+        }
+    }
+    impl<'de> ::serde::Deserialize<'de> for UploadDocumentRequestBodyFieldsNote {
+        fn deserialize<D>(deserializer: D) -> ::std::result::Result<Self, D::Error>
+        where
+            D: ::serde::Deserializer<'de>,
+        {
+            ::std::string::String::deserialize(deserializer)?
+                .parse()
+                .map_err(|e: self::error::ConversionError| {
+                    <D::Error as ::serde::de::Error>::custom(e.to_string())
+                })
+        }
+    }
+    ///`UploadDocumentResponseBody`
+    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
+    pub struct UploadDocumentResponseBody {
+        pub bytes: i64,
+        #[serde(rename = "fileName")]
+        pub file_name: ::std::string::String,
+        pub kind: ::std::string::String,
+        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+        pub note: ::std::option::Option<::std::string::String>,
+        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+        pub pages: ::std::option::Option<i32>,
+        pub scans: i32,
+    }
     ///`WhoAmIResponseBody`
     #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
     pub struct WhoAmIResponseBody {
@@ -3095,7 +3352,7 @@ pub const API_VERSION: &str = "1.0.0";
 /// The OpenAPI document this code was generated from, as JSON. The
 /// server serves it (unauthenticated, outside the contract) at
 /// `#document_path`.
-pub const OPENAPI_DOCUMENT: &str = "{\"openapi\":\"3.0.3\",\"info\":{\"title\":\"Kitchen Sink\",\"version\":\"1.0.0\",\"description\":\"Every construct the generator maps, in one spec, with the house rules of\\n`openapi/petstore.yaml` (the Error object on every error, 401 on secured\\noperations, 5XX everywhere). It is not a product: `cargo xtask generate`\\ngenerates it into `crates/kitchen-sink`, whose small in-memory service\\nthe tests drive over HTTP, so that each construct is proven on running\\ncode. The operations follow a designer's likely next edits of the pet\\nstore: read one order; search with bounded, enum, date and repeated\\nparameters; create with a JSON body and `201` + `Location`; update with\\n`If-Match`; schemas with allOf, oneOf, nullable and a map; a public\\noperation; a paging envelope with `Link`; a CSV export and a raw photo;\\na text and a form body; two success statuses; a deprecated operation;\\na label in an image format the server chooses (`image/*`); a redirect\\n(`303` + `Location`); a WebSocket upgrade (`101`); a literal path beside\\na variable one (`/orders/summary`) and a variable named differently at\\none position (`/orders/{id}/status`); two success statuses with different\\nbodies (`getReceipt`); a readOnly property required in responses only\\n(`Label.revision`); a body read as JSON or a form, and a response\\nwritten in the JSON type `Accept` prefers (`estimateOrder`); a form with\\nlists and an object (`setPreferences`); optional\\nauthentication by any scheme, HTTP basic, API keys in the query and a\\ncookie (`whoAmI`); OAuth2 scopes, and a requirement that combines two\\nschemes (`refundOrder`); HEAD, OPTIONS and TRACE (`headOrder`,\\n`orderOptions`, `traceStatus`); a discriminated oneOf whose members\\noverlap (`classifyPet`); cookie parameters (`echoParameters`).\\n\\nEvery error response carries the Error object. Its `code` is one of:\\n\\n| code | status | meaning |\\n|---|---|---|\\n| `invalid_parameter` | 400 | A path, query, header or cookie parameter is missing, malformed, or breaks its schema; the message names it and the rule. |\\n| `invalid_body` | 400 | The request body is missing, malformed, or breaks its schema; the message gives the JSON pointer and the rule. |\\n| `bad_request` | 400 | The request could not be read. |\\n| `unauthorized` | 401 | The API key is missing, malformed or unknown. |\\n| `insufficient_scope` | 403 | The OAuth2 token does not grant the scopes the operation needs. |\\n| `not_found` | 404 | The resource does not exist. |\\n| `not_acceptable` | 406 | `Accept` allows none of the media types the response is written in. |\\n| `conflict` | 409 | The resource is not in a state that allows this. |\\n| `precondition_failed` | 412 | `If-Match` does not name the current version. |\\n| `payload_too_large` | 413 | The request body is over the server's limit. |\\n| `unsupported_media_type` | 415 | The request body is not of the documented media type. |\\n| `internal_error` | 500 | The server failed unexpectedly. |\\n| `service_unavailable` | 503 | The server cannot answer now; retry later. |\\n\"},\"servers\":[{\"url\":\"https://sink.example.com/v1\",\"description\":\"Production\"}],\"tags\":[{\"name\":\"orders\",\"description\":\"Orders, their payments, photos, notes and lines.\"},{\"name\":\"store\",\"description\":\"Figures about the whole store.\"},{\"name\":\"misc\",\"description\":\"Everything else.\"}],\"security\":[{\"bearerAuth\":[]}],\"paths\":{\"/orders\":{\"options\":{\"tags\":[\"orders\"],\"operationId\":\"orderOptions\",\"summary\":\"The methods `/orders` allows\",\"description\":\"Public, no key needed.\",\"security\":[],\"responses\":{\"204\":{\"description\":\"The methods, in `Allow`.\",\"headers\":{\"Allow\":{\"description\":\"The methods, comma separated.\",\"required\":true,\"schema\":{\"type\":\"string\"}}}},\"5XX\":{\"$ref\":\"#/components/responses/ServerError\"}}},\"get\":{\"tags\":[\"orders\"],\"operationId\":\"searchOrders\",\"summary\":\"Search orders\",\"description\":\"Orders matching every filter given, by ascending id, a page at a time.\",\"parameters\":[{\"name\":\"limit\",\"in\":\"query\",\"description\":\"The most orders on one page.\",\"schema\":{\"type\":\"integer\",\"format\":\"int32\",\"minimum\":1,\"maximum\":1000,\"default\":20}},{\"name\":\"cursor\",\"in\":\"query\",\"description\":\"Where the previous page stopped (its `nextCursor`).\",\"schema\":{\"type\":\"string\",\"pattern\":\"^[0-9]{1,18}$\"}},{\"name\":\"status\",\"in\":\"query\",\"description\":\"Only orders in this state.\",\"schema\":{\"$ref\":\"#/components/schemas/OrderStatus\"}},{\"name\":\"since\",\"in\":\"query\",\"description\":\"Only orders created at or after this instant.\",\"schema\":{\"type\":\"string\",\"format\":\"date-time\"}},{\"name\":\"deliverBy\",\"in\":\"query\",\"description\":\"Only orders to be delivered on or before this day.\",\"schema\":{\"type\":\"string\",\"format\":\"date\"}},{\"name\":\"tag\",\"in\":\"query\",\"description\":\"Only orders carrying every one of these tags (repeat the parameter).\",\"explode\":true,\"schema\":{\"type\":\"array\",\"maxItems\":5,\"items\":{\"type\":\"string\",\"pattern\":\"^[a-z]+$\"}}},{\"name\":\"ids\",\"in\":\"query\",\"description\":\"Only these orders (comma-separated).\",\"explode\":false,\"schema\":{\"type\":\"array\",\"minItems\":1,\"maxItems\":10,\"items\":{\"type\":\"integer\",\"format\":\"int64\",\"minimum\":1}}},{\"name\":\"minTotal\",\"in\":\"query\",\"description\":\"Only orders whose total is above this.\",\"schema\":{\"type\":\"number\",\"format\":\"double\",\"minimum\":0,\"exclusiveMinimum\":true}},{\"name\":\"maxWeight\",\"in\":\"query\",\"description\":\"Only orders at most this heavy (kilograms).\",\"schema\":{\"type\":\"number\",\"format\":\"float\",\"maximum\":1000}},{\"name\":\"giftWrap\",\"in\":\"query\",\"description\":\"Only orders with (or without) gift wrapping.\",\"schema\":{\"type\":\"boolean\"}},{\"name\":\"sort\",\"in\":\"query\",\"description\":\"The order of the page.\",\"schema\":{\"type\":\"string\",\"enum\":[\"asc\",\"desc\"],\"default\":\"asc\"}},{\"name\":\"X-Request-Id\",\"in\":\"header\",\"description\":\"A client's id for this request, echoed in the logs.\",\"schema\":{\"type\":\"string\",\"format\":\"uuid\"}}],\"responses\":{\"200\":{\"description\":\"One page of matching orders.\",\"headers\":{\"Link\":{\"description\":\"The next page (RFC 8288 `rel=\\\"next\\\"`), when there is one.\",\"schema\":{\"type\":\"string\"}},\"X-Total-Count\":{\"description\":\"How many orders match, on every page.\",\"required\":true,\"schema\":{\"type\":\"integer\",\"format\":\"int64\",\"minimum\":0}}},\"content\":{\"application/json\":{\"schema\":{\"$ref\":\"#/components/schemas/OrderPage\"}}}},\"400\":{\"$ref\":\"#/components/responses/BadRequest\"},\"401\":{\"$ref\":\"#/components/responses/Unauthorized\"},\"5XX\":{\"$ref\":\"#/components/responses/ServerError\"}}},\"post\":{\"tags\":[\"orders\"],\"operationId\":\"createOrder\",\"summary\":\"Create an order\",\"parameters\":[{\"name\":\"X-Express\",\"in\":\"header\",\"description\":\"Ship by express, for a surcharge of 5.\",\"schema\":{\"type\":\"boolean\",\"default\":false}},{\"name\":\"X-Client-Time\",\"in\":\"header\",\"description\":\"When the client sent the request.\",\"schema\":{\"type\":\"string\",\"format\":\"date-time\"}}],\"requestBody\":{\"required\":true,\"description\":\"The order to place.\",\"content\":{\"application/json\":{\"schema\":{\"$ref\":\"#/components/schemas/NewOrder\"}}}},\"responses\":{\"201\":{\"description\":\"The order, created.\",\"headers\":{\"Location\":{\"description\":\"Where the new order is.\",\"required\":true,\"schema\":{\"type\":\"string\"}},\"ETag\":{\"$ref\":\"#/components/headers/ETag\"}},\"content\":{\"application/json\":{\"schema\":{\"$ref\":\"#/components/schemas/Order\"}}}},\"400\":{\"$ref\":\"#/components/responses/BadRequest\"},\"401\":{\"$ref\":\"#/components/responses/Unauthorized\"},\"413\":{\"$ref\":\"#/components/responses/PayloadTooLarge\"},\"415\":{\"$ref\":\"#/components/responses/UnsupportedMediaType\"},\"5XX\":{\"$ref\":\"#/components/responses/ServerError\"}}}},\"/quotes\":{\"post\":{\"tags\":[\"orders\"],\"operationId\":\"quoteOrder\",\"summary\":\"Price an order before placing it\",\"description\":\"Public, no key needed; nothing is stored.\",\"security\":[],\"requestBody\":{\"required\":true,\"content\":{\"application/json\":{\"schema\":{\"$ref\":\"#/components/schemas/NewOrder\"}}}},\"responses\":{\"200\":{\"description\":\"What the order would cost.\",\"content\":{\"application/json\":{\"schema\":{\"type\":\"object\",\"required\":[\"total\"],\"properties\":{\"total\":{\"type\":\"number\",\"format\":\"double\",\"minimum\":0}}}}}},\"400\":{\"$ref\":\"#/components/responses/BadRequest\"},\"413\":{\"$ref\":\"#/components/responses/PayloadTooLarge\"},\"415\":{\"$ref\":\"#/components/responses/UnsupportedMediaType\"},\"5XX\":{\"$ref\":\"#/components/responses/ServerError\"}}}},\"/orders/{orderId}\":{\"parameters\":[{\"$ref\":\"#/components/parameters/OrderId\"}],\"head\":{\"tags\":[\"orders\"],\"operationId\":\"headOrder\",\"summary\":\"Whether an order exists, and its version\",\"responses\":{\"200\":{\"description\":\"It exists; `ETag` names its version.\",\"headers\":{\"ETag\":{\"$ref\":\"#/components/headers/ETag\"}}},\"400\":{\"$ref\":\"#/components/responses/BadRequest\"},\"401\":{\"$ref\":\"#/components/responses/Unauthorized\"},\"404\":{\"$ref\":\"#/components/responses/NotFound\"},\"5XX\":{\"$ref\":\"#/components/responses/ServerError\"}}},\"get\":{\"tags\":[\"orders\"],\"operationId\":\"getOrder\",\"summary\":\"Read one order\",\"responses\":{\"200\":{\"description\":\"The order.\",\"headers\":{\"ETag\":{\"$ref\":\"#/components/headers/ETag\"}},\"content\":{\"application/json\":{\"schema\":{\"$ref\":\"#/components/schemas/Order\"}}}},\"400\":{\"$ref\":\"#/components/responses/BadRequest\"},\"401\":{\"$ref\":\"#/components/responses/Unauthorized\"},\"404\":{\"$ref\":\"#/components/responses/NotFound\"},\"5XX\":{\"$ref\":\"#/components/responses/ServerError\"}}},\"patch\":{\"tags\":[\"orders\"],\"operationId\":\"updateOrder\",\"summary\":\"Change an order\",\"description\":\"Changes the fields given, if the order is still at the version `If-Match` names.\",\"parameters\":[{\"name\":\"If-Match\",\"in\":\"header\",\"required\":true,\"description\":\"The order's ETag as last read.\",\"schema\":{\"type\":\"string\",\"minLength\":1}}],\"requestBody\":{\"required\":true,\"content\":{\"application/json\":{\"schema\":{\"$ref\":\"#/components/schemas/OrderPatch\"}}}},\"responses\":{\"200\":{\"description\":\"The order, changed.\",\"headers\":{\"ETag\":{\"$ref\":\"#/components/headers/ETag\"}},\"content\":{\"application/json\":{\"schema\":{\"$ref\":\"#/components/schemas/Order\"}}}},\"400\":{\"$ref\":\"#/components/responses/BadRequest\"},\"401\":{\"$ref\":\"#/components/responses/Unauthorized\"},\"404\":{\"$ref\":\"#/components/responses/NotFound\"},\"412\":{\"$ref\":\"#/components/responses/PreconditionFailed\"},\"413\":{\"$ref\":\"#/components/responses/PayloadTooLarge\"},\"415\":{\"$ref\":\"#/components/responses/UnsupportedMediaType\"},\"5XX\":{\"$ref\":\"#/components/responses/ServerError\"}}},\"delete\":{\"tags\":[\"orders\"],\"operationId\":\"deleteOrder\",\"summary\":\"Delete an order\",\"responses\":{\"204\":{\"description\":\"Deleted.\"},\"400\":{\"$ref\":\"#/components/responses/BadRequest\"},\"401\":{\"$ref\":\"#/components/responses/Unauthorized\"},\"404\":{\"$ref\":\"#/components/responses/NotFound\"},\"5XX\":{\"$ref\":\"#/components/responses/ServerError\"}}}},\"/orders/{orderId}/payment\":{\"post\":{\"tags\":[\"orders\"],\"operationId\":\"payOrder\",\"summary\":\"Pay for an order\",\"parameters\":[{\"$ref\":\"#/components/parameters/OrderId\"}],\"requestBody\":{\"required\":true,\"content\":{\"application/json\":{\"schema\":{\"$ref\":\"#/components/schemas/Payment\"}}}},\"responses\":{\"202\":{\"description\":\"The payment is accepted, to be settled later.\",\"content\":{\"application/json\":{\"schema\":{\"type\":\"object\",\"required\":[\"paymentId\",\"status\"],\"properties\":{\"paymentId\":{\"type\":\"string\",\"format\":\"uuid\"},\"status\":{\"type\":\"string\",\"enum\":[\"accepted\"]},\"fee\":{\"type\":\"number\",\"format\":\"double\",\"nullable\":true,\"description\":\"What the payment costs, when known.\"}}}}}},\"400\":{\"$ref\":\"#/components/responses/BadRequest\"},\"401\":{\"$ref\":\"#/components/responses/Unauthorized\"},\"404\":{\"$ref\":\"#/components/responses/NotFound\"},\"409\":{\"$ref\":\"#/components/responses/Conflict\"},\"413\":{\"$ref\":\"#/components/responses/PayloadTooLarge\"},\"415\":{\"$ref\":\"#/components/responses/UnsupportedMediaType\"},\"5XX\":{\"$ref\":\"#/components/responses/ServerError\"}}}},\"/orders/{orderId}/shipment\":{\"post\":{\"tags\":[\"orders\"],\"operationId\":\"shipOrder\",\"summary\":\"Ship an order\",\"description\":\"Marks the order shipped; the body, optional, says how.\",\"parameters\":[{\"$ref\":\"#/components/parameters/OrderId\"}],\"requestBody\":{\"required\":false,\"content\":{\"application/json\":{\"schema\":{\"type\":\"object\",\"additionalProperties\":false,\"properties\":{\"carrier\":{\"type\":\"string\",\"enum\":[\"ups\",\"dhl\",\"post\"]},\"trackingNumber\":{\"type\":\"string\",\"minLength\":4,\"maxLength\":40}}}}}},\"responses\":{\"204\":{\"description\":\"Shipped.\"},\"400\":{\"$ref\":\"#/components/responses/BadRequest\"},\"401\":{\"$ref\":\"#/components/responses/Unauthorized\"},\"404\":{\"$ref\":\"#/components/responses/NotFound\"},\"409\":{\"$ref\":\"#/components/responses/Conflict\"},\"413\":{\"$ref\":\"#/components/responses/PayloadTooLarge\"},\"415\":{\"$ref\":\"#/components/responses/UnsupportedMediaType\"},\"5XX\":{\"$ref\":\"#/components/responses/ServerError\"}}}},\"/orders/{orderId}/photo\":{\"parameters\":[{\"$ref\":\"#/components/parameters/OrderId\"}],\"put\":{\"tags\":[\"orders\"],\"operationId\":\"uploadPhoto\",\"summary\":\"Attach a photo to an order\",\"requestBody\":{\"required\":true,\"content\":{\"application/octet-stream\":{\"schema\":{\"type\":\"string\",\"format\":\"binary\"}}}},\"responses\":{\"204\":{\"description\":\"Stored.\"},\"400\":{\"$ref\":\"#/components/responses/BadRequest\"},\"401\":{\"$ref\":\"#/components/responses/Unauthorized\"},\"404\":{\"$ref\":\"#/components/responses/NotFound\"},\"413\":{\"$ref\":\"#/components/responses/PayloadTooLarge\"},\"415\":{\"$ref\":\"#/components/responses/UnsupportedMediaType\"},\"5XX\":{\"$ref\":\"#/components/responses/ServerError\"}}},\"get\":{\"tags\":[\"orders\"],\"operationId\":\"getPhoto\",\"summary\":\"The order's photo\",\"responses\":{\"200\":{\"description\":\"The photo's bytes, as uploaded (none before one is).\",\"content\":{\"application/octet-stream\":{\"schema\":{\"type\":\"string\",\"format\":\"binary\"}}}},\"400\":{\"$ref\":\"#/components/responses/BadRequest\"},\"401\":{\"$ref\":\"#/components/responses/Unauthorized\"},\"404\":{\"$ref\":\"#/components/responses/NotFound\"},\"5XX\":{\"$ref\":\"#/components/responses/ServerError\"}}}},\"/orders/{orderId}/label\":{\"parameters\":[{\"$ref\":\"#/components/parameters/OrderId\"}],\"get\":{\"tags\":[\"orders\"],\"operationId\":\"getLabel\",\"summary\":\"The order's shipping label, as an image\",\"responses\":{\"200\":{\"description\":\"The label, in an image format the server chooses.\",\"content\":{\"image/*\":{\"schema\":{\"type\":\"string\",\"format\":\"binary\"}}}},\"400\":{\"$ref\":\"#/components/responses/BadRequest\"},\"401\":{\"$ref\":\"#/components/responses/Unauthorized\"},\"404\":{\"$ref\":\"#/components/responses/NotFound\"},\"5XX\":{\"$ref\":\"#/components/responses/ServerError\"}}}},\"/orders/{orderId}/watch\":{\"parameters\":[{\"$ref\":\"#/components/parameters/OrderId\"}],\"get\":{\"tags\":[\"orders\"],\"operationId\":\"watchOrder\",\"summary\":\"Watch an order over a WebSocket\",\"description\":\"Upgrades the connection to a WebSocket (RFC 6455); the server sends the order as one JSON text message, then closes. A request that is not a WebSocket handshake gets 400.\",\"responses\":{\"101\":{\"description\":\"Switching to a WebSocket.\"},\"400\":{\"$ref\":\"#/components/responses/BadRequest\"},\"401\":{\"$ref\":\"#/components/responses/Unauthorized\"},\"404\":{\"$ref\":\"#/components/responses/NotFound\"},\"5XX\":{\"$ref\":\"#/components/responses/ServerError\"}}}},\"/orders/summary\":{\"get\":{\"tags\":[\"orders\"],\"operationId\":\"getOrderSummary\",\"summary\":\"How many orders there are, and how many are pending\",\"description\":\"A literal segment beside `/orders/{orderId}`: the literal wins.\",\"responses\":{\"200\":{\"description\":\"The counts.\",\"content\":{\"application/json\":{\"schema\":{\"type\":\"object\",\"required\":[\"count\",\"pending\"],\"properties\":{\"count\":{\"type\":\"integer\",\"format\":\"int64\"},\"pending\":{\"type\":\"integer\",\"format\":\"int64\"}}}}}},\"401\":{\"$ref\":\"#/components/responses/Unauthorized\"},\"5XX\":{\"$ref\":\"#/components/responses/ServerError\"}}}},\"/orders/{id}/status\":{\"get\":{\"tags\":[\"orders\"],\"operationId\":\"getOrderStatus\",\"summary\":\"Where one order stands\",\"description\":\"Its variable is named `id` where the other paths say `orderId`.\",\"parameters\":[{\"name\":\"id\",\"in\":\"path\",\"required\":true,\"description\":\"The order's id.\",\"schema\":{\"type\":\"integer\",\"format\":\"int64\",\"minimum\":1}}],\"responses\":{\"200\":{\"description\":\"The order's status.\",\"content\":{\"application/json\":{\"schema\":{\"type\":\"object\",\"required\":[\"status\"],\"properties\":{\"status\":{\"$ref\":\"#/components/schemas/OrderStatus\"}}}}}},\"400\":{\"$ref\":\"#/components/responses/BadRequest\"},\"401\":{\"$ref\":\"#/components/responses/Unauthorized\"},\"404\":{\"$ref\":\"#/components/responses/NotFound\"},\"5XX\":{\"$ref\":\"#/components/responses/ServerError\"}}}},\"/orders/{orderId}/receipt\":{\"parameters\":[{\"$ref\":\"#/components/parameters/OrderId\"}],\"get\":{\"tags\":[\"orders\"],\"operationId\":\"getReceipt\",\"summary\":\"The order's receipt, once it has shipped\",\"description\":\"Two success statuses with different bodies: the receipt (200), or how far it is (202) while the order is pending.\",\"responses\":{\"200\":{\"description\":\"The receipt.\",\"content\":{\"application/json\":{\"schema\":{\"type\":\"object\",\"required\":[\"orderId\",\"total\"],\"properties\":{\"orderId\":{\"type\":\"integer\",\"format\":\"int64\"},\"total\":{\"type\":\"number\",\"format\":\"double\"}}}}}},\"202\":{\"description\":\"The receipt is not ready; the order has not shipped.\",\"content\":{\"application/json\":{\"schema\":{\"type\":\"object\",\"required\":[\"state\"],\"properties\":{\"state\":{\"type\":\"string\",\"enum\":[\"preparing\"]}}}}}},\"400\":{\"$ref\":\"#/components/responses/BadRequest\"},\"401\":{\"$ref\":\"#/components/responses/Unauthorized\"},\"404\":{\"$ref\":\"#/components/responses/NotFound\"},\"5XX\":{\"$ref\":\"#/components/responses/ServerError\"}}}},\"/latest-order\":{\"get\":{\"tags\":[\"orders\"],\"operationId\":\"getLatestOrder\",\"summary\":\"Where the newest order is\",\"responses\":{\"303\":{\"description\":\"See the newest order.\",\"headers\":{\"Location\":{\"description\":\"The newest order's URL.\",\"required\":true,\"schema\":{\"type\":\"string\"}}}},\"401\":{\"$ref\":\"#/components/responses/Unauthorized\"},\"404\":{\"$ref\":\"#/components/responses/NotFound\"},\"5XX\":{\"$ref\":\"#/components/responses/ServerError\"}}}},\"/orders/{orderId}/notes\":{\"post\":{\"tags\":[\"orders\"],\"operationId\":\"addNote\",\"summary\":\"Add a note to an order\",\"parameters\":[{\"$ref\":\"#/components/parameters/OrderId\"}],\"requestBody\":{\"required\":true,\"content\":{\"text/plain\":{\"schema\":{\"type\":\"string\"}}}},\"responses\":{\"201\":{\"description\":\"The note, stored.\",\"content\":{\"application/json\":{\"schema\":{\"type\":\"object\",\"required\":[\"id\",\"text\"],\"properties\":{\"id\":{\"type\":\"integer\",\"format\":\"int64\"},\"text\":{\"type\":\"string\"}}}}}},\"400\":{\"$ref\":\"#/components/responses/BadRequest\"},\"401\":{\"$ref\":\"#/components/responses/Unauthorized\"},\"404\":{\"$ref\":\"#/components/responses/NotFound\"},\"413\":{\"$ref\":\"#/components/responses/PayloadTooLarge\"},\"415\":{\"$ref\":\"#/components/responses/UnsupportedMediaType\"},\"5XX\":{\"$ref\":\"#/components/responses/ServerError\"}}}},\"/orders/{orderId}/lines\":{\"get\":{\"tags\":[\"orders\"],\"operationId\":\"listOrderLines\",\"summary\":\"The lines of an order\",\"parameters\":[{\"$ref\":\"#/components/parameters/OrderId\"}],\"responses\":{\"200\":{\"description\":\"Each line of the order.\",\"content\":{\"application/json\":{\"schema\":{\"type\":\"array\",\"items\":{\"type\":\"object\",\"required\":[\"sku\",\"quantity\"],\"properties\":{\"sku\":{\"type\":\"string\"},\"quantity\":{\"type\":\"integer\",\"format\":\"int32\",\"minimum\":1},\"unitPrice\":{\"type\":\"number\",\"format\":\"double\"}}}}}}},\"400\":{\"$ref\":\"#/components/responses/BadRequest\"},\"401\":{\"$ref\":\"#/components/responses/Unauthorized\"},\"404\":{\"$ref\":\"#/components/responses/NotFound\"},\"5XX\":{\"$ref\":\"#/components/responses/ServerError\"}}}},\"/exports/orders.csv\":{\"get\":{\"tags\":[\"store\"],\"operationId\":\"exportOrders\",\"summary\":\"Every order as CSV\",\"responses\":{\"200\":{\"description\":\"One line per order, with a header line.\",\"content\":{\"text/csv\":{\"schema\":{\"type\":\"string\"}}}},\"401\":{\"$ref\":\"#/components/responses/Unauthorized\"},\"5XX\":{\"$ref\":\"#/components/responses/ServerError\"}}}},\"/store/inventory\":{\"get\":{\"tags\":[\"store\"],\"operationId\":\"getInventory\",\"summary\":\"Orders by state\",\"description\":\"Open to a bearer key or to the same key in `X-API-Key`.\",\"security\":[{\"apiKeyAuth\":[]},{\"bearerAuth\":[]}],\"responses\":{\"200\":{\"description\":\"How many orders are in each state.\",\"content\":{\"application/json\":{\"schema\":{\"$ref\":\"#/components/schemas/Inventory\"}}}},\"401\":{\"$ref\":\"#/components/responses/Unauthorized\"},\"5XX\":{\"$ref\":\"#/components/responses/ServerError\"}}}},\"/store/order-count\":{\"get\":{\"tags\":[\"store\"],\"operationId\":\"countOrders\",\"summary\":\"How many orders there are\",\"responses\":{\"200\":{\"description\":\"The number of orders.\",\"content\":{\"application/json\":{\"schema\":{\"type\":\"integer\",\"format\":\"int64\",\"minimum\":0}}}},\"401\":{\"$ref\":\"#/components/responses/Unauthorized\"},\"5XX\":{\"$ref\":\"#/components/responses/ServerError\"}}}},\"/status\":{\"trace\":{\"tags\":[\"misc\"],\"operationId\":\"traceStatus\",\"summary\":\"Trace the status route\",\"description\":\"Public, no key needed (TRACE, RFC 9110 §9.3.8). Handlers do not see the raw request, so the answer is this route's request line.\",\"security\":[],\"responses\":{\"200\":{\"description\":\"The request line received.\",\"content\":{\"message/http\":{\"schema\":{\"type\":\"string\"}}}},\"5XX\":{\"$ref\":\"#/components/responses/ServerError\"}}},\"get\":{\"tags\":[\"misc\"],\"operationId\":\"getStatus\",\"summary\":\"Whether the service is up\",\"description\":\"Public, no key needed.\",\"security\":[],\"responses\":{\"200\":{\"description\":\"Up.\",\"content\":{\"application/json\":{\"schema\":{\"type\":\"object\",\"required\":[\"status\",\"version\",\"startedAt\"],\"properties\":{\"status\":{\"type\":\"string\",\"enum\":[\"ok\"]},\"version\":{\"type\":\"string\"},\"startedAt\":{\"type\":\"string\",\"format\":\"date-time\"}}}}}},\"5XX\":{\"$ref\":\"#/components/responses/ServerError\"}}}},\"/newsletter\":{\"post\":{\"tags\":[\"misc\"],\"operationId\":\"subscribe\",\"summary\":\"Subscribe to the newsletter\",\"description\":\"Public, no key needed; a web form posts here.\",\"security\":[],\"requestBody\":{\"required\":true,\"content\":{\"application/x-www-form-urlencoded\":{\"schema\":{\"type\":\"object\",\"required\":[\"email\"],\"additionalProperties\":false,\"properties\":{\"email\":{\"type\":\"string\",\"format\":\"email\",\"maxLength\":254},\"frequency\":{\"type\":\"string\",\"enum\":[\"daily\",\"weekly\"],\"default\":\"weekly\"},\"topic\":{\"type\":\"string\",\"enum\":[\"dogs\",\"cats\",\"fish\"]},\"age\":{\"type\":\"integer\",\"format\":\"int32\",\"minimum\":13}}}}}},\"responses\":{\"204\":{\"description\":\"Subscribed.\"},\"400\":{\"$ref\":\"#/components/responses/BadRequest\"},\"413\":{\"$ref\":\"#/components/responses/PayloadTooLarge\"},\"415\":{\"$ref\":\"#/components/responses/UnsupportedMediaType\"},\"5XX\":{\"$ref\":\"#/components/responses/ServerError\"}}}},\"/preferences\":{\"post\":{\"tags\":[\"misc\"],\"operationId\":\"setPreferences\",\"summary\":\"Set reading preferences from a form with lists and an object\",\"description\":\"Public; nothing is stored, the preferences read are answered. A list travels as a pair per item (`tags=a&tags=b`), an object as JSON text.\",\"security\":[],\"requestBody\":{\"required\":true,\"content\":{\"application/x-www-form-urlencoded\":{\"schema\":{\"$ref\":\"#/components/schemas/Preferences\"}}}},\"responses\":{\"200\":{\"description\":\"The preferences, as read.\",\"content\":{\"application/json\":{\"schema\":{\"$ref\":\"#/components/schemas/Preferences\"}}}},\"400\":{\"$ref\":\"#/components/responses/BadRequest\"},\"413\":{\"$ref\":\"#/components/responses/PayloadTooLarge\"},\"415\":{\"$ref\":\"#/components/responses/UnsupportedMediaType\"},\"5XX\":{\"$ref\":\"#/components/responses/ServerError\"}}}},\"/labels/{name}\":{\"put\":{\"tags\":[\"misc\"],\"operationId\":\"putLabel\",\"summary\":\"Create or replace a label\",\"parameters\":[{\"name\":\"name\",\"in\":\"path\",\"required\":true,\"description\":\"The label's name.\",\"schema\":{\"type\":\"string\",\"pattern\":\"^[a-z][a-z0-9-]{0,31}$\"}}],\"requestBody\":{\"required\":true,\"content\":{\"application/json\":{\"schema\":{\"$ref\":\"#/components/schemas/Label\"}}}},\"responses\":{\"200\":{\"description\":\"The label, replaced.\",\"content\":{\"application/json\":{\"schema\":{\"$ref\":\"#/components/schemas/Label\"}}}},\"201\":{\"description\":\"The label, created.\",\"headers\":{\"Location\":{\"description\":\"Where the new label is.\",\"required\":true,\"schema\":{\"type\":\"string\"}}},\"content\":{\"application/json\":{\"schema\":{\"$ref\":\"#/components/schemas/Label\"}}}},\"400\":{\"$ref\":\"#/components/responses/BadRequest\"},\"401\":{\"$ref\":\"#/components/responses/Unauthorized\"},\"413\":{\"$ref\":\"#/components/responses/PayloadTooLarge\"},\"415\":{\"$ref\":\"#/components/responses/UnsupportedMediaType\"},\"5XX\":{\"$ref\":\"#/components/responses/ServerError\"}}}},\"/reports/{period}/{day}\":{\"get\":{\"tags\":[\"store\"],\"operationId\":\"getReport\",\"summary\":\"Orders of a day or a week\",\"parameters\":[{\"name\":\"period\",\"in\":\"path\",\"required\":true,\"schema\":{\"type\":\"string\",\"enum\":[\"day\",\"week\"]}},{\"name\":\"day\",\"in\":\"path\",\"required\":true,\"description\":\"The day, or the first day of the week.\",\"schema\":{\"type\":\"string\",\"format\":\"date\"}}],\"responses\":{\"200\":{\"description\":\"The report.\",\"content\":{\"application/json\":{\"schema\":{\"type\":\"object\",\"required\":[\"period\",\"from\",\"orders\"],\"properties\":{\"period\":{\"type\":\"string\",\"enum\":[\"day\",\"week\"]},\"from\":{\"type\":\"string\",\"format\":\"date\"},\"orders\":{\"type\":\"integer\",\"format\":\"int64\",\"minimum\":0}}}}}},\"400\":{\"$ref\":\"#/components/responses/BadRequest\"},\"401\":{\"$ref\":\"#/components/responses/Unauthorized\"},\"5XX\":{\"$ref\":\"#/components/responses/ServerError\"}}}},\"/payments/{paymentId}\":{\"get\":{\"tags\":[\"orders\"],\"operationId\":\"getPayment\",\"summary\":\"Read a payment\",\"parameters\":[{\"name\":\"paymentId\",\"in\":\"path\",\"required\":true,\"schema\":{\"type\":\"string\",\"format\":\"uuid\"}}],\"responses\":{\"200\":{\"description\":\"The payment.\",\"content\":{\"application/json\":{\"schema\":{\"type\":\"object\",\"required\":[\"paymentId\",\"orderId\",\"method\"],\"properties\":{\"paymentId\":{\"type\":\"string\",\"format\":\"uuid\"},\"orderId\":{\"type\":\"integer\",\"format\":\"int64\"},\"method\":{\"$ref\":\"#/components/schemas/Payment\"}}}}}},\"400\":{\"$ref\":\"#/components/responses/BadRequest\"},\"401\":{\"$ref\":\"#/components/responses/Unauthorized\"},\"404\":{\"$ref\":\"#/components/responses/NotFound\"},\"5XX\":{\"$ref\":\"#/components/responses/ServerError\"}}}},\"/echo/{count}/{ratio}/{flag}/{day}/{at}/{token}/{kind}\":{\"get\":{\"tags\":[\"misc\"],\"operationId\":\"echoParameters\",\"summary\":\"Every kind of parameter, echoed\",\"description\":\"Answers with the parameters as the handler received them, typed and\\nwith their defaults: each scalar type and format in the path, the\\nquery and headers, arrays and objects in the query (`filter` as a\\ndeepObject, `box` as its properties' own pairs), and cookies.\\n\",\"parameters\":[{\"name\":\"count\",\"in\":\"path\",\"required\":true,\"schema\":{\"type\":\"integer\",\"format\":\"int32\",\"minimum\":0}},{\"name\":\"ratio\",\"in\":\"path\",\"required\":true,\"schema\":{\"type\":\"number\",\"format\":\"double\"}},{\"name\":\"flag\",\"in\":\"path\",\"required\":true,\"schema\":{\"type\":\"boolean\"}},{\"name\":\"day\",\"in\":\"path\",\"required\":true,\"schema\":{\"type\":\"string\",\"format\":\"date\"}},{\"name\":\"at\",\"in\":\"path\",\"required\":true,\"schema\":{\"type\":\"string\",\"format\":\"date-time\"}},{\"name\":\"token\",\"in\":\"path\",\"required\":true,\"schema\":{\"type\":\"string\",\"format\":\"uuid\"}},{\"name\":\"kind\",\"in\":\"path\",\"required\":true,\"schema\":{\"type\":\"string\",\"enum\":[\"alpha\",\"beta\"]}},{\"name\":\"big\",\"in\":\"query\",\"required\":true,\"schema\":{\"type\":\"integer\",\"format\":\"int64\"}},{\"name\":\"small\",\"in\":\"query\",\"schema\":{\"type\":\"integer\",\"format\":\"int32\",\"minimum\":0,\"maximum\":100,\"default\":7}},{\"name\":\"fraction\",\"in\":\"query\",\"schema\":{\"type\":\"number\",\"format\":\"float\"}},{\"name\":\"yes\",\"in\":\"query\",\"schema\":{\"type\":\"boolean\",\"default\":true}},{\"name\":\"word\",\"in\":\"query\",\"schema\":{\"type\":\"string\",\"minLength\":1,\"maxLength\":10,\"pattern\":\"^[a-z]+$\",\"default\":\"hi\"}},{\"name\":\"date\",\"in\":\"query\",\"schema\":{\"type\":\"string\",\"format\":\"date\"}},{\"name\":\"moment\",\"in\":\"query\",\"schema\":{\"type\":\"string\",\"format\":\"date-time\"}},{\"name\":\"id\",\"in\":\"query\",\"schema\":{\"type\":\"string\",\"format\":\"uuid\"}},{\"name\":\"pick\",\"in\":\"query\",\"schema\":{\"type\":\"string\",\"enum\":[\"x\",\"y\"],\"default\":\"x\"}},{\"name\":\"many\",\"in\":\"query\",\"explode\":true,\"schema\":{\"type\":\"array\",\"items\":{\"type\":\"integer\",\"format\":\"int32\"}}},{\"name\":\"joined\",\"in\":\"query\",\"explode\":false,\"schema\":{\"type\":\"array\",\"items\":{\"type\":\"string\"}}},{\"name\":\"filter\",\"in\":\"query\",\"style\":\"deepObject\",\"schema\":{\"type\":\"object\",\"additionalProperties\":false,\"properties\":{\"color\":{\"type\":\"string\",\"enum\":[\"red\",\"blue\"]},\"size\":{\"type\":\"integer\",\"format\":\"int32\",\"minimum\":1}}}},{\"name\":\"box\",\"in\":\"query\",\"schema\":{\"type\":\"object\",\"required\":[\"width\"],\"properties\":{\"width\":{\"type\":\"integer\",\"format\":\"int32\"},\"height\":{\"type\":\"integer\",\"format\":\"int32\"}}}},{\"name\":\"X-Big\",\"in\":\"header\",\"schema\":{\"type\":\"integer\",\"format\":\"int64\"}},{\"name\":\"X-Fraction\",\"in\":\"header\",\"schema\":{\"type\":\"number\",\"format\":\"double\"}},{\"name\":\"X-Yes\",\"in\":\"header\",\"schema\":{\"type\":\"boolean\"}},{\"name\":\"X-Date\",\"in\":\"header\",\"schema\":{\"type\":\"string\",\"format\":\"date\"}},{\"name\":\"X-Moment\",\"in\":\"header\",\"schema\":{\"type\":\"string\",\"format\":\"date-time\"}},{\"name\":\"X-Id\",\"in\":\"header\",\"schema\":{\"type\":\"string\",\"format\":\"uuid\"}},{\"name\":\"X-Pick\",\"in\":\"header\",\"schema\":{\"type\":\"string\",\"enum\":[\"x\",\"y\"]}},{\"name\":\"X-Word\",\"in\":\"header\",\"schema\":{\"type\":\"string\",\"default\":\"none\"}},{\"name\":\"theme\",\"in\":\"cookie\",\"schema\":{\"type\":\"string\",\"enum\":[\"light\",\"dark\"],\"default\":\"light\"}},{\"name\":\"visits\",\"in\":\"cookie\",\"schema\":{\"type\":\"integer\",\"format\":\"int32\",\"minimum\":0}}],\"responses\":{\"200\":{\"description\":\"The parameters as received, by name.\",\"content\":{\"application/json\":{\"schema\":{\"type\":\"object\",\"additionalProperties\":true}}}},\"400\":{\"$ref\":\"#/components/responses/BadRequest\"},\"401\":{\"$ref\":\"#/components/responses/Unauthorized\"},\"5XX\":{\"$ref\":\"#/components/responses/ServerError\"}}}},\"/legacy/orders/{orderId}\":{\"get\":{\"tags\":[\"orders\"],\"operationId\":\"getLegacyOrder\",\"summary\":\"Read one order (old path)\",\"description\":\"Replaced by `getOrder`.\",\"deprecated\":true,\"x-deprecation-date\":\"2026-01-01\",\"x-sunset\":\"2027-01-01\",\"parameters\":[{\"$ref\":\"#/components/parameters/OrderId\"}],\"responses\":{\"200\":{\"description\":\"The order.\",\"headers\":{\"Deprecation\":{\"description\":\"When this operation was deprecated (RFC 9745).\",\"required\":true,\"schema\":{\"type\":\"string\"}},\"Sunset\":{\"description\":\"When it goes away (RFC 8594).\",\"required\":true,\"schema\":{\"type\":\"string\"}}},\"content\":{\"application/json\":{\"schema\":{\"$ref\":\"#/components/schemas/Order\"}}}},\"400\":{\"$ref\":\"#/components/responses/BadRequest\"},\"401\":{\"$ref\":\"#/components/responses/Unauthorized\"},\"404\":{\"$ref\":\"#/components/responses/NotFound\"},\"5XX\":{\"$ref\":\"#/components/responses/ServerError\"}}}},\"/estimates\":{\"post\":{\"tags\":[\"orders\"],\"operationId\":\"estimateOrder\",\"summary\":\"Estimate an order, from JSON or a form\",\"description\":\"Public, nothing is stored. The body is read as JSON or as a form; the answer is written in the JSON media type the caller's `Accept` prefers.\",\"security\":[],\"requestBody\":{\"required\":true,\"content\":{\"application/json\":{\"schema\":{\"$ref\":\"#/components/schemas/EstimateRequest\"}},\"application/x-www-form-urlencoded\":{\"schema\":{\"$ref\":\"#/components/schemas/EstimateRequest\"}}}},\"responses\":{\"200\":{\"description\":\"The estimate.\",\"content\":{\"application/json\":{\"schema\":{\"$ref\":\"#/components/schemas/Estimate\"}},\"application/vnd.kitchen.estimate+json\":{\"schema\":{\"$ref\":\"#/components/schemas/Estimate\"}}}},\"400\":{\"$ref\":\"#/components/responses/BadRequest\"},\"406\":{\"$ref\":\"#/components/responses/NotAcceptable\"},\"413\":{\"$ref\":\"#/components/responses/PayloadTooLarge\"},\"415\":{\"$ref\":\"#/components/responses/UnsupportedMediaType\"},\"5XX\":{\"$ref\":\"#/components/responses/ServerError\"}}}},\"/pets/classify\":{\"post\":{\"tags\":[\"misc\"],\"operationId\":\"classifyPet\",\"summary\":\"Which kind of pet a body describes\",\"description\":\"Public, nothing is stored. The body is a cat or a dog, told apart by its `species` (a discriminator with a mapping): a dog is also a valid cat by shape, so only the discriminator says which it is.\",\"security\":[],\"requestBody\":{\"required\":true,\"content\":{\"application/json\":{\"schema\":{\"$ref\":\"#/components/schemas/Pet\"}}}},\"responses\":{\"200\":{\"description\":\"The member the body was read as, and its name.\",\"content\":{\"application/json\":{\"schema\":{\"type\":\"object\",\"required\":[\"kind\",\"name\"],\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"cat\",\"dog\"]},\"name\":{\"type\":\"string\"}}}}}},\"400\":{\"$ref\":\"#/components/responses/BadRequest\"},\"413\":{\"$ref\":\"#/components/responses/PayloadTooLarge\"},\"415\":{\"$ref\":\"#/components/responses/UnsupportedMediaType\"},\"5XX\":{\"$ref\":\"#/components/responses/ServerError\"}}}},\"/whoami\":{\"get\":{\"tags\":[\"misc\"],\"operationId\":\"whoAmI\",\"summary\":\"Who the caller is\",\"description\":\"Authentication is optional: a caller may send any one of these credentials, or none. A credential that is sent must be valid.\",\"security\":[{},{\"bearerAuth\":[]},{\"basicAuth\":[]},{\"queryKey\":[]},{\"cookieKey\":[]}],\"responses\":{\"200\":{\"description\":\"The scheme the caller authenticated by, or `anonymous`.\",\"content\":{\"application/json\":{\"schema\":{\"type\":\"object\",\"required\":[\"scheme\"],\"properties\":{\"scheme\":{\"type\":\"string\"}}}}}},\"401\":{\"$ref\":\"#/components/responses/Unauthorized\"},\"5XX\":{\"$ref\":\"#/components/responses/ServerError\"}}}},\"/orders/{orderId}/refund\":{\"post\":{\"tags\":[\"orders\"],\"operationId\":\"refundOrder\",\"summary\":\"Refund an order\",\"description\":\"Needs an OAuth2 token that grants `orders:write`, or both HTTP basic and the API key header.\",\"parameters\":[{\"$ref\":\"#/components/parameters/OrderId\"}],\"security\":[{\"oauth\":[\"orders:write\"]},{\"basicAuth\":[],\"apiKeyAuth\":[]}],\"responses\":{\"204\":{\"description\":\"Refunded.\"},\"400\":{\"$ref\":\"#/components/responses/BadRequest\"},\"401\":{\"$ref\":\"#/components/responses/Unauthorized\"},\"403\":{\"$ref\":\"#/components/responses/Forbidden\"},\"404\":{\"$ref\":\"#/components/responses/NotFound\"},\"5XX\":{\"$ref\":\"#/components/responses/ServerError\"}}}}},\"components\":{\"securitySchemes\":{\"bearerAuth\":{\"type\":\"http\",\"scheme\":\"bearer\",\"description\":\"An API key, sent as `Authorization: Bearer <API_KEY>`.\"},\"apiKeyAuth\":{\"type\":\"apiKey\",\"in\":\"header\",\"name\":\"X-API-Key\",\"description\":\"The same API key, in a header of its own.\"},\"basicAuth\":{\"type\":\"http\",\"scheme\":\"basic\",\"description\":\"The user `kitchen`, with an API key as the password.\"},\"oauth\":{\"type\":\"oauth2\",\"description\":\"An OAuth2 access token. An API key grants every scope; `readonly-<API_KEY>` grants `orders:read` alone.\",\"flows\":{\"clientCredentials\":{\"tokenUrl\":\"https://sink.example.com/oauth/token\",\"scopes\":{\"orders:read\":\"Read orders.\",\"orders:write\":\"Change and refund orders.\"}}}},\"queryKey\":{\"type\":\"apiKey\",\"in\":\"query\",\"name\":\"api_key\",\"description\":\"The API key, as a query parameter.\"},\"cookieKey\":{\"type\":\"apiKey\",\"in\":\"cookie\",\"name\":\"session\",\"description\":\"The API key, as a cookie.\"}},\"parameters\":{\"OrderId\":{\"name\":\"orderId\",\"in\":\"path\",\"required\":true,\"description\":\"The order's id.\",\"schema\":{\"type\":\"integer\",\"format\":\"int64\",\"minimum\":1}}},\"headers\":{\"ETag\":{\"description\":\"The version of the order, for `If-Match`.\",\"required\":true,\"schema\":{\"type\":\"string\"}}},\"responses\":{\"BadRequest\":{\"description\":\"A parameter or the body is not valid (code `invalid_parameter`, `invalid_body` or `bad_request`).\",\"content\":{\"application/json\":{\"schema\":{\"$ref\":\"#/components/schemas/Error\"}}}},\"Unauthorized\":{\"description\":\"The API key is missing or invalid (code `unauthorized`).\",\"content\":{\"application/json\":{\"schema\":{\"$ref\":\"#/components/schemas/Error\"}}}},\"Forbidden\":{\"description\":\"The token does not grant the scopes the operation needs (code `insufficient_scope`).\",\"content\":{\"application/json\":{\"schema\":{\"$ref\":\"#/components/schemas/Error\"}}}},\"NotAcceptable\":{\"description\":\"`Accept` allows none of the response's media types (code `not_acceptable`).\",\"content\":{\"application/json\":{\"schema\":{\"$ref\":\"#/components/schemas/Error\"}}}},\"NotFound\":{\"description\":\"No such resource (code `not_found`).\",\"content\":{\"application/json\":{\"schema\":{\"$ref\":\"#/components/schemas/Error\"}}}},\"Conflict\":{\"description\":\"The resource's state does not allow this (code `conflict`).\",\"content\":{\"application/json\":{\"schema\":{\"$ref\":\"#/components/schemas/Error\"}}}},\"PreconditionFailed\":{\"description\":\"The resource changed since it was read (code `precondition_failed`).\",\"content\":{\"application/json\":{\"schema\":{\"$ref\":\"#/components/schemas/Error\"}}}},\"PayloadTooLarge\":{\"description\":\"The request body is over the server's limit (code `payload_too_large`).\",\"content\":{\"application/json\":{\"schema\":{\"$ref\":\"#/components/schemas/Error\"}}}},\"UnsupportedMediaType\":{\"description\":\"The request body is not of the documented media type (code `unsupported_media_type`).\",\"content\":{\"application/json\":{\"schema\":{\"$ref\":\"#/components/schemas/Error\"}}}},\"ServerError\":{\"description\":\"The server failed (code `internal_error`) or cannot answer now (code `service_unavailable`).\",\"content\":{\"application/json\":{\"schema\":{\"$ref\":\"#/components/schemas/Error\"}}}}},\"schemas\":{\"Pet\":{\"description\":\"A cat or a dog, by `species`.\",\"oneOf\":[{\"$ref\":\"#/components/schemas/Cat\"},{\"$ref\":\"#/components/schemas/Dog\"}],\"discriminator\":{\"propertyName\":\"species\",\"mapping\":{\"dog\":\"#/components/schemas/Dog\",\"puppy\":\"Dog\"}}},\"Cat\":{\"type\":\"object\",\"required\":[\"species\",\"name\"],\"properties\":{\"species\":{\"type\":\"string\"},\"name\":{\"type\":\"string\",\"minLength\":1},\"indoor\":{\"type\":\"boolean\"}}},\"Dog\":{\"type\":\"object\",\"required\":[\"species\",\"name\"],\"properties\":{\"species\":{\"type\":\"string\"},\"name\":{\"type\":\"string\",\"minLength\":1},\"barks\":{\"type\":\"boolean\"}}},\"Preferences\":{\"type\":\"object\",\"description\":\"Reading preferences, as a form sends them.\",\"required\":[\"tags\"],\"additionalProperties\":false,\"properties\":{\"tags\":{\"type\":\"array\",\"description\":\"Two or three. (In a form a list of one is the same text as a single value; two or more cannot be mistaken for one.)\",\"minItems\":2,\"maxItems\":3,\"items\":{\"type\":\"string\",\"pattern\":\"^[a-z]+$\"}},\"hours\":{\"type\":\"array\",\"minItems\":2,\"items\":{\"type\":\"integer\",\"format\":\"int32\",\"minimum\":0,\"maximum\":23}},\"digest\":{\"type\":\"object\",\"description\":\"Every property optional: written as its properties' own pairs, an empty object is no pair at all.\",\"additionalProperties\":false,\"properties\":{\"weekly\":{\"type\":\"boolean\"},\"day\":{\"type\":\"string\",\"enum\":[\"mon\",\"fri\"]}}}}},\"EstimateRequest\":{\"type\":\"object\",\"description\":\"What an estimate needs; every field is a scalar, so it can come as a form.\",\"required\":[\"petId\",\"quantity\"],\"properties\":{\"petId\":{\"type\":\"integer\",\"format\":\"int64\",\"minimum\":1},\"quantity\":{\"type\":\"integer\",\"format\":\"int32\",\"minimum\":1,\"maximum\":100},\"giftWrap\":{\"type\":\"boolean\"}}},\"Estimate\":{\"type\":\"object\",\"required\":[\"total\"],\"properties\":{\"total\":{\"type\":\"number\",\"format\":\"double\",\"minimum\":0}}},\"Error\":{\"type\":\"object\",\"description\":\"The body of every error response.\",\"required\":[\"code\",\"message\",\"status\"],\"properties\":{\"code\":{\"type\":\"string\",\"description\":\"Machine-readable error code (see the API description for the set).\"},\"message\":{\"type\":\"string\",\"description\":\"Human-readable description.\"},\"status\":{\"type\":\"integer\",\"description\":\"The HTTP status code, equal to the response's status.\"}}},\"OrderStatus\":{\"type\":\"string\",\"description\":\"Where an order stands.\",\"enum\":[\"pending\",\"shipped\",\"delivered\"]},\"Address\":{\"type\":\"object\",\"description\":\"Where an order goes.\",\"required\":[\"street\",\"city\"],\"properties\":{\"street\":{\"type\":\"string\",\"minLength\":1,\"maxLength\":100},\"city\":{\"type\":\"string\",\"minLength\":1,\"maxLength\":60},\"postcode\":{\"type\":\"string\",\"pattern\":\"^[0-9]{5}$\"},\"country\":{\"type\":\"string\",\"description\":\"ISO 3166-1 alpha-2.\",\"pattern\":\"^[A-Z]{2}$\",\"default\":\"US\"}}},\"NewOrder\":{\"type\":\"object\",\"description\":\"An order as a client places it.\",\"required\":[\"petId\",\"quantity\"],\"properties\":{\"petId\":{\"type\":\"integer\",\"format\":\"int64\",\"minimum\":1},\"quantity\":{\"type\":\"integer\",\"format\":\"int32\",\"minimum\":1,\"maximum\":100},\"shipDate\":{\"type\":\"string\",\"format\":\"date-time\"},\"deliverBy\":{\"type\":\"string\",\"format\":\"date\"},\"note\":{\"type\":\"string\",\"nullable\":true,\"maxLength\":200},\"tags\":{\"type\":\"array\",\"maxItems\":5,\"uniqueItems\":true,\"items\":{\"type\":\"string\",\"pattern\":\"^[a-z]+$\"}},\"address\":{\"$ref\":\"#/components/schemas/Address\"},\"giftWrap\":{\"type\":\"boolean\",\"default\":false},\"discount\":{\"type\":\"number\",\"format\":\"double\",\"description\":\"A fraction of the price, below 1.\",\"minimum\":0,\"maximum\":1,\"exclusiveMaximum\":true},\"weightKg\":{\"type\":\"number\",\"format\":\"float\",\"minimum\":0,\"exclusiveMinimum\":true},\"channel\":{\"type\":\"string\",\"enum\":[\"web\",\"phone\",\"store\"],\"default\":\"web\"}}},\"Order\":{\"description\":\"An order as the store keeps it.\",\"allOf\":[{\"$ref\":\"#/components/schemas/NewOrder\"},{\"type\":\"object\",\"required\":[\"id\",\"status\",\"createdAt\"],\"properties\":{\"id\":{\"type\":\"integer\",\"format\":\"int64\"},\"status\":{\"$ref\":\"#/components/schemas/OrderStatus\"},\"createdAt\":{\"type\":\"string\",\"format\":\"date-time\"},\"total\":{\"type\":\"number\",\"format\":\"double\",\"nullable\":true}}}]},\"OrderPatch\":{\"type\":\"object\",\"description\":\"The fields of an order to change.\",\"minProperties\":1,\"additionalProperties\":false,\"properties\":{\"quantity\":{\"type\":\"integer\",\"format\":\"int32\",\"minimum\":1,\"maximum\":100},\"note\":{\"type\":\"string\",\"nullable\":true,\"maxLength\":200},\"status\":{\"$ref\":\"#/components/schemas/OrderStatus\"}}},\"Payment\":{\"description\":\"How an order is paid.\",\"oneOf\":[{\"$ref\":\"#/components/schemas/CardPayment\"},{\"$ref\":\"#/components/schemas/BankPayment\"}]},\"CardPayment\":{\"type\":\"object\",\"required\":[\"kind\",\"number\",\"expires\"],\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"card\"]},\"number\":{\"type\":\"string\",\"pattern\":\"^[0-9]{16}$\"},\"expires\":{\"type\":\"string\",\"pattern\":\"^(0[1-9]|1[0-2])/[0-9]{2}$\"}}},\"BankPayment\":{\"type\":\"object\",\"required\":[\"kind\",\"iban\"],\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"bank\"]},\"iban\":{\"type\":\"string\",\"minLength\":15,\"maxLength\":34,\"pattern\":\"^[A-Z]{2}[0-9A-Z]+$\"}}},\"Inventory\":{\"type\":\"object\",\"description\":\"A count per order state.\",\"additionalProperties\":{\"type\":\"integer\",\"format\":\"int32\",\"minimum\":0}},\"OrderPage\":{\"type\":\"object\",\"description\":\"One page of a search.\",\"required\":[\"items\",\"nextCursor\"],\"properties\":{\"items\":{\"type\":\"array\",\"items\":{\"$ref\":\"#/components/schemas/Order\"}},\"nextCursor\":{\"type\":\"string\",\"nullable\":true,\"description\":\"Where the next page starts; null on the last page.\"}}},\"Label\":{\"type\":\"object\",\"required\":[\"text\",\"revision\"],\"properties\":{\"text\":{\"type\":\"string\",\"minLength\":1,\"maxLength\":100},\"color\":{\"type\":\"string\",\"pattern\":\"^#[0-9a-f]{6}$\"},\"revision\":{\"type\":\"integer\",\"format\":\"int64\",\"minimum\":1,\"readOnly\":true,\"description\":\"How many times the label was written; the server's to give (readOnly: required in responses, never of a caller).\"}}}}}}";
+pub const OPENAPI_DOCUMENT: &str = "{\"openapi\":\"3.0.3\",\"info\":{\"title\":\"Kitchen Sink\",\"version\":\"1.0.0\",\"description\":\"Every construct the generator maps, in one spec, with the house rules of\\n`openapi/petstore.yaml` (the Error object on every error, 401 on secured\\noperations, 5XX everywhere). It is not a product: `cargo xtask generate`\\ngenerates it into `crates/kitchen-sink`, whose small in-memory service\\nthe tests drive over HTTP, so that each construct is proven on running\\ncode. The operations follow a designer's likely next edits of the pet\\nstore: read one order; search with bounded, enum, date and repeated\\nparameters; create with a JSON body and `201` + `Location`; update with\\n`If-Match`; schemas with allOf, oneOf, nullable and a map; a public\\noperation; a paging envelope with `Link`; a CSV export and a raw photo;\\na text and a form body; two success statuses; a deprecated operation;\\na label in an image format the server chooses (`image/*`); a redirect\\n(`303` + `Location`); a WebSocket upgrade (`101`); a literal path beside\\na variable one (`/orders/summary`) and a variable named differently at\\none position (`/orders/{id}/status`); two success statuses with different\\nbodies (`getReceipt`); a readOnly property required in responses only\\n(`Label.revision`); a body read as JSON or a form, and a response\\nwritten in the JSON type `Accept` prefers (`estimateOrder`); a form with\\nlists and an object (`setPreferences`); optional\\nauthentication by any scheme, HTTP basic, API keys in the query and a\\ncookie (`whoAmI`); OAuth2 scopes, and a requirement that combines two\\nschemes (`refundOrder`); HEAD, OPTIONS and TRACE (`headOrder`,\\n`orderOptions`, `traceStatus`); a discriminated oneOf whose members\\noverlap (`classifyPet`); cookie parameters and query objects\\n(`echoParameters`); a multipart form with files (`uploadDocument`).\\n\\nEvery error response carries the Error object. Its `code` is one of:\\n\\n| code | status | meaning |\\n|---|---|---|\\n| `invalid_parameter` | 400 | A path, query, header or cookie parameter is missing, malformed, or breaks its schema; the message names it and the rule. |\\n| `invalid_body` | 400 | The request body is missing, malformed, or breaks its schema; the message gives the JSON pointer and the rule. |\\n| `bad_request` | 400 | The request could not be read. |\\n| `unauthorized` | 401 | The API key is missing, malformed or unknown. |\\n| `insufficient_scope` | 403 | The OAuth2 token does not grant the scopes the operation needs. |\\n| `not_found` | 404 | The resource does not exist. |\\n| `not_acceptable` | 406 | `Accept` allows none of the media types the response is written in. |\\n| `conflict` | 409 | The resource is not in a state that allows this. |\\n| `precondition_failed` | 412 | `If-Match` does not name the current version. |\\n| `payload_too_large` | 413 | The request body is over the server's limit. |\\n| `unsupported_media_type` | 415 | The request body is not of the documented media type. |\\n| `internal_error` | 500 | The server failed unexpectedly. |\\n| `service_unavailable` | 503 | The server cannot answer now; retry later. |\\n\"},\"servers\":[{\"url\":\"https://sink.example.com/v1\",\"description\":\"Production\"}],\"tags\":[{\"name\":\"orders\",\"description\":\"Orders, their payments, photos, notes and lines.\"},{\"name\":\"store\",\"description\":\"Figures about the whole store.\"},{\"name\":\"misc\",\"description\":\"Everything else.\"}],\"security\":[{\"bearerAuth\":[]}],\"paths\":{\"/orders\":{\"options\":{\"tags\":[\"orders\"],\"operationId\":\"orderOptions\",\"summary\":\"The methods `/orders` allows\",\"description\":\"Public, no key needed.\",\"security\":[],\"responses\":{\"204\":{\"description\":\"The methods, in `Allow`.\",\"headers\":{\"Allow\":{\"description\":\"The methods, comma separated.\",\"required\":true,\"schema\":{\"type\":\"string\"}}}},\"5XX\":{\"$ref\":\"#/components/responses/ServerError\"}}},\"get\":{\"tags\":[\"orders\"],\"operationId\":\"searchOrders\",\"summary\":\"Search orders\",\"description\":\"Orders matching every filter given, by ascending id, a page at a time.\",\"parameters\":[{\"name\":\"limit\",\"in\":\"query\",\"description\":\"The most orders on one page.\",\"schema\":{\"type\":\"integer\",\"format\":\"int32\",\"minimum\":1,\"maximum\":1000,\"default\":20}},{\"name\":\"cursor\",\"in\":\"query\",\"description\":\"Where the previous page stopped (its `nextCursor`).\",\"schema\":{\"type\":\"string\",\"pattern\":\"^[0-9]{1,18}$\"}},{\"name\":\"status\",\"in\":\"query\",\"description\":\"Only orders in this state.\",\"schema\":{\"$ref\":\"#/components/schemas/OrderStatus\"}},{\"name\":\"since\",\"in\":\"query\",\"description\":\"Only orders created at or after this instant.\",\"schema\":{\"type\":\"string\",\"format\":\"date-time\"}},{\"name\":\"deliverBy\",\"in\":\"query\",\"description\":\"Only orders to be delivered on or before this day.\",\"schema\":{\"type\":\"string\",\"format\":\"date\"}},{\"name\":\"tag\",\"in\":\"query\",\"description\":\"Only orders carrying every one of these tags (repeat the parameter).\",\"explode\":true,\"schema\":{\"type\":\"array\",\"maxItems\":5,\"items\":{\"type\":\"string\",\"pattern\":\"^[a-z]+$\"}}},{\"name\":\"ids\",\"in\":\"query\",\"description\":\"Only these orders (comma-separated).\",\"explode\":false,\"schema\":{\"type\":\"array\",\"minItems\":1,\"maxItems\":10,\"items\":{\"type\":\"integer\",\"format\":\"int64\",\"minimum\":1}}},{\"name\":\"minTotal\",\"in\":\"query\",\"description\":\"Only orders whose total is above this.\",\"schema\":{\"type\":\"number\",\"format\":\"double\",\"minimum\":0,\"exclusiveMinimum\":true}},{\"name\":\"maxWeight\",\"in\":\"query\",\"description\":\"Only orders at most this heavy (kilograms).\",\"schema\":{\"type\":\"number\",\"format\":\"float\",\"maximum\":1000}},{\"name\":\"giftWrap\",\"in\":\"query\",\"description\":\"Only orders with (or without) gift wrapping.\",\"schema\":{\"type\":\"boolean\"}},{\"name\":\"sort\",\"in\":\"query\",\"description\":\"The order of the page.\",\"schema\":{\"type\":\"string\",\"enum\":[\"asc\",\"desc\"],\"default\":\"asc\"}},{\"name\":\"X-Request-Id\",\"in\":\"header\",\"description\":\"A client's id for this request, echoed in the logs.\",\"schema\":{\"type\":\"string\",\"format\":\"uuid\"}}],\"responses\":{\"200\":{\"description\":\"One page of matching orders.\",\"headers\":{\"Link\":{\"description\":\"The next page (RFC 8288 `rel=\\\"next\\\"`), when there is one.\",\"schema\":{\"type\":\"string\"}},\"X-Total-Count\":{\"description\":\"How many orders match, on every page.\",\"required\":true,\"schema\":{\"type\":\"integer\",\"format\":\"int64\",\"minimum\":0}}},\"content\":{\"application/json\":{\"schema\":{\"$ref\":\"#/components/schemas/OrderPage\"}}}},\"400\":{\"$ref\":\"#/components/responses/BadRequest\"},\"401\":{\"$ref\":\"#/components/responses/Unauthorized\"},\"5XX\":{\"$ref\":\"#/components/responses/ServerError\"}}},\"post\":{\"tags\":[\"orders\"],\"operationId\":\"createOrder\",\"summary\":\"Create an order\",\"parameters\":[{\"name\":\"X-Express\",\"in\":\"header\",\"description\":\"Ship by express, for a surcharge of 5.\",\"schema\":{\"type\":\"boolean\",\"default\":false}},{\"name\":\"X-Client-Time\",\"in\":\"header\",\"description\":\"When the client sent the request.\",\"schema\":{\"type\":\"string\",\"format\":\"date-time\"}}],\"requestBody\":{\"required\":true,\"description\":\"The order to place.\",\"content\":{\"application/json\":{\"schema\":{\"$ref\":\"#/components/schemas/NewOrder\"}}}},\"responses\":{\"201\":{\"description\":\"The order, created.\",\"headers\":{\"Location\":{\"description\":\"Where the new order is.\",\"required\":true,\"schema\":{\"type\":\"string\"}},\"ETag\":{\"$ref\":\"#/components/headers/ETag\"}},\"content\":{\"application/json\":{\"schema\":{\"$ref\":\"#/components/schemas/Order\"}}}},\"400\":{\"$ref\":\"#/components/responses/BadRequest\"},\"401\":{\"$ref\":\"#/components/responses/Unauthorized\"},\"413\":{\"$ref\":\"#/components/responses/PayloadTooLarge\"},\"415\":{\"$ref\":\"#/components/responses/UnsupportedMediaType\"},\"5XX\":{\"$ref\":\"#/components/responses/ServerError\"}}}},\"/quotes\":{\"post\":{\"tags\":[\"orders\"],\"operationId\":\"quoteOrder\",\"summary\":\"Price an order before placing it\",\"description\":\"Public, no key needed; nothing is stored.\",\"security\":[],\"requestBody\":{\"required\":true,\"content\":{\"application/json\":{\"schema\":{\"$ref\":\"#/components/schemas/NewOrder\"}}}},\"responses\":{\"200\":{\"description\":\"What the order would cost.\",\"content\":{\"application/json\":{\"schema\":{\"type\":\"object\",\"required\":[\"total\"],\"properties\":{\"total\":{\"type\":\"number\",\"format\":\"double\",\"minimum\":0}}}}}},\"400\":{\"$ref\":\"#/components/responses/BadRequest\"},\"413\":{\"$ref\":\"#/components/responses/PayloadTooLarge\"},\"415\":{\"$ref\":\"#/components/responses/UnsupportedMediaType\"},\"5XX\":{\"$ref\":\"#/components/responses/ServerError\"}}}},\"/orders/{orderId}\":{\"parameters\":[{\"$ref\":\"#/components/parameters/OrderId\"}],\"head\":{\"tags\":[\"orders\"],\"operationId\":\"headOrder\",\"summary\":\"Whether an order exists, and its version\",\"responses\":{\"200\":{\"description\":\"It exists; `ETag` names its version.\",\"headers\":{\"ETag\":{\"$ref\":\"#/components/headers/ETag\"}}},\"400\":{\"$ref\":\"#/components/responses/BadRequest\"},\"401\":{\"$ref\":\"#/components/responses/Unauthorized\"},\"404\":{\"$ref\":\"#/components/responses/NotFound\"},\"5XX\":{\"$ref\":\"#/components/responses/ServerError\"}}},\"get\":{\"tags\":[\"orders\"],\"operationId\":\"getOrder\",\"summary\":\"Read one order\",\"responses\":{\"200\":{\"description\":\"The order.\",\"headers\":{\"ETag\":{\"$ref\":\"#/components/headers/ETag\"}},\"content\":{\"application/json\":{\"schema\":{\"$ref\":\"#/components/schemas/Order\"}}}},\"400\":{\"$ref\":\"#/components/responses/BadRequest\"},\"401\":{\"$ref\":\"#/components/responses/Unauthorized\"},\"404\":{\"$ref\":\"#/components/responses/NotFound\"},\"5XX\":{\"$ref\":\"#/components/responses/ServerError\"}}},\"patch\":{\"tags\":[\"orders\"],\"operationId\":\"updateOrder\",\"summary\":\"Change an order\",\"description\":\"Changes the fields given, if the order is still at the version `If-Match` names.\",\"parameters\":[{\"name\":\"If-Match\",\"in\":\"header\",\"required\":true,\"description\":\"The order's ETag as last read.\",\"schema\":{\"type\":\"string\",\"minLength\":1}}],\"requestBody\":{\"required\":true,\"content\":{\"application/json\":{\"schema\":{\"$ref\":\"#/components/schemas/OrderPatch\"}}}},\"responses\":{\"200\":{\"description\":\"The order, changed.\",\"headers\":{\"ETag\":{\"$ref\":\"#/components/headers/ETag\"}},\"content\":{\"application/json\":{\"schema\":{\"$ref\":\"#/components/schemas/Order\"}}}},\"400\":{\"$ref\":\"#/components/responses/BadRequest\"},\"401\":{\"$ref\":\"#/components/responses/Unauthorized\"},\"404\":{\"$ref\":\"#/components/responses/NotFound\"},\"412\":{\"$ref\":\"#/components/responses/PreconditionFailed\"},\"413\":{\"$ref\":\"#/components/responses/PayloadTooLarge\"},\"415\":{\"$ref\":\"#/components/responses/UnsupportedMediaType\"},\"5XX\":{\"$ref\":\"#/components/responses/ServerError\"}}},\"delete\":{\"tags\":[\"orders\"],\"operationId\":\"deleteOrder\",\"summary\":\"Delete an order\",\"responses\":{\"204\":{\"description\":\"Deleted.\"},\"400\":{\"$ref\":\"#/components/responses/BadRequest\"},\"401\":{\"$ref\":\"#/components/responses/Unauthorized\"},\"404\":{\"$ref\":\"#/components/responses/NotFound\"},\"5XX\":{\"$ref\":\"#/components/responses/ServerError\"}}}},\"/orders/{orderId}/payment\":{\"post\":{\"tags\":[\"orders\"],\"operationId\":\"payOrder\",\"summary\":\"Pay for an order\",\"parameters\":[{\"$ref\":\"#/components/parameters/OrderId\"}],\"requestBody\":{\"required\":true,\"content\":{\"application/json\":{\"schema\":{\"$ref\":\"#/components/schemas/Payment\"}}}},\"responses\":{\"202\":{\"description\":\"The payment is accepted, to be settled later.\",\"content\":{\"application/json\":{\"schema\":{\"type\":\"object\",\"required\":[\"paymentId\",\"status\"],\"properties\":{\"paymentId\":{\"type\":\"string\",\"format\":\"uuid\"},\"status\":{\"type\":\"string\",\"enum\":[\"accepted\"]},\"fee\":{\"type\":\"number\",\"format\":\"double\",\"nullable\":true,\"description\":\"What the payment costs, when known.\"}}}}}},\"400\":{\"$ref\":\"#/components/responses/BadRequest\"},\"401\":{\"$ref\":\"#/components/responses/Unauthorized\"},\"404\":{\"$ref\":\"#/components/responses/NotFound\"},\"409\":{\"$ref\":\"#/components/responses/Conflict\"},\"413\":{\"$ref\":\"#/components/responses/PayloadTooLarge\"},\"415\":{\"$ref\":\"#/components/responses/UnsupportedMediaType\"},\"5XX\":{\"$ref\":\"#/components/responses/ServerError\"}}}},\"/orders/{orderId}/shipment\":{\"post\":{\"tags\":[\"orders\"],\"operationId\":\"shipOrder\",\"summary\":\"Ship an order\",\"description\":\"Marks the order shipped; the body, optional, says how.\",\"parameters\":[{\"$ref\":\"#/components/parameters/OrderId\"}],\"requestBody\":{\"required\":false,\"content\":{\"application/json\":{\"schema\":{\"type\":\"object\",\"additionalProperties\":false,\"properties\":{\"carrier\":{\"type\":\"string\",\"enum\":[\"ups\",\"dhl\",\"post\"]},\"trackingNumber\":{\"type\":\"string\",\"minLength\":4,\"maxLength\":40}}}}}},\"responses\":{\"204\":{\"description\":\"Shipped.\"},\"400\":{\"$ref\":\"#/components/responses/BadRequest\"},\"401\":{\"$ref\":\"#/components/responses/Unauthorized\"},\"404\":{\"$ref\":\"#/components/responses/NotFound\"},\"409\":{\"$ref\":\"#/components/responses/Conflict\"},\"413\":{\"$ref\":\"#/components/responses/PayloadTooLarge\"},\"415\":{\"$ref\":\"#/components/responses/UnsupportedMediaType\"},\"5XX\":{\"$ref\":\"#/components/responses/ServerError\"}}}},\"/orders/{orderId}/documents\":{\"parameters\":[{\"$ref\":\"#/components/parameters/OrderId\"}],\"post\":{\"tags\":[\"orders\"],\"operationId\":\"uploadDocument\",\"summary\":\"Attach a document to an order, with its scans\",\"description\":\"A multipart form: typed text fields (`kind`, `note`, `pages`), one required file and any number of extra scans. progenitor's client cannot send multipart bodies: the generated client has no method for this one (its `LEFT_OUT_OF_THE_CLIENT` says so).\",\"requestBody\":{\"required\":true,\"content\":{\"multipart/form-data\":{\"schema\":{\"$ref\":\"#/components/schemas/DocumentUpload\"},\"encoding\":{\"file\":{\"contentType\":\"application/pdf\"}}}}},\"responses\":{\"201\":{\"description\":\"What was stored.\",\"content\":{\"application/json\":{\"schema\":{\"type\":\"object\",\"required\":[\"kind\",\"fileName\",\"bytes\",\"scans\"],\"properties\":{\"kind\":{\"type\":\"string\"},\"note\":{\"type\":\"string\"},\"pages\":{\"type\":\"integer\",\"format\":\"int32\"},\"fileName\":{\"type\":\"string\"},\"bytes\":{\"type\":\"integer\",\"format\":\"int64\"},\"scans\":{\"type\":\"integer\",\"format\":\"int32\"}}}}}},\"400\":{\"$ref\":\"#/components/responses/BadRequest\"},\"401\":{\"$ref\":\"#/components/responses/Unauthorized\"},\"404\":{\"$ref\":\"#/components/responses/NotFound\"},\"413\":{\"$ref\":\"#/components/responses/PayloadTooLarge\"},\"415\":{\"$ref\":\"#/components/responses/UnsupportedMediaType\"},\"5XX\":{\"$ref\":\"#/components/responses/ServerError\"}}}},\"/orders/{orderId}/photo\":{\"parameters\":[{\"$ref\":\"#/components/parameters/OrderId\"}],\"put\":{\"tags\":[\"orders\"],\"operationId\":\"uploadPhoto\",\"summary\":\"Attach a photo to an order\",\"requestBody\":{\"required\":true,\"content\":{\"application/octet-stream\":{\"schema\":{\"type\":\"string\",\"format\":\"binary\"}}}},\"responses\":{\"204\":{\"description\":\"Stored.\"},\"400\":{\"$ref\":\"#/components/responses/BadRequest\"},\"401\":{\"$ref\":\"#/components/responses/Unauthorized\"},\"404\":{\"$ref\":\"#/components/responses/NotFound\"},\"413\":{\"$ref\":\"#/components/responses/PayloadTooLarge\"},\"415\":{\"$ref\":\"#/components/responses/UnsupportedMediaType\"},\"5XX\":{\"$ref\":\"#/components/responses/ServerError\"}}},\"get\":{\"tags\":[\"orders\"],\"operationId\":\"getPhoto\",\"summary\":\"The order's photo\",\"responses\":{\"200\":{\"description\":\"The photo's bytes, as uploaded (none before one is).\",\"content\":{\"application/octet-stream\":{\"schema\":{\"type\":\"string\",\"format\":\"binary\"}}}},\"400\":{\"$ref\":\"#/components/responses/BadRequest\"},\"401\":{\"$ref\":\"#/components/responses/Unauthorized\"},\"404\":{\"$ref\":\"#/components/responses/NotFound\"},\"5XX\":{\"$ref\":\"#/components/responses/ServerError\"}}}},\"/orders/{orderId}/label\":{\"parameters\":[{\"$ref\":\"#/components/parameters/OrderId\"}],\"get\":{\"tags\":[\"orders\"],\"operationId\":\"getLabel\",\"summary\":\"The order's shipping label, as an image\",\"responses\":{\"200\":{\"description\":\"The label, in an image format the server chooses.\",\"content\":{\"image/*\":{\"schema\":{\"type\":\"string\",\"format\":\"binary\"}}}},\"400\":{\"$ref\":\"#/components/responses/BadRequest\"},\"401\":{\"$ref\":\"#/components/responses/Unauthorized\"},\"404\":{\"$ref\":\"#/components/responses/NotFound\"},\"5XX\":{\"$ref\":\"#/components/responses/ServerError\"}}}},\"/orders/{orderId}/watch\":{\"parameters\":[{\"$ref\":\"#/components/parameters/OrderId\"}],\"get\":{\"tags\":[\"orders\"],\"operationId\":\"watchOrder\",\"summary\":\"Watch an order over a WebSocket\",\"description\":\"Upgrades the connection to a WebSocket (RFC 6455); the server sends the order as one JSON text message, then closes. A request that is not a WebSocket handshake gets 400.\",\"responses\":{\"101\":{\"description\":\"Switching to a WebSocket.\"},\"400\":{\"$ref\":\"#/components/responses/BadRequest\"},\"401\":{\"$ref\":\"#/components/responses/Unauthorized\"},\"404\":{\"$ref\":\"#/components/responses/NotFound\"},\"5XX\":{\"$ref\":\"#/components/responses/ServerError\"}}}},\"/orders/summary\":{\"get\":{\"tags\":[\"orders\"],\"operationId\":\"getOrderSummary\",\"summary\":\"How many orders there are, and how many are pending\",\"description\":\"A literal segment beside `/orders/{orderId}`: the literal wins.\",\"responses\":{\"200\":{\"description\":\"The counts.\",\"content\":{\"application/json\":{\"schema\":{\"type\":\"object\",\"required\":[\"count\",\"pending\"],\"properties\":{\"count\":{\"type\":\"integer\",\"format\":\"int64\"},\"pending\":{\"type\":\"integer\",\"format\":\"int64\"}}}}}},\"401\":{\"$ref\":\"#/components/responses/Unauthorized\"},\"5XX\":{\"$ref\":\"#/components/responses/ServerError\"}}}},\"/orders/{id}/status\":{\"get\":{\"tags\":[\"orders\"],\"operationId\":\"getOrderStatus\",\"summary\":\"Where one order stands\",\"description\":\"Its variable is named `id` where the other paths say `orderId`.\",\"parameters\":[{\"name\":\"id\",\"in\":\"path\",\"required\":true,\"description\":\"The order's id.\",\"schema\":{\"type\":\"integer\",\"format\":\"int64\",\"minimum\":1}}],\"responses\":{\"200\":{\"description\":\"The order's status.\",\"content\":{\"application/json\":{\"schema\":{\"type\":\"object\",\"required\":[\"status\"],\"properties\":{\"status\":{\"$ref\":\"#/components/schemas/OrderStatus\"}}}}}},\"400\":{\"$ref\":\"#/components/responses/BadRequest\"},\"401\":{\"$ref\":\"#/components/responses/Unauthorized\"},\"404\":{\"$ref\":\"#/components/responses/NotFound\"},\"5XX\":{\"$ref\":\"#/components/responses/ServerError\"}}}},\"/orders/{orderId}/receipt\":{\"parameters\":[{\"$ref\":\"#/components/parameters/OrderId\"}],\"get\":{\"tags\":[\"orders\"],\"operationId\":\"getReceipt\",\"summary\":\"The order's receipt, once it has shipped\",\"description\":\"Two success statuses with different bodies: the receipt (200), or how far it is (202) while the order is pending.\",\"responses\":{\"200\":{\"description\":\"The receipt.\",\"content\":{\"application/json\":{\"schema\":{\"type\":\"object\",\"required\":[\"orderId\",\"total\"],\"properties\":{\"orderId\":{\"type\":\"integer\",\"format\":\"int64\"},\"total\":{\"type\":\"number\",\"format\":\"double\"}}}}}},\"202\":{\"description\":\"The receipt is not ready; the order has not shipped.\",\"content\":{\"application/json\":{\"schema\":{\"type\":\"object\",\"required\":[\"state\"],\"properties\":{\"state\":{\"type\":\"string\",\"enum\":[\"preparing\"]}}}}}},\"400\":{\"$ref\":\"#/components/responses/BadRequest\"},\"401\":{\"$ref\":\"#/components/responses/Unauthorized\"},\"404\":{\"$ref\":\"#/components/responses/NotFound\"},\"5XX\":{\"$ref\":\"#/components/responses/ServerError\"}}}},\"/latest-order\":{\"get\":{\"tags\":[\"orders\"],\"operationId\":\"getLatestOrder\",\"summary\":\"Where the newest order is\",\"responses\":{\"303\":{\"description\":\"See the newest order.\",\"headers\":{\"Location\":{\"description\":\"The newest order's URL.\",\"required\":true,\"schema\":{\"type\":\"string\"}}}},\"401\":{\"$ref\":\"#/components/responses/Unauthorized\"},\"404\":{\"$ref\":\"#/components/responses/NotFound\"},\"5XX\":{\"$ref\":\"#/components/responses/ServerError\"}}}},\"/orders/{orderId}/notes\":{\"post\":{\"tags\":[\"orders\"],\"operationId\":\"addNote\",\"summary\":\"Add a note to an order\",\"parameters\":[{\"$ref\":\"#/components/parameters/OrderId\"}],\"requestBody\":{\"required\":true,\"content\":{\"text/plain\":{\"schema\":{\"type\":\"string\"}}}},\"responses\":{\"201\":{\"description\":\"The note, stored.\",\"content\":{\"application/json\":{\"schema\":{\"type\":\"object\",\"required\":[\"id\",\"text\"],\"properties\":{\"id\":{\"type\":\"integer\",\"format\":\"int64\"},\"text\":{\"type\":\"string\"}}}}}},\"400\":{\"$ref\":\"#/components/responses/BadRequest\"},\"401\":{\"$ref\":\"#/components/responses/Unauthorized\"},\"404\":{\"$ref\":\"#/components/responses/NotFound\"},\"413\":{\"$ref\":\"#/components/responses/PayloadTooLarge\"},\"415\":{\"$ref\":\"#/components/responses/UnsupportedMediaType\"},\"5XX\":{\"$ref\":\"#/components/responses/ServerError\"}}}},\"/orders/{orderId}/lines\":{\"get\":{\"tags\":[\"orders\"],\"operationId\":\"listOrderLines\",\"summary\":\"The lines of an order\",\"parameters\":[{\"$ref\":\"#/components/parameters/OrderId\"}],\"responses\":{\"200\":{\"description\":\"Each line of the order.\",\"content\":{\"application/json\":{\"schema\":{\"type\":\"array\",\"items\":{\"type\":\"object\",\"required\":[\"sku\",\"quantity\"],\"properties\":{\"sku\":{\"type\":\"string\"},\"quantity\":{\"type\":\"integer\",\"format\":\"int32\",\"minimum\":1},\"unitPrice\":{\"type\":\"number\",\"format\":\"double\"}}}}}}},\"400\":{\"$ref\":\"#/components/responses/BadRequest\"},\"401\":{\"$ref\":\"#/components/responses/Unauthorized\"},\"404\":{\"$ref\":\"#/components/responses/NotFound\"},\"5XX\":{\"$ref\":\"#/components/responses/ServerError\"}}}},\"/exports/orders.csv\":{\"get\":{\"tags\":[\"store\"],\"operationId\":\"exportOrders\",\"summary\":\"Every order as CSV\",\"responses\":{\"200\":{\"description\":\"One line per order, with a header line.\",\"content\":{\"text/csv\":{\"schema\":{\"type\":\"string\"}}}},\"401\":{\"$ref\":\"#/components/responses/Unauthorized\"},\"5XX\":{\"$ref\":\"#/components/responses/ServerError\"}}}},\"/store/inventory\":{\"get\":{\"tags\":[\"store\"],\"operationId\":\"getInventory\",\"summary\":\"Orders by state\",\"description\":\"Open to a bearer key or to the same key in `X-API-Key`.\",\"security\":[{\"apiKeyAuth\":[]},{\"bearerAuth\":[]}],\"responses\":{\"200\":{\"description\":\"How many orders are in each state.\",\"content\":{\"application/json\":{\"schema\":{\"$ref\":\"#/components/schemas/Inventory\"}}}},\"401\":{\"$ref\":\"#/components/responses/Unauthorized\"},\"5XX\":{\"$ref\":\"#/components/responses/ServerError\"}}}},\"/store/order-count\":{\"get\":{\"tags\":[\"store\"],\"operationId\":\"countOrders\",\"summary\":\"How many orders there are\",\"responses\":{\"200\":{\"description\":\"The number of orders.\",\"content\":{\"application/json\":{\"schema\":{\"type\":\"integer\",\"format\":\"int64\",\"minimum\":0}}}},\"401\":{\"$ref\":\"#/components/responses/Unauthorized\"},\"5XX\":{\"$ref\":\"#/components/responses/ServerError\"}}}},\"/status\":{\"trace\":{\"tags\":[\"misc\"],\"operationId\":\"traceStatus\",\"summary\":\"Trace the status route\",\"description\":\"Public, no key needed (TRACE, RFC 9110 §9.3.8). Handlers do not see the raw request, so the answer is this route's request line.\",\"security\":[],\"responses\":{\"200\":{\"description\":\"The request line received.\",\"content\":{\"message/http\":{\"schema\":{\"type\":\"string\"}}}},\"5XX\":{\"$ref\":\"#/components/responses/ServerError\"}}},\"get\":{\"tags\":[\"misc\"],\"operationId\":\"getStatus\",\"summary\":\"Whether the service is up\",\"description\":\"Public, no key needed.\",\"security\":[],\"responses\":{\"200\":{\"description\":\"Up.\",\"content\":{\"application/json\":{\"schema\":{\"type\":\"object\",\"required\":[\"status\",\"version\",\"startedAt\"],\"properties\":{\"status\":{\"type\":\"string\",\"enum\":[\"ok\"]},\"version\":{\"type\":\"string\"},\"startedAt\":{\"type\":\"string\",\"format\":\"date-time\"}}}}}},\"5XX\":{\"$ref\":\"#/components/responses/ServerError\"}}}},\"/newsletter\":{\"post\":{\"tags\":[\"misc\"],\"operationId\":\"subscribe\",\"summary\":\"Subscribe to the newsletter\",\"description\":\"Public, no key needed; a web form posts here.\",\"security\":[],\"requestBody\":{\"required\":true,\"content\":{\"application/x-www-form-urlencoded\":{\"schema\":{\"type\":\"object\",\"required\":[\"email\"],\"additionalProperties\":false,\"properties\":{\"email\":{\"type\":\"string\",\"format\":\"email\",\"maxLength\":254},\"frequency\":{\"type\":\"string\",\"enum\":[\"daily\",\"weekly\"],\"default\":\"weekly\"},\"topic\":{\"type\":\"string\",\"enum\":[\"dogs\",\"cats\",\"fish\"]},\"age\":{\"type\":\"integer\",\"format\":\"int32\",\"minimum\":13}}}}}},\"responses\":{\"204\":{\"description\":\"Subscribed.\"},\"400\":{\"$ref\":\"#/components/responses/BadRequest\"},\"413\":{\"$ref\":\"#/components/responses/PayloadTooLarge\"},\"415\":{\"$ref\":\"#/components/responses/UnsupportedMediaType\"},\"5XX\":{\"$ref\":\"#/components/responses/ServerError\"}}}},\"/preferences\":{\"post\":{\"tags\":[\"misc\"],\"operationId\":\"setPreferences\",\"summary\":\"Set reading preferences from a form with lists and an object\",\"description\":\"Public; nothing is stored, the preferences read are answered. A list travels as a pair per item (`tags=a&tags=b`), an object as JSON text.\",\"security\":[],\"requestBody\":{\"required\":true,\"content\":{\"application/x-www-form-urlencoded\":{\"schema\":{\"$ref\":\"#/components/schemas/Preferences\"}}}},\"responses\":{\"200\":{\"description\":\"The preferences, as read.\",\"content\":{\"application/json\":{\"schema\":{\"$ref\":\"#/components/schemas/Preferences\"}}}},\"400\":{\"$ref\":\"#/components/responses/BadRequest\"},\"413\":{\"$ref\":\"#/components/responses/PayloadTooLarge\"},\"415\":{\"$ref\":\"#/components/responses/UnsupportedMediaType\"},\"5XX\":{\"$ref\":\"#/components/responses/ServerError\"}}}},\"/labels/{name}\":{\"put\":{\"tags\":[\"misc\"],\"operationId\":\"putLabel\",\"summary\":\"Create or replace a label\",\"parameters\":[{\"name\":\"name\",\"in\":\"path\",\"required\":true,\"description\":\"The label's name.\",\"schema\":{\"type\":\"string\",\"pattern\":\"^[a-z][a-z0-9-]{0,31}$\"}}],\"requestBody\":{\"required\":true,\"content\":{\"application/json\":{\"schema\":{\"$ref\":\"#/components/schemas/Label\"}}}},\"responses\":{\"200\":{\"description\":\"The label, replaced.\",\"content\":{\"application/json\":{\"schema\":{\"$ref\":\"#/components/schemas/Label\"}}}},\"201\":{\"description\":\"The label, created.\",\"headers\":{\"Location\":{\"description\":\"Where the new label is.\",\"required\":true,\"schema\":{\"type\":\"string\"}}},\"content\":{\"application/json\":{\"schema\":{\"$ref\":\"#/components/schemas/Label\"}}}},\"400\":{\"$ref\":\"#/components/responses/BadRequest\"},\"401\":{\"$ref\":\"#/components/responses/Unauthorized\"},\"413\":{\"$ref\":\"#/components/responses/PayloadTooLarge\"},\"415\":{\"$ref\":\"#/components/responses/UnsupportedMediaType\"},\"5XX\":{\"$ref\":\"#/components/responses/ServerError\"}}}},\"/reports/{period}/{day}\":{\"get\":{\"tags\":[\"store\"],\"operationId\":\"getReport\",\"summary\":\"Orders of a day or a week\",\"parameters\":[{\"name\":\"period\",\"in\":\"path\",\"required\":true,\"schema\":{\"type\":\"string\",\"enum\":[\"day\",\"week\"]}},{\"name\":\"day\",\"in\":\"path\",\"required\":true,\"description\":\"The day, or the first day of the week.\",\"schema\":{\"type\":\"string\",\"format\":\"date\"}}],\"responses\":{\"200\":{\"description\":\"The report.\",\"content\":{\"application/json\":{\"schema\":{\"type\":\"object\",\"required\":[\"period\",\"from\",\"orders\"],\"properties\":{\"period\":{\"type\":\"string\",\"enum\":[\"day\",\"week\"]},\"from\":{\"type\":\"string\",\"format\":\"date\"},\"orders\":{\"type\":\"integer\",\"format\":\"int64\",\"minimum\":0}}}}}},\"400\":{\"$ref\":\"#/components/responses/BadRequest\"},\"401\":{\"$ref\":\"#/components/responses/Unauthorized\"},\"5XX\":{\"$ref\":\"#/components/responses/ServerError\"}}}},\"/payments/{paymentId}\":{\"get\":{\"tags\":[\"orders\"],\"operationId\":\"getPayment\",\"summary\":\"Read a payment\",\"parameters\":[{\"name\":\"paymentId\",\"in\":\"path\",\"required\":true,\"schema\":{\"type\":\"string\",\"format\":\"uuid\"}}],\"responses\":{\"200\":{\"description\":\"The payment.\",\"content\":{\"application/json\":{\"schema\":{\"type\":\"object\",\"required\":[\"paymentId\",\"orderId\",\"method\"],\"properties\":{\"paymentId\":{\"type\":\"string\",\"format\":\"uuid\"},\"orderId\":{\"type\":\"integer\",\"format\":\"int64\"},\"method\":{\"$ref\":\"#/components/schemas/Payment\"}}}}}},\"400\":{\"$ref\":\"#/components/responses/BadRequest\"},\"401\":{\"$ref\":\"#/components/responses/Unauthorized\"},\"404\":{\"$ref\":\"#/components/responses/NotFound\"},\"5XX\":{\"$ref\":\"#/components/responses/ServerError\"}}}},\"/echo/{count}/{ratio}/{flag}/{day}/{at}/{token}/{kind}\":{\"get\":{\"tags\":[\"misc\"],\"operationId\":\"echoParameters\",\"summary\":\"Every kind of parameter, echoed\",\"description\":\"Answers with the parameters as the handler received them, typed and\\nwith their defaults: each scalar type and format in the path, the\\nquery and headers, arrays and objects in the query (`filter` as a\\ndeepObject, `box` as its properties' own pairs), and cookies.\\n\",\"parameters\":[{\"name\":\"count\",\"in\":\"path\",\"required\":true,\"schema\":{\"type\":\"integer\",\"format\":\"int32\",\"minimum\":0}},{\"name\":\"ratio\",\"in\":\"path\",\"required\":true,\"schema\":{\"type\":\"number\",\"format\":\"double\"}},{\"name\":\"flag\",\"in\":\"path\",\"required\":true,\"schema\":{\"type\":\"boolean\"}},{\"name\":\"day\",\"in\":\"path\",\"required\":true,\"schema\":{\"type\":\"string\",\"format\":\"date\"}},{\"name\":\"at\",\"in\":\"path\",\"required\":true,\"schema\":{\"type\":\"string\",\"format\":\"date-time\"}},{\"name\":\"token\",\"in\":\"path\",\"required\":true,\"schema\":{\"type\":\"string\",\"format\":\"uuid\"}},{\"name\":\"kind\",\"in\":\"path\",\"required\":true,\"schema\":{\"type\":\"string\",\"enum\":[\"alpha\",\"beta\"]}},{\"name\":\"big\",\"in\":\"query\",\"required\":true,\"schema\":{\"type\":\"integer\",\"format\":\"int64\"}},{\"name\":\"small\",\"in\":\"query\",\"schema\":{\"type\":\"integer\",\"format\":\"int32\",\"minimum\":0,\"maximum\":100,\"default\":7}},{\"name\":\"fraction\",\"in\":\"query\",\"schema\":{\"type\":\"number\",\"format\":\"float\"}},{\"name\":\"yes\",\"in\":\"query\",\"schema\":{\"type\":\"boolean\",\"default\":true}},{\"name\":\"word\",\"in\":\"query\",\"schema\":{\"type\":\"string\",\"minLength\":1,\"maxLength\":10,\"pattern\":\"^[a-z]+$\",\"default\":\"hi\"}},{\"name\":\"date\",\"in\":\"query\",\"schema\":{\"type\":\"string\",\"format\":\"date\"}},{\"name\":\"moment\",\"in\":\"query\",\"schema\":{\"type\":\"string\",\"format\":\"date-time\"}},{\"name\":\"id\",\"in\":\"query\",\"schema\":{\"type\":\"string\",\"format\":\"uuid\"}},{\"name\":\"pick\",\"in\":\"query\",\"schema\":{\"type\":\"string\",\"enum\":[\"x\",\"y\"],\"default\":\"x\"}},{\"name\":\"many\",\"in\":\"query\",\"explode\":true,\"schema\":{\"type\":\"array\",\"items\":{\"type\":\"integer\",\"format\":\"int32\"}}},{\"name\":\"joined\",\"in\":\"query\",\"explode\":false,\"schema\":{\"type\":\"array\",\"items\":{\"type\":\"string\"}}},{\"name\":\"filter\",\"in\":\"query\",\"style\":\"deepObject\",\"schema\":{\"type\":\"object\",\"additionalProperties\":false,\"properties\":{\"color\":{\"type\":\"string\",\"enum\":[\"red\",\"blue\"]},\"size\":{\"type\":\"integer\",\"format\":\"int32\",\"minimum\":1}}}},{\"name\":\"box\",\"in\":\"query\",\"schema\":{\"type\":\"object\",\"required\":[\"width\"],\"properties\":{\"width\":{\"type\":\"integer\",\"format\":\"int32\"},\"height\":{\"type\":\"integer\",\"format\":\"int32\"}}}},{\"name\":\"X-Big\",\"in\":\"header\",\"schema\":{\"type\":\"integer\",\"format\":\"int64\"}},{\"name\":\"X-Fraction\",\"in\":\"header\",\"schema\":{\"type\":\"number\",\"format\":\"double\"}},{\"name\":\"X-Yes\",\"in\":\"header\",\"schema\":{\"type\":\"boolean\"}},{\"name\":\"X-Date\",\"in\":\"header\",\"schema\":{\"type\":\"string\",\"format\":\"date\"}},{\"name\":\"X-Moment\",\"in\":\"header\",\"schema\":{\"type\":\"string\",\"format\":\"date-time\"}},{\"name\":\"X-Id\",\"in\":\"header\",\"schema\":{\"type\":\"string\",\"format\":\"uuid\"}},{\"name\":\"X-Pick\",\"in\":\"header\",\"schema\":{\"type\":\"string\",\"enum\":[\"x\",\"y\"]}},{\"name\":\"X-Word\",\"in\":\"header\",\"schema\":{\"type\":\"string\",\"default\":\"none\"}},{\"name\":\"theme\",\"in\":\"cookie\",\"schema\":{\"type\":\"string\",\"enum\":[\"light\",\"dark\"],\"default\":\"light\"}},{\"name\":\"visits\",\"in\":\"cookie\",\"schema\":{\"type\":\"integer\",\"format\":\"int32\",\"minimum\":0}}],\"responses\":{\"200\":{\"description\":\"The parameters as received, by name.\",\"content\":{\"application/json\":{\"schema\":{\"type\":\"object\",\"additionalProperties\":true}}}},\"400\":{\"$ref\":\"#/components/responses/BadRequest\"},\"401\":{\"$ref\":\"#/components/responses/Unauthorized\"},\"5XX\":{\"$ref\":\"#/components/responses/ServerError\"}}}},\"/legacy/orders/{orderId}\":{\"get\":{\"tags\":[\"orders\"],\"operationId\":\"getLegacyOrder\",\"summary\":\"Read one order (old path)\",\"description\":\"Replaced by `getOrder`.\",\"deprecated\":true,\"x-deprecation-date\":\"2026-01-01\",\"x-sunset\":\"2027-01-01\",\"parameters\":[{\"$ref\":\"#/components/parameters/OrderId\"}],\"responses\":{\"200\":{\"description\":\"The order.\",\"headers\":{\"Deprecation\":{\"description\":\"When this operation was deprecated (RFC 9745).\",\"required\":true,\"schema\":{\"type\":\"string\"}},\"Sunset\":{\"description\":\"When it goes away (RFC 8594).\",\"required\":true,\"schema\":{\"type\":\"string\"}}},\"content\":{\"application/json\":{\"schema\":{\"$ref\":\"#/components/schemas/Order\"}}}},\"400\":{\"$ref\":\"#/components/responses/BadRequest\"},\"401\":{\"$ref\":\"#/components/responses/Unauthorized\"},\"404\":{\"$ref\":\"#/components/responses/NotFound\"},\"5XX\":{\"$ref\":\"#/components/responses/ServerError\"}}}},\"/estimates\":{\"post\":{\"tags\":[\"orders\"],\"operationId\":\"estimateOrder\",\"summary\":\"Estimate an order, from JSON or a form\",\"description\":\"Public, nothing is stored. The body is read as JSON or as a form; the answer is written in the JSON media type the caller's `Accept` prefers.\",\"security\":[],\"requestBody\":{\"required\":true,\"content\":{\"application/json\":{\"schema\":{\"$ref\":\"#/components/schemas/EstimateRequest\"}},\"application/x-www-form-urlencoded\":{\"schema\":{\"$ref\":\"#/components/schemas/EstimateRequest\"}}}},\"responses\":{\"200\":{\"description\":\"The estimate.\",\"content\":{\"application/json\":{\"schema\":{\"$ref\":\"#/components/schemas/Estimate\"}},\"application/vnd.kitchen.estimate+json\":{\"schema\":{\"$ref\":\"#/components/schemas/Estimate\"}}}},\"400\":{\"$ref\":\"#/components/responses/BadRequest\"},\"406\":{\"$ref\":\"#/components/responses/NotAcceptable\"},\"413\":{\"$ref\":\"#/components/responses/PayloadTooLarge\"},\"415\":{\"$ref\":\"#/components/responses/UnsupportedMediaType\"},\"5XX\":{\"$ref\":\"#/components/responses/ServerError\"}}}},\"/pets/classify\":{\"post\":{\"tags\":[\"misc\"],\"operationId\":\"classifyPet\",\"summary\":\"Which kind of pet a body describes\",\"description\":\"Public, nothing is stored. The body is a cat or a dog, told apart by its `species` (a discriminator with a mapping): a dog is also a valid cat by shape, so only the discriminator says which it is.\",\"security\":[],\"requestBody\":{\"required\":true,\"content\":{\"application/json\":{\"schema\":{\"$ref\":\"#/components/schemas/Pet\"}}}},\"responses\":{\"200\":{\"description\":\"The member the body was read as, and its name.\",\"content\":{\"application/json\":{\"schema\":{\"type\":\"object\",\"required\":[\"kind\",\"name\"],\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"cat\",\"dog\"]},\"name\":{\"type\":\"string\"}}}}}},\"400\":{\"$ref\":\"#/components/responses/BadRequest\"},\"413\":{\"$ref\":\"#/components/responses/PayloadTooLarge\"},\"415\":{\"$ref\":\"#/components/responses/UnsupportedMediaType\"},\"5XX\":{\"$ref\":\"#/components/responses/ServerError\"}}}},\"/whoami\":{\"get\":{\"tags\":[\"misc\"],\"operationId\":\"whoAmI\",\"summary\":\"Who the caller is\",\"description\":\"Authentication is optional: a caller may send any one of these credentials, or none. A credential that is sent must be valid.\",\"security\":[{},{\"bearerAuth\":[]},{\"basicAuth\":[]},{\"queryKey\":[]},{\"cookieKey\":[]}],\"responses\":{\"200\":{\"description\":\"The scheme the caller authenticated by, or `anonymous`.\",\"content\":{\"application/json\":{\"schema\":{\"type\":\"object\",\"required\":[\"scheme\"],\"properties\":{\"scheme\":{\"type\":\"string\"}}}}}},\"401\":{\"$ref\":\"#/components/responses/Unauthorized\"},\"5XX\":{\"$ref\":\"#/components/responses/ServerError\"}}}},\"/orders/{orderId}/refund\":{\"post\":{\"tags\":[\"orders\"],\"operationId\":\"refundOrder\",\"summary\":\"Refund an order\",\"description\":\"Needs an OAuth2 token that grants `orders:write`, or both HTTP basic and the API key header.\",\"parameters\":[{\"$ref\":\"#/components/parameters/OrderId\"}],\"security\":[{\"oauth\":[\"orders:write\"]},{\"basicAuth\":[],\"apiKeyAuth\":[]}],\"responses\":{\"204\":{\"description\":\"Refunded.\"},\"400\":{\"$ref\":\"#/components/responses/BadRequest\"},\"401\":{\"$ref\":\"#/components/responses/Unauthorized\"},\"403\":{\"$ref\":\"#/components/responses/Forbidden\"},\"404\":{\"$ref\":\"#/components/responses/NotFound\"},\"5XX\":{\"$ref\":\"#/components/responses/ServerError\"}}}}},\"components\":{\"securitySchemes\":{\"bearerAuth\":{\"type\":\"http\",\"scheme\":\"bearer\",\"description\":\"An API key, sent as `Authorization: Bearer <API_KEY>`.\"},\"apiKeyAuth\":{\"type\":\"apiKey\",\"in\":\"header\",\"name\":\"X-API-Key\",\"description\":\"The same API key, in a header of its own.\"},\"basicAuth\":{\"type\":\"http\",\"scheme\":\"basic\",\"description\":\"The user `kitchen`, with an API key as the password.\"},\"oauth\":{\"type\":\"oauth2\",\"description\":\"An OAuth2 access token. An API key grants every scope; `readonly-<API_KEY>` grants `orders:read` alone.\",\"flows\":{\"clientCredentials\":{\"tokenUrl\":\"https://sink.example.com/oauth/token\",\"scopes\":{\"orders:read\":\"Read orders.\",\"orders:write\":\"Change and refund orders.\"}}}},\"queryKey\":{\"type\":\"apiKey\",\"in\":\"query\",\"name\":\"api_key\",\"description\":\"The API key, as a query parameter.\"},\"cookieKey\":{\"type\":\"apiKey\",\"in\":\"cookie\",\"name\":\"session\",\"description\":\"The API key, as a cookie.\"}},\"parameters\":{\"OrderId\":{\"name\":\"orderId\",\"in\":\"path\",\"required\":true,\"description\":\"The order's id.\",\"schema\":{\"type\":\"integer\",\"format\":\"int64\",\"minimum\":1}}},\"headers\":{\"ETag\":{\"description\":\"The version of the order, for `If-Match`.\",\"required\":true,\"schema\":{\"type\":\"string\"}}},\"responses\":{\"BadRequest\":{\"description\":\"A parameter or the body is not valid (code `invalid_parameter`, `invalid_body` or `bad_request`).\",\"content\":{\"application/json\":{\"schema\":{\"$ref\":\"#/components/schemas/Error\"}}}},\"Unauthorized\":{\"description\":\"The API key is missing or invalid (code `unauthorized`).\",\"content\":{\"application/json\":{\"schema\":{\"$ref\":\"#/components/schemas/Error\"}}}},\"Forbidden\":{\"description\":\"The token does not grant the scopes the operation needs (code `insufficient_scope`).\",\"content\":{\"application/json\":{\"schema\":{\"$ref\":\"#/components/schemas/Error\"}}}},\"NotAcceptable\":{\"description\":\"`Accept` allows none of the response's media types (code `not_acceptable`).\",\"content\":{\"application/json\":{\"schema\":{\"$ref\":\"#/components/schemas/Error\"}}}},\"NotFound\":{\"description\":\"No such resource (code `not_found`).\",\"content\":{\"application/json\":{\"schema\":{\"$ref\":\"#/components/schemas/Error\"}}}},\"Conflict\":{\"description\":\"The resource's state does not allow this (code `conflict`).\",\"content\":{\"application/json\":{\"schema\":{\"$ref\":\"#/components/schemas/Error\"}}}},\"PreconditionFailed\":{\"description\":\"The resource changed since it was read (code `precondition_failed`).\",\"content\":{\"application/json\":{\"schema\":{\"$ref\":\"#/components/schemas/Error\"}}}},\"PayloadTooLarge\":{\"description\":\"The request body is over the server's limit (code `payload_too_large`).\",\"content\":{\"application/json\":{\"schema\":{\"$ref\":\"#/components/schemas/Error\"}}}},\"UnsupportedMediaType\":{\"description\":\"The request body is not of the documented media type (code `unsupported_media_type`).\",\"content\":{\"application/json\":{\"schema\":{\"$ref\":\"#/components/schemas/Error\"}}}},\"ServerError\":{\"description\":\"The server failed (code `internal_error`) or cannot answer now (code `service_unavailable`).\",\"content\":{\"application/json\":{\"schema\":{\"$ref\":\"#/components/schemas/Error\"}}}}},\"schemas\":{\"DocumentUpload\":{\"type\":\"object\",\"required\":[\"kind\",\"file\"],\"additionalProperties\":false,\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"invoice\",\"receipt\"]},\"note\":{\"type\":\"string\",\"maxLength\":100},\"pages\":{\"type\":\"integer\",\"format\":\"int32\",\"minimum\":1},\"file\":{\"type\":\"string\",\"format\":\"binary\"},\"scans\":{\"type\":\"array\",\"items\":{\"type\":\"string\",\"format\":\"binary\"}}}},\"Pet\":{\"description\":\"A cat or a dog, by `species`.\",\"oneOf\":[{\"$ref\":\"#/components/schemas/Cat\"},{\"$ref\":\"#/components/schemas/Dog\"}],\"discriminator\":{\"propertyName\":\"species\",\"mapping\":{\"dog\":\"#/components/schemas/Dog\",\"puppy\":\"Dog\"}}},\"Cat\":{\"type\":\"object\",\"required\":[\"species\",\"name\"],\"properties\":{\"species\":{\"type\":\"string\"},\"name\":{\"type\":\"string\",\"minLength\":1},\"indoor\":{\"type\":\"boolean\"}}},\"Dog\":{\"type\":\"object\",\"required\":[\"species\",\"name\"],\"properties\":{\"species\":{\"type\":\"string\"},\"name\":{\"type\":\"string\",\"minLength\":1},\"barks\":{\"type\":\"boolean\"}}},\"Preferences\":{\"type\":\"object\",\"description\":\"Reading preferences, as a form sends them.\",\"required\":[\"tags\"],\"additionalProperties\":false,\"properties\":{\"tags\":{\"type\":\"array\",\"description\":\"Two or three. (In a form a list of one is the same text as a single value; two or more cannot be mistaken for one.)\",\"minItems\":2,\"maxItems\":3,\"items\":{\"type\":\"string\",\"pattern\":\"^[a-z]+$\"}},\"hours\":{\"type\":\"array\",\"minItems\":2,\"items\":{\"type\":\"integer\",\"format\":\"int32\",\"minimum\":0,\"maximum\":23}},\"digest\":{\"type\":\"object\",\"description\":\"Every property optional: written as its properties' own pairs, an empty object is no pair at all.\",\"additionalProperties\":false,\"properties\":{\"weekly\":{\"type\":\"boolean\"},\"day\":{\"type\":\"string\",\"enum\":[\"mon\",\"fri\"]}}}}},\"EstimateRequest\":{\"type\":\"object\",\"description\":\"What an estimate needs; every field is a scalar, so it can come as a form.\",\"required\":[\"petId\",\"quantity\"],\"properties\":{\"petId\":{\"type\":\"integer\",\"format\":\"int64\",\"minimum\":1},\"quantity\":{\"type\":\"integer\",\"format\":\"int32\",\"minimum\":1,\"maximum\":100},\"giftWrap\":{\"type\":\"boolean\"}}},\"Estimate\":{\"type\":\"object\",\"required\":[\"total\"],\"properties\":{\"total\":{\"type\":\"number\",\"format\":\"double\",\"minimum\":0}}},\"Error\":{\"type\":\"object\",\"description\":\"The body of every error response.\",\"required\":[\"code\",\"message\",\"status\"],\"properties\":{\"code\":{\"type\":\"string\",\"description\":\"Machine-readable error code (see the API description for the set).\"},\"message\":{\"type\":\"string\",\"description\":\"Human-readable description.\"},\"status\":{\"type\":\"integer\",\"description\":\"The HTTP status code, equal to the response's status.\"}}},\"OrderStatus\":{\"type\":\"string\",\"description\":\"Where an order stands.\",\"enum\":[\"pending\",\"shipped\",\"delivered\"]},\"Address\":{\"type\":\"object\",\"description\":\"Where an order goes.\",\"required\":[\"street\",\"city\"],\"properties\":{\"street\":{\"type\":\"string\",\"minLength\":1,\"maxLength\":100},\"city\":{\"type\":\"string\",\"minLength\":1,\"maxLength\":60},\"postcode\":{\"type\":\"string\",\"pattern\":\"^[0-9]{5}$\"},\"country\":{\"type\":\"string\",\"description\":\"ISO 3166-1 alpha-2.\",\"pattern\":\"^[A-Z]{2}$\",\"default\":\"US\"}}},\"NewOrder\":{\"type\":\"object\",\"description\":\"An order as a client places it.\",\"required\":[\"petId\",\"quantity\"],\"properties\":{\"petId\":{\"type\":\"integer\",\"format\":\"int64\",\"minimum\":1},\"quantity\":{\"type\":\"integer\",\"format\":\"int32\",\"minimum\":1,\"maximum\":100},\"shipDate\":{\"type\":\"string\",\"format\":\"date-time\"},\"deliverBy\":{\"type\":\"string\",\"format\":\"date\"},\"note\":{\"type\":\"string\",\"nullable\":true,\"maxLength\":200},\"tags\":{\"type\":\"array\",\"maxItems\":5,\"uniqueItems\":true,\"items\":{\"type\":\"string\",\"pattern\":\"^[a-z]+$\"}},\"address\":{\"$ref\":\"#/components/schemas/Address\"},\"giftWrap\":{\"type\":\"boolean\",\"default\":false},\"discount\":{\"type\":\"number\",\"format\":\"double\",\"description\":\"A fraction of the price, below 1.\",\"minimum\":0,\"maximum\":1,\"exclusiveMaximum\":true},\"weightKg\":{\"type\":\"number\",\"format\":\"float\",\"minimum\":0,\"exclusiveMinimum\":true},\"channel\":{\"type\":\"string\",\"enum\":[\"web\",\"phone\",\"store\"],\"default\":\"web\"}}},\"Order\":{\"description\":\"An order as the store keeps it.\",\"allOf\":[{\"$ref\":\"#/components/schemas/NewOrder\"},{\"type\":\"object\",\"required\":[\"id\",\"status\",\"createdAt\"],\"properties\":{\"id\":{\"type\":\"integer\",\"format\":\"int64\"},\"status\":{\"$ref\":\"#/components/schemas/OrderStatus\"},\"createdAt\":{\"type\":\"string\",\"format\":\"date-time\"},\"total\":{\"type\":\"number\",\"format\":\"double\",\"nullable\":true}}}]},\"OrderPatch\":{\"type\":\"object\",\"description\":\"The fields of an order to change.\",\"minProperties\":1,\"additionalProperties\":false,\"properties\":{\"quantity\":{\"type\":\"integer\",\"format\":\"int32\",\"minimum\":1,\"maximum\":100},\"note\":{\"type\":\"string\",\"nullable\":true,\"maxLength\":200},\"status\":{\"$ref\":\"#/components/schemas/OrderStatus\"}}},\"Payment\":{\"description\":\"How an order is paid.\",\"oneOf\":[{\"$ref\":\"#/components/schemas/CardPayment\"},{\"$ref\":\"#/components/schemas/BankPayment\"}]},\"CardPayment\":{\"type\":\"object\",\"required\":[\"kind\",\"number\",\"expires\"],\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"card\"]},\"number\":{\"type\":\"string\",\"pattern\":\"^[0-9]{16}$\"},\"expires\":{\"type\":\"string\",\"pattern\":\"^(0[1-9]|1[0-2])/[0-9]{2}$\"}}},\"BankPayment\":{\"type\":\"object\",\"required\":[\"kind\",\"iban\"],\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"bank\"]},\"iban\":{\"type\":\"string\",\"minLength\":15,\"maxLength\":34,\"pattern\":\"^[A-Z]{2}[0-9A-Z]+$\"}}},\"Inventory\":{\"type\":\"object\",\"description\":\"A count per order state.\",\"additionalProperties\":{\"type\":\"integer\",\"format\":\"int32\",\"minimum\":0}},\"OrderPage\":{\"type\":\"object\",\"description\":\"One page of a search.\",\"required\":[\"items\",\"nextCursor\"],\"properties\":{\"items\":{\"type\":\"array\",\"items\":{\"$ref\":\"#/components/schemas/Order\"}},\"nextCursor\":{\"type\":\"string\",\"nullable\":true,\"description\":\"Where the next page starts; null on the last page.\"}}},\"Label\":{\"type\":\"object\",\"required\":[\"text\",\"revision\"],\"properties\":{\"text\":{\"type\":\"string\",\"minLength\":1,\"maxLength\":100},\"color\":{\"type\":\"string\",\"pattern\":\"^#[0-9a-f]{6}$\"},\"revision\":{\"type\":\"integer\",\"format\":\"int64\",\"minimum\":1,\"readOnly\":true,\"description\":\"How many times the label was written; the server's to give (readOnly: required in responses, never of a caller).\"}}}}}}";
 /// The spec's `components.schemas`: how each is documented and
 /// validated.
 pub static COMPONENTS: runtime::Components = runtime::Components::new(
@@ -3119,6 +3376,11 @@ pub static COMPONENTS: runtime::Components = runtime::Components::new(
             name: "Cat",
             doc: "{\"properties\":{\"indoor\":{\"type\":\"boolean\"},\"name\":{\"minLength\":1,\"type\":\"string\"},\"species\":{\"type\":\"string\"}},\"required\":[\"species\",\"name\"],\"type\":\"object\"}",
             validation: "{\"properties\":{\"indoor\":{\"type\":\"boolean\"},\"name\":{\"minLength\":1,\"type\":\"string\"},\"species\":{\"type\":\"string\"}},\"required\":[\"species\",\"name\"],\"type\":\"object\"}",
+        },
+        runtime::ComponentSchema {
+            name: "DocumentUpload",
+            doc: "{\"additionalProperties\":false,\"properties\":{\"file\":{\"format\":\"binary\",\"type\":\"string\"},\"kind\":{\"enum\":[\"invoice\",\"receipt\"],\"type\":\"string\"},\"note\":{\"maxLength\":100,\"type\":\"string\"},\"pages\":{\"format\":\"int32\",\"minimum\":1,\"type\":\"integer\"},\"scans\":{\"items\":{\"format\":\"binary\",\"type\":\"string\"},\"type\":\"array\"}},\"required\":[\"kind\",\"file\"],\"type\":\"object\"}",
+            validation: "{\"additionalProperties\":false,\"properties\":{\"file\":{\"format\":\"binary\",\"type\":\"string\"},\"kind\":{\"enum\":[\"invoice\",\"receipt\"],\"type\":\"string\"},\"note\":{\"maxLength\":100,\"type\":\"string\"},\"pages\":{\"allOf\":[{\"maximum\":2147483647,\"minimum\":-2147483648}],\"format\":\"int32\",\"minimum\":1,\"type\":\"integer\"},\"scans\":{\"items\":{\"format\":\"binary\",\"type\":\"string\"},\"type\":\"array\"}},\"required\":[\"kind\",\"file\"],\"type\":\"object\"}",
         },
         runtime::ComponentSchema {
             name: "Dog",
@@ -3422,6 +3684,27 @@ static SHIP_ORDER_BODY: runtime::Schema = runtime::Schema::new(
     "{\"additionalProperties\":false,\"properties\":{\"carrier\":{\"enum\":[\"ups\",\"dhl\",\"post\"],\"type\":\"string\"},\"trackingNumber\":{\"maxLength\":40,\"minLength\":4,\"type\":\"string\"}},\"type\":\"object\"}",
     ::std::option::Option::Some(
         "{\"additionalProperties\":false,\"properties\":{\"carrier\":{\"enum\":[\"ups\",\"dhl\",\"post\"],\"type\":\"string\"},\"trackingNumber\":{\"maxLength\":40,\"minLength\":4,\"type\":\"string\"}},\"type\":\"object\"}",
+    ),
+);
+static UPLOAD_DOCUMENT_PARAM_ORDER_ID: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"format\":\"int64\",\"minimum\":1,\"type\":\"integer\"}",
+    ::std::option::Option::Some(
+        "{\"allOf\":[{\"maximum\":9223372036854775807,\"minimum\":-9223372036854775808}],\"format\":\"int64\",\"minimum\":1,\"type\":\"integer\"}",
+    ),
+);
+static UPLOAD_DOCUMENT_BODY: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/DocumentUpload\"}",
+    ::std::option::Option::Some(
+        "{\"additionalProperties\":false,\"properties\":{\"kind\":{\"enum\":[\"invoice\",\"receipt\"],\"type\":\"string\"},\"note\":{\"maxLength\":100,\"type\":\"string\"},\"pages\":{\"allOf\":[{\"maximum\":2147483647,\"minimum\":-2147483648}],\"format\":\"int32\",\"minimum\":1,\"type\":\"integer\"}},\"required\":[\"kind\"],\"type\":\"object\"}",
+    ),
+);
+static UPLOAD_DOCUMENT_RESPONSE_201: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"properties\":{\"bytes\":{\"format\":\"int64\",\"type\":\"integer\"},\"fileName\":{\"type\":\"string\"},\"kind\":{\"type\":\"string\"},\"note\":{\"type\":\"string\"},\"pages\":{\"format\":\"int32\",\"type\":\"integer\"},\"scans\":{\"format\":\"int32\",\"type\":\"integer\"}},\"required\":[\"kind\",\"fileName\",\"bytes\",\"scans\"],\"type\":\"object\"}",
+    ::std::option::Option::Some(
+        "{\"properties\":{\"bytes\":{\"allOf\":[{\"maximum\":9223372036854775807,\"minimum\":-9223372036854775808}],\"format\":\"int64\",\"type\":\"integer\"},\"fileName\":{\"type\":\"string\"},\"kind\":{\"type\":\"string\"},\"note\":{\"type\":\"string\"},\"pages\":{\"allOf\":[{\"maximum\":2147483647,\"minimum\":-2147483648}],\"format\":\"int32\",\"type\":\"integer\"},\"scans\":{\"allOf\":[{\"maximum\":2147483647,\"minimum\":-2147483648}],\"format\":\"int32\",\"type\":\"integer\"}},\"required\":[\"kind\",\"fileName\",\"bytes\",\"scans\"],\"type\":\"object\"}",
     ),
 );
 static GET_PHOTO_PARAM_ORDER_ID: runtime::Schema = runtime::Schema::new(
@@ -4192,6 +4475,7 @@ static CREATE_ORDER: runtime::Operation = runtime::Operation {
         description: ::std::option::Option::Some("The order to place."),
         schema: &CREATE_ORDER_BODY,
         form_fields: &[],
+        file_parts: runtime::FileParts::Named(&[]),
         doc_name: "CreateOrderRequestBody",
     }),
     responses: &[
@@ -4290,6 +4574,7 @@ static QUOTE_ORDER: runtime::Operation = runtime::Operation {
         description: ::std::option::Option::None,
         schema: &QUOTE_ORDER_BODY,
         form_fields: &[],
+        file_parts: runtime::FileParts::Named(&[]),
         doc_name: "QuoteOrderRequestBody",
     }),
     responses: &[
@@ -4545,6 +4830,7 @@ static UPDATE_ORDER: runtime::Operation = runtime::Operation {
         description: ::std::option::Option::None,
         schema: &UPDATE_ORDER_BODY,
         form_fields: &[],
+        file_parts: runtime::FileParts::Named(&[]),
         doc_name: "UpdateOrderRequestBody",
     }),
     responses: &[
@@ -4620,6 +4906,7 @@ static PAY_ORDER: runtime::Operation = runtime::Operation {
         description: ::std::option::Option::None,
         schema: &PAY_ORDER_BODY,
         form_fields: &[],
+        file_parts: runtime::FileParts::Named(&[]),
         doc_name: "PayOrderRequestBody",
     }),
     responses: &[
@@ -4686,6 +4973,7 @@ static SHIP_ORDER: runtime::Operation = runtime::Operation {
         description: ::std::option::Option::None,
         schema: &SHIP_ORDER_BODY,
         form_fields: &[],
+        file_parts: runtime::FileParts::Named(&[]),
         doc_name: "ShipOrderRequestBody",
     }),
     responses: &[
@@ -4697,6 +4985,94 @@ static SHIP_ORDER: runtime::Operation = runtime::Operation {
         },
     ],
     errors: &["400", "401", "404", "409", "413", "415", "5XX"],
+    other_errors: &[],
+    deprecation: ::std::option::Option::None,
+};
+///`uploadDocument`: the operation's table, through which the generated layer serves it.
+pub struct UploadDocument;
+impl runtime::Contract for UploadDocument {
+    type Error = types::Error;
+    fn operation() -> &'static runtime::Operation {
+        &UPLOAD_DOCUMENT
+    }
+    fn error(status: u16, problem: runtime::Problem) -> types::Error {
+        types::Error::from_problem(status, problem)
+    }
+}
+static UPLOAD_DOCUMENT: runtime::Operation = runtime::Operation {
+    id: "uploadDocument",
+    method: "POST",
+    path: "/v1/orders/{orderId}/documents",
+    security: &[
+        runtime::Requirement(
+            &[
+                runtime::Need {
+                    scheme: runtime::Scheme::Bearer {
+                        name: "bearerAuth",
+                    },
+                    scopes: &[],
+                },
+            ],
+        ),
+    ],
+    parameters: &[
+        runtime::Parameter {
+            name: "orderId",
+            location: runtime::Location::Path,
+            required: true,
+            value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
+            explode: false,
+            default: ::std::option::Option::None,
+            description: ::std::option::Option::Some("The order's id."),
+            schema: &UPLOAD_DOCUMENT_PARAM_ORDER_ID,
+        },
+    ],
+    body: ::std::option::Option::Some(runtime::Body {
+        media_type: "multipart/form-data",
+        kind: runtime::BodyKind::Multipart,
+        alternatives: &[],
+        required: true,
+        description: ::std::option::Option::None,
+        schema: &UPLOAD_DOCUMENT_BODY,
+        form_fields: &[
+            ("kind", runtime::FormField::One(runtime::Scalar::String)),
+            ("note", runtime::FormField::One(runtime::Scalar::String)),
+            ("pages", runtime::FormField::One(runtime::Scalar::Integer)),
+        ],
+        file_parts: runtime::FileParts::Named(
+            &[
+                (
+                    "file",
+                    runtime::FileField {
+                        list: false,
+                        required: true,
+                    },
+                ),
+                (
+                    "scans",
+                    runtime::FileField {
+                        list: true,
+                        required: false,
+                    },
+                ),
+            ],
+        ),
+        doc_name: "UploadDocumentRequestBody",
+    }),
+    responses: &[
+        runtime::SuccessResponse {
+            status: 201u16,
+            description: "What was stored.",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &UPLOAD_DOCUMENT_RESPONSE_201,
+                doc_name: "UploadDocumentResponseBody",
+            }),
+            headers: &[],
+        },
+    ],
+    errors: &["400", "401", "404", "413", "415", "5XX"],
     other_errors: &[],
     deprecation: ::std::option::Option::None,
 };
@@ -4804,6 +5180,7 @@ static UPLOAD_PHOTO: runtime::Operation = runtime::Operation {
         description: ::std::option::Option::None,
         schema: &UPLOAD_PHOTO_BODY,
         form_fields: &[],
+        file_parts: runtime::FileParts::Named(&[]),
         doc_name: "UploadPhotoRequestBody",
     }),
     responses: &[
@@ -5193,6 +5570,7 @@ static ADD_NOTE: runtime::Operation = runtime::Operation {
         description: ::std::option::Option::None,
         schema: &ADD_NOTE_BODY,
         form_fields: &[],
+        file_parts: runtime::FileParts::Named(&[]),
         doc_name: "AddNoteRequestBody",
     }),
     responses: &[
@@ -5518,6 +5896,7 @@ static SUBSCRIBE: runtime::Operation = runtime::Operation {
             ("frequency", runtime::FormField::One(runtime::Scalar::String)),
             ("topic", runtime::FormField::One(runtime::Scalar::String)),
         ],
+        file_parts: runtime::FileParts::Named(&[]),
         doc_name: "SubscribeRequestBody",
     }),
     responses: &[
@@ -5581,6 +5960,7 @@ static SET_PREFERENCES: runtime::Operation = runtime::Operation {
                 },
             ),
         ],
+        file_parts: runtime::FileParts::Named(&[]),
         doc_name: "SetPreferencesRequestBody",
     }),
     responses: &[
@@ -5647,6 +6027,7 @@ static PUT_LABEL: runtime::Operation = runtime::Operation {
         description: ::std::option::Option::None,
         schema: &PUT_LABEL_BODY,
         form_fields: &[],
+        file_parts: runtime::FileParts::Named(&[]),
         doc_name: "PutLabelRequestBody",
     }),
     responses: &[
@@ -6275,6 +6656,7 @@ static ESTIMATE_ORDER: runtime::Operation = runtime::Operation {
             ("petId", runtime::FormField::One(runtime::Scalar::Integer)),
             ("quantity", runtime::FormField::One(runtime::Scalar::Integer)),
         ],
+        file_parts: runtime::FileParts::Named(&[]),
         doc_name: "EstimateOrderRequestBody",
     }),
     responses: &[
@@ -6319,6 +6701,7 @@ static CLASSIFY_PET: runtime::Operation = runtime::Operation {
         description: ::std::option::Option::None,
         schema: &CLASSIFY_PET_BODY,
         form_fields: &[],
+        file_parts: runtime::FileParts::Named(&[]),
         doc_name: "ClassifyPetRequestBody",
     }),
     responses: &[
@@ -6498,6 +6881,7 @@ pub static OPERATIONS: &[&runtime::Operation] = &[
     &UPDATE_ORDER,
     &PAY_ORDER,
     &SHIP_ORDER,
+    &UPLOAD_DOCUMENT,
     &GET_PHOTO,
     &UPLOAD_PHOTO,
     &GET_LABEL,
@@ -6626,6 +7010,14 @@ pub struct PayOrderPath {
 #[doc(hidden)]
 #[derive(Debug, Clone, ::serde::Deserialize, ::serde::Serialize)]
 pub struct ShipOrderPath {
+    ///The order's id.
+    #[serde(rename = "orderId")]
+    pub order_id: ::std::num::NonZeroU64,
+}
+///The path parameters of `uploadDocument`, as read.
+#[doc(hidden)]
+#[derive(Debug, Clone, ::serde::Deserialize, ::serde::Serialize)]
+pub struct UploadDocumentPath {
     ///The order's id.
     #[serde(rename = "orderId")]
     pub order_id: ::std::num::NonZeroU64,
@@ -7317,6 +7709,60 @@ impl ShipOrderResponse {
                 runtime::Reply::problem(500u16, problem)
             }
             ShipOrderResponse::ServiceUnavailable(problem) => {
+                runtime::Reply::problem(503u16, problem)
+            }
+        }
+    }
+}
+///The responses `uploadDocument` documents: one variant per status.
+#[allow(clippy::large_enum_variant)]
+#[derive(Debug)]
+pub enum UploadDocumentResponse {
+    ///201: What was stored.
+    Created(runtime::Json<types::UploadDocumentResponseBody>),
+    ///400: A parameter or the body is not valid (code `invalid_parameter`, `invalid_body` or `bad_request`).
+    BadRequest(runtime::Problem),
+    ///401: The API key is missing or invalid (code `unauthorized`).
+    Unauthorized(runtime::Problem),
+    ///404: No such resource (code `not_found`).
+    NotFound(runtime::Problem),
+    ///413: The request body is over the server's limit (code `payload_too_large`).
+    PayloadTooLarge(runtime::Problem),
+    ///415: The request body is not of the documented media type (code `unsupported_media_type`).
+    UnsupportedMediaType(runtime::Problem),
+    ///500: The server failed (code `internal_error`) or cannot answer now (code `service_unavailable`).
+    InternalServerError(runtime::Problem),
+    ///503: The server failed (code `internal_error`) or cannot answer now (code `service_unavailable`).
+    ServiceUnavailable(runtime::Problem),
+}
+impl UploadDocumentResponse {
+    /// The HTTP response this value stands for: a success response
+    /// with its documented media type and headers, or the Error
+    /// object with this variant's status.
+    pub fn into_http(self) -> runtime::Reply<UploadDocument> {
+        match self {
+            UploadDocumentResponse::Created(body) => {
+                runtime::Reply::json(201u16, "application/json", body)
+            }
+            UploadDocumentResponse::BadRequest(problem) => {
+                runtime::Reply::problem(400u16, problem)
+            }
+            UploadDocumentResponse::Unauthorized(problem) => {
+                runtime::Reply::problem(401u16, problem)
+            }
+            UploadDocumentResponse::NotFound(problem) => {
+                runtime::Reply::problem(404u16, problem)
+            }
+            UploadDocumentResponse::PayloadTooLarge(problem) => {
+                runtime::Reply::problem(413u16, problem)
+            }
+            UploadDocumentResponse::UnsupportedMediaType(problem) => {
+                runtime::Reply::problem(415u16, problem)
+            }
+            UploadDocumentResponse::InternalServerError(problem) => {
+                runtime::Reply::problem(500u16, problem)
+            }
+            UploadDocumentResponse::ServiceUnavailable(problem) => {
                 runtime::Reply::problem(503u16, problem)
             }
         }
@@ -8555,6 +9001,19 @@ Marks the order shipped; the body, optional, says how.*/
         _parameters: runtime::Parameters<ShipOrder>,
         body: runtime::RequestBody<ShipOrder>,
     ) -> ::std::result::Result<runtime::Reply<ShipOrder>, types::Error>;
+    /**Attach a document to an order, with its scans
+
+A multipart form: typed text fields (`kind`, `note`, `pages`), one required file and any number of extra scans. progenitor's client cannot send multipart bodies: the generated client has no method for this one (its `LEFT_OUT_OF_THE_CLIENT` says so).*/
+    #[endpoint{method = POST,
+    path = "/v1/orders/{orderId}/documents",
+    operation_id = "uploadDocument",
+    tags = ["orders"],
+    }]
+    async fn upload_document(
+        rqctx: ::dropshot::RequestContext<Self::Context>,
+        _parameters: runtime::Parameters<UploadDocument>,
+        body: runtime::RequestBody<UploadDocument>,
+    ) -> ::std::result::Result<runtime::Reply<UploadDocument>, types::Error>;
     ///The order's photo
     #[endpoint{method = GET,
     path = "/v1/orders/{orderId}/photo",
@@ -8899,6 +9358,15 @@ Marks the order shipped; the body, optional, says how.*/
         order_id: ::std::num::NonZeroU64,
         body: ::std::option::Option<types::ShipOrderRequestBody>,
     ) -> impl ::std::future::Future<Output = ShipOrderResponse> + Send;
+    /**Attach a document to an order, with its scans
+
+A multipart form: typed text fields (`kind`, `note`, `pages`), one required file and any number of extra scans. progenitor's client cannot send multipart bodies: the generated client has no method for this one (its `LEFT_OUT_OF_THE_CLIENT` says so).*/
+    fn upload_document(
+        &self,
+        caller: &Self::Principal,
+        order_id: ::std::num::NonZeroU64,
+        body: runtime::Multipart<types::UploadDocumentRequestBodyFields>,
+    ) -> impl ::std::future::Future<Output = UploadDocumentResponse> + Send;
     ///The order's photo
     fn get_photo(
         &self,
@@ -9457,6 +9925,56 @@ impl<H: KitchenSinkHandlers> KitchenSinkApi for StrictServer<H> {
             };
             #[allow(deprecated)]
             let response = <H as KitchenSinkHandlers>::ship_order(
+                    handlers,
+                    &caller,
+                    path.order_id,
+                    body,
+                )
+                .await;
+            response.into_http()
+        }
+            .await;
+        ::std::result::Result::Ok(reply)
+    }
+    async fn upload_document(
+        rqctx: ::dropshot::RequestContext<Self::Context>,
+        _parameters: runtime::Parameters<UploadDocument>,
+        body: runtime::RequestBody<UploadDocument>,
+    ) -> ::std::result::Result<runtime::Reply<UploadDocument>, types::Error> {
+        let handlers = rqctx.context();
+        let reply = async {
+            let caller = match runtime::authenticate_with(
+                    handlers,
+                    &rqctx.request,
+                    UPLOAD_DOCUMENT.security,
+                )
+                .await
+            {
+                ::std::result::Result::Ok(caller) => caller,
+                ::std::result::Result::Err(rejection) => return rejection.into_reply(),
+            };
+            let (path, _) = match runtime::read_parameters::<
+                UploadDocumentPath,
+                runtime::NoParameters,
+                _,
+            >(&UPLOAD_DOCUMENT, &rqctx) {
+                ::std::result::Result::Ok(read) => read,
+                ::std::result::Result::Err(problem) => {
+                    return runtime::Reply::problem(400, problem);
+                }
+            };
+            let body = match body
+                .multipart::<types::UploadDocumentRequestBodyFields>()
+                .await
+                .and_then(runtime::required)
+            {
+                ::std::result::Result::Ok(body) => body,
+                ::std::result::Result::Err(rejection) => {
+                    return runtime::Reply::problem(rejection.status, rejection.problem);
+                }
+            };
+            #[allow(deprecated)]
+            let response = <H as KitchenSinkHandlers>::upload_document(
                     handlers,
                     &caller,
                     path.order_id,
@@ -10497,6 +11015,22 @@ pub fn register_endpoints<H: KitchenSinkHandlers>(
     endpoints
         .push(
             ::dropshot::ApiEndpoint::new(
+                    "uploadDocument".to_string(),
+                    <StrictServer<H> as KitchenSinkApi>::upload_document,
+                    ::dropshot::Method::POST,
+                    "application/json",
+                    "/v1/orders/{orderId}/documents",
+                    versions(),
+                )
+                .summary("Attach a document to an order, with its scans")
+                .description(
+                    "A multipart form: typed text fields (`kind`, `note`, `pages`), one required file and any number of extra scans. progenitor's client cannot send multipart bodies: the generated client has no method for this one (its `LEFT_OUT_OF_THE_CLIENT` says so).",
+                )
+                .tag("orders"),
+        );
+    endpoints
+        .push(
+            ::dropshot::ApiEndpoint::new(
                     "getPhoto".to_string(),
                     <StrictServer<H> as KitchenSinkApi>::get_photo,
                     ::dropshot::Method::GET,
@@ -11159,6 +11693,34 @@ pub fn register_endpoints<H: KitchenSinkHandlers>(
                         method,
                         "application/json",
                         "/v1/orders/{orderId}",
+                        versions(),
+                    )
+                    .visible(false),
+            );
+    }
+    for method in runtime::methods_other_than(&["POST"]) {
+        endpoints
+            .push(
+                ::dropshot::ApiEndpoint::new(
+                        runtime::not_allowed_id(
+                            &method,
+                            "/v1/orders/{orderId}/documents",
+                        ),
+                        |
+                            rqctx: ::dropshot::RequestContext<H>,
+                            _: runtime::Parameters<UploadDocument>|
+                        async move {
+                            runtime::method_not_allowed(
+                                    rqctx.request.method(),
+                                    rqctx.request.uri().path(),
+                                    "POST",
+                                    types::Error::from_problem,
+                                )
+                                .map_err(types::Error::from)
+                        },
+                        method,
+                        "application/json",
+                        "/v1/orders/{orderId}/documents",
                         versions(),
                     )
                     .visible(false),

@@ -19,7 +19,7 @@ use tokio_tungstenite::WebSocketStream;
 use tokio_tungstenite::tungstenite::Message;
 use tokio_tungstenite::tungstenite::protocol::Role;
 
-use crate::runtime::{AuthError, Authenticator, Bytes, Credential, Json, Payload, Problem, Upgrade};
+use crate::runtime::{AuthError, Authenticator, Bytes, Credential, Json, Multipart, Payload, Problem, Upgrade};
 
 /// The service: its API keys and its data.
 pub struct Service {
@@ -408,6 +408,29 @@ impl KitchenSinkHandlers for Service {
         }
         state.photos.insert(id, body);
         UploadPhotoResponse::NoContent
+    }
+
+    async fn upload_document(
+        &self,
+        _: &Caller,
+        order_id: NonZeroU64,
+        body: Multipart<types::UploadDocumentRequestBodyFields>,
+    ) -> UploadDocumentResponse {
+        if !self.state().orders.contains_key(&id_of(order_id)) {
+            return UploadDocumentResponse::NotFound(not_found("order", order_id));
+        }
+        // The layer checked that `file` is there, once.
+        let Some(file) = body.files.get("file") else {
+            return UploadDocumentResponse::InternalServerError(internal("no file part"));
+        };
+        UploadDocumentResponse::Created(Json::from(types::UploadDocumentResponseBody {
+            kind: body.fields.kind.to_string(),
+            note: body.fields.note.map(|note| note.to_string()),
+            pages: body.fields.pages.map(|pages| pages.get() as i32),
+            file_name: file.file_name.clone().unwrap_or_default(),
+            bytes: file.bytes.len() as i64,
+            scans: body.files.all("scans").count() as i32,
+        }))
     }
 
     async fn add_note(&self, _: &Caller, order_id: NonZeroU64, body: String) -> AddNoteResponse {

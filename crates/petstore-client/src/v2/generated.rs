@@ -447,3 +447,6 @@ pub mod prelude {
 pub const PRODUCTION_BASE_URL: &str = "https://petstore.example.com/v2";
 ///The Staging base URL, from the spec's `servers`.
 pub const STAGING_BASE_URL: &str = "https://staging.petstore.example.com/v2";
+/// The spec's operations this client has no method for, each with
+/// why (the server serves them all).
+pub const LEFT_OUT_OF_THE_CLIENT: &[&str] = &[];

@@ -10,6 +10,7 @@ use super::model::Context;
 use super::parameters::{option_str, scalar};
 use crate::codegen::spec::forms::{self, FormKind};
 use crate::codegen::spec::media::essence;
+use crate::codegen::spec::multipart::{self, Multipart};
 use crate::codegen::spec::{OperationRef, SpecError, is_xml, served_body};
 
 pub(super) struct RequestBody {
@@ -23,8 +24,12 @@ pub(super) struct RequestBody {
     pub(super) schema: syn::Ident,
     /// The body's Rust type (without the `Option` of an optional one).
     pub(super) ty: TokenStream,
-    /// For a form: each field's name and `runtime::Scalar`.
+    /// For a form (and a multipart body's text parts): each field's name
+    /// and `runtime::FormField`.
     pub(super) form_fields: Vec<(String, TokenStream)>,
+    /// For a multipart body: its `runtime::FileParts`, and the type of its
+    /// text fields.
+    pub(super) multipart: Option<(TokenStream, TokenStream)>,
     pub(super) doc_name: String,
 }
 
@@ -41,9 +46,10 @@ impl RequestBody {
     /// The expression that reads the body (`body`, the extractor) as the
     /// handler's argument, or the rejection.
     pub(super) fn read(&self) -> TokenStream {
-        let read = match self.kind {
-            "Binary" => quote!(body.bytes()),
-            "Text" => quote!(body.text()),
+        let read = match (self.kind, &self.multipart) {
+            ("Binary", _) => quote!(body.bytes()),
+            ("Text", _) => quote!(body.text()),
+            (_, Some((_, fields))) => quote!(body.multipart::<#fields>().await),
             _ => {
                 let ty = &self.ty;
                 quote!(body.decode::<#ty>())
@@ -61,6 +67,10 @@ impl RequestBody {
         let kind = quote::format_ident!("{}", self.kind);
         let description = option_str(self.description.as_deref());
         let fields = self.form_fields.iter().map(|(name, kind)| quote!((#name, #kind),));
+        let file_parts = match &self.multipart {
+            Some((file_parts, _)) => file_parts.clone(),
+            None => quote!(runtime::FileParts::Named(&[])),
+        };
         let alternatives = self.alternatives.iter().map(|(media_type, kind)| {
             let kind = quote::format_ident!("{}", kind);
             quote!((#media_type, runtime::BodyKind::#kind),)
@@ -74,6 +84,7 @@ impl RequestBody {
                 description: #description,
                 schema: &#schema,
                 form_fields: &[#(#fields)*],
+                file_parts: #file_parts,
                 doc_name: #doc_name,
             })
         }
@@ -93,9 +104,32 @@ pub(super) fn describe_body(cx: &mut Context<'_>, op: &OperationRef<'_>) -> Resu
     let schema = &media["schema"];
     let name = format!("{}-request-body", op.operation_id());
     let kind = body_kind(media_type);
-    let ty = match kind {
-        "Binary" => quote!(runtime::Bytes),
-        "Text" => quote!(::std::string::String),
+    let static_name = format!("{}_body", op.operation_id());
+    let shape = match kind {
+        "Multipart" => Some(multipart::multipart(cx.spec, schema, &at)?),
+        _ => None,
+    };
+    // A multipart body's text fields: their schema (validated, typed and
+    // read as a form's), its files aside.
+    let fields_schema = match &shape {
+        Some(Multipart::Fields { fields, .. }) => Some(fields.clone()),
+        _ => None,
+    };
+    let multipart = match &shape {
+        Some(Multipart::Whole) => Some((quote!(runtime::FileParts::All), quote!(runtime::NoFields))),
+        Some(Multipart::Fields { files, fields }) => {
+            let files = files.iter().map(
+                |(name, list, required)| quote!((#name, runtime::FileField { list: #list, required: #required }),),
+            );
+            let fields_ty = cx.types.add(fields, &format!("{name}-fields"), &at)?;
+            Some((quote!(runtime::FileParts::Named(&[#(#files)*])), fields_ty))
+        }
+        None => None,
+    };
+    let ty = match (kind, &multipart) {
+        ("Binary", _) => quote!(runtime::Bytes),
+        ("Text", _) => quote!(::std::string::String),
+        (_, Some((_, fields_ty))) => quote!(runtime::Multipart<#fields_ty>),
         _ => cx.types.add(schema, &name, &at)?,
     };
     let alternatives: Vec<(String, &'static str)> = served
@@ -105,23 +139,31 @@ pub(super) fn describe_body(cx: &mut Context<'_>, op: &OperationRef<'_>) -> Resu
         .collect();
     // A form's fields are read by their types, whichever media type is
     // the handler's.
-    let form_fields = match std::iter::once(kind)
-        .chain(alternatives.iter().map(|(_, k)| *k))
-        .any(|k| k == "Form")
-    {
-        true => form_fields(cx, schema, &at)?,
-        false => Vec::new(),
+    let form_fields = match (
+        &fields_schema,
+        std::iter::once(kind)
+            .chain(alternatives.iter().map(|(_, k)| *k))
+            .any(|k| k == "Form"),
+    ) {
+        (Some(fields), _) => form_fields(cx, fields, &at)?,
+        (None, true) => form_fields(cx, schema, &at)?,
+        (None, false) => Vec::new(),
     };
-    let static_name = format!("{}_body", op.operation_id());
+    let schema_ident = match &fields_schema {
+        // Documented as the spec writes it; validated without its files.
+        Some(fields) => cx.schemas.add_documented(&static_name, schema, fields, &at)?,
+        None => cx.schemas.add(&static_name, schema, &at)?,
+    };
     Ok(Some(RequestBody {
         media_type: media_type.to_string(),
         kind,
         alternatives,
         required: body["required"].as_bool().unwrap_or(false),
         description: body["description"].as_str().map(str::to_string),
-        schema: cx.schemas.add(&static_name, schema, &at)?,
+        schema: schema_ident,
         ty,
         form_fields,
+        multipart,
         doc_name: heck::ToPascalCase::to_pascal_case(name.as_str()),
     }))
 }
@@ -135,6 +177,7 @@ fn body_kind(media_type: &str) -> &'static str {
         "application/octet-stream" => "Binary",
         "text/plain" => "Text",
         "application/x-www-form-urlencoded" => "Form",
+        "multipart/form-data" => "Multipart",
         _ => "Json",
     }
 }

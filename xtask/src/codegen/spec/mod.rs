@@ -13,6 +13,7 @@ mod checks;
 pub mod forms;
 pub mod leave_out;
 pub mod media;
+pub mod multipart;
 mod names;
 mod router;
 mod servers;

@@ -252,6 +252,7 @@ static ADD_PET: runtime::Operation = runtime::Operation {
         description: ::std::option::Option::Some("Pet to add to the store"),
         schema: &ADD_PET_BODY,
         form_fields: &[],
+        file_parts: runtime::FileParts::Named(&[]),
         doc_name: "AddPetRequestBody",
     }),
     responses: &[

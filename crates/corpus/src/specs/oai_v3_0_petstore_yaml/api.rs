@@ -243,6 +243,7 @@ static CREATE_PETS: runtime::Operation = runtime::Operation {
         description: ::std::option::Option::None,
         schema: &CREATE_PETS_BODY,
         form_fields: &[],
+        file_parts: runtime::FileParts::Named(&[]),
         doc_name: "CreatePetsRequestBody",
     }),
     responses: &[

@@ -321,6 +321,7 @@ static PERFORM_SEARCH: runtime::Operation = runtime::Operation {
             ("rows", runtime::FormField::One(runtime::Scalar::Integer)),
             ("start", runtime::FormField::One(runtime::Scalar::Integer)),
         ],
+        file_parts: runtime::FileParts::Named(&[]),
         doc_name: "PerformSearchRequestBody",
     }),
     responses: &[

@@ -697,6 +697,7 @@ static TASK_SUBMIT: runtime::Operation = runtime::Operation {
         description: ::std::option::Option::None,
         schema: &TASK_SUBMIT_BODY,
         form_fields: &[],
+        file_parts: runtime::FileParts::Named(&[]),
         doc_name: "TaskSubmitRequestBody",
     }),
     responses: &[
@@ -902,6 +903,7 @@ static USER_CREATE: runtime::Operation = runtime::Operation {
         description: ::std::option::Option::None,
         schema: &USER_CREATE_BODY,
         form_fields: &[],
+        file_parts: runtime::FileParts::Named(&[]),
         doc_name: "UserCreateRequestBody",
     }),
     responses: &[
@@ -983,6 +985,7 @@ static WHOAMI_PUT_NAME: runtime::Operation = runtime::Operation {
         description: ::std::option::Option::None,
         schema: &WHOAMI_PUT_NAME_BODY,
         form_fields: &[],
+        file_parts: runtime::FileParts::Named(&[]),
         doc_name: "WhoamiPutNameRequestBody",
     }),
     responses: &[
@@ -1023,6 +1026,7 @@ static WORKER_BOOTSTRAP: runtime::Operation = runtime::Operation {
         description: ::std::option::Option::None,
         schema: &WORKER_BOOTSTRAP_BODY,
         form_fields: &[],
+        file_parts: runtime::FileParts::Named(&[]),
         doc_name: "WorkerBootstrapRequestBody",
     }),
     responses: &[
@@ -1115,6 +1119,7 @@ static WORKER_TASK_APPEND: runtime::Operation = runtime::Operation {
         description: ::std::option::Option::None,
         schema: &WORKER_TASK_APPEND_BODY,
         form_fields: &[],
+        file_parts: runtime::FileParts::Named(&[]),
         doc_name: "WorkerTaskAppendRequestBody",
     }),
     responses: &[
@@ -1166,6 +1171,7 @@ static WORKER_TASK_UPLOAD_CHUNK: runtime::Operation = runtime::Operation {
         description: ::std::option::Option::None,
         schema: &WORKER_TASK_UPLOAD_CHUNK_BODY,
         form_fields: &[],
+        file_parts: runtime::FileParts::Named(&[]),
         doc_name: "WorkerTaskUploadChunkRequestBody",
     }),
     responses: &[
@@ -1222,6 +1228,7 @@ static WORKER_TASK_COMPLETE: runtime::Operation = runtime::Operation {
         description: ::std::option::Option::None,
         schema: &WORKER_TASK_COMPLETE_BODY,
         form_fields: &[],
+        file_parts: runtime::FileParts::Named(&[]),
         doc_name: "WorkerTaskCompleteRequestBody",
     }),
     responses: &[
@@ -1273,6 +1280,7 @@ static WORKER_TASK_ADD_OUTPUT: runtime::Operation = runtime::Operation {
         description: ::std::option::Option::None,
         schema: &WORKER_TASK_ADD_OUTPUT_BODY,
         form_fields: &[],
+        file_parts: runtime::FileParts::Named(&[]),
         doc_name: "WorkerTaskAddOutputRequestBody",
     }),
     responses: &[

@@ -110,6 +110,7 @@ static UNO: runtime::Operation = runtime::Operation {
         description: ::std::option::Option::None,
         schema: &UNO_BODY,
         form_fields: &[],
+        file_parts: runtime::FileParts::Named(&[]),
         doc_name: "UnoRequestBody",
     }),
     responses: &[],

@@ -225,6 +225,7 @@ static ENROL: runtime::Operation = runtime::Operation {
         description: ::std::option::Option::None,
         schema: &ENROL_BODY,
         form_fields: &[],
+        file_parts: runtime::FileParts::Named(&[]),
         doc_name: "EnrolRequestBody",
     }),
     responses: &[
@@ -337,6 +338,7 @@ static REPORT_FINISH: runtime::Operation = runtime::Operation {
         description: ::std::option::Option::None,
         schema: &REPORT_FINISH_BODY,
         form_fields: &[],
+        file_parts: runtime::FileParts::Named(&[]),
         doc_name: "ReportFinishRequestBody",
     }),
     responses: &[
@@ -382,6 +384,7 @@ static REPORT_OUTPUT: runtime::Operation = runtime::Operation {
         description: ::std::option::Option::None,
         schema: &REPORT_OUTPUT_BODY,
         form_fields: &[],
+        file_parts: runtime::FileParts::Named(&[]),
         doc_name: "ReportOutputRequestBody",
     }),
     responses: &[
@@ -427,6 +430,7 @@ static REPORT_START: runtime::Operation = runtime::Operation {
         description: ::std::option::Option::None,
         schema: &REPORT_START_BODY,
         form_fields: &[],
+        file_parts: runtime::FileParts::Named(&[]),
         doc_name: "ReportStartRequestBody",
     }),
     responses: &[

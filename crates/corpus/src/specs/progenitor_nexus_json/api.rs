@@ -11612,6 +11612,7 @@ static DEVICE_AUTH_REQUEST: runtime::Operation = runtime::Operation {
         description: ::std::option::Option::None,
         schema: &DEVICE_AUTH_REQUEST_BODY,
         form_fields: &[("client_id", runtime::FormField::One(runtime::Scalar::String))],
+        file_parts: runtime::FileParts::Named(&[]),
         doc_name: "DeviceAuthRequestRequestBody",
     }),
     responses: &[],
@@ -11656,6 +11657,7 @@ static DEVICE_AUTH_CONFIRM: runtime::Operation = runtime::Operation {
         description: ::std::option::Option::None,
         schema: &DEVICE_AUTH_CONFIRM_BODY,
         form_fields: &[],
+        file_parts: runtime::FileParts::Named(&[]),
         doc_name: "DeviceAuthConfirmRequestBody",
     }),
     responses: &[
@@ -11721,6 +11723,7 @@ static DEVICE_ACCESS_TOKEN: runtime::Operation = runtime::Operation {
             ("device_code", runtime::FormField::One(runtime::Scalar::String)),
             ("grant_type", runtime::FormField::One(runtime::Scalar::String)),
         ],
+        file_parts: runtime::FileParts::Named(&[]),
         doc_name: "DeviceAccessTokenRequestBody",
     }),
     responses: &[],
@@ -11857,6 +11860,7 @@ static LOGIN_SPOOF: runtime::Operation = runtime::Operation {
         description: ::std::option::Option::None,
         schema: &LOGIN_SPOOF_BODY,
         form_fields: &[],
+        file_parts: runtime::FileParts::Named(&[]),
         doc_name: "LoginSpoofRequestBody",
     }),
     responses: &[
@@ -11929,6 +11933,7 @@ static LOGIN_LOCAL: runtime::Operation = runtime::Operation {
         description: ::std::option::Option::None,
         schema: &LOGIN_LOCAL_BODY,
         form_fields: &[],
+        file_parts: runtime::FileParts::Named(&[]),
         doc_name: "LoginLocalRequestBody",
     }),
     responses: &[
@@ -12098,6 +12103,7 @@ static LOGIN_SAML: runtime::Operation = runtime::Operation {
         description: ::std::option::Option::None,
         schema: &LOGIN_SAML_BODY,
         form_fields: &[],
+        file_parts: runtime::FileParts::Named(&[]),
         doc_name: "LoginSamlRequestBody",
     }),
     responses: &[
@@ -12310,6 +12316,7 @@ static ORGANIZATION_CREATE: runtime::Operation = runtime::Operation {
         description: ::std::option::Option::None,
         schema: &ORGANIZATION_CREATE_BODY,
         form_fields: &[],
+        file_parts: runtime::FileParts::Named(&[]),
         doc_name: "OrganizationCreateRequestBody",
     }),
     responses: &[
@@ -12455,6 +12462,7 @@ static ORGANIZATION_UPDATE: runtime::Operation = runtime::Operation {
         description: ::std::option::Option::None,
         schema: &ORGANIZATION_UPDATE_BODY,
         form_fields: &[],
+        file_parts: runtime::FileParts::Named(&[]),
         doc_name: "OrganizationUpdateRequestBody",
     }),
     responses: &[
@@ -12663,6 +12671,7 @@ static ORGANIZATION_POLICY_UPDATE: runtime::Operation = runtime::Operation {
         description: ::std::option::Option::None,
         schema: &ORGANIZATION_POLICY_UPDATE_BODY,
         form_fields: &[],
+        file_parts: runtime::FileParts::Named(&[]),
         doc_name: "OrganizationPolicyUpdateRequestBody",
     }),
     responses: &[
@@ -12842,6 +12851,7 @@ static PROJECT_CREATE: runtime::Operation = runtime::Operation {
         description: ::std::option::Option::None,
         schema: &PROJECT_CREATE_BODY,
         form_fields: &[],
+        file_parts: runtime::FileParts::Named(&[]),
         doc_name: "ProjectCreateRequestBody",
     }),
     responses: &[
@@ -13011,6 +13021,7 @@ static PROJECT_UPDATE: runtime::Operation = runtime::Operation {
         description: ::std::option::Option::None,
         schema: &PROJECT_UPDATE_BODY,
         form_fields: &[],
+        file_parts: runtime::FileParts::Named(&[]),
         doc_name: "ProjectUpdateRequestBody",
     }),
     responses: &[
@@ -13289,6 +13300,7 @@ static DISK_CREATE: runtime::Operation = runtime::Operation {
         description: ::std::option::Option::None,
         schema: &DISK_CREATE_BODY,
         form_fields: &[],
+        file_parts: runtime::FileParts::Named(&[]),
         doc_name: "DiskCreateRequestBody",
     }),
     responses: &[
@@ -13809,6 +13821,7 @@ static IMAGE_CREATE: runtime::Operation = runtime::Operation {
         description: ::std::option::Option::None,
         schema: &IMAGE_CREATE_BODY,
         form_fields: &[],
+        file_parts: runtime::FileParts::Named(&[]),
         doc_name: "ImageCreateRequestBody",
     }),
     responses: &[
@@ -14183,6 +14196,7 @@ static INSTANCE_CREATE: runtime::Operation = runtime::Operation {
         description: ::std::option::Option::None,
         schema: &INSTANCE_CREATE_BODY,
         form_fields: &[],
+        file_parts: runtime::FileParts::Named(&[]),
         doc_name: "InstanceCreateRequestBody",
     }),
     responses: &[
@@ -14573,6 +14587,7 @@ static INSTANCE_DISK_ATTACH: runtime::Operation = runtime::Operation {
         description: ::std::option::Option::None,
         schema: &INSTANCE_DISK_ATTACH_BODY,
         form_fields: &[],
+        file_parts: runtime::FileParts::Named(&[]),
         doc_name: "InstanceDiskAttachRequestBody",
     }),
     responses: &[
@@ -14670,6 +14685,7 @@ static INSTANCE_DISK_DETACH: runtime::Operation = runtime::Operation {
         description: ::std::option::Option::None,
         schema: &INSTANCE_DISK_DETACH_BODY,
         form_fields: &[],
+        file_parts: runtime::FileParts::Named(&[]),
         doc_name: "InstanceDiskDetachRequestBody",
     }),
     responses: &[
@@ -14855,6 +14871,7 @@ static INSTANCE_MIGRATE: runtime::Operation = runtime::Operation {
         description: ::std::option::Option::None,
         schema: &INSTANCE_MIGRATE_BODY,
         form_fields: &[],
+        file_parts: runtime::FileParts::Named(&[]),
         doc_name: "InstanceMigrateRequestBody",
     }),
     responses: &[
@@ -15074,6 +15091,7 @@ static INSTANCE_NETWORK_INTERFACE_CREATE: runtime::Operation = runtime::Operatio
         description: ::std::option::Option::None,
         schema: &INSTANCE_NETWORK_INTERFACE_CREATE_BODY,
         form_fields: &[],
+        file_parts: runtime::FileParts::Named(&[]),
         doc_name: "InstanceNetworkInterfaceCreateRequestBody",
     }),
     responses: &[
@@ -15279,6 +15297,7 @@ static INSTANCE_NETWORK_INTERFACE_UPDATE: runtime::Operation = runtime::Operatio
         description: ::std::option::Option::None,
         schema: &INSTANCE_NETWORK_INTERFACE_UPDATE_BODY,
         form_fields: &[],
+        file_parts: runtime::FileParts::Named(&[]),
         doc_name: "InstanceNetworkInterfaceUpdateRequestBody",
     }),
     responses: &[
@@ -16078,6 +16097,7 @@ static PROJECT_POLICY_UPDATE: runtime::Operation = runtime::Operation {
         description: ::std::option::Option::None,
         schema: &PROJECT_POLICY_UPDATE_BODY,
         form_fields: &[],
+        file_parts: runtime::FileParts::Named(&[]),
         doc_name: "ProjectPolicyUpdateRequestBody",
     }),
     responses: &[
@@ -16281,6 +16301,7 @@ static SNAPSHOT_CREATE: runtime::Operation = runtime::Operation {
         description: ::std::option::Option::None,
         schema: &SNAPSHOT_CREATE_BODY,
         form_fields: &[],
+        file_parts: runtime::FileParts::Named(&[]),
         doc_name: "SnapshotCreateRequestBody",
     }),
     responses: &[
@@ -16655,6 +16676,7 @@ static VPC_CREATE: runtime::Operation = runtime::Operation {
         description: ::std::option::Option::None,
         schema: &VPC_CREATE_BODY,
         form_fields: &[],
+        file_parts: runtime::FileParts::Named(&[]),
         doc_name: "VpcCreateRequestBody",
     }),
     responses: &[
@@ -16840,6 +16862,7 @@ static VPC_UPDATE: runtime::Operation = runtime::Operation {
         description: ::std::option::Option::None,
         schema: &VPC_UPDATE_BODY,
         form_fields: &[],
+        file_parts: runtime::FileParts::Named(&[]),
         doc_name: "VpcUpdateRequestBody",
     }),
     responses: &[
@@ -17108,6 +17131,7 @@ static VPC_FIREWALL_RULES_UPDATE: runtime::Operation = runtime::Operation {
         description: ::std::option::Option::None,
         schema: &VPC_FIREWALL_RULES_UPDATE_BODY,
         form_fields: &[],
+        file_parts: runtime::FileParts::Named(&[]),
         doc_name: "VpcFirewallRulesUpdateRequestBody",
     }),
     responses: &[
@@ -17327,6 +17351,7 @@ static VPC_ROUTER_CREATE: runtime::Operation = runtime::Operation {
         description: ::std::option::Option::None,
         schema: &VPC_ROUTER_CREATE_BODY,
         form_fields: &[],
+        file_parts: runtime::FileParts::Named(&[]),
         doc_name: "VpcRouterCreateRequestBody",
     }),
     responses: &[
@@ -17532,6 +17557,7 @@ static VPC_ROUTER_UPDATE: runtime::Operation = runtime::Operation {
         description: ::std::option::Option::None,
         schema: &VPC_ROUTER_UPDATE_BODY,
         form_fields: &[],
+        file_parts: runtime::FileParts::Named(&[]),
         doc_name: "VpcRouterUpdateRequestBody",
     }),
     responses: &[
@@ -17864,6 +17890,7 @@ static VPC_ROUTER_ROUTE_CREATE: runtime::Operation = runtime::Operation {
         description: ::std::option::Option::None,
         schema: &VPC_ROUTER_ROUTE_CREATE_BODY,
         form_fields: &[],
+        file_parts: runtime::FileParts::Named(&[]),
         doc_name: "VpcRouterRouteCreateRequestBody",
     }),
     responses: &[
@@ -18089,6 +18116,7 @@ static VPC_ROUTER_ROUTE_UPDATE: runtime::Operation = runtime::Operation {
         description: ::std::option::Option::None,
         schema: &VPC_ROUTER_ROUTE_UPDATE_BODY,
         form_fields: &[],
+        file_parts: runtime::FileParts::Named(&[]),
         doc_name: "VpcRouterRouteUpdateRequestBody",
     }),
     responses: &[
@@ -18411,6 +18439,7 @@ static VPC_SUBNET_CREATE: runtime::Operation = runtime::Operation {
         description: ::std::option::Option::None,
         schema: &VPC_SUBNET_CREATE_BODY,
         form_fields: &[],
+        file_parts: runtime::FileParts::Named(&[]),
         doc_name: "VpcSubnetCreateRequestBody",
     }),
     responses: &[
@@ -18616,6 +18645,7 @@ static VPC_SUBNET_UPDATE: runtime::Operation = runtime::Operation {
         description: ::std::option::Option::None,
         schema: &VPC_SUBNET_UPDATE_BODY,
         form_fields: &[],
+        file_parts: runtime::FileParts::Named(&[]),
         doc_name: "VpcSubnetUpdateRequestBody",
     }),
     responses: &[
@@ -18964,6 +18994,7 @@ static POLICY_UPDATE: runtime::Operation = runtime::Operation {
         description: ::std::option::Option::None,
         schema: &POLICY_UPDATE_BODY,
         form_fields: &[],
+        file_parts: runtime::FileParts::Named(&[]),
         doc_name: "PolicyUpdateRequestBody",
     }),
     responses: &[
@@ -19421,6 +19452,7 @@ static SESSION_SSHKEY_CREATE: runtime::Operation = runtime::Operation {
         description: ::std::option::Option::None,
         schema: &SESSION_SSHKEY_CREATE_BODY,
         form_fields: &[],
+        file_parts: runtime::FileParts::Named(&[]),
         doc_name: "SessionSshkeyCreateRequestBody",
     }),
     responses: &[
@@ -19914,6 +19946,7 @@ static CERTIFICATE_CREATE: runtime::Operation = runtime::Operation {
         description: ::std::option::Option::None,
         schema: &CERTIFICATE_CREATE_BODY,
         form_fields: &[],
+        file_parts: runtime::FileParts::Named(&[]),
         doc_name: "CertificateCreateRequestBody",
     }),
     responses: &[
@@ -20717,6 +20750,7 @@ static SYSTEM_IMAGE_CREATE: runtime::Operation = runtime::Operation {
         description: ::std::option::Option::None,
         schema: &SYSTEM_IMAGE_CREATE_BODY,
         form_fields: &[],
+        file_parts: runtime::FileParts::Named(&[]),
         doc_name: "SystemImageCreateRequestBody",
     }),
     responses: &[
@@ -21006,6 +21040,7 @@ static IP_POOL_CREATE: runtime::Operation = runtime::Operation {
         description: ::std::option::Option::None,
         schema: &IP_POOL_CREATE_BODY,
         form_fields: &[],
+        file_parts: runtime::FileParts::Named(&[]),
         doc_name: "IpPoolCreateRequestBody",
     }),
     responses: &[
@@ -21151,6 +21186,7 @@ static IP_POOL_UPDATE: runtime::Operation = runtime::Operation {
         description: ::std::option::Option::None,
         schema: &IP_POOL_UPDATE_BODY,
         form_fields: &[],
+        file_parts: runtime::FileParts::Named(&[]),
         doc_name: "IpPoolUpdateRequestBody",
     }),
     responses: &[
@@ -21383,6 +21419,7 @@ static IP_POOL_RANGE_ADD: runtime::Operation = runtime::Operation {
         description: ::std::option::Option::None,
         schema: &IP_POOL_RANGE_ADD_BODY,
         form_fields: &[],
+        file_parts: runtime::FileParts::Named(&[]),
         doc_name: "IpPoolRangeAddRequestBody",
     }),
     responses: &[
@@ -21460,6 +21497,7 @@ static IP_POOL_RANGE_REMOVE: runtime::Operation = runtime::Operation {
         description: ::std::option::Option::None,
         schema: &IP_POOL_RANGE_REMOVE_BODY,
         form_fields: &[],
+        file_parts: runtime::FileParts::Named(&[]),
         doc_name: "IpPoolRangeRemoveRequestBody",
     }),
     responses: &[
@@ -21660,6 +21698,7 @@ static IP_POOL_SERVICE_RANGE_ADD: runtime::Operation = runtime::Operation {
         description: ::std::option::Option::None,
         schema: &IP_POOL_SERVICE_RANGE_ADD_BODY,
         form_fields: &[],
+        file_parts: runtime::FileParts::Named(&[]),
         doc_name: "IpPoolServiceRangeAddRequestBody",
     }),
     responses: &[
@@ -21726,6 +21765,7 @@ static IP_POOL_SERVICE_RANGE_REMOVE: runtime::Operation = runtime::Operation {
         description: ::std::option::Option::None,
         schema: &IP_POOL_SERVICE_RANGE_REMOVE_BODY,
         form_fields: &[],
+        file_parts: runtime::FileParts::Named(&[]),
         doc_name: "IpPoolServiceRangeRemoveRequestBody",
     }),
     responses: &[
@@ -21972,6 +22012,7 @@ static SYSTEM_POLICY_UPDATE: runtime::Operation = runtime::Operation {
         description: ::std::option::Option::None,
         schema: &SYSTEM_POLICY_UPDATE_BODY,
         form_fields: &[],
+        file_parts: runtime::FileParts::Named(&[]),
         doc_name: "SystemPolicyUpdateRequestBody",
     }),
     responses: &[
@@ -22290,6 +22331,7 @@ static SILO_CREATE: runtime::Operation = runtime::Operation {
         description: ::std::option::Option::None,
         schema: &SILO_CREATE_BODY,
         form_fields: &[],
+        file_parts: runtime::FileParts::Named(&[]),
         doc_name: "SiloCreateRequestBody",
     }),
     responses: &[
@@ -22600,6 +22642,7 @@ static LOCAL_IDP_USER_CREATE: runtime::Operation = runtime::Operation {
         description: ::std::option::Option::None,
         schema: &LOCAL_IDP_USER_CREATE_BODY,
         form_fields: &[],
+        file_parts: runtime::FileParts::Named(&[]),
         doc_name: "LocalIdpUserCreateRequestBody",
     }),
     responses: &[
@@ -22760,6 +22803,7 @@ static LOCAL_IDP_USER_SET_PASSWORD: runtime::Operation = runtime::Operation {
         description: ::std::option::Option::None,
         schema: &LOCAL_IDP_USER_SET_PASSWORD_BODY,
         form_fields: &[],
+        file_parts: runtime::FileParts::Named(&[]),
         doc_name: "LocalIdpUserSetPasswordRequestBody",
     }),
     responses: &[
@@ -22832,6 +22876,7 @@ static SAML_IDENTITY_PROVIDER_CREATE: runtime::Operation = runtime::Operation {
         description: ::std::option::Option::None,
         schema: &SAML_IDENTITY_PROVIDER_CREATE_BODY,
         form_fields: &[],
+        file_parts: runtime::FileParts::Named(&[]),
         doc_name: "SamlIdentityProviderCreateRequestBody",
     }),
     responses: &[
@@ -23057,6 +23102,7 @@ static SILO_POLICY_UPDATE: runtime::Operation = runtime::Operation {
         description: ::std::option::Option::None,
         schema: &SILO_POLICY_UPDATE_BODY,
         form_fields: &[],
+        file_parts: runtime::FileParts::Named(&[]),
         doc_name: "SiloPolicyUpdateRequestBody",
     }),
     responses: &[
@@ -23770,6 +23816,7 @@ static DISK_CREATE_V1: runtime::Operation = runtime::Operation {
         description: ::std::option::Option::None,
         schema: &DISK_CREATE_V1_BODY,
         form_fields: &[],
+        file_parts: runtime::FileParts::Named(&[]),
         doc_name: "DiskCreateV1RequestBody",
     }),
     responses: &[
@@ -24140,6 +24187,7 @@ static INSTANCE_CREATE_V1: runtime::Operation = runtime::Operation {
         description: ::std::option::Option::None,
         schema: &INSTANCE_CREATE_V1_BODY,
         form_fields: &[],
+        file_parts: runtime::FileParts::Named(&[]),
         doc_name: "InstanceCreateV1RequestBody",
     }),
     responses: &[
@@ -24530,6 +24578,7 @@ static INSTANCE_DISK_ATTACH_V1: runtime::Operation = runtime::Operation {
         description: ::std::option::Option::None,
         schema: &INSTANCE_DISK_ATTACH_V1_BODY,
         form_fields: &[],
+        file_parts: runtime::FileParts::Named(&[]),
         doc_name: "InstanceDiskAttachV1RequestBody",
     }),
     responses: &[
@@ -24627,6 +24676,7 @@ static INSTANCE_DISK_DETACH_V1: runtime::Operation = runtime::Operation {
         description: ::std::option::Option::None,
         schema: &INSTANCE_DISK_DETACH_V1_BODY,
         form_fields: &[],
+        file_parts: runtime::FileParts::Named(&[]),
         doc_name: "InstanceDiskDetachV1RequestBody",
     }),
     responses: &[
@@ -24724,6 +24774,7 @@ static INSTANCE_MIGRATE_V1: runtime::Operation = runtime::Operation {
         description: ::std::option::Option::None,
         schema: &INSTANCE_MIGRATE_V1_BODY,
         form_fields: &[],
+        file_parts: runtime::FileParts::Named(&[]),
         doc_name: "InstanceMigrateV1RequestBody",
     }),
     responses: &[
@@ -25353,6 +25404,7 @@ static ORGANIZATION_CREATE_V1: runtime::Operation = runtime::Operation {
         description: ::std::option::Option::None,
         schema: &ORGANIZATION_CREATE_V1_BODY,
         form_fields: &[],
+        file_parts: runtime::FileParts::Named(&[]),
         doc_name: "OrganizationCreateV1RequestBody",
     }),
     responses: &[
@@ -25498,6 +25550,7 @@ static ORGANIZATION_UPDATE_V1: runtime::Operation = runtime::Operation {
         description: ::std::option::Option::None,
         schema: &ORGANIZATION_UPDATE_V1_BODY,
         form_fields: &[],
+        file_parts: runtime::FileParts::Named(&[]),
         doc_name: "OrganizationUpdateV1RequestBody",
     }),
     responses: &[
@@ -25706,6 +25759,7 @@ static ORGANIZATION_POLICY_UPDATE_V1: runtime::Operation = runtime::Operation {
         description: ::std::option::Option::None,
         schema: &ORGANIZATION_POLICY_UPDATE_V1_BODY,
         form_fields: &[],
+        file_parts: runtime::FileParts::Named(&[]),
         doc_name: "OrganizationPolicyUpdateV1RequestBody",
     }),
     responses: &[
@@ -25885,6 +25939,7 @@ static PROJECT_CREATE_V1: runtime::Operation = runtime::Operation {
         description: ::std::option::Option::None,
         schema: &PROJECT_CREATE_V1_BODY,
         form_fields: &[],
+        file_parts: runtime::FileParts::Named(&[]),
         doc_name: "ProjectCreateV1RequestBody",
     }),
     responses: &[
@@ -26050,6 +26105,7 @@ static PROJECT_UPDATE_V1: runtime::Operation = runtime::Operation {
         description: ::std::option::Option::None,
         schema: &PROJECT_UPDATE_V1_BODY,
         form_fields: &[],
+        file_parts: runtime::FileParts::Named(&[]),
         doc_name: "ProjectUpdateV1RequestBody",
     }),
     responses: &[
@@ -26288,6 +26344,7 @@ static PROJECT_POLICY_UPDATE_V1: runtime::Operation = runtime::Operation {
         description: ::std::option::Option::None,
         schema: &PROJECT_POLICY_UPDATE_V1_BODY,
         form_fields: &[],
+        file_parts: runtime::FileParts::Named(&[]),
         doc_name: "ProjectPolicyUpdateV1RequestBody",
     }),
     responses: &[
@@ -26658,6 +26715,7 @@ static SYSTEM_UPDATE_START: runtime::Operation = runtime::Operation {
         description: ::std::option::Option::None,
         schema: &SYSTEM_UPDATE_START_BODY,
         form_fields: &[],
+        file_parts: runtime::FileParts::Named(&[]),
         doc_name: "SystemUpdateStartRequestBody",
     }),
     responses: &[

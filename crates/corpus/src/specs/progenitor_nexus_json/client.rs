@@ -17079,3 +17079,6 @@ impl progenitor_client::ClientHooks<Credentials> for Client {
             .map_err(progenitor_client::Error::InvalidRequest)
     }
 }
+/// The spec's operations this client has no method for, each with
+/// why (the server serves them all).
+pub const LEFT_OUT_OF_THE_CLIENT: &[&str] = &[];

@@ -832,6 +832,7 @@ static INSTANCE_ENSURE: runtime::Operation = runtime::Operation {
         description: ::std::option::Option::None,
         schema: &INSTANCE_ENSURE_BODY,
         form_fields: &[],
+        file_parts: runtime::FileParts::Named(&[]),
         doc_name: "InstanceEnsureRequestBody",
     }),
     responses: &[
@@ -976,6 +977,7 @@ static INSTANCE_MIGRATE_STATUS: runtime::Operation = runtime::Operation {
         description: ::std::option::Option::None,
         schema: &INSTANCE_MIGRATE_STATUS_BODY,
         form_fields: &[],
+        file_parts: runtime::FileParts::Named(&[]),
         doc_name: "InstanceMigrateStatusRequestBody",
     }),
     responses: &[
@@ -1094,6 +1096,7 @@ static INSTANCE_STATE_PUT: runtime::Operation = runtime::Operation {
         description: ::std::option::Option::None,
         schema: &INSTANCE_STATE_PUT_BODY,
         form_fields: &[],
+        file_parts: runtime::FileParts::Named(&[]),
         doc_name: "InstanceStatePutRequestBody",
     }),
     responses: &[
@@ -1155,6 +1158,7 @@ static INSTANCE_STATE_MONITOR: runtime::Operation = runtime::Operation {
         description: ::std::option::Option::None,
         schema: &INSTANCE_STATE_MONITOR_BODY,
         form_fields: &[],
+        file_parts: runtime::FileParts::Named(&[]),
         doc_name: "InstanceStateMonitorRequestBody",
     }),
     responses: &[

@@ -748,6 +748,7 @@ static LOGIN: runtime::Operation = runtime::Operation {
         description: ::std::option::Option::Some("Credentials to use"),
         schema: &LOGIN_BODY,
         form_fields: &[],
+        file_parts: runtime::FileParts::Named(&[]),
         doc_name: "LoginRequestBody",
     }),
     responses: &[
@@ -809,6 +810,7 @@ static CREATE_USER: runtime::Operation = runtime::Operation {
         description: ::std::option::Option::Some("Details of the new user to register"),
         schema: &CREATE_USER_BODY,
         form_fields: &[],
+        file_parts: runtime::FileParts::Named(&[]),
         doc_name: "CreateUserRequestBody",
     }),
     responses: &[
@@ -943,6 +945,7 @@ static UPDATE_CURRENT_USER: runtime::Operation = runtime::Operation {
         ),
         schema: &UPDATE_CURRENT_USER_BODY,
         form_fields: &[],
+        file_parts: runtime::FileParts::Named(&[]),
         doc_name: "UpdateCurrentUserRequestBody",
     }),
     responses: &[
@@ -1427,6 +1430,7 @@ static CREATE_ARTICLE: runtime::Operation = runtime::Operation {
         description: ::std::option::Option::Some("Article to create"),
         schema: &CREATE_ARTICLE_BODY,
         form_fields: &[],
+        file_parts: runtime::FileParts::Named(&[]),
         doc_name: "CreateArticleRequestBody",
     }),
     responses: &[
@@ -1569,6 +1573,7 @@ static UPDATE_ARTICLE: runtime::Operation = runtime::Operation {
         description: ::std::option::Option::Some("Article to update"),
         schema: &UPDATE_ARTICLE_BODY,
         form_fields: &[],
+        file_parts: runtime::FileParts::Named(&[]),
         doc_name: "UpdateArticleRequestBody",
     }),
     responses: &[
@@ -1790,6 +1795,7 @@ static CREATE_ARTICLE_COMMENT: runtime::Operation = runtime::Operation {
         description: ::std::option::Option::Some("Comment you want to create"),
         schema: &CREATE_ARTICLE_COMMENT_BODY,
         form_fields: &[],
+        file_parts: runtime::FileParts::Named(&[]),
         doc_name: "CreateArticleCommentRequestBody",
     }),
     responses: &[

@@ -650,6 +650,7 @@ static UPDATE_PET: runtime::Operation = runtime::Operation {
                 },
             ),
         ],
+        file_parts: runtime::FileParts::Named(&[]),
         doc_name: "UpdatePetRequestBody",
     }),
     responses: &[
@@ -757,6 +758,7 @@ static ADD_PET: runtime::Operation = runtime::Operation {
                 },
             ),
         ],
+        file_parts: runtime::FileParts::Named(&[]),
         doc_name: "AddPetRequestBody",
     }),
     responses: &[
@@ -1244,6 +1246,7 @@ static UPLOAD_FILE: runtime::Operation = runtime::Operation {
         description: ::std::option::Option::None,
         schema: &UPLOAD_FILE_BODY,
         form_fields: &[],
+        file_parts: runtime::FileParts::Named(&[]),
         doc_name: "UploadFileRequestBody",
     }),
     responses: &[
@@ -1369,6 +1372,7 @@ static PLACE_ORDER: runtime::Operation = runtime::Operation {
             ("shipDate", runtime::FormField::One(runtime::Scalar::String)),
             ("status", runtime::FormField::One(runtime::Scalar::String)),
         ],
+        file_parts: runtime::FileParts::Named(&[]),
         doc_name: "PlaceOrderRequestBody",
     }),
     responses: &[
@@ -1567,6 +1571,7 @@ static CREATE_USER: runtime::Operation = runtime::Operation {
             ("userStatus", runtime::FormField::One(runtime::Scalar::Integer)),
             ("username", runtime::FormField::One(runtime::Scalar::String)),
         ],
+        file_parts: runtime::FileParts::Named(&[]),
         doc_name: "CreateUserRequestBody",
     }),
     responses: &[
@@ -1618,6 +1623,7 @@ static CREATE_USERS_WITH_LIST_INPUT: runtime::Operation = runtime::Operation {
         description: ::std::option::Option::None,
         schema: &CREATE_USERS_WITH_LIST_INPUT_BODY,
         form_fields: &[],
+        file_parts: runtime::FileParts::Named(&[]),
         doc_name: "CreateUsersWithListInputRequestBody",
     }),
     responses: &[
@@ -1881,6 +1887,7 @@ static UPDATE_USER: runtime::Operation = runtime::Operation {
             ("userStatus", runtime::FormField::One(runtime::Scalar::Integer)),
             ("username", runtime::FormField::One(runtime::Scalar::String)),
         ],
+        file_parts: runtime::FileParts::Named(&[]),
         doc_name: "UpdateUserRequestBody",
     }),
     responses: &[

@@ -17931,6 +17931,7 @@ static CREATE_ACCESS_TOKEN: runtime::Operation = runtime::Operation {
             ("Identity", runtime::FormField::One(runtime::Scalar::String)),
             ("Ttl", runtime::FormField::One(runtime::Scalar::Integer)),
         ],
+        file_parts: runtime::FileParts::Named(&[]),
         doc_name: "CreateAccessTokenRequestBody",
     }),
     responses: &[
@@ -18370,6 +18371,7 @@ static CREATE_BUCKET: runtime::Operation = runtime::Operation {
             ("Interval", runtime::FormField::One(runtime::Scalar::Integer)),
             ("Max", runtime::FormField::One(runtime::Scalar::Integer)),
         ],
+        file_parts: runtime::FileParts::Named(&[]),
         doc_name: "CreateBucketRequestBody",
     }),
     responses: &[
@@ -18632,6 +18634,7 @@ static UPDATE_BUCKET: runtime::Operation = runtime::Operation {
             ("Interval", runtime::FormField::One(runtime::Scalar::Integer)),
             ("Max", runtime::FormField::One(runtime::Scalar::Integer)),
         ],
+        file_parts: runtime::FileParts::Named(&[]),
         doc_name: "UpdateBucketRequestBody",
     }),
     responses: &[
@@ -19031,6 +19034,7 @@ static CREATE_CHALLENGE: runtime::Operation = runtime::Operation {
             ("FactorSid", runtime::FormField::One(runtime::Scalar::String)),
             ("HiddenDetails", runtime::FormField::Any),
         ],
+        file_parts: runtime::FileParts::Named(&[]),
         doc_name: "CreateChallengeRequestBody",
     }),
     responses: &[
@@ -19299,6 +19303,7 @@ static UPDATE_CHALLENGE: runtime::Operation = runtime::Operation {
             ("AuthPayload", runtime::FormField::One(runtime::Scalar::String)),
             ("Metadata", runtime::FormField::Any),
         ],
+        file_parts: runtime::FileParts::Named(&[]),
         doc_name: "UpdateChallengeRequestBody",
     }),
     responses: &[
@@ -19552,6 +19557,7 @@ static CREATE_ENTITY: runtime::Operation = runtime::Operation {
         description: ::std::option::Option::None,
         schema: &CREATE_ENTITY_BODY,
         form_fields: &[("Identity", runtime::FormField::One(runtime::Scalar::String))],
+        file_parts: runtime::FileParts::Named(&[]),
         doc_name: "CreateEntityRequestBody",
     }),
     responses: &[
@@ -20007,6 +20013,7 @@ static UPDATE_FACTOR: runtime::Operation = runtime::Operation {
             ("Config.TimeStep", runtime::FormField::One(runtime::Scalar::Integer)),
             ("FriendlyName", runtime::FormField::One(runtime::Scalar::String)),
         ],
+        file_parts: runtime::FileParts::Named(&[]),
         doc_name: "UpdateFactorRequestBody",
     }),
     responses: &[
@@ -20384,6 +20391,7 @@ static CREATE_NEW_FACTOR: runtime::Operation = runtime::Operation {
             ("FriendlyName", runtime::FormField::One(runtime::Scalar::String)),
             ("Metadata", runtime::FormField::Any),
         ],
+        file_parts: runtime::FileParts::Named(&[]),
         doc_name: "CreateNewFactorRequestBody",
     }),
     responses: &[
@@ -20735,6 +20743,7 @@ static CREATE_MESSAGING_CONFIGURATION: runtime::Operation = runtime::Operation {
             ("Country", runtime::FormField::One(runtime::Scalar::String)),
             ("MessagingServiceSid", runtime::FormField::One(runtime::Scalar::String)),
         ],
+        file_parts: runtime::FileParts::Named(&[]),
         doc_name: "CreateMessagingConfigurationRequestBody",
     }),
     responses: &[
@@ -20972,6 +20981,7 @@ static UPDATE_MESSAGING_CONFIGURATION: runtime::Operation = runtime::Operation {
         form_fields: &[
             ("MessagingServiceSid", runtime::FormField::One(runtime::Scalar::String)),
         ],
+        file_parts: runtime::FileParts::Named(&[]),
         doc_name: "UpdateMessagingConfigurationRequestBody",
     }),
     responses: &[
@@ -21173,6 +21183,7 @@ static CREATE_NOTIFICATION: runtime::Operation = runtime::Operation {
         description: ::std::option::Option::None,
         schema: &CREATE_NOTIFICATION_BODY,
         form_fields: &[("Ttl", runtime::FormField::One(runtime::Scalar::Integer))],
+        file_parts: runtime::FileParts::Named(&[]),
         doc_name: "CreateNotificationRequestBody",
     }),
     responses: &[
@@ -21423,6 +21434,7 @@ static CREATE_RATE_LIMIT: runtime::Operation = runtime::Operation {
             ("Description", runtime::FormField::One(runtime::Scalar::String)),
             ("UniqueName", runtime::FormField::One(runtime::Scalar::String)),
         ],
+        file_parts: runtime::FileParts::Named(&[]),
         doc_name: "CreateRateLimitRequestBody",
     }),
     responses: &[
@@ -21660,6 +21672,7 @@ static UPDATE_RATE_LIMIT: runtime::Operation = runtime::Operation {
         form_fields: &[
             ("Description", runtime::FormField::One(runtime::Scalar::String)),
         ],
+        file_parts: runtime::FileParts::Named(&[]),
         doc_name: "UpdateRateLimitRequestBody",
     }),
     responses: &[
@@ -21826,6 +21839,7 @@ static CREATE_SAFELIST: runtime::Operation = runtime::Operation {
         form_fields: &[
             ("PhoneNumber", runtime::FormField::One(runtime::Scalar::String)),
         ],
+        file_parts: runtime::FileParts::Named(&[]),
         doc_name: "CreateSafelistRequestBody",
     }),
     responses: &[
@@ -22255,6 +22269,7 @@ static CREATE_SERVICE: runtime::Operation = runtime::Operation {
             ("Whatsapp.From", runtime::FormField::One(runtime::Scalar::String)),
             ("Whatsapp.MsgServiceSid", runtime::FormField::One(runtime::Scalar::String)),
         ],
+        file_parts: runtime::FileParts::Named(&[]),
         doc_name: "CreateServiceRequestBody",
     }),
     responses: &[
@@ -22517,6 +22532,7 @@ static UPDATE_SERVICE: runtime::Operation = runtime::Operation {
             ("Whatsapp.From", runtime::FormField::One(runtime::Scalar::String)),
             ("Whatsapp.MsgServiceSid", runtime::FormField::One(runtime::Scalar::String)),
         ],
+        file_parts: runtime::FileParts::Named(&[]),
         doc_name: "UpdateServiceRequestBody",
     }),
     responses: &[
@@ -22704,6 +22720,7 @@ static CREATE_VERIFICATION: runtime::Operation = runtime::Operation {
             ("TemplateSid", runtime::FormField::One(runtime::Scalar::String)),
             ("To", runtime::FormField::One(runtime::Scalar::String)),
         ],
+        file_parts: runtime::FileParts::Named(&[]),
         doc_name: "CreateVerificationRequestBody",
     }),
     responses: &[
@@ -22962,6 +22979,7 @@ static UPDATE_VERIFICATION: runtime::Operation = runtime::Operation {
         description: ::std::option::Option::None,
         schema: &UPDATE_VERIFICATION_BODY,
         form_fields: &[("Status", runtime::FormField::One(runtime::Scalar::String))],
+        file_parts: runtime::FileParts::Named(&[]),
         doc_name: "UpdateVerificationRequestBody",
     }),
     responses: &[
@@ -23562,6 +23580,7 @@ static CREATE_VERIFICATION_CHECK: runtime::Operation = runtime::Operation {
             ("To", runtime::FormField::One(runtime::Scalar::String)),
             ("VerificationSid", runtime::FormField::One(runtime::Scalar::String)),
         ],
+        file_parts: runtime::FileParts::Named(&[]),
         doc_name: "CreateVerificationCheckRequestBody",
     }),
     responses: &[
@@ -24010,6 +24029,7 @@ static CREATE_WEBHOOK: runtime::Operation = runtime::Operation {
             ("Version", runtime::FormField::One(runtime::Scalar::String)),
             ("WebhookUrl", runtime::FormField::One(runtime::Scalar::String)),
         ],
+        file_parts: runtime::FileParts::Named(&[]),
         doc_name: "CreateWebhookRequestBody",
     }),
     responses: &[
@@ -24257,6 +24277,7 @@ static UPDATE_WEBHOOK: runtime::Operation = runtime::Operation {
             ("Version", runtime::FormField::One(runtime::Scalar::String)),
             ("WebhookUrl", runtime::FormField::One(runtime::Scalar::String)),
         ],
+        file_parts: runtime::FileParts::Named(&[]),
         doc_name: "UpdateWebhookRequestBody",
     }),
     responses: &[
@@ -24434,6 +24455,7 @@ static UPDATE_PASSKEYS_FACTOR: runtime::Operation = runtime::Operation {
         description: ::std::option::Option::None,
         schema: &UPDATE_PASSKEYS_FACTOR_BODY,
         form_fields: &[],
+        file_parts: runtime::FileParts::Named(&[]),
         doc_name: "UpdatePasskeysFactorRequestBody",
     }),
     responses: &[
@@ -24544,6 +24566,7 @@ static CREATE_NEW_FACTOR_PASSKEY: runtime::Operation = runtime::Operation {
         description: ::std::option::Option::None,
         schema: &CREATE_NEW_FACTOR_PASSKEY_BODY,
         form_fields: &[],
+        file_parts: runtime::FileParts::Named(&[]),
         doc_name: "CreateNewFactorPasskeyRequestBody",
     }),
     responses: &[
@@ -24654,6 +24677,7 @@ static CREATE_CHALLENGE_PASSKEYS: runtime::Operation = runtime::Operation {
         description: ::std::option::Option::None,
         schema: &CREATE_CHALLENGE_PASSKEYS_BODY,
         form_fields: &[],
+        file_parts: runtime::FileParts::Named(&[]),
         doc_name: "CreateChallengePasskeysRequestBody",
     }),
     responses: &[
@@ -24764,6 +24788,7 @@ static UPDATE_CHALLENGE_PASSKEYS: runtime::Operation = runtime::Operation {
         description: ::std::option::Option::None,
         schema: &UPDATE_CHALLENGE_PASSKEYS_BODY,
         form_fields: &[],
+        file_parts: runtime::FileParts::Named(&[]),
         doc_name: "UpdateChallengePasskeysRequestBody",
     }),
     responses: &[

@@ -18148,3 +18148,6 @@ fn encode_form<T: ::serde::Serialize, E>(
 }
 ///The server 0 base URL, from the spec's `servers`.
 pub const SERVER_0_BASE_URL: &str = "https://verify.twilio.com";
+/// The spec's operations this client has no method for, each with
+/// why (the server serves them all).
+pub const LEFT_OUT_OF_THE_CLIENT: &[&str] = &[];
