@@ -152,16 +152,7 @@ impl<C: Contract> RequestBody<C> {
                 ));
             }
         };
-        spec.schema.validate(&value).map_err(|violation| {
-            let at = match violation.pointer.as_str() {
-                "" => String::new(),
-                pointer => format!(" at `{pointer}`"),
-            };
-            Rejection::invalid(format!(
-                "request body{at}: {} ({})",
-                violation.message, violation.keyword
-            ))
-        })?;
+        spec.schema.validate(&value).map_err(breaks_schema)?;
         // Taken apart rather than read from: its strings move into the
         // typed value. Should serde refuse what the schema allowed, the
         // bytes are read again, tracking where.
@@ -211,16 +202,7 @@ impl<C: Contract> RequestBody<C> {
             crate::contract::FileParts::All => Ok(()),
             crate::contract::FileParts::Named(_) => spec.schema.validate(&fields),
         };
-        validated.map_err(|violation| {
-            let at = match violation.pointer.as_str() {
-                "" => String::new(),
-                pointer => format!(" at `{pointer}`"),
-            };
-            Rejection::invalid(format!(
-                "request body{at}: {} ({})",
-                violation.message, violation.keyword
-            ))
-        })?;
+        validated.map_err(breaks_schema)?;
         let fields = crate::parameters::typed_value::<T>(&fields)
             .map_err(|(at, why)| Rejection::invalid(format!("request body at `{at}`: {why}")))?;
         Ok(Some(Multipart { fields, files }))
@@ -243,6 +225,18 @@ impl<C: Contract> RequestBody<C> {
             .map_err(|v| Rejection::invalid(format!("request body: {} ({})", v.message, v.keyword)))?;
         Ok(Some(text))
     }
+}
+
+/// The 400 for a body that breaks its schema: where, and which rule.
+fn breaks_schema(violation: crate::schema::Violation) -> Rejection {
+    let at = match violation.pointer.as_str() {
+        "" => String::new(),
+        pointer => format!(" at `{pointer}`"),
+    };
+    Rejection::invalid(format!(
+        "request body{at}: {} ({})",
+        violation.message, violation.keyword
+    ))
 }
 
 /// A required body is there: `decode`, `bytes` and `text` reject a

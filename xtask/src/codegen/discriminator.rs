@@ -66,13 +66,11 @@ pub fn check(map: &Map<String, Value>, location: &str) -> Result<(), SpecError> 
 /// The validation form's keywords for a discriminated `oneOf`/`anyOf`
 /// (already in validation form, references into `$defs`), in place.
 pub fn for_validation(map: &mut Map<String, Value>) {
-    let tagged = tagged(map);
-    map.remove("discriminator");
     let Some(Tagged {
         property,
         combinator,
         members,
-    }) = tagged
+    }) = take(map)
     else {
         return;
     };
@@ -97,13 +95,11 @@ pub fn for_validation(map: &mut Map<String, Value>) {
 /// place: each member's reference with the property narrowed to the
 /// values that name it.
 pub fn for_typify(map: &mut Map<String, Value>) {
-    let tagged = tagged(map);
-    map.remove("discriminator");
     let Some(Tagged {
         property,
         combinator,
         members,
-    }) = tagged
+    }) = take(map)
     else {
         return;
     };
@@ -118,6 +114,14 @@ pub fn for_typify(map: &mut Map<String, Value>) {
         })
         .collect();
     map.insert(combinator.into(), Value::Array(narrowed));
+}
+
+/// The discriminated members, the `discriminator` keyword taken out
+/// (neither JSON Schema nor typify reads it).
+fn take(map: &mut Map<String, Value>) -> Option<Tagged> {
+    let tagged = tagged(map);
+    map.remove("discriminator");
+    tagged
 }
 
 fn combinator(map: &Map<String, Value>) -> Option<(&'static str, &Vec<Value>)> {
