@@ -176,6 +176,28 @@ impl KitchenSinkHandlers for Service {
         ClassifyPetResponse::Ok(Json::from(types::ClassifyPetResponseBody { kind, name }))
     }
 
+    async fn get_category_tree(&self) -> GetCategoryTreeResponse {
+        let leaf = |name: &str| types::Category {
+            name: name.to_string(),
+            children: Vec::new(),
+            parent: None,
+            option: None,
+            result: None,
+        };
+        // A child that names its parent: the recursion both ways.
+        let mut puppies = leaf("puppies");
+        puppies.parent = Some(Box::new(leaf("dogs")));
+        puppies.result = Some(types::Result::Kept);
+        let mut dogs = leaf("dogs");
+        dogs.children.push(puppies);
+        dogs.option = Some(types::Option {
+            label: Some("loyal".into()),
+        });
+        let mut root = leaf("pets");
+        root.children = vec![dogs, leaf("cats")];
+        GetCategoryTreeResponse::Ok(Json::from(root))
+    }
+
     async fn who_am_i(&self, caller: Option<&Caller>) -> WhoAmIResponse {
         let scheme = caller.map_or("anonymous", |c| c.scheme);
         WhoAmIResponse::Ok(Json::from(types::WhoAmIResponseBody {

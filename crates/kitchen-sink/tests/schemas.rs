@@ -1,8 +1,9 @@
-//! A discriminated oneOf whose members overlap (`classifyPet`): a dog is
-//! a valid cat by shape, so only `species` (with its mapping) tells them
-//! apart. The layer validates the member the discriminator names, the
-//! handler gets that member's variant, and the client sends and reads
-//! the same.
+//! Schemas over HTTP, through the server's and the client's types: a
+//! discriminated oneOf whose members overlap (`classifyPet`: a dog is a
+//! valid cat by shape, so only `species`, with its mapping, tells them
+//! apart; the layer validates the member the discriminator names and the
+//! handler gets that member's variant), and a recursive schema whose
+//! properties use schemas named as Rust's own types (`getCategoryTree`).
 
 mod support;
 
@@ -45,5 +46,23 @@ async fn the_discriminator_names_the_member() {
     );
     let cat: types::Pet = serde_json::from_value(json!({"species": "Cat", "name": "Tom"})).unwrap();
     assert!(matches!(cat, types::Pet::Cat { .. }), "{cat:?}");
+    sink.stop().await;
+}
+
+/// A recursive schema (children, and a boxed parent) whose properties use
+/// schemas named as Rust's own types (`Option`, `Result`): the server's
+/// and the client's types hold it, and it travels whole.
+#[tokio::test]
+async fn a_recursive_schema_with_rust_names_round_trips() {
+    let sink = Sink::start().await;
+    let root = sink.client().get_category_tree().await.unwrap().into_inner();
+    assert_eq!(root.name, "pets");
+    let dogs = &root.children[0];
+    assert_eq!(dogs.option.as_ref().and_then(|o| o.label.as_deref()), Some("loyal"));
+    let puppies = &dogs.children[0];
+    assert_eq!(puppies.parent.as_ref().map(|p| p.name.as_str()), Some("dogs"));
+    assert_eq!(puppies.result, Some(types::Result::Kept));
+    let raw = send(sink.anonymous(Method::GET, "/categories/tree")).await;
+    assert_eq!(raw.body["children"][0]["children"][0]["result"], "kept");
     sink.stop().await;
 }
