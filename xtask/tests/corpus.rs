@@ -127,5 +127,8 @@ fn only_listed_operations_are_left_out_and_the_header_says_so() {
             }
         }
     }
-    assert!(listed >= 3, "the corpus keeps its lists beside its documents");
+    assert!(
+        listed >= 1,
+        "the corpus keeps its list (buildomat's) beside its document"
+    );
 }
