@@ -39,6 +39,16 @@ struct Received {
     bytes: Bytes,
 }
 
+/// A body whose media type is one the operation reads.
+struct Checked {
+    spec: &'static Body,
+    /// How the media type is read.
+    kind: BodyKind,
+    /// As the request gave it (a multipart body's boundary is in it).
+    content_type: String,
+    bytes: Bytes,
+}
+
 /// Why a body was not accepted: the status and the Error content.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Rejection {
@@ -118,7 +128,7 @@ impl<C: Contract> RequestBody<C> {
 
     /// The body's bytes with its media type checked (and how that media
     /// type is read), or `None` when there is none and none is required.
-    fn received(self) -> Result<Option<(&'static Body, BodyKind, Bytes)>, Rejection> {
+    fn received(self) -> Result<Option<Checked>, Rejection> {
         let spec = Self::spec()?;
         match self.read? {
             None if spec.required => Err(Rejection::invalid(format!(
@@ -127,16 +137,21 @@ impl<C: Contract> RequestBody<C> {
             ))),
             None => Ok(None),
             Some(Received { content_type, bytes }) => {
-                let content_type = content_type.as_ref().map(|v| String::from_utf8_lossy(v.as_bytes()));
+                let content_type = content_type.map(|v| String::from_utf8_lossy(v.as_bytes()).into_owned());
                 let kind = media_kind(spec, content_type.as_deref())?;
-                Ok(Some((spec, kind, bytes)))
+                Ok(Some(Checked {
+                    spec,
+                    kind,
+                    content_type: content_type.unwrap_or_default(),
+                    bytes,
+                }))
             }
         }
     }
 
     /// A JSON or form body, checked against its schema and typed.
     pub fn decode<T: DeserializeOwned>(self) -> Result<Option<T>, Rejection> {
-        let Some((spec, kind, bytes)) = self.received()? else {
+        let Some(Checked { spec, kind, bytes, .. }) = self.received()? else {
             return Ok(None);
         };
         let value = match kind {
@@ -182,21 +197,16 @@ impl<C: Contract> RequestBody<C> {
     /// A multipart body: its text fields checked against the schema (its
     /// file properties aside) and typed, and its files.
     pub async fn multipart<T: DeserializeOwned>(self) -> Result<Option<Multipart<T>>, Rejection> {
-        let spec = Self::spec()?;
-        let Some(Received { content_type, bytes }) = self.read? else {
-            return match spec.required {
-                true => Err(Rejection::invalid(format!(
-                    "a request body ({}) is required",
-                    spec.media_type
-                ))),
-                false => Ok(None),
-            };
+        let Some(Checked {
+            spec,
+            content_type,
+            bytes,
+            ..
+        }) = self.received()?
+        else {
+            return Ok(None);
         };
-        let content_type = content_type
-            .as_ref()
-            .map(|v| String::from_utf8_lossy(v.as_bytes()).into_owned());
-        media_kind(spec, content_type.as_deref())?;
-        let (fields, files) = read_multipart(spec, content_type.as_deref().unwrap_or_default(), bytes).await?;
+        let (fields, files) = read_multipart(spec, &content_type, bytes).await?;
         // A schema of the whole body as bytes says nothing of its parts.
         let validated = match spec.file_parts {
             crate::contract::FileParts::All => Ok(()),
@@ -210,12 +220,12 @@ impl<C: Contract> RequestBody<C> {
 
     /// A raw body's bytes.
     pub fn bytes(self) -> Result<Option<Bytes>, Rejection> {
-        Ok(self.received()?.map(|(_, _, bytes)| bytes))
+        Ok(self.received()?.map(|checked| checked.bytes))
     }
 
     /// A text body, which must be UTF-8.
     pub fn text(self) -> Result<Option<String>, Rejection> {
-        let Some((spec, _, bytes)) = self.received()? else {
+        let Some(Checked { spec, bytes, .. }) = self.received()? else {
             return Ok(None);
         };
         let text = String::from_utf8(bytes.to_vec())

@@ -20,7 +20,7 @@ use crate::codegen::spec::{IGNORED_HEADERS, Spec, served_body};
 /// `cookies` says what it gets instead.
 pub(super) fn for_progenitor(spec: &Spec, cookies: Cookies) -> OpenAPI {
     let mut api = schemas_as_typify_reads(spec);
-    cookie_parameters(&mut api, cookies);
+    parameters_progenitor_takes(&mut api, cookies);
     without_multipart_operations(&mut api, spec);
     super::one_way::unrequire_one_way_properties(&mut api);
     // A JSON response without a schema is any JSON value; progenitor
@@ -274,8 +274,8 @@ pub(super) enum Cookies {
 /// `deepObject` style, which progenitor refuses, as `form` ones (the
 /// client's method is rewritten to send them as the spec says,
 /// `client_query_objects`).
-fn cookie_parameters(api: &mut OpenAPI, cookies: Cookies) {
-    let as_header = |parameter: &mut ReferenceOr<Parameter>| match parameter {
+fn parameters_progenitor_takes(api: &mut OpenAPI, cookies: Cookies) {
+    let as_taken = |parameter: &mut ReferenceOr<Parameter>| match parameter {
         ReferenceOr::Item(Parameter::Cookie { parameter_data, .. }) if cookies == Cookies::AsHeaders => {
             *parameter = ReferenceOr::Item(Parameter::Header {
                 parameter_data: parameter_data.clone(),
@@ -295,7 +295,7 @@ fn cookie_parameters(api: &mut OpenAPI, cookies: Cookies) {
         )
     };
     if let Some(components) = api.components.as_mut() {
-        components.parameters.values_mut().for_each(as_header);
+        components.parameters.values_mut().for_each(as_taken);
     }
     for item in api.paths.paths.values_mut() {
         let ReferenceOr::Item(item) = item else { continue };
@@ -303,7 +303,7 @@ fn cookie_parameters(api: &mut OpenAPI, cookies: Cookies) {
             if cookies == Cookies::Left {
                 parameters.retain(|p| !is_cookie(p));
             }
-            parameters.iter_mut().for_each(as_header);
+            parameters.iter_mut().for_each(as_taken);
         };
         change(&mut item.parameters);
         operations_mut(item).for_each(|op| change(&mut op.parameters));

@@ -6,7 +6,6 @@ use serde_json::Value;
 
 use super::checks::{is_scalar, schema_type};
 use super::{Spec, SpecError, required_names};
-use crate::codegen::schema::COMPONENTS_PREFIX;
 
 /// How one field travels.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -32,13 +31,7 @@ impl FormKind<'_> {
 
 /// The form's object schema (its `$ref` followed), or why it is not one.
 fn object<'a>(spec: &'a Spec, schema: &'a Value, location: &str) -> Result<&'a Value, SpecError> {
-    let object = match schema.get("$ref").and_then(Value::as_str) {
-        Some(reference) => reference
-            .strip_prefix(COMPONENTS_PREFIX)
-            .and_then(|name| spec.component_schemas().get(name))
-            .unwrap_or(schema),
-        None => schema,
-    };
+    let object = spec.resolve_schema(schema);
     if object.get("type").and_then(Value::as_str) != Some("object") || object.get("properties").is_none() {
         return Err(SpecError::new(
             location,
@@ -80,15 +73,12 @@ pub fn form_fields<'a>(
 /// An object's properties (`$ref` and a described `allOf: [one]`
 /// followed).
 fn properties_of<'a>(spec: &'a Spec, schema: &'a Value) -> Option<&'a serde_json::Map<String, Value>> {
-    let resolved = match schema.get("$ref").and_then(Value::as_str) {
-        Some(reference) => reference
-            .strip_prefix(COMPONENTS_PREFIX)
-            .and_then(|name| spec.component_schemas().get(name))
-            .unwrap_or(schema),
-        None => match schema.get("allOf").and_then(Value::as_array).map(Vec::as_slice) {
-            Some([one]) => return properties_of(spec, one),
-            _ => schema,
-        },
+    let resolved = match (
+        schema.get("$ref"),
+        schema.get("allOf").and_then(Value::as_array).map(Vec::as_slice),
+    ) {
+        (None, Some([one])) => return properties_of(spec, one),
+        _ => spec.resolve_schema(schema),
     };
     resolved["properties"].as_object()
 }

@@ -193,6 +193,17 @@ impl Spec {
             .collect()
     }
 
+    /// `schema`, or the `components.schemas` entry its `$ref` names (the
+    /// reference itself when it names none: the checks refuse that).
+    pub fn resolve_schema<'a>(&'a self, schema: &'a Value) -> &'a Value {
+        schema
+            .get("$ref")
+            .and_then(Value::as_str)
+            .and_then(|reference| reference.strip_prefix(crate::codegen::schema::COMPONENTS_PREFIX))
+            .and_then(|name| self.component_schemas().get(name))
+            .unwrap_or(schema)
+    }
+
     /// `components.schemas`, by name.
     pub fn component_schemas(&self) -> &Map<String, Value> {
         self.json

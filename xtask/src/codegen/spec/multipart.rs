@@ -8,7 +8,6 @@
 use serde_json::{Map, Value};
 
 use super::{Spec, SpecError, required_names};
-use crate::codegen::schema::COMPONENTS_PREFIX;
 
 /// A multipart body's shape.
 #[derive(Debug, PartialEq)]
@@ -25,7 +24,7 @@ pub enum Multipart<'a> {
 
 /// The shape of a multipart body of `schema`, or why it has none.
 pub fn multipart<'a>(spec: &'a Spec, schema: &'a Value, location: &str) -> Result<Multipart<'a>, SpecError> {
-    let resolved = resolve(spec, schema);
+    let resolved = spec.resolve_schema(schema);
     if is_binary(resolved) {
         return Ok(Multipart::Whole);
     }
@@ -39,12 +38,12 @@ pub fn multipart<'a>(spec: &'a Spec, schema: &'a Value, location: &str) -> Resul
     let mut files = Vec::new();
     let mut fields = Map::new();
     for (name, property) in properties {
-        let property_resolved = resolve(spec, property);
+        let property_resolved = spec.resolve_schema(property);
         let list = property_resolved.get("type").and_then(Value::as_str) == Some("array");
         let file = match list {
             true => property_resolved
                 .get("items")
-                .is_some_and(|items| is_binary(resolve(spec, items))),
+                .is_some_and(|items| is_binary(spec.resolve_schema(items))),
             false => is_binary(property_resolved),
         };
         match file {
@@ -69,16 +68,6 @@ pub fn multipart<'a>(spec: &'a Spec, schema: &'a Value, location: &str) -> Resul
         files,
         fields: Value::Object(object),
     })
-}
-
-fn resolve<'a>(spec: &'a Spec, schema: &'a Value) -> &'a Value {
-    match schema.get("$ref").and_then(Value::as_str) {
-        Some(reference) => reference
-            .strip_prefix(COMPONENTS_PREFIX)
-            .and_then(|name| spec.component_schemas().get(name))
-            .unwrap_or(schema),
-        None => schema,
-    }
 }
 
 /// `{type: string, format: binary}`: a file's bytes.
