@@ -81,7 +81,7 @@ fn with_path(path: &str, params: &str) -> String {
 }
 
 /// A literal beside a variable, and two names at one position, are routed
-/// by the runtime's dispatch (`api_runtime::routing`): they generate.
+/// by the runtime's dispatch (`api_runtime::routing`, by `api_shared::routes`'s rules): they generate.
 #[test]
 fn router_literal_beside_variable_and_two_names_generate() {
     generate_all(&with_path("/store/orders/latest", "[]")).unwrap();

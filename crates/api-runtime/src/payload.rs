@@ -45,16 +45,7 @@ impl Payload {
     }
 }
 
-/// A media type's type and subtype, lower-cased, without parameters
-/// (`Application/JSON; charset=utf-8` → `application/json`).
-pub fn essence(media_type: &str) -> String {
-    media_type
-        .split(';')
-        .next()
-        .unwrap_or_default()
-        .trim()
-        .to_ascii_lowercase()
-}
+pub use api_shared::media::essence;
 
 #[cfg(test)]
 mod tests {

@@ -143,17 +143,36 @@ pub fn generate_leaving_out(
     let document = document_json(spec_text)?;
     let list_path = list.map(|(path, _)| path).unwrap_or_default();
     let render = |file: &syn::File| render(&target.spec, list_path, &left_out, file);
+    // The client (progenitor) and the server are generated side by side:
+    // a warm `cargo xtask generate` waits for the slower of the two only.
+    // (Their syntax trees cannot cross threads; their text can.)
+    let (client, server) = std::thread::scope(|scope| {
+        let client = scope.spawn(|| -> Result<(String, Option<String>), SpecErrors> {
+            let mut refusals = Refusals::default();
+            let client = refusals.note(client_gen::generate(&spec, target.credentials));
+            let mocks = match target.mocks {
+                Some(_) => refusals.note(client_gen::generate_mocks(
+                    &spec,
+                    target.client_module,
+                    target.credentials,
+                )),
+                None => None,
+            };
+            refusals.finish(())?;
+            Ok((render(&client.expect("refused above")), mocks.as_ref().map(render)))
+        });
+        let server = server_gen::generate(&spec, &document).map(|server| render(&server));
+        (client.join().expect("the client's generation does not panic"), server)
+    });
     let mut refusals = Refusals::default();
-    let client = refusals.note(client_gen::generate(&spec, target.credentials));
-    let mocks = match target.mocks {
-        Some(_) => refusals.note(client_gen::generate_mocks(
-            &spec,
-            target.client_module,
-            target.credentials,
-        )),
-        None => None,
+    let client = match client {
+        Ok(client) => Some(client),
+        Err(errors) => {
+            refusals.extend(errors);
+            None
+        }
     };
-    let server = match server_gen::generate(&spec, &document) {
+    let server = match server {
         Ok(server) => Some(server),
         Err(errors) => {
             refusals.extend(errors);
@@ -161,20 +180,20 @@ pub fn generate_leaving_out(
         }
     };
     let files = match (client, server) {
-        (Some(client), Some(server)) => {
+        (Some((client, mocks)), Some(server)) => {
             let mut files = vec![GeneratedFile {
                 path: PathBuf::from(&*target.client),
-                contents: render(&client),
+                contents: client,
             }];
             if let (Some(path), Some(mocks)) = (target.mocks, mocks) {
                 files.push(GeneratedFile {
                     path: PathBuf::from(path),
-                    contents: render(&mocks),
+                    contents: mocks,
                 });
             }
             files.push(GeneratedFile {
                 path: PathBuf::from(&*target.server),
-                contents: render(&server),
+                contents: server,
             });
             files
         }
@@ -208,19 +227,28 @@ pub fn generate_workspace_noting(
     root: &Path,
     corpus_cache: Option<&Path>,
 ) -> Result<(Vec<GeneratedFile>, Vec<String>), String> {
+    // Each target, and the corpus, on a thread of its own: on a designer's
+    // machine a warm run takes as long as its slowest target.
+    let (targets, corpus) = std::thread::scope(|scope| {
+        let targets: Vec<_> = TARGETS
+            .iter()
+            .map(|target| scope.spawn(move || generate_target_at(root, target)))
+            .collect();
+        let corpus = corpus::generate_corpus_cached(root, corpus_cache);
+        let targets: Vec<_> = targets
+            .into_iter()
+            .map(|t| t.join().expect("a target's generation does not panic"))
+            .collect();
+        (targets, corpus)
+    });
     let mut files = Vec::new();
     let mut notes = Vec::new();
-    for target in &TARGETS {
-        let path = root.join(&*target.spec);
-        let text = std::fs::read_to_string(&path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
-        let list = read_list(root, &target.spec)?;
-        let list = list.as_ref().map(|(path, text)| (path.as_str(), text.as_str()));
-        let (generated, left_out) =
-            generate_leaving_out(target, &text, list).map_err(|e| format!("{}: {e}", target.spec))?;
+    for target in targets {
+        let (generated, left_out) = target?;
         files.extend(generated);
-        notes.extend(left_out.iter().map(|left| format!("{} leaves out {left}", target.spec)));
+        notes.extend(left_out);
     }
-    let corpus = corpus::generate_corpus_cached(root, corpus_cache)?;
+    let corpus = corpus?;
     for spec in &corpus {
         let spec_path = format!("{}/{}", corpus::CORPUS_DIR, spec.file);
         notes.extend(
@@ -231,6 +259,22 @@ pub fn generate_workspace_noting(
     }
     files.extend(corpus::corpus_files(&corpus));
     Ok((files, notes))
+}
+
+/// One target's files from its spec under `root`, and a line for each
+/// operation its leave-out list left out; an error names the spec.
+fn generate_target_at(root: &Path, target: &Target) -> Result<(Vec<GeneratedFile>, Vec<String>), String> {
+    let path = root.join(&*target.spec);
+    let text = std::fs::read_to_string(&path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    let list = read_list(root, &target.spec)?;
+    let list = list.as_ref().map(|(path, text)| (path.as_str(), text.as_str()));
+    let (generated, left_out) =
+        generate_leaving_out(target, &text, list).map_err(|e| format!("{}: {e}", target.spec))?;
+    let notes = left_out
+        .iter()
+        .map(|left| format!("{} leaves out {left}", target.spec))
+        .collect();
+    Ok((generated, notes))
 }
 
 /// The spec as compact JSON, keys in the document's order. Not through

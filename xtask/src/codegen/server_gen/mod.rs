@@ -76,10 +76,10 @@ pub fn generate(spec: &Spec, document: &str) -> Result<syn::File, SpecErrors> {
         .map(|op| op.http_path.as_str())
         .chain([document_path.as_str()])
         .collect();
-    let routes = api_runtime::routing::routes(&paths);
+    let routes = api_shared::routes::routes(&paths);
     let document_routed = routes.last().is_some_and(|route| *route != document_path);
     for (op, route) in operations.iter_mut().zip(&routes) {
-        op.routed = api_runtime::routing::served_by_dispatch(&op.method.to_string(), &op.http_path, route);
+        op.routed = api_shared::routes::served_by_dispatch(&op.method.to_string(), &op.http_path, route);
     }
 
     let title = spec.api.info.title.to_pascal_case();

@@ -21,7 +21,7 @@ pub enum MediaKind {
 
 /// The type and subtype, lower-cased, without parameters: the runtime's
 /// reading, so that the generator and the server agree.
-pub use api_runtime::payload::essence;
+pub use api_shared::media::essence;
 
 pub fn kind(media_type: &str) -> MediaKind {
     let essence = essence(media_type);

@@ -10,6 +10,7 @@
 //! parameters and bodies are read from the document as JSON, as written.
 
 mod checks;
+mod errors;
 pub mod forms;
 pub mod leave_out;
 pub mod media;
@@ -18,118 +19,14 @@ mod names;
 mod router;
 mod servers;
 
-use std::fmt;
-
 use openapiv3::{OpenAPI, Operation, ReferenceOr, StatusCode};
 use serde_json::{Map, Value};
 
 pub(crate) use checks::BODY_MEDIA_TYPES;
 pub use checks::{is_xml, schema_type, served_body};
+pub use errors::{Refusals, SpecError, SpecErrors};
 pub use router::path_variables;
 pub use servers::{base_path, mount_path, server_url};
-
-/// A problem in the spec, with where it is.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct SpecError {
-    /// A dotted path into the document (`paths./pets/{petId}.get`), or
-    /// `line L, column C` for a syntax error.
-    pub location: String,
-    pub message: String,
-}
-
-impl SpecError {
-    pub fn new(location: impl Into<String>, message: impl Into<String>) -> Self {
-        SpecError {
-            location: location.into(),
-            message: message.into(),
-        }
-    }
-}
-
-impl fmt::Display for SpecError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}: {}", self.location, self.message)
-    }
-}
-
-impl std::error::Error for SpecError {}
-
-/// Every problem found in a spec, in the order the checks met them: a
-/// designer fixes them all from one run instead of one run per problem.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct SpecErrors(pub Vec<SpecError>);
-
-impl SpecErrors {
-    /// The problem at `location`, if one was found there.
-    pub fn at(&self, location: &str) -> Option<&SpecError> {
-        self.0.iter().find(|e| e.location == location)
-    }
-}
-
-impl From<SpecError> for SpecErrors {
-    fn from(error: SpecError) -> Self {
-        SpecErrors(vec![error])
-    }
-}
-
-impl fmt::Display for SpecErrors {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let [one] = self.0.as_slice() else {
-            writeln!(f, "{} problems the generator cannot map:", self.0.len())?;
-            for error in &self.0 {
-                writeln!(f, "  {error}")?;
-            }
-            return Ok(());
-        };
-        write!(f, "{one}")
-    }
-}
-
-impl std::error::Error for SpecErrors {}
-
-/// Collects the problems of independent checks, so that one refusal does
-/// not hide the next.
-#[derive(Default)]
-pub struct Refusals(Vec<SpecError>);
-
-impl Refusals {
-    /// Keeps `result`'s error, if any, and gives its value.
-    pub fn note<T>(&mut self, result: Result<T, SpecError>) -> Option<T> {
-        match result {
-            Ok(value) => Some(value),
-            Err(error) => {
-                self.0.push(error);
-                None
-            }
-        }
-    }
-
-    pub fn push(&mut self, error: SpecError) {
-        self.0.push(error);
-    }
-
-    pub fn extend(&mut self, errors: SpecErrors) {
-        self.0.extend(errors.0);
-    }
-
-    /// `Ok(value)` when nothing was refused. A refusal that several
-    /// operations meet at one place (a shared component) is listed once.
-    pub fn finish<T>(self, value: T) -> Result<T, SpecErrors> {
-        let mut unique: Vec<SpecError> = Vec::with_capacity(self.0.len());
-        for error in self.0 {
-            if !unique
-                .iter()
-                .any(|e| e.location == error.location && e.message == error.message)
-            {
-                unique.push(error);
-            }
-        }
-        match unique.is_empty() {
-            true => Ok(value),
-            false => Err(SpecErrors(unique)),
-        }
-    }
-}
 
 /// Where, under the base path, the server serves the spec it was generated
 /// from (an unpublished route, which no spec path may take).

@@ -18,7 +18,7 @@ pub(super) fn check_router(spec: &OpenAPI) -> Vec<SpecError> {
     if !errors.is_empty() {
         return errors;
     }
-    for (path, route) in paths.iter().zip(api_runtime::routing::routes(&paths)) {
+    for (path, route) in paths.iter().zip(api_shared::routes::routes(&paths)) {
         let names = path_variables(&route);
         if let Some(twice) = names.iter().enumerate().find(|(i, n)| names[..*i].contains(n)) {
             errors.push(SpecError::new(
