@@ -2,7 +2,32 @@
 //! The spec's checks refuse those first; should one slip through, its
 //! panic becomes a refusal naming where and what, never a crash.
 
+use std::cell::Cell;
+use std::sync::Once;
+
 use crate::codegen::spec::SpecError;
+
+thread_local! {
+    /// Whether this thread is inside [`refusing_panics`].
+    static REFUSING: Cell<bool> = const { Cell::new(false) };
+}
+
+/// Installs, once per process, a panic hook that stays silent for a
+/// thread inside [`refusing_panics`] and hands every other panic to the
+/// hook that was there before. (Taking and restoring the hook around each
+/// call would race: the generator runs targets, clients and servers on
+/// several threads, and one could restore another's silent hook for good.)
+fn install_hook() {
+    static INSTALL: Once = Once::new();
+    INSTALL.call_once(|| {
+        let previous = std::panic::take_hook();
+        std::panic::set_hook(Box::new(move |info| {
+            if !REFUSING.with(Cell::get) {
+                previous(info);
+            }
+        }));
+    });
+}
 
 /// Runs `run`, turning a panic into a refusal at `location`.
 pub fn refusing_panics<T>(
@@ -12,10 +37,10 @@ pub fn refusing_panics<T>(
 ) -> Result<T, SpecError> {
     // The panic is reported as a refusal; the default hook would also
     // print it, with a backtrace, as if the xtask had crashed.
-    let hook = std::panic::take_hook();
-    std::panic::set_hook(Box::new(|_| {}));
+    install_hook();
+    let outer = REFUSING.with(|refusing| refusing.replace(true));
     let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(run));
-    std::panic::set_hook(hook);
+    REFUSING.with(|refusing| refusing.set(outer));
     outcome.unwrap_or_else(|panic| {
         let message = panic
             .downcast_ref::<String>()

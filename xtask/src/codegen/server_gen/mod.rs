@@ -29,14 +29,14 @@ mod schemas;
 mod tables;
 mod types;
 
-use heck::{ToPascalCase, ToSnakeCase};
+use heck::ToSnakeCase;
 use quote::{format_ident, quote};
 
 use crate::codegen::spec::{self, DOCUMENT_PATH, Refusals, Spec, SpecError, SpecErrors};
 
 use self::adapter::adapter;
 use self::endpoints::{endpoint_decl, handler_method};
-use self::model::{Context, describe};
+use self::model::{Context, describe, type_prefix};
 use self::parameters::parameter_structs;
 use self::responses::response_enum;
 use self::schemas::Schemas;
@@ -82,7 +82,7 @@ pub fn generate(spec: &Spec, document: &str) -> Result<syn::File, SpecErrors> {
         op.routed = api_shared::routes::served_by_dispatch(&op.method.to_string(), &op.http_path, route);
     }
 
-    let title = spec.api.info.title.to_pascal_case();
+    let title = type_prefix(&spec.api.info.title);
     let api_trait = format_ident!("{title}Api");
     let handlers_trait = format_ident!("{title}Handlers");
     let api_mod = format_ident!("{}_mod", api_trait.to_string().to_snake_case());
@@ -349,6 +349,15 @@ fn major_version(version: &str) -> u64 {
 #[cfg(test)]
 mod tests {
     use super::major_version;
+    use super::type_prefix;
+
+    #[test]
+    fn any_title_gives_trait_names_rust_takes() {
+        assert_eq!(type_prefix("Swagger Petstore - OpenAPI 3.0"), "SwaggerPetstoreOpenapi30");
+        assert_eq!(type_prefix("1Forge Finance APIs"), "Api1ForgeFinanceApis");
+        assert_eq!(type_prefix("Zoo — für Tiere"), "ZooFrTiere");
+        assert_eq!(type_prefix(""), "");
+    }
 
     #[test]
     fn the_major_is_the_leading_number_of_what_the_designer_wrote() {

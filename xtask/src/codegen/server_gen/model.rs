@@ -246,6 +246,25 @@ pub(super) fn rust_field(name: &str) -> syn::Ident {
     format_ident!("{}", snake)
 }
 
+/// The prefix of the API's trait names (`{prefix}Api`, `{prefix}Handlers`)
+/// from the document's title, which may be any text: PascalCase, ASCII
+/// letters and digits only, and never a leading digit (`1Forge Finance
+/// APIs` → `Api1ForgeFinanceApis`).
+pub(super) fn type_prefix(title: &str) -> String {
+    // Words split where ASCII punctuation or space is; other letters
+    // (`ü`) are dropped from their word rather than splitting it.
+    let words: Vec<String> = title
+        .split(|c: char| c.is_ascii() && !c.is_ascii_alphanumeric())
+        .map(|w| w.chars().filter(char::is_ascii_alphanumeric).collect::<String>())
+        .filter(|w| !w.is_empty())
+        .collect();
+    let mut prefix = words.join(" ").to_pascal_case();
+    if prefix.starts_with(|c: char| c.is_ascii_digit()) {
+        prefix.insert_str(0, "Api");
+    }
+    prefix
+}
+
 /// The variant name of a status: its reason phrase in PascalCase.
 pub(super) fn status_variant(code: u16) -> syn::Ident {
     let name = match code {
