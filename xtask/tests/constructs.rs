@@ -58,7 +58,16 @@ fn assert_generates(spec: &str) {
 
 #[test]
 fn a_designers_next_edits_generate() {
+    let body = |media_type: &str, schema: &str| {
+        format!(
+            "      requestBody:\n        required: true\n        content:\n          {media_type}:\n            schema: {schema}\n"
+        )
+    };
     let edits = [
+        // Bodies in media types progenitor has no name for: by kind.
+        operation("post", &body("text/csv", "{type: string}"), NO_CONTENT),
+        operation("post", &body("application/zip", "{type: string, format: binary}"), NO_CONTENT),
+        operation("patch", &body("application/merge-patch+json", "{$ref: '#/components/schemas/Order'}"), OK_JSON),
         // Read one order.
         operation(
             "get",
@@ -283,9 +292,14 @@ fn what_cannot_be_mapped_is_refused_with_its_location_and_reason() {
             "a multipart body's schema must be an object with properties",
         ),
         (
-            body("          application/zip:\n            schema: {type: string, format: binary}\n"),
-            "paths./extra.post.requestBody.content.application/zip".into(),
+            body("          image/*:\n            schema: {type: string, format: binary}\n"),
+            "paths./extra.post.requestBody.content.image/*".into(),
             "not supported for a request body",
+        ),
+        (
+            body("          text/csv:\n            schema: {type: string, maxLength: 10}\n"),
+            "paths./extra.post.requestBody.content.text/csv.schema".into(),
+            "without constraints",
         ),
         (
             body(
@@ -430,4 +444,15 @@ fn assert_linted(spec: &str, location: &str, message: &str) {
             .any(|f| f.location == location && f.message.contains(message) && f.severity == Severity::Error),
         "{findings:?}"
     );
+}
+
+/// A title is any text; the trait names taken from it are Rust's
+/// (1Forge's "1Forge Finance APIs" made the generator panic).
+#[test]
+fn any_title_generates() {
+    let spec = real_spec();
+    let title = spec.lines().find(|l| l.starts_with("  title: ")).unwrap().to_string();
+    for other in ["1Forge Finance APIs", "Zoo — für Tiere", "\"\"", "'!!!'"] {
+        assert_generates(&spec.replacen(&title, &format!("  title: {other}"), 1));
+    }
 }

@@ -180,3 +180,52 @@ async fn a_form_carries_lists_and_an_object() {
     too_many.assert_error(400, "invalid_body", &["/tags", "maxItems"]);
     sink.stop().await;
 }
+
+/// A body in a media type progenitor has no name for: the client sends
+/// the spec's (`image/png`, `application/merge-patch+json`), and the
+/// layer reads that one and answers 415 for the name progenitor knows.
+#[tokio::test]
+async fn a_body_in_a_type_progenitor_does_not_name_travels_as_the_spec_names_it() {
+    let sink = Sink::start().await;
+    let client = sink.client();
+    let (id, _) = support::create_order(&sink, serde_json::json!({"petId": 1, "quantity": 1})).await;
+    let order = NonZeroU64::new(id as u64).unwrap();
+    let read_signature = || async {
+        let mut stream = client.get_signature(order).await.unwrap().into_inner().into_inner();
+        let mut read = Vec::new();
+        while let Some(chunk) = futures_util::StreamExt::next(&mut stream).await {
+            read.extend_from_slice(&chunk.unwrap());
+        }
+        read
+    };
+    assert!(read_signature().await.is_empty(), "unsigned: empty");
+    // A PNG image, as bytes, sent and read back.
+    let png = b"\x89PNG\r\n\x1a\nsignature".to_vec();
+    client.sign_order(order, png.clone()).await.unwrap();
+    assert_eq!(read_signature().await, png);
+    // The handler sees the bytes: not a PNG image is its 400.
+    let not_png = client.sign_order(order, b"GIF89a".to_vec()).await.unwrap_err();
+    assert_eq!(not_png.status().map(|s| s.as_u16()), Some(400));
+    // Another type than the spec's is 415, octet-stream included.
+    let as_octets = send(
+        sink.request(Method::PUT, &format!("/orders/{id}/signature"))
+            .header("content-type", "application/octet-stream")
+            .body(png.clone()),
+    )
+    .await;
+    as_octets.assert_error(415, "unsupported_media_type", &["image/png"]);
+
+    // JSON under a `+json` type: the client sends it by its name.
+    let preferences: types::Preferences =
+        serde_json::from_value(serde_json::json!({"tags": ["news", "pets"]})).unwrap();
+    let read = client.patch_preferences(&preferences).await.unwrap().into_inner();
+    assert_eq!(read.tags, preferences.tags);
+    let as_json = send(
+        sink.anonymous(Method::PATCH, "/preferences")
+            .header("content-type", "application/json")
+            .body(r#"{"tags": ["news", "pets"]}"#),
+    )
+    .await;
+    as_json.assert_error(415, "unsupported_media_type", &["application/merge-patch+json"]);
+    sink.stop().await;
+}

@@ -238,7 +238,7 @@ async fn companion_deleted_while_serving(suffix: &str, signal: &str) {
     );
     assert_eq!(status, 503, "{body}");
     let (status, body) = http(&format!("{}/store/orders", server.base_url), "GET", Some(&key));
-    assert_eq!(status, 200, "{body}");
+    assert_eq!(status, 200, "{body}\n{}", server.logs());
     server.signal_and_wait(signal);
 
     let statuses = restart_and_read(&database, ORDERS).await;

@@ -10,7 +10,9 @@ use quote::quote;
 
 use super::for_progenitor::{Cookies, for_progenitor};
 use super::no_panic::refusing_panics;
-use super::{ClientCredentials, client_cookies, client_credentials, client_forms, client_query_objects};
+use super::{
+    ClientCredentials, client_cookies, client_credentials, client_forms, client_media_types, client_query_objects,
+};
 use crate::codegen::spec::{Spec, SpecError, server_url};
 
 fn settings(credentials: ClientCredentials) -> GenerationSettings {
@@ -51,6 +53,7 @@ pub fn generate(spec: &Spec, credentials: ClientCredentials) -> Result<syn::File
     mark_deprecated(spec, &mut file);
     write_date_times_as_rfc3339(spec, &mut file)?;
     client_forms::write_structured_forms(spec, &mut file)?;
+    client_media_types::send_media_types(spec, &mut file)?;
     client_cookies::send_cookie_parameters(spec, &mut file)?;
     client_query_objects::write_query_objects(spec, &mut file)?;
     syn::visit_mut::VisitMut::visit_file_mut(&mut MethodsReqwestLacks, &mut file);

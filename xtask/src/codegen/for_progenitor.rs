@@ -35,6 +35,7 @@ pub(super) fn for_progenitor(spec: &Spec, cookies: Cookies) -> OpenAPI {
         for body in components.request_bodies.values_mut() {
             if let ReferenceOr::Item(body) = body {
                 one_media_type(&mut body.content, |c| served_body(spec, c));
+                named_as_progenitor_knows(&mut body.content);
             }
         }
     }
@@ -57,6 +58,7 @@ pub(super) fn for_progenitor(spec: &Spec, cookies: Cookies) -> OpenAPI {
             }
             if let Some(ReferenceOr::Item(body)) = operation.request_body.as_mut() {
                 one_media_type(&mut body.content, |c| served_body(spec, c));
+                named_as_progenitor_knows(&mut body.content);
             }
             // 204 and 205 have no body, whatever the spec gives them (the
             // server sends none; progenitor would try to read one).
@@ -244,6 +246,24 @@ fn one_media_type(
     if let Some(served) = served(&listed) {
         let primary = served.primary.0;
         content.retain(|media_type, _| media_type == primary);
+    }
+}
+
+/// A body's one media type under the name progenitor knows its kind by
+/// (`application/merge-patch+json` as `application/json`); the client's
+/// method sends the spec's (`client_media_types`).
+fn named_as_progenitor_knows(content: &mut openapiv3::Content) {
+    if content.len() != 1 {
+        return;
+    }
+    let renamed = content
+        .iter()
+        .next()
+        .and_then(|(media_type, _)| super::client_media_types::progenitor_name(media_type));
+    if let Some(known) = renamed
+        && let Some((_, media)) = content.pop()
+    {
+        content.insert(known.to_string(), media);
     }
 }
 

@@ -8,6 +8,7 @@ mod client_cookies;
 mod client_credentials;
 mod client_forms;
 pub mod client_gen;
+mod client_media_types;
 mod client_query_objects;
 pub mod corpus;
 pub mod corpus_cache;

@@ -8,7 +8,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use serde_json::Value;
 
 use super::lint::Severity;
-use crate::codegen::spec::media::{essence, served_response};
+use crate::codegen::spec::media::served_response;
 use crate::designer::spec_json::{items, resolve};
 
 /// The security requirements that apply to `op`: its own, else the
@@ -122,6 +122,7 @@ pub(super) fn media_types(
     find: &mut impl FnMut(Severity, String, &'static str, String),
 ) {
     let readable = crate::codegen::spec::BODY_MEDIA_TYPES;
+    let is_readable = crate::codegen::spec::is_readable_body_type;
     if let Some(content) = op
         .get("requestBody")
         .map(|body| resolve(doc, body))
@@ -130,14 +131,13 @@ pub(super) fn media_types(
         .filter(|c| c.len() > 1)
     {
         for media_type in content.keys() {
-            if !readable.contains(&essence(media_type).as_str()) {
+            if !is_readable(media_type) {
                 find(
                     Severity::Warning,
                     format!("{at}.requestBody.content.{media_type}"),
                     "media-types",
                     format!(
-                        "the generated layer does not read `{media_type}`: a body of it gets 415 (it reads {})",
-                        readable.join(", ")
+                        "the generated layer does not read `{media_type}`: a body of it gets 415 (it reads {readable})"
                     ),
                 );
             }

@@ -3425,7 +3425,7 @@ pub const API_VERSION: &str = "1.0.0";
 /// The OpenAPI document this code was generated from, as JSON. The
 /// server serves it (unauthenticated, outside the contract) at
 /// `#document_path`.
-pub const OPENAPI_DOCUMENT: &str = "{\"openapi\":\"3.0.3\",\"info\":{\"title\":\"Kitchen Sink\",\"version\":\"1.0.0\",\"description\":\"Every construct the generator maps, in one spec, with the house rules of\\n`openapi/petstore.yaml` (the Error object on every error, 401 on secured\\noperations, 5XX everywhere). It is not a product: `cargo xtask generate`\\ngenerates it into `crates/kitchen-sink`, whose small in-memory service\\nthe tests drive over HTTP, so that each construct is proven on running\\ncode. The operations follow a designer's likely next edits of the pet\\nstore: read one order; search with bounded, enum, date and repeated\\nparameters; create with a JSON body and `201` + `Location`; update with\\n`If-Match`; schemas with allOf, oneOf, nullable and a map; a public\\noperation; a paging envelope with `Link`; a CSV export and a raw photo;\\na text and a form body; two success statuses; a deprecated operation;\\na label in an image format the server chooses (`image/*`); a redirect\\n(`303` + `Location`); a WebSocket upgrade (`101`); a literal path beside\\na variable one (`/orders/summary`) and a variable named differently at\\none position (`/orders/{id}/status`); two success statuses with different\\nbodies (`getReceipt`); a readOnly property required in responses only\\n(`Label.revision`); a body read as JSON or a form, and a response\\nwritten in the JSON type `Accept` prefers (`estimateOrder`); a form with\\nlists and an object (`setPreferences`); optional\\nauthentication by any scheme, HTTP basic, API keys in the query and a\\ncookie (`whoAmI`); OAuth2 scopes, and a requirement that combines two\\nschemes (`refundOrder`); HEAD, OPTIONS and TRACE (`headOrder`,\\n`orderOptions`, `traceStatus`); a discriminated oneOf whose members\\noverlap (`classifyPet`); cookie parameters and query objects\\n(`echoParameters`); a multipart form with files (`uploadDocument`); a\\nrecursive schema and schemas named as Rust's own types\\n(`getCategoryTree`).\\n\\nEvery error response carries the Error object. Its `code` is one of:\\n\\n| code | status | meaning |\\n|---|---|---|\\n| `invalid_parameter` | 400 | A path, query, header or cookie parameter is missing, malformed, or breaks its schema; the message names it and the rule. |\\n| `invalid_body` | 400 | The request body is missing, malformed, or breaks its schema; the message gives the JSON pointer and the rule. |\\n| `bad_request` | 400 | The request could not be read. |\\n| `unauthorized` | 401 | The API key is missing, malformed or unknown. |\\n| `insufficient_scope` | 403 | The OAuth2 token does not grant the scopes the operation needs. |\\n| `not_found` | 404 | The resource does not exist. |\\n| `not_acceptable` | 406 | `Accept` allows none of the media types the response is written in. |\\n| `conflict` | 409 | The resource is not in a state that allows this. |\\n| `precondition_failed` | 412 | `If-Match` does not name the current version. |\\n| `payload_too_large` | 413 | The request body is over the server's limit. |\\n| `unsupported_media_type` | 415 | The request body is not of the documented media type. |\\n| `internal_error` | 500 | The server failed unexpectedly. |\\n| `service_unavailable` | 503 | The server cannot answer now; retry later. |\\n\"},\"servers\":[{\"url\":\"https://sink.example.com/v1\",\"description\":\"Production\"}],\"tags\":[{\"name\":\"orders\",\"description\":\"Orders, their payments, photos, notes and lines.\"},{\"name\":\"store\",\"description\":\"Figures about the whole store.\"},{\"name\":\"misc\",\"description\":\"Everything else.\"}],\"security\":[{\"bearerAuth\":[]}],\"paths\":{\"/orders\":{\"options\":{\"tags\":[\"orders\"],\"operationId\":\"orderOptions\",\"summary\":\"The methods `/orders` allows\",\"description\":\"Public, no key needed.\",\"security\":[],\"responses\":{\"204\":{\"description\":\"The methods, in `Allow`.\",\"headers\":{\"Allow\":{\"description\":\"The methods, comma separated.\",\"required\":true,\"schema\":{\"type\":\"string\"}}}},\"5XX\":{\"$ref\":\"#/components/responses/ServerError\"}}},\"get\":{\"tags\":[\"orders\"],\"operationId\":\"searchOrders\",\"summary\":\"Search orders\",\"description\":\"Orders matching every filter given, by ascending id, a page at a time.\",\"parameters\":[{\"name\":\"limit\",\"in\":\"query\",\"description\":\"The most orders on one page.\",\"schema\":{\"type\":\"integer\",\"format\":\"int32\",\"minimum\":1,\"maximum\":1000,\"default\":20}},{\"name\":\"cursor\",\"in\":\"query\",\"description\":\"Where the previous page stopped (its `nextCursor`).\",\"schema\":{\"type\":\"string\",\"pattern\":\"^[0-9]{1,18}$\"}},{\"name\":\"status\",\"in\":\"query\",\"description\":\"Only orders in this state.\",\"schema\":{\"$ref\":\"#/components/schemas/OrderStatus\"}},{\"name\":\"since\",\"in\":\"query\",\"description\":\"Only orders created at or after this instant.\",\"schema\":{\"type\":\"string\",\"format\":\"date-time\"}},{\"name\":\"deliverBy\",\"in\":\"query\",\"description\":\"Only orders to be delivered on or before this day.\",\"schema\":{\"type\":\"string\",\"format\":\"date\"}},{\"name\":\"tag\",\"in\":\"query\",\"description\":\"Only orders carrying every one of these tags (repeat the parameter).\",\"explode\":true,\"schema\":{\"type\":\"array\",\"maxItems\":5,\"items\":{\"type\":\"string\",\"pattern\":\"^[a-z]+$\"}}},{\"name\":\"ids\",\"in\":\"query\",\"description\":\"Only these orders (comma-separated).\",\"explode\":false,\"schema\":{\"type\":\"array\",\"minItems\":1,\"maxItems\":10,\"items\":{\"type\":\"integer\",\"format\":\"int64\",\"minimum\":1}}},{\"name\":\"minTotal\",\"in\":\"query\",\"description\":\"Only orders whose total is above this.\",\"schema\":{\"type\":\"number\",\"format\":\"double\",\"minimum\":0,\"exclusiveMinimum\":true}},{\"name\":\"maxWeight\",\"in\":\"query\",\"description\":\"Only orders at most this heavy (kilograms).\",\"schema\":{\"type\":\"number\",\"format\":\"float\",\"maximum\":1000}},{\"name\":\"giftWrap\",\"in\":\"query\",\"description\":\"Only orders with (or without) gift wrapping.\",\"schema\":{\"type\":\"boolean\"}},{\"name\":\"sort\",\"in\":\"query\",\"description\":\"The order of the page.\",\"schema\":{\"type\":\"string\",\"enum\":[\"asc\",\"desc\"],\"default\":\"asc\"}},{\"name\":\"X-Request-Id\",\"in\":\"header\",\"description\":\"A client's id for this request, echoed in the logs.\",\"schema\":{\"type\":\"string\",\"format\":\"uuid\"}}],\"responses\":{\"200\":{\"description\":\"One page of matching orders.\",\"headers\":{\"Link\":{\"description\":\"The next page (RFC 8288 `rel=\\\"next\\\"`), when there is one.\",\"schema\":{\"type\":\"string\"}},\"X-Total-Count\":{\"description\":\"How many orders match, on every page.\",\"required\":true,\"schema\":{\"type\":\"integer\",\"format\":\"int64\",\"minimum\":0}}},\"content\":{\"application/json\":{\"schema\":{\"$ref\":\"#/components/schemas/OrderPage\"}}}},\"400\":{\"$ref\":\"#/components/responses/BadRequest\"},\"401\":{\"$ref\":\"#/components/responses/Unauthorized\"},\"5XX\":{\"$ref\":\"#/components/responses/ServerError\"}}},\"post\":{\"tags\":[\"orders\"],\"operationId\":\"createOrder\",\"summary\":\"Create an order\",\"parameters\":[{\"name\":\"X-Express\",\"in\":\"header\",\"description\":\"Ship by express, for a surcharge of 5.\",\"schema\":{\"type\":\"boolean\",\"default\":false}},{\"name\":\"X-Client-Time\",\"in\":\"header\",\"description\":\"When the client sent the request.\",\"schema\":{\"type\":\"string\",\"format\":\"date-time\"}}],\"requestBody\":{\"required\":true,\"description\":\"The order to place.\",\"content\":{\"application/json\":{\"schema\":{\"$ref\":\"#/components/schemas/NewOrder\"}}}},\"responses\":{\"201\":{\"description\":\"The order, created.\",\"headers\":{\"Location\":{\"description\":\"Where the new order is.\",\"required\":true,\"schema\":{\"type\":\"string\"}},\"ETag\":{\"$ref\":\"#/components/headers/ETag\"}},\"content\":{\"application/json\":{\"schema\":{\"$ref\":\"#/components/schemas/Order\"}}}},\"400\":{\"$ref\":\"#/components/responses/BadRequest\"},\"401\":{\"$ref\":\"#/components/responses/Unauthorized\"},\"413\":{\"$ref\":\"#/components/responses/PayloadTooLarge\"},\"415\":{\"$ref\":\"#/components/responses/UnsupportedMediaType\"},\"5XX\":{\"$ref\":\"#/components/responses/ServerError\"}}}},\"/quotes\":{\"post\":{\"tags\":[\"orders\"],\"operationId\":\"quoteOrder\",\"summary\":\"Price an order before placing it\",\"description\":\"Public, no key needed; nothing is stored.\",\"security\":[],\"requestBody\":{\"required\":true,\"content\":{\"application/json\":{\"schema\":{\"$ref\":\"#/components/schemas/NewOrder\"}}}},\"responses\":{\"200\":{\"description\":\"What the order would cost.\",\"content\":{\"application/json\":{\"schema\":{\"type\":\"object\",\"required\":[\"total\"],\"properties\":{\"total\":{\"type\":\"number\",\"format\":\"double\",\"minimum\":0}}}}}},\"400\":{\"$ref\":\"#/components/responses/BadRequest\"},\"413\":{\"$ref\":\"#/components/responses/PayloadTooLarge\"},\"415\":{\"$ref\":\"#/components/responses/UnsupportedMediaType\"},\"5XX\":{\"$ref\":\"#/components/responses/ServerError\"}}}},\"/orders/{orderId}\":{\"parameters\":[{\"$ref\":\"#/components/parameters/OrderId\"}],\"head\":{\"tags\":[\"orders\"],\"operationId\":\"headOrder\",\"summary\":\"Whether an order exists, and its version\",\"responses\":{\"200\":{\"description\":\"It exists; `ETag` names its version.\",\"headers\":{\"ETag\":{\"$ref\":\"#/components/headers/ETag\"}}},\"400\":{\"$ref\":\"#/components/responses/BadRequest\"},\"401\":{\"$ref\":\"#/components/responses/Unauthorized\"},\"404\":{\"$ref\":\"#/components/responses/NotFound\"},\"5XX\":{\"$ref\":\"#/components/responses/ServerError\"}}},\"get\":{\"tags\":[\"orders\"],\"operationId\":\"getOrder\",\"summary\":\"Read one order\",\"responses\":{\"200\":{\"description\":\"The order.\",\"headers\":{\"ETag\":{\"$ref\":\"#/components/headers/ETag\"}},\"content\":{\"application/json\":{\"schema\":{\"$ref\":\"#/components/schemas/Order\"}}}},\"400\":{\"$ref\":\"#/components/responses/BadRequest\"},\"401\":{\"$ref\":\"#/components/responses/Unauthorized\"},\"404\":{\"$ref\":\"#/components/responses/NotFound\"},\"5XX\":{\"$ref\":\"#/components/responses/ServerError\"}}},\"patch\":{\"tags\":[\"orders\"],\"operationId\":\"updateOrder\",\"summary\":\"Change an order\",\"description\":\"Changes the fields given, if the order is still at the version `If-Match` names.\",\"parameters\":[{\"name\":\"If-Match\",\"in\":\"header\",\"required\":true,\"description\":\"The order's ETag as last read.\",\"schema\":{\"type\":\"string\",\"minLength\":1}}],\"requestBody\":{\"required\":true,\"content\":{\"application/json\":{\"schema\":{\"$ref\":\"#/components/schemas/OrderPatch\"}}}},\"responses\":{\"200\":{\"description\":\"The order, changed.\",\"headers\":{\"ETag\":{\"$ref\":\"#/components/headers/ETag\"}},\"content\":{\"application/json\":{\"schema\":{\"$ref\":\"#/components/schemas/Order\"}}}},\"400\":{\"$ref\":\"#/components/responses/BadRequest\"},\"401\":{\"$ref\":\"#/components/responses/Unauthorized\"},\"404\":{\"$ref\":\"#/components/responses/NotFound\"},\"412\":{\"$ref\":\"#/components/responses/PreconditionFailed\"},\"413\":{\"$ref\":\"#/components/responses/PayloadTooLarge\"},\"415\":{\"$ref\":\"#/components/responses/UnsupportedMediaType\"},\"5XX\":{\"$ref\":\"#/components/responses/ServerError\"}}},\"delete\":{\"tags\":[\"orders\"],\"operationId\":\"deleteOrder\",\"summary\":\"Delete an order\",\"responses\":{\"204\":{\"description\":\"Deleted.\"},\"400\":{\"$ref\":\"#/components/responses/BadRequest\"},\"401\":{\"$ref\":\"#/components/responses/Unauthorized\"},\"404\":{\"$ref\":\"#/components/responses/NotFound\"},\"5XX\":{\"$ref\":\"#/components/responses/ServerError\"}}}},\"/orders/{orderId}/payment\":{\"post\":{\"tags\":[\"orders\"],\"operationId\":\"payOrder\",\"summary\":\"Pay for an order\",\"parameters\":[{\"$ref\":\"#/components/parameters/OrderId\"}],\"requestBody\":{\"required\":true,\"content\":{\"application/json\":{\"schema\":{\"$ref\":\"#/components/schemas/Payment\"}}}},\"responses\":{\"202\":{\"description\":\"The payment is accepted, to be settled later.\",\"content\":{\"application/json\":{\"schema\":{\"type\":\"object\",\"required\":[\"paymentId\",\"status\"],\"properties\":{\"paymentId\":{\"type\":\"string\",\"format\":\"uuid\"},\"status\":{\"type\":\"string\",\"enum\":[\"accepted\"]},\"fee\":{\"type\":\"number\",\"format\":\"double\",\"nullable\":true,\"description\":\"What the payment costs, when known.\"}}}}}},\"400\":{\"$ref\":\"#/components/responses/BadRequest\"},\"401\":{\"$ref\":\"#/components/responses/Unauthorized\"},\"404\":{\"$ref\":\"#/components/responses/NotFound\"},\"409\":{\"$ref\":\"#/components/responses/Conflict\"},\"413\":{\"$ref\":\"#/components/responses/PayloadTooLarge\"},\"415\":{\"$ref\":\"#/components/responses/UnsupportedMediaType\"},\"5XX\":{\"$ref\":\"#/components/responses/ServerError\"}}}},\"/orders/{orderId}/shipment\":{\"post\":{\"tags\":[\"orders\"],\"operationId\":\"shipOrder\",\"summary\":\"Ship an order\",\"description\":\"Marks the order shipped; the body, optional, says how.\",\"parameters\":[{\"$ref\":\"#/components/parameters/OrderId\"}],\"requestBody\":{\"required\":false,\"content\":{\"application/json\":{\"schema\":{\"type\":\"object\",\"additionalProperties\":false,\"properties\":{\"carrier\":{\"type\":\"string\",\"enum\":[\"ups\",\"dhl\",\"post\"]},\"trackingNumber\":{\"type\":\"string\",\"minLength\":4,\"maxLength\":40}}}}}},\"responses\":{\"204\":{\"description\":\"Shipped.\"},\"400\":{\"$ref\":\"#/components/responses/BadRequest\"},\"401\":{\"$ref\":\"#/components/responses/Unauthorized\"},\"404\":{\"$ref\":\"#/components/responses/NotFound\"},\"409\":{\"$ref\":\"#/components/responses/Conflict\"},\"413\":{\"$ref\":\"#/components/responses/PayloadTooLarge\"},\"415\":{\"$ref\":\"#/components/responses/UnsupportedMediaType\"},\"5XX\":{\"$ref\":\"#/components/responses/ServerError\"}}}},\"/orders/{orderId}/documents\":{\"parameters\":[{\"$ref\":\"#/components/parameters/OrderId\"}],\"post\":{\"tags\":[\"orders\"],\"operationId\":\"uploadDocument\",\"summary\":\"Attach a document to an order, with its scans\",\"description\":\"A multipart form: typed text fields (`kind`, `note`, `pages`), one required file and any number of extra scans. progenitor's client cannot send multipart bodies: the generated client has no method for this one (its `LEFT_OUT_OF_THE_CLIENT` says so).\",\"requestBody\":{\"required\":true,\"content\":{\"multipart/form-data\":{\"schema\":{\"$ref\":\"#/components/schemas/DocumentUpload\"},\"encoding\":{\"file\":{\"contentType\":\"application/pdf\"}}}}},\"responses\":{\"201\":{\"description\":\"What was stored.\",\"content\":{\"application/json\":{\"schema\":{\"type\":\"object\",\"required\":[\"kind\",\"fileName\",\"bytes\",\"scans\"],\"properties\":{\"kind\":{\"type\":\"string\"},\"note\":{\"type\":\"string\"},\"pages\":{\"type\":\"integer\",\"format\":\"int32\"},\"fileName\":{\"type\":\"string\"},\"bytes\":{\"type\":\"integer\",\"format\":\"int64\"},\"scans\":{\"type\":\"integer\",\"format\":\"int32\"}}}}}},\"400\":{\"$ref\":\"#/components/responses/BadRequest\"},\"401\":{\"$ref\":\"#/components/responses/Unauthorized\"},\"404\":{\"$ref\":\"#/components/responses/NotFound\"},\"413\":{\"$ref\":\"#/components/responses/PayloadTooLarge\"},\"415\":{\"$ref\":\"#/components/responses/UnsupportedMediaType\"},\"5XX\":{\"$ref\":\"#/components/responses/ServerError\"}}}},\"/orders/{orderId}/photo\":{\"parameters\":[{\"$ref\":\"#/components/parameters/OrderId\"}],\"put\":{\"tags\":[\"orders\"],\"operationId\":\"uploadPhoto\",\"summary\":\"Attach a photo to an order\",\"requestBody\":{\"required\":true,\"content\":{\"application/octet-stream\":{\"schema\":{\"type\":\"string\",\"format\":\"binary\"}}}},\"responses\":{\"204\":{\"description\":\"Stored.\"},\"400\":{\"$ref\":\"#/components/responses/BadRequest\"},\"401\":{\"$ref\":\"#/components/responses/Unauthorized\"},\"404\":{\"$ref\":\"#/components/responses/NotFound\"},\"413\":{\"$ref\":\"#/components/responses/PayloadTooLarge\"},\"415\":{\"$ref\":\"#/components/responses/UnsupportedMediaType\"},\"5XX\":{\"$ref\":\"#/components/responses/ServerError\"}}},\"get\":{\"tags\":[\"orders\"],\"operationId\":\"getPhoto\",\"summary\":\"The order's photo\",\"responses\":{\"200\":{\"description\":\"The photo's bytes, as uploaded (none before one is).\",\"content\":{\"application/octet-stream\":{\"schema\":{\"type\":\"string\",\"format\":\"binary\"}}}},\"400\":{\"$ref\":\"#/components/responses/BadRequest\"},\"401\":{\"$ref\":\"#/components/responses/Unauthorized\"},\"404\":{\"$ref\":\"#/components/responses/NotFound\"},\"5XX\":{\"$ref\":\"#/components/responses/ServerError\"}}}},\"/orders/{orderId}/label\":{\"parameters\":[{\"$ref\":\"#/components/parameters/OrderId\"}],\"get\":{\"tags\":[\"orders\"],\"operationId\":\"getLabel\",\"summary\":\"The order's shipping label, as an image\",\"responses\":{\"200\":{\"description\":\"The label, in an image format the server chooses.\",\"content\":{\"image/*\":{\"schema\":{\"type\":\"string\",\"format\":\"binary\"}}}},\"400\":{\"$ref\":\"#/components/responses/BadRequest\"},\"401\":{\"$ref\":\"#/components/responses/Unauthorized\"},\"404\":{\"$ref\":\"#/components/responses/NotFound\"},\"5XX\":{\"$ref\":\"#/components/responses/ServerError\"}}}},\"/orders/{orderId}/watch\":{\"parameters\":[{\"$ref\":\"#/components/parameters/OrderId\"}],\"get\":{\"tags\":[\"orders\"],\"operationId\":\"watchOrder\",\"summary\":\"Watch an order over a WebSocket\",\"description\":\"Upgrades the connection to a WebSocket (RFC 6455); the server sends the order as one JSON text message, then closes. A request that is not a WebSocket handshake gets 400.\",\"responses\":{\"101\":{\"description\":\"Switching to a WebSocket.\"},\"400\":{\"$ref\":\"#/components/responses/BadRequest\"},\"401\":{\"$ref\":\"#/components/responses/Unauthorized\"},\"404\":{\"$ref\":\"#/components/responses/NotFound\"},\"5XX\":{\"$ref\":\"#/components/responses/ServerError\"}}}},\"/orders/summary\":{\"get\":{\"tags\":[\"orders\"],\"operationId\":\"getOrderSummary\",\"summary\":\"How many orders there are, and how many are pending\",\"description\":\"A literal segment beside `/orders/{orderId}`: the literal wins.\",\"responses\":{\"200\":{\"description\":\"The counts.\",\"content\":{\"application/json\":{\"schema\":{\"type\":\"object\",\"required\":[\"count\",\"pending\"],\"properties\":{\"count\":{\"type\":\"integer\",\"format\":\"int64\"},\"pending\":{\"type\":\"integer\",\"format\":\"int64\"}}}}}},\"401\":{\"$ref\":\"#/components/responses/Unauthorized\"},\"5XX\":{\"$ref\":\"#/components/responses/ServerError\"}}}},\"/orders/{id}/status\":{\"get\":{\"tags\":[\"orders\"],\"operationId\":\"getOrderStatus\",\"summary\":\"Where one order stands\",\"description\":\"Its variable is named `id` where the other paths say `orderId`.\",\"parameters\":[{\"name\":\"id\",\"in\":\"path\",\"required\":true,\"description\":\"The order's id.\",\"schema\":{\"type\":\"integer\",\"format\":\"int64\",\"minimum\":1}}],\"responses\":{\"200\":{\"description\":\"The order's status.\",\"content\":{\"application/json\":{\"schema\":{\"type\":\"object\",\"required\":[\"status\"],\"properties\":{\"status\":{\"$ref\":\"#/components/schemas/OrderStatus\"}}}}}},\"400\":{\"$ref\":\"#/components/responses/BadRequest\"},\"401\":{\"$ref\":\"#/components/responses/Unauthorized\"},\"404\":{\"$ref\":\"#/components/responses/NotFound\"},\"5XX\":{\"$ref\":\"#/components/responses/ServerError\"}}}},\"/orders/{orderId}/receipt\":{\"parameters\":[{\"$ref\":\"#/components/parameters/OrderId\"}],\"get\":{\"tags\":[\"orders\"],\"operationId\":\"getReceipt\",\"summary\":\"The order's receipt, once it has shipped\",\"description\":\"Two success statuses with different bodies: the receipt (200), or how far it is (202) while the order is pending.\",\"responses\":{\"200\":{\"description\":\"The receipt.\",\"content\":{\"application/json\":{\"schema\":{\"type\":\"object\",\"required\":[\"orderId\",\"total\"],\"properties\":{\"orderId\":{\"type\":\"integer\",\"format\":\"int64\"},\"total\":{\"type\":\"number\",\"format\":\"double\"}}}}}},\"202\":{\"description\":\"The receipt is not ready; the order has not shipped.\",\"content\":{\"application/json\":{\"schema\":{\"type\":\"object\",\"required\":[\"state\"],\"properties\":{\"state\":{\"type\":\"string\",\"enum\":[\"preparing\"]}}}}}},\"400\":{\"$ref\":\"#/components/responses/BadRequest\"},\"401\":{\"$ref\":\"#/components/responses/Unauthorized\"},\"404\":{\"$ref\":\"#/components/responses/NotFound\"},\"5XX\":{\"$ref\":\"#/components/responses/ServerError\"}}}},\"/latest-order\":{\"get\":{\"tags\":[\"orders\"],\"operationId\":\"getLatestOrder\",\"summary\":\"Where the newest order is\",\"responses\":{\"303\":{\"description\":\"See the newest order.\",\"headers\":{\"Location\":{\"description\":\"The newest order's URL.\",\"required\":true,\"schema\":{\"type\":\"string\"}}}},\"401\":{\"$ref\":\"#/components/responses/Unauthorized\"},\"404\":{\"$ref\":\"#/components/responses/NotFound\"},\"5XX\":{\"$ref\":\"#/components/responses/ServerError\"}}}},\"/orders/{orderId}/notes\":{\"post\":{\"tags\":[\"orders\"],\"operationId\":\"addNote\",\"summary\":\"Add a note to an order\",\"parameters\":[{\"$ref\":\"#/components/parameters/OrderId\"}],\"requestBody\":{\"required\":true,\"content\":{\"text/plain\":{\"schema\":{\"type\":\"string\"}}}},\"responses\":{\"201\":{\"description\":\"The note, stored.\",\"content\":{\"application/json\":{\"schema\":{\"type\":\"object\",\"required\":[\"id\",\"text\"],\"properties\":{\"id\":{\"type\":\"integer\",\"format\":\"int64\"},\"text\":{\"type\":\"string\"}}}}}},\"400\":{\"$ref\":\"#/components/responses/BadRequest\"},\"401\":{\"$ref\":\"#/components/responses/Unauthorized\"},\"404\":{\"$ref\":\"#/components/responses/NotFound\"},\"413\":{\"$ref\":\"#/components/responses/PayloadTooLarge\"},\"415\":{\"$ref\":\"#/components/responses/UnsupportedMediaType\"},\"5XX\":{\"$ref\":\"#/components/responses/ServerError\"}}}},\"/orders/{orderId}/lines\":{\"get\":{\"tags\":[\"orders\"],\"operationId\":\"listOrderLines\",\"summary\":\"The lines of an order\",\"parameters\":[{\"$ref\":\"#/components/parameters/OrderId\"}],\"responses\":{\"200\":{\"description\":\"Each line of the order.\",\"content\":{\"application/json\":{\"schema\":{\"type\":\"array\",\"items\":{\"type\":\"object\",\"required\":[\"sku\",\"quantity\"],\"properties\":{\"sku\":{\"type\":\"string\"},\"quantity\":{\"type\":\"integer\",\"format\":\"int32\",\"minimum\":1},\"unitPrice\":{\"type\":\"number\",\"format\":\"double\"}}}}}}},\"400\":{\"$ref\":\"#/components/responses/BadRequest\"},\"401\":{\"$ref\":\"#/components/responses/Unauthorized\"},\"404\":{\"$ref\":\"#/components/responses/NotFound\"},\"5XX\":{\"$ref\":\"#/components/responses/ServerError\"}}}},\"/exports/orders.csv\":{\"get\":{\"tags\":[\"store\"],\"operationId\":\"exportOrders\",\"summary\":\"Every order as CSV\",\"responses\":{\"200\":{\"description\":\"One line per order, with a header line.\",\"content\":{\"text/csv\":{\"schema\":{\"type\":\"string\"}}}},\"401\":{\"$ref\":\"#/components/responses/Unauthorized\"},\"5XX\":{\"$ref\":\"#/components/responses/ServerError\"}}}},\"/store/inventory\":{\"get\":{\"tags\":[\"store\"],\"operationId\":\"getInventory\",\"summary\":\"Orders by state\",\"description\":\"Open to a bearer key or to the same key in `X-API-Key`.\",\"security\":[{\"apiKeyAuth\":[]},{\"bearerAuth\":[]}],\"responses\":{\"200\":{\"description\":\"How many orders are in each state.\",\"content\":{\"application/json\":{\"schema\":{\"$ref\":\"#/components/schemas/Inventory\"}}}},\"401\":{\"$ref\":\"#/components/responses/Unauthorized\"},\"5XX\":{\"$ref\":\"#/components/responses/ServerError\"}}}},\"/store/order-count\":{\"get\":{\"tags\":[\"store\"],\"operationId\":\"countOrders\",\"summary\":\"How many orders there are\",\"responses\":{\"200\":{\"description\":\"The number of orders.\",\"content\":{\"application/json\":{\"schema\":{\"type\":\"integer\",\"format\":\"int64\",\"minimum\":0}}}},\"401\":{\"$ref\":\"#/components/responses/Unauthorized\"},\"5XX\":{\"$ref\":\"#/components/responses/ServerError\"}}}},\"/status\":{\"trace\":{\"tags\":[\"misc\"],\"operationId\":\"traceStatus\",\"summary\":\"Trace the status route\",\"description\":\"Public, no key needed (TRACE, RFC 9110 §9.3.8). Handlers do not see the raw request, so the answer is this route's request line.\",\"security\":[],\"responses\":{\"200\":{\"description\":\"The request line received.\",\"content\":{\"message/http\":{\"schema\":{\"type\":\"string\"}}}},\"5XX\":{\"$ref\":\"#/components/responses/ServerError\"}}},\"get\":{\"tags\":[\"misc\"],\"operationId\":\"getStatus\",\"summary\":\"Whether the service is up\",\"description\":\"Public, no key needed.\",\"security\":[],\"responses\":{\"200\":{\"description\":\"Up.\",\"content\":{\"application/json\":{\"schema\":{\"type\":\"object\",\"required\":[\"status\",\"version\",\"startedAt\"],\"properties\":{\"status\":{\"type\":\"string\",\"enum\":[\"ok\"]},\"version\":{\"type\":\"string\"},\"startedAt\":{\"type\":\"string\",\"format\":\"date-time\"}}}}}},\"5XX\":{\"$ref\":\"#/components/responses/ServerError\"}}}},\"/newsletter\":{\"post\":{\"tags\":[\"misc\"],\"operationId\":\"subscribe\",\"summary\":\"Subscribe to the newsletter\",\"description\":\"Public, no key needed; a web form posts here.\",\"security\":[],\"requestBody\":{\"required\":true,\"content\":{\"application/x-www-form-urlencoded\":{\"schema\":{\"type\":\"object\",\"required\":[\"email\"],\"additionalProperties\":false,\"properties\":{\"email\":{\"type\":\"string\",\"format\":\"email\",\"maxLength\":254},\"frequency\":{\"type\":\"string\",\"enum\":[\"daily\",\"weekly\"],\"default\":\"weekly\"},\"topic\":{\"type\":\"string\",\"enum\":[\"dogs\",\"cats\",\"fish\"]},\"age\":{\"type\":\"integer\",\"format\":\"int32\",\"minimum\":13}}}}}},\"responses\":{\"204\":{\"description\":\"Subscribed.\"},\"400\":{\"$ref\":\"#/components/responses/BadRequest\"},\"413\":{\"$ref\":\"#/components/responses/PayloadTooLarge\"},\"415\":{\"$ref\":\"#/components/responses/UnsupportedMediaType\"},\"5XX\":{\"$ref\":\"#/components/responses/ServerError\"}}}},\"/preferences\":{\"post\":{\"tags\":[\"misc\"],\"operationId\":\"setPreferences\",\"summary\":\"Set reading preferences from a form with lists and an object\",\"description\":\"Public; nothing is stored, the preferences read are answered. A list travels as a pair per item (`tags=a&tags=b`), an object as JSON text.\",\"security\":[],\"requestBody\":{\"required\":true,\"content\":{\"application/x-www-form-urlencoded\":{\"schema\":{\"$ref\":\"#/components/schemas/Preferences\"}}}},\"responses\":{\"200\":{\"description\":\"The preferences, as read.\",\"content\":{\"application/json\":{\"schema\":{\"$ref\":\"#/components/schemas/Preferences\"}}}},\"400\":{\"$ref\":\"#/components/responses/BadRequest\"},\"413\":{\"$ref\":\"#/components/responses/PayloadTooLarge\"},\"415\":{\"$ref\":\"#/components/responses/UnsupportedMediaType\"},\"5XX\":{\"$ref\":\"#/components/responses/ServerError\"}}}},\"/labels/{name}\":{\"put\":{\"tags\":[\"misc\"],\"operationId\":\"putLabel\",\"summary\":\"Create or replace a label\",\"parameters\":[{\"name\":\"name\",\"in\":\"path\",\"required\":true,\"description\":\"The label's name.\",\"schema\":{\"type\":\"string\",\"pattern\":\"^[a-z][a-z0-9-]{0,31}$\"}}],\"requestBody\":{\"required\":true,\"content\":{\"application/json\":{\"schema\":{\"$ref\":\"#/components/schemas/Label\"}}}},\"responses\":{\"200\":{\"description\":\"The label, replaced.\",\"content\":{\"application/json\":{\"schema\":{\"$ref\":\"#/components/schemas/Label\"}}}},\"201\":{\"description\":\"The label, created.\",\"headers\":{\"Location\":{\"description\":\"Where the new label is.\",\"required\":true,\"schema\":{\"type\":\"string\"}}},\"content\":{\"application/json\":{\"schema\":{\"$ref\":\"#/components/schemas/Label\"}}}},\"400\":{\"$ref\":\"#/components/responses/BadRequest\"},\"401\":{\"$ref\":\"#/components/responses/Unauthorized\"},\"413\":{\"$ref\":\"#/components/responses/PayloadTooLarge\"},\"415\":{\"$ref\":\"#/components/responses/UnsupportedMediaType\"},\"5XX\":{\"$ref\":\"#/components/responses/ServerError\"}}}},\"/reports/{period}/{day}\":{\"get\":{\"tags\":[\"store\"],\"operationId\":\"getReport\",\"summary\":\"Orders of a day or a week\",\"parameters\":[{\"name\":\"period\",\"in\":\"path\",\"required\":true,\"schema\":{\"type\":\"string\",\"enum\":[\"day\",\"week\"]}},{\"name\":\"day\",\"in\":\"path\",\"required\":true,\"description\":\"The day, or the first day of the week.\",\"schema\":{\"type\":\"string\",\"format\":\"date\"}}],\"responses\":{\"200\":{\"description\":\"The report.\",\"content\":{\"application/json\":{\"schema\":{\"type\":\"object\",\"required\":[\"period\",\"from\",\"orders\"],\"properties\":{\"period\":{\"type\":\"string\",\"enum\":[\"day\",\"week\"]},\"from\":{\"type\":\"string\",\"format\":\"date\"},\"orders\":{\"type\":\"integer\",\"format\":\"int64\",\"minimum\":0}}}}}},\"400\":{\"$ref\":\"#/components/responses/BadRequest\"},\"401\":{\"$ref\":\"#/components/responses/Unauthorized\"},\"5XX\":{\"$ref\":\"#/components/responses/ServerError\"}}}},\"/payments/{paymentId}\":{\"get\":{\"tags\":[\"orders\"],\"operationId\":\"getPayment\",\"summary\":\"Read a payment\",\"parameters\":[{\"name\":\"paymentId\",\"in\":\"path\",\"required\":true,\"schema\":{\"type\":\"string\",\"format\":\"uuid\"}}],\"responses\":{\"200\":{\"description\":\"The payment.\",\"content\":{\"application/json\":{\"schema\":{\"type\":\"object\",\"required\":[\"paymentId\",\"orderId\",\"method\"],\"properties\":{\"paymentId\":{\"type\":\"string\",\"format\":\"uuid\"},\"orderId\":{\"type\":\"integer\",\"format\":\"int64\"},\"method\":{\"$ref\":\"#/components/schemas/Payment\"}}}}}},\"400\":{\"$ref\":\"#/components/responses/BadRequest\"},\"401\":{\"$ref\":\"#/components/responses/Unauthorized\"},\"404\":{\"$ref\":\"#/components/responses/NotFound\"},\"5XX\":{\"$ref\":\"#/components/responses/ServerError\"}}}},\"/echo/{count}/{ratio}/{flag}/{day}/{at}/{token}/{kind}\":{\"get\":{\"tags\":[\"misc\"],\"operationId\":\"echoParameters\",\"summary\":\"Every kind of parameter, echoed\",\"description\":\"Answers with the parameters as the handler received them, typed and\\nwith their defaults: each scalar type and format in the path, the\\nquery and headers, arrays and objects in the query (`filter` as a\\ndeepObject, `box` as its properties' own pairs), and cookies.\\n\",\"parameters\":[{\"name\":\"count\",\"in\":\"path\",\"required\":true,\"schema\":{\"type\":\"integer\",\"format\":\"int32\",\"minimum\":0}},{\"name\":\"ratio\",\"in\":\"path\",\"required\":true,\"schema\":{\"type\":\"number\",\"format\":\"double\"}},{\"name\":\"flag\",\"in\":\"path\",\"required\":true,\"schema\":{\"type\":\"boolean\"}},{\"name\":\"day\",\"in\":\"path\",\"required\":true,\"schema\":{\"type\":\"string\",\"format\":\"date\"}},{\"name\":\"at\",\"in\":\"path\",\"required\":true,\"schema\":{\"type\":\"string\",\"format\":\"date-time\"}},{\"name\":\"token\",\"in\":\"path\",\"required\":true,\"schema\":{\"type\":\"string\",\"format\":\"uuid\"}},{\"name\":\"kind\",\"in\":\"path\",\"required\":true,\"schema\":{\"type\":\"string\",\"enum\":[\"alpha\",\"beta\"]}},{\"name\":\"big\",\"in\":\"query\",\"required\":true,\"schema\":{\"type\":\"integer\",\"format\":\"int64\"}},{\"name\":\"small\",\"in\":\"query\",\"schema\":{\"type\":\"integer\",\"format\":\"int32\",\"minimum\":0,\"maximum\":100,\"default\":7}},{\"name\":\"fraction\",\"in\":\"query\",\"schema\":{\"type\":\"number\",\"format\":\"float\"}},{\"name\":\"yes\",\"in\":\"query\",\"schema\":{\"type\":\"boolean\",\"default\":true}},{\"name\":\"word\",\"in\":\"query\",\"schema\":{\"type\":\"string\",\"minLength\":1,\"maxLength\":10,\"pattern\":\"^[a-z]+$\",\"default\":\"hi\"}},{\"name\":\"date\",\"in\":\"query\",\"schema\":{\"type\":\"string\",\"format\":\"date\"}},{\"name\":\"moment\",\"in\":\"query\",\"schema\":{\"type\":\"string\",\"format\":\"date-time\"}},{\"name\":\"id\",\"in\":\"query\",\"schema\":{\"type\":\"string\",\"format\":\"uuid\"}},{\"name\":\"pick\",\"in\":\"query\",\"schema\":{\"type\":\"string\",\"enum\":[\"x\",\"y\"],\"default\":\"x\"}},{\"name\":\"many\",\"in\":\"query\",\"explode\":true,\"schema\":{\"type\":\"array\",\"items\":{\"type\":\"integer\",\"format\":\"int32\"}}},{\"name\":\"joined\",\"in\":\"query\",\"explode\":false,\"schema\":{\"type\":\"array\",\"items\":{\"type\":\"string\"}}},{\"name\":\"filter\",\"in\":\"query\",\"style\":\"deepObject\",\"schema\":{\"type\":\"object\",\"additionalProperties\":false,\"properties\":{\"color\":{\"type\":\"string\",\"enum\":[\"red\",\"blue\"]},\"size\":{\"type\":\"integer\",\"format\":\"int32\",\"minimum\":1}}}},{\"name\":\"box\",\"in\":\"query\",\"schema\":{\"type\":\"object\",\"required\":[\"width\"],\"properties\":{\"width\":{\"type\":\"integer\",\"format\":\"int32\"},\"height\":{\"type\":\"integer\",\"format\":\"int32\"}}}},{\"name\":\"X-Big\",\"in\":\"header\",\"schema\":{\"type\":\"integer\",\"format\":\"int64\"}},{\"name\":\"X-Fraction\",\"in\":\"header\",\"schema\":{\"type\":\"number\",\"format\":\"double\"}},{\"name\":\"X-Yes\",\"in\":\"header\",\"schema\":{\"type\":\"boolean\"}},{\"name\":\"X-Date\",\"in\":\"header\",\"schema\":{\"type\":\"string\",\"format\":\"date\"}},{\"name\":\"X-Moment\",\"in\":\"header\",\"schema\":{\"type\":\"string\",\"format\":\"date-time\"}},{\"name\":\"X-Id\",\"in\":\"header\",\"schema\":{\"type\":\"string\",\"format\":\"uuid\"}},{\"name\":\"X-Pick\",\"in\":\"header\",\"schema\":{\"type\":\"string\",\"enum\":[\"x\",\"y\"]}},{\"name\":\"X-Word\",\"in\":\"header\",\"schema\":{\"type\":\"string\",\"default\":\"none\"}},{\"name\":\"theme\",\"in\":\"cookie\",\"schema\":{\"type\":\"string\",\"enum\":[\"light\",\"dark\"],\"default\":\"light\"}},{\"name\":\"visits\",\"in\":\"cookie\",\"schema\":{\"type\":\"integer\",\"format\":\"int32\",\"minimum\":0}}],\"responses\":{\"200\":{\"description\":\"The parameters as received, by name.\",\"content\":{\"application/json\":{\"schema\":{\"type\":\"object\",\"additionalProperties\":true}}}},\"400\":{\"$ref\":\"#/components/responses/BadRequest\"},\"401\":{\"$ref\":\"#/components/responses/Unauthorized\"},\"5XX\":{\"$ref\":\"#/components/responses/ServerError\"}}}},\"/legacy/orders/{orderId}\":{\"get\":{\"tags\":[\"orders\"],\"operationId\":\"getLegacyOrder\",\"summary\":\"Read one order (old path)\",\"description\":\"Replaced by `getOrder`.\",\"deprecated\":true,\"x-deprecation-date\":\"2026-01-01\",\"x-sunset\":\"2027-01-01\",\"parameters\":[{\"$ref\":\"#/components/parameters/OrderId\"}],\"responses\":{\"200\":{\"description\":\"The order.\",\"headers\":{\"Deprecation\":{\"description\":\"When this operation was deprecated (RFC 9745).\",\"required\":true,\"schema\":{\"type\":\"string\"}},\"Sunset\":{\"description\":\"When it goes away (RFC 8594).\",\"required\":true,\"schema\":{\"type\":\"string\"}}},\"content\":{\"application/json\":{\"schema\":{\"$ref\":\"#/components/schemas/Order\"}}}},\"400\":{\"$ref\":\"#/components/responses/BadRequest\"},\"401\":{\"$ref\":\"#/components/responses/Unauthorized\"},\"404\":{\"$ref\":\"#/components/responses/NotFound\"},\"5XX\":{\"$ref\":\"#/components/responses/ServerError\"}}}},\"/estimates\":{\"post\":{\"tags\":[\"orders\"],\"operationId\":\"estimateOrder\",\"summary\":\"Estimate an order, from JSON or a form\",\"description\":\"Public, nothing is stored. The body is read as JSON or as a form; the answer is written in the JSON media type the caller's `Accept` prefers.\",\"security\":[],\"requestBody\":{\"required\":true,\"content\":{\"application/json\":{\"schema\":{\"$ref\":\"#/components/schemas/EstimateRequest\"}},\"application/x-www-form-urlencoded\":{\"schema\":{\"$ref\":\"#/components/schemas/EstimateRequest\"}}}},\"responses\":{\"200\":{\"description\":\"The estimate.\",\"content\":{\"application/json\":{\"schema\":{\"$ref\":\"#/components/schemas/Estimate\"}},\"application/vnd.kitchen.estimate+json\":{\"schema\":{\"$ref\":\"#/components/schemas/Estimate\"}}}},\"400\":{\"$ref\":\"#/components/responses/BadRequest\"},\"406\":{\"$ref\":\"#/components/responses/NotAcceptable\"},\"413\":{\"$ref\":\"#/components/responses/PayloadTooLarge\"},\"415\":{\"$ref\":\"#/components/responses/UnsupportedMediaType\"},\"5XX\":{\"$ref\":\"#/components/responses/ServerError\"}}}},\"/pets/classify\":{\"post\":{\"tags\":[\"misc\"],\"operationId\":\"classifyPet\",\"summary\":\"Which kind of pet a body describes\",\"description\":\"Public, nothing is stored. The body is a cat or a dog, told apart by its `species` (a discriminator with a mapping): a dog is also a valid cat by shape, so only the discriminator says which it is.\",\"security\":[],\"requestBody\":{\"required\":true,\"content\":{\"application/json\":{\"schema\":{\"$ref\":\"#/components/schemas/Pet\"}}}},\"responses\":{\"200\":{\"description\":\"The member the body was read as, and its name.\",\"content\":{\"application/json\":{\"schema\":{\"type\":\"object\",\"required\":[\"kind\",\"name\"],\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"cat\",\"dog\"]},\"name\":{\"type\":\"string\"}}}}}},\"400\":{\"$ref\":\"#/components/responses/BadRequest\"},\"413\":{\"$ref\":\"#/components/responses/PayloadTooLarge\"},\"415\":{\"$ref\":\"#/components/responses/UnsupportedMediaType\"},\"5XX\":{\"$ref\":\"#/components/responses/ServerError\"}}}},\"/categories/tree\":{\"get\":{\"tags\":[\"store\"],\"operationId\":\"getCategoryTree\",\"summary\":\"The category tree\",\"description\":\"Public. A recursive schema (a category holds categories, and may name its parent) whose properties use schemas named as Rust's own types (`Option`, `Result`).\",\"security\":[],\"responses\":{\"200\":{\"description\":\"The root category.\",\"content\":{\"application/json\":{\"schema\":{\"$ref\":\"#/components/schemas/Category\"}}}},\"5XX\":{\"$ref\":\"#/components/responses/ServerError\"}}}},\"/whoami\":{\"get\":{\"tags\":[\"misc\"],\"operationId\":\"whoAmI\",\"summary\":\"Who the caller is\",\"description\":\"Authentication is optional: a caller may send any one of these credentials, or none. A credential that is sent must be valid.\",\"security\":[{},{\"bearerAuth\":[]},{\"basicAuth\":[]},{\"queryKey\":[]},{\"cookieKey\":[]}],\"responses\":{\"200\":{\"description\":\"The scheme the caller authenticated by, or `anonymous`.\",\"content\":{\"application/json\":{\"schema\":{\"type\":\"object\",\"required\":[\"scheme\"],\"properties\":{\"scheme\":{\"type\":\"string\"}}}}}},\"401\":{\"$ref\":\"#/components/responses/Unauthorized\"},\"5XX\":{\"$ref\":\"#/components/responses/ServerError\"}}}},\"/orders/{orderId}/refund\":{\"post\":{\"tags\":[\"orders\"],\"operationId\":\"refundOrder\",\"summary\":\"Refund an order\",\"description\":\"Needs an OAuth2 token that grants `orders:write`, or both HTTP basic and the API key header.\",\"parameters\":[{\"$ref\":\"#/components/parameters/OrderId\"}],\"security\":[{\"oauth\":[\"orders:write\"]},{\"basicAuth\":[],\"apiKeyAuth\":[]}],\"responses\":{\"204\":{\"description\":\"Refunded.\"},\"400\":{\"$ref\":\"#/components/responses/BadRequest\"},\"401\":{\"$ref\":\"#/components/responses/Unauthorized\"},\"403\":{\"$ref\":\"#/components/responses/Forbidden\"},\"404\":{\"$ref\":\"#/components/responses/NotFound\"},\"5XX\":{\"$ref\":\"#/components/responses/ServerError\"}}}}},\"components\":{\"securitySchemes\":{\"bearerAuth\":{\"type\":\"http\",\"scheme\":\"bearer\",\"description\":\"An API key, sent as `Authorization: Bearer <API_KEY>`.\"},\"apiKeyAuth\":{\"type\":\"apiKey\",\"in\":\"header\",\"name\":\"X-API-Key\",\"description\":\"The same API key, in a header of its own.\"},\"basicAuth\":{\"type\":\"http\",\"scheme\":\"basic\",\"description\":\"The user `kitchen`, with an API key as the password.\"},\"oauth\":{\"type\":\"oauth2\",\"description\":\"An OAuth2 access token. An API key grants every scope; `readonly-<API_KEY>` grants `orders:read` alone.\",\"flows\":{\"clientCredentials\":{\"tokenUrl\":\"https://sink.example.com/oauth/token\",\"scopes\":{\"orders:read\":\"Read orders.\",\"orders:write\":\"Change and refund orders.\"}}}},\"queryKey\":{\"type\":\"apiKey\",\"in\":\"query\",\"name\":\"api_key\",\"description\":\"The API key, as a query parameter.\"},\"cookieKey\":{\"type\":\"apiKey\",\"in\":\"cookie\",\"name\":\"session\",\"description\":\"The API key, as a cookie.\"}},\"parameters\":{\"OrderId\":{\"name\":\"orderId\",\"in\":\"path\",\"required\":true,\"description\":\"The order's id.\",\"schema\":{\"type\":\"integer\",\"format\":\"int64\",\"minimum\":1}}},\"headers\":{\"ETag\":{\"description\":\"The version of the order, for `If-Match`.\",\"required\":true,\"schema\":{\"type\":\"string\"}}},\"responses\":{\"BadRequest\":{\"description\":\"A parameter or the body is not valid (code `invalid_parameter`, `invalid_body` or `bad_request`).\",\"content\":{\"application/json\":{\"schema\":{\"$ref\":\"#/components/schemas/Error\"}}}},\"Unauthorized\":{\"description\":\"The API key is missing or invalid (code `unauthorized`).\",\"content\":{\"application/json\":{\"schema\":{\"$ref\":\"#/components/schemas/Error\"}}}},\"Forbidden\":{\"description\":\"The token does not grant the scopes the operation needs (code `insufficient_scope`).\",\"content\":{\"application/json\":{\"schema\":{\"$ref\":\"#/components/schemas/Error\"}}}},\"NotAcceptable\":{\"description\":\"`Accept` allows none of the response's media types (code `not_acceptable`).\",\"content\":{\"application/json\":{\"schema\":{\"$ref\":\"#/components/schemas/Error\"}}}},\"NotFound\":{\"description\":\"No such resource (code `not_found`).\",\"content\":{\"application/json\":{\"schema\":{\"$ref\":\"#/components/schemas/Error\"}}}},\"Conflict\":{\"description\":\"The resource's state does not allow this (code `conflict`).\",\"content\":{\"application/json\":{\"schema\":{\"$ref\":\"#/components/schemas/Error\"}}}},\"PreconditionFailed\":{\"description\":\"The resource changed since it was read (code `precondition_failed`).\",\"content\":{\"application/json\":{\"schema\":{\"$ref\":\"#/components/schemas/Error\"}}}},\"PayloadTooLarge\":{\"description\":\"The request body is over the server's limit (code `payload_too_large`).\",\"content\":{\"application/json\":{\"schema\":{\"$ref\":\"#/components/schemas/Error\"}}}},\"UnsupportedMediaType\":{\"description\":\"The request body is not of the documented media type (code `unsupported_media_type`).\",\"content\":{\"application/json\":{\"schema\":{\"$ref\":\"#/components/schemas/Error\"}}}},\"ServerError\":{\"description\":\"The server failed (code `internal_error`) or cannot answer now (code `service_unavailable`).\",\"content\":{\"application/json\":{\"schema\":{\"$ref\":\"#/components/schemas/Error\"}}}}},\"schemas\":{\"Category\":{\"type\":\"object\",\"required\":[\"name\",\"children\"],\"properties\":{\"name\":{\"type\":\"string\"},\"parent\":{\"$ref\":\"#/components/schemas/Category\"},\"children\":{\"type\":\"array\",\"items\":{\"$ref\":\"#/components/schemas/Category\"}},\"option\":{\"$ref\":\"#/components/schemas/Option\"},\"result\":{\"$ref\":\"#/components/schemas/Result\"}}},\"Option\":{\"type\":\"object\",\"description\":\"A schema named as Rust's `Option`.\",\"properties\":{\"label\":{\"type\":\"string\"}}},\"Result\":{\"type\":\"string\",\"description\":\"A schema named as Rust's `Result`.\",\"enum\":[\"kept\",\"dropped\"]},\"DocumentUpload\":{\"type\":\"object\",\"required\":[\"kind\",\"file\"],\"additionalProperties\":false,\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"invoice\",\"receipt\"]},\"note\":{\"type\":\"string\",\"maxLength\":100},\"pages\":{\"type\":\"integer\",\"format\":\"int32\",\"minimum\":1},\"file\":{\"type\":\"string\",\"format\":\"binary\"},\"scans\":{\"type\":\"array\",\"items\":{\"type\":\"string\",\"format\":\"binary\"}}}},\"Pet\":{\"description\":\"A cat or a dog, by `species`.\",\"oneOf\":[{\"$ref\":\"#/components/schemas/Cat\"},{\"$ref\":\"#/components/schemas/Dog\"}],\"discriminator\":{\"propertyName\":\"species\",\"mapping\":{\"dog\":\"#/components/schemas/Dog\",\"puppy\":\"Dog\"}}},\"Cat\":{\"type\":\"object\",\"required\":[\"species\",\"name\"],\"properties\":{\"species\":{\"type\":\"string\"},\"name\":{\"type\":\"string\",\"minLength\":1},\"indoor\":{\"type\":\"boolean\"}}},\"Dog\":{\"type\":\"object\",\"required\":[\"species\",\"name\"],\"properties\":{\"species\":{\"type\":\"string\"},\"name\":{\"type\":\"string\",\"minLength\":1},\"barks\":{\"type\":\"boolean\"}}},\"Preferences\":{\"type\":\"object\",\"description\":\"Reading preferences, as a form sends them.\",\"required\":[\"tags\"],\"additionalProperties\":false,\"properties\":{\"tags\":{\"type\":\"array\",\"description\":\"Two or three. (In a form a list of one is the same text as a single value; two or more cannot be mistaken for one.)\",\"minItems\":2,\"maxItems\":3,\"items\":{\"type\":\"string\",\"pattern\":\"^[a-z]+$\"}},\"hours\":{\"type\":\"array\",\"minItems\":2,\"items\":{\"type\":\"integer\",\"format\":\"int32\",\"minimum\":0,\"maximum\":23}},\"digest\":{\"type\":\"object\",\"description\":\"Every property optional: written as its properties' own pairs, an empty object is no pair at all.\",\"additionalProperties\":false,\"properties\":{\"weekly\":{\"type\":\"boolean\"},\"day\":{\"type\":\"string\",\"enum\":[\"mon\",\"fri\"]}}}}},\"EstimateRequest\":{\"type\":\"object\",\"description\":\"What an estimate needs; every field is a scalar, so it can come as a form.\",\"required\":[\"petId\",\"quantity\"],\"properties\":{\"petId\":{\"type\":\"integer\",\"format\":\"int64\",\"minimum\":1},\"quantity\":{\"type\":\"integer\",\"format\":\"int32\",\"minimum\":1,\"maximum\":100},\"giftWrap\":{\"type\":\"boolean\"}}},\"Estimate\":{\"type\":\"object\",\"required\":[\"total\"],\"properties\":{\"total\":{\"type\":\"number\",\"format\":\"double\",\"minimum\":0}}},\"Error\":{\"type\":\"object\",\"description\":\"The body of every error response.\",\"required\":[\"code\",\"message\",\"status\"],\"properties\":{\"code\":{\"type\":\"string\",\"description\":\"Machine-readable error code (see the API description for the set).\"},\"message\":{\"type\":\"string\",\"description\":\"Human-readable description.\"},\"status\":{\"type\":\"integer\",\"description\":\"The HTTP status code, equal to the response's status.\"}}},\"OrderStatus\":{\"type\":\"string\",\"description\":\"Where an order stands.\",\"enum\":[\"pending\",\"shipped\",\"delivered\"]},\"Address\":{\"type\":\"object\",\"description\":\"Where an order goes.\",\"required\":[\"street\",\"city\"],\"properties\":{\"street\":{\"type\":\"string\",\"minLength\":1,\"maxLength\":100},\"city\":{\"type\":\"string\",\"minLength\":1,\"maxLength\":60},\"postcode\":{\"type\":\"string\",\"pattern\":\"^[0-9]{5}$\"},\"country\":{\"type\":\"string\",\"description\":\"ISO 3166-1 alpha-2.\",\"pattern\":\"^[A-Z]{2}$\",\"default\":\"US\"}}},\"NewOrder\":{\"type\":\"object\",\"description\":\"An order as a client places it.\",\"required\":[\"petId\",\"quantity\"],\"properties\":{\"petId\":{\"type\":\"integer\",\"format\":\"int64\",\"minimum\":1},\"quantity\":{\"type\":\"integer\",\"format\":\"int32\",\"minimum\":1,\"maximum\":100},\"shipDate\":{\"type\":\"string\",\"format\":\"date-time\"},\"deliverBy\":{\"type\":\"string\",\"format\":\"date\"},\"note\":{\"type\":\"string\",\"nullable\":true,\"maxLength\":200},\"tags\":{\"type\":\"array\",\"maxItems\":5,\"uniqueItems\":true,\"items\":{\"type\":\"string\",\"pattern\":\"^[a-z]+$\"}},\"address\":{\"$ref\":\"#/components/schemas/Address\"},\"giftWrap\":{\"type\":\"boolean\",\"default\":false},\"discount\":{\"type\":\"number\",\"format\":\"double\",\"description\":\"A fraction of the price, below 1.\",\"minimum\":0,\"maximum\":1,\"exclusiveMaximum\":true},\"weightKg\":{\"type\":\"number\",\"format\":\"float\",\"minimum\":0,\"exclusiveMinimum\":true},\"channel\":{\"type\":\"string\",\"enum\":[\"web\",\"phone\",\"store\"],\"default\":\"web\"}}},\"Order\":{\"description\":\"An order as the store keeps it.\",\"allOf\":[{\"$ref\":\"#/components/schemas/NewOrder\"},{\"type\":\"object\",\"required\":[\"id\",\"status\",\"createdAt\"],\"properties\":{\"id\":{\"type\":\"integer\",\"format\":\"int64\"},\"status\":{\"$ref\":\"#/components/schemas/OrderStatus\"},\"createdAt\":{\"type\":\"string\",\"format\":\"date-time\"},\"total\":{\"type\":\"number\",\"format\":\"double\",\"nullable\":true}}}]},\"OrderPatch\":{\"type\":\"object\",\"description\":\"The fields of an order to change.\",\"minProperties\":1,\"additionalProperties\":false,\"properties\":{\"quantity\":{\"type\":\"integer\",\"format\":\"int32\",\"minimum\":1,\"maximum\":100},\"note\":{\"type\":\"string\",\"nullable\":true,\"maxLength\":200},\"status\":{\"$ref\":\"#/components/schemas/OrderStatus\"}}},\"Payment\":{\"description\":\"How an order is paid.\",\"oneOf\":[{\"$ref\":\"#/components/schemas/CardPayment\"},{\"$ref\":\"#/components/schemas/BankPayment\"}]},\"CardPayment\":{\"type\":\"object\",\"required\":[\"kind\",\"number\",\"expires\"],\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"card\"]},\"number\":{\"type\":\"string\",\"pattern\":\"^[0-9]{16}$\"},\"expires\":{\"type\":\"string\",\"pattern\":\"^(0[1-9]|1[0-2])/[0-9]{2}$\"}}},\"BankPayment\":{\"type\":\"object\",\"required\":[\"kind\",\"iban\"],\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"bank\"]},\"iban\":{\"type\":\"string\",\"minLength\":15,\"maxLength\":34,\"pattern\":\"^[A-Z]{2}[0-9A-Z]+$\"}}},\"Inventory\":{\"type\":\"object\",\"description\":\"A count per order state.\",\"additionalProperties\":{\"type\":\"integer\",\"format\":\"int32\",\"minimum\":0}},\"OrderPage\":{\"type\":\"object\",\"description\":\"One page of a search.\",\"required\":[\"items\",\"nextCursor\"],\"properties\":{\"items\":{\"type\":\"array\",\"items\":{\"$ref\":\"#/components/schemas/Order\"}},\"nextCursor\":{\"type\":\"string\",\"nullable\":true,\"description\":\"Where the next page starts; null on the last page.\"}}},\"Label\":{\"type\":\"object\",\"required\":[\"text\",\"revision\"],\"properties\":{\"text\":{\"type\":\"string\",\"minLength\":1,\"maxLength\":100},\"color\":{\"type\":\"string\",\"pattern\":\"^#[0-9a-f]{6}$\"},\"revision\":{\"type\":\"integer\",\"format\":\"int64\",\"minimum\":1,\"readOnly\":true,\"description\":\"How many times the label was written; the server's to give (readOnly: required in responses, never of a caller).\"}}}}}}";
+pub const OPENAPI_DOCUMENT: &str = "{\"openapi\":\"3.0.3\",\"info\":{\"title\":\"Kitchen Sink\",\"version\":\"1.0.0\",\"description\":\"Every construct the generator maps, in one spec, with the house rules of\\n`openapi/petstore.yaml` (the Error object on every error, 401 on secured\\noperations, 5XX everywhere). It is not a product: `cargo xtask generate`\\ngenerates it into `crates/kitchen-sink`, whose small in-memory service\\nthe tests drive over HTTP, so that each construct is proven on running\\ncode. The operations follow a designer's likely next edits of the pet\\nstore: read one order; search with bounded, enum, date and repeated\\nparameters; create with a JSON body and `201` + `Location`; update with\\n`If-Match`; schemas with allOf, oneOf, nullable and a map; a public\\noperation; a paging envelope with `Link`; a CSV export and a raw photo;\\na text and a form body; two success statuses; a deprecated operation;\\na label in an image format the server chooses (`image/*`); a redirect\\n(`303` + `Location`); a WebSocket upgrade (`101`); a literal path beside\\na variable one (`/orders/summary`) and a variable named differently at\\none position (`/orders/{id}/status`); two success statuses with different\\nbodies (`getReceipt`); a readOnly property required in responses only\\n(`Label.revision`); a body read as JSON or a form, and a response\\nwritten in the JSON type `Accept` prefers (`estimateOrder`); a form with\\nlists and an object (`setPreferences`); optional\\nauthentication by any scheme, HTTP basic, API keys in the query and a\\ncookie (`whoAmI`); OAuth2 scopes, and a requirement that combines two\\nschemes (`refundOrder`); HEAD, OPTIONS and TRACE (`headOrder`,\\n`orderOptions`, `traceStatus`); a discriminated oneOf whose members\\noverlap (`classifyPet`); cookie parameters and query objects\\n(`echoParameters`); a multipart form with files (`uploadDocument`); a\\nrecursive schema and schemas named as Rust's own types\\n(`getCategoryTree`).\\n\\nEvery error response carries the Error object. Its `code` is one of:\\n\\n| code | status | meaning |\\n|---|---|---|\\n| `invalid_parameter` | 400 | A path, query, header or cookie parameter is missing, malformed, or breaks its schema; the message names it and the rule. |\\n| `invalid_body` | 400 | The request body is missing, malformed, or breaks its schema; the message gives the JSON pointer and the rule. |\\n| `bad_request` | 400 | The request could not be read. |\\n| `unauthorized` | 401 | The API key is missing, malformed or unknown. |\\n| `insufficient_scope` | 403 | The OAuth2 token does not grant the scopes the operation needs. |\\n| `not_found` | 404 | The resource does not exist. |\\n| `not_acceptable` | 406 | `Accept` allows none of the media types the response is written in. |\\n| `conflict` | 409 | The resource is not in a state that allows this. |\\n| `precondition_failed` | 412 | `If-Match` does not name the current version. |\\n| `payload_too_large` | 413 | The request body is over the server's limit. |\\n| `unsupported_media_type` | 415 | The request body is not of the documented media type. |\\n| `internal_error` | 500 | The server failed unexpectedly. |\\n| `service_unavailable` | 503 | The server cannot answer now; retry later. |\\n\"},\"servers\":[{\"url\":\"https://sink.example.com/v1\",\"description\":\"Production\"}],\"tags\":[{\"name\":\"orders\",\"description\":\"Orders, their payments, photos, notes and lines.\"},{\"name\":\"store\",\"description\":\"Figures about the whole store.\"},{\"name\":\"misc\",\"description\":\"Everything else.\"}],\"security\":[{\"bearerAuth\":[]}],\"paths\":{\"/orders\":{\"options\":{\"tags\":[\"orders\"],\"operationId\":\"orderOptions\",\"summary\":\"The methods `/orders` allows\",\"description\":\"Public, no key needed.\",\"security\":[],\"responses\":{\"204\":{\"description\":\"The methods, in `Allow`.\",\"headers\":{\"Allow\":{\"description\":\"The methods, comma separated.\",\"required\":true,\"schema\":{\"type\":\"string\"}}}},\"5XX\":{\"$ref\":\"#/components/responses/ServerError\"}}},\"get\":{\"tags\":[\"orders\"],\"operationId\":\"searchOrders\",\"summary\":\"Search orders\",\"description\":\"Orders matching every filter given, by ascending id, a page at a time.\",\"parameters\":[{\"name\":\"limit\",\"in\":\"query\",\"description\":\"The most orders on one page.\",\"schema\":{\"type\":\"integer\",\"format\":\"int32\",\"minimum\":1,\"maximum\":1000,\"default\":20}},{\"name\":\"cursor\",\"in\":\"query\",\"description\":\"Where the previous page stopped (its `nextCursor`).\",\"schema\":{\"type\":\"string\",\"pattern\":\"^[0-9]{1,18}$\"}},{\"name\":\"status\",\"in\":\"query\",\"description\":\"Only orders in this state.\",\"schema\":{\"$ref\":\"#/components/schemas/OrderStatus\"}},{\"name\":\"since\",\"in\":\"query\",\"description\":\"Only orders created at or after this instant.\",\"schema\":{\"type\":\"string\",\"format\":\"date-time\"}},{\"name\":\"deliverBy\",\"in\":\"query\",\"description\":\"Only orders to be delivered on or before this day.\",\"schema\":{\"type\":\"string\",\"format\":\"date\"}},{\"name\":\"tag\",\"in\":\"query\",\"description\":\"Only orders carrying every one of these tags (repeat the parameter).\",\"explode\":true,\"schema\":{\"type\":\"array\",\"maxItems\":5,\"items\":{\"type\":\"string\",\"pattern\":\"^[a-z]+$\"}}},{\"name\":\"ids\",\"in\":\"query\",\"description\":\"Only these orders (comma-separated).\",\"explode\":false,\"schema\":{\"type\":\"array\",\"minItems\":1,\"maxItems\":10,\"items\":{\"type\":\"integer\",\"format\":\"int64\",\"minimum\":1}}},{\"name\":\"minTotal\",\"in\":\"query\",\"description\":\"Only orders whose total is above this.\",\"schema\":{\"type\":\"number\",\"format\":\"double\",\"minimum\":0,\"exclusiveMinimum\":true}},{\"name\":\"maxWeight\",\"in\":\"query\",\"description\":\"Only orders at most this heavy (kilograms).\",\"schema\":{\"type\":\"number\",\"format\":\"float\",\"maximum\":1000}},{\"name\":\"giftWrap\",\"in\":\"query\",\"description\":\"Only orders with (or without) gift wrapping.\",\"schema\":{\"type\":\"boolean\"}},{\"name\":\"sort\",\"in\":\"query\",\"description\":\"The order of the page.\",\"schema\":{\"type\":\"string\",\"enum\":[\"asc\",\"desc\"],\"default\":\"asc\"}},{\"name\":\"X-Request-Id\",\"in\":\"header\",\"description\":\"A client's id for this request, echoed in the logs.\",\"schema\":{\"type\":\"string\",\"format\":\"uuid\"}}],\"responses\":{\"200\":{\"description\":\"One page of matching orders.\",\"headers\":{\"Link\":{\"description\":\"The next page (RFC 8288 `rel=\\\"next\\\"`), when there is one.\",\"schema\":{\"type\":\"string\"}},\"X-Total-Count\":{\"description\":\"How many orders match, on every page.\",\"required\":true,\"schema\":{\"type\":\"integer\",\"format\":\"int64\",\"minimum\":0}}},\"content\":{\"application/json\":{\"schema\":{\"$ref\":\"#/components/schemas/OrderPage\"}}}},\"400\":{\"$ref\":\"#/components/responses/BadRequest\"},\"401\":{\"$ref\":\"#/components/responses/Unauthorized\"},\"5XX\":{\"$ref\":\"#/components/responses/ServerError\"}}},\"post\":{\"tags\":[\"orders\"],\"operationId\":\"createOrder\",\"summary\":\"Create an order\",\"parameters\":[{\"name\":\"X-Express\",\"in\":\"header\",\"description\":\"Ship by express, for a surcharge of 5.\",\"schema\":{\"type\":\"boolean\",\"default\":false}},{\"name\":\"X-Client-Time\",\"in\":\"header\",\"description\":\"When the client sent the request.\",\"schema\":{\"type\":\"string\",\"format\":\"date-time\"}}],\"requestBody\":{\"required\":true,\"description\":\"The order to place.\",\"content\":{\"application/json\":{\"schema\":{\"$ref\":\"#/components/schemas/NewOrder\"}}}},\"responses\":{\"201\":{\"description\":\"The order, created.\",\"headers\":{\"Location\":{\"description\":\"Where the new order is.\",\"required\":true,\"schema\":{\"type\":\"string\"}},\"ETag\":{\"$ref\":\"#/components/headers/ETag\"}},\"content\":{\"application/json\":{\"schema\":{\"$ref\":\"#/components/schemas/Order\"}}}},\"400\":{\"$ref\":\"#/components/responses/BadRequest\"},\"401\":{\"$ref\":\"#/components/responses/Unauthorized\"},\"413\":{\"$ref\":\"#/components/responses/PayloadTooLarge\"},\"415\":{\"$ref\":\"#/components/responses/UnsupportedMediaType\"},\"5XX\":{\"$ref\":\"#/components/responses/ServerError\"}}}},\"/quotes\":{\"post\":{\"tags\":[\"orders\"],\"operationId\":\"quoteOrder\",\"summary\":\"Price an order before placing it\",\"description\":\"Public, no key needed; nothing is stored.\",\"security\":[],\"requestBody\":{\"required\":true,\"content\":{\"application/json\":{\"schema\":{\"$ref\":\"#/components/schemas/NewOrder\"}}}},\"responses\":{\"200\":{\"description\":\"What the order would cost.\",\"content\":{\"application/json\":{\"schema\":{\"type\":\"object\",\"required\":[\"total\"],\"properties\":{\"total\":{\"type\":\"number\",\"format\":\"double\",\"minimum\":0}}}}}},\"400\":{\"$ref\":\"#/components/responses/BadRequest\"},\"413\":{\"$ref\":\"#/components/responses/PayloadTooLarge\"},\"415\":{\"$ref\":\"#/components/responses/UnsupportedMediaType\"},\"5XX\":{\"$ref\":\"#/components/responses/ServerError\"}}}},\"/orders/{orderId}\":{\"parameters\":[{\"$ref\":\"#/components/parameters/OrderId\"}],\"head\":{\"tags\":[\"orders\"],\"operationId\":\"headOrder\",\"summary\":\"Whether an order exists, and its version\",\"responses\":{\"200\":{\"description\":\"It exists; `ETag` names its version.\",\"headers\":{\"ETag\":{\"$ref\":\"#/components/headers/ETag\"}}},\"400\":{\"$ref\":\"#/components/responses/BadRequest\"},\"401\":{\"$ref\":\"#/components/responses/Unauthorized\"},\"404\":{\"$ref\":\"#/components/responses/NotFound\"},\"5XX\":{\"$ref\":\"#/components/responses/ServerError\"}}},\"get\":{\"tags\":[\"orders\"],\"operationId\":\"getOrder\",\"summary\":\"Read one order\",\"responses\":{\"200\":{\"description\":\"The order.\",\"headers\":{\"ETag\":{\"$ref\":\"#/components/headers/ETag\"}},\"content\":{\"application/json\":{\"schema\":{\"$ref\":\"#/components/schemas/Order\"}}}},\"400\":{\"$ref\":\"#/components/responses/BadRequest\"},\"401\":{\"$ref\":\"#/components/responses/Unauthorized\"},\"404\":{\"$ref\":\"#/components/responses/NotFound\"},\"5XX\":{\"$ref\":\"#/components/responses/ServerError\"}}},\"patch\":{\"tags\":[\"orders\"],\"operationId\":\"updateOrder\",\"summary\":\"Change an order\",\"description\":\"Changes the fields given, if the order is still at the version `If-Match` names.\",\"parameters\":[{\"name\":\"If-Match\",\"in\":\"header\",\"required\":true,\"description\":\"The order's ETag as last read.\",\"schema\":{\"type\":\"string\",\"minLength\":1}}],\"requestBody\":{\"required\":true,\"content\":{\"application/json\":{\"schema\":{\"$ref\":\"#/components/schemas/OrderPatch\"}}}},\"responses\":{\"200\":{\"description\":\"The order, changed.\",\"headers\":{\"ETag\":{\"$ref\":\"#/components/headers/ETag\"}},\"content\":{\"application/json\":{\"schema\":{\"$ref\":\"#/components/schemas/Order\"}}}},\"400\":{\"$ref\":\"#/components/responses/BadRequest\"},\"401\":{\"$ref\":\"#/components/responses/Unauthorized\"},\"404\":{\"$ref\":\"#/components/responses/NotFound\"},\"412\":{\"$ref\":\"#/components/responses/PreconditionFailed\"},\"413\":{\"$ref\":\"#/components/responses/PayloadTooLarge\"},\"415\":{\"$ref\":\"#/components/responses/UnsupportedMediaType\"},\"5XX\":{\"$ref\":\"#/components/responses/ServerError\"}}},\"delete\":{\"tags\":[\"orders\"],\"operationId\":\"deleteOrder\",\"summary\":\"Delete an order\",\"responses\":{\"204\":{\"description\":\"Deleted.\"},\"400\":{\"$ref\":\"#/components/responses/BadRequest\"},\"401\":{\"$ref\":\"#/components/responses/Unauthorized\"},\"404\":{\"$ref\":\"#/components/responses/NotFound\"},\"5XX\":{\"$ref\":\"#/components/responses/ServerError\"}}}},\"/orders/{orderId}/payment\":{\"post\":{\"tags\":[\"orders\"],\"operationId\":\"payOrder\",\"summary\":\"Pay for an order\",\"parameters\":[{\"$ref\":\"#/components/parameters/OrderId\"}],\"requestBody\":{\"required\":true,\"content\":{\"application/json\":{\"schema\":{\"$ref\":\"#/components/schemas/Payment\"}}}},\"responses\":{\"202\":{\"description\":\"The payment is accepted, to be settled later.\",\"content\":{\"application/json\":{\"schema\":{\"type\":\"object\",\"required\":[\"paymentId\",\"status\"],\"properties\":{\"paymentId\":{\"type\":\"string\",\"format\":\"uuid\"},\"status\":{\"type\":\"string\",\"enum\":[\"accepted\"]},\"fee\":{\"type\":\"number\",\"format\":\"double\",\"nullable\":true,\"description\":\"What the payment costs, when known.\"}}}}}},\"400\":{\"$ref\":\"#/components/responses/BadRequest\"},\"401\":{\"$ref\":\"#/components/responses/Unauthorized\"},\"404\":{\"$ref\":\"#/components/responses/NotFound\"},\"409\":{\"$ref\":\"#/components/responses/Conflict\"},\"413\":{\"$ref\":\"#/components/responses/PayloadTooLarge\"},\"415\":{\"$ref\":\"#/components/responses/UnsupportedMediaType\"},\"5XX\":{\"$ref\":\"#/components/responses/ServerError\"}}}},\"/orders/{orderId}/shipment\":{\"post\":{\"tags\":[\"orders\"],\"operationId\":\"shipOrder\",\"summary\":\"Ship an order\",\"description\":\"Marks the order shipped; the body, optional, says how.\",\"parameters\":[{\"$ref\":\"#/components/parameters/OrderId\"}],\"requestBody\":{\"required\":false,\"content\":{\"application/json\":{\"schema\":{\"type\":\"object\",\"additionalProperties\":false,\"properties\":{\"carrier\":{\"type\":\"string\",\"enum\":[\"ups\",\"dhl\",\"post\"]},\"trackingNumber\":{\"type\":\"string\",\"minLength\":4,\"maxLength\":40}}}}}},\"responses\":{\"204\":{\"description\":\"Shipped.\"},\"400\":{\"$ref\":\"#/components/responses/BadRequest\"},\"401\":{\"$ref\":\"#/components/responses/Unauthorized\"},\"404\":{\"$ref\":\"#/components/responses/NotFound\"},\"409\":{\"$ref\":\"#/components/responses/Conflict\"},\"413\":{\"$ref\":\"#/components/responses/PayloadTooLarge\"},\"415\":{\"$ref\":\"#/components/responses/UnsupportedMediaType\"},\"5XX\":{\"$ref\":\"#/components/responses/ServerError\"}}}},\"/orders/{orderId}/documents\":{\"parameters\":[{\"$ref\":\"#/components/parameters/OrderId\"}],\"post\":{\"tags\":[\"orders\"],\"operationId\":\"uploadDocument\",\"summary\":\"Attach a document to an order, with its scans\",\"description\":\"A multipart form: typed text fields (`kind`, `note`, `pages`), one required file and any number of extra scans. progenitor's client cannot send multipart bodies: the generated client has no method for this one (its `LEFT_OUT_OF_THE_CLIENT` says so).\",\"requestBody\":{\"required\":true,\"content\":{\"multipart/form-data\":{\"schema\":{\"$ref\":\"#/components/schemas/DocumentUpload\"},\"encoding\":{\"file\":{\"contentType\":\"application/pdf\"}}}}},\"responses\":{\"201\":{\"description\":\"What was stored.\",\"content\":{\"application/json\":{\"schema\":{\"type\":\"object\",\"required\":[\"kind\",\"fileName\",\"bytes\",\"scans\"],\"properties\":{\"kind\":{\"type\":\"string\"},\"note\":{\"type\":\"string\"},\"pages\":{\"type\":\"integer\",\"format\":\"int32\"},\"fileName\":{\"type\":\"string\"},\"bytes\":{\"type\":\"integer\",\"format\":\"int64\"},\"scans\":{\"type\":\"integer\",\"format\":\"int32\"}}}}}},\"400\":{\"$ref\":\"#/components/responses/BadRequest\"},\"401\":{\"$ref\":\"#/components/responses/Unauthorized\"},\"404\":{\"$ref\":\"#/components/responses/NotFound\"},\"413\":{\"$ref\":\"#/components/responses/PayloadTooLarge\"},\"415\":{\"$ref\":\"#/components/responses/UnsupportedMediaType\"},\"5XX\":{\"$ref\":\"#/components/responses/ServerError\"}}}},\"/orders/{orderId}/photo\":{\"parameters\":[{\"$ref\":\"#/components/parameters/OrderId\"}],\"put\":{\"tags\":[\"orders\"],\"operationId\":\"uploadPhoto\",\"summary\":\"Attach a photo to an order\",\"requestBody\":{\"required\":true,\"content\":{\"application/octet-stream\":{\"schema\":{\"type\":\"string\",\"format\":\"binary\"}}}},\"responses\":{\"204\":{\"description\":\"Stored.\"},\"400\":{\"$ref\":\"#/components/responses/BadRequest\"},\"401\":{\"$ref\":\"#/components/responses/Unauthorized\"},\"404\":{\"$ref\":\"#/components/responses/NotFound\"},\"413\":{\"$ref\":\"#/components/responses/PayloadTooLarge\"},\"415\":{\"$ref\":\"#/components/responses/UnsupportedMediaType\"},\"5XX\":{\"$ref\":\"#/components/responses/ServerError\"}}},\"get\":{\"tags\":[\"orders\"],\"operationId\":\"getPhoto\",\"summary\":\"The order's photo\",\"responses\":{\"200\":{\"description\":\"The photo's bytes, as uploaded (none before one is).\",\"content\":{\"application/octet-stream\":{\"schema\":{\"type\":\"string\",\"format\":\"binary\"}}}},\"400\":{\"$ref\":\"#/components/responses/BadRequest\"},\"401\":{\"$ref\":\"#/components/responses/Unauthorized\"},\"404\":{\"$ref\":\"#/components/responses/NotFound\"},\"5XX\":{\"$ref\":\"#/components/responses/ServerError\"}}}},\"/orders/{orderId}/signature\":{\"parameters\":[{\"$ref\":\"#/components/parameters/OrderId\"}],\"put\":{\"tags\":[\"orders\"],\"operationId\":\"signOrder\",\"summary\":\"Attach the customer's signature, a PNG image\",\"description\":\"The body is read as bytes in the one media type the spec names (`image/png`, which the client sends by name); one that is not a PNG image gets 400.\",\"requestBody\":{\"required\":true,\"content\":{\"image/png\":{\"schema\":{\"type\":\"string\",\"format\":\"binary\"}}}},\"responses\":{\"204\":{\"description\":\"Stored.\"},\"400\":{\"$ref\":\"#/components/responses/BadRequest\"},\"401\":{\"$ref\":\"#/components/responses/Unauthorized\"},\"404\":{\"$ref\":\"#/components/responses/NotFound\"},\"413\":{\"$ref\":\"#/components/responses/PayloadTooLarge\"},\"415\":{\"$ref\":\"#/components/responses/UnsupportedMediaType\"},\"5XX\":{\"$ref\":\"#/components/responses/ServerError\"}}},\"get\":{\"tags\":[\"orders\"],\"operationId\":\"getSignature\",\"summary\":\"The customer's signature\",\"responses\":{\"200\":{\"description\":\"The PNG image, as uploaded (empty before one is).\",\"content\":{\"image/png\":{\"schema\":{\"type\":\"string\",\"format\":\"binary\"}}}},\"400\":{\"$ref\":\"#/components/responses/BadRequest\"},\"401\":{\"$ref\":\"#/components/responses/Unauthorized\"},\"404\":{\"$ref\":\"#/components/responses/NotFound\"},\"5XX\":{\"$ref\":\"#/components/responses/ServerError\"}}}},\"/orders/{orderId}/label\":{\"parameters\":[{\"$ref\":\"#/components/parameters/OrderId\"}],\"get\":{\"tags\":[\"orders\"],\"operationId\":\"getLabel\",\"summary\":\"The order's shipping label, as an image\",\"responses\":{\"200\":{\"description\":\"The label, in an image format the server chooses.\",\"content\":{\"image/*\":{\"schema\":{\"type\":\"string\",\"format\":\"binary\"}}}},\"400\":{\"$ref\":\"#/components/responses/BadRequest\"},\"401\":{\"$ref\":\"#/components/responses/Unauthorized\"},\"404\":{\"$ref\":\"#/components/responses/NotFound\"},\"5XX\":{\"$ref\":\"#/components/responses/ServerError\"}}}},\"/orders/{orderId}/watch\":{\"parameters\":[{\"$ref\":\"#/components/parameters/OrderId\"}],\"get\":{\"tags\":[\"orders\"],\"operationId\":\"watchOrder\",\"summary\":\"Watch an order over a WebSocket\",\"description\":\"Upgrades the connection to a WebSocket (RFC 6455); the server sends the order as one JSON text message, then closes. A request that is not a WebSocket handshake gets 400.\",\"responses\":{\"101\":{\"description\":\"Switching to a WebSocket.\"},\"400\":{\"$ref\":\"#/components/responses/BadRequest\"},\"401\":{\"$ref\":\"#/components/responses/Unauthorized\"},\"404\":{\"$ref\":\"#/components/responses/NotFound\"},\"5XX\":{\"$ref\":\"#/components/responses/ServerError\"}}}},\"/orders/summary\":{\"get\":{\"tags\":[\"orders\"],\"operationId\":\"getOrderSummary\",\"summary\":\"How many orders there are, and how many are pending\",\"description\":\"A literal segment beside `/orders/{orderId}`: the literal wins.\",\"responses\":{\"200\":{\"description\":\"The counts.\",\"content\":{\"application/json\":{\"schema\":{\"type\":\"object\",\"required\":[\"count\",\"pending\"],\"properties\":{\"count\":{\"type\":\"integer\",\"format\":\"int64\"},\"pending\":{\"type\":\"integer\",\"format\":\"int64\"}}}}}},\"401\":{\"$ref\":\"#/components/responses/Unauthorized\"},\"5XX\":{\"$ref\":\"#/components/responses/ServerError\"}}}},\"/orders/{id}/status\":{\"get\":{\"tags\":[\"orders\"],\"operationId\":\"getOrderStatus\",\"summary\":\"Where one order stands\",\"description\":\"Its variable is named `id` where the other paths say `orderId`.\",\"parameters\":[{\"name\":\"id\",\"in\":\"path\",\"required\":true,\"description\":\"The order's id.\",\"schema\":{\"type\":\"integer\",\"format\":\"int64\",\"minimum\":1}}],\"responses\":{\"200\":{\"description\":\"The order's status.\",\"content\":{\"application/json\":{\"schema\":{\"type\":\"object\",\"required\":[\"status\"],\"properties\":{\"status\":{\"$ref\":\"#/components/schemas/OrderStatus\"}}}}}},\"400\":{\"$ref\":\"#/components/responses/BadRequest\"},\"401\":{\"$ref\":\"#/components/responses/Unauthorized\"},\"404\":{\"$ref\":\"#/components/responses/NotFound\"},\"5XX\":{\"$ref\":\"#/components/responses/ServerError\"}}}},\"/orders/{orderId}/receipt\":{\"parameters\":[{\"$ref\":\"#/components/parameters/OrderId\"}],\"get\":{\"tags\":[\"orders\"],\"operationId\":\"getReceipt\",\"summary\":\"The order's receipt, once it has shipped\",\"description\":\"Two success statuses with different bodies: the receipt (200), or how far it is (202) while the order is pending.\",\"responses\":{\"200\":{\"description\":\"The receipt.\",\"content\":{\"application/json\":{\"schema\":{\"type\":\"object\",\"required\":[\"orderId\",\"total\"],\"properties\":{\"orderId\":{\"type\":\"integer\",\"format\":\"int64\"},\"total\":{\"type\":\"number\",\"format\":\"double\"}}}}}},\"202\":{\"description\":\"The receipt is not ready; the order has not shipped.\",\"content\":{\"application/json\":{\"schema\":{\"type\":\"object\",\"required\":[\"state\"],\"properties\":{\"state\":{\"type\":\"string\",\"enum\":[\"preparing\"]}}}}}},\"400\":{\"$ref\":\"#/components/responses/BadRequest\"},\"401\":{\"$ref\":\"#/components/responses/Unauthorized\"},\"404\":{\"$ref\":\"#/components/responses/NotFound\"},\"5XX\":{\"$ref\":\"#/components/responses/ServerError\"}}}},\"/latest-order\":{\"get\":{\"tags\":[\"orders\"],\"operationId\":\"getLatestOrder\",\"summary\":\"Where the newest order is\",\"responses\":{\"303\":{\"description\":\"See the newest order.\",\"headers\":{\"Location\":{\"description\":\"The newest order's URL.\",\"required\":true,\"schema\":{\"type\":\"string\"}}}},\"401\":{\"$ref\":\"#/components/responses/Unauthorized\"},\"404\":{\"$ref\":\"#/components/responses/NotFound\"},\"5XX\":{\"$ref\":\"#/components/responses/ServerError\"}}}},\"/orders/{orderId}/notes\":{\"post\":{\"tags\":[\"orders\"],\"operationId\":\"addNote\",\"summary\":\"Add a note to an order\",\"parameters\":[{\"$ref\":\"#/components/parameters/OrderId\"}],\"requestBody\":{\"required\":true,\"content\":{\"text/plain\":{\"schema\":{\"type\":\"string\"}}}},\"responses\":{\"201\":{\"description\":\"The note, stored.\",\"content\":{\"application/json\":{\"schema\":{\"type\":\"object\",\"required\":[\"id\",\"text\"],\"properties\":{\"id\":{\"type\":\"integer\",\"format\":\"int64\"},\"text\":{\"type\":\"string\"}}}}}},\"400\":{\"$ref\":\"#/components/responses/BadRequest\"},\"401\":{\"$ref\":\"#/components/responses/Unauthorized\"},\"404\":{\"$ref\":\"#/components/responses/NotFound\"},\"413\":{\"$ref\":\"#/components/responses/PayloadTooLarge\"},\"415\":{\"$ref\":\"#/components/responses/UnsupportedMediaType\"},\"5XX\":{\"$ref\":\"#/components/responses/ServerError\"}}}},\"/orders/{orderId}/lines\":{\"get\":{\"tags\":[\"orders\"],\"operationId\":\"listOrderLines\",\"summary\":\"The lines of an order\",\"parameters\":[{\"$ref\":\"#/components/parameters/OrderId\"}],\"responses\":{\"200\":{\"description\":\"Each line of the order.\",\"content\":{\"application/json\":{\"schema\":{\"type\":\"array\",\"items\":{\"type\":\"object\",\"required\":[\"sku\",\"quantity\"],\"properties\":{\"sku\":{\"type\":\"string\"},\"quantity\":{\"type\":\"integer\",\"format\":\"int32\",\"minimum\":1},\"unitPrice\":{\"type\":\"number\",\"format\":\"double\"}}}}}}},\"400\":{\"$ref\":\"#/components/responses/BadRequest\"},\"401\":{\"$ref\":\"#/components/responses/Unauthorized\"},\"404\":{\"$ref\":\"#/components/responses/NotFound\"},\"5XX\":{\"$ref\":\"#/components/responses/ServerError\"}}}},\"/exports/orders.csv\":{\"get\":{\"tags\":[\"store\"],\"operationId\":\"exportOrders\",\"summary\":\"Every order as CSV\",\"responses\":{\"200\":{\"description\":\"One line per order, with a header line.\",\"content\":{\"text/csv\":{\"schema\":{\"type\":\"string\"}}}},\"401\":{\"$ref\":\"#/components/responses/Unauthorized\"},\"5XX\":{\"$ref\":\"#/components/responses/ServerError\"}}}},\"/store/inventory\":{\"get\":{\"tags\":[\"store\"],\"operationId\":\"getInventory\",\"summary\":\"Orders by state\",\"description\":\"Open to a bearer key or to the same key in `X-API-Key`.\",\"security\":[{\"apiKeyAuth\":[]},{\"bearerAuth\":[]}],\"responses\":{\"200\":{\"description\":\"How many orders are in each state.\",\"content\":{\"application/json\":{\"schema\":{\"$ref\":\"#/components/schemas/Inventory\"}}}},\"401\":{\"$ref\":\"#/components/responses/Unauthorized\"},\"5XX\":{\"$ref\":\"#/components/responses/ServerError\"}}}},\"/store/order-count\":{\"get\":{\"tags\":[\"store\"],\"operationId\":\"countOrders\",\"summary\":\"How many orders there are\",\"responses\":{\"200\":{\"description\":\"The number of orders.\",\"content\":{\"application/json\":{\"schema\":{\"type\":\"integer\",\"format\":\"int64\",\"minimum\":0}}}},\"401\":{\"$ref\":\"#/components/responses/Unauthorized\"},\"5XX\":{\"$ref\":\"#/components/responses/ServerError\"}}}},\"/status\":{\"trace\":{\"tags\":[\"misc\"],\"operationId\":\"traceStatus\",\"summary\":\"Trace the status route\",\"description\":\"Public, no key needed (TRACE, RFC 9110 §9.3.8). Handlers do not see the raw request, so the answer is this route's request line.\",\"security\":[],\"responses\":{\"200\":{\"description\":\"The request line received.\",\"content\":{\"message/http\":{\"schema\":{\"type\":\"string\"}}}},\"5XX\":{\"$ref\":\"#/components/responses/ServerError\"}}},\"get\":{\"tags\":[\"misc\"],\"operationId\":\"getStatus\",\"summary\":\"Whether the service is up\",\"description\":\"Public, no key needed.\",\"security\":[],\"responses\":{\"200\":{\"description\":\"Up.\",\"content\":{\"application/json\":{\"schema\":{\"type\":\"object\",\"required\":[\"status\",\"version\",\"startedAt\"],\"properties\":{\"status\":{\"type\":\"string\",\"enum\":[\"ok\"]},\"version\":{\"type\":\"string\"},\"startedAt\":{\"type\":\"string\",\"format\":\"date-time\"}}}}}},\"5XX\":{\"$ref\":\"#/components/responses/ServerError\"}}}},\"/newsletter\":{\"post\":{\"tags\":[\"misc\"],\"operationId\":\"subscribe\",\"summary\":\"Subscribe to the newsletter\",\"description\":\"Public, no key needed; a web form posts here.\",\"security\":[],\"requestBody\":{\"required\":true,\"content\":{\"application/x-www-form-urlencoded\":{\"schema\":{\"type\":\"object\",\"required\":[\"email\"],\"additionalProperties\":false,\"properties\":{\"email\":{\"type\":\"string\",\"format\":\"email\",\"maxLength\":254},\"frequency\":{\"type\":\"string\",\"enum\":[\"daily\",\"weekly\"],\"default\":\"weekly\"},\"topic\":{\"type\":\"string\",\"enum\":[\"dogs\",\"cats\",\"fish\"]},\"age\":{\"type\":\"integer\",\"format\":\"int32\",\"minimum\":13}}}}}},\"responses\":{\"204\":{\"description\":\"Subscribed.\"},\"400\":{\"$ref\":\"#/components/responses/BadRequest\"},\"413\":{\"$ref\":\"#/components/responses/PayloadTooLarge\"},\"415\":{\"$ref\":\"#/components/responses/UnsupportedMediaType\"},\"5XX\":{\"$ref\":\"#/components/responses/ServerError\"}}}},\"/preferences\":{\"post\":{\"tags\":[\"misc\"],\"operationId\":\"setPreferences\",\"summary\":\"Set reading preferences from a form with lists and an object\",\"description\":\"Public; nothing is stored, the preferences read are answered. A list travels as a pair per item (`tags=a&tags=b`), an object as JSON text.\",\"security\":[],\"requestBody\":{\"required\":true,\"content\":{\"application/x-www-form-urlencoded\":{\"schema\":{\"$ref\":\"#/components/schemas/Preferences\"}}}},\"responses\":{\"200\":{\"description\":\"The preferences, as read.\",\"content\":{\"application/json\":{\"schema\":{\"$ref\":\"#/components/schemas/Preferences\"}}}},\"400\":{\"$ref\":\"#/components/responses/BadRequest\"},\"413\":{\"$ref\":\"#/components/responses/PayloadTooLarge\"},\"415\":{\"$ref\":\"#/components/responses/UnsupportedMediaType\"},\"5XX\":{\"$ref\":\"#/components/responses/ServerError\"}}},\"patch\":{\"tags\":[\"misc\"],\"operationId\":\"patchPreferences\",\"summary\":\"Set reading preferences from a JSON merge patch\",\"description\":\"Public; nothing is stored, the preferences read are answered. The body's media type is `application/merge-patch+json` (RFC 7396), a `+json` type the client sends by name.\",\"security\":[],\"requestBody\":{\"required\":true,\"content\":{\"application/merge-patch+json\":{\"schema\":{\"$ref\":\"#/components/schemas/Preferences\"}}}},\"responses\":{\"200\":{\"description\":\"The preferences, as read.\",\"content\":{\"application/json\":{\"schema\":{\"$ref\":\"#/components/schemas/Preferences\"}}}},\"400\":{\"$ref\":\"#/components/responses/BadRequest\"},\"413\":{\"$ref\":\"#/components/responses/PayloadTooLarge\"},\"415\":{\"$ref\":\"#/components/responses/UnsupportedMediaType\"},\"5XX\":{\"$ref\":\"#/components/responses/ServerError\"}}}},\"/labels/{name}\":{\"put\":{\"tags\":[\"misc\"],\"operationId\":\"putLabel\",\"summary\":\"Create or replace a label\",\"parameters\":[{\"name\":\"name\",\"in\":\"path\",\"required\":true,\"description\":\"The label's name.\",\"schema\":{\"type\":\"string\",\"pattern\":\"^[a-z][a-z0-9-]{0,31}$\"}}],\"requestBody\":{\"required\":true,\"content\":{\"application/json\":{\"schema\":{\"$ref\":\"#/components/schemas/Label\"}}}},\"responses\":{\"200\":{\"description\":\"The label, replaced.\",\"content\":{\"application/json\":{\"schema\":{\"$ref\":\"#/components/schemas/Label\"}}}},\"201\":{\"description\":\"The label, created.\",\"headers\":{\"Location\":{\"description\":\"Where the new label is.\",\"required\":true,\"schema\":{\"type\":\"string\"}}},\"content\":{\"application/json\":{\"schema\":{\"$ref\":\"#/components/schemas/Label\"}}}},\"400\":{\"$ref\":\"#/components/responses/BadRequest\"},\"401\":{\"$ref\":\"#/components/responses/Unauthorized\"},\"413\":{\"$ref\":\"#/components/responses/PayloadTooLarge\"},\"415\":{\"$ref\":\"#/components/responses/UnsupportedMediaType\"},\"5XX\":{\"$ref\":\"#/components/responses/ServerError\"}}}},\"/reports/{period}/{day}\":{\"get\":{\"tags\":[\"store\"],\"operationId\":\"getReport\",\"summary\":\"Orders of a day or a week\",\"parameters\":[{\"name\":\"period\",\"in\":\"path\",\"required\":true,\"schema\":{\"type\":\"string\",\"enum\":[\"day\",\"week\"]}},{\"name\":\"day\",\"in\":\"path\",\"required\":true,\"description\":\"The day, or the first day of the week.\",\"schema\":{\"type\":\"string\",\"format\":\"date\"}}],\"responses\":{\"200\":{\"description\":\"The report.\",\"content\":{\"application/json\":{\"schema\":{\"type\":\"object\",\"required\":[\"period\",\"from\",\"orders\"],\"properties\":{\"period\":{\"type\":\"string\",\"enum\":[\"day\",\"week\"]},\"from\":{\"type\":\"string\",\"format\":\"date\"},\"orders\":{\"type\":\"integer\",\"format\":\"int64\",\"minimum\":0}}}}}},\"400\":{\"$ref\":\"#/components/responses/BadRequest\"},\"401\":{\"$ref\":\"#/components/responses/Unauthorized\"},\"5XX\":{\"$ref\":\"#/components/responses/ServerError\"}}}},\"/payments/{paymentId}\":{\"get\":{\"tags\":[\"orders\"],\"operationId\":\"getPayment\",\"summary\":\"Read a payment\",\"parameters\":[{\"name\":\"paymentId\",\"in\":\"path\",\"required\":true,\"schema\":{\"type\":\"string\",\"format\":\"uuid\"}}],\"responses\":{\"200\":{\"description\":\"The payment.\",\"content\":{\"application/json\":{\"schema\":{\"type\":\"object\",\"required\":[\"paymentId\",\"orderId\",\"method\"],\"properties\":{\"paymentId\":{\"type\":\"string\",\"format\":\"uuid\"},\"orderId\":{\"type\":\"integer\",\"format\":\"int64\"},\"method\":{\"$ref\":\"#/components/schemas/Payment\"}}}}}},\"400\":{\"$ref\":\"#/components/responses/BadRequest\"},\"401\":{\"$ref\":\"#/components/responses/Unauthorized\"},\"404\":{\"$ref\":\"#/components/responses/NotFound\"},\"5XX\":{\"$ref\":\"#/components/responses/ServerError\"}}}},\"/echo/{count}/{ratio}/{flag}/{day}/{at}/{token}/{kind}\":{\"get\":{\"tags\":[\"misc\"],\"operationId\":\"echoParameters\",\"summary\":\"Every kind of parameter, echoed\",\"description\":\"Answers with the parameters as the handler received them, typed and\\nwith their defaults: each scalar type and format in the path, the\\nquery and headers, arrays and objects in the query (`filter` as a\\ndeepObject, `box` as its properties' own pairs), and cookies.\\n\",\"parameters\":[{\"name\":\"count\",\"in\":\"path\",\"required\":true,\"schema\":{\"type\":\"integer\",\"format\":\"int32\",\"minimum\":0}},{\"name\":\"ratio\",\"in\":\"path\",\"required\":true,\"schema\":{\"type\":\"number\",\"format\":\"double\"}},{\"name\":\"flag\",\"in\":\"path\",\"required\":true,\"schema\":{\"type\":\"boolean\"}},{\"name\":\"day\",\"in\":\"path\",\"required\":true,\"schema\":{\"type\":\"string\",\"format\":\"date\"}},{\"name\":\"at\",\"in\":\"path\",\"required\":true,\"schema\":{\"type\":\"string\",\"format\":\"date-time\"}},{\"name\":\"token\",\"in\":\"path\",\"required\":true,\"schema\":{\"type\":\"string\",\"format\":\"uuid\"}},{\"name\":\"kind\",\"in\":\"path\",\"required\":true,\"schema\":{\"type\":\"string\",\"enum\":[\"alpha\",\"beta\"]}},{\"name\":\"big\",\"in\":\"query\",\"required\":true,\"schema\":{\"type\":\"integer\",\"format\":\"int64\"}},{\"name\":\"small\",\"in\":\"query\",\"schema\":{\"type\":\"integer\",\"format\":\"int32\",\"minimum\":0,\"maximum\":100,\"default\":7}},{\"name\":\"fraction\",\"in\":\"query\",\"schema\":{\"type\":\"number\",\"format\":\"float\"}},{\"name\":\"yes\",\"in\":\"query\",\"schema\":{\"type\":\"boolean\",\"default\":true}},{\"name\":\"word\",\"in\":\"query\",\"schema\":{\"type\":\"string\",\"minLength\":1,\"maxLength\":10,\"pattern\":\"^[a-z]+$\",\"default\":\"hi\"}},{\"name\":\"date\",\"in\":\"query\",\"schema\":{\"type\":\"string\",\"format\":\"date\"}},{\"name\":\"moment\",\"in\":\"query\",\"schema\":{\"type\":\"string\",\"format\":\"date-time\"}},{\"name\":\"id\",\"in\":\"query\",\"schema\":{\"type\":\"string\",\"format\":\"uuid\"}},{\"name\":\"pick\",\"in\":\"query\",\"schema\":{\"type\":\"string\",\"enum\":[\"x\",\"y\"],\"default\":\"x\"}},{\"name\":\"many\",\"in\":\"query\",\"explode\":true,\"schema\":{\"type\":\"array\",\"items\":{\"type\":\"integer\",\"format\":\"int32\"}}},{\"name\":\"joined\",\"in\":\"query\",\"explode\":false,\"schema\":{\"type\":\"array\",\"items\":{\"type\":\"string\"}}},{\"name\":\"filter\",\"in\":\"query\",\"style\":\"deepObject\",\"schema\":{\"type\":\"object\",\"additionalProperties\":false,\"properties\":{\"color\":{\"type\":\"string\",\"enum\":[\"red\",\"blue\"]},\"size\":{\"type\":\"integer\",\"format\":\"int32\",\"minimum\":1}}}},{\"name\":\"box\",\"in\":\"query\",\"schema\":{\"type\":\"object\",\"required\":[\"width\"],\"properties\":{\"width\":{\"type\":\"integer\",\"format\":\"int32\"},\"height\":{\"type\":\"integer\",\"format\":\"int32\"}}}},{\"name\":\"X-Big\",\"in\":\"header\",\"schema\":{\"type\":\"integer\",\"format\":\"int64\"}},{\"name\":\"X-Fraction\",\"in\":\"header\",\"schema\":{\"type\":\"number\",\"format\":\"double\"}},{\"name\":\"X-Yes\",\"in\":\"header\",\"schema\":{\"type\":\"boolean\"}},{\"name\":\"X-Date\",\"in\":\"header\",\"schema\":{\"type\":\"string\",\"format\":\"date\"}},{\"name\":\"X-Moment\",\"in\":\"header\",\"schema\":{\"type\":\"string\",\"format\":\"date-time\"}},{\"name\":\"X-Id\",\"in\":\"header\",\"schema\":{\"type\":\"string\",\"format\":\"uuid\"}},{\"name\":\"X-Pick\",\"in\":\"header\",\"schema\":{\"type\":\"string\",\"enum\":[\"x\",\"y\"]}},{\"name\":\"X-Word\",\"in\":\"header\",\"schema\":{\"type\":\"string\",\"default\":\"none\"}},{\"name\":\"theme\",\"in\":\"cookie\",\"schema\":{\"type\":\"string\",\"enum\":[\"light\",\"dark\"],\"default\":\"light\"}},{\"name\":\"visits\",\"in\":\"cookie\",\"schema\":{\"type\":\"integer\",\"format\":\"int32\",\"minimum\":0}}],\"responses\":{\"200\":{\"description\":\"The parameters as received, by name.\",\"content\":{\"application/json\":{\"schema\":{\"type\":\"object\",\"additionalProperties\":true}}}},\"400\":{\"$ref\":\"#/components/responses/BadRequest\"},\"401\":{\"$ref\":\"#/components/responses/Unauthorized\"},\"5XX\":{\"$ref\":\"#/components/responses/ServerError\"}}}},\"/legacy/orders/{orderId}\":{\"get\":{\"tags\":[\"orders\"],\"operationId\":\"getLegacyOrder\",\"summary\":\"Read one order (old path)\",\"description\":\"Replaced by `getOrder`.\",\"deprecated\":true,\"x-deprecation-date\":\"2026-01-01\",\"x-sunset\":\"2027-01-01\",\"parameters\":[{\"$ref\":\"#/components/parameters/OrderId\"}],\"responses\":{\"200\":{\"description\":\"The order.\",\"headers\":{\"Deprecation\":{\"description\":\"When this operation was deprecated (RFC 9745).\",\"required\":true,\"schema\":{\"type\":\"string\"}},\"Sunset\":{\"description\":\"When it goes away (RFC 8594).\",\"required\":true,\"schema\":{\"type\":\"string\"}}},\"content\":{\"application/json\":{\"schema\":{\"$ref\":\"#/components/schemas/Order\"}}}},\"400\":{\"$ref\":\"#/components/responses/BadRequest\"},\"401\":{\"$ref\":\"#/components/responses/Unauthorized\"},\"404\":{\"$ref\":\"#/components/responses/NotFound\"},\"5XX\":{\"$ref\":\"#/components/responses/ServerError\"}}}},\"/estimates\":{\"post\":{\"tags\":[\"orders\"],\"operationId\":\"estimateOrder\",\"summary\":\"Estimate an order, from JSON or a form\",\"description\":\"Public, nothing is stored. The body is read as JSON or as a form; the answer is written in the JSON media type the caller's `Accept` prefers.\",\"security\":[],\"requestBody\":{\"required\":true,\"content\":{\"application/json\":{\"schema\":{\"$ref\":\"#/components/schemas/EstimateRequest\"}},\"application/x-www-form-urlencoded\":{\"schema\":{\"$ref\":\"#/components/schemas/EstimateRequest\"}}}},\"responses\":{\"200\":{\"description\":\"The estimate.\",\"content\":{\"application/json\":{\"schema\":{\"$ref\":\"#/components/schemas/Estimate\"}},\"application/vnd.kitchen.estimate+json\":{\"schema\":{\"$ref\":\"#/components/schemas/Estimate\"}}}},\"400\":{\"$ref\":\"#/components/responses/BadRequest\"},\"406\":{\"$ref\":\"#/components/responses/NotAcceptable\"},\"413\":{\"$ref\":\"#/components/responses/PayloadTooLarge\"},\"415\":{\"$ref\":\"#/components/responses/UnsupportedMediaType\"},\"5XX\":{\"$ref\":\"#/components/responses/ServerError\"}}}},\"/pets/classify\":{\"post\":{\"tags\":[\"misc\"],\"operationId\":\"classifyPet\",\"summary\":\"Which kind of pet a body describes\",\"description\":\"Public, nothing is stored. The body is a cat or a dog, told apart by its `species` (a discriminator with a mapping): a dog is also a valid cat by shape, so only the discriminator says which it is.\",\"security\":[],\"requestBody\":{\"required\":true,\"content\":{\"application/json\":{\"schema\":{\"$ref\":\"#/components/schemas/Pet\"}}}},\"responses\":{\"200\":{\"description\":\"The member the body was read as, and its name.\",\"content\":{\"application/json\":{\"schema\":{\"type\":\"object\",\"required\":[\"kind\",\"name\"],\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"cat\",\"dog\"]},\"name\":{\"type\":\"string\"}}}}}},\"400\":{\"$ref\":\"#/components/responses/BadRequest\"},\"413\":{\"$ref\":\"#/components/responses/PayloadTooLarge\"},\"415\":{\"$ref\":\"#/components/responses/UnsupportedMediaType\"},\"5XX\":{\"$ref\":\"#/components/responses/ServerError\"}}}},\"/categories/tree\":{\"get\":{\"tags\":[\"store\"],\"operationId\":\"getCategoryTree\",\"summary\":\"The category tree\",\"description\":\"Public. A recursive schema (a category holds categories, and may name its parent) whose properties use schemas named as Rust's own types (`Option`, `Result`).\",\"security\":[],\"responses\":{\"200\":{\"description\":\"The root category.\",\"content\":{\"application/json\":{\"schema\":{\"$ref\":\"#/components/schemas/Category\"}}}},\"5XX\":{\"$ref\":\"#/components/responses/ServerError\"}}}},\"/whoami\":{\"get\":{\"tags\":[\"misc\"],\"operationId\":\"whoAmI\",\"summary\":\"Who the caller is\",\"description\":\"Authentication is optional: a caller may send any one of these credentials, or none. A credential that is sent must be valid.\",\"security\":[{},{\"bearerAuth\":[]},{\"basicAuth\":[]},{\"queryKey\":[]},{\"cookieKey\":[]}],\"responses\":{\"200\":{\"description\":\"The scheme the caller authenticated by, or `anonymous`.\",\"content\":{\"application/json\":{\"schema\":{\"type\":\"object\",\"required\":[\"scheme\"],\"properties\":{\"scheme\":{\"type\":\"string\"}}}}}},\"401\":{\"$ref\":\"#/components/responses/Unauthorized\"},\"5XX\":{\"$ref\":\"#/components/responses/ServerError\"}}}},\"/orders/{orderId}/refund\":{\"post\":{\"tags\":[\"orders\"],\"operationId\":\"refundOrder\",\"summary\":\"Refund an order\",\"description\":\"Needs an OAuth2 token that grants `orders:write`, or both HTTP basic and the API key header.\",\"parameters\":[{\"$ref\":\"#/components/parameters/OrderId\"}],\"security\":[{\"oauth\":[\"orders:write\"]},{\"basicAuth\":[],\"apiKeyAuth\":[]}],\"responses\":{\"204\":{\"description\":\"Refunded.\"},\"400\":{\"$ref\":\"#/components/responses/BadRequest\"},\"401\":{\"$ref\":\"#/components/responses/Unauthorized\"},\"403\":{\"$ref\":\"#/components/responses/Forbidden\"},\"404\":{\"$ref\":\"#/components/responses/NotFound\"},\"5XX\":{\"$ref\":\"#/components/responses/ServerError\"}}}}},\"components\":{\"securitySchemes\":{\"bearerAuth\":{\"type\":\"http\",\"scheme\":\"bearer\",\"description\":\"An API key, sent as `Authorization: Bearer <API_KEY>`.\"},\"apiKeyAuth\":{\"type\":\"apiKey\",\"in\":\"header\",\"name\":\"X-API-Key\",\"description\":\"The same API key, in a header of its own.\"},\"basicAuth\":{\"type\":\"http\",\"scheme\":\"basic\",\"description\":\"The user `kitchen`, with an API key as the password.\"},\"oauth\":{\"type\":\"oauth2\",\"description\":\"An OAuth2 access token. An API key grants every scope; `readonly-<API_KEY>` grants `orders:read` alone.\",\"flows\":{\"clientCredentials\":{\"tokenUrl\":\"https://sink.example.com/oauth/token\",\"scopes\":{\"orders:read\":\"Read orders.\",\"orders:write\":\"Change and refund orders.\"}}}},\"queryKey\":{\"type\":\"apiKey\",\"in\":\"query\",\"name\":\"api_key\",\"description\":\"The API key, as a query parameter.\"},\"cookieKey\":{\"type\":\"apiKey\",\"in\":\"cookie\",\"name\":\"session\",\"description\":\"The API key, as a cookie.\"}},\"parameters\":{\"OrderId\":{\"name\":\"orderId\",\"in\":\"path\",\"required\":true,\"description\":\"The order's id.\",\"schema\":{\"type\":\"integer\",\"format\":\"int64\",\"minimum\":1}}},\"headers\":{\"ETag\":{\"description\":\"The version of the order, for `If-Match`.\",\"required\":true,\"schema\":{\"type\":\"string\"}}},\"responses\":{\"BadRequest\":{\"description\":\"A parameter or the body is not valid (code `invalid_parameter`, `invalid_body` or `bad_request`).\",\"content\":{\"application/json\":{\"schema\":{\"$ref\":\"#/components/schemas/Error\"}}}},\"Unauthorized\":{\"description\":\"The API key is missing or invalid (code `unauthorized`).\",\"content\":{\"application/json\":{\"schema\":{\"$ref\":\"#/components/schemas/Error\"}}}},\"Forbidden\":{\"description\":\"The token does not grant the scopes the operation needs (code `insufficient_scope`).\",\"content\":{\"application/json\":{\"schema\":{\"$ref\":\"#/components/schemas/Error\"}}}},\"NotAcceptable\":{\"description\":\"`Accept` allows none of the response's media types (code `not_acceptable`).\",\"content\":{\"application/json\":{\"schema\":{\"$ref\":\"#/components/schemas/Error\"}}}},\"NotFound\":{\"description\":\"No such resource (code `not_found`).\",\"content\":{\"application/json\":{\"schema\":{\"$ref\":\"#/components/schemas/Error\"}}}},\"Conflict\":{\"description\":\"The resource's state does not allow this (code `conflict`).\",\"content\":{\"application/json\":{\"schema\":{\"$ref\":\"#/components/schemas/Error\"}}}},\"PreconditionFailed\":{\"description\":\"The resource changed since it was read (code `precondition_failed`).\",\"content\":{\"application/json\":{\"schema\":{\"$ref\":\"#/components/schemas/Error\"}}}},\"PayloadTooLarge\":{\"description\":\"The request body is over the server's limit (code `payload_too_large`).\",\"content\":{\"application/json\":{\"schema\":{\"$ref\":\"#/components/schemas/Error\"}}}},\"UnsupportedMediaType\":{\"description\":\"The request body is not of the documented media type (code `unsupported_media_type`).\",\"content\":{\"application/json\":{\"schema\":{\"$ref\":\"#/components/schemas/Error\"}}}},\"ServerError\":{\"description\":\"The server failed (code `internal_error`) or cannot answer now (code `service_unavailable`).\",\"content\":{\"application/json\":{\"schema\":{\"$ref\":\"#/components/schemas/Error\"}}}}},\"schemas\":{\"Category\":{\"type\":\"object\",\"required\":[\"name\",\"children\"],\"properties\":{\"name\":{\"type\":\"string\"},\"parent\":{\"$ref\":\"#/components/schemas/Category\"},\"children\":{\"type\":\"array\",\"items\":{\"$ref\":\"#/components/schemas/Category\"}},\"option\":{\"$ref\":\"#/components/schemas/Option\"},\"result\":{\"$ref\":\"#/components/schemas/Result\"}}},\"Option\":{\"type\":\"object\",\"description\":\"A schema named as Rust's `Option`.\",\"properties\":{\"label\":{\"type\":\"string\"}}},\"Result\":{\"type\":\"string\",\"description\":\"A schema named as Rust's `Result`.\",\"enum\":[\"kept\",\"dropped\"]},\"DocumentUpload\":{\"type\":\"object\",\"required\":[\"kind\",\"file\"],\"additionalProperties\":false,\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"invoice\",\"receipt\"]},\"note\":{\"type\":\"string\",\"maxLength\":100},\"pages\":{\"type\":\"integer\",\"format\":\"int32\",\"minimum\":1},\"file\":{\"type\":\"string\",\"format\":\"binary\"},\"scans\":{\"type\":\"array\",\"items\":{\"type\":\"string\",\"format\":\"binary\"}}}},\"Pet\":{\"description\":\"A cat or a dog, by `species`.\",\"oneOf\":[{\"$ref\":\"#/components/schemas/Cat\"},{\"$ref\":\"#/components/schemas/Dog\"}],\"discriminator\":{\"propertyName\":\"species\",\"mapping\":{\"dog\":\"#/components/schemas/Dog\",\"puppy\":\"Dog\"}}},\"Cat\":{\"type\":\"object\",\"required\":[\"species\",\"name\"],\"properties\":{\"species\":{\"type\":\"string\"},\"name\":{\"type\":\"string\",\"minLength\":1},\"indoor\":{\"type\":\"boolean\"}}},\"Dog\":{\"type\":\"object\",\"required\":[\"species\",\"name\"],\"properties\":{\"species\":{\"type\":\"string\"},\"name\":{\"type\":\"string\",\"minLength\":1},\"barks\":{\"type\":\"boolean\"}}},\"Preferences\":{\"type\":\"object\",\"description\":\"Reading preferences, as a form sends them.\",\"required\":[\"tags\"],\"additionalProperties\":false,\"properties\":{\"tags\":{\"type\":\"array\",\"description\":\"Two or three. (In a form a list of one is the same text as a single value; two or more cannot be mistaken for one.)\",\"minItems\":2,\"maxItems\":3,\"items\":{\"type\":\"string\",\"pattern\":\"^[a-z]+$\"}},\"hours\":{\"type\":\"array\",\"minItems\":2,\"items\":{\"type\":\"integer\",\"format\":\"int32\",\"minimum\":0,\"maximum\":23}},\"digest\":{\"type\":\"object\",\"description\":\"Every property optional: written as its properties' own pairs, an empty object is no pair at all.\",\"additionalProperties\":false,\"properties\":{\"weekly\":{\"type\":\"boolean\"},\"day\":{\"type\":\"string\",\"enum\":[\"mon\",\"fri\"]}}}}},\"EstimateRequest\":{\"type\":\"object\",\"description\":\"What an estimate needs; every field is a scalar, so it can come as a form.\",\"required\":[\"petId\",\"quantity\"],\"properties\":{\"petId\":{\"type\":\"integer\",\"format\":\"int64\",\"minimum\":1},\"quantity\":{\"type\":\"integer\",\"format\":\"int32\",\"minimum\":1,\"maximum\":100},\"giftWrap\":{\"type\":\"boolean\"}}},\"Estimate\":{\"type\":\"object\",\"required\":[\"total\"],\"properties\":{\"total\":{\"type\":\"number\",\"format\":\"double\",\"minimum\":0}}},\"Error\":{\"type\":\"object\",\"description\":\"The body of every error response.\",\"required\":[\"code\",\"message\",\"status\"],\"properties\":{\"code\":{\"type\":\"string\",\"description\":\"Machine-readable error code (see the API description for the set).\"},\"message\":{\"type\":\"string\",\"description\":\"Human-readable description.\"},\"status\":{\"type\":\"integer\",\"description\":\"The HTTP status code, equal to the response's status.\"}}},\"OrderStatus\":{\"type\":\"string\",\"description\":\"Where an order stands.\",\"enum\":[\"pending\",\"shipped\",\"delivered\"]},\"Address\":{\"type\":\"object\",\"description\":\"Where an order goes.\",\"required\":[\"street\",\"city\"],\"properties\":{\"street\":{\"type\":\"string\",\"minLength\":1,\"maxLength\":100},\"city\":{\"type\":\"string\",\"minLength\":1,\"maxLength\":60},\"postcode\":{\"type\":\"string\",\"pattern\":\"^[0-9]{5}$\"},\"country\":{\"type\":\"string\",\"description\":\"ISO 3166-1 alpha-2.\",\"pattern\":\"^[A-Z]{2}$\",\"default\":\"US\"}}},\"NewOrder\":{\"type\":\"object\",\"description\":\"An order as a client places it.\",\"required\":[\"petId\",\"quantity\"],\"properties\":{\"petId\":{\"type\":\"integer\",\"format\":\"int64\",\"minimum\":1},\"quantity\":{\"type\":\"integer\",\"format\":\"int32\",\"minimum\":1,\"maximum\":100},\"shipDate\":{\"type\":\"string\",\"format\":\"date-time\"},\"deliverBy\":{\"type\":\"string\",\"format\":\"date\"},\"note\":{\"type\":\"string\",\"nullable\":true,\"maxLength\":200},\"tags\":{\"type\":\"array\",\"maxItems\":5,\"uniqueItems\":true,\"items\":{\"type\":\"string\",\"pattern\":\"^[a-z]+$\"}},\"address\":{\"$ref\":\"#/components/schemas/Address\"},\"giftWrap\":{\"type\":\"boolean\",\"default\":false},\"discount\":{\"type\":\"number\",\"format\":\"double\",\"description\":\"A fraction of the price, below 1.\",\"minimum\":0,\"maximum\":1,\"exclusiveMaximum\":true},\"weightKg\":{\"type\":\"number\",\"format\":\"float\",\"minimum\":0,\"exclusiveMinimum\":true},\"channel\":{\"type\":\"string\",\"enum\":[\"web\",\"phone\",\"store\"],\"default\":\"web\"}}},\"Order\":{\"description\":\"An order as the store keeps it.\",\"allOf\":[{\"$ref\":\"#/components/schemas/NewOrder\"},{\"type\":\"object\",\"required\":[\"id\",\"status\",\"createdAt\"],\"properties\":{\"id\":{\"type\":\"integer\",\"format\":\"int64\"},\"status\":{\"$ref\":\"#/components/schemas/OrderStatus\"},\"createdAt\":{\"type\":\"string\",\"format\":\"date-time\"},\"total\":{\"type\":\"number\",\"format\":\"double\",\"nullable\":true}}}]},\"OrderPatch\":{\"type\":\"object\",\"description\":\"The fields of an order to change.\",\"minProperties\":1,\"additionalProperties\":false,\"properties\":{\"quantity\":{\"type\":\"integer\",\"format\":\"int32\",\"minimum\":1,\"maximum\":100},\"note\":{\"type\":\"string\",\"nullable\":true,\"maxLength\":200},\"status\":{\"$ref\":\"#/components/schemas/OrderStatus\"}}},\"Payment\":{\"description\":\"How an order is paid.\",\"oneOf\":[{\"$ref\":\"#/components/schemas/CardPayment\"},{\"$ref\":\"#/components/schemas/BankPayment\"}]},\"CardPayment\":{\"type\":\"object\",\"required\":[\"kind\",\"number\",\"expires\"],\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"card\"]},\"number\":{\"type\":\"string\",\"pattern\":\"^[0-9]{16}$\"},\"expires\":{\"type\":\"string\",\"pattern\":\"^(0[1-9]|1[0-2])/[0-9]{2}$\"}}},\"BankPayment\":{\"type\":\"object\",\"required\":[\"kind\",\"iban\"],\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"bank\"]},\"iban\":{\"type\":\"string\",\"minLength\":15,\"maxLength\":34,\"pattern\":\"^[A-Z]{2}[0-9A-Z]+$\"}}},\"Inventory\":{\"type\":\"object\",\"description\":\"A count per order state.\",\"additionalProperties\":{\"type\":\"integer\",\"format\":\"int32\",\"minimum\":0}},\"OrderPage\":{\"type\":\"object\",\"description\":\"One page of a search.\",\"required\":[\"items\",\"nextCursor\"],\"properties\":{\"items\":{\"type\":\"array\",\"items\":{\"$ref\":\"#/components/schemas/Order\"}},\"nextCursor\":{\"type\":\"string\",\"nullable\":true,\"description\":\"Where the next page starts; null on the last page.\"}}},\"Label\":{\"type\":\"object\",\"required\":[\"text\",\"revision\"],\"properties\":{\"text\":{\"type\":\"string\",\"minLength\":1,\"maxLength\":100},\"color\":{\"type\":\"string\",\"pattern\":\"^#[0-9a-f]{6}$\"},\"revision\":{\"type\":\"integer\",\"format\":\"int64\",\"minimum\":1,\"readOnly\":true,\"description\":\"How many times the label was written; the server's to give (readOnly: required in responses, never of a caller).\"}}}}}}";
 /// The spec's `components.schemas`: how each is documented and
 /// validated.
 pub static COMPONENTS: runtime::Components = runtime::Components::new(
@@ -3819,6 +3819,30 @@ static UPLOAD_PHOTO_BODY: runtime::Schema = runtime::Schema::new(
     "{\"format\":\"binary\",\"type\":\"string\"}",
     ::std::option::Option::Some("{\"format\":\"binary\",\"type\":\"string\"}"),
 );
+static GET_SIGNATURE_PARAM_ORDER_ID: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"format\":\"int64\",\"minimum\":1,\"type\":\"integer\"}",
+    ::std::option::Option::Some(
+        "{\"allOf\":[{\"maximum\":9223372036854775807,\"minimum\":-9223372036854775808}],\"format\":\"int64\",\"minimum\":1,\"type\":\"integer\"}",
+    ),
+);
+static GET_SIGNATURE_RESPONSE_200: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"format\":\"binary\",\"type\":\"string\"}",
+    ::std::option::Option::Some("{\"format\":\"binary\",\"type\":\"string\"}"),
+);
+static SIGN_ORDER_PARAM_ORDER_ID: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"format\":\"int64\",\"minimum\":1,\"type\":\"integer\"}",
+    ::std::option::Option::Some(
+        "{\"allOf\":[{\"maximum\":9223372036854775807,\"minimum\":-9223372036854775808}],\"format\":\"int64\",\"minimum\":1,\"type\":\"integer\"}",
+    ),
+);
+static SIGN_ORDER_BODY: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"format\":\"binary\",\"type\":\"string\"}",
+    ::std::option::Option::Some("{\"format\":\"binary\",\"type\":\"string\"}"),
+);
 static GET_LABEL_PARAM_ORDER_ID: runtime::Schema = runtime::Schema::new(
     &COMPONENTS,
     "{\"format\":\"int64\",\"minimum\":1,\"type\":\"integer\"}",
@@ -3960,6 +3984,16 @@ static SET_PREFERENCES_BODY: runtime::Schema = runtime::Schema::new(
     ::std::option::Option::Some("{\"$ref\":\"#/$defs/Preferences\"}"),
 );
 static SET_PREFERENCES_RESPONSE_200: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Preferences\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Preferences\"}"),
+);
+static PATCH_PREFERENCES_BODY: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Preferences\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Preferences\"}"),
+);
+static PATCH_PREFERENCES_RESPONSE_200: runtime::Schema = runtime::Schema::new(
     &COMPONENTS,
     "{\"$ref\":\"#/components/schemas/Preferences\"}",
     ::std::option::Option::Some("{\"$ref\":\"#/$defs/Preferences\"}"),
@@ -5288,6 +5322,125 @@ static UPLOAD_PHOTO: runtime::Operation = runtime::Operation {
     other_errors: &[],
     deprecation: ::std::option::Option::None,
 };
+///`getSignature`: the operation's table, through which the generated layer serves it.
+pub struct GetSignature;
+impl runtime::Contract for GetSignature {
+    type Error = types::Error;
+    fn operation() -> &'static runtime::Operation {
+        &GET_SIGNATURE
+    }
+    fn error(status: u16, problem: runtime::Problem) -> types::Error {
+        types::Error::from_problem(status, problem)
+    }
+}
+static GET_SIGNATURE: runtime::Operation = runtime::Operation {
+    id: "getSignature",
+    method: "GET",
+    path: "/v1/orders/{orderId}/signature",
+    security: &[
+        runtime::Requirement(
+            &[
+                runtime::Need {
+                    scheme: runtime::Scheme::Bearer {
+                        name: "bearerAuth",
+                    },
+                    scopes: &[],
+                },
+            ],
+        ),
+    ],
+    parameters: &[
+        runtime::Parameter {
+            name: "orderId",
+            location: runtime::Location::Path,
+            required: true,
+            value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
+            explode: false,
+            default: ::std::option::Option::None,
+            description: ::std::option::Option::Some("The order's id."),
+            schema: &GET_SIGNATURE_PARAM_ORDER_ID,
+        },
+    ],
+    body: ::std::option::Option::None,
+    responses: &[
+        runtime::SuccessResponse {
+            status: 200u16,
+            description: "The PNG image, as uploaded (empty before one is).",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "image/png",
+                alternatives: &[],
+                schema: &GET_SIGNATURE_RESPONSE_200,
+                doc_name: "GetSignatureResponseBody",
+            }),
+            headers: &[],
+        },
+    ],
+    errors: &["400", "401", "404", "5XX"],
+    other_errors: &[],
+    deprecation: ::std::option::Option::None,
+};
+///`signOrder`: the operation's table, through which the generated layer serves it.
+pub struct SignOrder;
+impl runtime::Contract for SignOrder {
+    type Error = types::Error;
+    fn operation() -> &'static runtime::Operation {
+        &SIGN_ORDER
+    }
+    fn error(status: u16, problem: runtime::Problem) -> types::Error {
+        types::Error::from_problem(status, problem)
+    }
+}
+static SIGN_ORDER: runtime::Operation = runtime::Operation {
+    id: "signOrder",
+    method: "PUT",
+    path: "/v1/orders/{orderId}/signature",
+    security: &[
+        runtime::Requirement(
+            &[
+                runtime::Need {
+                    scheme: runtime::Scheme::Bearer {
+                        name: "bearerAuth",
+                    },
+                    scopes: &[],
+                },
+            ],
+        ),
+    ],
+    parameters: &[
+        runtime::Parameter {
+            name: "orderId",
+            location: runtime::Location::Path,
+            required: true,
+            value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
+            explode: false,
+            default: ::std::option::Option::None,
+            description: ::std::option::Option::Some("The order's id."),
+            schema: &SIGN_ORDER_PARAM_ORDER_ID,
+        },
+    ],
+    body: ::std::option::Option::Some(runtime::Body {
+        media_type: "image/png",
+        kind: runtime::BodyKind::Binary,
+        alternatives: &[],
+        required: true,
+        description: ::std::option::Option::None,
+        schema: &SIGN_ORDER_BODY,
+        form_fields: &[],
+        file_parts: runtime::FileParts::Named(&[]),
+        doc_name: "SignOrderRequestBody",
+    }),
+    responses: &[
+        runtime::SuccessResponse {
+            status: 204u16,
+            description: "Stored.",
+            content: ::std::option::Option::None,
+            headers: &[],
+        },
+    ],
+    errors: &["400", "401", "404", "413", "415", "5XX"],
+    other_errors: &[],
+    deprecation: ::std::option::Option::None,
+};
 ///`getLabel`: the operation's table, through which the generated layer serves it.
 pub struct GetLabel;
 impl runtime::Contract for GetLabel {
@@ -6065,6 +6218,51 @@ static SET_PREFERENCES: runtime::Operation = runtime::Operation {
                 alternatives: &[],
                 schema: &SET_PREFERENCES_RESPONSE_200,
                 doc_name: "SetPreferencesResponseBody",
+            }),
+            headers: &[],
+        },
+    ],
+    errors: &["400", "413", "415", "5XX"],
+    other_errors: &[],
+    deprecation: ::std::option::Option::None,
+};
+///`patchPreferences`: the operation's table, through which the generated layer serves it.
+pub struct PatchPreferences;
+impl runtime::Contract for PatchPreferences {
+    type Error = types::Error;
+    fn operation() -> &'static runtime::Operation {
+        &PATCH_PREFERENCES
+    }
+    fn error(status: u16, problem: runtime::Problem) -> types::Error {
+        types::Error::from_problem(status, problem)
+    }
+}
+static PATCH_PREFERENCES: runtime::Operation = runtime::Operation {
+    id: "patchPreferences",
+    method: "PATCH",
+    path: "/v1/preferences",
+    security: &[],
+    parameters: &[],
+    body: ::std::option::Option::Some(runtime::Body {
+        media_type: "application/merge-patch+json",
+        kind: runtime::BodyKind::Json,
+        alternatives: &[],
+        required: true,
+        description: ::std::option::Option::None,
+        schema: &PATCH_PREFERENCES_BODY,
+        form_fields: &[],
+        file_parts: runtime::FileParts::Named(&[]),
+        doc_name: "PatchPreferencesRequestBody",
+    }),
+    responses: &[
+        runtime::SuccessResponse {
+            status: 200u16,
+            description: "The preferences, as read.",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &PATCH_PREFERENCES_RESPONSE_200,
+                doc_name: "PatchPreferencesResponseBody",
             }),
             headers: &[],
         },
@@ -7012,6 +7210,8 @@ pub static OPERATIONS: &[&runtime::Operation] = &[
     &UPLOAD_DOCUMENT,
     &GET_PHOTO,
     &UPLOAD_PHOTO,
+    &GET_SIGNATURE,
+    &SIGN_ORDER,
     &GET_LABEL,
     &WATCH_ORDER,
     &GET_ORDER_SUMMARY,
@@ -7027,6 +7227,7 @@ pub static OPERATIONS: &[&runtime::Operation] = &[
     &TRACE_STATUS,
     &SUBSCRIBE,
     &SET_PREFERENCES,
+    &PATCH_PREFERENCES,
     &PUT_LABEL,
     &GET_REPORT,
     &GET_PAYMENT,
@@ -7163,6 +7364,22 @@ pub struct GetPhotoPath {
 #[doc(hidden)]
 #[derive(Debug, Clone, ::serde::Deserialize, ::serde::Serialize)]
 pub struct UploadPhotoPath {
+    ///The order's id.
+    #[serde(rename = "orderId")]
+    pub order_id: ::std::num::NonZeroU64,
+}
+///The path parameters of `getSignature`, as read.
+#[doc(hidden)]
+#[derive(Debug, Clone, ::serde::Deserialize, ::serde::Serialize)]
+pub struct GetSignaturePath {
+    ///The order's id.
+    #[serde(rename = "orderId")]
+    pub order_id: ::std::num::NonZeroU64,
+}
+///The path parameters of `signOrder`, as read.
+#[doc(hidden)]
+#[derive(Debug, Clone, ::serde::Deserialize, ::serde::Serialize)]
+pub struct SignOrderPath {
     ///The order's id.
     #[serde(rename = "orderId")]
     pub order_id: ::std::num::NonZeroU64,
@@ -7993,6 +8210,102 @@ impl UploadPhotoResponse {
         }
     }
 }
+///The responses `getSignature` documents: one variant per status.
+#[allow(clippy::large_enum_variant)]
+#[derive(Debug)]
+pub enum GetSignatureResponse {
+    ///200: The PNG image, as uploaded (empty before one is).
+    Ok(runtime::Bytes),
+    ///400: A parameter or the body is not valid (code `invalid_parameter`, `invalid_body` or `bad_request`).
+    BadRequest(runtime::Problem),
+    ///401: The API key is missing or invalid (code `unauthorized`).
+    Unauthorized(runtime::Problem),
+    ///404: No such resource (code `not_found`).
+    NotFound(runtime::Problem),
+    ///500: The server failed (code `internal_error`) or cannot answer now (code `service_unavailable`).
+    InternalServerError(runtime::Problem),
+    ///503: The server failed (code `internal_error`) or cannot answer now (code `service_unavailable`).
+    ServiceUnavailable(runtime::Problem),
+}
+impl GetSignatureResponse {
+    /// The HTTP response this value stands for: a success response
+    /// with its documented media type and headers, or the Error
+    /// object with this variant's status.
+    pub fn into_http(self) -> runtime::Reply<GetSignature> {
+        match self {
+            GetSignatureResponse::Ok(body) => {
+                runtime::Reply::bytes(200u16, "image/png", body)
+            }
+            GetSignatureResponse::BadRequest(problem) => {
+                runtime::Reply::problem(400u16, problem)
+            }
+            GetSignatureResponse::Unauthorized(problem) => {
+                runtime::Reply::problem(401u16, problem)
+            }
+            GetSignatureResponse::NotFound(problem) => {
+                runtime::Reply::problem(404u16, problem)
+            }
+            GetSignatureResponse::InternalServerError(problem) => {
+                runtime::Reply::problem(500u16, problem)
+            }
+            GetSignatureResponse::ServiceUnavailable(problem) => {
+                runtime::Reply::problem(503u16, problem)
+            }
+        }
+    }
+}
+///The responses `signOrder` documents: one variant per status.
+#[allow(clippy::large_enum_variant)]
+#[derive(Debug)]
+pub enum SignOrderResponse {
+    ///204: Stored.
+    NoContent,
+    ///400: A parameter or the body is not valid (code `invalid_parameter`, `invalid_body` or `bad_request`).
+    BadRequest(runtime::Problem),
+    ///401: The API key is missing or invalid (code `unauthorized`).
+    Unauthorized(runtime::Problem),
+    ///404: No such resource (code `not_found`).
+    NotFound(runtime::Problem),
+    ///413: The request body is over the server's limit (code `payload_too_large`).
+    PayloadTooLarge(runtime::Problem),
+    ///415: The request body is not of the documented media type (code `unsupported_media_type`).
+    UnsupportedMediaType(runtime::Problem),
+    ///500: The server failed (code `internal_error`) or cannot answer now (code `service_unavailable`).
+    InternalServerError(runtime::Problem),
+    ///503: The server failed (code `internal_error`) or cannot answer now (code `service_unavailable`).
+    ServiceUnavailable(runtime::Problem),
+}
+impl SignOrderResponse {
+    /// The HTTP response this value stands for: a success response
+    /// with its documented media type and headers, or the Error
+    /// object with this variant's status.
+    pub fn into_http(self) -> runtime::Reply<SignOrder> {
+        match self {
+            SignOrderResponse::NoContent => runtime::Reply::empty(204u16),
+            SignOrderResponse::BadRequest(problem) => {
+                runtime::Reply::problem(400u16, problem)
+            }
+            SignOrderResponse::Unauthorized(problem) => {
+                runtime::Reply::problem(401u16, problem)
+            }
+            SignOrderResponse::NotFound(problem) => {
+                runtime::Reply::problem(404u16, problem)
+            }
+            SignOrderResponse::PayloadTooLarge(problem) => {
+                runtime::Reply::problem(413u16, problem)
+            }
+            SignOrderResponse::UnsupportedMediaType(problem) => {
+                runtime::Reply::problem(415u16, problem)
+            }
+            SignOrderResponse::InternalServerError(problem) => {
+                runtime::Reply::problem(500u16, problem)
+            }
+            SignOrderResponse::ServiceUnavailable(problem) => {
+                runtime::Reply::problem(503u16, problem)
+            }
+        }
+    }
+}
 ///The responses `getLabel` documents: one variant per status.
 #[allow(clippy::large_enum_variant)]
 #[derive(Debug)]
@@ -8598,6 +8911,50 @@ impl SetPreferencesResponse {
         }
     }
 }
+///The responses `patchPreferences` documents: one variant per status.
+#[allow(clippy::large_enum_variant)]
+#[derive(Debug)]
+pub enum PatchPreferencesResponse {
+    ///200: The preferences, as read.
+    Ok(runtime::Json<types::Preferences>),
+    ///400: A parameter or the body is not valid (code `invalid_parameter`, `invalid_body` or `bad_request`).
+    BadRequest(runtime::Problem),
+    ///413: The request body is over the server's limit (code `payload_too_large`).
+    PayloadTooLarge(runtime::Problem),
+    ///415: The request body is not of the documented media type (code `unsupported_media_type`).
+    UnsupportedMediaType(runtime::Problem),
+    ///500: The server failed (code `internal_error`) or cannot answer now (code `service_unavailable`).
+    InternalServerError(runtime::Problem),
+    ///503: The server failed (code `internal_error`) or cannot answer now (code `service_unavailable`).
+    ServiceUnavailable(runtime::Problem),
+}
+impl PatchPreferencesResponse {
+    /// The HTTP response this value stands for: a success response
+    /// with its documented media type and headers, or the Error
+    /// object with this variant's status.
+    pub fn into_http(self) -> runtime::Reply<PatchPreferences> {
+        match self {
+            PatchPreferencesResponse::Ok(body) => {
+                runtime::Reply::json(200u16, "application/json", body)
+            }
+            PatchPreferencesResponse::BadRequest(problem) => {
+                runtime::Reply::problem(400u16, problem)
+            }
+            PatchPreferencesResponse::PayloadTooLarge(problem) => {
+                runtime::Reply::problem(413u16, problem)
+            }
+            PatchPreferencesResponse::UnsupportedMediaType(problem) => {
+                runtime::Reply::problem(415u16, problem)
+            }
+            PatchPreferencesResponse::InternalServerError(problem) => {
+                runtime::Reply::problem(500u16, problem)
+            }
+            PatchPreferencesResponse::ServiceUnavailable(problem) => {
+                runtime::Reply::problem(503u16, problem)
+            }
+        }
+    }
+}
 ///The headers `putLabel` documents on its 201 response.
 #[derive(Debug, Clone, ::serde::Serialize)]
 pub struct PutLabelCreatedHeaders {
@@ -9193,6 +9550,29 @@ A multipart form: typed text fields (`kind`, `note`, `pages`), one required file
         _parameters: runtime::Parameters<UploadPhoto>,
         body: runtime::RequestBody<UploadPhoto>,
     ) -> ::std::result::Result<runtime::Reply<UploadPhoto>, types::Error>;
+    ///The customer's signature
+    #[endpoint{method = GET,
+    path = "/v1/orders/{orderId}/signature",
+    operation_id = "getSignature",
+    tags = ["orders"],
+    }]
+    async fn get_signature(
+        rqctx: ::dropshot::RequestContext<Self::Context>,
+        _parameters: runtime::Parameters<GetSignature>,
+    ) -> ::std::result::Result<runtime::Reply<GetSignature>, types::Error>;
+    /**Attach the customer's signature, a PNG image
+
+The body is read as bytes in the one media type the spec names (`image/png`, which the client sends by name); one that is not a PNG image gets 400.*/
+    #[endpoint{method = PUT,
+    path = "/v1/orders/{orderId}/signature",
+    operation_id = "signOrder",
+    tags = ["orders"],
+    }]
+    async fn sign_order(
+        rqctx: ::dropshot::RequestContext<Self::Context>,
+        _parameters: runtime::Parameters<SignOrder>,
+        body: runtime::RequestBody<SignOrder>,
+    ) -> ::std::result::Result<runtime::Reply<SignOrder>, types::Error>;
     ///The order's shipping label, as an image
     #[endpoint{method = GET,
     path = "/v1/orders/{orderId}/label",
@@ -9322,6 +9702,18 @@ Public; nothing is stored, the preferences read are answered. A list travels as 
         rqctx: ::dropshot::RequestContext<Self::Context>,
         body: runtime::RequestBody<SetPreferences>,
     ) -> ::std::result::Result<runtime::Reply<SetPreferences>, types::Error>;
+    /**Set reading preferences from a JSON merge patch
+
+Public; nothing is stored, the preferences read are answered. The body's media type is `application/merge-patch+json` (RFC 7396), a `+json` type the client sends by name.*/
+    #[endpoint{method = PATCH,
+    path = "/v1/preferences",
+    operation_id = "patchPreferences",
+    tags = ["misc"],
+    }]
+    async fn patch_preferences(
+        rqctx: ::dropshot::RequestContext<Self::Context>,
+        body: runtime::RequestBody<PatchPreferences>,
+    ) -> ::std::result::Result<runtime::Reply<PatchPreferences>, types::Error>;
     ///Create or replace a label
     #[endpoint{method = PUT,
     path = "/v1/labels/{name}",
@@ -9549,6 +9941,21 @@ A multipart form: typed text fields (`kind`, `note`, `pages`), one required file
         order_id: ::std::num::NonZeroU64,
         body: runtime::Bytes,
     ) -> impl ::std::future::Future<Output = UploadPhotoResponse> + Send;
+    ///The customer's signature
+    fn get_signature(
+        &self,
+        caller: &Self::Principal,
+        order_id: ::std::num::NonZeroU64,
+    ) -> impl ::std::future::Future<Output = GetSignatureResponse> + Send;
+    /**Attach the customer's signature, a PNG image
+
+The body is read as bytes in the one media type the spec names (`image/png`, which the client sends by name); one that is not a PNG image gets 400.*/
+    fn sign_order(
+        &self,
+        caller: &Self::Principal,
+        order_id: ::std::num::NonZeroU64,
+        body: runtime::Bytes,
+    ) -> impl ::std::future::Future<Output = SignOrderResponse> + Send;
     ///The order's shipping label, as an image
     fn get_label(
         &self,
@@ -9648,6 +10055,13 @@ Public; nothing is stored, the preferences read are answered. A list travels as 
         &self,
         body: types::Preferences,
     ) -> impl ::std::future::Future<Output = SetPreferencesResponse> + Send;
+    /**Set reading preferences from a JSON merge patch
+
+Public; nothing is stored, the preferences read are answered. The body's media type is `application/merge-patch+json` (RFC 7396), a `+json` type the client sends by name.*/
+    fn patch_preferences(
+        &self,
+        body: types::Preferences,
+    ) -> impl ::std::future::Future<Output = PatchPreferencesResponse> + Send;
     ///Create or replace a label
     fn put_label(
         &self,
@@ -10245,6 +10659,90 @@ impl<H: KitchenSinkHandlers> KitchenSinkApi for StrictServer<H> {
             .await;
         ::std::result::Result::Ok(reply)
     }
+    async fn get_signature(
+        rqctx: ::dropshot::RequestContext<Self::Context>,
+        _parameters: runtime::Parameters<GetSignature>,
+    ) -> ::std::result::Result<runtime::Reply<GetSignature>, types::Error> {
+        let handlers = rqctx.context();
+        let reply = async {
+            let caller = match runtime::authenticate_with(
+                    handlers,
+                    &rqctx.request,
+                    GET_SIGNATURE.security,
+                )
+                .await
+            {
+                ::std::result::Result::Ok(caller) => caller,
+                ::std::result::Result::Err(rejection) => return rejection.into_reply(),
+            };
+            let (path, _) = match runtime::read_parameters::<
+                GetSignaturePath,
+                runtime::NoParameters,
+                _,
+            >(&GET_SIGNATURE, &rqctx) {
+                ::std::result::Result::Ok(read) => read,
+                ::std::result::Result::Err(problem) => {
+                    return runtime::Reply::problem(400, problem);
+                }
+            };
+            #[allow(deprecated)]
+            let response = <H as KitchenSinkHandlers>::get_signature(
+                    handlers,
+                    &caller,
+                    path.order_id,
+                )
+                .await;
+            response.into_http()
+        }
+            .await;
+        ::std::result::Result::Ok(reply)
+    }
+    async fn sign_order(
+        rqctx: ::dropshot::RequestContext<Self::Context>,
+        _parameters: runtime::Parameters<SignOrder>,
+        body: runtime::RequestBody<SignOrder>,
+    ) -> ::std::result::Result<runtime::Reply<SignOrder>, types::Error> {
+        let handlers = rqctx.context();
+        let reply = async {
+            let caller = match runtime::authenticate_with(
+                    handlers,
+                    &rqctx.request,
+                    SIGN_ORDER.security,
+                )
+                .await
+            {
+                ::std::result::Result::Ok(caller) => caller,
+                ::std::result::Result::Err(rejection) => return rejection.into_reply(),
+            };
+            let (path, _) = match runtime::read_parameters::<
+                SignOrderPath,
+                runtime::NoParameters,
+                _,
+            >(&SIGN_ORDER, &rqctx) {
+                ::std::result::Result::Ok(read) => read,
+                ::std::result::Result::Err(problem) => {
+                    return runtime::Reply::problem(400, problem);
+                }
+            };
+            let body = match body.bytes().and_then(runtime::required) {
+                ::std::result::Result::Ok(body) => body,
+                ::std::result::Result::Err(rejection) => {
+                    return runtime::Reply::problem(rejection.status, rejection.problem);
+                }
+            };
+            #[allow(deprecated)]
+            let response = <H as KitchenSinkHandlers>::sign_order(
+                    handlers,
+                    &caller,
+                    path.order_id,
+                    body,
+                )
+                .await;
+            response.into_http()
+        }
+            .await;
+        ::std::result::Result::Ok(reply)
+    }
     async fn get_label(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<GetLabel>,
@@ -10597,6 +11095,29 @@ impl<H: KitchenSinkHandlers> KitchenSinkApi for StrictServer<H> {
             };
             #[allow(deprecated)]
             let response = <H as KitchenSinkHandlers>::set_preferences(handlers, body)
+                .await;
+            response.into_http()
+        }
+            .await;
+        ::std::result::Result::Ok(reply)
+    }
+    async fn patch_preferences(
+        rqctx: ::dropshot::RequestContext<Self::Context>,
+        body: runtime::RequestBody<PatchPreferences>,
+    ) -> ::std::result::Result<runtime::Reply<PatchPreferences>, types::Error> {
+        let handlers = rqctx.context();
+        let reply = async {
+            let body = match body
+                .decode::<types::Preferences>()
+                .and_then(runtime::required)
+            {
+                ::std::result::Result::Ok(body) => body,
+                ::std::result::Result::Err(rejection) => {
+                    return runtime::Reply::problem(rejection.status, rejection.problem);
+                }
+            };
+            #[allow(deprecated)]
+            let response = <H as KitchenSinkHandlers>::patch_preferences(handlers, body)
                 .await;
             response.into_http()
         }
@@ -11244,6 +11765,35 @@ pub fn register_endpoints<H: KitchenSinkHandlers>(
     endpoints
         .push(
             ::dropshot::ApiEndpoint::new(
+                    "getSignature".to_string(),
+                    <StrictServer<H> as KitchenSinkApi>::get_signature,
+                    ::dropshot::Method::GET,
+                    "application/json",
+                    "/v1/orders/{orderId}/signature",
+                    versions(),
+                )
+                .summary("The customer's signature")
+                .tag("orders"),
+        );
+    endpoints
+        .push(
+            ::dropshot::ApiEndpoint::new(
+                    "signOrder".to_string(),
+                    <StrictServer<H> as KitchenSinkApi>::sign_order,
+                    ::dropshot::Method::PUT,
+                    "application/json",
+                    "/v1/orders/{orderId}/signature",
+                    versions(),
+                )
+                .summary("Attach the customer's signature, a PNG image")
+                .description(
+                    "The body is read as bytes in the one media type the spec names (`image/png`, which the client sends by name); one that is not a PNG image gets 400.",
+                )
+                .tag("orders"),
+        );
+    endpoints
+        .push(
+            ::dropshot::ApiEndpoint::new(
                     "getLabel".to_string(),
                     <StrictServer<H> as KitchenSinkApi>::get_label,
                     ::dropshot::Method::GET,
@@ -11454,6 +12004,22 @@ pub fn register_endpoints<H: KitchenSinkHandlers>(
                 .summary("Set reading preferences from a form with lists and an object")
                 .description(
                     "Public; nothing is stored, the preferences read are answered. A list travels as a pair per item (`tags=a&tags=b`), an object as JSON text.",
+                )
+                .tag("misc"),
+        );
+    endpoints
+        .push(
+            ::dropshot::ApiEndpoint::new(
+                    "patchPreferences".to_string(),
+                    <StrictServer<H> as KitchenSinkApi>::patch_preferences,
+                    ::dropshot::Method::PATCH,
+                    "application/json",
+                    "/v1/preferences",
+                    versions(),
+                )
+                .summary("Set reading preferences from a JSON merge patch")
+                .description(
+                    "Public; nothing is stored, the preferences read are answered. The body's media type is `application/merge-patch+json` (RFC 7396), a `+json` type the client sends by name.",
                 )
                 .tag("misc"),
         );
@@ -12154,6 +12720,34 @@ pub fn register_endpoints<H: KitchenSinkHandlers>(
                     .visible(false),
             );
     }
+    for method in runtime::methods_other_than(&["GET", "PUT"]) {
+        endpoints
+            .push(
+                ::dropshot::ApiEndpoint::new(
+                        runtime::not_allowed_id(
+                            &method,
+                            "/v1/orders/{orderId}/signature",
+                        ),
+                        |
+                            rqctx: ::dropshot::RequestContext<H>,
+                            _: runtime::Parameters<SignOrder>|
+                        async move {
+                            runtime::method_not_allowed(
+                                    rqctx.request.method(),
+                                    rqctx.request.uri().path(),
+                                    "GET, PUT",
+                                    types::Error::from_problem,
+                                )
+                                .map_err(types::Error::from)
+                        },
+                        method,
+                        "application/json",
+                        "/v1/orders/{orderId}/signature",
+                        versions(),
+                    )
+                    .visible(false),
+            );
+    }
     for method in runtime::methods_other_than(&["GET"]) {
         endpoints
             .push(
@@ -12226,7 +12820,7 @@ pub fn register_endpoints<H: KitchenSinkHandlers>(
                     .visible(false),
             );
     }
-    for method in runtime::methods_other_than(&["POST"]) {
+    for method in runtime::methods_other_than(&["PATCH", "POST"]) {
         endpoints
             .push(
                 ::dropshot::ApiEndpoint::new(
@@ -12235,7 +12829,7 @@ pub fn register_endpoints<H: KitchenSinkHandlers>(
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
-                                    "POST",
+                                    "PATCH, POST",
                                     types::Error::from_problem,
                                 )
                                 .map_err(types::Error::from)

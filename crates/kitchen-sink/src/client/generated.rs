@@ -4825,6 +4825,121 @@ Arguments:
             _ => Err(Error::UnexpectedResponse(response)),
         }
     }
+    /**The customer's signature
+
+Sends a `GET` request to `/orders/{orderId}/signature`
+
+Arguments:
+- `order_id`: The order's id.
+*/
+    pub async fn get_signature<'a>(
+        &'a self,
+        order_id: ::std::num::NonZeroU64,
+    ) -> Result<ResponseValue<ByteStream>, Error<types::Error>> {
+        let url = format!(
+            "{}/orders/{}/signature", self.baseurl, encode_path(& order_id.to_string()),
+        );
+        let mut header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
+        header_map
+            .append(
+                ::reqwest::header::HeaderName::from_static("api-version"),
+                ::reqwest::header::HeaderValue::from_static(Self::api_version()),
+            );
+        #[allow(unused_mut)]
+        let mut request = self.client.get(url).headers(header_map).build()?;
+        let info = OperationInfo {
+            operation_id: "get_signature",
+        };
+        self.pre(&mut request, &info).await?;
+        let result = self.exec(request, &info).await;
+        self.post(&result, &info).await?;
+        let response = result?;
+        match response.status().as_u16() {
+            200u16 => Ok(ResponseValue::stream(response)),
+            400u16 => {
+                Err(Error::ErrorResponse(ResponseValue::from_response(response).await?))
+            }
+            401u16 => {
+                Err(Error::ErrorResponse(ResponseValue::from_response(response).await?))
+            }
+            404u16 => {
+                Err(Error::ErrorResponse(ResponseValue::from_response(response).await?))
+            }
+            500u16..=599u16 => {
+                Err(Error::ErrorResponse(ResponseValue::from_response(response).await?))
+            }
+            _ => Err(Error::UnexpectedResponse(response)),
+        }
+    }
+    /**Attach the customer's signature, a PNG image
+
+The body is read as bytes in the one media type the spec names (`image/png`, which the client sends by name); one that is not a PNG image gets 400.
+
+Sends a `PUT` request to `/orders/{orderId}/signature`
+
+Arguments:
+- `order_id`: The order's id.
+- `body`
+*/
+    pub async fn sign_order<'a, B: Into<reqwest::Body>>(
+        &'a self,
+        order_id: ::std::num::NonZeroU64,
+        body: B,
+    ) -> Result<ResponseValue<()>, Error<types::Error>> {
+        let url = format!(
+            "{}/orders/{}/signature", self.baseurl, encode_path(& order_id.to_string()),
+        );
+        let mut header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
+        header_map
+            .append(
+                ::reqwest::header::HeaderName::from_static("api-version"),
+                ::reqwest::header::HeaderValue::from_static(Self::api_version()),
+            );
+        #[allow(unused_mut)]
+        let mut request = self
+            .client
+            .put(url)
+            .header(
+                ::reqwest::header::ACCEPT,
+                ::reqwest::header::HeaderValue::from_static("application/json"),
+            )
+            .header(
+                ::reqwest::header::CONTENT_TYPE,
+                ::reqwest::header::HeaderValue::from_static("image/png"),
+            )
+            .body(body)
+            .headers(header_map)
+            .build()?;
+        let info = OperationInfo {
+            operation_id: "sign_order",
+        };
+        self.pre(&mut request, &info).await?;
+        let result = self.exec(request, &info).await;
+        self.post(&result, &info).await?;
+        let response = result?;
+        match response.status().as_u16() {
+            204u16 => Ok(ResponseValue::empty(response)),
+            400u16 => {
+                Err(Error::ErrorResponse(ResponseValue::from_response(response).await?))
+            }
+            401u16 => {
+                Err(Error::ErrorResponse(ResponseValue::from_response(response).await?))
+            }
+            404u16 => {
+                Err(Error::ErrorResponse(ResponseValue::from_response(response).await?))
+            }
+            413u16 => {
+                Err(Error::ErrorResponse(ResponseValue::from_response(response).await?))
+            }
+            415u16 => {
+                Err(Error::ErrorResponse(ResponseValue::from_response(response).await?))
+            }
+            500u16..=599u16 => {
+                Err(Error::ErrorResponse(ResponseValue::from_response(response).await?))
+            }
+            _ => Err(Error::UnexpectedResponse(response)),
+        }
+    }
     /**Watch an order over a WebSocket
 
 Upgrades the connection to a WebSocket (RFC 6455); the server sends the order as one JSON text message, then closes. A request that is not a WebSocket handshake gets 400.
@@ -5029,6 +5144,65 @@ Sends a `POST` request to `/preferences`
             .build()?;
         let info = OperationInfo {
             operation_id: "set_preferences",
+        };
+        self.pre(&mut request, &info).await?;
+        let result = self.exec(request, &info).await;
+        self.post(&result, &info).await?;
+        let response = result?;
+        match response.status().as_u16() {
+            200u16 => ResponseValue::from_response(response).await,
+            400u16 => {
+                Err(Error::ErrorResponse(ResponseValue::from_response(response).await?))
+            }
+            413u16 => {
+                Err(Error::ErrorResponse(ResponseValue::from_response(response).await?))
+            }
+            415u16 => {
+                Err(Error::ErrorResponse(ResponseValue::from_response(response).await?))
+            }
+            500u16..=599u16 => {
+                Err(Error::ErrorResponse(ResponseValue::from_response(response).await?))
+            }
+            _ => Err(Error::UnexpectedResponse(response)),
+        }
+    }
+    /**Set reading preferences from a JSON merge patch
+
+Public; nothing is stored, the preferences read are answered. The body's media type is `application/merge-patch+json` (RFC 7396), a `+json` type the client sends by name.
+
+Sends a `PATCH` request to `/preferences`
+
+*/
+    pub async fn patch_preferences<'a>(
+        &'a self,
+        body: &'a types::Preferences,
+    ) -> Result<ResponseValue<types::Preferences>, Error<types::Error>> {
+        let url = format!("{}/preferences", self.baseurl,);
+        let mut header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
+        header_map
+            .append(
+                ::reqwest::header::HeaderName::from_static("api-version"),
+                ::reqwest::header::HeaderValue::from_static(Self::api_version()),
+            );
+        #[allow(unused_mut)]
+        let mut request = self
+            .client
+            .patch(url)
+            .header(
+                ::reqwest::header::ACCEPT,
+                ::reqwest::header::HeaderValue::from_static("application/json"),
+            )
+            .header(
+                ::reqwest::header::CONTENT_TYPE,
+                ::reqwest::header::HeaderValue::from_static(
+                    "application/merge-patch+json",
+                ),
+            )
+            .json(&body)
+            .headers(header_map)
+            .build()?;
+        let info = OperationInfo {
+            operation_id: "patch_preferences",
         };
         self.pre(&mut request, &info).await?;
         let result = self.exec(request, &info).await;
@@ -5455,6 +5629,8 @@ impl Credentials {
             "upload_document" => &[&[SecurityScheme::BearerAuth]],
             "get_photo" => &[&[SecurityScheme::BearerAuth]],
             "upload_photo" => &[&[SecurityScheme::BearerAuth]],
+            "get_signature" => &[&[SecurityScheme::BearerAuth]],
+            "sign_order" => &[&[SecurityScheme::BearerAuth]],
             "get_label" => &[&[SecurityScheme::BearerAuth]],
             "watch_order" => &[&[SecurityScheme::BearerAuth]],
             "get_order_summary" => &[&[SecurityScheme::BearerAuth]],
@@ -5472,6 +5648,7 @@ impl Credentials {
             "trace_status" => &[],
             "subscribe" => &[],
             "set_preferences" => &[],
+            "patch_preferences" => &[],
             "put_label" => &[&[SecurityScheme::BearerAuth]],
             "get_report" => &[&[SecurityScheme::BearerAuth]],
             "get_payment" => &[&[SecurityScheme::BearerAuth]],

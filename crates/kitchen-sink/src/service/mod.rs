@@ -33,6 +33,7 @@ struct State {
     next_id: i64,
     orders: BTreeMap<i64, Stored>,
     photos: HashMap<i64, Bytes>,
+    signatures: HashMap<i64, Bytes>,
     notes: Vec<(i64, String)>,
     labels: BTreeMap<String, types::Label>,
     payments: HashMap<Uuid, (i64, types::Payment)>,
@@ -432,6 +433,32 @@ impl KitchenSinkHandlers for Service {
         UploadPhotoResponse::NoContent
     }
 
+    async fn sign_order(&self, _: &Caller, order_id: NonZeroU64, body: Bytes) -> SignOrderResponse {
+        // What every PNG file starts with (the PNG specification, 5.2).
+        const PNG_SIGNATURE: &[u8] = b"\x89PNG\r\n\x1a\n";
+        let mut state = self.state();
+        let id = id_of(order_id);
+        if !state.orders.contains_key(&id) {
+            return SignOrderResponse::NotFound(not_found("order", order_id));
+        }
+        if !body.starts_with(PNG_SIGNATURE) {
+            return SignOrderResponse::BadRequest(Problem::new("invalid_body", "the signature is not a PNG image"));
+        }
+        state.signatures.insert(id, body);
+        SignOrderResponse::NoContent
+    }
+
+    async fn get_signature(&self, _: &Caller, order_id: NonZeroU64) -> GetSignatureResponse {
+        let state = self.state();
+        let id = id_of(order_id);
+        match (state.orders.contains_key(&id), state.signatures.get(&id)) {
+            (false, _) => GetSignatureResponse::NotFound(not_found("order", order_id)),
+            (true, Some(signature)) => GetSignatureResponse::Ok(signature.clone()),
+            // An order is unsigned from the start: an empty body.
+            (true, None) => GetSignatureResponse::Ok(Bytes::new()),
+        }
+    }
+
     async fn upload_document(
         &self,
         _: &Caller,
@@ -513,6 +540,10 @@ impl KitchenSinkHandlers for Service {
 
     async fn set_preferences(&self, body: types::Preferences) -> SetPreferencesResponse {
         SetPreferencesResponse::Ok(Json::from(body))
+    }
+
+    async fn patch_preferences(&self, body: types::Preferences) -> PatchPreferencesResponse {
+        PatchPreferencesResponse::Ok(Json::from(body))
     }
 
     async fn subscribe(&self, body: types::SubscribeRequestBody) -> SubscribeResponse {

@@ -9,7 +9,7 @@ use serde_json::Value;
 use super::model::Context;
 use super::parameters::{option_str, scalar};
 use crate::codegen::spec::forms::{self, FormKind};
-use crate::codegen::spec::media::essence;
+use crate::codegen::spec::media::{self, MediaKind, essence};
 use crate::codegen::spec::multipart::{self, Multipart};
 use crate::codegen::spec::{OperationRef, SpecError, is_xml, served_body};
 
@@ -174,11 +174,14 @@ fn body_kind(media_type: &str) -> &'static str {
         return "Xml";
     }
     match essence(media_type).as_str() {
-        "application/octet-stream" => "Binary",
-        "text/plain" => "Text",
         "application/x-www-form-urlencoded" => "Form",
         "multipart/form-data" => "Multipart",
-        _ => "Json",
+        _ => match media::kind(media_type) {
+            MediaKind::Json => "Json",
+            MediaKind::Text => "Text",
+            // A range is refused by the checks.
+            MediaKind::Binary | MediaKind::Range => "Binary",
+        },
     }
 }
 

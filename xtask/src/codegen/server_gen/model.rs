@@ -249,7 +249,7 @@ pub(super) fn rust_field(name: &str) -> syn::Ident {
 /// The prefix of the API's trait names (`{prefix}Api`, `{prefix}Handlers`)
 /// from the document's title, which may be any text: PascalCase, ASCII
 /// letters and digits only, and never a leading digit (`1Forge Finance
-/// APIs` → `Api1ForgeFinanceApis`).
+/// APIs` → `Api1forgeFinanceApIs`, as heck splits words).
 pub(super) fn type_prefix(title: &str) -> String {
     // Words split where ASCII punctuation or space is; other letters
     // (`ü`) are dropped from their word rather than splitting it.

@@ -22,7 +22,7 @@ mod servers;
 use openapiv3::{OpenAPI, Operation, ReferenceOr, StatusCode};
 use serde_json::{Map, Value};
 
-pub(crate) use checks::BODY_MEDIA_TYPES;
+pub(crate) use checks::{BODY_MEDIA_TYPES, is_readable_body_type};
 pub use checks::{is_xml, schema_type, served_body};
 pub use errors::{Refusals, SpecError, SpecErrors};
 pub use router::path_variables;

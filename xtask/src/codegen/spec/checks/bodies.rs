@@ -6,20 +6,30 @@ use serde_json::{Map, Value};
 
 use crate::codegen::schema;
 use crate::codegen::spec::forms::form_fields;
-use crate::codegen::spec::media::{Served, essence, served};
+use crate::codegen::spec::media::{self, MediaKind, Served, essence, served};
 use crate::codegen::spec::multipart::{Multipart, multipart};
 use crate::codegen::spec::{OperationRef, Spec, SpecError};
 
 /// The media types a request body may have, each read by the generated
-/// layer; progenitor's client sends all but multipart (an operation with
-/// a multipart body is left out of the client, `for_progenitor`).
-pub(crate) const BODY_MEDIA_TYPES: [&str; 5] = [
-    "application/json",
-    "application/x-www-form-urlencoded",
-    "application/octet-stream",
-    "text/plain",
-    "multipart/form-data",
-];
+/// layer, in words (for refusals and lint): progenitor's client sends all
+/// but multipart (an operation with a multipart body is left out of the
+/// client, `for_progenitor`), and those it has no name for in the one it
+/// has of their kind (`client_media_types`).
+pub(crate) const BODY_MEDIA_TYPES: &str = "application/json or any `+json` type, \
+     application/x-www-form-urlencoded, multipart/form-data, text/* (a string), \
+     or any other single type as bytes (`format: binary`)";
+
+/// Whether the layer reads a request body of `media_type` (by its
+/// essence), whatever its schema: XML only beside JSON (`served_body`),
+/// and never a range, whose concrete type a client would have to choose.
+pub(crate) fn is_readable_body_type(media_type: &str) -> bool {
+    // The client sends it as a header value as it is written.
+    let header_value = media_type.bytes().all(|b| b.is_ascii_graphic() || b == b' ');
+    !is_xml(media_type)
+        && media::kind(media_type) != MediaKind::Range
+        && media::is_media_type(media_type)
+        && header_value
+}
 
 pub(super) fn check_request_body(spec: &Spec, op: &OperationRef<'_>) -> Result<(), SpecError> {
     let Some((body, location)) = spec.request_body(op)? else {
@@ -66,7 +76,7 @@ pub(super) fn check_request_body(spec: &Spec, op: &OperationRef<'_>) -> Result<(
 /// cannot send it.
 pub fn served_body<'a>(spec: &Spec, content: &'a Map<String, Value>) -> Option<Served<'a>> {
     let structured = |media_type: &str| {
-        ["application/json", "application/x-www-form-urlencoded"].contains(&essence(media_type).as_str())
+        media::kind(media_type) == MediaKind::Json || essence(media_type) == "application/x-www-form-urlencoded"
     };
     let mut served = served(
         content,
@@ -101,13 +111,10 @@ pub fn is_xml(media_type: &str) -> bool {
 fn check_media(spec: &Spec, at: &str, media_type: &str, media: &Value) -> Result<(), SpecError> {
     // Parameters (`; charset=utf-8`) say how the same body is encoded.
     let essence = essence(media_type);
-    if !BODY_MEDIA_TYPES.contains(&essence.as_str()) {
+    if !is_readable_body_type(media_type) {
         return Err(SpecError::new(
             at,
-            format!(
-                "`{media_type}` is not supported for a request body; supported: {}",
-                BODY_MEDIA_TYPES.join(", ")
-            ),
+            format!("`{media_type}` is not supported for a request body; supported: {BODY_MEDIA_TYPES}"),
         ));
     }
     // A multipart body's `encoding` names its parts' media types, which
@@ -129,19 +136,25 @@ fn check_media(spec: &Spec, at: &str, media_type: &str, media: &Value) -> Result
         })
     };
     match essence.as_str() {
-        "application/octet-stream" if !plain_string(Some("binary")) => Err(SpecError::new(
-            format!("{at}.schema"),
-            "an application/octet-stream body's schema must be `{type: string, format: binary}` (progenitor's client sends bytes)",
-        )),
-        "text/plain" if !plain_string(None) => Err(SpecError::new(
-            format!("{at}.schema"),
-            "a text/plain body's schema must be `{type: string}` without constraints (progenitor's client sends text as it is)",
-        )),
         "application/x-www-form-urlencoded" => form_fields(spec, schema, &format!("{at}.schema")).map(|_| ()),
         "multipart/form-data" => match multipart(spec, schema, &format!("{at}.schema"))? {
             Multipart::Whole => Ok(()),
             Multipart::Fields { fields, .. } => form_fields(spec, &fields, &format!("{at}.schema")).map(|_| ()),
         },
-        _ => Ok(()),
+        _ => match media::kind(media_type) {
+            MediaKind::Text if !plain_string(None) => Err(SpecError::new(
+                format!("{at}.schema"),
+                format!(
+                    "a `{media_type}` body's schema must be `{{type: string}}` without constraints (progenitor's client sends text as it is)"
+                ),
+            )),
+            MediaKind::Binary if !plain_string(Some("binary")) => Err(SpecError::new(
+                format!("{at}.schema"),
+                format!(
+                    "a `{media_type}` body's schema must be `{{type: string, format: binary}}` (it is read as bytes, which progenitor's client sends)"
+                ),
+            )),
+            _ => Ok(()),
+        },
     }
 }

@@ -9,7 +9,7 @@ mod parameters;
 mod responses;
 mod security;
 
-pub(crate) use bodies::BODY_MEDIA_TYPES;
+pub(crate) use bodies::{BODY_MEDIA_TYPES, is_readable_body_type};
 pub use bodies::{is_xml, served_body};
 use serde_json::Value;
 
