@@ -64,6 +64,8 @@ fn a_designers_next_edits_generate() {
         )
     };
     let edits = [
+        // A path with a trailing `/`.
+        operation("get", "", OK_JSON).replacen("/extra:", "/extra/:", 1),
         // Bodies in media types progenitor has no name for: by kind.
         operation("post", &body("text/csv", "{type: string}"), NO_CONTENT),
         operation("post", &body("application/zip", "{type: string, format: binary}"), NO_CONTENT),
@@ -241,6 +243,23 @@ fn what_cannot_be_mapped_is_refused_with_its_location_and_reason() {
     };
     let response = |success: &str| with(&operation("get", "", success), "");
     let cases: Vec<(String, String, &str)> = vec![
+        (
+            with(
+                &format!(
+                    "{}{}",
+                    operation("get", "", OK_JSON),
+                    operation("get", "", OK_JSON).replacen("/extra:", "/extra/:", 1)
+                ),
+                "",
+            ),
+            "paths./extra/".into(),
+            "one path to dropshot's router",
+        ),
+        (
+            with(&operation("get", "", OK_JSON).replacen("/extra:", "/extra//x:", 1), ""),
+            "paths./extra//x".into(),
+            "empty path segment",
+        ),
         (
             param("{name: c, in: cookie, schema: {type: array, items: {type: string}}}"),
             format!("{at}.parameters.0.schema"),

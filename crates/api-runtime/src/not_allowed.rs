@@ -52,14 +52,16 @@ pub fn methods_other_than(allowed: &[&str]) -> Vec<Method> {
 }
 
 /// The 405 response: `Allow: <allowed>` and the Error object `to_body`
-/// makes; 404 when the request's path has an empty segment (see above).
+/// makes; 404 when the request's path has an empty segment (see above)
+/// that `documented`, the spec's path of the endpoint, has not.
 pub fn method_not_allowed<E: Serialize>(
     method: &Method,
     path: &str,
+    documented: &str,
     allowed: &'static str,
     to_body: fn(u16, Problem) -> E,
 ) -> Result<http::Response<Body>, dropshot::HttpError> {
-    let (status, problem) = if has_empty_segment(path) {
+    let (status, problem) = if has_empty_segment(path, documented) {
         let detail = format!("no operation serves `{path}`: one of its segments is empty");
         (StatusCode::NOT_FOUND, Problem::new("not_found", detail))
     } else {
@@ -81,9 +83,10 @@ pub fn method_not_allowed<E: Serialize>(
 }
 
 /// Whether `path` has a segment dropshot's router skipped: `//` inside, or
-/// a `/` at the end of anything but the root.
-fn has_empty_segment(path: &str) -> bool {
-    path.contains("//") || (path.len() > 1 && path.ends_with('/'))
+/// a `/` at the end of anything but the root, unless the documented path
+/// (`/labels/`) ends so too.
+fn has_empty_segment(path: &str, documented: &str) -> bool {
+    path.contains("//") || (path.len() > 1 && path.ends_with('/') && !documented.ends_with('/'))
 }
 
 /// Why the API description could not be built.
@@ -136,15 +139,21 @@ mod tests {
             code: problem.code,
             status,
         };
-        let response = method_not_allowed(&Method::PUT, "/orders", "GET", to_body).unwrap();
+        let response = method_not_allowed(&Method::PUT, "/orders", "/orders", "GET", to_body).unwrap();
         assert_eq!(response.status(), StatusCode::METHOD_NOT_ALLOWED);
         assert_eq!(response.headers()[ALLOW], "GET");
         // `/orders/` and `//orders` reach `/orders`'s endpoints, but name
         // another path (an empty `{orderId}`, say).
         for path in ["/orders/", "//orders", "/orders//"] {
-            let response = method_not_allowed(&Method::PUT, path, "GET", to_body).unwrap();
+            let response = method_not_allowed(&Method::PUT, path, "/orders", "GET", to_body).unwrap();
             assert_eq!(response.status(), StatusCode::NOT_FOUND, "{path}");
             assert!(!response.headers().contains_key(ALLOW), "{path}");
+        }
+        // A path the spec writes with a trailing `/` is that path, with
+        // the `/` or without.
+        for path in ["/labels/", "/labels"] {
+            let response = method_not_allowed(&Method::PUT, path, "/labels/", "GET", to_body).unwrap();
+            assert_eq!(response.status(), StatusCode::METHOD_NOT_ALLOWED, "{path}");
         }
     }
 }

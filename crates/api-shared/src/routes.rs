@@ -34,9 +34,14 @@ pub fn template(segments: &[Segment]) -> String {
 
 /// Whether the runtime's dispatch serves an operation rather than an
 /// endpoint of the API trait: when dropshot's router cannot hold its path
-/// beside the others (`route` differs from `path`), or its endpoint macro
-/// has no such method (`TRACE`).
+/// beside the others (`route` differs from `path`, a trailing `/` aside,
+/// which the router ignores), or its endpoint macro has no such method
+/// (`TRACE`).
 pub fn served_by_dispatch(method: &str, path: &str, route: &str) -> bool {
+    let path = match path.strip_suffix('/') {
+        Some(stripped) if !stripped.is_empty() => stripped,
+        _ => path,
+    };
     route != path || method.eq_ignore_ascii_case("TRACE")
 }
 

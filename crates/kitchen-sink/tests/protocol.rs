@@ -72,6 +72,9 @@ async fn undocumented_methods_get_405_with_allow() {
         (Method::POST, "/orders/1", "DELETE, GET, HEAD, PATCH"),
         (Method::GET, "/newsletter", "POST"),
         (Method::DELETE, "/labels/red", "PUT"),
+        (Method::DELETE, "/labels/", "GET"),
+        // Not `/labels/{name}` with an empty name: the spec writes `/labels/`.
+        (Method::PUT, "/labels/", "GET"),
         (Method::POST, "/orders/1/photo", "GET, PUT"),
         (Method::PATCH, "/exports/orders.csv", "GET"),
     ] {

@@ -467,6 +467,17 @@ async fn two_success_statuses_maps_primitives_and_public_operations() {
         "200 documents no Location"
     );
     assert_eq!(replaced.into_inner().text.as_str(), "Red");
+    // `/labels/`, a path with a trailing `/`: the client's, and without it.
+    let labels = client.list_labels().await.unwrap().into_inner();
+    assert_eq!(labels["red"].text.as_str(), "Red");
+    for path in ["/labels/", "/labels"] {
+        let listed = send(sink.request(Method::GET, path)).await;
+        assert_eq!(
+            (listed.status, &listed.body["red"]["text"]),
+            (200, &json!("Red")),
+            "{path}"
+        );
+    }
 
     for pet in [1, 2] {
         client.create_order(None, None, &new_order(pet, 1)).await.unwrap();

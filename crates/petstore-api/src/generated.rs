@@ -819,6 +819,7 @@ pub fn register_endpoints<H: PetStoreHandlers>(
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
+                                    "/v1/openapi.json",
                                     "GET",
                                     types::Error::from_problem,
                                 )
@@ -844,6 +845,7 @@ pub fn register_endpoints<H: PetStoreHandlers>(
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
+                                    "/v1/pets/{petId}",
                                     "GET",
                                     types::Error::from_problem,
                                 )
@@ -866,6 +868,7 @@ pub fn register_endpoints<H: PetStoreHandlers>(
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
+                                    "/v1/store/orders",
                                     "GET",
                                     types::Error::from_problem,
                                 )
@@ -891,6 +894,7 @@ pub fn register_endpoints<H: PetStoreHandlers>(
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
+                                    "/v1/store/orders/{orderId}",
                                     "DELETE",
                                     types::Error::from_problem,
                                 )

@@ -14,6 +14,7 @@ use super::canonical::from_doc_form;
 pub fn normalize_emitted(emitted: &Value, source: &Value, contract: &Contract) -> Value {
     let mut doc = emitted.clone();
     strip_base_path(&mut doc, contract.base_path);
+    trailing_slashes(&mut doc, contract);
     copy_security_schemes(&mut doc, source);
     for operation in contract.operations {
         let path = operation
@@ -104,6 +105,37 @@ fn strip_base_path(doc: &mut Value, base_path: &str) {
             .map(|(path, item)| (path.strip_prefix(base_path).unwrap_or(&path).to_string(), item))
             .collect();
         *paths = stripped;
+    }
+}
+
+/// dropshot's document writes a path without its trailing `/` (its
+/// router takes `/labels/` and `/labels` as one): an operation is moved to
+/// the path its table serves it at.
+fn trailing_slashes(doc: &mut Value, contract: &Contract) {
+    for operation in contract.operations {
+        let path = operation
+            .path
+            .strip_prefix(contract.base_path)
+            .unwrap_or(operation.path);
+        let Some(written) = path.strip_suffix('/') else {
+            continue;
+        };
+        let method = operation.method.to_ascii_lowercase();
+        let Some(paths) = doc.get_mut("paths").and_then(Value::as_object_mut) else {
+            return;
+        };
+        let Some(moved) = paths
+            .get_mut(written)
+            .and_then(Value::as_object_mut)
+            .and_then(|item| item.remove(&method))
+        else {
+            continue;
+        };
+        if paths[written].as_object().is_some_and(Map::is_empty) {
+            paths.remove(written);
+        }
+        let item = paths.entry(path.to_string()).or_insert_with(|| json!({}));
+        item[method.as_str()] = moved;
     }
 }
 

@@ -5,7 +5,7 @@ use std::sync::Arc;
 
 use dropshot::{ApiEndpoint, ApiEndpointVersions, HttpError, RawRequest, RequestContext, ServerContext};
 
-use super::member::{Member, written_segments};
+use super::member::{Member, template_matches, written_segments};
 use api_shared::routes::{segments, specificity};
 
 /// The hidden 405 endpoints (`crate::not_allowed`), each made to serve
@@ -17,7 +17,9 @@ use api_shared::routes::{segments, specificity};
 /// endpoint hands such a request to the endpoint whose path it matches
 /// segment for segment, empty variables included (literal first), and
 /// answers as before when none does. A method `/user` has keeps it, as
-/// dropshot would.
+/// dropshot would, and so does a request for the 405 endpoint's own path
+/// where the spec writes it with a trailing `/` (`PUT /labels/` is
+/// `/labels/`, not `/labels/{name}` with an empty name).
 pub(super) fn with_empty_variables<C: ServerContext>(mut endpoints: Vec<ApiEndpoint<C>>) -> Vec<ApiEndpoint<C>> {
     let targets: Vec<Member<C>> = {
         let mut served: Vec<&ApiEndpoint<C>> = endpoints
@@ -41,15 +43,18 @@ pub(super) fn with_empty_variables<C: ServerContext>(mut endpoints: Vec<ApiEndpo
             continue;
         }
         let own = Member::of(endpoint);
+        let own_written = written_segments(&endpoint.path);
         let targets = Arc::clone(&targets);
         endpoint.handler = ApiEndpoint::new(
             endpoint.operation_id.clone(),
             move |rqctx: RequestContext<C>, raw: RawRequest| {
                 let (own, targets, method) = (own.endpoint.handler.clone(), Arc::clone(&targets), method.clone());
+                let own_written = own_written.clone();
                 async move {
                     let written = written_segments(rqctx.request.uri().path());
                     let target = targets
                         .iter()
+                        .filter(|_| !template_matches(&own_written, &written))
                         .filter(|t| t.endpoint.method == method && t.path.len() == written.len())
                         .find(|t| t.matches_written(&written));
                     match target {

@@ -100,3 +100,14 @@ pub(super) fn written_segments(path: &str) -> Vec<String> {
 fn unused() -> HttpError {
     HttpError::for_internal_error("a routing shell was called".to_string())
 }
+
+/// Whether a request's segments as written are those of a path template
+/// as written (`written_segments` of each), a variable standing for any
+/// text.
+pub(super) fn template_matches(template: &[String], written: &[String]) -> bool {
+    template.len() == written.len()
+        && template
+            .iter()
+            .zip(written)
+            .all(|(segment, given)| (segment.starts_with('{') && segment.ends_with('}')) || segment == given)
+}

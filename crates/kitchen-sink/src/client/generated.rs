@@ -3554,6 +3554,54 @@ Sends a `GET` request to `/exports/orders.csv`
             _ => Err(Error::UnexpectedResponse(response)),
         }
     }
+    /**Every label, by name
+
+A path with a trailing `/`, as many real documents write them; served as dropshot serves it, with or without the `/`.
+
+Sends a `GET` request to `/labels/`
+
+*/
+    pub async fn list_labels<'a>(
+        &'a self,
+    ) -> Result<
+        ResponseValue<::std::collections::HashMap<::std::string::String, types::Label>>,
+        Error<types::Error>,
+    > {
+        let url = format!("{}/labels/", self.baseurl,);
+        let mut header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
+        header_map
+            .append(
+                ::reqwest::header::HeaderName::from_static("api-version"),
+                ::reqwest::header::HeaderValue::from_static(Self::api_version()),
+            );
+        #[allow(unused_mut)]
+        let mut request = self
+            .client
+            .get(url)
+            .header(
+                ::reqwest::header::ACCEPT,
+                ::reqwest::header::HeaderValue::from_static("application/json"),
+            )
+            .headers(header_map)
+            .build()?;
+        let info = OperationInfo {
+            operation_id: "list_labels",
+        };
+        self.pre(&mut request, &info).await?;
+        let result = self.exec(request, &info).await;
+        self.post(&result, &info).await?;
+        let response = result?;
+        match response.status().as_u16() {
+            200u16 => ResponseValue::from_response(response).await,
+            401u16 => {
+                Err(Error::ErrorResponse(ResponseValue::from_response(response).await?))
+            }
+            500u16..=599u16 => {
+                Err(Error::ErrorResponse(ResponseValue::from_response(response).await?))
+            }
+            _ => Err(Error::UnexpectedResponse(response)),
+        }
+    }
     /**Create or replace a label
 
 Sends a `PUT` request to `/labels/{name}`
@@ -5649,6 +5697,7 @@ impl Credentials {
             "subscribe" => &[],
             "set_preferences" => &[],
             "patch_preferences" => &[],
+            "list_labels" => &[&[SecurityScheme::BearerAuth]],
             "put_label" => &[&[SecurityScheme::BearerAuth]],
             "get_report" => &[&[SecurityScheme::BearerAuth]],
             "get_payment" => &[&[SecurityScheme::BearerAuth]],

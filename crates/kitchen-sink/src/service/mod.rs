@@ -569,6 +569,10 @@ impl KitchenSinkHandlers for Service {
         }
     }
 
+    async fn list_labels(&self, _: &Caller) -> ListLabelsResponse {
+        ListLabelsResponse::Ok(Json::from(self.state().labels.clone()))
+    }
+
     async fn get_report(&self, _: &Caller, period: types::GetReportPeriod, day: NaiveDate) -> GetReportResponse {
         let days = match period {
             types::GetReportPeriod::Day => 1,

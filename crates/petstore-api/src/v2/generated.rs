@@ -907,6 +907,7 @@ pub fn register_endpoints<H: PetStoreHandlers>(
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
+                                    "/v2/openapi.json",
                                     "GET",
                                     types::Problem::from_problem,
                                 )
@@ -929,6 +930,7 @@ pub fn register_endpoints<H: PetStoreHandlers>(
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
+                                    "/v2/store/orders",
                                     "GET",
                                     types::Problem::from_problem,
                                 )
@@ -954,6 +956,7 @@ pub fn register_endpoints<H: PetStoreHandlers>(
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
+                                    "/v2/store/orders/{orderId}",
                                     "DELETE",
                                     types::Problem::from_problem,
                                 )

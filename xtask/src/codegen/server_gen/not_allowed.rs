@@ -37,7 +37,7 @@ pub(super) fn registrations(operations: &[Operation], document_path: &str, error
                     ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, #path),
                         |rqctx: ::dropshot::RequestContext<H> #extractor| async move {
-                            runtime::method_not_allowed(rqctx.request.method(), rqctx.request.uri().path(), #allowed, #error_type::from_problem)
+                            runtime::method_not_allowed(rqctx.request.method(), rqctx.request.uri().path(), #path, #allowed, #error_type::from_problem)
                                 .map_err(#error_type::from)
                         },
                         method,

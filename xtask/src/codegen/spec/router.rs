@@ -15,6 +15,19 @@ pub(super) fn check_router(spec: &OpenAPI) -> Vec<SpecError> {
         .chain(spec.paths.paths.keys().map(String::as_str))
         .collect();
     let mut errors: Vec<SpecError> = paths.iter().filter_map(|path| check_path(path).err()).collect();
+    // dropshot's router takes `/plans/` as `/plans` (it skips a trailing
+    // empty segment), as many servers do; two paths that differ only so
+    // would be one route with two meanings.
+    for path in &paths {
+        if let Some(twin) = path.strip_suffix('/').filter(|p| !p.is_empty() && paths.contains(p)) {
+            errors.push(SpecError::new(
+                format!("paths.{path}"),
+                format!(
+                    "`{path}` and `{twin}` are one path to dropshot's router, which ignores a trailing `/`: keep one"
+                ),
+            ));
+        }
+    }
     if !errors.is_empty() {
         return errors;
     }
@@ -40,12 +53,14 @@ fn check_path(path: &str) -> Result<(), SpecError> {
         return Err(SpecError::new(location, "a path must start with `/`"));
     }
     let mut names = Vec::new();
-    for segment in path.trim_start_matches('/').split('/') {
+    // A trailing `/` is served as the path without it (dropshot's router).
+    let inner = path.strip_suffix('/').unwrap_or(path);
+    for segment in inner.trim_start_matches('/').split('/') {
         if segment.is_empty() {
-            if path == "/" {
+            if inner.is_empty() {
                 break;
             }
-            return Err(SpecError::new(location, "empty path segment (`//` or a trailing `/`)"));
+            return Err(SpecError::new(location, "empty path segment (`//`)"));
         }
         match path_variable(segment) {
             Some(Ok(name)) => {

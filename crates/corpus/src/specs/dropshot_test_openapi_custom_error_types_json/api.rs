@@ -793,6 +793,7 @@ pub fn register_endpoints<H: TestHandlers>(
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
+                                    "/openapi.json",
                                     "GET",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -815,6 +816,7 @@ pub fn register_endpoints<H: TestHandlers>(
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
+                                    "/test/dropshot-error",
                                     "GET",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -843,6 +845,7 @@ pub fn register_endpoints<H: TestHandlers>(
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
+                                    "/test/enum-error/{should_error}",
                                     "GET",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -871,6 +874,7 @@ pub fn register_endpoints<H: TestHandlers>(
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
+                                    "/test/struct-error/{should_error}",
                                     "GET",
                                     runtime::ProblemDetails::from_problem,
                                 )

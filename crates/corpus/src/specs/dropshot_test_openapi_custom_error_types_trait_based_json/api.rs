@@ -769,6 +769,7 @@ pub fn register_endpoints<H: TestHandlers>(
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
+                                    "/openapi.json",
                                     "GET",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -791,6 +792,7 @@ pub fn register_endpoints<H: TestHandlers>(
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
+                                    "/test/dropshot-error",
                                     "GET",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -819,6 +821,7 @@ pub fn register_endpoints<H: TestHandlers>(
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
+                                    "/test/enum-error/{should_error}",
                                     "GET",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -847,6 +850,7 @@ pub fn register_endpoints<H: TestHandlers>(
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
+                                    "/test/struct-error/{should_error}",
                                     "GET",
                                     runtime::ProblemDetails::from_problem,
                                 )

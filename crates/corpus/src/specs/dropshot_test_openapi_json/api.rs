@@ -6008,6 +6008,7 @@ pub fn register_endpoints<H: TestHandlers>(
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
+                                    "/datagoeshere",
                                     "PUT",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -6030,6 +6031,7 @@ pub fn register_endpoints<H: TestHandlers>(
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
+                                    "/dup1",
                                     "GET",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -6052,6 +6054,7 @@ pub fn register_endpoints<H: TestHandlers>(
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
+                                    "/dup2",
                                     "GET",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -6074,6 +6077,7 @@ pub fn register_endpoints<H: TestHandlers>(
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
+                                    "/dup5",
                                     "PUT",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -6096,6 +6100,7 @@ pub fn register_endpoints<H: TestHandlers>(
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
+                                    "/dup6",
                                     "PUT",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -6118,6 +6123,7 @@ pub fn register_endpoints<H: TestHandlers>(
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
+                                    "/dup7",
                                     "PUT",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -6140,6 +6146,7 @@ pub fn register_endpoints<H: TestHandlers>(
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
+                                    "/dup8",
                                     "GET",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -6162,6 +6169,7 @@ pub fn register_endpoints<H: TestHandlers>(
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
+                                    "/first_thing",
                                     "GET",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -6184,6 +6192,7 @@ pub fn register_endpoints<H: TestHandlers>(
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
+                                    "/flattened",
                                     "GET",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -6206,6 +6215,7 @@ pub fn register_endpoints<H: TestHandlers>(
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
+                                    "/impairment",
                                     "GET",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -6228,6 +6238,7 @@ pub fn register_endpoints<H: TestHandlers>(
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
+                                    "/openapi.json",
                                     "GET",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -6250,6 +6261,7 @@ pub fn register_endpoints<H: TestHandlers>(
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
+                                    "/other_thing",
                                     "GET",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -6272,6 +6284,7 @@ pub fn register_endpoints<H: TestHandlers>(
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
+                                    "/playing/a/bit/nicer",
                                     "GET",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -6294,6 +6307,7 @@ pub fn register_endpoints<H: TestHandlers>(
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
+                                    "/test/302_found",
                                     "GET",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -6316,6 +6330,7 @@ pub fn register_endpoints<H: TestHandlers>(
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
+                                    "/test/303_see_other",
                                     "GET",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -6338,6 +6353,7 @@ pub fn register_endpoints<H: TestHandlers>(
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
+                                    "/test/307_temporary_redirect",
                                     "GET",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -6360,6 +6376,7 @@ pub fn register_endpoints<H: TestHandlers>(
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
+                                    "/test/camera",
                                     "POST",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -6382,6 +6399,7 @@ pub fn register_endpoints<H: TestHandlers>(
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
+                                    "/test/deprecated",
                                     "GET",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -6407,6 +6425,7 @@ pub fn register_endpoints<H: TestHandlers>(
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
+                                    "/test/man/{x}",
                                     "DELETE",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -6429,6 +6448,7 @@ pub fn register_endpoints<H: TestHandlers>(
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
+                                    "/test/multipart-form-data",
                                     "POST",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -6451,6 +6471,7 @@ pub fn register_endpoints<H: TestHandlers>(
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
+                                    "/test/person",
                                     "GET",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -6476,6 +6497,7 @@ pub fn register_endpoints<H: TestHandlers>(
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
+                                    "/test/tv/{x}",
                                     "POST",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -6498,6 +6520,7 @@ pub fn register_endpoints<H: TestHandlers>(
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
+                                    "/test/urlencoded",
                                     "POST",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -6520,6 +6543,7 @@ pub fn register_endpoints<H: TestHandlers>(
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
+                                    "/test/woman",
                                     "PUT",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -6545,6 +6569,7 @@ pub fn register_endpoints<H: TestHandlers>(
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
+                                    "/testing/{aa}",
                                     "GET",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -6570,6 +6595,7 @@ pub fn register_endpoints<H: TestHandlers>(
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
+                                    "/testing/{aa}/{bb}",
                                     "PUT",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -6595,6 +6621,7 @@ pub fn register_endpoints<H: TestHandlers>(
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
+                                    "/testing32/{aa}",
                                     "GET",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -6617,6 +6644,7 @@ pub fn register_endpoints<H: TestHandlers>(
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
+                                    "/thing_with_headers",
                                     "GET",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -6639,6 +6667,7 @@ pub fn register_endpoints<H: TestHandlers>(
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
+                                    "/too/smart/for/my/own/good",
                                     "GET",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -6661,6 +6690,7 @@ pub fn register_endpoints<H: TestHandlers>(
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
+                                    "/unit_please",
                                     "GET",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -6683,6 +6713,7 @@ pub fn register_endpoints<H: TestHandlers>(
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
+                                    "/with/example",
                                     "GET",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -6705,6 +6736,7 @@ pub fn register_endpoints<H: TestHandlers>(
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
+                                    "/with/headers",
                                     "GET",
                                     runtime::ProblemDetails::from_problem,
                                 )

@@ -315,6 +315,7 @@ pub fn register_endpoints<H: AnApiHandlers>(
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
+                                    "/demo",
                                     "GET",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -337,6 +338,7 @@ pub fn register_endpoints<H: AnApiHandlers>(
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
+                                    "/openapi.json",
                                     "GET",
                                     runtime::ProblemDetails::from_problem,
                                 )

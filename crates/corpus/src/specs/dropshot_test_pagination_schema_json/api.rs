@@ -462,6 +462,7 @@ pub fn register_endpoints<H: TestHandlers>(
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
+                                    "/openapi.json",
                                     "GET",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -484,6 +485,7 @@ pub fn register_endpoints<H: TestHandlers>(
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
+                                    "/super_pages",
                                     "GET",
                                     runtime::ProblemDetails::from_problem,
                                 )

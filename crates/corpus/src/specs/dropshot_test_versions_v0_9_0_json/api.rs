@@ -458,6 +458,7 @@ pub fn register_endpoints<H: EvolvingApiHandlers>(
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
+                                    "/demo",
                                     "GET, PUT",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -480,6 +481,7 @@ pub fn register_endpoints<H: EvolvingApiHandlers>(
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
+                                    "/openapi.json",
                                     "GET",
                                     runtime::ProblemDetails::from_problem,
                                 )

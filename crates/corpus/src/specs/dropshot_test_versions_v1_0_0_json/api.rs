@@ -303,6 +303,7 @@ pub fn register_endpoints<H: EvolvingApiHandlers>(
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
+                                    "/demo",
                                     "PUT",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -325,6 +326,7 @@ pub fn register_endpoints<H: EvolvingApiHandlers>(
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
+                                    "/openapi.json",
                                     "GET",
                                     runtime::ProblemDetails::from_problem,
                                 )

@@ -448,6 +448,7 @@ pub fn register_endpoints<H: EvolvingApiHandlers>(
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
+                                    "/demo",
                                     "GET, PUT",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -470,6 +471,7 @@ pub fn register_endpoints<H: EvolvingApiHandlers>(
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
+                                    "/openapi.json",
                                     "GET",
                                     runtime::ProblemDetails::from_problem,
                                 )

@@ -391,6 +391,7 @@ pub fn register_endpoints<H: SimpleApiOverviewHandlers>(
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
+                                    "/",
                                     "GET",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -413,6 +414,7 @@ pub fn register_endpoints<H: SimpleApiOverviewHandlers>(
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
+                                    "/openapi.json",
                                     "GET",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -435,6 +437,7 @@ pub fn register_endpoints<H: SimpleApiOverviewHandlers>(
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
+                                    "/v2",
                                     "GET",
                                     runtime::ProblemDetails::from_problem,
                                 )

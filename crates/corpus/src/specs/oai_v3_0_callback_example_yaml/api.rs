@@ -288,6 +288,7 @@ pub fn register_endpoints<H: CallbackExampleHandlers>(
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
+                                    "/openapi.json",
                                     "GET",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -310,6 +311,7 @@ pub fn register_endpoints<H: CallbackExampleHandlers>(
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
+                                    "/streams",
                                     "POST",
                                     runtime::ProblemDetails::from_problem,
                                 )

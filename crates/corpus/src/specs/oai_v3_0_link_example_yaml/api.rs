@@ -1229,6 +1229,7 @@ pub fn register_endpoints<H: LinkExampleHandlers>(
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
+                                    "/2.0/repositories/{username}",
                                     "GET",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -1257,6 +1258,7 @@ pub fn register_endpoints<H: LinkExampleHandlers>(
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
+                                    "/2.0/repositories/{username}/{slug}",
                                     "GET",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -1285,6 +1287,7 @@ pub fn register_endpoints<H: LinkExampleHandlers>(
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
+                                    "/2.0/repositories/{username}/{slug}/pullrequests",
                                     "GET",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -1313,6 +1316,7 @@ pub fn register_endpoints<H: LinkExampleHandlers>(
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
+                                    "/2.0/repositories/{username}/{slug}/pullrequests/{pid}",
                                     "GET",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -1341,6 +1345,7 @@ pub fn register_endpoints<H: LinkExampleHandlers>(
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
+                                    "/2.0/repositories/{username}/{slug}/pullrequests/{pid}/merge",
                                     "POST",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -1366,6 +1371,7 @@ pub fn register_endpoints<H: LinkExampleHandlers>(
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
+                                    "/2.0/users/{username}",
                                     "GET",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -1388,6 +1394,7 @@ pub fn register_endpoints<H: LinkExampleHandlers>(
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
+                                    "/openapi.json",
                                     "GET",
                                     runtime::ProblemDetails::from_problem,
                                 )

@@ -845,6 +845,7 @@ pub fn register_endpoints<H: SwaggerPetstoreHandlers>(
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
+                                    "/v2/openapi.json",
                                     "GET",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -867,6 +868,7 @@ pub fn register_endpoints<H: SwaggerPetstoreHandlers>(
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
+                                    "/v2/pets",
                                     "GET, POST",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -892,6 +894,7 @@ pub fn register_endpoints<H: SwaggerPetstoreHandlers>(
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
+                                    "/v2/pets/{id}",
                                     "DELETE, GET",
                                     runtime::ProblemDetails::from_problem,
                                 )

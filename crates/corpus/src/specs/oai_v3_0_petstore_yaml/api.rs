@@ -687,6 +687,7 @@ pub fn register_endpoints<H: SwaggerPetstoreHandlers>(
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
+                                    "/v1/openapi.json",
                                     "GET",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -709,6 +710,7 @@ pub fn register_endpoints<H: SwaggerPetstoreHandlers>(
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
+                                    "/v1/pets",
                                     "GET, POST",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -734,6 +736,7 @@ pub fn register_endpoints<H: SwaggerPetstoreHandlers>(
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
+                                    "/v1/pets/{petId}",
                                     "GET",
                                     runtime::ProblemDetails::from_problem,
                                 )

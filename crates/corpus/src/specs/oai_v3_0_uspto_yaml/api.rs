@@ -455,6 +455,15 @@ Implemented by [`StrictServer`]; a server implements [`UsptoDataSetApiHandlers`]
 #[::dropshot::api_description]
 pub trait UsptoDataSetApiApi {
     type Context: UsptoDataSetApiHandlers;
+    ///List available data sets
+    #[endpoint{method = GET,
+    path = "/ds-api/",
+    operation_id = "list_data_sets",
+    tags = ["metadata"],
+    }]
+    async fn list_data_sets(
+        rqctx: ::dropshot::RequestContext<Self::Context>,
+    ) -> ::std::result::Result<runtime::Reply<ListDataSets>, runtime::ProblemDetails>;
     /**Provides the general information about the API and the list of fields that can be used to query the dataset.
 
 This GET API returns the list of all the searchable field names that are in the oa_citations. Please see the 'fields' attribute which returns an array of field names. Each field or a combination of fields can be searched using the syntax options shown below.*/
@@ -514,6 +523,19 @@ This API is based on Solr/Lucene Search. The data is indexed using SOLR. This GE
 pub struct StrictServer<H>(::std::marker::PhantomData<H>);
 impl<H: UsptoDataSetApiHandlers> UsptoDataSetApiApi for StrictServer<H> {
     type Context = H;
+    async fn list_data_sets(
+        rqctx: ::dropshot::RequestContext<Self::Context>,
+    ) -> ::std::result::Result<runtime::Reply<ListDataSets>, runtime::ProblemDetails> {
+        let handlers = rqctx.context();
+        let reply = async {
+            #[allow(deprecated)]
+            let response = <H as UsptoDataSetApiHandlers>::list_data_sets(handlers)
+                .await;
+            response.into_http()
+        }
+            .await;
+        ::std::result::Result::Ok(reply)
+    }
     async fn list_searchable_fields(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<ListSearchableFields>,
@@ -585,19 +607,6 @@ impl<H: UsptoDataSetApiHandlers> UsptoDataSetApiApi for StrictServer<H> {
 /// The adapters of the operations `runtime::routing` serves
 /// beyond dropshot's router (not endpoints of the trait).
 impl<H: UsptoDataSetApiHandlers> StrictServer<H> {
-    async fn list_data_sets(
-        rqctx: ::dropshot::RequestContext<H>,
-    ) -> ::std::result::Result<runtime::Reply<ListDataSets>, runtime::ProblemDetails> {
-        let handlers = rqctx.context();
-        let reply = async {
-            #[allow(deprecated)]
-            let response = <H as UsptoDataSetApiHandlers>::list_data_sets(handlers)
-                .await;
-            response.into_http()
-        }
-            .await;
-        ::std::result::Result::Ok(reply)
-    }
     async fn openapi_document(
         _rqctx: ::dropshot::RequestContext<H>,
     ) -> ::std::result::Result<
@@ -645,7 +654,7 @@ pub fn register_endpoints<H: UsptoDataSetApiHandlers>(
         .push(
             ::dropshot::ApiEndpoint::new(
                     "list_data_sets".to_string(),
-                    StrictServer::<H>::list_data_sets,
+                    <StrictServer<H> as UsptoDataSetApiApi>::list_data_sets,
                     ::dropshot::Method::GET,
                     "application/json",
                     "/ds-api/",
@@ -711,6 +720,7 @@ pub fn register_endpoints<H: UsptoDataSetApiHandlers>(
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
+                                    "/ds-api/",
                                     "GET",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -733,6 +743,7 @@ pub fn register_endpoints<H: UsptoDataSetApiHandlers>(
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
+                                    "/ds-api/openapi.json",
                                     "GET",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -761,6 +772,7 @@ pub fn register_endpoints<H: UsptoDataSetApiHandlers>(
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
+                                    "/ds-api/{dataset}/{version}/fields",
                                     "GET",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -789,6 +801,7 @@ pub fn register_endpoints<H: UsptoDataSetApiHandlers>(
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
+                                    "/ds-api/{dataset}/{version}/records",
                                     "POST",
                                     runtime::ProblemDetails::from_problem,
                                 )

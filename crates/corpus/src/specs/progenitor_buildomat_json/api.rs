@@ -2959,6 +2959,7 @@ pub fn register_endpoints<H: BuildomatHandlers>(
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
+                                    "/openapi.json",
                                     "GET",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -2981,6 +2982,7 @@ pub fn register_endpoints<H: BuildomatHandlers>(
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
+                                    "/v1/control/hold",
                                     "POST",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -3003,6 +3005,7 @@ pub fn register_endpoints<H: BuildomatHandlers>(
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
+                                    "/v1/control/resume",
                                     "POST",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -3025,6 +3028,7 @@ pub fn register_endpoints<H: BuildomatHandlers>(
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
+                                    "/v1/header-arg",
                                     "GET",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -3050,6 +3054,7 @@ pub fn register_endpoints<H: BuildomatHandlers>(
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
+                                    "/v1/task/{Task}",
                                     "GET",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -3072,6 +3077,7 @@ pub fn register_endpoints<H: BuildomatHandlers>(
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
+                                    "/v1/tasks",
                                     "GET, POST",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -3097,6 +3103,7 @@ pub fn register_endpoints<H: BuildomatHandlers>(
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
+                                    "/v1/tasks/{task}/events",
                                     "GET",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -3122,6 +3129,7 @@ pub fn register_endpoints<H: BuildomatHandlers>(
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
+                                    "/v1/tasks/{task}/outputs",
                                     "GET",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -3150,6 +3158,7 @@ pub fn register_endpoints<H: BuildomatHandlers>(
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
+                                    "/v1/tasks/{task}/outputs/{output}",
                                     "GET",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -3172,6 +3181,7 @@ pub fn register_endpoints<H: BuildomatHandlers>(
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
+                                    "/v1/users",
                                     "POST",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -3194,6 +3204,7 @@ pub fn register_endpoints<H: BuildomatHandlers>(
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
+                                    "/v1/whoami",
                                     "GET",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -3216,6 +3227,7 @@ pub fn register_endpoints<H: BuildomatHandlers>(
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
+                                    "/v1/whoami/name",
                                     "PUT",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -3238,6 +3250,7 @@ pub fn register_endpoints<H: BuildomatHandlers>(
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
+                                    "/v1/worker/bootstrap",
                                     "POST",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -3260,6 +3273,7 @@ pub fn register_endpoints<H: BuildomatHandlers>(
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
+                                    "/v1/worker/ping",
                                     "GET",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -3288,6 +3302,7 @@ pub fn register_endpoints<H: BuildomatHandlers>(
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
+                                    "/v1/worker/task/{task}/append",
                                     "POST",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -3313,6 +3328,7 @@ pub fn register_endpoints<H: BuildomatHandlers>(
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
+                                    "/v1/worker/task/{task}/chunk",
                                     "POST",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -3341,6 +3357,7 @@ pub fn register_endpoints<H: BuildomatHandlers>(
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
+                                    "/v1/worker/task/{task}/complete",
                                     "POST",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -3369,6 +3386,7 @@ pub fn register_endpoints<H: BuildomatHandlers>(
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
+                                    "/v1/worker/task/{task}/output",
                                     "POST",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -3391,6 +3409,7 @@ pub fn register_endpoints<H: BuildomatHandlers>(
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
+                                    "/v1/workers",
                                     "GET",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -3413,6 +3432,7 @@ pub fn register_endpoints<H: BuildomatHandlers>(
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
+                                    "/v1/workers/recycle",
                                     "POST",
                                     runtime::ProblemDetails::from_problem,
                                 )

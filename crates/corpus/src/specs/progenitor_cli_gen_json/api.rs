@@ -310,6 +310,7 @@ pub fn register_endpoints<H: CliGenTestHandlers>(
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
+                                    "/openapi.json",
                                     "GET",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -332,6 +333,7 @@ pub fn register_endpoints<H: CliGenTestHandlers>(
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
+                                    "/uno",
                                     "GET",
                                     runtime::ProblemDetails::from_problem,
                                 )

@@ -924,6 +924,7 @@ pub fn register_endpoints<H: KeeperApiHandlers>(
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
+                                    "/enrol",
                                     "POST",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -946,6 +947,7 @@ pub fn register_endpoints<H: KeeperApiHandlers>(
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
+                                    "/global/jobs",
                                     "GET",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -968,6 +970,7 @@ pub fn register_endpoints<H: KeeperApiHandlers>(
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
+                                    "/openapi.json",
                                     "GET",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -990,6 +993,7 @@ pub fn register_endpoints<H: KeeperApiHandlers>(
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
+                                    "/ping",
                                     "GET",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -1012,6 +1016,7 @@ pub fn register_endpoints<H: KeeperApiHandlers>(
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
+                                    "/report/finish",
                                     "POST",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -1034,6 +1039,7 @@ pub fn register_endpoints<H: KeeperApiHandlers>(
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
+                                    "/report/output",
                                     "POST",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -1056,6 +1062,7 @@ pub fn register_endpoints<H: KeeperApiHandlers>(
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
+                                    "/report/start",
                                     "POST",
                                     runtime::ProblemDetails::from_problem,
                                 )

@@ -49300,6 +49300,7 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
+                                    "/by-id/disks/{id}",
                                     "GET",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -49325,6 +49326,7 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
+                                    "/by-id/images/{id}",
                                     "GET",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -49350,6 +49352,7 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
+                                    "/by-id/instances/{id}",
                                     "GET",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -49378,6 +49381,7 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
+                                    "/by-id/network-interfaces/{id}",
                                     "GET",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -49403,6 +49407,7 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
+                                    "/by-id/organizations/{id}",
                                     "GET",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -49428,6 +49433,7 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
+                                    "/by-id/projects/{id}",
                                     "GET",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -49453,6 +49459,7 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
+                                    "/by-id/snapshots/{id}",
                                     "GET",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -49481,6 +49488,7 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
+                                    "/by-id/vpc-router-routes/{id}",
                                     "GET",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -49506,6 +49514,7 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
+                                    "/by-id/vpc-routers/{id}",
                                     "GET",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -49531,6 +49540,7 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
+                                    "/by-id/vpc-subnets/{id}",
                                     "GET",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -49556,6 +49566,7 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
+                                    "/by-id/vpcs/{id}",
                                     "GET",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -49578,6 +49589,7 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
+                                    "/device/auth",
                                     "POST",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -49600,6 +49612,7 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
+                                    "/device/confirm",
                                     "POST",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -49622,6 +49635,7 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
+                                    "/device/token",
                                     "POST",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -49644,6 +49658,7 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
+                                    "/groups",
                                     "GET",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -49666,6 +49681,7 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
+                                    "/login",
                                     "POST",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -49691,6 +49707,7 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
+                                    "/login/{silo_name}/local",
                                     "POST",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -49719,6 +49736,7 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
+                                    "/login/{silo_name}/saml/{provider_name}",
                                     "GET, POST",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -49741,6 +49759,7 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
+                                    "/logout",
                                     "POST",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -49763,6 +49782,7 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
+                                    "/openapi.json",
                                     "GET",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -49785,6 +49805,7 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
+                                    "/organizations",
                                     "GET, POST",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -49813,6 +49834,7 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
+                                    "/organizations/{organization_name}",
                                     "DELETE, GET, PUT",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -49841,6 +49863,7 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
+                                    "/organizations/{organization_name}/policy",
                                     "GET, PUT",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -49869,6 +49892,7 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
+                                    "/organizations/{organization_name}/projects",
                                     "GET, POST",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -49897,6 +49921,7 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
+                                    "/organizations/{organization_name}/projects/{project_name}",
                                     "DELETE, GET, PUT",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -49925,6 +49950,7 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
+                                    "/organizations/{organization_name}/projects/{project_name}/disks",
                                     "GET, POST",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -49953,6 +49979,7 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
+                                    "/organizations/{organization_name}/projects/{project_name}/disks/{disk_name}",
                                     "DELETE, GET",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -49981,6 +50008,7 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
+                                    "/organizations/{organization_name}/projects/{project_name}/disks/{disk_name}/metrics/{metric_name}",
                                     "GET",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -50009,6 +50037,7 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
+                                    "/organizations/{organization_name}/projects/{project_name}/images",
                                     "GET, POST",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -50037,6 +50066,7 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
+                                    "/organizations/{organization_name}/projects/{project_name}/images/{image_name}",
                                     "DELETE, GET",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -50065,6 +50095,7 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
+                                    "/organizations/{organization_name}/projects/{project_name}/instances",
                                     "GET, POST",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -50093,6 +50124,7 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
+                                    "/organizations/{organization_name}/projects/{project_name}/instances/{instance_name}",
                                     "DELETE, GET",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -50121,6 +50153,7 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
+                                    "/organizations/{organization_name}/projects/{project_name}/instances/{instance_name}/disks",
                                     "GET",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -50149,6 +50182,7 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
+                                    "/organizations/{organization_name}/projects/{project_name}/instances/{instance_name}/disks/attach",
                                     "POST",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -50177,6 +50211,7 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
+                                    "/organizations/{organization_name}/projects/{project_name}/instances/{instance_name}/disks/detach",
                                     "POST",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -50205,6 +50240,7 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
+                                    "/organizations/{organization_name}/projects/{project_name}/instances/{instance_name}/external-ips",
                                     "GET",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -50233,6 +50269,7 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
+                                    "/organizations/{organization_name}/projects/{project_name}/instances/{instance_name}/migrate",
                                     "POST",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -50261,6 +50298,7 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
+                                    "/organizations/{organization_name}/projects/{project_name}/instances/{instance_name}/network-interfaces",
                                     "GET, POST",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -50289,6 +50327,7 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
+                                    "/organizations/{organization_name}/projects/{project_name}/instances/{instance_name}/network-interfaces/{interface_name}",
                                     "DELETE, GET, PUT",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -50317,6 +50356,7 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
+                                    "/organizations/{organization_name}/projects/{project_name}/instances/{instance_name}/reboot",
                                     "POST",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -50345,6 +50385,7 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
+                                    "/organizations/{organization_name}/projects/{project_name}/instances/{instance_name}/serial-console",
                                     "GET",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -50373,6 +50414,7 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
+                                    "/organizations/{organization_name}/projects/{project_name}/instances/{instance_name}/serial-console/stream",
                                     "GET",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -50401,6 +50443,7 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
+                                    "/organizations/{organization_name}/projects/{project_name}/instances/{instance_name}/serial-console/stream_v2",
                                     "GET",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -50429,6 +50472,7 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
+                                    "/organizations/{organization_name}/projects/{project_name}/instances/{instance_name}/start",
                                     "POST",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -50457,6 +50501,7 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
+                                    "/organizations/{organization_name}/projects/{project_name}/instances/{instance_name}/stop",
                                     "POST",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -50485,6 +50530,7 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
+                                    "/organizations/{organization_name}/projects/{project_name}/policy",
                                     "GET, PUT",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -50513,6 +50559,7 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
+                                    "/organizations/{organization_name}/projects/{project_name}/snapshots",
                                     "GET, POST",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -50541,6 +50588,7 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
+                                    "/organizations/{organization_name}/projects/{project_name}/snapshots/{snapshot_name}",
                                     "DELETE, GET",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -50569,6 +50617,7 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
+                                    "/organizations/{organization_name}/projects/{project_name}/vpcs",
                                     "GET, POST",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -50597,6 +50646,7 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
+                                    "/organizations/{organization_name}/projects/{project_name}/vpcs/{vpc_name}",
                                     "DELETE, GET, PUT",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -50625,6 +50675,7 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
+                                    "/organizations/{organization_name}/projects/{project_name}/vpcs/{vpc_name}/firewall/rules",
                                     "GET, PUT",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -50653,6 +50704,7 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
+                                    "/organizations/{organization_name}/projects/{project_name}/vpcs/{vpc_name}/routers",
                                     "GET, POST",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -50681,6 +50733,7 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
+                                    "/organizations/{organization_name}/projects/{project_name}/vpcs/{vpc_name}/routers/{router_name}",
                                     "DELETE, GET, PUT",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -50709,6 +50762,7 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
+                                    "/organizations/{organization_name}/projects/{project_name}/vpcs/{vpc_name}/routers/{router_name}/routes",
                                     "GET, POST",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -50737,6 +50791,7 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
+                                    "/organizations/{organization_name}/projects/{project_name}/vpcs/{vpc_name}/routers/{router_name}/routes/{route_name}",
                                     "DELETE, GET, PUT",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -50765,6 +50820,7 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
+                                    "/organizations/{organization_name}/projects/{project_name}/vpcs/{vpc_name}/subnets",
                                     "GET, POST",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -50793,6 +50849,7 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
+                                    "/organizations/{organization_name}/projects/{project_name}/vpcs/{vpc_name}/subnets/{subnet_name}",
                                     "DELETE, GET, PUT",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -50821,6 +50878,7 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
+                                    "/organizations/{organization_name}/projects/{project_name}/vpcs/{vpc_name}/subnets/{subnet_name}/network-interfaces",
                                     "GET",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -50843,6 +50901,7 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
+                                    "/policy",
                                     "GET, PUT",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -50865,6 +50924,7 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
+                                    "/roles",
                                     "GET",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -50890,6 +50950,7 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
+                                    "/roles/{role_name}",
                                     "GET",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -50912,6 +50973,7 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
+                                    "/session/me",
                                     "GET",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -50934,6 +50996,7 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
+                                    "/session/me/groups",
                                     "GET",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -50956,6 +51019,7 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
+                                    "/session/me/sshkeys",
                                     "GET, POST",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -50984,6 +51048,7 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
+                                    "/session/me/sshkeys/{ssh_key_name}",
                                     "DELETE, GET",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -51009,6 +51074,7 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
+                                    "/system/by-id/images/{id}",
                                     "GET",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -51034,6 +51100,7 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
+                                    "/system/by-id/ip-pools/{id}",
                                     "GET",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -51059,6 +51126,7 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
+                                    "/system/by-id/silos/{id}",
                                     "GET",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -51081,6 +51149,7 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
+                                    "/system/certificates",
                                     "GET, POST",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -51109,6 +51178,7 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
+                                    "/system/certificates/{certificate}",
                                     "DELETE, GET",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -51131,6 +51201,7 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
+                                    "/system/hardware/disks",
                                     "GET",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -51153,6 +51224,7 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
+                                    "/system/hardware/racks",
                                     "GET",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -51181,6 +51253,7 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
+                                    "/system/hardware/racks/{rack_id}",
                                     "GET",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -51203,6 +51276,7 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
+                                    "/system/hardware/sleds",
                                     "GET",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -51231,6 +51305,7 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
+                                    "/system/hardware/sleds/{sled_id}",
                                     "GET",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -51259,6 +51334,7 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
+                                    "/system/hardware/sleds/{sled_id}/disks",
                                     "GET",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -51281,6 +51357,7 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
+                                    "/system/images",
                                     "GET, POST",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -51306,6 +51383,7 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
+                                    "/system/images/{image_name}",
                                     "DELETE, GET",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -51328,6 +51406,7 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
+                                    "/system/ip-pools",
                                     "GET, POST",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -51350,6 +51429,7 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
+                                    "/system/ip-pools-service",
                                     "GET",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -51375,6 +51455,7 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
+                                    "/system/ip-pools-service/ranges",
                                     "GET",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -51400,6 +51481,7 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
+                                    "/system/ip-pools-service/ranges/add",
                                     "POST",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -51425,6 +51507,7 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
+                                    "/system/ip-pools-service/ranges/remove",
                                     "POST",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -51450,6 +51533,7 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
+                                    "/system/ip-pools/{pool_name}",
                                     "DELETE, GET, PUT",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -51478,6 +51562,7 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
+                                    "/system/ip-pools/{pool_name}/ranges",
                                     "GET",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -51506,6 +51591,7 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
+                                    "/system/ip-pools/{pool_name}/ranges/add",
                                     "POST",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -51534,6 +51620,7 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
+                                    "/system/ip-pools/{pool_name}/ranges/remove",
                                     "POST",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -51562,6 +51649,7 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
+                                    "/system/metrics/{metric_name}",
                                     "GET",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -51584,6 +51672,7 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
+                                    "/system/policy",
                                     "GET, PUT",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -51606,6 +51695,7 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
+                                    "/system/sagas",
                                     "GET",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -51631,6 +51721,7 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
+                                    "/system/sagas/{saga_id}",
                                     "GET",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -51653,6 +51744,7 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
+                                    "/system/silos",
                                     "GET, POST",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -51678,6 +51770,7 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
+                                    "/system/silos/{silo_name}",
                                     "DELETE, GET",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -51706,6 +51799,7 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
+                                    "/system/silos/{silo_name}/identity-providers",
                                     "GET",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -51734,6 +51828,7 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
+                                    "/system/silos/{silo_name}/identity-providers/local/users",
                                     "POST",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -51762,6 +51857,7 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
+                                    "/system/silos/{silo_name}/identity-providers/local/users/{user_id}",
                                     "DELETE",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -51790,6 +51886,7 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
+                                    "/system/silos/{silo_name}/identity-providers/local/users/{user_id}/set-password",
                                     "POST",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -51818,6 +51915,7 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
+                                    "/system/silos/{silo_name}/identity-providers/saml",
                                     "POST",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -51846,6 +51944,7 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
+                                    "/system/silos/{silo_name}/identity-providers/saml/{provider_name}",
                                     "GET",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -51874,6 +51973,7 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
+                                    "/system/silos/{silo_name}/policy",
                                     "GET, PUT",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -51902,6 +52002,7 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
+                                    "/system/silos/{silo_name}/users/all",
                                     "GET",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -51930,6 +52031,7 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
+                                    "/system/silos/{silo_name}/users/id/{user_id}",
                                     "GET",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -51952,6 +52054,7 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
+                                    "/system/user",
                                     "GET",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -51977,6 +52080,7 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
+                                    "/system/user/{user_name}",
                                     "GET",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -51999,6 +52103,7 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
+                                    "/timeseries/schema",
                                     "GET",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -52021,6 +52126,7 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
+                                    "/users",
                                     "GET",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -52043,6 +52149,7 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
+                                    "/v1/disks",
                                     "GET, POST",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -52068,6 +52175,7 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
+                                    "/v1/disks/{disk}",
                                     "DELETE, GET",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -52090,6 +52198,7 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
+                                    "/v1/instances",
                                     "GET, POST",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -52115,6 +52224,7 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
+                                    "/v1/instances/{instance}",
                                     "DELETE, GET",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -52143,6 +52253,7 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
+                                    "/v1/instances/{instance}/disks",
                                     "GET",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -52171,6 +52282,7 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
+                                    "/v1/instances/{instance}/disks/attach",
                                     "POST",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -52199,6 +52311,7 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
+                                    "/v1/instances/{instance}/disks/detach",
                                     "POST",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -52227,6 +52340,7 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
+                                    "/v1/instances/{instance}/migrate",
                                     "POST",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -52255,6 +52369,7 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
+                                    "/v1/instances/{instance}/reboot",
                                     "POST",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -52283,6 +52398,7 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
+                                    "/v1/instances/{instance}/serial-console",
                                     "GET",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -52311,6 +52427,7 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
+                                    "/v1/instances/{instance}/serial-console/stream",
                                     "GET",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -52339,6 +52456,7 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
+                                    "/v1/instances/{instance}/start",
                                     "POST",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -52367,6 +52485,7 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
+                                    "/v1/instances/{instance}/stop",
                                     "POST",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -52389,6 +52508,7 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
+                                    "/v1/organizations",
                                     "GET, POST",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -52417,6 +52537,7 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
+                                    "/v1/organizations/{organization}",
                                     "DELETE, GET, PUT",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -52445,6 +52566,7 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
+                                    "/v1/organizations/{organization}/policy",
                                     "GET, PUT",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -52467,6 +52589,7 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
+                                    "/v1/projects",
                                     "GET, POST",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -52492,6 +52615,7 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
+                                    "/v1/projects/{project}",
                                     "DELETE, GET, PUT",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -52520,6 +52644,7 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
+                                    "/v1/projects/{project}/policy",
                                     "GET, PUT",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -52542,6 +52667,7 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
+                                    "/v1/system/update/components",
                                     "GET",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -52567,6 +52693,7 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
+                                    "/v1/system/update/deployments",
                                     "GET",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -52595,6 +52722,7 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
+                                    "/v1/system/update/deployments/{id}",
                                     "GET",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -52617,6 +52745,7 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
+                                    "/v1/system/update/refresh",
                                     "POST",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -52639,6 +52768,7 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
+                                    "/v1/system/update/start",
                                     "POST",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -52661,6 +52791,7 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
+                                    "/v1/system/update/stop",
                                     "POST",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -52683,6 +52814,7 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
+                                    "/v1/system/update/updates",
                                     "GET",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -52711,6 +52843,7 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
+                                    "/v1/system/update/updates/{version}",
                                     "GET",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -52739,6 +52872,7 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
+                                    "/v1/system/update/updates/{version}/components",
                                     "GET",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -52761,6 +52895,7 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
+                                    "/v1/system/update/version",
                                     "GET",
                                     runtime::ProblemDetails::from_problem,
                                 )

@@ -380,6 +380,7 @@ pub fn register_endpoints<H: ParameterNameCollisionTestHandlers>(
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
+                                    "/key/{query}",
                                     "GET",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -402,6 +403,7 @@ pub fn register_endpoints<H: ParameterNameCollisionTestHandlers>(
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
+                                    "/openapi.json",
                                     "GET",
                                     runtime::ProblemDetails::from_problem,
                                 )

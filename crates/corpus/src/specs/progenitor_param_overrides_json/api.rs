@@ -289,6 +289,7 @@ pub fn register_endpoints<H: ParameterOverrideTestHandlers>(
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
+                                    "/key",
                                     "GET",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -311,6 +312,7 @@ pub fn register_endpoints<H: ParameterOverrideTestHandlers>(
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
+                                    "/openapi.json",
                                     "GET",
                                     runtime::ProblemDetails::from_problem,
                                 )

@@ -1964,6 +1964,7 @@ pub fn register_endpoints<H: OxidePropolisServerApiHandlers>(
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
+                                    "/instance",
                                     "GET, PUT",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -1992,6 +1993,7 @@ pub fn register_endpoints<H: OxidePropolisServerApiHandlers>(
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
+                                    "/instance/disk/{id}/snapshot/{snapshot_id}",
                                     "POST",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -2014,6 +2016,7 @@ pub fn register_endpoints<H: OxidePropolisServerApiHandlers>(
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
+                                    "/instance/migrate/status",
                                     "GET",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -2036,6 +2039,7 @@ pub fn register_endpoints<H: OxidePropolisServerApiHandlers>(
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
+                                    "/instance/serial",
                                     "GET",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -2058,6 +2062,7 @@ pub fn register_endpoints<H: OxidePropolisServerApiHandlers>(
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
+                                    "/instance/state",
                                     "PUT",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -2080,6 +2085,7 @@ pub fn register_endpoints<H: OxidePropolisServerApiHandlers>(
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
+                                    "/instance/state-monitor",
                                     "GET",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -2102,6 +2108,7 @@ pub fn register_endpoints<H: OxidePropolisServerApiHandlers>(
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
+                                    "/openapi.json",
                                     "GET",
                                     runtime::ProblemDetails::from_problem,
                                 )

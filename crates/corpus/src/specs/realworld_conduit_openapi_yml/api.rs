@@ -4189,6 +4189,7 @@ pub fn register_endpoints<H: RealWorldConduitApiHandlers>(
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
+                                    "/api/articles",
                                     "GET, POST",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -4211,6 +4212,7 @@ pub fn register_endpoints<H: RealWorldConduitApiHandlers>(
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
+                                    "/api/articles/feed",
                                     "GET",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -4236,6 +4238,7 @@ pub fn register_endpoints<H: RealWorldConduitApiHandlers>(
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
+                                    "/api/articles/{slug}",
                                     "DELETE, GET, PUT",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -4264,6 +4267,7 @@ pub fn register_endpoints<H: RealWorldConduitApiHandlers>(
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
+                                    "/api/articles/{slug}/comments",
                                     "GET, POST",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -4292,6 +4296,7 @@ pub fn register_endpoints<H: RealWorldConduitApiHandlers>(
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
+                                    "/api/articles/{slug}/comments/{id}",
                                     "DELETE",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -4320,6 +4325,7 @@ pub fn register_endpoints<H: RealWorldConduitApiHandlers>(
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
+                                    "/api/articles/{slug}/favorite",
                                     "DELETE, POST",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -4342,6 +4348,7 @@ pub fn register_endpoints<H: RealWorldConduitApiHandlers>(
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
+                                    "/api/openapi.json",
                                     "GET",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -4367,6 +4374,7 @@ pub fn register_endpoints<H: RealWorldConduitApiHandlers>(
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
+                                    "/api/profiles/{username}",
                                     "GET",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -4395,6 +4403,7 @@ pub fn register_endpoints<H: RealWorldConduitApiHandlers>(
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
+                                    "/api/profiles/{username}/follow",
                                     "DELETE, POST",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -4417,6 +4426,7 @@ pub fn register_endpoints<H: RealWorldConduitApiHandlers>(
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
+                                    "/api/tags",
                                     "GET",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -4439,6 +4449,7 @@ pub fn register_endpoints<H: RealWorldConduitApiHandlers>(
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
+                                    "/api/user",
                                     "GET, PUT",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -4461,6 +4472,7 @@ pub fn register_endpoints<H: RealWorldConduitApiHandlers>(
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
+                                    "/api/users",
                                     "POST",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -4483,6 +4495,7 @@ pub fn register_endpoints<H: RealWorldConduitApiHandlers>(
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
+                                    "/api/users/login",
                                     "POST",
                                     runtime::ProblemDetails::from_problem,
                                 )

@@ -4200,6 +4200,7 @@ pub fn register_endpoints<H: SwaggerPetstoreOpenApi30Handlers>(
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
+                                    "/api/v3/openapi.json",
                                     "GET",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -4222,6 +4223,7 @@ pub fn register_endpoints<H: SwaggerPetstoreOpenApi30Handlers>(
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
+                                    "/api/v3/pet",
                                     "POST, PUT",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -4244,6 +4246,7 @@ pub fn register_endpoints<H: SwaggerPetstoreOpenApi30Handlers>(
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
+                                    "/api/v3/pet/findByStatus",
                                     "GET",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -4266,6 +4269,7 @@ pub fn register_endpoints<H: SwaggerPetstoreOpenApi30Handlers>(
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
+                                    "/api/v3/pet/findByTags",
                                     "GET",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -4291,6 +4295,7 @@ pub fn register_endpoints<H: SwaggerPetstoreOpenApi30Handlers>(
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
+                                    "/api/v3/pet/{petId}",
                                     "DELETE, GET, POST",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -4319,6 +4324,7 @@ pub fn register_endpoints<H: SwaggerPetstoreOpenApi30Handlers>(
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
+                                    "/api/v3/pet/{petId}/uploadImage",
                                     "POST",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -4341,6 +4347,7 @@ pub fn register_endpoints<H: SwaggerPetstoreOpenApi30Handlers>(
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
+                                    "/api/v3/store/inventory",
                                     "GET",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -4363,6 +4370,7 @@ pub fn register_endpoints<H: SwaggerPetstoreOpenApi30Handlers>(
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
+                                    "/api/v3/store/order",
                                     "POST",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -4391,6 +4399,7 @@ pub fn register_endpoints<H: SwaggerPetstoreOpenApi30Handlers>(
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
+                                    "/api/v3/store/order/{orderId}",
                                     "DELETE, GET",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -4413,6 +4422,7 @@ pub fn register_endpoints<H: SwaggerPetstoreOpenApi30Handlers>(
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
+                                    "/api/v3/user",
                                     "POST",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -4435,6 +4445,7 @@ pub fn register_endpoints<H: SwaggerPetstoreOpenApi30Handlers>(
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
+                                    "/api/v3/user/createWithList",
                                     "POST",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -4457,6 +4468,7 @@ pub fn register_endpoints<H: SwaggerPetstoreOpenApi30Handlers>(
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
+                                    "/api/v3/user/login",
                                     "GET",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -4479,6 +4491,7 @@ pub fn register_endpoints<H: SwaggerPetstoreOpenApi30Handlers>(
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
+                                    "/api/v3/user/logout",
                                     "GET",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -4504,6 +4517,7 @@ pub fn register_endpoints<H: SwaggerPetstoreOpenApi30Handlers>(
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
+                                    "/api/v3/user/{username}",
                                     "DELETE, GET, PUT",
                                     runtime::ProblemDetails::from_problem,
                                 )

@@ -33166,6 +33166,7 @@ pub fn register_endpoints<H: TwilioVerifyHandlers>(
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
+                                    "/openapi.json",
                                     "GET",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -33188,6 +33189,7 @@ pub fn register_endpoints<H: TwilioVerifyHandlers>(
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
+                                    "/v2/Attempts",
                                     "GET",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -33210,6 +33212,7 @@ pub fn register_endpoints<H: TwilioVerifyHandlers>(
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
+                                    "/v2/Attempts/Summary",
                                     "GET",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -33235,6 +33238,7 @@ pub fn register_endpoints<H: TwilioVerifyHandlers>(
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
+                                    "/v2/Attempts/{Sid}",
                                     "GET",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -33260,6 +33264,7 @@ pub fn register_endpoints<H: TwilioVerifyHandlers>(
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
+                                    "/v2/Forms/{FormType}",
                                     "GET",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -33282,6 +33287,7 @@ pub fn register_endpoints<H: TwilioVerifyHandlers>(
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
+                                    "/v2/SafeList/Numbers",
                                     "POST",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -33310,6 +33316,7 @@ pub fn register_endpoints<H: TwilioVerifyHandlers>(
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
+                                    "/v2/SafeList/Numbers/{PhoneNumber}",
                                     "DELETE, GET",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -33332,6 +33339,7 @@ pub fn register_endpoints<H: TwilioVerifyHandlers>(
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
+                                    "/v2/Services",
                                     "GET, POST",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -33360,6 +33368,7 @@ pub fn register_endpoints<H: TwilioVerifyHandlers>(
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
+                                    "/v2/Services/{ServiceSid}/AccessTokens",
                                     "POST",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -33388,6 +33397,7 @@ pub fn register_endpoints<H: TwilioVerifyHandlers>(
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
+                                    "/v2/Services/{ServiceSid}/AccessTokens/{Sid}",
                                     "GET",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -33416,6 +33426,7 @@ pub fn register_endpoints<H: TwilioVerifyHandlers>(
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
+                                    "/v2/Services/{ServiceSid}/Entities",
                                     "GET, POST",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -33444,6 +33455,7 @@ pub fn register_endpoints<H: TwilioVerifyHandlers>(
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
+                                    "/v2/Services/{ServiceSid}/Entities/{Identity}",
                                     "DELETE, GET",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -33472,6 +33484,7 @@ pub fn register_endpoints<H: TwilioVerifyHandlers>(
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
+                                    "/v2/Services/{ServiceSid}/Entities/{Identity}/Challenges",
                                     "GET, POST",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -33500,6 +33513,7 @@ pub fn register_endpoints<H: TwilioVerifyHandlers>(
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
+                                    "/v2/Services/{ServiceSid}/Entities/{Identity}/Challenges/{ChallengeSid}/Notifications",
                                     "POST",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -33528,6 +33542,7 @@ pub fn register_endpoints<H: TwilioVerifyHandlers>(
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
+                                    "/v2/Services/{ServiceSid}/Entities/{Identity}/Challenges/{Sid}",
                                     "GET, POST",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -33556,6 +33571,7 @@ pub fn register_endpoints<H: TwilioVerifyHandlers>(
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
+                                    "/v2/Services/{ServiceSid}/Entities/{Identity}/Factors",
                                     "GET, POST",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -33584,6 +33600,7 @@ pub fn register_endpoints<H: TwilioVerifyHandlers>(
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
+                                    "/v2/Services/{ServiceSid}/Entities/{Identity}/Factors/{Sid}",
                                     "DELETE, GET, POST",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -33612,6 +33629,7 @@ pub fn register_endpoints<H: TwilioVerifyHandlers>(
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
+                                    "/v2/Services/{ServiceSid}/MessagingConfigurations",
                                     "GET, POST",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -33640,6 +33658,7 @@ pub fn register_endpoints<H: TwilioVerifyHandlers>(
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
+                                    "/v2/Services/{ServiceSid}/MessagingConfigurations/{Country}",
                                     "DELETE, GET, POST",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -33668,6 +33687,7 @@ pub fn register_endpoints<H: TwilioVerifyHandlers>(
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
+                                    "/v2/Services/{ServiceSid}/Passkeys/ApproveChallenge",
                                     "POST",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -33696,6 +33716,7 @@ pub fn register_endpoints<H: TwilioVerifyHandlers>(
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
+                                    "/v2/Services/{ServiceSid}/Passkeys/Challenges",
                                     "POST",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -33724,6 +33745,7 @@ pub fn register_endpoints<H: TwilioVerifyHandlers>(
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
+                                    "/v2/Services/{ServiceSid}/Passkeys/Factors",
                                     "POST",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -33752,6 +33774,7 @@ pub fn register_endpoints<H: TwilioVerifyHandlers>(
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
+                                    "/v2/Services/{ServiceSid}/Passkeys/VerifyFactor",
                                     "POST",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -33780,6 +33803,7 @@ pub fn register_endpoints<H: TwilioVerifyHandlers>(
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
+                                    "/v2/Services/{ServiceSid}/RateLimits",
                                     "GET, POST",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -33808,6 +33832,7 @@ pub fn register_endpoints<H: TwilioVerifyHandlers>(
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
+                                    "/v2/Services/{ServiceSid}/RateLimits/{RateLimitSid}/Buckets",
                                     "GET, POST",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -33836,6 +33861,7 @@ pub fn register_endpoints<H: TwilioVerifyHandlers>(
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
+                                    "/v2/Services/{ServiceSid}/RateLimits/{RateLimitSid}/Buckets/{Sid}",
                                     "DELETE, GET, POST",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -33864,6 +33890,7 @@ pub fn register_endpoints<H: TwilioVerifyHandlers>(
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
+                                    "/v2/Services/{ServiceSid}/RateLimits/{Sid}",
                                     "DELETE, GET, POST",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -33892,6 +33919,7 @@ pub fn register_endpoints<H: TwilioVerifyHandlers>(
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
+                                    "/v2/Services/{ServiceSid}/VerificationCheck",
                                     "POST",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -33920,6 +33948,7 @@ pub fn register_endpoints<H: TwilioVerifyHandlers>(
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
+                                    "/v2/Services/{ServiceSid}/Verifications",
                                     "POST",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -33948,6 +33977,7 @@ pub fn register_endpoints<H: TwilioVerifyHandlers>(
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
+                                    "/v2/Services/{ServiceSid}/Verifications/{Sid}",
                                     "GET, POST",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -33976,6 +34006,7 @@ pub fn register_endpoints<H: TwilioVerifyHandlers>(
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
+                                    "/v2/Services/{ServiceSid}/Webhooks",
                                     "GET, POST",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -34004,6 +34035,7 @@ pub fn register_endpoints<H: TwilioVerifyHandlers>(
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
+                                    "/v2/Services/{ServiceSid}/Webhooks/{Sid}",
                                     "DELETE, GET, POST",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -34029,6 +34061,7 @@ pub fn register_endpoints<H: TwilioVerifyHandlers>(
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
+                                    "/v2/Services/{Sid}",
                                     "DELETE, GET, POST",
                                     runtime::ProblemDetails::from_problem,
                                 )
@@ -34051,6 +34084,7 @@ pub fn register_endpoints<H: TwilioVerifyHandlers>(
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
+                                    "/v2/Templates",
                                     "GET",
                                     runtime::ProblemDetails::from_problem,
                                 )
