@@ -9,7 +9,7 @@ use xtask::codegen;
 const USAGE: &str = "usage: cargo xtask <generate | check | diff | lint | docs | soak | bench> [options]\n\n  \
     generate  regenerate the client and server code from each spec (v1, v2, the kitchen sink)\n  \
     check     fail (with a diff) when the committed generated code is stale\n  \
-    diff      [--base GIT_REF | --versions] list each version's changes since a ref (fail on a breaking one),\n              or v1 -> v2\n  \
+    diff      [--strict] OLD NEW | --base GIT_REF | --versions: every change, breaking, warning or compatible\n              (fails on a breaking one; --strict: on a warning too), between two files, since a ref, or v1 -> v2\n  \
     bench     [--quick] benchmark against the limit and a hand-written server; writes BENCHMARKS.md\n  \
     docs      [--check] render the API references to target/docs/ (v1, and v2 in v2/; --check: in Chromium)\n  \
     lint      check both versions' specs against our design rules (errors fail, warnings print)\n  \

@@ -4,7 +4,7 @@
 mod support;
 
 use serde_json::{Value, json};
-use xtask::designer::diff::{Compatibility, diff, major_version};
+use xtask::designer::diff::{Level, diff, major_version};
 
 const TODAY: &str = "2026-11-21";
 
@@ -15,35 +15,34 @@ fn base() -> Value {
 
 /// The one change between the base and `edit(base)`.
 #[track_caller]
-fn only_change(edit: impl FnOnce(&mut Value)) -> (Compatibility, String, String) {
+fn only_change(edit: impl FnOnce(&mut Value)) -> (Level, String, String) {
     let old = base();
     let mut new = old.clone();
     edit(&mut new);
     let changes = diff(&old, &new, TODAY);
     assert_eq!(changes.len(), 1, "{changes:#?}");
     let change = changes.into_iter().next().unwrap();
-    (change.compatibility, change.location, change.message)
+    (change.level, change.location, change.message)
 }
 
 #[track_caller]
 fn assert_breaking(edit: impl FnOnce(&mut Value), location: &str, message_part: &str) {
-    let (compatibility, at, message) = only_change(edit);
-    assert_eq!(
-        (compatibility, at.as_str()),
-        (Compatibility::Breaking, location),
-        "{message}"
-    );
+    let (level, at, message) = only_change(edit);
+    assert_eq!((level, at.as_str()), (Level::Breaking, location), "{message}");
     assert!(message.contains(message_part), "{message}");
 }
 
 #[track_caller]
 fn assert_compatible(edit: impl FnOnce(&mut Value), location: &str, message_part: &str) {
-    let (compatibility, at, message) = only_change(edit);
-    assert_eq!(
-        (compatibility, at.as_str()),
-        (Compatibility::Compatible, location),
-        "{message}"
-    );
+    let (level, at, message) = only_change(edit);
+    assert_eq!((level, at.as_str()), (Level::Compatible, location), "{message}");
+    assert!(message.contains(message_part), "{message}");
+}
+
+#[track_caller]
+fn assert_warning(edit: impl FnOnce(&mut Value), location: &str, message_part: &str) {
+    let (level, at, message) = only_change(edit);
+    assert_eq!((level, at.as_str()), (Level::Warning, location), "{message}");
     assert!(message.contains(message_part), "{message}");
 }
 
@@ -67,7 +66,9 @@ fn operation_removed() {
 
 #[test]
 fn response_field_removed() {
-    assert_breaking(
+    // `quantity` is optional: clients that read it may find none (a
+    // required one removed is breaking: `oasdiff_agreement`'s pairs).
+    assert_warning(
         |d| {
             drop(
                 d["components"]["schemas"]["Order"]["properties"]
@@ -76,8 +77,8 @@ fn response_field_removed() {
                     .remove("quantity"),
             )
         },
-        "paths./store/orders.get.responses.200.schema.items.properties.quantity",
-        "response field removed",
+        "paths./store/orders.get.responses.200.content.application/json.schema.items.properties.quantity",
+        "optional response property removed",
     );
 }
 
@@ -85,17 +86,23 @@ fn response_field_removed() {
 fn response_field_type_changed() {
     assert_breaking(
         |d| *order_property(d, "quantity") = json!({"type": "string"}),
-        "paths./store/orders.get.responses.200.schema.items.properties.quantity",
+        "paths./store/orders.get.responses.200.content.application/json.schema.items.properties.quantity",
         "type changed from `integer` to `string`",
     );
 }
 
 #[test]
 fn response_field_format_changed() {
-    assert_breaking(
+    // Every int32 is an int64: clients read what they read before.
+    assert_compatible(
         |d| order_property(d, "id")["format"] = json!("int32"),
-        "paths./store/orders.get.responses.200.schema.items.properties.id",
+        "paths./store/orders.get.responses.200.content.application/json.schema.items.properties.id",
         "format changed from `int64` to `int32`",
+    );
+    assert_breaking(
+        |d| order_property(d, "id")["format"] = json!("uuid"),
+        "paths./store/orders.get.responses.200.content.application/json.schema.items.properties.id",
+        "format changed from `int64` to `uuid`",
     );
 }
 
@@ -121,9 +128,9 @@ fn new_required_request_field() {
     new["paths"]["/store/orders/{orderId}"]["delete"]["requestBody"] = body(json!(["reason", "note"]));
     let changes = diff(&old, &new, TODAY);
     assert_eq!(changes.len(), 1, "{changes:#?}");
-    assert_eq!(changes[0].compatibility, Compatibility::Breaking);
+    assert_eq!(changes[0].level, Level::Breaking);
     assert!(
-        changes[0].message.contains("request field became required"),
+        changes[0].message.contains("request property became required"),
         "{:?}",
         changes[0]
     );
@@ -138,17 +145,19 @@ fn new_required_request_field() {
     assert!(
         changes
             .iter()
-            .any(|c| c.compatibility == Compatibility::Breaking && c.message == "new required request field"),
+            .any(|c| c.level == Level::Breaking && c.message.starts_with("new required request property")),
         "{changes:#?}"
     );
 }
 
 #[test]
-fn parameter_narrowed() {
-    assert_breaking(
-        |d| d["paths"]["/store/orders/{orderId}"]["delete"]["parameters"][0]["schema"]["maximum"] = json!(1000),
+fn parameter_bound_set() {
+    // A bound where there was none may only state what the server already
+    // refused: a warning, as oasdiff's (a narrowed one is breaking).
+    assert_warning(
+        |d| d["paths"]["/store/orders/{orderId}"]["delete"]["parameters"][0]["schema"]["minimum"] = json!(5),
         "paths./store/orders/{orderId}.delete.parameters.path.orderId.schema",
-        "narrowed: new maximum 1000",
+        "bound set: minimum none -> 5",
     );
 }
 
@@ -165,22 +174,40 @@ fn enum_value_removed_from_a_parameter() {
     with_enum(json!(["pending"]))(&mut new);
     let changes = diff(&old, &new, TODAY);
     assert_eq!(changes.len(), 1, "{changes:#?}");
-    assert_eq!(changes[0].compatibility, Compatibility::Breaking);
-    assert_eq!(changes[0].message, "enum value \"shipped\" removed");
+    assert_eq!(changes[0].level, Level::Breaking);
+    assert_eq!(
+        changes[0].message,
+        "enum value \"shipped\" removed: requests with it now fail"
+    );
 }
 
 #[test]
 fn success_status_changed() {
-    assert_breaking(
-        |d| {
-            let responses = d["paths"]["/store/orders/{orderId}"]["delete"]["responses"]
-                .as_object_mut()
-                .unwrap();
-            let no_content = responses.remove("204").unwrap();
-            responses.insert("200".into(), no_content);
-        },
-        "paths./store/orders/{orderId}.delete.responses",
-        "success status changed from 204 to 200",
+    let old = base();
+    let mut new = old.clone();
+    let responses = new["paths"]["/store/orders/{orderId}"]["delete"]["responses"]
+        .as_object_mut()
+        .unwrap();
+    let no_content = responses.remove("204").unwrap();
+    responses.insert("200".into(), no_content);
+    let changes: Vec<(Level, String, String)> = diff(&old, &new, TODAY)
+        .into_iter()
+        .map(|c| (c.level, c.location, c.message))
+        .collect();
+    assert_eq!(
+        changes,
+        [
+            (
+                Level::Breaking,
+                "paths./store/orders/{orderId}.delete.responses.204".to_string(),
+                "success status 204 removed: clients that expect it fail".to_string()
+            ),
+            (
+                Level::Compatible,
+                "paths./store/orders/{orderId}.delete.responses.200".to_string(),
+                "new success status 200".to_string()
+            ),
+        ]
     );
 }
 
@@ -188,8 +215,8 @@ fn success_status_changed() {
 fn optional_field_added() {
     assert_compatible(
         |d| *order_property(d, "giftWrap") = json!({"type": "boolean"}),
-        "paths./store/orders.get.responses.200.schema.items.properties.giftWrap",
-        "response field added",
+        "paths./store/orders.get.responses.200.content.application/json.schema.items.properties.giftWrap",
+        "new response property",
     );
 }
 
@@ -223,12 +250,12 @@ fn removing_a_deprecated_operation_before_its_sunset_is_breaking() {
     new["paths"].as_object_mut().unwrap().remove("/pets/{petId}");
     let changes = diff(&old, &new, TODAY);
     assert_eq!(changes.len(), 1, "{changes:#?}");
-    assert_eq!(changes[0].compatibility, Compatibility::Breaking);
+    assert_eq!(changes[0].level, Level::Breaking);
     assert!(changes[0].message.contains("before its sunset date 2027-06-30"));
 
     // After the sunset date, the removal is expected.
     let changes = diff(&old, &new, "2027-07-01");
-    assert_eq!(changes[0].compatibility, Compatibility::Compatible, "{changes:#?}");
+    assert_eq!(changes[0].level, Level::Compatible, "{changes:#?}");
 }
 
 #[test]
@@ -248,7 +275,7 @@ fn response_enum_value_added_is_breaking() {
     *order_property(&mut new, "quantity") = json!({"type": "integer", "enum": [1, 2, 3]});
     let changes = diff(&old, &new, TODAY);
     assert_eq!(changes.len(), 1, "{changes:#?}");
-    assert_eq!(changes[0].compatibility, Compatibility::Breaking);
+    assert_eq!(changes[0].level, Level::Breaking);
 }
 
 #[test]
@@ -307,7 +334,7 @@ fn v1_to_v2_lists_every_breaking_change() {
     let v2: Value = serde_norway::from_str(&v2_text).unwrap();
     let breaking: Vec<String> = diff(&base(), &v2, TODAY)
         .into_iter()
-        .filter(|c| c.compatibility == Compatibility::Breaking)
+        .filter(|c| c.level == Level::Breaking)
         .map(|c| c.location)
         .collect();
     assert_eq!(
@@ -316,7 +343,7 @@ fn v1_to_v2_lists_every_breaking_change() {
             "components.schemas.Error",
             "components.schemas.Pet",
             "paths./pets/{petId}.get",
-            "paths./store/orders.get.responses.200.schema",
+            "paths./store/orders.get.responses.200.content.application/json.schema",
             "servers",
         ]
     );

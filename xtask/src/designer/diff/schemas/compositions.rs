@@ -1,0 +1,219 @@
+//! `oneOf`, `anyOf` and `allOf`: their members paired (by component name,
+//! or by position), each pair compared, and what was added or removed
+//! judged by direction.
+
+use serde_json::Value;
+
+use super::schema_ref;
+use crate::designer::diff::{Differ, Direction, Level};
+
+/// The alternatives of a `oneOf` or `anyOf`, and which keyword.
+pub(super) fn alternatives(schema: &Value) -> Option<(&'static str, &Vec<Value>)> {
+    ["oneOf", "anyOf"]
+        .into_iter()
+        .find_map(|key| schema.get(key).and_then(Value::as_array).map(|list| (key, list)))
+}
+
+/// Two lists of members (of a `oneOf`, `anyOf` or `allOf`) paired.
+struct Members<'a> {
+    /// Index in the new list, old member, new member.
+    pairs: Vec<(usize, &'a Value, &'a Value)>,
+    /// Only in the old list, with its index there.
+    removed: Vec<(usize, &'a Value)>,
+    /// Only in the new list, with its index there.
+    added: Vec<(usize, &'a Value)>,
+}
+
+/// Pairs the members of two lists: by component name where a member is a
+/// `$ref`, by position otherwise.
+fn pair_members<'a>(old: &'a [Value], new: &'a [Value]) -> Members<'a> {
+    let mut pairs = Vec::new();
+    let mut taken = vec![false; new.len()];
+    let mut removed = Vec::new();
+    for (i, o) in old.iter().enumerate() {
+        let found = match schema_ref(o) {
+            Some(name) => new.iter().position(|n| schema_ref(n) == Some(name)),
+            None => (i < new.len() && schema_ref(&new[i]).is_none()).then_some(i),
+        };
+        match found.filter(|j| !taken[*j]) {
+            Some(j) => {
+                taken[j] = true;
+                pairs.push((j, o, &new[j]));
+            }
+            None => removed.push((i, o)),
+        }
+    }
+    let added = new.iter().enumerate().filter(|(j, _)| !taken[*j]).collect();
+    Members { pairs, removed, added }
+}
+
+fn describe_member(member: &Value) -> String {
+    match schema_ref(member) {
+        Some(name) => format!("`{name}`"),
+        None => "an inline schema".to_string(),
+    }
+}
+
+impl Differ<'_> {
+    /// `oneOf`/`anyOf`. Gives whether to go on comparing the schemas'
+    /// own keywords.
+    pub(super) fn alternatives(
+        &mut self,
+        at: &str,
+        old: &Value,
+        new: &Value,
+        d: Direction,
+        path: &mut Vec<(String, String)>,
+    ) -> bool {
+        match (alternatives(old), alternatives(new)) {
+            (None, None) => true,
+            (None, Some((key, _))) => {
+                self.push(
+                    Level::Breaking,
+                    at,
+                    format!("the schema is now wrapped in a `{key}`: generated types change, and values of the old shape may not match"),
+                );
+                false
+            }
+            (Some((key, _)), None) => {
+                self.push(
+                    Level::Breaking,
+                    at,
+                    format!("the schema is no longer a `{key}`: generated types change"),
+                );
+                false
+            }
+            (Some((old_key, old_list)), Some((new_key, new_list))) => {
+                if old_key != new_key {
+                    self.push(Level::Warning, at, format!("`{old_key}` became `{new_key}`"));
+                }
+                let Members { pairs, removed, added } = pair_members(old_list, new_list);
+                for (i, member) in removed {
+                    let here = format!("{at}.{old_key}.{i}");
+                    match d {
+                        Direction::Request => self.push(
+                            Level::Breaking,
+                            &here,
+                            format!(
+                                "alternative {} removed: requests of that shape now fail",
+                                describe_member(member)
+                            ),
+                        ),
+                        Direction::Response => self.push(
+                            Level::Compatible,
+                            &here,
+                            format!("alternative {} is no longer sent", describe_member(member)),
+                        ),
+                    }
+                }
+                for (j, member) in added {
+                    let here = format!("{at}.{new_key}.{j}");
+                    match d {
+                        Direction::Request => self.push(
+                            Level::Compatible,
+                            &here,
+                            format!("new alternative {} accepted", describe_member(member)),
+                        ),
+                        Direction::Response => self.push(
+                            Level::Breaking,
+                            &here,
+                            format!(
+                                "new alternative {} may be sent: clients cannot read it",
+                                describe_member(member)
+                            ),
+                        ),
+                    }
+                }
+                for (j, o, n) in pairs {
+                    self.compare(&format!("{at}.{new_key}.{j}"), o, n, d, path);
+                }
+                self.discriminator(at, old, new);
+                true
+            }
+        }
+    }
+
+    fn discriminator(&mut self, at: &str, old: &Value, new: &Value) {
+        let property = |s: &Value| {
+            s.pointer("/discriminator/propertyName")
+                .and_then(Value::as_str)
+                .map(String::from)
+        };
+        match (property(old), property(new)) {
+            (None, Some(name)) => self.push(
+                Level::Compatible,
+                &format!("{at}.discriminator"),
+                format!("discriminator `{name}` added"),
+            ),
+            (Some(name), None) => self.push(
+                Level::Warning,
+                &format!("{at}.discriminator"),
+                format!("discriminator `{name}` removed: clients that chose the alternative by it must match by shape"),
+            ),
+            (Some(o), Some(n)) if o != n => self.push(
+                Level::Breaking,
+                &format!("{at}.discriminator"),
+                format!("discriminator property changed from `{o}` to `{n}`"),
+            ),
+            _ => {}
+        }
+    }
+
+    /// `allOf`: every part must hold. A part added to a request is a new
+    /// condition on what clients send; a part removed from a response is a
+    /// promise gone.
+    pub(super) fn all_of(
+        &mut self,
+        at: &str,
+        old: &Value,
+        new: &Value,
+        d: Direction,
+        path: &mut Vec<(String, String)>,
+    ) {
+        let list = |s: &Value| s.get("allOf").and_then(Value::as_array).cloned().unwrap_or_default();
+        let (old_list, new_list) = (list(old), list(new));
+        if old_list.is_empty() && new_list.is_empty() {
+            return;
+        }
+        let Members { pairs, removed, added } = pair_members(&old_list, &new_list);
+        for (i, member) in removed {
+            let here = format!("{at}.allOf.{i}");
+            match d {
+                Direction::Request => self.push(
+                    Level::Compatible,
+                    &here,
+                    format!("part {} removed: fewer conditions on requests", describe_member(member)),
+                ),
+                Direction::Response => self.push(
+                    Level::Breaking,
+                    &here,
+                    format!(
+                        "part {} removed: responses may no longer hold it",
+                        describe_member(member)
+                    ),
+                ),
+            }
+        }
+        for (j, member) in added {
+            let here = format!("{at}.allOf.{j}");
+            match d {
+                Direction::Request => self.push(
+                    Level::Breaking,
+                    &here,
+                    format!(
+                        "part {} added: requests must now also match it",
+                        describe_member(member)
+                    ),
+                ),
+                Direction::Response => self.push(
+                    Level::Compatible,
+                    &here,
+                    format!("part {} added", describe_member(member)),
+                ),
+            }
+        }
+        for (j, o, n) in pairs {
+            self.compare(&format!("{at}.allOf.{j}"), o, n, d, path);
+        }
+    }
+}
