@@ -87,44 +87,18 @@ impl Differ<'_> {
                 if old_key != new_key {
                     self.push(Level::Warning, at, format!("`{old_key}` became `{new_key}`"));
                 }
-                let Members { pairs, removed, added } = pair_members(old_list, new_list);
-                for (i, member) in removed {
-                    let here = format!("{at}.{old_key}.{i}");
-                    match d {
-                        Direction::Request => self.push(
-                            Level::Breaking,
-                            &here,
-                            format!(
-                                "alternative {} removed: requests of that shape now fail",
-                                describe_member(member)
-                            ),
-                        ),
-                        Direction::Response => self.push(
-                            Level::Compatible,
-                            &here,
-                            format!("alternative {} is no longer sent", describe_member(member)),
-                        ),
-                    }
-                }
-                for (j, member) in added {
-                    let here = format!("{at}.{new_key}.{j}");
-                    match d {
-                        Direction::Request => self.push(
-                            Level::Compatible,
-                            &here,
-                            format!("new alternative {} accepted", describe_member(member)),
-                        ),
-                        Direction::Response => self.push(
-                            Level::Breaking,
-                            &here,
-                            format!(
-                                "new alternative {} may be sent: clients cannot read it",
-                                describe_member(member)
-                            ),
-                        ),
-                    }
-                }
-                for (j, o, n) in pairs {
+                let members = pair_members(old_list, new_list);
+                // A choice: one gone refuses requests of its shape; one
+                // added is a shape clients cannot read.
+                let wording = Wording {
+                    removed_breaking: "alternative {} removed: requests of that shape now fail",
+                    removed: "alternative {} is no longer sent",
+                    added: "new alternative {} accepted",
+                    added_breaking: "new alternative {} may be sent: clients cannot read it",
+                };
+                let keys = (format!("{at}.{old_key}"), format!("{at}.{new_key}"));
+                self.unpaired(keys, &members, d, Direction::Request, &wording);
+                for (j, o, n) in members.pairs {
                     self.compare(&format!("{at}.{new_key}.{j}"), o, n, d, path);
                 }
                 self.discriminator(at, old, new);
@@ -175,45 +149,62 @@ impl Differ<'_> {
         if old_list.is_empty() && new_list.is_empty() {
             return;
         }
-        let Members { pairs, removed, added } = pair_members(&old_list, &new_list);
-        for (i, member) in removed {
-            let here = format!("{at}.allOf.{i}");
-            match d {
-                Direction::Request => self.push(
-                    Level::Compatible,
-                    &here,
-                    format!("part {} removed: fewer conditions on requests", describe_member(member)),
-                ),
-                Direction::Response => self.push(
-                    Level::Breaking,
-                    &here,
-                    format!(
-                        "part {} removed: responses may no longer hold it",
-                        describe_member(member)
-                    ),
-                ),
-            }
-        }
-        for (j, member) in added {
-            let here = format!("{at}.allOf.{j}");
-            match d {
-                Direction::Request => self.push(
-                    Level::Breaking,
-                    &here,
-                    format!(
-                        "part {} added: requests must now also match it",
-                        describe_member(member)
-                    ),
-                ),
-                Direction::Response => self.push(
-                    Level::Compatible,
-                    &here,
-                    format!("part {} added", describe_member(member)),
-                ),
-            }
-        }
-        for (j, o, n) in pairs {
+        let members = pair_members(&old_list, &new_list);
+        // Conditions that all hold: one added to a request is one more
+        // to meet; one removed from a response is a promise gone.
+        let wording = Wording {
+            removed_breaking: "part {} removed: responses may no longer hold it",
+            removed: "part {} removed: fewer conditions on requests",
+            added: "part {} added",
+            added_breaking: "part {} added: requests must now also match it",
+        };
+        let keys = (format!("{at}.allOf"), format!("{at}.allOf"));
+        self.unpaired(keys, &members, d, Direction::Response, &wording);
+        for (j, o, n) in members.pairs {
             self.compare(&format!("{at}.allOf.{j}"), o, n, d, path);
         }
     }
+
+    /// The members only one list has (each at its own list's index):
+    /// a removed one breaks clients in `removal_breaks`, an added one in
+    /// the other direction.
+    fn unpaired(
+        &mut self,
+        (old_at, new_at): (String, String),
+        members: &Members<'_>,
+        d: Direction,
+        removal_breaks: Direction,
+        wording: &Wording,
+    ) {
+        for (i, member) in &members.removed {
+            let (level, message) = match d == removal_breaks {
+                true => (Level::Breaking, wording.removed_breaking),
+                false => (Level::Compatible, wording.removed),
+            };
+            self.push(
+                level,
+                &format!("{old_at}.{i}"),
+                message.replace("{}", &describe_member(member)),
+            );
+        }
+        for (j, member) in &members.added {
+            let (level, message) = match d == removal_breaks {
+                true => (Level::Compatible, wording.added),
+                false => (Level::Breaking, wording.added_breaking),
+            };
+            self.push(
+                level,
+                &format!("{new_at}.{j}"),
+                message.replace("{}", &describe_member(member)),
+            );
+        }
+    }
+}
+
+/// What a member only one side has means, `{}` standing for the member.
+struct Wording {
+    removed_breaking: &'static str,
+    removed: &'static str,
+    added: &'static str,
+    added_breaking: &'static str,
 }
