@@ -394,6 +394,18 @@ fn rules() -> Vec<Rule> {
             "headers.x-rate.schema",
             "type changed from `integer` to `string`",
         ),
+        rule(
+            "an operationId changed",
+            doc("      responses:\n        '204': {description: done}", ""),
+            {
+                let mut d = doc("      responses:\n        '204': {description: done}", "");
+                d["paths"]["/things"]["post"]["operationId"] = serde_json::json!("createThing");
+                d
+            },
+            Warning,
+            "paths./things.post",
+            "operationId changed from `addThing` to `createThing`",
+        ),
         // Security.
         rule(
             "security required where there was none",

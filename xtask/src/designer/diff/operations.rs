@@ -124,6 +124,14 @@ impl Differ<'_> {
     }
 
     fn operation(&mut self, location: &str, old: &Operation<'_>, new: &Operation<'_>) {
+        let (old_id, new_id) = (text(old.op, "operationId"), text(new.op, "operationId"));
+        if old_id != new_id && !old_id.is_empty() {
+            self.push(
+                Level::Warning,
+                location,
+                format!("operationId changed from `{old_id}` to `{new_id}`: the wire is the same, but generated clients name the method after it"),
+            );
+        }
         self.deprecation(location, "operation", old.op, new.op);
         self.security(location, old.op, new.op);
         self.parameters(location, old, new);

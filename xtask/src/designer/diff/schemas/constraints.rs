@@ -74,7 +74,12 @@ impl Differ<'_> {
         if o == n {
             return;
         }
-        let wider = |from: &str, to: &str| matches!((from, to), ("int32", "int64") | ("float", "double"));
+        let wider = |from: &str, to: &str| {
+            matches!(
+                (from, to),
+                ("int32", "int64") | ("int32", "bigint") | ("int64", "bigint") | ("float", "double")
+            )
+        };
         let level = match d {
             _ if o.is_empty() => match d {
                 Direction::Request => Level::Warning,
