@@ -227,20 +227,20 @@ impl Differ<'_> {
                 .join(" or ")
         };
         let message = format!("security changed from {} to {}", describe(&old_req), describe(&new_req));
-        // Each new alternative is one a client may already meet (the same
-        // schemes with no more scopes) or not.
-        let met = |new: &BTreeMap<String, BTreeSet<String>>| {
-            old_req.iter().any(|old| {
-                new.iter()
-                    .all(|(scheme, scopes)| old.get(scheme).is_some_and(|old_scopes| scopes.is_subset(old_scopes)))
-            })
+        // A client meets a requirement when it sends every scheme it names
+        // with at least its scopes: each old alternative must still meet a
+        // new one, or the clients that chose it now get 401 or 403.
+        let meets = |old: &BTreeMap<String, BTreeSet<String>>, new: &BTreeMap<String, BTreeSet<String>>| {
+            new.iter()
+                .all(|(scheme, scopes)| old.get(scheme).is_some_and(|old_scopes| scopes.is_subset(old_scopes)))
         };
+        let every_client_still_passes = old_req.iter().all(|old| new_req.iter().any(|new| meets(old, new)));
         let level = match (open(&old_req), open(&new_req)) {
             (_, true) => Level::Compatible,
             // oasdiff reports adding security as information; clients
             // that sent no credentials now get 401, so we warn.
             (true, false) => Level::Warning,
-            (false, false) if new_req.iter().any(met) => Level::Compatible,
+            (false, false) if every_client_still_passes => Level::Compatible,
             (false, false) => Level::Warning,
         };
         self.push(level, &at, message);
