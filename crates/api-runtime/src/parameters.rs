@@ -234,9 +234,12 @@ fn path_variables(route: &str, path: &str) -> Vec<(String, String)> {
         .into_iter()
         .zip(path)
         .filter_map(|(template, segment)| {
-            let name = template.strip_prefix('{')?.strip_suffix('}')?;
-            let value = percent_encoding::percent_decode_str(segment).decode_utf8_lossy();
-            Some((name.to_string(), value.into_owned()))
+            // `{Sid}.json`: the text around the variable is not its value.
+            let template = api_shared::routes::Segment::parse(template);
+            let name = template.variable()?.to_string();
+            let raw = template.value(segment).unwrap_or(segment);
+            let value = percent_encoding::percent_decode_str(raw).decode_utf8_lossy();
+            Some((name, value.into_owned()))
         })
         .collect()
 }
@@ -336,6 +339,11 @@ mod tests {
         assert_eq!(
             path_variables("/user/{username}", "/user/"),
             [("username".to_string(), String::new())]
+        );
+        // A variable with text around it: the text is not its value.
+        assert_eq!(
+            path_variables("/Calls/{Sid}.json", "/Calls/CA%2012.json"),
+            [("Sid".to_string(), "CA 12".to_string())]
         );
     }
 }

@@ -8,17 +8,65 @@ use std::collections::BTreeMap;
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
 pub enum Segment {
     Literal(String),
+    /// A whole segment: `{petId}`.
     Variable(String),
+    /// One variable with literal text around it: `{Sid}.json`,
+    /// `v{version}`. dropshot's router has none; the dispatch matches it.
+    Pattern {
+        prefix: String,
+        name: String,
+        suffix: String,
+    },
+}
+
+impl Segment {
+    /// Reads one segment of a template: a segment with more than one
+    /// variable (which could not be split unambiguously) reads as a
+    /// literal; the generator refuses it first.
+    pub fn parse(segment: &str) -> Segment {
+        let (Some(open), Some(close)) = (segment.find('{'), segment.find('}')) else {
+            return Segment::Literal(segment.to_string());
+        };
+        let name = segment.get(open + 1..close).unwrap_or_default();
+        let (prefix, suffix) = (&segment[..open], &segment[close + 1..]);
+        if open > close || name.is_empty() || segment.matches('{').count() > 1 || segment.matches('}').count() > 1 {
+            return Segment::Literal(segment.to_string());
+        }
+        match prefix.is_empty() && suffix.is_empty() {
+            true => Segment::Variable(name.to_string()),
+            false => Segment::Pattern {
+                prefix: prefix.to_string(),
+                name: name.to_string(),
+                suffix: suffix.to_string(),
+            },
+        }
+    }
+
+    /// The variable's name, if the segment has one.
+    pub fn variable(&self) -> Option<&str> {
+        match self {
+            Segment::Literal(_) => None,
+            Segment::Variable(name) | Segment::Pattern { name, .. } => Some(name),
+        }
+    }
+
+    /// The variable's value in a request's segment (as given: decoded or
+    /// not), when the segment matches; `Some("")` for a literal that does.
+    pub fn value<'a>(&self, given: &'a str) -> Option<&'a str> {
+        match self {
+            Segment::Literal(literal) => (literal == given).then_some(""),
+            Segment::Variable(_) => Some(given),
+            Segment::Pattern { prefix, suffix, .. } => given
+                .strip_prefix(prefix.as_str())
+                .and_then(|rest| rest.strip_suffix(suffix.as_str()))
+                // The variable stands for at least one character.
+                .filter(|value| !value.is_empty()),
+        }
+    }
 }
 
 pub fn segments(path: &str) -> Vec<Segment> {
-    path.split('/')
-        .filter(|s| !s.is_empty())
-        .map(|s| match s.strip_prefix('{').and_then(|s| s.strip_suffix('}')) {
-            Some(name) => Segment::Variable(name.to_string()),
-            None => Segment::Literal(s.to_string()),
-        })
-        .collect()
+    path.split('/').filter(|s| !s.is_empty()).map(Segment::parse).collect()
 }
 
 pub fn template(segments: &[Segment]) -> String {
@@ -27,6 +75,7 @@ pub fn template(segments: &[Segment]) -> String {
         .map(|s| match s {
             Segment::Literal(l) => l.clone(),
             Segment::Variable(v) => format!("{{{v}}}"),
+            Segment::Pattern { prefix, name, suffix } => format!("{prefix}{{{name}}}{suffix}"),
         })
         .collect();
     format!("/{}", parts.join("/"))
@@ -56,9 +105,22 @@ pub fn routes(paths: &[&str]) -> Vec<String> {
         // the router's tree: they take the first variable seen there.
         let mut nodes: BTreeMap<Vec<Segment>, Option<String>> = BTreeMap::new();
         for route in out.iter().filter(|r| r.len() > position) {
-            let variable = nodes.entry(route[..position].to_vec()).or_default();
-            if let (None, Segment::Variable(name)) = (&variable, &route[position]) {
-                *variable = Some(name.clone());
+            let prefix = &route[..position];
+            let variable = nodes.entry(prefix.to_vec()).or_default();
+            // A pattern is a variable to dropshot's router. A name the
+            // route already has above (`/store/{orderId}/{orderId}`, when a
+            // sibling's variable took a literal's place) gets a suffix:
+            // the router needs each once, and the generated layer reads
+            // the spec's names from the spec's path anyway.
+            if let (None, Some(name)) = (&variable, route[position].variable()) {
+                let taken: Vec<&str> = prefix.iter().filter_map(Segment::variable).collect();
+                let mut unique = name.to_string();
+                let mut n = 2;
+                while taken.contains(&unique.as_str()) {
+                    unique = format!("{name}_{n}");
+                    n += 1;
+                }
+                *variable = Some(unique);
             }
         }
         for route in out.iter_mut().filter(|r| r.len() > position) {
@@ -71,18 +133,57 @@ pub fn routes(paths: &[&str]) -> Vec<String> {
 }
 
 /// The order in which endpoints are tried: at the first position where
-/// one path has a literal and another a variable, the literal comes
-/// first. (A key, so that paths of any length sort by a total order.)
-pub fn specificity(path: &str) -> Vec<bool> {
+/// paths differ in kind, a literal comes first, then a pattern
+/// (`{Sid}.json`), then a whole variable. (A key, so that paths of any
+/// length sort by a total order.)
+pub fn specificity(path: &str) -> Vec<u8> {
     segments(path)
         .iter()
-        .map(|segment| matches!(segment, Segment::Variable(_)))
+        .map(|segment| match segment {
+            Segment::Literal(_) => 0,
+            Segment::Pattern { .. } => 1,
+            Segment::Variable(_) => 2,
+        })
         .collect()
 }
 
 #[cfg(test)]
 mod tests {
-    use super::routes;
+    use super::{Segment, routes, specificity};
+
+    #[test]
+    fn a_segment_is_a_literal_a_variable_or_a_variable_with_text_around_it() {
+        assert_eq!(Segment::parse("pets"), Segment::Literal("pets".into()));
+        assert_eq!(Segment::parse("{petId}"), Segment::Variable("petId".into()));
+        let json = Segment::parse("{Sid}.json");
+        assert_eq!(json.variable(), Some("Sid"));
+        assert_eq!(json.value("CA1.json"), Some("CA1"));
+        assert_eq!(json.value(".json"), None);
+        assert_eq!(json.value("CA1.xml"), None);
+        assert_eq!(Segment::parse("v{major}").value("v2"), Some("2"));
+        // Two variables in one segment cannot be split: a literal (the
+        // generator refuses it).
+        assert!(matches!(Segment::parse("{name}-{version}.zip"), Segment::Literal(_)));
+        // Literal first, then a pattern, then a whole variable.
+        let mut paths = ["/calls/{sid}", "/calls/{sid}.json", "/calls/summary"];
+        paths.sort_by_key(|p| specificity(p));
+        assert_eq!(paths, ["/calls/summary", "/calls/{sid}.json", "/calls/{sid}"]);
+    }
+
+    #[test]
+    fn a_route_names_each_variable_once() {
+        let paths = ["/store/receipt-{orderId}", "/store/orders/{orderId}"];
+        assert_eq!(routes(&paths), ["/store/{orderId}", "/store/{orderId}/{orderId_2}"]);
+    }
+
+    #[test]
+    fn a_variable_with_text_around_it_routes_as_a_variable() {
+        let paths = ["/Calls/{Sid}.json", "/Calls/{CallSid}/Events.json", "/Calls.json"];
+        assert_eq!(
+            routes(&paths),
+            ["/Calls/{Sid}", "/Calls/{Sid}/Events.json", "/Calls.json"]
+        );
+    }
 
     #[test]
     fn a_path_the_router_can_hold_is_its_own_route() {

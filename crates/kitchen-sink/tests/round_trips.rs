@@ -699,3 +699,31 @@ async fn a_read_only_property_is_the_servers_to_give() {
     assert_eq!(again.body["revision"], 2, "the server's count, not the caller's");
     sink.stop().await;
 }
+
+#[tokio::test]
+async fn a_variable_with_text_around_it_is_routed() {
+    let sink = Sink::start().await;
+    let client = sink.client();
+    client.create_order(None, None, &new_order(1, 1)).await.unwrap();
+    let order = NonZeroU64::new(1).unwrap();
+    // `/orders/{orderId}.json`, text around a variable: the client's, and
+    // raw requests, beside `/orders/{orderId}` (which a `.json` that is not
+    // an id does not reach).
+    let downloaded = client.download_order(order).await.unwrap().into_inner();
+    assert_eq!(downloaded.id, 1);
+    let raw = send(sink.request(Method::GET, "/orders/1.json")).await;
+    assert_eq!((raw.status, &raw.body["id"]), (200, &json!(1)));
+    let plain = send(sink.request(Method::GET, "/orders/1")).await;
+    assert_eq!(
+        (plain.status, plain.header("etag").is_some()),
+        (200, true),
+        "getOrder answers /orders/1"
+    );
+    send(sink.request(Method::GET, "/orders/x.json"))
+        .await
+        .assert_error(400, "invalid_parameter", &["orderId"]);
+    send(sink.request(Method::GET, "/orders/9.json"))
+        .await
+        .assert_error(404, "not_found", &["order 9"]);
+    sink.stop().await;
+}

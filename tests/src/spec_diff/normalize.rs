@@ -51,7 +51,8 @@ fn problem_details_alone(doc: &mut Value, source: &Value) {
 
 /// dropshot's router cannot hold a literal segment beside a variable
 /// (`/orders/summary` beside `/orders/{orderId}`), nor two variable names
-/// at one position, and its endpoint macro has no `TRACE`: the runtime's
+/// at one position, nor text around a variable (`/orders/{orderId}.json`),
+/// and its endpoint macro has no `TRACE`: the runtime's
 /// dispatch (`api_runtime::routing`) serves those operations, and
 /// dropshot's document lists none of them. Which ones those are comes from the
 /// tables' paths, through the same routing; they are left out of the

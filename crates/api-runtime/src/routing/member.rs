@@ -36,10 +36,11 @@ impl<C: ServerContext> Member<C> {
     /// its literals are where they are.
     pub(super) fn matches(&self, request: &[String]) -> bool {
         self.path.len() == request.len()
-            && self.path.iter().zip(request).all(|(segment, given)| match segment {
-                Segment::Literal(literal) => literal == given,
-                Segment::Variable(_) => true,
-            })
+            && self
+                .path
+                .iter()
+                .zip(request)
+                .all(|(segment, given)| segment.value(given).is_some())
     }
 
     /// Whether a request's segments as written (empty ones kept) are this
@@ -109,5 +110,9 @@ pub(super) fn template_matches(template: &[String], written: &[String]) -> bool 
         && template
             .iter()
             .zip(written)
-            .all(|(segment, given)| (segment.starts_with('{') && segment.ends_with('}')) || segment == given)
+            .all(|(segment, given)| match Segment::parse(segment) {
+                // An empty variable is what the empty-segment handling is for.
+                Segment::Variable(_) => true,
+                segment => segment.value(given).is_some(),
+            })
 }

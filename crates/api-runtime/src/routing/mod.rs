@@ -25,8 +25,8 @@ use crate::not_allowed::ApiDescriptionError;
 mod empty_segments;
 mod member;
 
-use api_shared::routes::{Segment, segments, specificity, template};
 pub use api_shared::routes::{routes, served_by_dispatch};
+use api_shared::routes::{segments, specificity, template};
 use empty_segments::with_empty_variables;
 use member::{Member, request_segments};
 
@@ -44,10 +44,7 @@ struct RouteVariable {
 fn route_parameters(route: &str) -> Vec<ApiEndpointParameter> {
     segments(route)
         .into_iter()
-        .filter_map(|segment| match segment {
-            Segment::Variable(name) => Some(name),
-            Segment::Literal(_) => None,
-        })
+        .filter_map(|segment| segment.variable().map(String::from))
         .map(|name| {
             let metadata =
                 <dropshot::Path<RouteVariable> as SharedExtractor>::metadata(ApiEndpointBodyContentType::Json);

@@ -4348,6 +4348,62 @@ Arguments:
             _ => Err(Error::UnexpectedResponse(response)),
         }
     }
+    /**An order as a JSON file
+
+A variable with text around it in one segment, as Twilio's paths have (`/Calls/{Sid}.json`): dropshot's router has no such segment, so the runtime's dispatch matches it, before `/orders/{orderId}`.
+
+Sends a `GET` request to `/orders/{orderId}.json`
+
+Arguments:
+- `order_id`: The order's id.
+*/
+    pub async fn download_order<'a>(
+        &'a self,
+        order_id: ::std::num::NonZeroU64,
+    ) -> Result<ResponseValue<types::Order>, Error<types::Error>> {
+        let url = format!(
+            "{}/orders/{}.json", self.baseurl, encode_path(& order_id.to_string()),
+        );
+        let mut header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
+        header_map
+            .append(
+                ::reqwest::header::HeaderName::from_static("api-version"),
+                ::reqwest::header::HeaderValue::from_static(Self::api_version()),
+            );
+        #[allow(unused_mut)]
+        let mut request = self
+            .client
+            .get(url)
+            .header(
+                ::reqwest::header::ACCEPT,
+                ::reqwest::header::HeaderValue::from_static("application/json"),
+            )
+            .headers(header_map)
+            .build()?;
+        let info = OperationInfo {
+            operation_id: "download_order",
+        };
+        self.pre(&mut request, &info).await?;
+        let result = self.exec(request, &info).await;
+        self.post(&result, &info).await?;
+        let response = result?;
+        match response.status().as_u16() {
+            200u16 => ResponseValue::from_response(response).await,
+            400u16 => {
+                Err(Error::ErrorResponse(ResponseValue::from_response(response).await?))
+            }
+            401u16 => {
+                Err(Error::ErrorResponse(ResponseValue::from_response(response).await?))
+            }
+            404u16 => {
+                Err(Error::ErrorResponse(ResponseValue::from_response(response).await?))
+            }
+            500u16..=599u16 => {
+                Err(Error::ErrorResponse(ResponseValue::from_response(response).await?))
+            }
+            _ => Err(Error::UnexpectedResponse(response)),
+        }
+    }
     /**The order's shipping label, as an image
 
 Sends a `GET` request to `/orders/{orderId}/label`
@@ -5672,6 +5728,7 @@ impl Credentials {
             "delete_order" => &[&[SecurityScheme::BearerAuth]],
             "head_order" => &[&[SecurityScheme::BearerAuth]],
             "update_order" => &[&[SecurityScheme::BearerAuth]],
+            "download_order" => &[&[SecurityScheme::BearerAuth]],
             "pay_order" => &[&[SecurityScheme::BearerAuth]],
             "ship_order" => &[&[SecurityScheme::BearerAuth]],
             "upload_document" => &[&[SecurityScheme::BearerAuth]],

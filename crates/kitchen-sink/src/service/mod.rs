@@ -229,6 +229,13 @@ impl KitchenSinkHandlers for Service {
         }
     }
 
+    async fn download_order(&self, _: &Caller, order_id: NonZeroU64) -> DownloadOrderResponse {
+        match self.state().orders.get(&id_of(order_id)) {
+            Some(stored) => DownloadOrderResponse::Ok(Json::from(stored.order.clone())),
+            None => DownloadOrderResponse::NotFound(not_found("order", order_id)),
+        }
+    }
+
     async fn head_order(&self, _: &Caller, order_id: NonZeroU64) -> HeadOrderResponse {
         match self.state().orders.get(&id_of(order_id)) {
             Some(stored) => HeadOrderResponse::Ok(HeadOrderOkHeaders { e_tag: stored.etag() }),
