@@ -86,10 +86,40 @@ fn path_variable(segment: &str) -> Option<Result<&str, String>> {
     })
 }
 
-/// The variables of a path template, in order.
+/// The variables of a path template, in order: every `{name}` in its
+/// text, so that a segment the router refuses (`{name}-{version}.zip`)
+/// still names its variables and its parameters are not refused again.
 pub fn path_variables(path: &str) -> Vec<&str> {
-    path.split('/')
-        .filter_map(path_variable)
-        .filter_map(Result::ok)
-        .collect()
+    let mut out = Vec::new();
+    let mut rest = path;
+    while let Some(open) = rest.find('{') {
+        let after = &rest[open + 1..];
+        match after.find(['{', '}']) {
+            Some(close) if after[close..].starts_with('}') => {
+                if close > 0 {
+                    out.push(&after[..close]);
+                }
+                rest = &after[close + 1..];
+            }
+            Some(close) => rest = &after[close..],
+            None => break,
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::path_variables;
+
+    #[test]
+    fn every_variable_a_path_names() {
+        assert_eq!(path_variables("/pets/{petId}/photos"), ["petId"]);
+        assert_eq!(path_variables("/Calls/{Sid}.json"), ["Sid"]);
+        assert_eq!(
+            path_variables("/p/{group}/{name}-{version}.zip"),
+            ["group", "name", "version"]
+        );
+        assert_eq!(path_variables("/a/{{b}/{}"), ["b"]);
+    }
 }
