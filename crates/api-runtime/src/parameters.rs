@@ -235,11 +235,13 @@ fn path_variables(route: &str, path: &str) -> Vec<(String, String)> {
         .zip(path)
         .filter_map(|(template, segment)| {
             // `{Sid}.json`: the text around the variable is not its value.
-            let template = api_shared::routes::Segment::parse(template);
-            let name = template.variable()?.to_string();
-            let raw = template.value(segment).unwrap_or(segment);
+            let (prefix, name, suffix) = api_shared::routes::split_variable(template)?;
+            let raw = segment
+                .strip_prefix(prefix)
+                .and_then(|rest| rest.strip_suffix(suffix))
+                .unwrap_or(segment);
             let value = percent_encoding::percent_decode_str(raw).decode_utf8_lossy();
-            Some((name, value.into_owned()))
+            Some((name.to_string(), value.into_owned()))
         })
         .collect()
 }

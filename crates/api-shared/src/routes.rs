@@ -24,17 +24,10 @@ impl Segment {
     /// variable (which could not be split unambiguously) reads as a
     /// literal; the generator refuses it first.
     pub fn parse(segment: &str) -> Segment {
-        let (Some(open), Some(close)) = (segment.find('{'), segment.find('}')) else {
-            return Segment::Literal(segment.to_string());
-        };
-        let name = segment.get(open + 1..close).unwrap_or_default();
-        let (prefix, suffix) = (&segment[..open], &segment[close + 1..]);
-        if open > close || name.is_empty() || segment.matches('{').count() > 1 || segment.matches('}').count() > 1 {
-            return Segment::Literal(segment.to_string());
-        }
-        match prefix.is_empty() && suffix.is_empty() {
-            true => Segment::Variable(name.to_string()),
-            false => Segment::Pattern {
+        match split_variable(segment) {
+            None => Segment::Literal(segment.to_string()),
+            Some(("", name, "")) => Segment::Variable(name.to_string()),
+            Some((prefix, name, suffix)) => Segment::Pattern {
                 prefix: prefix.to_string(),
                 name: name.to_string(),
                 suffix: suffix.to_string(),
@@ -63,6 +56,16 @@ impl Segment {
                 .filter(|value| !value.is_empty()),
         }
     }
+}
+
+/// A segment with one variable, as `(prefix, name, suffix)`
+/// (`{Sid}.json` → `("", "Sid", ".json")`), borrowed: what [`Segment::parse`]
+/// reads, for callers that read a template on every request.
+pub fn split_variable(segment: &str) -> Option<(&str, &str, &str)> {
+    let (open, close) = (segment.find('{')?, segment.find('}')?);
+    let name = segment.get(open + 1..close)?;
+    let one = segment.matches('{').count() == 1 && segment.matches('}').count() == 1;
+    (one && !name.is_empty()).then(|| (&segment[..open], name, &segment[close + 1..]))
 }
 
 pub fn segments(path: &str) -> Vec<Segment> {
