@@ -42,7 +42,7 @@ base=$(serving "$work/petstore.out")
 key=$(grep -o 'psk_[0-9]*_[0-9a-f]*' "$work/petstore.out" | head -n 1)
 [ -n "$base" ] && [ -n "$key" ] || { echo "the server did not start:"; cat "$work/petstore.err"; exit 1; }
 
-"$venv/bin/st" run openapi/petstore.yaml \
+"$venv/bin/st" --config-file .ci/schemathesis-v1.toml run openapi/petstore.yaml \
   --url "$base" \
   --header "Authorization: Bearer $key" \
   --checks all \

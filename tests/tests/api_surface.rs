@@ -36,6 +36,65 @@ fn client_method<'a>(file: &'a syn::File, name: &str) -> Option<&'a syn::ImplIte
     })
 }
 
+/// A builder-interface operation's setters (`.name(Type)`, the parameters
+/// by name), its `send` and its page `stream`, from `mod builder`; nothing
+/// for a positional client.
+fn builder_surface(client: &syn::File, builder: &str) -> String {
+    let Some(items) = client.items.iter().find_map(|item| match item {
+        syn::Item::Mod(m) if m.ident == "builder" => m.content.as_ref().map(|(_, items)| items),
+        _ => None,
+    }) else {
+        return String::new();
+    };
+    let is_builder = |imp: &syn::ItemImpl| matches!(&*imp.self_ty, syn::Type::Path(p) if p.path.segments.last().is_some_and(|s| s.ident == builder));
+    // The builder's own impl, and the page stream's (an impl of
+    // `builder::Op` outside the module).
+    let methods = items
+        .iter()
+        .chain(&client.items)
+        .filter_map(|item| match item {
+            syn::Item::Impl(imp) if imp.trait_.is_none() && is_builder(imp) => Some(&imp.items),
+            _ => None,
+        })
+        .flatten()
+        .filter_map(|item| match item {
+            syn::ImplItem::Fn(f) if f.sig.ident != "new" => Some(f),
+            _ => None,
+        });
+    let (mut setters, mut rest) = (Vec::new(), String::new());
+    for method in methods {
+        let bound = method
+            .sig
+            .generics
+            .where_clause
+            .as_ref()
+            .and_then(|w| w.predicates.first());
+        match bound {
+            Some(syn::WherePredicate::Type(bound)) => {
+                let target = bound
+                    .bounds
+                    .first()
+                    .map(|b| quote::quote!(#b).to_string())
+                    .unwrap_or_default();
+                let target = target
+                    .trim_start_matches("std :: convert :: TryInto <")
+                    .trim_end_matches('>')
+                    .replace(' ', "");
+                setters.push(format!(".{}({target})", method.sig.ident));
+            }
+            _ => rest.push_str(&format!(
+                "  {:<10} {}\n",
+                format!("{}:", method.sig.ident),
+                render_signature(&method.sig)
+            )),
+        }
+    }
+    if setters.is_empty() && rest.is_empty() {
+        return String::new();
+    }
+    format!("  builder:   {}\n{rest}", setters.join(" "))
+}
+
 fn trait_method<'a>(file: &'a syn::File, trait_name: &str, name: &str) -> Option<&'a syn::TraitItemFn> {
     file.items.iter().find_map(|item| match item {
         syn::Item::Trait(t) if t.ident == trait_name => t.items.iter().find_map(|i| match i {
@@ -112,6 +171,10 @@ fn surface(spec: &serde_json::Value, client: &str, server: &str, handlers: &str)
                         "  client:    {deprecated}{}\n",
                         render_signature(&client_fn.sig)
                     ));
+                    out.push_str(&builder_surface(&client, &pascal(id)));
+                    if let Some(stream) = client_method(&client, &format!("{name}_stream")) {
+                        out.push_str(&format!("  stream:    {}\n", render_signature(&stream.sig)));
+                    }
                 }
                 // Only an operation the client says it leaves out.
                 None => {

@@ -8,7 +8,7 @@ use std::num::NonZeroU32;
 
 use chrono::{DateTime, Utc};
 use petstore_client::v2::types::{self, ListOrdersCursor, OrderStatus};
-use petstore_client::v2::{Client, Error as ClientError};
+use petstore_client::v2::{Client, Error as ClientError, builder};
 use petstore_server::storage::{ImportData, Storage};
 use petstore_tests::harness::{TestServer, assert_error_body, send};
 use petstore_tests::on_both_backends;
@@ -23,25 +23,41 @@ struct Filters {
     complete: Option<bool>,
 }
 
+/// A listOrders request with these filters, by name (the builder).
+fn filtered<'a>(client: &'a Client, filters: &Filters) -> builder::ListOrders<'a> {
+    let mut request = client.list_orders();
+    if let Some(status) = filters.status {
+        request = request.status(status);
+    }
+    if let Some(pet_id) = filters.pet_id {
+        request = request.pet_id(pet_id);
+    }
+    if let Some(from) = filters.ship_date_from {
+        request = request.ship_date_from(from);
+    }
+    if let Some(to) = filters.ship_date_to {
+        request = request.ship_date_to(to);
+    }
+    if let Some(complete) = filters.complete {
+        request = request.complete(complete);
+    }
+    request
+}
+
 async fn page(
     client: &Client,
     filters: &Filters,
     limit: Option<u32>,
     cursor: Option<&str>,
 ) -> Result<types::OrderPage, ClientError<types::Problem>> {
-    let cursor = cursor.map(|c| ListOrdersCursor::try_from(c).unwrap());
-    client
-        .list_orders(
-            filters.complete,
-            cursor.as_ref(),
-            limit.and_then(NonZeroU32::new),
-            filters.pet_id,
-            filters.ship_date_from.as_ref(),
-            filters.ship_date_to.as_ref(),
-            filters.status,
-        )
-        .await
-        .map(|response| response.into_inner())
+    let mut request = filtered(client, filters);
+    if let Some(limit) = limit.and_then(NonZeroU32::new) {
+        request = request.limit(limit);
+    }
+    if let Some(cursor) = cursor {
+        request = request.cursor(ListOrdersCursor::try_from(cursor).unwrap());
+    }
+    request.send().await.map(|response| response.into_inner())
 }
 
 /// Every page, following `nextCursor`: the ids, in the order served.
@@ -317,16 +333,19 @@ async fn a_cancel_through_either_version_is_seen_at_once_through_the_other(serve
     assert!(v1_ids(v1.list_orders().await.unwrap().into_inner()).contains(&5));
     assert!(walk(&v2, &Filters::default(), 100).await.contains(&6));
     assert!(walk(&v2, &Filters::default(), 100).await.contains(&5));
-    assert_eq!(v2.cancel_order(5).await.unwrap().status().as_u16(), 204);
+    assert_eq!(
+        v2.cancel_order().order_id(5).send().await.unwrap().status().as_u16(),
+        204
+    );
     assert!(!v1_ids(v1.list_orders().await.unwrap().into_inner()).contains(&5));
     assert!(!walk(&v2, &Filters::default(), 100).await.contains(&5));
 
     assert_eq!(v1.cancel_order(6).await.unwrap().status().as_u16(), 204);
     assert!(!walk(&v2, &Filters::default(), 100).await.contains(&6));
     // Cancelled through one version, it is gone for the other too.
-    let (status, body) = problem(v2.cancel_order(6).await);
+    let (status, body) = problem(v2.cancel_order().order_id(6).send().await);
     assert_eq!((status, body.code.as_str()), (404, "order_not_found"));
-    let (status, body) = problem(v2.cancel_order(3).await);
+    let (status, body) = problem(v2.cancel_order().order_id(3).send().await);
     assert_eq!((status, body.code.as_str()), (409, "order_already_shipped"));
     assert!(body.message.contains("shipped"));
 }
@@ -356,7 +375,7 @@ async fn a_walk_during_cancels_and_imports_returns_each_survivor_once(server: &T
         }
         let status = match n % 2 {
             0 => v1.cancel_order(id).await.ok().map(|r| r.status()),
-            _ => v2.cancel_order(id).await.ok().map(|r| r.status()),
+            _ => v2.cancel_order().order_id(id).send().await.ok().map(|r| r.status()),
         };
         assert_eq!(status.map(|s| s.as_u16()), Some(204));
         cancelled.insert(id);
@@ -383,6 +402,53 @@ async fn a_walk_during_cancels_and_imports_returns_each_survivor_once(server: &T
         );
     }
     assert!(!walked_set.contains(&7) && !walked_set.contains(&1001));
+}
+
+/// The client's page stream (generated from the spec's `x-pagination`)
+/// walks 10,000 orders, filtered by pet, while a quarter of them are
+/// cancelled through both versions: every order that stayed uncancelled
+/// comes once, in ascending order, and none of another pet.
+async fn the_stream_walks_10000_orders_while_orders_are_cancelled(server: &TestServer) {
+    use futures::TryStreamExt;
+    const PET: i64 = 77;
+    let ids = 10_000..20_000i64;
+    let orders: ImportData = serde_json::from_value(serde_json::json!({
+        "pets": [{"id": PET, "name": "Walker"}],
+        "orders": ids.clone().map(|id| serde_json::json!({"id": id, "petId": PET, "status": "pending"})).collect::<Vec<_>>(),
+    }))
+    .unwrap();
+    server.storage.import(&orders).await.unwrap();
+    let (v1, v2) = (server.client(), server.v2_client());
+    v1.cancel_order(10_000).await.unwrap();
+    let walker = tokio::spawn({
+        let v2 = server.v2_client();
+        async move {
+            let filters = Filters {
+                pet_id: Some(PET),
+                ..Filters::default()
+            };
+            let stream = filtered(&v2, &filters).limit(100).stream();
+            stream.map_ok(|order| order.id).try_collect::<Vec<i64>>().await
+        }
+    });
+    let mut cancelled = BTreeSet::from([10_000]);
+    for (n, id) in ids.clone().skip(1).step_by(4).enumerate() {
+        let status = match n % 2 {
+            0 => v1.cancel_order(id).await.ok().map(|r| r.status()),
+            _ => v2.cancel_order().order_id(id).send().await.ok().map(|r| r.status()),
+        };
+        assert_eq!(status.map(|s| s.as_u16()), Some(204), "cancelling {id}");
+        cancelled.insert(id);
+    }
+    let walked = walker.await.unwrap().unwrap();
+    assert!(walked.windows(2).all(|w| w[0] < w[1]), "strictly ascending: each once");
+    assert!(walked.iter().all(|id| ids.contains(id)), "only pet {PET}'s orders");
+    let walked: BTreeSet<i64> = walked.into_iter().collect();
+    let survivors: BTreeSet<i64> = ids.filter(|id| !cancelled.contains(id)).collect();
+    assert_eq!(survivors.len(), 7_499);
+    let missing: Vec<_> = survivors.difference(&walked).take(5).collect();
+    assert!(missing.is_empty(), "uncancelled orders not walked: {missing:?}");
+    assert!(!walked.contains(&10_000), "cancelled before the walk");
 }
 
 /// Version 2's document at `/v2/openapi.json`, version 1's still at
@@ -432,6 +498,7 @@ on_both_backends!(
     out_of_range_parameters_get_400_naming_them,
     a_cancel_through_either_version_is_seen_at_once_through_the_other,
     a_walk_during_cancels_and_imports_returns_each_survivor_once,
+    the_stream_walks_10000_orders_while_orders_are_cancelled,
     each_version_serves_its_document_and_only_its_paths,
     a_missing_key_gets_401_with_the_problem_body,
 );

@@ -104,15 +104,11 @@ async fn v1_and_v2_clients_side_by_side() {
     let v2_client = v2::Client::new(&v2_server.base_url(), key);
     let all = v1_client.list_orders().await.unwrap().into_inner();
     let first_page = v2_client
-        .list_orders(
-            None,
-            None,
-            std::num::NonZeroU32::new(10),
-            Some(5),
-            None,
-            None,
-            Some(v2::types::OrderStatus::Pending),
-        )
+        .list_orders()
+        .limit(10)
+        .pet_id(5)
+        .status(v2::types::OrderStatus::Pending)
+        .send()
         .await
         .unwrap()
         .into_inner();

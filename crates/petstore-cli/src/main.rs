@@ -8,6 +8,7 @@ use std::num::NonZeroU32;
 use std::process::ExitCode;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
+use futures::{StreamExt, TryStreamExt};
 use petstore_client::{ApiKey, v2};
 
 #[derive(Parser)]
@@ -202,7 +203,9 @@ async fn run(cli: Cli) -> Result<serde_json::Value, Failure> {
         }
         (Api::V2, Command::Orders(OrdersCommand::Cancel { order_id })) => {
             v2::Client::new(&url, key)
-                .cancel_order(order_id)
+                .cancel_order()
+                .order_id(order_id)
+                .send()
                 .await
                 .map_err(describe)?;
             Ok(cancelled(order_id))
@@ -214,46 +217,35 @@ fn cancelled(order_id: i64) -> serde_json::Value {
     serde_json::json!({ "orderId": order_id, "cancelled": true })
 }
 
-/// Every page of the matching orders, following `nextCursor`, until the
-/// last page or `--limit` orders.
+/// Every page of the matching orders, through the client's page stream
+/// (which follows `nextCursor`), until the last page or `--limit` orders.
 async fn list_pages(client: &v2::Client, args: &ListArgs) -> Result<Vec<v2::types::Order>, Failure> {
     let wanted = args.limit.map_or(usize::MAX, |limit| limit.get() as usize);
-    let status = args.status.map(|status| match status {
-        Status::Pending => v2::types::OrderStatus::Pending,
-        Status::Shipped => v2::types::OrderStatus::Shipped,
-    });
-    let mut orders = Vec::new();
-    let mut cursor: Option<v2::types::ListOrdersCursor> = None;
-    loop {
-        let left = u32::try_from(wanted - orders.len()).unwrap_or(u32::MAX);
-        let page_size = args.page_size.min(NonZeroU32::new(left).unwrap_or(NonZeroU32::MIN));
-        let page = client
-            .list_orders(
-                args.complete,
-                cursor.as_ref(),
-                Some(page_size),
-                args.pet_id,
-                args.ship_date_from.as_ref(),
-                args.ship_date_to.as_ref(),
-                status,
-            )
-            .await
-            .map_err(describe)?
-            .into_inner();
-        orders.extend(page.items);
-        match page.next_cursor {
-            Some(next) if orders.len() < wanted => {
-                cursor = Some(
-                    next.try_into()
-                        .map_err(|e| format!("the server sent a cursor this client cannot send back: {e}"))?,
-                );
-            }
-            _ => {
-                orders.truncate(wanted);
-                return Ok(orders);
-            }
-        }
+    // No page larger than the orders wanted.
+    let page_size = match args.limit {
+        Some(limit) => args.page_size.min(limit),
+        None => args.page_size,
+    };
+    let mut request = client.list_orders().limit(page_size);
+    if let Some(status) = args.status {
+        request = request.status(match status {
+            Status::Pending => v2::types::OrderStatus::Pending,
+            Status::Shipped => v2::types::OrderStatus::Shipped,
+        });
     }
+    if let Some(pet_id) = args.pet_id {
+        request = request.pet_id(pet_id);
+    }
+    if let Some(from) = args.ship_date_from {
+        request = request.ship_date_from(from);
+    }
+    if let Some(to) = args.ship_date_to {
+        request = request.ship_date_to(to);
+    }
+    if let Some(complete) = args.complete {
+        request = request.complete(complete);
+    }
+    request.stream().take(wanted).try_collect().await.map_err(describe)
 }
 
 fn main() -> ExitCode {

@@ -4,25 +4,29 @@
 //! as RFC 3339, forms with lists and objects, cookie parameters, query
 //! objects in the styles progenitor does not write, and the credentials).
 
-use heck::{ToShoutySnakeCase, ToSnakeCase};
+use heck::{ToShoutySnakeCase, ToSnakeCase, ToUpperCamelCase};
 use progenitor_impl::{GenerationSettings, Generator, HooksMode, InterfaceStyle};
 use quote::quote;
 
 use super::for_progenitor::{Cookies, for_progenitor};
 use super::no_panic::refusing_panics;
 use super::{
-    ClientCredentials, client_cookies, client_credentials, client_forms, client_media_types, client_query_objects,
+    ClientCredentials, ClientInterface, client_cookies, client_credentials, client_forms, client_media_types,
+    client_pages, client_query_objects,
 };
 use crate::codegen::spec::{Spec, SpecError, server_url};
 
-fn settings(credentials: ClientCredentials) -> GenerationSettings {
+fn settings(credentials: ClientCredentials, interface: ClientInterface) -> GenerationSettings {
     let mut settings = GenerationSettings::new();
     let inner = match credentials {
         ClientCredentials::CrateApiKey => quote!(crate::ApiKey),
         ClientCredentials::Generated => quote!(Credentials),
     };
     settings
-        .with_interface(InterfaceStyle::Positional)
+        .with_interface(match interface {
+            ClientInterface::Positional => InterfaceStyle::Positional,
+            ClientInterface::Builder => InterfaceStyle::Builder,
+        })
         // The client holds its credentials; `Expected` makes a missing
         // auth hook (the crate's own, or the generated one) a compile
         // error instead of silently sending unauthenticated requests.
@@ -38,10 +42,14 @@ fn progenitor<T>(what: &str, run: impl FnOnce() -> Result<T, progenitor_impl::Er
     })
 }
 
-pub fn generate(spec: &Spec, credentials: ClientCredentials) -> Result<syn::File, SpecError> {
+pub fn generate(
+    spec: &Spec,
+    credentials: ClientCredentials,
+    interface: ClientInterface,
+) -> Result<syn::File, SpecError> {
     let api = for_progenitor(spec, Cookies::AsHeaders);
     let mut tokens = progenitor("client", || {
-        Generator::new(&settings(credentials)).generate_tokens(&api)
+        Generator::new(&settings(credentials, interface)).generate_tokens(&api)
     })?;
     if credentials == ClientCredentials::Generated {
         tokens.extend(client_credentials::credentials(spec));
@@ -56,7 +64,9 @@ pub fn generate(spec: &Spec, credentials: ClientCredentials) -> Result<syn::File
     client_media_types::send_media_types(spec, &mut file)?;
     client_cookies::send_cookie_parameters(spec, &mut file)?;
     client_query_objects::write_query_objects(spec, &mut file)?;
+    client_pages::add_streams(spec, &mut file, interface)?;
     syn::visit_mut::VisitMut::visit_file_mut(&mut MethodsReqwestLacks, &mut file);
+    syn::visit_mut::VisitMut::visit_file_mut(&mut ListItemsIndented, &mut file);
     file.items.extend(server_constants(spec));
     file.items.push(left_out_of_the_client(spec));
     Ok(file)
@@ -70,9 +80,10 @@ pub fn generate_mocks(
     spec: &Spec,
     client_module: &str,
     credentials: ClientCredentials,
+    interface: ClientInterface,
 ) -> Result<syn::File, SpecError> {
     let tokens = progenitor("httpmock", || {
-        Generator::new(&settings(credentials)).httpmock(&for_progenitor(spec, Cookies::Left), client_module)
+        Generator::new(&settings(credentials, interface)).httpmock(&for_progenitor(spec, Cookies::Left), client_module)
     })?;
     syn::parse2(tokens).map_err(|e| SpecError {
         location: "document".into(),
@@ -115,6 +126,51 @@ impl syn::visit_mut::VisitMut for MethodsReqwestLacks {
         };
         let (receiver, url) = (&call.receiver, &call.args[0]);
         *call = syn::parse_quote!(#receiver.request(::reqwest::Method::#method, #url));
+    }
+}
+
+/// progenitor lists an operation's arguments in its doc comment as
+/// `- name: description`; a description of several lines continues
+/// unindented, which Markdown (and clippy's `doc_lazy_continuation`) reads
+/// as a lazy continuation. Its continuation lines are indented under the
+/// item.
+struct ListItemsIndented;
+
+impl syn::visit_mut::VisitMut for ListItemsIndented {
+    fn visit_attribute_mut(&mut self, attr: &mut syn::Attribute) {
+        let syn::Meta::NameValue(doc) = &mut attr.meta else {
+            return;
+        };
+        if !doc.path.is_ident("doc") {
+            return;
+        }
+        let syn::Expr::Lit(syn::ExprLit {
+            lit: syn::Lit::Str(text),
+            ..
+        }) = &doc.value
+        else {
+            return;
+        };
+        let original = text.value();
+        let mut out = Vec::new();
+        let mut in_item = false;
+        for line in original.split('\n') {
+            if line.starts_with("- ") {
+                in_item = true;
+                out.push(line.to_string());
+            } else if line.trim().is_empty() || line.starts_with("```") {
+                in_item = false;
+                out.push(line.to_string());
+            } else if in_item {
+                out.push(format!("  {line}"));
+            } else {
+                out.push(line.to_string());
+            }
+        }
+        let indented = out.join("\n");
+        if indented != original {
+            doc.value = syn::parse_quote!(#indented);
+        }
     }
 }
 
@@ -211,22 +267,37 @@ fn write_date_times_as_rfc3339(spec: &Spec, file: &mut syn::File) -> Result<(), 
     Ok(())
 }
 
-/// The client's methods named `name` (progenitor's name for an operation).
-pub(super) fn methods_named<'a>(
-    file: &'a mut syn::File,
-    name: &'a str,
-) -> impl Iterator<Item = &'a mut syn::ImplItemFn> {
-    file.items
-        .iter_mut()
-        .filter_map(|item| match item {
-            syn::Item::Impl(imp) => Some(imp.items.iter_mut()),
-            _ => None,
-        })
-        .flatten()
-        .filter_map(move |item| match item {
-            syn::ImplItem::Fn(f) if f.sig.ident == name => Some(f),
-            _ => None,
-        })
+/// The client's methods that send the operation progenitor names `name`:
+/// the method itself in the positional interface, its builder's `send`
+/// in the builder interface (which binds the parameters to the same names).
+pub(super) fn methods_named<'a>(file: &'a mut syn::File, name: &str) -> Vec<&'a mut syn::ImplItemFn> {
+    let builder = name.to_upper_camel_case();
+    let mut found = Vec::new();
+    for item in &mut file.items {
+        match item {
+            syn::Item::Impl(imp) => found.extend(imp.items.iter_mut().filter_map(|item| match item {
+                syn::ImplItem::Fn(f) if f.sig.ident == name => Some(f),
+                _ => None,
+            })),
+            syn::Item::Mod(m) if m.ident == "builder" => {
+                let Some((_, items)) = m.content.as_mut() else { continue };
+                for item in items {
+                    let syn::Item::Impl(imp) = item else { continue };
+                    let is_builder = matches!(&*imp.self_ty, syn::Type::Path(p)
+                        if p.path.segments.last().is_some_and(|s| s.ident == builder));
+                    if !is_builder {
+                        continue;
+                    }
+                    found.extend(imp.items.iter_mut().filter_map(|item| match item {
+                        syn::ImplItem::Fn(f) if f.sig.ident == "send" => Some(f),
+                        _ => None,
+                    }));
+                }
+            }
+            _ => {}
+        }
+    }
+    found
 }
 
 struct DateTimeDisplay<'a> {

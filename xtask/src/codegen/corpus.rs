@@ -12,7 +12,7 @@ use heck::ToSnakeCase;
 
 use super::spec::SpecErrors;
 use super::spec::leave_out::{self, LeftOut};
-use super::{ClientCredentials, GeneratedFile, Target, corpus_cache, generate_leaving_out, read_list};
+use super::{ClientCredentials, ClientInterface, GeneratedFile, Target, corpus_cache, generate_leaving_out, read_list};
 
 /// The public documents, relative to the workspace.
 pub const CORPUS_DIR: &str = "tests/fixtures/corpus";
@@ -57,6 +57,7 @@ pub fn generate_corpus_cached(root: &Path, cache: Option<&Path>) -> Result<Vec<C
             client_module: "crate",
             server: Cow::Owned(format!("{CORPUS_CRATE}/src/specs/{module}/api.rs")),
             credentials: ClientCredentials::Generated,
+            interface: ClientInterface::Positional,
         };
         // A panic anywhere in the generators would be ours: it must never
         // happen, and the corpus test says which document caused it.

@@ -9,6 +9,7 @@ mod client_credentials;
 mod client_forms;
 pub mod client_gen;
 mod client_media_types;
+mod client_pages;
 mod client_query_objects;
 pub mod corpus;
 pub mod corpus_cache;
@@ -44,6 +45,19 @@ pub struct Target {
     pub server: Cow<'static, str>,
     /// What the client authenticates with.
     pub credentials: ClientCredentials,
+    /// How the client's methods take their parameters.
+    pub interface: ClientInterface,
+}
+
+/// How a generated client's methods take their parameters.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ClientInterface {
+    /// `client.op(a, b, None, ..)`: every parameter, in progenitor's order.
+    /// Kept where consumers already compile against it (v1).
+    Positional,
+    /// `client.op().a(..).send()`: optional parameters by name, so a new
+    /// optional parameter in the spec breaks no caller.
+    Builder,
 }
 
 /// What a generated client authenticates with.
@@ -81,6 +95,7 @@ pub const TARGETS: [Target; 4] = [
         client_module: "crate",
         server: Cow::Borrowed("crates/petstore-api/src/generated.rs"),
         credentials: ClientCredentials::CrateApiKey,
+        interface: ClientInterface::Positional,
     },
     Target {
         spec: Cow::Borrowed(SPEC_V2_PATH),
@@ -89,6 +104,7 @@ pub const TARGETS: [Target; 4] = [
         client_module: "crate::v2",
         server: Cow::Borrowed("crates/petstore-api/src/v2/generated.rs"),
         credentials: ClientCredentials::CrateApiKey,
+        interface: ClientInterface::Builder,
     },
     Target {
         spec: Cow::Borrowed(KITCHEN_SINK_PATH),
@@ -97,6 +113,7 @@ pub const TARGETS: [Target; 4] = [
         client_module: "crate::client",
         server: Cow::Borrowed("crates/kitchen-sink/src/api/generated.rs"),
         credentials: ClientCredentials::Generated,
+        interface: ClientInterface::Positional,
     },
     Target {
         spec: Cow::Borrowed(SWAGGER_PETSTORE_PATH),
@@ -105,6 +122,7 @@ pub const TARGETS: [Target; 4] = [
         client_module: "crate::client",
         server: Cow::Borrowed("crates/swagger-petstore/src/api/generated.rs"),
         credentials: ClientCredentials::Generated,
+        interface: ClientInterface::Positional,
     },
 ];
 
@@ -150,12 +168,13 @@ pub fn generate_leaving_out(
     let (client, server) = std::thread::scope(|scope| {
         let client = scope.spawn(|| -> Result<(String, Option<String>), SpecErrors> {
             let mut refusals = Refusals::default();
-            let client = refusals.note(client_gen::generate(&spec, target.credentials));
+            let client = refusals.note(client_gen::generate(&spec, target.credentials, target.interface));
             let mocks = match target.mocks {
                 Some(_) => refusals.note(client_gen::generate_mocks(
                     &spec,
                     target.client_module,
                     target.credentials,
+                    target.interface,
                 )),
                 None => None,
             };

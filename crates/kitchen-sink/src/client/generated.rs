@@ -1707,6 +1707,131 @@ pub mod types {
                 })
         }
     }
+    ///`ListEventsPageToken`
+    #[derive(::serde::Serialize, Clone, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
+    #[serde(transparent)]
+    pub struct ListEventsPageToken(::std::string::String);
+    impl ::std::ops::Deref for ListEventsPageToken {
+        type Target = ::std::string::String;
+        fn deref(&self) -> &::std::string::String {
+            &self.0
+        }
+    }
+    impl ::std::convert::From<ListEventsPageToken> for ::std::string::String {
+        fn from(value: ListEventsPageToken) -> Self {
+            value.0
+        }
+    }
+    impl ::std::str::FromStr for ListEventsPageToken {
+        type Err = self::error::ConversionError;
+        fn from_str(
+            value: &str,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+            static PATTERN: ::std::sync::LazyLock<::regress::Regex> = ::std::sync::LazyLock::new(||
+            { ::regress::Regex::new("^e[0-9]{1,18}$").unwrap() });
+            if PATTERN.find(value).is_none() {
+                return Err("doesn't match pattern \"^e[0-9]{1,18}$\"".into());
+            }
+            Ok(Self(value.to_string()))
+        }
+    }
+    impl ::std::convert::TryFrom<&str> for ListEventsPageToken {
+        type Error = self::error::ConversionError;
+        fn try_from(
+            value: &str,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+            value.parse()
+        }
+    }
+    impl ::std::convert::TryFrom<::std::string::String> for ListEventsPageToken {
+        type Error = self::error::ConversionError;
+        fn try_from(
+            value: ::std::string::String,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+            value.parse()
+        }
+    }
+    impl<'de> ::serde::Deserialize<'de> for ListEventsPageToken {
+        fn deserialize<D>(deserializer: D) -> ::std::result::Result<Self, D::Error>
+        where
+            D: ::serde::Deserializer<'de>,
+        {
+            ::std::string::String::deserialize(deserializer)?
+                .parse()
+                .map_err(|e: self::error::ConversionError| {
+                    <D::Error as ::serde::de::Error>::custom(e.to_string())
+                })
+        }
+    }
+    ///`ListEventsResponse`
+    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
+    pub struct ListEventsResponse {
+        pub data: ::std::vec::Vec<ListEventsResponseDataItem>,
+        ///The next page's `pageToken`; absent on the last page.
+        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+        pub next: ::std::option::Option<::std::string::String>,
+    }
+    ///`ListEventsResponseDataItem`
+    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
+    pub struct ListEventsResponseDataItem {
+        pub kind: ListEventsResponseDataItemKind,
+        #[serde(rename = "orderId")]
+        pub order_id: i64,
+        #[serde(rename = "petId")]
+        pub pet_id: i64,
+    }
+    ///`ListEventsResponseDataItemKind`
+    #[derive(
+        ::serde::Deserialize,
+        ::serde::Serialize,
+        Clone,
+        Copy,
+        Debug,
+        Eq,
+        Hash,
+        Ord,
+        PartialEq,
+        PartialOrd
+    )]
+    pub enum ListEventsResponseDataItemKind {
+        #[serde(rename = "placed")]
+        Placed,
+    }
+    impl ::std::fmt::Display for ListEventsResponseDataItemKind {
+        fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+            match *self {
+                Self::Placed => f.write_str("placed"),
+            }
+        }
+    }
+    impl ::std::str::FromStr for ListEventsResponseDataItemKind {
+        type Err = self::error::ConversionError;
+        fn from_str(
+            value: &str,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+            match value {
+                "placed" => Ok(Self::Placed),
+                _ => Err("invalid value".into()),
+            }
+        }
+    }
+    impl ::std::convert::TryFrom<&str> for ListEventsResponseDataItemKind {
+        type Error = self::error::ConversionError;
+        fn try_from(
+            value: &str,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+            value.parse()
+        }
+    }
+    impl ::std::convert::TryFrom<::std::string::String>
+    for ListEventsResponseDataItemKind {
+        type Error = self::error::ConversionError;
+        fn try_from(
+            value: ::std::string::String,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+            value.parse()
+        }
+    }
     ///`ListOrderLinesResponseItem`
     #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
     pub struct ListOrderLinesResponseItem {
@@ -3218,7 +3343,7 @@ pub mod types {
     }
 }
 #[derive(Clone, Debug)]
-#[doc = "Client for Kitchen Sink\n\nEvery construct the generator maps, in one spec, with the house rules of\n`openapi/petstore.yaml` (the Error object on every error, 401 on secured\noperations, 5XX everywhere). It is not a product: `cargo xtask generate`\ngenerates it into `crates/kitchen-sink`, whose small in-memory service\nthe tests drive over HTTP, so that each construct is proven on running\ncode. The operations follow a designer's likely next edits of the pet\nstore: read one order; search with bounded, enum, date and repeated\nparameters; create with a JSON body and `201` + `Location`; update with\n`If-Match`; schemas with allOf, oneOf, nullable and a map; a public\noperation; a paging envelope with `Link`; a CSV export and a raw photo;\na text and a form body; two success statuses; a deprecated operation;\na label in an image format the server chooses (`image/*`); a redirect\n(`303` + `Location`); a WebSocket upgrade (`101`); a literal path beside\na variable one (`/orders/summary`) and a variable named differently at\none position (`/orders/{id}/status`); two success statuses with different\nbodies (`getReceipt`); a readOnly property required in responses only\n(`Label.revision`); a body read as JSON or a form, and a response\nwritten in the JSON type `Accept` prefers (`estimateOrder`); a form with\nlists and an object (`setPreferences`); optional\nauthentication by any scheme, HTTP basic, API keys in the query and a\ncookie (`whoAmI`); OAuth2 scopes, and a requirement that combines two\nschemes (`refundOrder`); HEAD, OPTIONS and TRACE (`headOrder`,\n`orderOptions`, `traceStatus`); a discriminated oneOf whose members\noverlap (`classifyPet`); cookie parameters and query objects\n(`echoParameters`); a multipart form with files (`uploadDocument`); a\nrecursive schema and schemas named as Rust's own types\n(`getCategoryTree`).\n\nEvery error response carries the Error object. Its `code` is one of:\n\n| code | status | meaning |\n|---|---|---|\n| `invalid_parameter` | 400 | A path, query, header or cookie parameter is missing, malformed, or breaks its schema; the message names it and the rule. |\n| `invalid_body` | 400 | The request body is missing, malformed, or breaks its schema; the message gives the JSON pointer and the rule. |\n| `bad_request` | 400 | The request could not be read. |\n| `unauthorized` | 401 | The API key is missing, malformed or unknown. |\n| `insufficient_scope` | 403 | The OAuth2 token does not grant the scopes the operation needs. |\n| `not_found` | 404 | The resource does not exist. |\n| `not_acceptable` | 406 | `Accept` allows none of the media types the response is written in. |\n| `conflict` | 409 | The resource is not in a state that allows this. |\n| `precondition_failed` | 412 | `If-Match` does not name the current version. |\n| `payload_too_large` | 413 | The request body is over the server's limit. |\n| `unsupported_media_type` | 415 | The request body is not of the documented media type. |\n| `internal_error` | 500 | The server failed unexpectedly. |\n| `service_unavailable` | 503 | The server cannot answer now; retry later. |\n\n\nVersion: 1.0.0"]
+#[doc = "Client for Kitchen Sink\n\nEvery construct the generator maps, in one spec, with the house rules of\n`openapi/petstore.yaml` (the Error object on every error, 401 on secured\noperations, 5XX everywhere). It is not a product: `cargo xtask generate`\ngenerates it into `crates/kitchen-sink`, whose small in-memory service\nthe tests drive over HTTP, so that each construct is proven on running\ncode. The operations follow a designer's likely next edits of the pet\nstore: read one order; search with bounded, enum, date and repeated\nparameters; create with a JSON body and `201` + `Location`; update with\n`If-Match`; schemas with allOf, oneOf, nullable and a map; a public\noperation; a paging envelope with `Link`; a CSV export and a raw photo;\na text and a form body; two success statuses; a deprecated operation;\na label in an image format the server chooses (`image/*`); a redirect\n(`303` + `Location`); a WebSocket upgrade (`101`); a literal path beside\na variable one (`/orders/summary`) and a variable named differently at\none position (`/orders/{id}/status`); two success statuses with different\nbodies (`getReceipt`); a readOnly property required in responses only\n(`Label.revision`); a body read as JSON or a form, and a response\nwritten in the JSON type `Accept` prefers (`estimateOrder`); a form with\nlists and an object (`setPreferences`); optional\nauthentication by any scheme, HTTP basic, API keys in the query and a\ncookie (`whoAmI`); OAuth2 scopes, and a requirement that combines two\nschemes (`refundOrder`); HEAD, OPTIONS and TRACE (`headOrder`,\n`orderOptions`, `traceStatus`); a discriminated oneOf whose members\noverlap (`classifyPet`); cookie parameters and query objects\n(`echoParameters`); a multipart form with files (`uploadDocument`); a\nrecursive schema and schemas named as Rust's own types\n(`getCategoryTree`); page streams in the generated client for two\ncursor patterns declared with `x-pagination` (`searchOrders`,\n`listEvents`).\n\nEvery error response carries the Error object. Its `code` is one of:\n\n| code | status | meaning |\n|---|---|---|\n| `invalid_parameter` | 400 | A path, query, header or cookie parameter is missing, malformed, or breaks its schema; the message names it and the rule. |\n| `invalid_body` | 400 | The request body is missing, malformed, or breaks its schema; the message gives the JSON pointer and the rule. |\n| `bad_request` | 400 | The request could not be read. |\n| `unauthorized` | 401 | The API key is missing, malformed or unknown. |\n| `insufficient_scope` | 403 | The OAuth2 token does not grant the scopes the operation needs. |\n| `not_found` | 404 | The resource does not exist. |\n| `not_acceptable` | 406 | `Accept` allows none of the media types the response is written in. |\n| `conflict` | 409 | The resource is not in a state that allows this. |\n| `precondition_failed` | 412 | `If-Match` does not name the current version. |\n| `payload_too_large` | 413 | The request body is over the server's limit. |\n| `unsupported_media_type` | 415 | The request body is not of the documented media type. |\n| `internal_error` | 500 | The server failed unexpectedly. |\n| `service_unavailable` | 503 | The server cannot answer now; retry later. |\n\n\nVersion: 1.0.0"]
 pub struct Client {
     pub(crate) baseurl: String,
     pub(crate) client: reqwest::Client,
@@ -3511,6 +3636,64 @@ Sends a `POST` request to `/estimates`
                 Err(Error::ErrorResponse(ResponseValue::from_response(response).await?))
             }
             415u16 => {
+                Err(Error::ErrorResponse(ResponseValue::from_response(response).await?))
+            }
+            500u16..=599u16 => {
+                Err(Error::ErrorResponse(ResponseValue::from_response(response).await?))
+            }
+            _ => Err(Error::UnexpectedResponse(response)),
+        }
+    }
+    /**What happened to orders, a page at a time
+
+A cursor pattern named unlike searchOrders' (`pageToken`, `next`, `data`; the next token absent rather than null on the last page), declared with `x-pagination`: the generated client streams it.
+
+Sends a `GET` request to `/events`
+
+Arguments:
+- `page_size`: The most events on one page.
+- `page_token`: The `next` of the previous page.
+- `pet_id`: Only events of orders for this pet.
+*/
+    pub async fn list_events<'a>(
+        &'a self,
+        page_size: Option<::std::num::NonZeroU32>,
+        page_token: Option<&'a types::ListEventsPageToken>,
+        pet_id: Option<i64>,
+    ) -> Result<ResponseValue<types::ListEventsResponse>, Error<types::Error>> {
+        let url = format!("{}/events", self.baseurl,);
+        let mut header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
+        header_map
+            .append(
+                ::reqwest::header::HeaderName::from_static("api-version"),
+                ::reqwest::header::HeaderValue::from_static(Self::api_version()),
+            );
+        #[allow(unused_mut)]
+        let mut request = self
+            .client
+            .get(url)
+            .header(
+                ::reqwest::header::ACCEPT,
+                ::reqwest::header::HeaderValue::from_static("application/json"),
+            )
+            .query(&progenitor_client::QueryParam::new("pageSize", &page_size))
+            .query(&progenitor_client::QueryParam::new("pageToken", &page_token))
+            .query(&progenitor_client::QueryParam::new("petId", &pet_id))
+            .headers(header_map)
+            .build()?;
+        let info = OperationInfo {
+            operation_id: "list_events",
+        };
+        self.pre(&mut request, &info).await?;
+        let result = self.exec(request, &info).await;
+        self.post(&result, &info).await?;
+        let response = result?;
+        match response.status().as_u16() {
+            200u16 => ResponseValue::from_response(response).await,
+            400u16 => {
+                Err(Error::ErrorResponse(ResponseValue::from_response(response).await?))
+            }
+            401u16 => {
                 Err(Error::ErrorResponse(ResponseValue::from_response(response).await?))
             }
             500u16..=599u16 => {
@@ -5754,6 +5937,7 @@ impl Credentials {
             "subscribe" => &[],
             "set_preferences" => &[],
             "patch_preferences" => &[],
+            "list_events" => &[&[SecurityScheme::BearerAuth]],
             "list_labels" => &[&[SecurityScheme::BearerAuth]],
             "put_label" => &[&[SecurityScheme::BearerAuth]],
             "get_report" => &[&[SecurityScheme::BearerAuth]],
@@ -6038,6 +6222,144 @@ impl<T: ::serde::Serialize> ::serde::Serialize for ObjectQuery<'_, T> {
             }
         };
         pairs.serialize(serializer)
+    }
+}
+impl Client {
+    ///Every item of `searchOrders`, page after page: each page's `nextCursor` is sent back as `cursor` with the same parameters until a page has none (`x-pagination` in the spec). An error is the stream's last item.
+    pub fn search_orders_stream<'a>(
+        &'a self,
+        deliver_by: Option<&'a ::chrono::naive::NaiveDate>,
+        gift_wrap: Option<bool>,
+        ids: Option<&'a ::std::vec::Vec<::std::num::NonZeroU64>>,
+        limit: Option<::std::num::NonZeroU32>,
+        max_weight: Option<f32>,
+        min_total: Option<f64>,
+        since: Option<&'a ::chrono::DateTime<::chrono::offset::Utc>>,
+        sort: Option<types::SearchOrdersSort>,
+        status: Option<types::OrderStatus>,
+        tag: Option<&'a ::std::vec::Vec<types::SearchOrdersTagItem>>,
+        x_request_id: Option<&'a ::uuid::Uuid>,
+    ) -> ::std::pin::Pin<
+        ::std::boxed::Box<
+            dyn ::futures::Stream<
+                Item = Result<types::Order, Error<types::Error>>,
+            > + Send + 'a,
+        >,
+    > {
+        use ::futures::StreamExt as _;
+        ::futures::stream::unfold(
+                Some(None::<types::SearchOrdersCursor>),
+                move |state| async move {
+                    let state = state?;
+                    let cursor = state.as_ref();
+                    let (items, next) = match self
+                        .search_orders(
+                            cursor,
+                            deliver_by,
+                            gift_wrap,
+                            ids,
+                            limit,
+                            max_weight,
+                            min_total,
+                            since,
+                            sort,
+                            status,
+                            tag,
+                            x_request_id,
+                        )
+                        .await
+                    {
+                        Ok(page) => {
+                            let page = page.into_inner();
+                            let next = match page
+                                .next_cursor
+                                .map(::std::convert::TryFrom::try_from)
+                                .transpose()
+                            {
+                                Ok(next) => next.map(Some),
+                                Err(error) => {
+                                    let error: ::std::string::String = ::std::string::ToString::to_string(
+                                        &error,
+                                    );
+                                    let message = format!(
+                                        "the next cursor is not a valid cursor: {error}"
+                                    );
+                                    return Some((
+                                        ::futures::stream::iter(
+                                            vec![Err(Error::InvalidRequest(message))],
+                                        ),
+                                        None,
+                                    ));
+                                }
+                            };
+                            let items: Vec<_> = page.items.into_iter().map(Ok).collect();
+                            (items, next)
+                        }
+                        Err(error) => (vec![Err(error)], None),
+                    };
+                    Some((::futures::stream::iter(items), next))
+                },
+            )
+            .flatten()
+            .boxed()
+    }
+}
+impl Client {
+    ///Every item of `listEvents`, page after page: each page's `next` is sent back as `pageToken` with the same parameters until a page has none (`x-pagination` in the spec). An error is the stream's last item.
+    pub fn list_events_stream<'a>(
+        &'a self,
+        page_size: Option<::std::num::NonZeroU32>,
+        pet_id: Option<i64>,
+    ) -> ::std::pin::Pin<
+        ::std::boxed::Box<
+            dyn ::futures::Stream<
+                Item = Result<types::ListEventsResponseDataItem, Error<types::Error>>,
+            > + Send + 'a,
+        >,
+    > {
+        use ::futures::StreamExt as _;
+        ::futures::stream::unfold(
+                Some(None::<types::ListEventsPageToken>),
+                move |state| async move {
+                    let state = state?;
+                    let cursor = state.as_ref();
+                    let (items, next) = match self
+                        .list_events(page_size, cursor, pet_id)
+                        .await
+                    {
+                        Ok(page) => {
+                            let page = page.into_inner();
+                            let next = match page
+                                .next
+                                .map(::std::convert::TryFrom::try_from)
+                                .transpose()
+                            {
+                                Ok(next) => next.map(Some),
+                                Err(error) => {
+                                    let error: ::std::string::String = ::std::string::ToString::to_string(
+                                        &error,
+                                    );
+                                    let message = format!(
+                                        "the next cursor is not a valid cursor: {error}"
+                                    );
+                                    return Some((
+                                        ::futures::stream::iter(
+                                            vec![Err(Error::InvalidRequest(message))],
+                                        ),
+                                        None,
+                                    ));
+                                }
+                            };
+                            let items: Vec<_> = page.data.into_iter().map(Ok).collect();
+                            (items, next)
+                        }
+                        Err(error) => (vec![Err(error)], None),
+                    };
+                    Some((::futures::stream::iter(items), next))
+                },
+            )
+            .flatten()
+            .boxed()
     }
 }
 ///The Production base URL, from the spec's `servers`.

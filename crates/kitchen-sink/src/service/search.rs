@@ -1,7 +1,35 @@
 //! A search: the orders passing every filter, one page at a time by id,
-//! with the total and the next page's link.
+//! with the total and the next page's link; and the orders' events, a
+//! page at a time.
 
-use crate::api::{BASE_PATH, SearchOrdersOkHeaders, SearchOrdersParams, types};
+use crate::api::{BASE_PATH, ListEventsParams, SearchOrdersOkHeaders, SearchOrdersParams, types};
+
+/// One page of the events (an order placed, by ascending order id) of the
+/// orders that match `params`; `None` for a page token this service did
+/// not issue. The token is the last order id given, `e` before it.
+pub(super) fn events<'a>(
+    orders: impl Iterator<Item = &'a types::Order>,
+    params: &ListEventsParams,
+) -> Option<types::ListEventsResponseBody> {
+    let after: i64 = match &params.page_token {
+        None => i64::MIN,
+        Some(token) => token.strip_prefix('e')?.parse().ok()?,
+    };
+    let size = params.page_size.get() as usize;
+    let mut matching = orders
+        .filter(|o| o.id > after && params.pet_id.is_none_or(|pet| i64::try_from(o.pet_id.get()) == Ok(pet)))
+        .map(|o| types::ListEventsResponseBodyDataItem {
+            kind: types::ListEventsResponseBodyDataItemKind::Placed,
+            order_id: o.id,
+            pet_id: i64::try_from(o.pet_id.get()).unwrap_or(i64::MAX),
+        });
+    let data: Vec<_> = matching.by_ref().take(size).collect();
+    let next = match matching.next() {
+        Some(_) => data.last().map(|event| format!("e{}", event.order_id)),
+        None => None,
+    };
+    Some(types::ListEventsResponseBody { data, next })
+}
 
 /// One page of the orders (in ascending id) that match `params`.
 pub(super) fn page<'a>(

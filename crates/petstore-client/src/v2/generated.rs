@@ -90,6 +90,11 @@ pub mod types {
         pub ship_date: ::std::option::Option<::chrono::DateTime<::chrono::offset::Utc>>,
         pub status: OrderStatus,
     }
+    impl Order {
+        pub fn builder() -> builder::Order {
+            Default::default()
+        }
+    }
     ///One page of orders, and where the next one starts.
     #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
     pub struct OrderPage {
@@ -101,6 +106,11 @@ pub mod types {
             deserialize_with = "::std::option::Option::deserialize"
         )]
         pub next_cursor: ::std::option::Option<::std::string::String>,
+    }
+    impl OrderPage {
+        pub fn builder() -> builder::OrderPage {
+            Default::default()
+        }
     }
     ///Where an order stands. Only a `pending` order can be cancelled.
     #[derive(
@@ -166,6 +176,286 @@ pub mod types {
         pub message: ::std::string::String,
         ///The HTTP status code, equal to the response's status.
         pub status: i64,
+    }
+    impl Problem {
+        pub fn builder() -> builder::Problem {
+            Default::default()
+        }
+    }
+    /// Types for composing complex structures.
+    pub mod builder {
+        #[derive(Clone, Debug)]
+        pub struct Order {
+            complete: ::std::result::Result<
+                ::std::option::Option<bool>,
+                ::std::string::String,
+            >,
+            id: ::std::result::Result<i64, ::std::string::String>,
+            pet_id: ::std::result::Result<
+                ::std::option::Option<i64>,
+                ::std::string::String,
+            >,
+            quantity: ::std::result::Result<
+                ::std::option::Option<i64>,
+                ::std::string::String,
+            >,
+            ship_date: ::std::result::Result<
+                ::std::option::Option<::chrono::DateTime<::chrono::offset::Utc>>,
+                ::std::string::String,
+            >,
+            status: ::std::result::Result<super::OrderStatus, ::std::string::String>,
+        }
+        impl ::std::default::Default for Order {
+            fn default() -> Self {
+                Self {
+                    complete: Ok(Default::default()),
+                    id: Err("no value supplied for id".to_string()),
+                    pet_id: Ok(Default::default()),
+                    quantity: Ok(Default::default()),
+                    ship_date: Ok(Default::default()),
+                    status: Err("no value supplied for status".to_string()),
+                }
+            }
+        }
+        impl Order {
+            pub fn complete<T>(mut self, value: T) -> Self
+            where
+                T: ::std::convert::TryInto<::std::option::Option<bool>>,
+                T::Error: ::std::fmt::Display,
+            {
+                self.complete = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!("error converting supplied value for complete: {e}")
+                    });
+                self
+            }
+            pub fn id<T>(mut self, value: T) -> Self
+            where
+                T: ::std::convert::TryInto<i64>,
+                T::Error: ::std::fmt::Display,
+            {
+                self.id = value
+                    .try_into()
+                    .map_err(|e| format!("error converting supplied value for id: {e}"));
+                self
+            }
+            pub fn pet_id<T>(mut self, value: T) -> Self
+            where
+                T: ::std::convert::TryInto<::std::option::Option<i64>>,
+                T::Error: ::std::fmt::Display,
+            {
+                self.pet_id = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!("error converting supplied value for pet_id: {e}")
+                    });
+                self
+            }
+            pub fn quantity<T>(mut self, value: T) -> Self
+            where
+                T: ::std::convert::TryInto<::std::option::Option<i64>>,
+                T::Error: ::std::fmt::Display,
+            {
+                self.quantity = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!("error converting supplied value for quantity: {e}")
+                    });
+                self
+            }
+            pub fn ship_date<T>(mut self, value: T) -> Self
+            where
+                T: ::std::convert::TryInto<
+                    ::std::option::Option<::chrono::DateTime<::chrono::offset::Utc>>,
+                >,
+                T::Error: ::std::fmt::Display,
+            {
+                self.ship_date = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!("error converting supplied value for ship_date: {e}")
+                    });
+                self
+            }
+            pub fn status<T>(mut self, value: T) -> Self
+            where
+                T: ::std::convert::TryInto<super::OrderStatus>,
+                T::Error: ::std::fmt::Display,
+            {
+                self.status = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!("error converting supplied value for status: {e}")
+                    });
+                self
+            }
+        }
+        impl ::std::convert::TryFrom<Order> for super::Order {
+            type Error = super::error::ConversionError;
+            fn try_from(
+                value: Order,
+            ) -> ::std::result::Result<Self, super::error::ConversionError> {
+                Ok(Self {
+                    complete: value.complete?,
+                    id: value.id?,
+                    pet_id: value.pet_id?,
+                    quantity: value.quantity?,
+                    ship_date: value.ship_date?,
+                    status: value.status?,
+                })
+            }
+        }
+        impl ::std::convert::From<super::Order> for Order {
+            fn from(value: super::Order) -> Self {
+                Self {
+                    complete: Ok(value.complete),
+                    id: Ok(value.id),
+                    pet_id: Ok(value.pet_id),
+                    quantity: Ok(value.quantity),
+                    ship_date: Ok(value.ship_date),
+                    status: Ok(value.status),
+                }
+            }
+        }
+        #[derive(Clone, Debug)]
+        pub struct OrderPage {
+            items: ::std::result::Result<
+                ::std::vec::Vec<super::Order>,
+                ::std::string::String,
+            >,
+            next_cursor: ::std::result::Result<
+                ::std::option::Option<::std::string::String>,
+                ::std::string::String,
+            >,
+        }
+        impl ::std::default::Default for OrderPage {
+            fn default() -> Self {
+                Self {
+                    items: Err("no value supplied for items".to_string()),
+                    next_cursor: Err("no value supplied for next_cursor".to_string()),
+                }
+            }
+        }
+        impl OrderPage {
+            pub fn items<T>(mut self, value: T) -> Self
+            where
+                T: ::std::convert::TryInto<::std::vec::Vec<super::Order>>,
+                T::Error: ::std::fmt::Display,
+            {
+                self.items = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!("error converting supplied value for items: {e}")
+                    });
+                self
+            }
+            pub fn next_cursor<T>(mut self, value: T) -> Self
+            where
+                T: ::std::convert::TryInto<::std::option::Option<::std::string::String>>,
+                T::Error: ::std::fmt::Display,
+            {
+                self.next_cursor = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!("error converting supplied value for next_cursor: {e}")
+                    });
+                self
+            }
+        }
+        impl ::std::convert::TryFrom<OrderPage> for super::OrderPage {
+            type Error = super::error::ConversionError;
+            fn try_from(
+                value: OrderPage,
+            ) -> ::std::result::Result<Self, super::error::ConversionError> {
+                Ok(Self {
+                    items: value.items?,
+                    next_cursor: value.next_cursor?,
+                })
+            }
+        }
+        impl ::std::convert::From<super::OrderPage> for OrderPage {
+            fn from(value: super::OrderPage) -> Self {
+                Self {
+                    items: Ok(value.items),
+                    next_cursor: Ok(value.next_cursor),
+                }
+            }
+        }
+        #[derive(Clone, Debug)]
+        pub struct Problem {
+            code: ::std::result::Result<::std::string::String, ::std::string::String>,
+            message: ::std::result::Result<::std::string::String, ::std::string::String>,
+            status: ::std::result::Result<i64, ::std::string::String>,
+        }
+        impl ::std::default::Default for Problem {
+            fn default() -> Self {
+                Self {
+                    code: Err("no value supplied for code".to_string()),
+                    message: Err("no value supplied for message".to_string()),
+                    status: Err("no value supplied for status".to_string()),
+                }
+            }
+        }
+        impl Problem {
+            pub fn code<T>(mut self, value: T) -> Self
+            where
+                T: ::std::convert::TryInto<::std::string::String>,
+                T::Error: ::std::fmt::Display,
+            {
+                self.code = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!("error converting supplied value for code: {e}")
+                    });
+                self
+            }
+            pub fn message<T>(mut self, value: T) -> Self
+            where
+                T: ::std::convert::TryInto<::std::string::String>,
+                T::Error: ::std::fmt::Display,
+            {
+                self.message = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!("error converting supplied value for message: {e}")
+                    });
+                self
+            }
+            pub fn status<T>(mut self, value: T) -> Self
+            where
+                T: ::std::convert::TryInto<i64>,
+                T::Error: ::std::fmt::Display,
+            {
+                self.status = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!("error converting supplied value for status: {e}")
+                    });
+                self
+            }
+        }
+        impl ::std::convert::TryFrom<Problem> for super::Problem {
+            type Error = super::error::ConversionError;
+            fn try_from(
+                value: Problem,
+            ) -> ::std::result::Result<Self, super::error::ConversionError> {
+                Ok(Self {
+                    code: value.code?,
+                    message: value.message?,
+                    status: value.status?,
+                })
+            }
+        }
+        impl ::std::convert::From<super::Problem> for Problem {
+            fn from(value: super::Problem) -> Self {
+                Self {
+                    code: Ok(value.code),
+                    message: Ok(value.message),
+                    status: Ok(value.status),
+                }
+            }
+        }
     }
     /// Error types.
     pub mod error {
@@ -295,7 +585,6 @@ const _: () = {
         Client: ClientHooks<crate::ApiKey>,
     {}
 };
-#[allow(clippy::all)]
 impl Client {
     /**List orders, a page at a time
 
@@ -312,68 +601,27 @@ Sends a `GET` request to `/store/orders`
 Arguments:
 - `complete`: Only orders whose `complete` flag is this; an order without a recorded flag matches neither value.
 - `cursor`: Where the page starts: the `nextCursor` of the previous page,
-as given. Opaque; valid only with the filters it was issued for.
+  as given. Opaque; valid only with the filters it was issued for.
 
 - `limit`: The most orders to return in one page.
 - `pet_id`: Only orders of this pet.
 - `ship_date_from`: Only orders shipping at or after this instant (inclusive); an order without a ship date matches no ship-date filter.
 - `ship_date_to`: Only orders shipping before this instant (exclusive); an order without a ship date matches no ship-date filter.
 - `status`: Only orders with this status.
-*/
-    pub async fn list_orders<'a>(
-        &'a self,
-        complete: Option<bool>,
-        cursor: Option<&'a types::ListOrdersCursor>,
-        limit: Option<::std::num::NonZeroU32>,
-        pet_id: Option<i64>,
-        ship_date_from: Option<&'a ::chrono::DateTime<::chrono::offset::Utc>>,
-        ship_date_to: Option<&'a ::chrono::DateTime<::chrono::offset::Utc>>,
-        status: Option<types::OrderStatus>,
-    ) -> Result<ResponseValue<types::OrderPage>, Error<types::Problem>> {
-        let url = format!("{}/store/orders", self.baseurl,);
-        let mut header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
-        header_map
-            .append(
-                ::reqwest::header::HeaderName::from_static("api-version"),
-                ::reqwest::header::HeaderValue::from_static(Self::api_version()),
-            );
-        #[allow(unused_mut)]
-        let mut request = self
-            .client
-            .get(url)
-            .header(
-                ::reqwest::header::ACCEPT,
-                ::reqwest::header::HeaderValue::from_static("application/json"),
-            )
-            .query(&progenitor_client::QueryParam::new("complete", &complete))
-            .query(&progenitor_client::QueryParam::new("cursor", &cursor))
-            .query(&progenitor_client::QueryParam::new("limit", &limit))
-            .query(&progenitor_client::QueryParam::new("petId", &pet_id))
-            .query(&progenitor_client::QueryParam::new("shipDateFrom", &ship_date_from))
-            .query(&progenitor_client::QueryParam::new("shipDateTo", &ship_date_to))
-            .query(&progenitor_client::QueryParam::new("status", &status))
-            .headers(header_map)
-            .build()?;
-        let info = OperationInfo {
-            operation_id: "list_orders",
-        };
-        self.pre(&mut request, &info).await?;
-        let result = self.exec(request, &info).await;
-        self.post(&result, &info).await?;
-        let response = result?;
-        match response.status().as_u16() {
-            200u16 => ResponseValue::from_response(response).await,
-            400u16 => {
-                Err(Error::ErrorResponse(ResponseValue::from_response(response).await?))
-            }
-            401u16 => {
-                Err(Error::ErrorResponse(ResponseValue::from_response(response).await?))
-            }
-            500u16..=599u16 => {
-                Err(Error::ErrorResponse(ResponseValue::from_response(response).await?))
-            }
-            _ => Err(Error::UnexpectedResponse(response)),
-        }
+```ignore
+let response = client.list_orders()
+    .complete(complete)
+    .cursor(cursor)
+    .limit(limit)
+    .pet_id(pet_id)
+    .ship_date_from(ship_date_from)
+    .ship_date_to(ship_date_to)
+    .status(status)
+    .send()
+    .await;
+```*/
+    pub fn list_orders(&self) -> builder::ListOrders<'_> {
+        builder::ListOrders::new(self)
     }
     /**Cancel an order
 
@@ -386,62 +634,357 @@ Sends a `DELETE` request to `/store/orders/{orderId}`
 
 Arguments:
 - `order_id`: The identifier of the order to cancel.
-*/
-    pub async fn cancel_order<'a>(
-        &'a self,
-        order_id: i64,
-    ) -> Result<ResponseValue<()>, Error<types::Problem>> {
-        let url = format!(
-            "{}/store/orders/{}", self.baseurl, encode_path(& order_id.to_string()),
-        );
-        let mut header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
-        header_map
-            .append(
-                ::reqwest::header::HeaderName::from_static("api-version"),
-                ::reqwest::header::HeaderValue::from_static(Self::api_version()),
+```ignore
+let response = client.cancel_order()
+    .order_id(order_id)
+    .send()
+    .await;
+```*/
+    pub fn cancel_order(&self) -> builder::CancelOrder<'_> {
+        builder::CancelOrder::new(self)
+    }
+}
+/// Types for composing operation parameters.
+#[allow(clippy::all)]
+pub mod builder {
+    use super::types;
+    #[allow(unused_imports)]
+    use super::{
+        encode_path, ByteStream, ClientInfo, ClientHooks, Error, OperationInfo,
+        RequestBuilderExt, ResponseValue,
+    };
+    /**Builder for [`Client::list_orders`]
+
+[`Client::list_orders`]: super::Client::list_orders*/
+    #[derive(Debug, Clone)]
+    pub struct ListOrders<'a> {
+        client: &'a super::Client,
+        complete: Result<Option<bool>, String>,
+        cursor: Result<Option<types::ListOrdersCursor>, String>,
+        limit: Result<Option<::std::num::NonZeroU32>, String>,
+        pet_id: Result<Option<i64>, String>,
+        ship_date_from: Result<
+            Option<::chrono::DateTime<::chrono::offset::Utc>>,
+            String,
+        >,
+        ship_date_to: Result<Option<::chrono::DateTime<::chrono::offset::Utc>>, String>,
+        status: Result<Option<types::OrderStatus>, String>,
+    }
+    impl<'a> ListOrders<'a> {
+        pub fn new(client: &'a super::Client) -> Self {
+            Self {
+                client: client,
+                complete: Ok(None),
+                cursor: Ok(None),
+                limit: Ok(None),
+                pet_id: Ok(None),
+                ship_date_from: Ok(None),
+                ship_date_to: Ok(None),
+                status: Ok(None),
+            }
+        }
+        pub fn complete<V>(mut self, value: V) -> Self
+        where
+            V: std::convert::TryInto<bool>,
+        {
+            self.complete = value
+                .try_into()
+                .map(Some)
+                .map_err(|_| "conversion to `bool` for complete failed".to_string());
+            self
+        }
+        pub fn cursor<V>(mut self, value: V) -> Self
+        where
+            V: std::convert::TryInto<types::ListOrdersCursor>,
+        {
+            self.cursor = value
+                .try_into()
+                .map(Some)
+                .map_err(|_| {
+                    "conversion to `ListOrdersCursor` for cursor failed".to_string()
+                });
+            self
+        }
+        pub fn limit<V>(mut self, value: V) -> Self
+        where
+            V: std::convert::TryInto<::std::num::NonZeroU32>,
+        {
+            self.limit = value
+                .try_into()
+                .map(Some)
+                .map_err(|_| {
+                    "conversion to `:: std :: num :: NonZeroU32` for limit failed"
+                        .to_string()
+                });
+            self
+        }
+        pub fn pet_id<V>(mut self, value: V) -> Self
+        where
+            V: std::convert::TryInto<i64>,
+        {
+            self.pet_id = value
+                .try_into()
+                .map(Some)
+                .map_err(|_| "conversion to `i64` for pet_id failed".to_string());
+            self
+        }
+        pub fn ship_date_from<V>(mut self, value: V) -> Self
+        where
+            V: std::convert::TryInto<::chrono::DateTime<::chrono::offset::Utc>>,
+        {
+            self.ship_date_from = value
+                .try_into()
+                .map(Some)
+                .map_err(|_| {
+                    "conversion to `:: chrono :: DateTime < :: chrono :: offset :: Utc >` for ship_date_from failed"
+                        .to_string()
+                });
+            self
+        }
+        pub fn ship_date_to<V>(mut self, value: V) -> Self
+        where
+            V: std::convert::TryInto<::chrono::DateTime<::chrono::offset::Utc>>,
+        {
+            self.ship_date_to = value
+                .try_into()
+                .map(Some)
+                .map_err(|_| {
+                    "conversion to `:: chrono :: DateTime < :: chrono :: offset :: Utc >` for ship_date_to failed"
+                        .to_string()
+                });
+            self
+        }
+        pub fn status<V>(mut self, value: V) -> Self
+        where
+            V: std::convert::TryInto<types::OrderStatus>,
+        {
+            self.status = value
+                .try_into()
+                .map(Some)
+                .map_err(|_| {
+                    "conversion to `OrderStatus` for status failed".to_string()
+                });
+            self
+        }
+        ///Sends a `GET` request to `/store/orders`
+        pub async fn send(
+            self,
+        ) -> Result<ResponseValue<types::OrderPage>, Error<types::Problem>> {
+            let Self {
+                client,
+                complete,
+                cursor,
+                limit,
+                pet_id,
+                ship_date_from,
+                ship_date_to,
+                status,
+            } = self;
+            let complete = complete.map_err(Error::InvalidRequest)?;
+            let cursor = cursor.map_err(Error::InvalidRequest)?;
+            let limit = limit.map_err(Error::InvalidRequest)?;
+            let pet_id = pet_id.map_err(Error::InvalidRequest)?;
+            let ship_date_from = ship_date_from.map_err(Error::InvalidRequest)?;
+            let ship_date_to = ship_date_to.map_err(Error::InvalidRequest)?;
+            let status = status.map_err(Error::InvalidRequest)?;
+            let url = format!("{}/store/orders", client.baseurl,);
+            let mut header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
+            header_map
+                .append(
+                    ::reqwest::header::HeaderName::from_static("api-version"),
+                    ::reqwest::header::HeaderValue::from_static(
+                        super::Client::api_version(),
+                    ),
+                );
+            #[allow(unused_mut)]
+            let mut request = client
+                .client
+                .get(url)
+                .header(
+                    ::reqwest::header::ACCEPT,
+                    ::reqwest::header::HeaderValue::from_static("application/json"),
+                )
+                .query(&progenitor_client::QueryParam::new("complete", &complete))
+                .query(&progenitor_client::QueryParam::new("cursor", &cursor))
+                .query(&progenitor_client::QueryParam::new("limit", &limit))
+                .query(&progenitor_client::QueryParam::new("petId", &pet_id))
+                .query(
+                    &progenitor_client::QueryParam::new("shipDateFrom", &ship_date_from),
+                )
+                .query(&progenitor_client::QueryParam::new("shipDateTo", &ship_date_to))
+                .query(&progenitor_client::QueryParam::new("status", &status))
+                .headers(header_map)
+                .build()?;
+            let info = OperationInfo {
+                operation_id: "list_orders",
+            };
+            client.pre(&mut request, &info).await?;
+            let result = client.exec(request, &info).await;
+            client.post(&result, &info).await?;
+            let response = result?;
+            match response.status().as_u16() {
+                200u16 => ResponseValue::from_response(response).await,
+                400u16 => {
+                    Err(
+                        Error::ErrorResponse(
+                            ResponseValue::from_response(response).await?,
+                        ),
+                    )
+                }
+                401u16 => {
+                    Err(
+                        Error::ErrorResponse(
+                            ResponseValue::from_response(response).await?,
+                        ),
+                    )
+                }
+                500u16..=599u16 => {
+                    Err(
+                        Error::ErrorResponse(
+                            ResponseValue::from_response(response).await?,
+                        ),
+                    )
+                }
+                _ => Err(Error::UnexpectedResponse(response)),
+            }
+        }
+    }
+    /**Builder for [`Client::cancel_order`]
+
+[`Client::cancel_order`]: super::Client::cancel_order*/
+    #[derive(Debug, Clone)]
+    pub struct CancelOrder<'a> {
+        client: &'a super::Client,
+        order_id: Result<i64, String>,
+    }
+    impl<'a> CancelOrder<'a> {
+        pub fn new(client: &'a super::Client) -> Self {
+            Self {
+                client: client,
+                order_id: Err("order_id was not initialized".to_string()),
+            }
+        }
+        pub fn order_id<V>(mut self, value: V) -> Self
+        where
+            V: std::convert::TryInto<i64>,
+        {
+            self.order_id = value
+                .try_into()
+                .map_err(|_| "conversion to `i64` for order_id failed".to_string());
+            self
+        }
+        ///Sends a `DELETE` request to `/store/orders/{orderId}`
+        pub async fn send(self) -> Result<ResponseValue<()>, Error<types::Problem>> {
+            let Self { client, order_id } = self;
+            let order_id = order_id.map_err(Error::InvalidRequest)?;
+            let url = format!(
+                "{}/store/orders/{}", client.baseurl, encode_path(& order_id
+                .to_string()),
             );
-        #[allow(unused_mut)]
-        let mut request = self
-            .client
-            .delete(url)
-            .header(
-                ::reqwest::header::ACCEPT,
-                ::reqwest::header::HeaderValue::from_static("application/json"),
-            )
-            .headers(header_map)
-            .build()?;
-        let info = OperationInfo {
-            operation_id: "cancel_order",
-        };
-        self.pre(&mut request, &info).await?;
-        let result = self.exec(request, &info).await;
-        self.post(&result, &info).await?;
-        let response = result?;
-        match response.status().as_u16() {
-            204u16 => Ok(ResponseValue::empty(response)),
-            400u16 => {
-                Err(Error::ErrorResponse(ResponseValue::from_response(response).await?))
+            let mut header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
+            header_map
+                .append(
+                    ::reqwest::header::HeaderName::from_static("api-version"),
+                    ::reqwest::header::HeaderValue::from_static(
+                        super::Client::api_version(),
+                    ),
+                );
+            #[allow(unused_mut)]
+            let mut request = client
+                .client
+                .delete(url)
+                .header(
+                    ::reqwest::header::ACCEPT,
+                    ::reqwest::header::HeaderValue::from_static("application/json"),
+                )
+                .headers(header_map)
+                .build()?;
+            let info = OperationInfo {
+                operation_id: "cancel_order",
+            };
+            client.pre(&mut request, &info).await?;
+            let result = client.exec(request, &info).await;
+            client.post(&result, &info).await?;
+            let response = result?;
+            match response.status().as_u16() {
+                204u16 => Ok(ResponseValue::empty(response)),
+                400u16 => {
+                    Err(
+                        Error::ErrorResponse(
+                            ResponseValue::from_response(response).await?,
+                        ),
+                    )
+                }
+                401u16 => {
+                    Err(
+                        Error::ErrorResponse(
+                            ResponseValue::from_response(response).await?,
+                        ),
+                    )
+                }
+                404u16 => {
+                    Err(
+                        Error::ErrorResponse(
+                            ResponseValue::from_response(response).await?,
+                        ),
+                    )
+                }
+                409u16 => {
+                    Err(
+                        Error::ErrorResponse(
+                            ResponseValue::from_response(response).await?,
+                        ),
+                    )
+                }
+                500u16..=599u16 => {
+                    Err(
+                        Error::ErrorResponse(
+                            ResponseValue::from_response(response).await?,
+                        ),
+                    )
+                }
+                _ => Err(Error::UnexpectedResponse(response)),
             }
-            401u16 => {
-                Err(Error::ErrorResponse(ResponseValue::from_response(response).await?))
-            }
-            404u16 => {
-                Err(Error::ErrorResponse(ResponseValue::from_response(response).await?))
-            }
-            409u16 => {
-                Err(Error::ErrorResponse(ResponseValue::from_response(response).await?))
-            }
-            500u16..=599u16 => {
-                Err(Error::ErrorResponse(ResponseValue::from_response(response).await?))
-            }
-            _ => Err(Error::UnexpectedResponse(response)),
         }
     }
 }
 /// Items consumers will typically use such as the Client.
 pub mod prelude {
-    #[allow(unused_imports)]
-    pub use super::Client;
+    pub use self::super::Client;
+}
+impl<'a> builder::ListOrders<'a> {
+    ///Every item of `listOrders`, page after page: each page's `nextCursor` is sent back as `cursor` with the same parameters until a page has none (`x-pagination` in the spec). An error is the stream's last item.
+    pub fn stream(
+        self,
+    ) -> ::std::pin::Pin<
+        ::std::boxed::Box<
+            dyn ::futures::Stream<
+                Item = Result<types::Order, Error<types::Problem>>,
+            > + Send + 'a,
+        >,
+    > {
+        use ::futures::StreamExt as _;
+        ::futures::stream::unfold(
+                Some(self),
+                |request| async move {
+                    let request = request?;
+                    let (items, next) = match request.clone().send().await {
+                        Ok(page) => {
+                            let page = page.into_inner();
+                            let next = page
+                                .next_cursor
+                                .map(|cursor| request.cursor(cursor));
+                            let items: Vec<_> = page.items.into_iter().map(Ok).collect();
+                            (items, next)
+                        }
+                        Err(error) => (vec![Err(error)], None),
+                    };
+                    Some((::futures::stream::iter(items), next))
+                },
+            )
+            .flatten()
+            .boxed()
+    }
 }
 ///The Production base URL, from the spec's `servers`.
 pub const PRODUCTION_BASE_URL: &str = "https://petstore.example.com/v2";

@@ -243,6 +243,7 @@ fn largest_corpus_document(root: &Path) -> Result<(String, u64, Duration), Strin
             client_module: "crate",
             server: "api.rs".into(),
             credentials: crate::codegen::ClientCredentials::Generated,
+            interface: crate::codegen::ClientInterface::Positional,
         };
         let started = Instant::now();
         if crate::codegen::generate_target(&target, &text).is_ok() {

@@ -120,7 +120,7 @@ Sends a `POST` request to `/streams`
 
 Arguments:
 - `callback_url`: the location where data will be sent.  Must be network accessible
-by the source server
+  by the source server
 
 */
     pub async fn post_streams<'a>(
