@@ -40,6 +40,13 @@ impl CounterReads {
                 connection
                     .execute_batch("PRAGMA query_only = ON; PRAGMA busy_timeout = 0;")
                     .map_err(|e| StorageError::Internal(format!("cannot set up a counter reader: {e}")))?;
+                // A first read opens the WAL and its index, kept open from
+                // now on, as every other connection's are: a connection
+                // whose first read came after the WAL's deletion would fail
+                // (or create a new WAL at its path, which reads must refuse).
+                connection
+                    .query_row(READ, [], |_| Ok(()))
+                    .map_err(|e| StorageError::Unavailable(format!("cannot read the change counters: {e}")))?;
                 Ok(Mutex::new(Some(connection)))
             })
             .collect::<Result<_>>()?;
@@ -142,10 +149,13 @@ mod tests {
     fn a_busy_database_sends_the_caller_elsewhere() {
         let dir = tempfile::tempdir().unwrap();
         let (path, writer) = database(dir.path());
+        // An exclusive lock in rollback-journal mode stops every reader (a
+        // WAL reader never waits; and once readers hold the WAL open, the
+        // mode cannot change: it changes first).
+        writer.execute_batch("PRAGMA journal_mode = DELETE").unwrap();
         let reads = CounterReads::open(&path, 1).unwrap();
-        // An exclusive lock in rollback-journal mode stops every reader.
         writer
-            .execute_batch("PRAGMA journal_mode = DELETE; BEGIN EXCLUSIVE; UPDATE changes SET counter = 1;")
+            .execute_batch("BEGIN EXCLUSIVE; UPDATE changes SET counter = 1;")
             .unwrap();
         assert!(reads.try_read().is_none(), "busy: read through the pool, which waits");
         writer.execute_batch("COMMIT").unwrap();
@@ -158,6 +168,29 @@ mod tests {
         let path = dir.path().join("absent.db");
         assert!(CounterReads::open(&path, 1).is_err());
         assert!(!path.exists());
+    }
+
+    /// A connection that first reads after the WAL is deleted would open
+    /// the WAL by path and create a new one there, which the file watcher
+    /// must take for a foreign file (and then refuse reads): every
+    /// connection opens the WAL when it is opened.
+    #[test]
+    fn a_first_read_after_the_wal_is_deleted_creates_no_wal() {
+        let dir = tempfile::tempdir().unwrap();
+        let (path, _writer) = database(dir.path());
+        let reads = CounterReads::open(&path, 3).unwrap();
+        let wal = dir.path().join("counters.db-wal");
+        std::fs::remove_file(&wal).unwrap();
+        for connection in &reads.connections {
+            let connection = connection.lock().unwrap();
+            let counter: i64 = connection
+                .as_ref()
+                .unwrap()
+                .query_row("SELECT counter FROM changes WHERE id = 1", [], |row| row.get(0))
+                .unwrap();
+            assert_eq!(counter, 0);
+        }
+        assert!(!wal.exists(), "a reader created a new WAL at the deleted one's path");
     }
 
     #[test]
