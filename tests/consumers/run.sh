@@ -6,20 +6,24 @@
 #
 # 1. Spectral (spectral:oas) and Redocly (recommended, redocly.yaml) lint
 #    both specs: 0 warnings, 0 errors.
-# 2. From openapi/v2/petstore.yaml: a Python client (openapi-python-client),
+# 2. From each version's spec: a Python client (openapi-python-client),
 #    TypeScript types (openapi-typescript, used through openapi-fetch) and
 #    an SDK (@hey-api/openapi-ts) are generated, with no warning.
 # 3. Each is type-checked strictly (mypy --strict, tsc --strict) together
 #    with a consumer program, which then runs against a live server of its
-#    own (a fresh SQLite file): it walks every page with filters, cancels
-#    through v2 and sees it in v1, and gets the typed Problem for 400, 401,
-#    404 and 409 (python/consumer.py, typescript/check.ts).
+#    own (a fresh SQLite file). Version 2's walk every page with filters
+#    (and the Link header), cancel through v2 and see it in v1, and get the
+#    typed Problem for 400, 401, 404 and 409 (python/consumer.py,
+#    typescript/check.ts); version 1's list, cancel and see it in v2, read
+#    a pet, and get the typed Error for 401, 404 and 409
+#    (python/consumer_v1.py, typescript/check-v1.ts).
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 root="$(cd "$here/../.." && pwd)"
 cd "$here"
-specs=("$root/openapi/petstore.yaml" "$root/openapi/v2/petstore.yaml")
+v1_spec="$root/openapi/petstore.yaml"
 v2_spec="$root/openapi/v2/petstore.yaml"
+specs=("$v1_spec" "$v2_spec")
 
 echo "-- installing the pinned tools"
 if ! npm ls --silent >/dev/null 2>&1; then
@@ -66,11 +70,17 @@ rm -rf python/generated typescript/generated typescript/dist
 PATH="$venv/bin:$PATH" no_warnings openapi-python-client "$venv/bin/openapi-python-client" generate \
   --path "$v2_spec" --output-path python/generated/petstore_v2 --meta none \
   --config python/openapi-python-client.yaml
+PATH="$venv/bin:$PATH" no_warnings "openapi-python-client (v1)" "$venv/bin/openapi-python-client" generate \
+  --path "$v1_spec" --output-path python/generated/petstore_v1 --meta none \
+  --config python/openapi-python-client-v1.yaml
 no_warnings openapi-typescript npx openapi-typescript "$v2_spec" -o typescript/generated/openapi-typescript/v2.d.ts
+no_warnings "openapi-typescript (v1)" npx openapi-typescript "$v1_spec" -o typescript/generated/openapi-typescript/v1.d.ts
+# Both versions' SDKs (hey-api.config.mjs).
 no_warnings "@hey-api/openapi-ts" npx openapi-ts -f hey-api.config.mjs
 
 echo "-- type checks: mypy --strict, tsc --strict"
-(cd python && MYPYPATH=generated "$venv/bin/mypy" --strict --no-incremental consumer.py generated/petstore_v2)
+(cd python && MYPYPATH=generated "$venv/bin/mypy" --strict --no-incremental \
+  consumer.py consumer_v1.py generated/petstore_v2 generated/petstore_v1)
 npx tsc -p typescript
 
 echo "-- the consumers against live servers"
@@ -114,4 +124,10 @@ start_server openapi-fetch
 node typescript/dist/openapi-fetch.js "$v1" "$v2" "$key" "$work/data.json"
 start_server hey-api
 node typescript/dist/hey-api.js "$v1" "$v2" "$key" "$work/data.json"
+start_server python-v1
+(cd python && PYTHONPATH=generated "$venv/bin/python" consumer_v1.py "$v1" "$v2" "$key" "$work/data.json")
+start_server openapi-fetch-v1
+node typescript/dist/openapi-fetch-v1.js "$v1" "$v2" "$key" "$work/data.json"
+start_server hey-api-v1
+node typescript/dist/hey-api-v1.js "$v1" "$v2" "$key" "$work/data.json"
 echo "every consumer passed"
