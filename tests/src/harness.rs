@@ -89,7 +89,11 @@ impl TestServer {
         let storage = SqlStorage::open(url).await.unwrap();
         storage.import(&fixture()).await.unwrap();
         let (key_id, key) = keys::issue(&storage, "test").await.unwrap();
-        let log = server::stderr_logger(ConfigLoggingLevel::Warn).unwrap();
+        let log = petstore_server::logging::stderr_logger(
+            ConfigLoggingLevel::Warn,
+            petstore_server::logging::LogFormat::Text,
+        )
+        .unwrap();
         let server = server::start(storage.clone(), "127.0.0.1:0".parse().unwrap(), log).unwrap();
         let base_url = format!("http://{}{}", server.local_addr(), petstore_api::BASE_PATH);
         let v2_base_url = format!("http://{}{}", server.local_addr(), petstore_api::v2::BASE_PATH);

@@ -7,13 +7,17 @@ use std::time::Duration;
 
 use anyhow::{Context, bail};
 use clap::{Parser, Subcommand};
-use dropshot::ConfigLoggingLevel;
+use dropshot::{ConfigLoggingLevel, HttpServer};
+use slog::Logger;
 
 use crate::connection_reaper::ReaperLimits;
+use crate::logging::LogFormat;
+use crate::service::Service;
+use crate::shutdown::StopSignals;
 use crate::storage::backend::WaitLimits;
 use crate::storage::sql::{OpenOptions, SqlStorage};
 use crate::storage::{ImportData, ShipOutcome, Storage, StorageError, backup};
-use crate::{connection_reaper, demo, keys, process_limits, server, shutdown};
+use crate::{connection_reaper, demo, keys, logging, process_limits, server, shutdown};
 
 #[derive(Parser)]
 #[command(name = "petstore-server", version, about = "The Pet Store orders service")]
@@ -68,6 +72,14 @@ fn seconds(text: &str) -> Result<Duration, String> {
     }
 }
 
+/// A number of seconds from 0 to 86400.
+fn seconds_or_zero(text: &str) -> Result<Duration, String> {
+    match text.parse::<f64>() {
+        Ok(0.0) => Ok(Duration::ZERO),
+        _ => seconds(text),
+    }
+}
+
 #[derive(Subcommand)]
 enum Command {
     /// Serve the API under /v1.
@@ -89,10 +101,21 @@ enum Command {
         /// The least severe log level written to stderr.
         #[arg(long, default_value = "info", value_parser = ["trace", "debug", "info", "warn", "error"])]
         log_level: String,
+        /// How log records are written to stderr: `text` (for people) or
+        /// `json` (one object per line, for log pipelines).
+        #[arg(long, value_enum, default_value = "text")]
+        log_format: LogFormat,
         /// On SIGTERM or SIGINT, the longest the service waits for requests
         /// in flight before it closes the database and exits.
         #[arg(long, value_name = "SECONDS", default_value = "10", value_parser = seconds)]
         shutdown_timeout: Duration,
+        /// After SIGTERM, serve this long with `/readyz` answering 503
+        /// before the shutdown starts, so that a balancer that probes takes
+        /// the instance out before connections are refused. 0 (the
+        /// default) starts the shutdown at once. A second signal ends the
+        /// drain early.
+        #[arg(long, value_name = "SECONDS", default_value = "0", value_parser = seconds_or_zero)]
+        drain_seconds: Duration,
         #[command(flatten)]
         connections: ConnectionLimits,
     },
@@ -218,7 +241,9 @@ async fn run(command: Command) -> anyhow::Result<()> {
             demo,
             create_database,
             log_level,
+            log_format,
             shutdown_timeout,
+            drain_seconds,
             connections,
         } => {
             let reaper = (!connections.keep_silent_connections).then_some(ReaperLimits {
@@ -231,7 +256,9 @@ async fn run(command: Command) -> anyhow::Result<()> {
                 demo,
                 create_database,
                 log_level,
+                log_format,
                 shutdown_timeout,
+                drain: drain_seconds,
                 reaper,
             };
             serve(&db, &options).await
@@ -313,13 +340,28 @@ async fn keys_command(storage: &SqlStorage, command: KeysCommand) -> anyhow::Res
     Ok(())
 }
 
+/// The drain period: `/readyz` answers 503 while everything else is
+/// served as before, until `period` has passed or another signal comes.
+async fn drain<S: Storage>(server: &HttpServer<Service<S>>, period: Duration, stop: &mut StopSignals, log: &Logger) {
+    server.app_private().start_draining();
+    slog::info!(log, "draining: /readyz answers 503 until the shutdown starts";
+        "seconds" => period.as_secs_f64());
+    tokio::select! {
+        () = tokio::time::sleep(period) => {}
+        signal = stop.next(log) => slog::info!(log, "drain ended early"; "signal" => signal),
+    }
+}
+
 /// `serve`'s options, apart from the database.
 struct ServeOptions {
     bind: SocketAddr,
     demo: bool,
     create_database: bool,
     log_level: String,
+    log_format: LogFormat,
     shutdown_timeout: Duration,
+    /// How long `/readyz` answers 503 after SIGTERM before the shutdown.
+    drain: Duration,
     /// `None`: connections are never closed for holding a descriptor idle.
     reaper: Option<ReaperLimits>,
 }
@@ -332,7 +374,7 @@ async fn serve(db: &Database, options: &ServeOptions) -> anyhow::Result<()> {
         "error" => ConfigLoggingLevel::Error,
         _ => ConfigLoggingLevel::Info,
     };
-    let log = server::stderr_logger(level)?;
+    let log = logging::stderr_logger(level, options.log_format)?;
     match process_limits::raise_open_files_limit() {
         Ok((soft, hard)) => slog::info!(log, "open files limit"; "soft" => soft, "hard" => hard),
         Err(e) => slog::warn!(log, "cannot read or raise the open files limit"; "error" => %e),
@@ -396,6 +438,11 @@ async fn serve(db: &Database, options: &ServeOptions) -> anyhow::Result<()> {
     // usual time to close.
     let mut deadline = tokio::time::Instant::now() + options.shutdown_timeout;
     if let Some(signal) = signal {
+        if signal == "SIGTERM" && !options.drain.is_zero() {
+            drain(&server, options.drain, &mut stop, &log).await;
+        }
+        // The shutdown's deadline starts after the drain.
+        deadline = tokio::time::Instant::now() + options.shutdown_timeout;
         slog::info!(log, "shutting down"; "signal" => signal);
         shutdown::stop_serving(server.close(), listener.as_ref(), &in_flight, deadline, &log).await;
     }

@@ -3,41 +3,16 @@
 
 use std::net::SocketAddr;
 
-use dropshot::{
-    ApiDescription, ConfigDropshot, ConfigLoggingLevel, HandlerTaskMode, HttpServer, ServerBuilder, VersionPolicy,
-};
+use dropshot::{ApiDescription, ConfigDropshot, HandlerTaskMode, HttpServer, ServerBuilder, VersionPolicy};
 use petstore_api::runtime::VersionByPath;
-use slog::{Drain, Logger};
+use slog::Logger;
 
 use crate::service::Service;
 use crate::storage::Storage;
 
-/// A logger for the server's output on stderr, in dropshot's terminal
-/// format. Request logs carry method, path and status, never headers, so
-/// keys stay out of them.
-///
-/// dropshot's `ConfigLogging::to_logger` filters by level after its async
-/// drain: every request's "request completed" record is built, queued and
-/// handed to the logging thread even at `warn`. Here the filter comes first,
-/// so a record below the level costs a comparison and nothing else.
-pub fn stderr_logger(level: ConfigLoggingLevel) -> anyhow::Result<Logger> {
-    let level = match level {
-        ConfigLoggingLevel::Trace => slog::Level::Trace,
-        ConfigLoggingLevel::Debug => slog::Level::Debug,
-        ConfigLoggingLevel::Info => slog::Level::Info,
-        ConfigLoggingLevel::Warn => slog::Level::Warning,
-        ConfigLoggingLevel::Error => slog::Level::Error,
-        ConfigLoggingLevel::Critical => slog::Level::Critical,
-    };
-    let format = slog_term::FullFormat::new(slog_term::TermDecorator::new().build())
-        .build()
-        .fuse();
-    let queued = slog_async::Async::new(format).chan_size(1024).build().fuse();
-    Ok(Logger::root(slog::LevelFilter::new(queued, level).fuse(), slog::o!()))
-}
-
 /// Every version's endpoints on one description, each answering for its
-/// own major: `/v1` (frozen) and `/v2`. Served with [`version_policy`];
+/// own major: `/v1` (frozen) and `/v2`, and the health and readiness
+/// probes outside both ([`crate::probes`]). Served with [`version_policy`];
 /// `ApiDescription::openapi` given a major's version emits that major's
 /// document.
 pub fn api_description<S: Storage>() -> anyhow::Result<ApiDescription<Service<S>>> {
@@ -45,6 +20,7 @@ pub fn api_description<S: Storage>() -> anyhow::Result<ApiDescription<Service<S>
     petstore_api::register_endpoints(&mut api, petstore_api::endpoint_versions)
         .and_then(|()| petstore_api::v2::register_endpoints(&mut api, petstore_api::v2::endpoint_versions))
         .map_err(|e| anyhow::anyhow!("invalid API description: {e}"))?;
+    crate::probes::register(&mut api).map_err(|e| anyhow::anyhow!("cannot register the probes: {e}"))?;
     Ok(api)
 }
 

@@ -26,6 +26,8 @@ pub struct Service<S> {
     /// Version 2's pages, per orders version.
     pages: PageCache,
     in_flight: InFlight,
+    /// Set when a drain period starts: `/readyz` answers 503 from then on.
+    draining: std::sync::atomic::AtomicBool,
     log: Logger,
 }
 
@@ -39,6 +41,7 @@ impl<S: Storage> Service<S> {
             cursors: tokio::sync::OnceCell::new(),
             pages: PageCache::default(),
             in_flight: InFlight::default(),
+            draining: std::sync::atomic::AtomicBool::new(false),
             log,
         }
     }
@@ -53,6 +56,16 @@ impl<S: Storage> Service<S> {
     }
 
     /// The requests being answered (a shutdown waits for them).
+    /// From now on `/readyz` answers 503, so that a balancer that probes
+    /// takes the instance out; everything else is served as before.
+    pub fn start_draining(&self) {
+        self.draining.store(true, std::sync::atomic::Ordering::Release);
+    }
+
+    pub fn is_draining(&self) -> bool {
+        self.draining.load(std::sync::atomic::Ordering::Acquire)
+    }
+
     pub fn in_flight(&self) -> &InFlight {
         &self.in_flight
     }

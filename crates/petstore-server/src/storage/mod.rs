@@ -260,6 +260,12 @@ pub trait Storage: Send + Sync + 'static {
     }
     /// The current versions of orders and keys.
     fn versions(&self) -> impl Future<Output = Result<Versions>> + Send;
+
+    /// Whether the service can do its work now: the database answers (and,
+    /// where the storage can tell, accepts writes). What `/readyz` asks.
+    fn ready(&self) -> impl Future<Output = Result<()>> + Send {
+        async { self.versions().await.map(|_| ()) }
+    }
     /// One order by id, whatever its status.
     fn get_order(&self, id: i64) -> impl Future<Output = Result<Option<OrderRecord>>> + Send;
     /// Cancels a pending order in one conditional change, so that of two

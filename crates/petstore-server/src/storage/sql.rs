@@ -422,6 +422,13 @@ impl Storage for SqlStorage {
         self.cancellations.since(version, seen).await
     }
 
+    async fn ready(&self) -> Result<()> {
+        // A SQLite file that was deleted, replaced or made read-only
+        // answers reads, but refuses every cancel: not ready.
+        self.check_files(Access::Write)?;
+        self.versions().await.map(|_| ())
+    }
+
     async fn versions(&self) -> Result<Versions> {
         // Every request reads the counters: a deleted or replaced file is
         // noticed by the next request, reads included.

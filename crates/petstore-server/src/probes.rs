@@ -1,0 +1,82 @@
+//! Health and readiness, for a load balancer or an orchestrator: outside
+//! the versioned contract (like `/vN/openapi.json`), without a key, hidden
+//! from the OpenAPI documents, and logged per request at `debug` only
+//! ([`crate::logging`]).
+//!
+//! - `GET /healthz`: 200 while the process serves HTTP at all.
+//! - `GET /readyz`: 200 when the database answers (and accepts writes,
+//!   where the storage can tell) within [`READY_WITHIN`]; 503 otherwise,
+//!   and from the start of a drain period (`serve --drain-seconds`).
+//!
+//! Both answer `{"status": ...}` (and `"reason"` when not ready), as JSON.
+
+use std::time::Duration;
+
+use dropshot::{ApiDescription, ApiEndpoint, ApiEndpointVersions, Body, HttpError, RequestContext};
+use http::{Method, Response, StatusCode};
+
+use crate::service::Service;
+use crate::storage::Storage;
+
+/// The probes' paths, which the request log keeps at `debug`.
+pub const PROBE_PATHS: [&str; 2] = ["/healthz", "/readyz"];
+
+/// The longest `/readyz` waits for the database: a probe that waits longer
+/// than a balancer's own timeout tells it nothing.
+pub const READY_WITHIN: Duration = Duration::from_secs(1);
+
+/// Registers both probes on `api` (hidden: not in any version's document).
+pub fn register<S: Storage>(api: &mut ApiDescription<Service<S>>) -> Result<(), String> {
+    let get = |path: &str| {
+        (
+            Method::GET,
+            "application/json",
+            path.to_string(),
+            ApiEndpointVersions::All,
+        )
+    };
+    let (method, content_type, path, versions) = get("/healthz");
+    api.register(
+        ApiEndpoint::new("healthz".into(), healthz::<S>, method, content_type, &path, versions).visible(false),
+    )
+    .map_err(|e| e.to_string())?;
+    let (method, content_type, path, versions) = get("/readyz");
+    api.register(ApiEndpoint::new("readyz".into(), readyz::<S>, method, content_type, &path, versions).visible(false))
+        .map_err(|e| e.to_string())
+}
+
+async fn healthz<S: Storage>(_: RequestContext<Service<S>>) -> Result<Response<Body>, HttpError> {
+    Ok(answer(StatusCode::OK, serde_json::json!({"status": "ok"})))
+}
+
+async fn readyz<S: Storage>(rqctx: RequestContext<Service<S>>) -> Result<Response<Body>, HttpError> {
+    let service = rqctx.context();
+    let not_ready = |reason: String| {
+        answer(
+            StatusCode::SERVICE_UNAVAILABLE,
+            serde_json::json!({"status": "unavailable", "reason": reason}),
+        )
+    };
+    if service.is_draining() {
+        return Ok(not_ready("draining: the service is stopping".into()));
+    }
+    Ok(
+        match tokio::time::timeout(READY_WITHIN, service.storage().ready()).await {
+            Ok(Ok(())) => answer(StatusCode::OK, serde_json::json!({"status": "ok"})),
+            Ok(Err(e)) => not_ready(format!("the database: {e}")),
+            Err(_) => not_ready(format!(
+                "the database did not answer within {} ms",
+                READY_WITHIN.as_millis()
+            )),
+        },
+    )
+}
+
+fn answer(status: StatusCode, body: serde_json::Value) -> Response<Body> {
+    Response::builder()
+        .status(status)
+        .header(http::header::CONTENT_TYPE, "application/json")
+        .header(http::header::CACHE_CONTROL, "no-store")
+        .body(Body::from(body.to_string()))
+        .expect("a valid response")
+}
