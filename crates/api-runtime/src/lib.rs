@@ -9,6 +9,8 @@
 //!   the caller is authenticated ([`auth`], by the [`credentials`] it
 //!   sent), checked against the spec's
 //!   schemas ([`schema`]: JSON Schema, validated by the `jsonschema` crate).
+//! - [`metrics`]: each operation's requests counted and timed, served at
+//!   `GET /metrics`.
 //! - [`reply`]: the response, a documented one, the Error object, or RFC
 //!   9457 [`problem_details`] for an error the spec leaves undocumented.
 //! - [`documentation`]: the tables in dropshot's terms, for the document
@@ -29,6 +31,7 @@ pub mod documentation;
 pub mod form;
 pub mod json;
 pub mod majors;
+pub mod metrics;
 pub mod multipart;
 pub mod negotiation;
 pub mod not_allowed;

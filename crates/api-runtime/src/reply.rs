@@ -62,6 +62,17 @@ fn status_of(status: u16) -> StatusCode {
     StatusCode::from_u16(status).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR)
 }
 
+impl<C> Reply<C> {
+    /// The status this reply is sent with.
+    pub fn status(&self) -> StatusCode {
+        match &self.outcome {
+            Outcome::Success { status, .. } | Outcome::Error { status, .. } => *status,
+            Outcome::Switching(Ok(response)) => response.status(),
+            Outcome::Switching(Err(error)) => error.status_code.as_status(),
+        }
+    }
+}
+
 impl<C: Contract> Reply<C> {
     /// A success response with a JSON body.
     pub fn json<T: Serialize>(status: u16, media_type: &'static str, body: Json<T>) -> Self {

@@ -612,6 +612,7 @@ impl<H: PetStoreHandlers> PetStoreApi for StrictServer<H> {
         rqctx: ::dropshot::RequestContext<Self::Context>,
     ) -> ::std::result::Result<runtime::Reply<ListOrders>, types::Error> {
         let handlers = rqctx.context();
+        let started = ::std::time::Instant::now();
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -628,6 +629,7 @@ impl<H: PetStoreHandlers> PetStoreApi for StrictServer<H> {
             response.into_http()
         }
             .await;
+        runtime::metrics::observe(&LIST_ORDERS, reply.status(), started);
         ::std::result::Result::Ok(reply)
     }
     async fn cancel_order(
@@ -635,6 +637,7 @@ impl<H: PetStoreHandlers> PetStoreApi for StrictServer<H> {
         _parameters: runtime::Parameters<CancelOrder>,
     ) -> ::std::result::Result<runtime::Reply<CancelOrder>, types::Error> {
         let handlers = rqctx.context();
+        let started = ::std::time::Instant::now();
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -666,6 +669,7 @@ impl<H: PetStoreHandlers> PetStoreApi for StrictServer<H> {
             response.into_http()
         }
             .await;
+        runtime::metrics::observe(&CANCEL_ORDER, reply.status(), started);
         ::std::result::Result::Ok(reply)
     }
     async fn get_pet_by_id(
@@ -673,6 +677,7 @@ impl<H: PetStoreHandlers> PetStoreApi for StrictServer<H> {
         _parameters: runtime::Parameters<GetPetById>,
     ) -> ::std::result::Result<runtime::Reply<GetPetById>, types::Error> {
         let handlers = rqctx.context();
+        let started = ::std::time::Instant::now();
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -704,6 +709,7 @@ impl<H: PetStoreHandlers> PetStoreApi for StrictServer<H> {
             response.into_http()
         }
             .await;
+        runtime::metrics::observe(&GET_PET_BY_ID, reply.status(), started);
         ::std::result::Result::Ok(reply)
     }
     async fn openapi_document(
@@ -719,14 +725,14 @@ impl<H: PetStoreHandlers> PetStoreApi for StrictServer<H> {
         ::std::result::Result::Ok(::dropshot::HttpResponseOk(DOCUMENT.clone()))
     }
 }
-/// The dropshot API description of a server of this version alone,
-/// built on `H`: see [`register_endpoints`].
+///The dropshot API description of a server of this version alone, built on `H`: see [`register_endpoints`], and the request metrics at `GET /metrics` ([`runtime::metrics`]).
 pub fn api_description<H: PetStoreHandlers>() -> ::std::result::Result<
     ::dropshot::ApiDescription<H>,
     runtime::ApiDescriptionError,
 > {
     let mut api = ::dropshot::ApiDescription::new();
     register_endpoints(&mut api, ::dropshot::ApiEndpointVersions::all)?;
+    runtime::metrics::register_endpoint(&mut api)?;
     ::std::result::Result::Ok(api)
 }
 /// The versions this major answers for in a server that serves
@@ -908,7 +914,9 @@ pub fn register_endpoints<H: PetStoreHandlers>(
                     .visible(false),
             );
     }
-    runtime::register_routed(api, endpoints)
+    runtime::register_routed(api, endpoints)?;
+    runtime::metrics::declare(OPERATIONS);
+    ::std::result::Result::Ok(())
 }
 /// The API description without an implementation, for generating
 /// the OpenAPI document dropshot sees.

@@ -72,6 +72,13 @@ fn seconds(text: &str) -> Result<Duration, String> {
     }
 }
 
+/// On or off.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+enum Switch {
+    On,
+    Off,
+}
+
 /// A number of seconds from 0 to 86400.
 fn seconds_or_zero(text: &str) -> Result<Duration, String> {
     match text.parse::<f64>() {
@@ -105,6 +112,10 @@ enum Command {
         /// `json` (one object per line, for log pipelines).
         #[arg(long, value_enum, default_value = "text")]
         log_format: LogFormat,
+        /// Count and time every request by operation, served at
+        /// `GET /metrics` (on by default: it costs within the bench's noise).
+        #[arg(long, value_enum, default_value = "on")]
+        metrics: Switch,
         /// On SIGTERM or SIGINT, the longest the service waits for requests
         /// in flight before it closes the database and exits.
         #[arg(long, value_name = "SECONDS", default_value = "10", value_parser = seconds)]
@@ -242,6 +253,7 @@ async fn run(command: Command) -> anyhow::Result<()> {
             create_database,
             log_level,
             log_format,
+            metrics,
             shutdown_timeout,
             drain_seconds,
             connections,
@@ -257,6 +269,7 @@ async fn run(command: Command) -> anyhow::Result<()> {
                 create_database,
                 log_level,
                 log_format,
+                metrics: metrics == Switch::On,
                 shutdown_timeout,
                 drain: drain_seconds,
                 reaper,
@@ -359,6 +372,8 @@ struct ServeOptions {
     create_database: bool,
     log_level: String,
     log_format: LogFormat,
+    /// Whether requests are counted and timed (`runtime::metrics`).
+    metrics: bool,
     shutdown_timeout: Duration,
     /// How long `/readyz` answers 503 after SIGTERM before the shutdown.
     drain: Duration,
@@ -386,6 +401,8 @@ async fn serve(db: &Database, options: &ServeOptions) -> anyhow::Result<()> {
             .await
             .map_err(|e: StorageError| anyhow::anyhow!("seeding demo data: {e}"))?;
     }
+    petstore_api::runtime::metrics::set_enabled(options.metrics);
+    crate::metrics::register(&storage);
     let demo_key = match options.demo {
         true => Some(keys::issue(&storage, "demo").await?.1),
         false => None,

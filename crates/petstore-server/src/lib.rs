@@ -24,6 +24,7 @@ pub mod in_flight;
 pub mod key_cache;
 pub mod keys;
 pub mod logging;
+pub mod metrics;
 pub mod order_list;
 pub mod page_cache;
 pub mod page_cursor;

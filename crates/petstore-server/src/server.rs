@@ -12,7 +12,8 @@ use crate::storage::Storage;
 
 /// Every version's endpoints on one description, each answering for its
 /// own major: `/v1` (frozen) and `/v2`, and the health and readiness
-/// probes outside both ([`crate::probes`]). Served with [`version_policy`];
+/// probes and the metrics outside both ([`crate::probes`],
+/// `runtime::metrics`). Served with [`version_policy`];
 /// `ApiDescription::openapi` given a major's version emits that major's
 /// document.
 pub fn api_description<S: Storage>() -> anyhow::Result<ApiDescription<Service<S>>> {
@@ -21,6 +22,8 @@ pub fn api_description<S: Storage>() -> anyhow::Result<ApiDescription<Service<S>
         .and_then(|()| petstore_api::v2::register_endpoints(&mut api, petstore_api::v2::endpoint_versions))
         .map_err(|e| anyhow::anyhow!("invalid API description: {e}"))?;
     crate::probes::register(&mut api).map_err(|e| anyhow::anyhow!("cannot register the probes: {e}"))?;
+    petstore_api::runtime::metrics::register_endpoint(&mut api)
+        .map_err(|e| anyhow::anyhow!("cannot serve the metrics: {e}"))?;
     Ok(api)
 }
 

@@ -10695,6 +10695,7 @@ impl<H: KitchenSinkHandlers> KitchenSinkApi for StrictServer<H> {
         _parameters: runtime::Parameters<SearchOrders>,
     ) -> ::std::result::Result<runtime::Reply<SearchOrders>, types::Error> {
         let handlers = rqctx.context();
+        let started = ::std::time::Instant::now();
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -10726,6 +10727,7 @@ impl<H: KitchenSinkHandlers> KitchenSinkApi for StrictServer<H> {
             response.into_http()
         }
             .await;
+        runtime::metrics::observe(&SEARCH_ORDERS, reply.status(), started);
         ::std::result::Result::Ok(reply)
     }
     async fn create_order(
@@ -10734,6 +10736,7 @@ impl<H: KitchenSinkHandlers> KitchenSinkApi for StrictServer<H> {
         body: runtime::RequestBody<CreateOrder>,
     ) -> ::std::result::Result<runtime::Reply<CreateOrder>, types::Error> {
         let handlers = rqctx.context();
+        let started = ::std::time::Instant::now();
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -10773,18 +10776,21 @@ impl<H: KitchenSinkHandlers> KitchenSinkApi for StrictServer<H> {
             response.into_http()
         }
             .await;
+        runtime::metrics::observe(&CREATE_ORDER, reply.status(), started);
         ::std::result::Result::Ok(reply)
     }
     async fn order_options(
         rqctx: ::dropshot::RequestContext<Self::Context>,
     ) -> ::std::result::Result<runtime::Reply<OrderOptions>, types::Error> {
         let handlers = rqctx.context();
+        let started = ::std::time::Instant::now();
         let reply = async {
             #[allow(deprecated)]
             let response = <H as KitchenSinkHandlers>::order_options(handlers).await;
             response.into_http()
         }
             .await;
+        runtime::metrics::observe(&ORDER_OPTIONS, reply.status(), started);
         ::std::result::Result::Ok(reply)
     }
     async fn quote_order(
@@ -10792,6 +10798,7 @@ impl<H: KitchenSinkHandlers> KitchenSinkApi for StrictServer<H> {
         body: runtime::RequestBody<QuoteOrder>,
     ) -> ::std::result::Result<runtime::Reply<QuoteOrder>, types::Error> {
         let handlers = rqctx.context();
+        let started = ::std::time::Instant::now();
         let reply = async {
             let body = match body.decode::<types::NewOrder>().and_then(runtime::required)
             {
@@ -10805,6 +10812,7 @@ impl<H: KitchenSinkHandlers> KitchenSinkApi for StrictServer<H> {
             response.into_http()
         }
             .await;
+        runtime::metrics::observe(&QUOTE_ORDER, reply.status(), started);
         ::std::result::Result::Ok(reply)
     }
     async fn get_order(
@@ -10812,6 +10820,7 @@ impl<H: KitchenSinkHandlers> KitchenSinkApi for StrictServer<H> {
         _parameters: runtime::Parameters<GetOrder>,
     ) -> ::std::result::Result<runtime::Reply<GetOrder>, types::Error> {
         let handlers = rqctx.context();
+        let started = ::std::time::Instant::now();
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -10843,6 +10852,7 @@ impl<H: KitchenSinkHandlers> KitchenSinkApi for StrictServer<H> {
             response.into_http()
         }
             .await;
+        runtime::metrics::observe(&GET_ORDER, reply.status(), started);
         ::std::result::Result::Ok(reply)
     }
     async fn delete_order(
@@ -10850,6 +10860,7 @@ impl<H: KitchenSinkHandlers> KitchenSinkApi for StrictServer<H> {
         _parameters: runtime::Parameters<DeleteOrder>,
     ) -> ::std::result::Result<runtime::Reply<DeleteOrder>, types::Error> {
         let handlers = rqctx.context();
+        let started = ::std::time::Instant::now();
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -10881,6 +10892,7 @@ impl<H: KitchenSinkHandlers> KitchenSinkApi for StrictServer<H> {
             response.into_http()
         }
             .await;
+        runtime::metrics::observe(&DELETE_ORDER, reply.status(), started);
         ::std::result::Result::Ok(reply)
     }
     async fn head_order(
@@ -10888,6 +10900,7 @@ impl<H: KitchenSinkHandlers> KitchenSinkApi for StrictServer<H> {
         _parameters: runtime::Parameters<HeadOrder>,
     ) -> ::std::result::Result<runtime::Reply<HeadOrder>, types::Error> {
         let handlers = rqctx.context();
+        let started = ::std::time::Instant::now();
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -10919,6 +10932,7 @@ impl<H: KitchenSinkHandlers> KitchenSinkApi for StrictServer<H> {
             response.into_http()
         }
             .await;
+        runtime::metrics::observe(&HEAD_ORDER, reply.status(), started);
         ::std::result::Result::Ok(reply)
     }
     async fn update_order(
@@ -10927,6 +10941,7 @@ impl<H: KitchenSinkHandlers> KitchenSinkApi for StrictServer<H> {
         body: runtime::RequestBody<UpdateOrder>,
     ) -> ::std::result::Result<runtime::Reply<UpdateOrder>, types::Error> {
         let handlers = rqctx.context();
+        let started = ::std::time::Instant::now();
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -10969,6 +10984,7 @@ impl<H: KitchenSinkHandlers> KitchenSinkApi for StrictServer<H> {
             response.into_http()
         }
             .await;
+        runtime::metrics::observe(&UPDATE_ORDER, reply.status(), started);
         ::std::result::Result::Ok(reply)
     }
     async fn pay_order(
@@ -10977,6 +10993,7 @@ impl<H: KitchenSinkHandlers> KitchenSinkApi for StrictServer<H> {
         body: runtime::RequestBody<PayOrder>,
     ) -> ::std::result::Result<runtime::Reply<PayOrder>, types::Error> {
         let handlers = rqctx.context();
+        let started = ::std::time::Instant::now();
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -11016,6 +11033,7 @@ impl<H: KitchenSinkHandlers> KitchenSinkApi for StrictServer<H> {
             response.into_http()
         }
             .await;
+        runtime::metrics::observe(&PAY_ORDER, reply.status(), started);
         ::std::result::Result::Ok(reply)
     }
     async fn ship_order(
@@ -11024,6 +11042,7 @@ impl<H: KitchenSinkHandlers> KitchenSinkApi for StrictServer<H> {
         body: runtime::RequestBody<ShipOrder>,
     ) -> ::std::result::Result<runtime::Reply<ShipOrder>, types::Error> {
         let handlers = rqctx.context();
+        let started = ::std::time::Instant::now();
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -11062,6 +11081,7 @@ impl<H: KitchenSinkHandlers> KitchenSinkApi for StrictServer<H> {
             response.into_http()
         }
             .await;
+        runtime::metrics::observe(&SHIP_ORDER, reply.status(), started);
         ::std::result::Result::Ok(reply)
     }
     async fn upload_document(
@@ -11070,6 +11090,7 @@ impl<H: KitchenSinkHandlers> KitchenSinkApi for StrictServer<H> {
         body: runtime::RequestBody<UploadDocument>,
     ) -> ::std::result::Result<runtime::Reply<UploadDocument>, types::Error> {
         let handlers = rqctx.context();
+        let started = ::std::time::Instant::now();
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -11112,6 +11133,7 @@ impl<H: KitchenSinkHandlers> KitchenSinkApi for StrictServer<H> {
             response.into_http()
         }
             .await;
+        runtime::metrics::observe(&UPLOAD_DOCUMENT, reply.status(), started);
         ::std::result::Result::Ok(reply)
     }
     async fn get_photo(
@@ -11119,6 +11141,7 @@ impl<H: KitchenSinkHandlers> KitchenSinkApi for StrictServer<H> {
         _parameters: runtime::Parameters<GetPhoto>,
     ) -> ::std::result::Result<runtime::Reply<GetPhoto>, types::Error> {
         let handlers = rqctx.context();
+        let started = ::std::time::Instant::now();
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -11150,6 +11173,7 @@ impl<H: KitchenSinkHandlers> KitchenSinkApi for StrictServer<H> {
             response.into_http()
         }
             .await;
+        runtime::metrics::observe(&GET_PHOTO, reply.status(), started);
         ::std::result::Result::Ok(reply)
     }
     async fn upload_photo(
@@ -11158,6 +11182,7 @@ impl<H: KitchenSinkHandlers> KitchenSinkApi for StrictServer<H> {
         body: runtime::RequestBody<UploadPhoto>,
     ) -> ::std::result::Result<runtime::Reply<UploadPhoto>, types::Error> {
         let handlers = rqctx.context();
+        let started = ::std::time::Instant::now();
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -11196,6 +11221,7 @@ impl<H: KitchenSinkHandlers> KitchenSinkApi for StrictServer<H> {
             response.into_http()
         }
             .await;
+        runtime::metrics::observe(&UPLOAD_PHOTO, reply.status(), started);
         ::std::result::Result::Ok(reply)
     }
     async fn get_signature(
@@ -11203,6 +11229,7 @@ impl<H: KitchenSinkHandlers> KitchenSinkApi for StrictServer<H> {
         _parameters: runtime::Parameters<GetSignature>,
     ) -> ::std::result::Result<runtime::Reply<GetSignature>, types::Error> {
         let handlers = rqctx.context();
+        let started = ::std::time::Instant::now();
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -11234,6 +11261,7 @@ impl<H: KitchenSinkHandlers> KitchenSinkApi for StrictServer<H> {
             response.into_http()
         }
             .await;
+        runtime::metrics::observe(&GET_SIGNATURE, reply.status(), started);
         ::std::result::Result::Ok(reply)
     }
     async fn sign_order(
@@ -11242,6 +11270,7 @@ impl<H: KitchenSinkHandlers> KitchenSinkApi for StrictServer<H> {
         body: runtime::RequestBody<SignOrder>,
     ) -> ::std::result::Result<runtime::Reply<SignOrder>, types::Error> {
         let handlers = rqctx.context();
+        let started = ::std::time::Instant::now();
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -11280,6 +11309,7 @@ impl<H: KitchenSinkHandlers> KitchenSinkApi for StrictServer<H> {
             response.into_http()
         }
             .await;
+        runtime::metrics::observe(&SIGN_ORDER, reply.status(), started);
         ::std::result::Result::Ok(reply)
     }
     async fn get_label(
@@ -11287,6 +11317,7 @@ impl<H: KitchenSinkHandlers> KitchenSinkApi for StrictServer<H> {
         _parameters: runtime::Parameters<GetLabel>,
     ) -> ::std::result::Result<runtime::Reply<GetLabel>, types::Error> {
         let handlers = rqctx.context();
+        let started = ::std::time::Instant::now();
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -11318,6 +11349,7 @@ impl<H: KitchenSinkHandlers> KitchenSinkApi for StrictServer<H> {
             response.into_http()
         }
             .await;
+        runtime::metrics::observe(&GET_LABEL, reply.status(), started);
         ::std::result::Result::Ok(reply)
     }
     async fn watch_order(
@@ -11326,6 +11358,7 @@ impl<H: KitchenSinkHandlers> KitchenSinkApi for StrictServer<H> {
         handshake: runtime::Handshake,
     ) -> ::std::result::Result<runtime::Reply<WatchOrder>, types::Error> {
         let handlers = rqctx.context();
+        let started = ::std::time::Instant::now();
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -11364,6 +11397,7 @@ impl<H: KitchenSinkHandlers> KitchenSinkApi for StrictServer<H> {
             response.into_http()
         }
             .await;
+        runtime::metrics::observe(&WATCH_ORDER, reply.status(), started);
         ::std::result::Result::Ok(reply)
     }
     async fn get_receipt(
@@ -11371,6 +11405,7 @@ impl<H: KitchenSinkHandlers> KitchenSinkApi for StrictServer<H> {
         _parameters: runtime::Parameters<GetReceipt>,
     ) -> ::std::result::Result<runtime::Reply<GetReceipt>, types::Error> {
         let handlers = rqctx.context();
+        let started = ::std::time::Instant::now();
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -11402,12 +11437,14 @@ impl<H: KitchenSinkHandlers> KitchenSinkApi for StrictServer<H> {
             response.into_http()
         }
             .await;
+        runtime::metrics::observe(&GET_RECEIPT, reply.status(), started);
         ::std::result::Result::Ok(reply)
     }
     async fn get_latest_order(
         rqctx: ::dropshot::RequestContext<Self::Context>,
     ) -> ::std::result::Result<runtime::Reply<GetLatestOrder>, types::Error> {
         let handlers = rqctx.context();
+        let started = ::std::time::Instant::now();
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -11428,6 +11465,7 @@ impl<H: KitchenSinkHandlers> KitchenSinkApi for StrictServer<H> {
             response.into_http()
         }
             .await;
+        runtime::metrics::observe(&GET_LATEST_ORDER, reply.status(), started);
         ::std::result::Result::Ok(reply)
     }
     async fn add_note(
@@ -11436,6 +11474,7 @@ impl<H: KitchenSinkHandlers> KitchenSinkApi for StrictServer<H> {
         body: runtime::RequestBody<AddNote>,
     ) -> ::std::result::Result<runtime::Reply<AddNote>, types::Error> {
         let handlers = rqctx.context();
+        let started = ::std::time::Instant::now();
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -11474,6 +11513,7 @@ impl<H: KitchenSinkHandlers> KitchenSinkApi for StrictServer<H> {
             response.into_http()
         }
             .await;
+        runtime::metrics::observe(&ADD_NOTE, reply.status(), started);
         ::std::result::Result::Ok(reply)
     }
     async fn list_order_lines(
@@ -11481,6 +11521,7 @@ impl<H: KitchenSinkHandlers> KitchenSinkApi for StrictServer<H> {
         _parameters: runtime::Parameters<ListOrderLines>,
     ) -> ::std::result::Result<runtime::Reply<ListOrderLines>, types::Error> {
         let handlers = rqctx.context();
+        let started = ::std::time::Instant::now();
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -11512,12 +11553,14 @@ impl<H: KitchenSinkHandlers> KitchenSinkApi for StrictServer<H> {
             response.into_http()
         }
             .await;
+        runtime::metrics::observe(&LIST_ORDER_LINES, reply.status(), started);
         ::std::result::Result::Ok(reply)
     }
     async fn export_orders(
         rqctx: ::dropshot::RequestContext<Self::Context>,
     ) -> ::std::result::Result<runtime::Reply<ExportOrders>, types::Error> {
         let handlers = rqctx.context();
+        let started = ::std::time::Instant::now();
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -11535,12 +11578,14 @@ impl<H: KitchenSinkHandlers> KitchenSinkApi for StrictServer<H> {
             response.into_http()
         }
             .await;
+        runtime::metrics::observe(&EXPORT_ORDERS, reply.status(), started);
         ::std::result::Result::Ok(reply)
     }
     async fn get_inventory(
         rqctx: ::dropshot::RequestContext<Self::Context>,
     ) -> ::std::result::Result<runtime::Reply<GetInventory>, types::Error> {
         let handlers = rqctx.context();
+        let started = ::std::time::Instant::now();
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -11558,12 +11603,14 @@ impl<H: KitchenSinkHandlers> KitchenSinkApi for StrictServer<H> {
             response.into_http()
         }
             .await;
+        runtime::metrics::observe(&GET_INVENTORY, reply.status(), started);
         ::std::result::Result::Ok(reply)
     }
     async fn count_orders(
         rqctx: ::dropshot::RequestContext<Self::Context>,
     ) -> ::std::result::Result<runtime::Reply<CountOrders>, types::Error> {
         let handlers = rqctx.context();
+        let started = ::std::time::Instant::now();
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -11581,18 +11628,21 @@ impl<H: KitchenSinkHandlers> KitchenSinkApi for StrictServer<H> {
             response.into_http()
         }
             .await;
+        runtime::metrics::observe(&COUNT_ORDERS, reply.status(), started);
         ::std::result::Result::Ok(reply)
     }
     async fn get_status(
         rqctx: ::dropshot::RequestContext<Self::Context>,
     ) -> ::std::result::Result<runtime::Reply<GetStatus>, types::Error> {
         let handlers = rqctx.context();
+        let started = ::std::time::Instant::now();
         let reply = async {
             #[allow(deprecated)]
             let response = <H as KitchenSinkHandlers>::get_status(handlers).await;
             response.into_http()
         }
             .await;
+        runtime::metrics::observe(&GET_STATUS, reply.status(), started);
         ::std::result::Result::Ok(reply)
     }
     async fn subscribe(
@@ -11600,6 +11650,7 @@ impl<H: KitchenSinkHandlers> KitchenSinkApi for StrictServer<H> {
         body: runtime::RequestBody<Subscribe>,
     ) -> ::std::result::Result<runtime::Reply<Subscribe>, types::Error> {
         let handlers = rqctx.context();
+        let started = ::std::time::Instant::now();
         let reply = async {
             let body = match body
                 .decode::<types::SubscribeRequestBody>()
@@ -11615,6 +11666,7 @@ impl<H: KitchenSinkHandlers> KitchenSinkApi for StrictServer<H> {
             response.into_http()
         }
             .await;
+        runtime::metrics::observe(&SUBSCRIBE, reply.status(), started);
         ::std::result::Result::Ok(reply)
     }
     async fn set_preferences(
@@ -11622,6 +11674,7 @@ impl<H: KitchenSinkHandlers> KitchenSinkApi for StrictServer<H> {
         body: runtime::RequestBody<SetPreferences>,
     ) -> ::std::result::Result<runtime::Reply<SetPreferences>, types::Error> {
         let handlers = rqctx.context();
+        let started = ::std::time::Instant::now();
         let reply = async {
             let body = match body
                 .decode::<types::Preferences>()
@@ -11638,6 +11691,7 @@ impl<H: KitchenSinkHandlers> KitchenSinkApi for StrictServer<H> {
             response.into_http()
         }
             .await;
+        runtime::metrics::observe(&SET_PREFERENCES, reply.status(), started);
         ::std::result::Result::Ok(reply)
     }
     async fn patch_preferences(
@@ -11645,6 +11699,7 @@ impl<H: KitchenSinkHandlers> KitchenSinkApi for StrictServer<H> {
         body: runtime::RequestBody<PatchPreferences>,
     ) -> ::std::result::Result<runtime::Reply<PatchPreferences>, types::Error> {
         let handlers = rqctx.context();
+        let started = ::std::time::Instant::now();
         let reply = async {
             let body = match body
                 .decode::<types::Preferences>()
@@ -11661,6 +11716,7 @@ impl<H: KitchenSinkHandlers> KitchenSinkApi for StrictServer<H> {
             response.into_http()
         }
             .await;
+        runtime::metrics::observe(&PATCH_PREFERENCES, reply.status(), started);
         ::std::result::Result::Ok(reply)
     }
     async fn list_events(
@@ -11668,6 +11724,7 @@ impl<H: KitchenSinkHandlers> KitchenSinkApi for StrictServer<H> {
         _parameters: runtime::Parameters<ListEvents>,
     ) -> ::std::result::Result<runtime::Reply<ListEvents>, types::Error> {
         let handlers = rqctx.context();
+        let started = ::std::time::Instant::now();
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -11699,12 +11756,14 @@ impl<H: KitchenSinkHandlers> KitchenSinkApi for StrictServer<H> {
             response.into_http()
         }
             .await;
+        runtime::metrics::observe(&LIST_EVENTS, reply.status(), started);
         ::std::result::Result::Ok(reply)
     }
     async fn list_labels(
         rqctx: ::dropshot::RequestContext<Self::Context>,
     ) -> ::std::result::Result<runtime::Reply<ListLabels>, types::Error> {
         let handlers = rqctx.context();
+        let started = ::std::time::Instant::now();
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -11722,6 +11781,7 @@ impl<H: KitchenSinkHandlers> KitchenSinkApi for StrictServer<H> {
             response.into_http()
         }
             .await;
+        runtime::metrics::observe(&LIST_LABELS, reply.status(), started);
         ::std::result::Result::Ok(reply)
     }
     async fn put_label(
@@ -11730,6 +11790,7 @@ impl<H: KitchenSinkHandlers> KitchenSinkApi for StrictServer<H> {
         body: runtime::RequestBody<PutLabel>,
     ) -> ::std::result::Result<runtime::Reply<PutLabel>, types::Error> {
         let handlers = rqctx.context();
+        let started = ::std::time::Instant::now();
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -11768,6 +11829,7 @@ impl<H: KitchenSinkHandlers> KitchenSinkApi for StrictServer<H> {
             response.into_http()
         }
             .await;
+        runtime::metrics::observe(&PUT_LABEL, reply.status(), started);
         ::std::result::Result::Ok(reply)
     }
     async fn get_report(
@@ -11775,6 +11837,7 @@ impl<H: KitchenSinkHandlers> KitchenSinkApi for StrictServer<H> {
         _parameters: runtime::Parameters<GetReport>,
     ) -> ::std::result::Result<runtime::Reply<GetReport>, types::Error> {
         let handlers = rqctx.context();
+        let started = ::std::time::Instant::now();
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -11807,6 +11870,7 @@ impl<H: KitchenSinkHandlers> KitchenSinkApi for StrictServer<H> {
             response.into_http()
         }
             .await;
+        runtime::metrics::observe(&GET_REPORT, reply.status(), started);
         ::std::result::Result::Ok(reply)
     }
     async fn get_payment(
@@ -11814,6 +11878,7 @@ impl<H: KitchenSinkHandlers> KitchenSinkApi for StrictServer<H> {
         _parameters: runtime::Parameters<GetPayment>,
     ) -> ::std::result::Result<runtime::Reply<GetPayment>, types::Error> {
         let handlers = rqctx.context();
+        let started = ::std::time::Instant::now();
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -11845,6 +11910,7 @@ impl<H: KitchenSinkHandlers> KitchenSinkApi for StrictServer<H> {
             response.into_http()
         }
             .await;
+        runtime::metrics::observe(&GET_PAYMENT, reply.status(), started);
         ::std::result::Result::Ok(reply)
     }
     async fn echo_parameters(
@@ -11852,6 +11918,7 @@ impl<H: KitchenSinkHandlers> KitchenSinkApi for StrictServer<H> {
         _parameters: runtime::Parameters<EchoParameters>,
     ) -> ::std::result::Result<runtime::Reply<EchoParameters>, types::Error> {
         let handlers = rqctx.context();
+        let started = ::std::time::Instant::now();
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -11890,6 +11957,7 @@ impl<H: KitchenSinkHandlers> KitchenSinkApi for StrictServer<H> {
             response.into_http()
         }
             .await;
+        runtime::metrics::observe(&ECHO_PARAMETERS, reply.status(), started);
         ::std::result::Result::Ok(reply)
     }
     async fn get_legacy_order(
@@ -11897,6 +11965,7 @@ impl<H: KitchenSinkHandlers> KitchenSinkApi for StrictServer<H> {
         _parameters: runtime::Parameters<GetLegacyOrder>,
     ) -> ::std::result::Result<runtime::Reply<GetLegacyOrder>, types::Error> {
         let handlers = rqctx.context();
+        let started = ::std::time::Instant::now();
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -11928,6 +11997,7 @@ impl<H: KitchenSinkHandlers> KitchenSinkApi for StrictServer<H> {
             response.into_http()
         }
             .await;
+        runtime::metrics::observe(&GET_LEGACY_ORDER, reply.status(), started);
         ::std::result::Result::Ok(reply)
     }
     async fn estimate_order(
@@ -11935,6 +12005,7 @@ impl<H: KitchenSinkHandlers> KitchenSinkApi for StrictServer<H> {
         body: runtime::RequestBody<EstimateOrder>,
     ) -> ::std::result::Result<runtime::Reply<EstimateOrder>, types::Error> {
         let handlers = rqctx.context();
+        let started = ::std::time::Instant::now();
         let reply = async {
             let accepted = match runtime::negotiate(
                 &ESTIMATE_ORDER,
@@ -11960,6 +12031,7 @@ impl<H: KitchenSinkHandlers> KitchenSinkApi for StrictServer<H> {
             response.into_http(&accepted)
         }
             .await;
+        runtime::metrics::observe(&ESTIMATE_ORDER, reply.status(), started);
         ::std::result::Result::Ok(reply)
     }
     async fn classify_pet(
@@ -11967,6 +12039,7 @@ impl<H: KitchenSinkHandlers> KitchenSinkApi for StrictServer<H> {
         body: runtime::RequestBody<ClassifyPet>,
     ) -> ::std::result::Result<runtime::Reply<ClassifyPet>, types::Error> {
         let handlers = rqctx.context();
+        let started = ::std::time::Instant::now();
         let reply = async {
             let body = match body.decode::<types::Pet>().and_then(runtime::required) {
                 ::std::result::Result::Ok(body) => body,
@@ -11980,24 +12053,28 @@ impl<H: KitchenSinkHandlers> KitchenSinkApi for StrictServer<H> {
             response.into_http()
         }
             .await;
+        runtime::metrics::observe(&CLASSIFY_PET, reply.status(), started);
         ::std::result::Result::Ok(reply)
     }
     async fn get_category_tree(
         rqctx: ::dropshot::RequestContext<Self::Context>,
     ) -> ::std::result::Result<runtime::Reply<GetCategoryTree>, types::Error> {
         let handlers = rqctx.context();
+        let started = ::std::time::Instant::now();
         let reply = async {
             #[allow(deprecated)]
             let response = <H as KitchenSinkHandlers>::get_category_tree(handlers).await;
             response.into_http()
         }
             .await;
+        runtime::metrics::observe(&GET_CATEGORY_TREE, reply.status(), started);
         ::std::result::Result::Ok(reply)
     }
     async fn who_am_i(
         rqctx: ::dropshot::RequestContext<Self::Context>,
     ) -> ::std::result::Result<runtime::Reply<WhoAmI>, types::Error> {
         let handlers = rqctx.context();
+        let started = ::std::time::Instant::now();
         let reply = async {
             let caller = match runtime::authenticate_optional(
                     handlers,
@@ -12018,6 +12095,7 @@ impl<H: KitchenSinkHandlers> KitchenSinkApi for StrictServer<H> {
             response.into_http()
         }
             .await;
+        runtime::metrics::observe(&WHO_AM_I, reply.status(), started);
         ::std::result::Result::Ok(reply)
     }
     async fn refund_order(
@@ -12025,6 +12103,7 @@ impl<H: KitchenSinkHandlers> KitchenSinkApi for StrictServer<H> {
         _parameters: runtime::Parameters<RefundOrder>,
     ) -> ::std::result::Result<runtime::Reply<RefundOrder>, types::Error> {
         let handlers = rqctx.context();
+        let started = ::std::time::Instant::now();
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -12056,6 +12135,7 @@ impl<H: KitchenSinkHandlers> KitchenSinkApi for StrictServer<H> {
             response.into_http()
         }
             .await;
+        runtime::metrics::observe(&REFUND_ORDER, reply.status(), started);
         ::std::result::Result::Ok(reply)
     }
     async fn openapi_document(
@@ -12079,6 +12159,7 @@ impl<H: KitchenSinkHandlers> StrictServer<H> {
         _parameters: runtime::Parameters<DownloadOrder>,
     ) -> ::std::result::Result<runtime::Reply<DownloadOrder>, types::Error> {
         let handlers = rqctx.context();
+        let started = ::std::time::Instant::now();
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -12110,12 +12191,14 @@ impl<H: KitchenSinkHandlers> StrictServer<H> {
             response.into_http()
         }
             .await;
+        runtime::metrics::observe(&DOWNLOAD_ORDER, reply.status(), started);
         ::std::result::Result::Ok(reply)
     }
     async fn get_order_summary(
         rqctx: ::dropshot::RequestContext<H>,
     ) -> ::std::result::Result<runtime::Reply<GetOrderSummary>, types::Error> {
         let handlers = rqctx.context();
+        let started = ::std::time::Instant::now();
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -12136,6 +12219,7 @@ impl<H: KitchenSinkHandlers> StrictServer<H> {
             response.into_http()
         }
             .await;
+        runtime::metrics::observe(&GET_ORDER_SUMMARY, reply.status(), started);
         ::std::result::Result::Ok(reply)
     }
     async fn get_order_status(
@@ -12143,6 +12227,7 @@ impl<H: KitchenSinkHandlers> StrictServer<H> {
         _parameters: runtime::Parameters<GetOrderStatus>,
     ) -> ::std::result::Result<runtime::Reply<GetOrderStatus>, types::Error> {
         let handlers = rqctx.context();
+        let started = ::std::time::Instant::now();
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -12174,29 +12259,32 @@ impl<H: KitchenSinkHandlers> StrictServer<H> {
             response.into_http()
         }
             .await;
+        runtime::metrics::observe(&GET_ORDER_STATUS, reply.status(), started);
         ::std::result::Result::Ok(reply)
     }
     async fn trace_status(
         rqctx: ::dropshot::RequestContext<H>,
     ) -> ::std::result::Result<runtime::Reply<TraceStatus>, types::Error> {
         let handlers = rqctx.context();
+        let started = ::std::time::Instant::now();
         let reply = async {
             #[allow(deprecated)]
             let response = <H as KitchenSinkHandlers>::trace_status(handlers).await;
             response.into_http()
         }
             .await;
+        runtime::metrics::observe(&TRACE_STATUS, reply.status(), started);
         ::std::result::Result::Ok(reply)
     }
 }
-/// The dropshot API description of a server of this version alone,
-/// built on `H`: see [`register_endpoints`].
+///The dropshot API description of a server of this version alone, built on `H`: see [`register_endpoints`], and the request metrics at `GET /metrics` ([`runtime::metrics`]).
 pub fn api_description<H: KitchenSinkHandlers>() -> ::std::result::Result<
     ::dropshot::ApiDescription<H>,
     runtime::ApiDescriptionError,
 > {
     let mut api = ::dropshot::ApiDescription::new();
     register_endpoints(&mut api, ::dropshot::ApiEndpointVersions::all)?;
+    runtime::metrics::register_endpoint(&mut api)?;
     ::std::result::Result::Ok(api)
 }
 /// The versions this major answers for in a server that serves
@@ -13768,7 +13856,9 @@ pub fn register_endpoints<H: KitchenSinkHandlers>(
                     .visible(false),
             );
     }
-    runtime::register_routed(api, endpoints)
+    runtime::register_routed(api, endpoints)?;
+    runtime::metrics::declare(OPERATIONS);
+    ::std::result::Result::Ok(())
 }
 /// The API description without an implementation, for generating
 /// the OpenAPI document dropshot sees.

@@ -740,6 +740,7 @@ impl<H: PetStoreHandlers> PetStoreApi for StrictServer<H> {
         _parameters: runtime::Parameters<ListOrders>,
     ) -> ::std::result::Result<runtime::Reply<ListOrders>, types::Problem> {
         let handlers = rqctx.context();
+        let started = ::std::time::Instant::now();
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -771,6 +772,7 @@ impl<H: PetStoreHandlers> PetStoreApi for StrictServer<H> {
             response.into_http()
         }
             .await;
+        runtime::metrics::observe(&LIST_ORDERS, reply.status(), started);
         ::std::result::Result::Ok(reply)
     }
     async fn cancel_order(
@@ -778,6 +780,7 @@ impl<H: PetStoreHandlers> PetStoreApi for StrictServer<H> {
         _parameters: runtime::Parameters<CancelOrder>,
     ) -> ::std::result::Result<runtime::Reply<CancelOrder>, types::Problem> {
         let handlers = rqctx.context();
+        let started = ::std::time::Instant::now();
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -809,6 +812,7 @@ impl<H: PetStoreHandlers> PetStoreApi for StrictServer<H> {
             response.into_http()
         }
             .await;
+        runtime::metrics::observe(&CANCEL_ORDER, reply.status(), started);
         ::std::result::Result::Ok(reply)
     }
     async fn openapi_document(
@@ -824,14 +828,14 @@ impl<H: PetStoreHandlers> PetStoreApi for StrictServer<H> {
         ::std::result::Result::Ok(::dropshot::HttpResponseOk(DOCUMENT.clone()))
     }
 }
-/// The dropshot API description of a server of this version alone,
-/// built on `H`: see [`register_endpoints`].
+///The dropshot API description of a server of this version alone, built on `H`: see [`register_endpoints`], and the request metrics at `GET /metrics` ([`runtime::metrics`]).
 pub fn api_description<H: PetStoreHandlers>() -> ::std::result::Result<
     ::dropshot::ApiDescription<H>,
     runtime::ApiDescriptionError,
 > {
     let mut api = ::dropshot::ApiDescription::new();
     register_endpoints(&mut api, ::dropshot::ApiEndpointVersions::all)?;
+    runtime::metrics::register_endpoint(&mut api)?;
     ::std::result::Result::Ok(api)
 }
 /// The versions this major answers for in a server that serves
@@ -970,7 +974,9 @@ pub fn register_endpoints<H: PetStoreHandlers>(
                     .visible(false),
             );
     }
-    runtime::register_routed(api, endpoints)
+    runtime::register_routed(api, endpoints)?;
+    runtime::metrics::declare(OPERATIONS);
+    ::std::result::Result::Ok(())
 }
 /// The API description without an implementation, for generating
 /// the OpenAPI document dropshot sees.

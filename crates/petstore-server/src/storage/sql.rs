@@ -113,6 +113,11 @@ impl SqlStorage {
         })
     }
 
+    /// The connection pool, for its size and use (`crate::metrics`).
+    pub fn pool_handle(&self) -> AnyPool {
+        self.pool.clone()
+    }
+
     pub fn backend(&self) -> Backend {
         self.backend
     }

@@ -3171,6 +3171,7 @@ for StrictServer<H> {
         body: runtime::RequestBody<UpdatePet>,
     ) -> ::std::result::Result<runtime::Reply<UpdatePet>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
+        let started = ::std::time::Instant::now();
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -3207,6 +3208,7 @@ for StrictServer<H> {
             response.into_http(&accepted)
         }
             .await;
+        runtime::metrics::observe(&UPDATE_PET, reply.status(), started);
         ::std::result::Result::Ok(reply)
     }
     async fn add_pet(
@@ -3214,6 +3216,7 @@ for StrictServer<H> {
         body: runtime::RequestBody<AddPet>,
     ) -> ::std::result::Result<runtime::Reply<AddPet>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
+        let started = ::std::time::Instant::now();
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -3247,6 +3250,7 @@ for StrictServer<H> {
             response.into_http(&accepted)
         }
             .await;
+        runtime::metrics::observe(&ADD_PET, reply.status(), started);
         ::std::result::Result::Ok(reply)
     }
     async fn get_pet_by_id(
@@ -3254,6 +3258,7 @@ for StrictServer<H> {
         _parameters: runtime::Parameters<GetPetById>,
     ) -> ::std::result::Result<runtime::Reply<GetPetById>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
+        let started = ::std::time::Instant::now();
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -3294,6 +3299,7 @@ for StrictServer<H> {
             response.into_http(&accepted)
         }
             .await;
+        runtime::metrics::observe(&GET_PET_BY_ID, reply.status(), started);
         ::std::result::Result::Ok(reply)
     }
     async fn update_pet_with_form(
@@ -3304,6 +3310,7 @@ for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
+        let started = ::std::time::Instant::now();
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -3345,6 +3352,7 @@ for StrictServer<H> {
             response.into_http(&accepted)
         }
             .await;
+        runtime::metrics::observe(&UPDATE_PET_WITH_FORM, reply.status(), started);
         ::std::result::Result::Ok(reply)
     }
     async fn delete_pet(
@@ -3352,6 +3360,7 @@ for StrictServer<H> {
         _parameters: runtime::Parameters<DeletePet>,
     ) -> ::std::result::Result<runtime::Reply<DeletePet>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
+        let started = ::std::time::Instant::now();
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -3384,6 +3393,7 @@ for StrictServer<H> {
             response.into_http()
         }
             .await;
+        runtime::metrics::observe(&DELETE_PET, reply.status(), started);
         ::std::result::Result::Ok(reply)
     }
     async fn upload_file(
@@ -3392,6 +3402,7 @@ for StrictServer<H> {
         body: runtime::RequestBody<UploadFile>,
     ) -> ::std::result::Result<runtime::Reply<UploadFile>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
+        let started = ::std::time::Instant::now();
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -3431,12 +3442,14 @@ for StrictServer<H> {
             response.into_http()
         }
             .await;
+        runtime::metrics::observe(&UPLOAD_FILE, reply.status(), started);
         ::std::result::Result::Ok(reply)
     }
     async fn get_inventory(
         rqctx: ::dropshot::RequestContext<Self::Context>,
     ) -> ::std::result::Result<runtime::Reply<GetInventory>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
+        let started = ::std::time::Instant::now();
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -3457,6 +3470,7 @@ for StrictServer<H> {
             response.into_http()
         }
             .await;
+        runtime::metrics::observe(&GET_INVENTORY, reply.status(), started);
         ::std::result::Result::Ok(reply)
     }
     async fn place_order(
@@ -3464,6 +3478,7 @@ for StrictServer<H> {
         body: runtime::RequestBody<PlaceOrder>,
     ) -> ::std::result::Result<runtime::Reply<PlaceOrder>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
+        let started = ::std::time::Instant::now();
         let reply = async {
             let body = match body.decode::<types::Order>() {
                 ::std::result::Result::Ok(body) => body,
@@ -3480,6 +3495,7 @@ for StrictServer<H> {
             response.into_http()
         }
             .await;
+        runtime::metrics::observe(&PLACE_ORDER, reply.status(), started);
         ::std::result::Result::Ok(reply)
     }
     async fn get_order_by_id(
@@ -3487,6 +3503,7 @@ for StrictServer<H> {
         _parameters: runtime::Parameters<GetOrderById>,
     ) -> ::std::result::Result<runtime::Reply<GetOrderById>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
+        let started = ::std::time::Instant::now();
         let reply = async {
             let accepted = match runtime::negotiate(
                 &GET_ORDER_BY_ID,
@@ -3516,6 +3533,7 @@ for StrictServer<H> {
             response.into_http(&accepted)
         }
             .await;
+        runtime::metrics::observe(&GET_ORDER_BY_ID, reply.status(), started);
         ::std::result::Result::Ok(reply)
     }
     async fn delete_order(
@@ -3523,6 +3541,7 @@ for StrictServer<H> {
         _parameters: runtime::Parameters<DeleteOrder>,
     ) -> ::std::result::Result<runtime::Reply<DeleteOrder>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
+        let started = ::std::time::Instant::now();
         let reply = async {
             let (path, _) = match runtime::read_parameters::<
                 DeleteOrderPath,
@@ -3543,6 +3562,7 @@ for StrictServer<H> {
             response.into_http()
         }
             .await;
+        runtime::metrics::observe(&DELETE_ORDER, reply.status(), started);
         ::std::result::Result::Ok(reply)
     }
     async fn create_user(
@@ -3550,6 +3570,7 @@ for StrictServer<H> {
         body: runtime::RequestBody<CreateUser>,
     ) -> ::std::result::Result<runtime::Reply<CreateUser>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
+        let started = ::std::time::Instant::now();
         let reply = async {
             let accepted = match runtime::negotiate(
                 &CREATE_USER,
@@ -3575,6 +3596,7 @@ for StrictServer<H> {
             response.into_http(&accepted)
         }
             .await;
+        runtime::metrics::observe(&CREATE_USER, reply.status(), started);
         ::std::result::Result::Ok(reply)
     }
     async fn get_user_by_name(
@@ -3582,6 +3604,7 @@ for StrictServer<H> {
         _parameters: runtime::Parameters<GetUserByName>,
     ) -> ::std::result::Result<runtime::Reply<GetUserByName>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
+        let started = ::std::time::Instant::now();
         let reply = async {
             let accepted = match runtime::negotiate(
                 &GET_USER_BY_NAME,
@@ -3611,6 +3634,7 @@ for StrictServer<H> {
             response.into_http(&accepted)
         }
             .await;
+        runtime::metrics::observe(&GET_USER_BY_NAME, reply.status(), started);
         ::std::result::Result::Ok(reply)
     }
     async fn update_user(
@@ -3619,6 +3643,7 @@ for StrictServer<H> {
         body: runtime::RequestBody<UpdateUser>,
     ) -> ::std::result::Result<runtime::Reply<UpdateUser>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
+        let started = ::std::time::Instant::now();
         let reply = async {
             let (path, _) = match runtime::read_parameters::<
                 UpdateUserPath,
@@ -3646,6 +3671,7 @@ for StrictServer<H> {
             response.into_http()
         }
             .await;
+        runtime::metrics::observe(&UPDATE_USER, reply.status(), started);
         ::std::result::Result::Ok(reply)
     }
     async fn delete_user(
@@ -3653,6 +3679,7 @@ for StrictServer<H> {
         _parameters: runtime::Parameters<DeleteUser>,
     ) -> ::std::result::Result<runtime::Reply<DeleteUser>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
+        let started = ::std::time::Instant::now();
         let reply = async {
             let (path, _) = match runtime::read_parameters::<
                 DeleteUserPath,
@@ -3673,6 +3700,7 @@ for StrictServer<H> {
             response.into_http()
         }
             .await;
+        runtime::metrics::observe(&DELETE_USER, reply.status(), started);
         ::std::result::Result::Ok(reply)
     }
     async fn openapi_document(
@@ -3699,6 +3727,7 @@ impl<H: SwaggerPetstoreOpenApi30Handlers> StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
+        let started = ::std::time::Instant::now();
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -3739,6 +3768,7 @@ impl<H: SwaggerPetstoreOpenApi30Handlers> StrictServer<H> {
             response.into_http(&accepted)
         }
             .await;
+        runtime::metrics::observe(&FIND_PETS_BY_STATUS, reply.status(), started);
         ::std::result::Result::Ok(reply)
     }
     async fn find_pets_by_tags(
@@ -3746,6 +3776,7 @@ impl<H: SwaggerPetstoreOpenApi30Handlers> StrictServer<H> {
         _parameters: runtime::Parameters<FindPetsByTags>,
     ) -> ::std::result::Result<runtime::Reply<FindPetsByTags>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
+        let started = ::std::time::Instant::now();
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -3786,6 +3817,7 @@ impl<H: SwaggerPetstoreOpenApi30Handlers> StrictServer<H> {
             response.into_http(&accepted)
         }
             .await;
+        runtime::metrics::observe(&FIND_PETS_BY_TAGS, reply.status(), started);
         ::std::result::Result::Ok(reply)
     }
     async fn create_users_with_list_input(
@@ -3796,6 +3828,7 @@ impl<H: SwaggerPetstoreOpenApi30Handlers> StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
+        let started = ::std::time::Instant::now();
         let reply = async {
             let accepted = match runtime::negotiate(
                 &CREATE_USERS_WITH_LIST_INPUT,
@@ -3821,6 +3854,11 @@ impl<H: SwaggerPetstoreOpenApi30Handlers> StrictServer<H> {
             response.into_http(&accepted)
         }
             .await;
+        runtime::metrics::observe(
+            &CREATE_USERS_WITH_LIST_INPUT,
+            reply.status(),
+            started,
+        );
         ::std::result::Result::Ok(reply)
     }
     async fn login_user(
@@ -3828,6 +3866,7 @@ impl<H: SwaggerPetstoreOpenApi30Handlers> StrictServer<H> {
         _parameters: runtime::Parameters<LoginUser>,
     ) -> ::std::result::Result<runtime::Reply<LoginUser>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
+        let started = ::std::time::Instant::now();
         let reply = async {
             let accepted = match runtime::negotiate(
                 &LOGIN_USER,
@@ -3857,12 +3896,14 @@ impl<H: SwaggerPetstoreOpenApi30Handlers> StrictServer<H> {
             response.into_http(&accepted)
         }
             .await;
+        runtime::metrics::observe(&LOGIN_USER, reply.status(), started);
         ::std::result::Result::Ok(reply)
     }
     async fn logout_user(
         rqctx: ::dropshot::RequestContext<H>,
     ) -> ::std::result::Result<runtime::Reply<LogoutUser>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
+        let started = ::std::time::Instant::now();
         let reply = async {
             #[allow(deprecated)]
             let response = <H as SwaggerPetstoreOpenApi30Handlers>::logout_user(handlers)
@@ -3870,17 +3911,18 @@ impl<H: SwaggerPetstoreOpenApi30Handlers> StrictServer<H> {
             response.into_http()
         }
             .await;
+        runtime::metrics::observe(&LOGOUT_USER, reply.status(), started);
         ::std::result::Result::Ok(reply)
     }
 }
-/// The dropshot API description of a server of this version alone,
-/// built on `H`: see [`register_endpoints`].
+///The dropshot API description of a server of this version alone, built on `H`: see [`register_endpoints`], and the request metrics at `GET /metrics` ([`runtime::metrics`]).
 pub fn api_description<H: SwaggerPetstoreOpenApi30Handlers>() -> ::std::result::Result<
     ::dropshot::ApiDescription<H>,
     runtime::ApiDescriptionError,
 > {
     let mut api = ::dropshot::ApiDescription::new();
     register_endpoints(&mut api, ::dropshot::ApiEndpointVersions::all)?;
+    runtime::metrics::register_endpoint(&mut api)?;
     ::std::result::Result::Ok(api)
 }
 /// The versions this major answers for in a server that serves
@@ -4531,7 +4573,9 @@ pub fn register_endpoints<H: SwaggerPetstoreOpenApi30Handlers>(
                     .visible(false),
             );
     }
-    runtime::register_routed(api, endpoints)
+    runtime::register_routed(api, endpoints)?;
+    runtime::metrics::declare(OPERATIONS);
+    ::std::result::Result::Ok(())
 }
 /// The API description without an implementation, for generating
 /// the OpenAPI document dropshot sees.

@@ -116,6 +116,7 @@ pub(super) fn adapter(
             #params
         ) -> #ret {
             let handlers = rqctx.context();
+            let started = ::std::time::Instant::now();
             let reply = async {
                 #authenticate
                 #negotiate
@@ -127,6 +128,7 @@ pub(super) fn adapter(
                 response.into_http(#accepted)
             }
             .await;
+            runtime::metrics::observe(&#table, reply.status(), started);
             ::std::result::Result::Ok(reply)
         }
     }

@@ -78,6 +78,25 @@ pub fn generate(spec: &Spec, document: &str) -> Result<syn::File, SpecErrors> {
         .collect();
     let routes = api_shared::routes::routes(&paths);
     let document_routed = routes.last().is_some_and(|route| *route != document_path);
+    // `GET /metrics` beside the spec's paths, unless one of them would
+    // take its place (a first segment `metrics`, or a variable there).
+    let metrics_free = paths.iter().all(|path| {
+        let first = path.trim_start_matches('/').split('/').next().unwrap_or_default();
+        first != "metrics" && !first.contains('{')
+    });
+    let (metrics_doc, metrics_endpoint) = match metrics_free {
+        true => (
+            "The dropshot API description of a server of this version alone, built on `H`: see \
+             [`register_endpoints`], and the request metrics at `GET /metrics` ([`runtime::metrics`]).",
+            Some(quote!(runtime::metrics::register_endpoint(&mut api)?;)),
+        ),
+        false => (
+            "The dropshot API description of a server of this version alone, built on `H`: see \
+             [`register_endpoints`]. The spec's paths leave no room for `GET /metrics`: serve \
+             [`runtime::metrics::encode`] elsewhere.",
+            None,
+        ),
+    };
     for (op, route) in operations.iter_mut().zip(&routes) {
         op.routed = api_shared::routes::served_by_dispatch(&op.method.to_string(), &op.http_path, route);
     }
@@ -284,12 +303,12 @@ pub fn generate(spec: &Spec, document: &str) -> Result<syn::File, SpecErrors> {
 
         #routed_impl
 
-        /// The dropshot API description of a server of this version alone,
-        /// built on `H`: see [`register_endpoints`].
+        #[doc = #metrics_doc]
         pub fn api_description<H: #handlers_trait>(
         ) -> ::std::result::Result<::dropshot::ApiDescription<H>, runtime::ApiDescriptionError> {
             let mut api = ::dropshot::ApiDescription::new();
             register_endpoints(&mut api, ::dropshot::ApiEndpointVersions::all)?;
+            #metrics_endpoint
             ::std::result::Result::Ok(api)
         }
 
@@ -317,7 +336,10 @@ pub fn generate(spec: &Spec, document: &str) -> Result<syn::File, SpecErrors> {
             let mut endpoints = ::std::vec::Vec::new();
             #registrations
             #not_allowed
-            runtime::register_routed(api, endpoints)
+            runtime::register_routed(api, endpoints)?;
+            // Each operation's request metrics, scraped before its first request.
+            runtime::metrics::declare(OPERATIONS);
+            ::std::result::Result::Ok(())
         }
 
         /// The API description without an implementation, for generating

@@ -33,6 +33,9 @@ enum Kind {
     OursWithoutReaper,
     /// Ours at `--log-level info`, the default: one log line per request.
     OursLoggingRequests,
+    /// Ours with `--metrics off`: what counting and timing each request
+    /// costs.
+    OursWithoutMetrics,
     HandWritten,
     /// The same bytes as the limit, through dropshot: the framework's own
     /// ceiling.
@@ -51,6 +54,7 @@ impl Kind {
             Kind::Ours => "ours",
             Kind::OursWithoutReaper => "ours, no reaper",
             Kind::OursLoggingRequests => "ours, log level info",
+            Kind::OursWithoutMetrics => "ours, metrics off",
             Kind::HandWritten => "hand-written",
             Kind::DropshotFloor => "dropshot floor",
             Kind::Limit => "limit",
@@ -117,6 +121,8 @@ struct Bench {
     /// listOrders/100 at log level info (the default) and error, alternated:
     /// the best served req/s of each.
     log_line: (f64, f64),
+    /// listOrders/100 with and without the request metrics, alternated.
+    metrics: (f64, f64),
 }
 
 pub fn run(root: &Path, args: &[String]) -> Result<(), String> {
@@ -159,6 +165,7 @@ pub fn run(root: &Path, args: &[String]) -> Result<(), String> {
         rows: Vec::new(),
         reaper: (0.0, 0.0),
         log_line: (0.0, 0.0),
+        metrics: (0.0, 0.0),
     };
     let result = bench.all();
     let _ = std::fs::remove_dir_all(&work);
@@ -188,6 +195,7 @@ impl Bench {
         // What the connection reaper and the per-request log line cost.
         self.reaper = self.alternated(Kind::OursWithoutReaper)?;
         self.log_line = self.alternated(Kind::OursLoggingRequests)?;
+        self.metrics = self.alternated(Kind::OursWithoutMetrics)?;
         // Cancels of distinct pending orders, each durable: more orders
         // than a run can cancel (40,000 a second, above what any server
         // here answers), so that every cancel finds a pending order rather
@@ -401,6 +409,7 @@ impl Bench {
         let server = match kind {
             Kind::Ours => self.start_ours(&copy, &[])?,
             Kind::OursWithoutReaper => self.start_ours(&copy, &["--keep-silent-connections"])?,
+            Kind::OursWithoutMetrics => self.start_ours(&copy, &["--metrics", "off"])?,
             Kind::OursLoggingRequests => {
                 // A log line per request, written to a file as a service's
                 // log would be (not to this terminal).

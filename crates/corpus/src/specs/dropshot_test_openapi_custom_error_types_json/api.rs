@@ -628,12 +628,14 @@ impl<H: TestHandlers> TestApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
+        let started = ::std::time::Instant::now();
         let reply = async {
             #[allow(deprecated)]
             let response = <H as TestHandlers>::dropshot_error_handler(handlers).await;
             response.into_http()
         }
             .await;
+        runtime::metrics::observe(&DROPSHOT_ERROR_HANDLER, reply.status(), started);
         ::std::result::Result::Ok(reply)
     }
     async fn enum_error_handler(
@@ -644,6 +646,7 @@ impl<H: TestHandlers> TestApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
+        let started = ::std::time::Instant::now();
         let reply = async {
             let (path, _) = match runtime::read_parameters::<
                 EnumErrorHandlerPath,
@@ -664,6 +667,7 @@ impl<H: TestHandlers> TestApi for StrictServer<H> {
             response.into_http()
         }
             .await;
+        runtime::metrics::observe(&ENUM_ERROR_HANDLER, reply.status(), started);
         ::std::result::Result::Ok(reply)
     }
     async fn struct_error_handler(
@@ -674,6 +678,7 @@ impl<H: TestHandlers> TestApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
+        let started = ::std::time::Instant::now();
         let reply = async {
             let (path, _) = match runtime::read_parameters::<
                 StructErrorHandlerPath,
@@ -694,6 +699,7 @@ impl<H: TestHandlers> TestApi for StrictServer<H> {
             response.into_http()
         }
             .await;
+        runtime::metrics::observe(&STRUCT_ERROR_HANDLER, reply.status(), started);
         ::std::result::Result::Ok(reply)
     }
     async fn openapi_document(
@@ -709,14 +715,14 @@ impl<H: TestHandlers> TestApi for StrictServer<H> {
         ::std::result::Result::Ok(::dropshot::HttpResponseOk(DOCUMENT.clone()))
     }
 }
-/// The dropshot API description of a server of this version alone,
-/// built on `H`: see [`register_endpoints`].
+///The dropshot API description of a server of this version alone, built on `H`: see [`register_endpoints`], and the request metrics at `GET /metrics` ([`runtime::metrics`]).
 pub fn api_description<H: TestHandlers>() -> ::std::result::Result<
     ::dropshot::ApiDescription<H>,
     runtime::ApiDescriptionError,
 > {
     let mut api = ::dropshot::ApiDescription::new();
     register_endpoints(&mut api, ::dropshot::ApiEndpointVersions::all)?;
+    runtime::metrics::register_endpoint(&mut api)?;
     ::std::result::Result::Ok(api)
 }
 /// The versions this major answers for in a server that serves
@@ -888,7 +894,9 @@ pub fn register_endpoints<H: TestHandlers>(
                     .visible(false),
             );
     }
-    runtime::register_routed(api, endpoints)
+    runtime::register_routed(api, endpoints)?;
+    runtime::metrics::declare(OPERATIONS);
+    ::std::result::Result::Ok(())
 }
 /// The API description without an implementation, for generating
 /// the OpenAPI document dropshot sees.

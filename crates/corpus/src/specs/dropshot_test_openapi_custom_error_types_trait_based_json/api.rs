@@ -616,12 +616,14 @@ impl<H: TestHandlers> TestApi for StrictServer<H> {
         rqctx: ::dropshot::RequestContext<Self::Context>,
     ) -> ::std::result::Result<runtime::Reply<DropshotError>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
+        let started = ::std::time::Instant::now();
         let reply = async {
             #[allow(deprecated)]
             let response = <H as TestHandlers>::dropshot_error(handlers).await;
             response.into_http()
         }
             .await;
+        runtime::metrics::observe(&DROPSHOT_ERROR, reply.status(), started);
         ::std::result::Result::Ok(reply)
     }
     async fn enum_error(
@@ -629,6 +631,7 @@ impl<H: TestHandlers> TestApi for StrictServer<H> {
         _parameters: runtime::Parameters<EnumError>,
     ) -> ::std::result::Result<runtime::Reply<EnumError>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
+        let started = ::std::time::Instant::now();
         let reply = async {
             let (path, _) = match runtime::read_parameters::<
                 EnumErrorPath,
@@ -646,6 +649,7 @@ impl<H: TestHandlers> TestApi for StrictServer<H> {
             response.into_http()
         }
             .await;
+        runtime::metrics::observe(&ENUM_ERROR, reply.status(), started);
         ::std::result::Result::Ok(reply)
     }
     async fn struct_error(
@@ -653,6 +657,7 @@ impl<H: TestHandlers> TestApi for StrictServer<H> {
         _parameters: runtime::Parameters<StructError>,
     ) -> ::std::result::Result<runtime::Reply<StructError>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
+        let started = ::std::time::Instant::now();
         let reply = async {
             let (path, _) = match runtime::read_parameters::<
                 StructErrorPath,
@@ -670,6 +675,7 @@ impl<H: TestHandlers> TestApi for StrictServer<H> {
             response.into_http()
         }
             .await;
+        runtime::metrics::observe(&STRUCT_ERROR, reply.status(), started);
         ::std::result::Result::Ok(reply)
     }
     async fn openapi_document(
@@ -685,14 +691,14 @@ impl<H: TestHandlers> TestApi for StrictServer<H> {
         ::std::result::Result::Ok(::dropshot::HttpResponseOk(DOCUMENT.clone()))
     }
 }
-/// The dropshot API description of a server of this version alone,
-/// built on `H`: see [`register_endpoints`].
+///The dropshot API description of a server of this version alone, built on `H`: see [`register_endpoints`], and the request metrics at `GET /metrics` ([`runtime::metrics`]).
 pub fn api_description<H: TestHandlers>() -> ::std::result::Result<
     ::dropshot::ApiDescription<H>,
     runtime::ApiDescriptionError,
 > {
     let mut api = ::dropshot::ApiDescription::new();
     register_endpoints(&mut api, ::dropshot::ApiEndpointVersions::all)?;
+    runtime::metrics::register_endpoint(&mut api)?;
     ::std::result::Result::Ok(api)
 }
 /// The versions this major answers for in a server that serves
@@ -864,7 +870,9 @@ pub fn register_endpoints<H: TestHandlers>(
                     .visible(false),
             );
     }
-    runtime::register_routed(api, endpoints)
+    runtime::register_routed(api, endpoints)?;
+    runtime::metrics::declare(OPERATIONS);
+    ::std::result::Result::Ok(())
 }
 /// The API description without an implementation, for generating
 /// the OpenAPI document dropshot sees.

@@ -4995,6 +4995,7 @@ impl<H: TestHandlers> TestApi for StrictServer<H> {
         body: runtime::RequestBody<Handler7>,
     ) -> ::std::result::Result<runtime::Reply<Handler7>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
+        let started = ::std::time::Instant::now();
         let reply = async {
             let body = match body.bytes().and_then(runtime::required) {
                 ::std::result::Result::Ok(body) => body,
@@ -5007,30 +5008,35 @@ impl<H: TestHandlers> TestApi for StrictServer<H> {
             response.into_http()
         }
             .await;
+        runtime::metrics::observe(&HANDLER7, reply.status(), started);
         ::std::result::Result::Ok(reply)
     }
     async fn handler8(
         rqctx: ::dropshot::RequestContext<Self::Context>,
     ) -> ::std::result::Result<runtime::Reply<Handler8>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
+        let started = ::std::time::Instant::now();
         let reply = async {
             #[allow(deprecated)]
             let response = <H as TestHandlers>::handler8(handlers).await;
             response.into_http()
         }
             .await;
+        runtime::metrics::observe(&HANDLER8, reply.status(), started);
         ::std::result::Result::Ok(reply)
     }
     async fn handler9(
         rqctx: ::dropshot::RequestContext<Self::Context>,
     ) -> ::std::result::Result<runtime::Reply<Handler9>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
+        let started = ::std::time::Instant::now();
         let reply = async {
             #[allow(deprecated)]
             let response = <H as TestHandlers>::handler9(handlers).await;
             response.into_http()
         }
             .await;
+        runtime::metrics::observe(&HANDLER9, reply.status(), started);
         ::std::result::Result::Ok(reply)
     }
     async fn handler10(
@@ -5038,6 +5044,7 @@ impl<H: TestHandlers> TestApi for StrictServer<H> {
         body: runtime::RequestBody<Handler10>,
     ) -> ::std::result::Result<runtime::Reply<Handler10>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
+        let started = ::std::time::Instant::now();
         let reply = async {
             let body = match body
                 .decode::<types::NeverDuplicatedBodyTopLevel>()
@@ -5053,6 +5060,7 @@ impl<H: TestHandlers> TestApi for StrictServer<H> {
             response.into_http()
         }
             .await;
+        runtime::metrics::observe(&HANDLER10, reply.status(), started);
         ::std::result::Result::Ok(reply)
     }
     async fn handler11(
@@ -5060,6 +5068,7 @@ impl<H: TestHandlers> TestApi for StrictServer<H> {
         body: runtime::RequestBody<Handler11>,
     ) -> ::std::result::Result<runtime::Reply<Handler11>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
+        let started = ::std::time::Instant::now();
         let reply = async {
             let body = match body
                 .decode::<types::NeverDuplicatedBodyTopLevel>()
@@ -5075,6 +5084,7 @@ impl<H: TestHandlers> TestApi for StrictServer<H> {
             response.into_http()
         }
             .await;
+        runtime::metrics::observe(&HANDLER11, reply.status(), started);
         ::std::result::Result::Ok(reply)
     }
     async fn handler12(
@@ -5082,6 +5092,7 @@ impl<H: TestHandlers> TestApi for StrictServer<H> {
         body: runtime::RequestBody<Handler12>,
     ) -> ::std::result::Result<runtime::Reply<Handler12>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
+        let started = ::std::time::Instant::now();
         let reply = async {
             let body = match body
                 .decode::<types::NeverDuplicatedTop>()
@@ -5097,42 +5108,49 @@ impl<H: TestHandlers> TestApi for StrictServer<H> {
             response.into_http()
         }
             .await;
+        runtime::metrics::observe(&HANDLER12, reply.status(), started);
         ::std::result::Result::Ok(reply)
     }
     async fn handler13(
         rqctx: ::dropshot::RequestContext<Self::Context>,
     ) -> ::std::result::Result<runtime::Reply<Handler13>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
+        let started = ::std::time::Instant::now();
         let reply = async {
             #[allow(deprecated)]
             let response = <H as TestHandlers>::handler13(handlers).await;
             response.into_http()
         }
             .await;
+        runtime::metrics::observe(&HANDLER13, reply.status(), started);
         ::std::result::Result::Ok(reply)
     }
     async fn vzeroupper(
         rqctx: ::dropshot::RequestContext<Self::Context>,
     ) -> ::std::result::Result<runtime::Reply<Vzeroupper>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
+        let started = ::std::time::Instant::now();
         let reply = async {
             #[allow(deprecated)]
             let response = <H as TestHandlers>::vzeroupper(handlers).await;
             response.into_http()
         }
             .await;
+        runtime::metrics::observe(&VZEROUPPER, reply.status(), started);
         ::std::result::Result::Ok(reply)
     }
     async fn big_flat(
         rqctx: ::dropshot::RequestContext<Self::Context>,
     ) -> ::std::result::Result<runtime::Reply<BigFlat>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
+        let started = ::std::time::Instant::now();
         let reply = async {
             #[allow(deprecated)]
             let response = <H as TestHandlers>::big_flat(handlers).await;
             response.into_http()
         }
             .await;
+        runtime::metrics::observe(&BIG_FLAT, reply.status(), started);
         ::std::result::Result::Ok(reply)
     }
     async fn handler6(
@@ -5140,6 +5158,7 @@ impl<H: TestHandlers> TestApi for StrictServer<H> {
         _parameters: runtime::Parameters<Handler6>,
     ) -> ::std::result::Result<runtime::Reply<Handler6>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
+        let started = ::std::time::Instant::now();
         let reply = async {
             let (_, params) = match runtime::read_parameters::<
                 runtime::NoParameters,
@@ -5156,6 +5175,7 @@ impl<H: TestHandlers> TestApi for StrictServer<H> {
             response.into_http()
         }
             .await;
+        runtime::metrics::observe(&HANDLER6, reply.status(), started);
         ::std::result::Result::Ok(reply)
     }
     async fn vzerolower(
@@ -5163,6 +5183,7 @@ impl<H: TestHandlers> TestApi for StrictServer<H> {
         handshake: runtime::Handshake,
     ) -> ::std::result::Result<runtime::Reply<Vzerolower>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
+        let started = ::std::time::Instant::now();
         let reply = async {
             let upgrade = match handshake.upgrade() {
                 ::std::result::Result::Ok(upgrade) => upgrade,
@@ -5175,54 +5196,63 @@ impl<H: TestHandlers> TestApi for StrictServer<H> {
             response.into_http()
         }
             .await;
+        runtime::metrics::observe(&VZEROLOWER, reply.status(), started);
         ::std::result::Result::Ok(reply)
     }
     async fn handler18(
         rqctx: ::dropshot::RequestContext<Self::Context>,
     ) -> ::std::result::Result<runtime::Reply<Handler18>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
+        let started = ::std::time::Instant::now();
         let reply = async {
             #[allow(deprecated)]
             let response = <H as TestHandlers>::handler18(handlers).await;
             response.into_http()
         }
             .await;
+        runtime::metrics::observe(&HANDLER18, reply.status(), started);
         ::std::result::Result::Ok(reply)
     }
     async fn handler21(
         rqctx: ::dropshot::RequestContext<Self::Context>,
     ) -> ::std::result::Result<runtime::Reply<Handler21>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
+        let started = ::std::time::Instant::now();
         let reply = async {
             #[allow(deprecated)]
             let response = <H as TestHandlers>::handler21(handlers).await;
             response.into_http()
         }
             .await;
+        runtime::metrics::observe(&HANDLER21, reply.status(), started);
         ::std::result::Result::Ok(reply)
     }
     async fn handler22(
         rqctx: ::dropshot::RequestContext<Self::Context>,
     ) -> ::std::result::Result<runtime::Reply<Handler22>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
+        let started = ::std::time::Instant::now();
         let reply = async {
             #[allow(deprecated)]
             let response = <H as TestHandlers>::handler22(handlers).await;
             response.into_http()
         }
             .await;
+        runtime::metrics::observe(&HANDLER22, reply.status(), started);
         ::std::result::Result::Ok(reply)
     }
     async fn handler23(
         rqctx: ::dropshot::RequestContext<Self::Context>,
     ) -> ::std::result::Result<runtime::Reply<Handler23>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
+        let started = ::std::time::Instant::now();
         let reply = async {
             #[allow(deprecated)]
             let response = <H as TestHandlers>::handler23(handlers).await;
             response.into_http()
         }
             .await;
+        runtime::metrics::observe(&HANDLER23, reply.status(), started);
         ::std::result::Result::Ok(reply)
     }
     async fn handler4(
@@ -5230,6 +5260,7 @@ impl<H: TestHandlers> TestApi for StrictServer<H> {
         body: runtime::RequestBody<Handler4>,
     ) -> ::std::result::Result<runtime::Reply<Handler4>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
+        let started = ::std::time::Instant::now();
         let reply = async {
             let body = match body
                 .decode::<types::BodyParam>()
@@ -5245,18 +5276,21 @@ impl<H: TestHandlers> TestApi for StrictServer<H> {
             response.into_http()
         }
             .await;
+        runtime::metrics::observe(&HANDLER4, reply.status(), started);
         ::std::result::Result::Ok(reply)
     }
     async fn handler24(
         rqctx: ::dropshot::RequestContext<Self::Context>,
     ) -> ::std::result::Result<runtime::Reply<Handler24>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
+        let started = ::std::time::Instant::now();
         let reply = async {
             #[allow(deprecated)]
             let response = <H as TestHandlers>::handler24(handlers).await;
             response.into_http()
         }
             .await;
+        runtime::metrics::observe(&HANDLER24, reply.status(), started);
         ::std::result::Result::Ok(reply)
     }
     async fn handler3(
@@ -5264,6 +5298,7 @@ impl<H: TestHandlers> TestApi for StrictServer<H> {
         _parameters: runtime::Parameters<Handler3>,
     ) -> ::std::result::Result<runtime::Reply<Handler3>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
+        let started = ::std::time::Instant::now();
         let reply = async {
             let (path, _) = match runtime::read_parameters::<
                 Handler3Path,
@@ -5280,6 +5315,7 @@ impl<H: TestHandlers> TestApi for StrictServer<H> {
             response.into_http()
         }
             .await;
+        runtime::metrics::observe(&HANDLER3, reply.status(), started);
         ::std::result::Result::Ok(reply)
     }
     async fn handler25(
@@ -5287,6 +5323,7 @@ impl<H: TestHandlers> TestApi for StrictServer<H> {
         body: runtime::RequestBody<Handler25>,
     ) -> ::std::result::Result<runtime::Reply<Handler25>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
+        let started = ::std::time::Instant::now();
         let reply = async {
             let body = match body
                 .multipart::<runtime::NoFields>()
@@ -5303,18 +5340,21 @@ impl<H: TestHandlers> TestApi for StrictServer<H> {
             response.into_http()
         }
             .await;
+        runtime::metrics::observe(&HANDLER25, reply.status(), started);
         ::std::result::Result::Ok(reply)
     }
     async fn handler1(
         rqctx: ::dropshot::RequestContext<Self::Context>,
     ) -> ::std::result::Result<runtime::Reply<Handler1>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
+        let started = ::std::time::Instant::now();
         let reply = async {
             #[allow(deprecated)]
             let response = <H as TestHandlers>::handler1(handlers).await;
             response.into_http()
         }
             .await;
+        runtime::metrics::observe(&HANDLER1, reply.status(), started);
         ::std::result::Result::Ok(reply)
     }
     async fn handler5(
@@ -5323,6 +5363,7 @@ impl<H: TestHandlers> TestApi for StrictServer<H> {
         body: runtime::RequestBody<Handler5>,
     ) -> ::std::result::Result<runtime::Reply<Handler5>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
+        let started = ::std::time::Instant::now();
         let reply = async {
             let (path, params) = match runtime::read_parameters::<
                 Handler5Path,
@@ -5349,6 +5390,7 @@ impl<H: TestHandlers> TestApi for StrictServer<H> {
             response.into_http()
         }
             .await;
+        runtime::metrics::observe(&HANDLER5, reply.status(), started);
         ::std::result::Result::Ok(reply)
     }
     async fn handler20(
@@ -5356,6 +5398,7 @@ impl<H: TestHandlers> TestApi for StrictServer<H> {
         body: runtime::RequestBody<Handler20>,
     ) -> ::std::result::Result<runtime::Reply<Handler20>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
+        let started = ::std::time::Instant::now();
         let reply = async {
             let body = match body
                 .decode::<types::BodyParam>()
@@ -5371,6 +5414,7 @@ impl<H: TestHandlers> TestApi for StrictServer<H> {
             response.into_http()
         }
             .await;
+        runtime::metrics::observe(&HANDLER20, reply.status(), started);
         ::std::result::Result::Ok(reply)
     }
     async fn handler2(
@@ -5378,6 +5422,7 @@ impl<H: TestHandlers> TestApi for StrictServer<H> {
         _parameters: runtime::Parameters<Handler2>,
     ) -> ::std::result::Result<runtime::Reply<Handler2>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
+        let started = ::std::time::Instant::now();
         let reply = async {
             let (_, params) = match runtime::read_parameters::<
                 runtime::NoParameters,
@@ -5394,6 +5439,7 @@ impl<H: TestHandlers> TestApi for StrictServer<H> {
             response.into_http()
         }
             .await;
+        runtime::metrics::observe(&HANDLER2, reply.status(), started);
         ::std::result::Result::Ok(reply)
     }
     async fn handler31(
@@ -5402,6 +5448,7 @@ impl<H: TestHandlers> TestApi for StrictServer<H> {
         body: runtime::RequestBody<Handler31>,
     ) -> ::std::result::Result<runtime::Reply<Handler31>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
+        let started = ::std::time::Instant::now();
         let reply = async {
             let (path, params) = match runtime::read_parameters::<
                 Handler31Path,
@@ -5430,6 +5477,7 @@ impl<H: TestHandlers> TestApi for StrictServer<H> {
             response.into_http()
         }
             .await;
+        runtime::metrics::observe(&HANDLER31, reply.status(), started);
         ::std::result::Result::Ok(reply)
     }
     async fn handler30(
@@ -5437,6 +5485,7 @@ impl<H: TestHandlers> TestApi for StrictServer<H> {
         _parameters: runtime::Parameters<Handler30>,
     ) -> ::std::result::Result<runtime::Reply<Handler30>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
+        let started = ::std::time::Instant::now();
         let reply = async {
             let (path, _) = match runtime::read_parameters::<
                 Handler30Path,
@@ -5454,6 +5503,7 @@ impl<H: TestHandlers> TestApi for StrictServer<H> {
             response.into_http()
         }
             .await;
+        runtime::metrics::observe(&HANDLER30, reply.status(), started);
         ::std::result::Result::Ok(reply)
     }
     async fn handler32(
@@ -5462,6 +5512,7 @@ impl<H: TestHandlers> TestApi for StrictServer<H> {
         body: runtime::RequestBody<Handler32>,
     ) -> ::std::result::Result<runtime::Reply<Handler32>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
+        let started = ::std::time::Instant::now();
         let reply = async {
             let (path, params) = match runtime::read_parameters::<
                 Handler32Path,
@@ -5490,6 +5541,7 @@ impl<H: TestHandlers> TestApi for StrictServer<H> {
             response.into_http()
         }
             .await;
+        runtime::metrics::observe(&HANDLER32, reply.status(), started);
         ::std::result::Result::Ok(reply)
     }
     async fn hparam(
@@ -5497,6 +5549,7 @@ impl<H: TestHandlers> TestApi for StrictServer<H> {
         _parameters: runtime::Parameters<Hparam>,
     ) -> ::std::result::Result<runtime::Reply<Hparam>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
+        let started = ::std::time::Instant::now();
         let reply = async {
             let (_, params) = match runtime::read_parameters::<
                 runtime::NoParameters,
@@ -5513,54 +5566,63 @@ impl<H: TestHandlers> TestApi for StrictServer<H> {
             response.into_http()
         }
             .await;
+        runtime::metrics::observe(&HPARAM, reply.status(), started);
         ::std::result::Result::Ok(reply)
     }
     async fn handler16(
         rqctx: ::dropshot::RequestContext<Self::Context>,
     ) -> ::std::result::Result<runtime::Reply<Handler16>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
+        let started = ::std::time::Instant::now();
         let reply = async {
             #[allow(deprecated)]
             let response = <H as TestHandlers>::handler16(handlers).await;
             response.into_http()
         }
             .await;
+        runtime::metrics::observe(&HANDLER16, reply.status(), started);
         ::std::result::Result::Ok(reply)
     }
     async fn handler15(
         rqctx: ::dropshot::RequestContext<Self::Context>,
     ) -> ::std::result::Result<runtime::Reply<Handler15>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
+        let started = ::std::time::Instant::now();
         let reply = async {
             #[allow(deprecated)]
             let response = <H as TestHandlers>::handler15(handlers).await;
             response.into_http()
         }
             .await;
+        runtime::metrics::observe(&HANDLER15, reply.status(), started);
         ::std::result::Result::Ok(reply)
     }
     async fn handler19(
         rqctx: ::dropshot::RequestContext<Self::Context>,
     ) -> ::std::result::Result<runtime::Reply<Handler19>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
+        let started = ::std::time::Instant::now();
         let reply = async {
             #[allow(deprecated)]
             let response = <H as TestHandlers>::handler19(handlers).await;
             response.into_http()
         }
             .await;
+        runtime::metrics::observe(&HANDLER19, reply.status(), started);
         ::std::result::Result::Ok(reply)
     }
     async fn handler17(
         rqctx: ::dropshot::RequestContext<Self::Context>,
     ) -> ::std::result::Result<runtime::Reply<Handler17>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
+        let started = ::std::time::Instant::now();
         let reply = async {
             #[allow(deprecated)]
             let response = <H as TestHandlers>::handler17(handlers).await;
             response.into_http()
         }
             .await;
+        runtime::metrics::observe(&HANDLER17, reply.status(), started);
         ::std::result::Result::Ok(reply)
     }
     async fn openapi_document(
@@ -5576,14 +5638,14 @@ impl<H: TestHandlers> TestApi for StrictServer<H> {
         ::std::result::Result::Ok(::dropshot::HttpResponseOk(DOCUMENT.clone()))
     }
 }
-/// The dropshot API description of a server of this version alone,
-/// built on `H`: see [`register_endpoints`].
+///The dropshot API description of a server of this version alone, built on `H`: see [`register_endpoints`], and the request metrics at `GET /metrics` ([`runtime::metrics`]).
 pub fn api_description<H: TestHandlers>() -> ::std::result::Result<
     ::dropshot::ApiDescription<H>,
     runtime::ApiDescriptionError,
 > {
     let mut api = ::dropshot::ApiDescription::new();
     register_endpoints(&mut api, ::dropshot::ApiEndpointVersions::all)?;
+    runtime::metrics::register_endpoint(&mut api)?;
     ::std::result::Result::Ok(api)
 }
 /// The versions this major answers for in a server that serves
@@ -6750,7 +6812,9 @@ pub fn register_endpoints<H: TestHandlers>(
                     .visible(false),
             );
     }
-    runtime::register_routed(api, endpoints)
+    runtime::register_routed(api, endpoints)?;
+    runtime::metrics::declare(OPERATIONS);
+    ::std::result::Result::Ok(())
 }
 /// The API description without an implementation, for generating
 /// the OpenAPI document dropshot sees.

@@ -276,6 +276,7 @@ impl<H: SimpleApiOverviewHandlers> SimpleApiOverviewApi for StrictServer<H> {
         rqctx: ::dropshot::RequestContext<Self::Context>,
     ) -> ::std::result::Result<runtime::Reply<ListVersionsv2>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
+        let started = ::std::time::Instant::now();
         let reply = async {
             #[allow(deprecated)]
             let response = <H as SimpleApiOverviewHandlers>::list_versionsv2(handlers)
@@ -283,6 +284,7 @@ impl<H: SimpleApiOverviewHandlers> SimpleApiOverviewApi for StrictServer<H> {
             response.into_http()
         }
             .await;
+        runtime::metrics::observe(&LIST_VERSIONSV2, reply.status(), started);
         ::std::result::Result::Ok(reply)
     }
     async fn get_version_detailsv2(
@@ -292,6 +294,7 @@ impl<H: SimpleApiOverviewHandlers> SimpleApiOverviewApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
+        let started = ::std::time::Instant::now();
         let reply = async {
             #[allow(deprecated)]
             let response = <H as SimpleApiOverviewHandlers>::get_version_detailsv2(
@@ -301,6 +304,7 @@ impl<H: SimpleApiOverviewHandlers> SimpleApiOverviewApi for StrictServer<H> {
             response.into_http()
         }
             .await;
+        runtime::metrics::observe(&GET_VERSION_DETAILSV2, reply.status(), started);
         ::std::result::Result::Ok(reply)
     }
     async fn openapi_document(
@@ -316,14 +320,14 @@ impl<H: SimpleApiOverviewHandlers> SimpleApiOverviewApi for StrictServer<H> {
         ::std::result::Result::Ok(::dropshot::HttpResponseOk(DOCUMENT.clone()))
     }
 }
-/// The dropshot API description of a server of this version alone,
-/// built on `H`: see [`register_endpoints`].
+///The dropshot API description of a server of this version alone, built on `H`: see [`register_endpoints`], and the request metrics at `GET /metrics` ([`runtime::metrics`]).
 pub fn api_description<H: SimpleApiOverviewHandlers>() -> ::std::result::Result<
     ::dropshot::ApiDescription<H>,
     runtime::ApiDescriptionError,
 > {
     let mut api = ::dropshot::ApiDescription::new();
     register_endpoints(&mut api, ::dropshot::ApiEndpointVersions::all)?;
+    runtime::metrics::register_endpoint(&mut api)?;
     ::std::result::Result::Ok(api)
 }
 /// The versions this major answers for in a server that serves
@@ -451,7 +455,9 @@ pub fn register_endpoints<H: SimpleApiOverviewHandlers>(
                     .visible(false),
             );
     }
-    runtime::register_routed(api, endpoints)
+    runtime::register_routed(api, endpoints)?;
+    runtime::metrics::declare(OPERATIONS);
+    ::std::result::Result::Ok(())
 }
 /// The API description without an implementation, for generating
 /// the OpenAPI document dropshot sees.

@@ -920,6 +920,7 @@ impl<H: LinkExampleHandlers> LinkExampleApi for StrictServer<H> {
         _parameters: runtime::Parameters<GetUserByName>,
     ) -> ::std::result::Result<runtime::Reply<GetUserByName>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
+        let started = ::std::time::Instant::now();
         let reply = async {
             let (path, _) = match runtime::read_parameters::<
                 GetUserByNamePath,
@@ -940,6 +941,7 @@ impl<H: LinkExampleHandlers> LinkExampleApi for StrictServer<H> {
             response.into_http()
         }
             .await;
+        runtime::metrics::observe(&GET_USER_BY_NAME, reply.status(), started);
         ::std::result::Result::Ok(reply)
     }
     async fn get_repositories_by_owner(
@@ -950,6 +952,7 @@ impl<H: LinkExampleHandlers> LinkExampleApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
+        let started = ::std::time::Instant::now();
         let reply = async {
             let (path, _) = match runtime::read_parameters::<
                 GetRepositoriesByOwnerPath,
@@ -970,6 +973,7 @@ impl<H: LinkExampleHandlers> LinkExampleApi for StrictServer<H> {
             response.into_http()
         }
             .await;
+        runtime::metrics::observe(&GET_REPOSITORIES_BY_OWNER, reply.status(), started);
         ::std::result::Result::Ok(reply)
     }
     async fn get_repository(
@@ -977,6 +981,7 @@ impl<H: LinkExampleHandlers> LinkExampleApi for StrictServer<H> {
         _parameters: runtime::Parameters<GetRepository>,
     ) -> ::std::result::Result<runtime::Reply<GetRepository>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
+        let started = ::std::time::Instant::now();
         let reply = async {
             let (path, _) = match runtime::read_parameters::<
                 GetRepositoryPath,
@@ -998,6 +1003,7 @@ impl<H: LinkExampleHandlers> LinkExampleApi for StrictServer<H> {
             response.into_http()
         }
             .await;
+        runtime::metrics::observe(&GET_REPOSITORY, reply.status(), started);
         ::std::result::Result::Ok(reply)
     }
     async fn get_pull_requests_by_repository(
@@ -1008,6 +1014,7 @@ impl<H: LinkExampleHandlers> LinkExampleApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
+        let started = ::std::time::Instant::now();
         let reply = async {
             let (path, params) = match runtime::read_parameters::<
                 GetPullRequestsByRepositoryPath,
@@ -1030,6 +1037,11 @@ impl<H: LinkExampleHandlers> LinkExampleApi for StrictServer<H> {
             response.into_http()
         }
             .await;
+        runtime::metrics::observe(
+            &GET_PULL_REQUESTS_BY_REPOSITORY,
+            reply.status(),
+            started,
+        );
         ::std::result::Result::Ok(reply)
     }
     async fn get_pull_requests_by_id(
@@ -1040,6 +1052,7 @@ impl<H: LinkExampleHandlers> LinkExampleApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
+        let started = ::std::time::Instant::now();
         let reply = async {
             let (path, _) = match runtime::read_parameters::<
                 GetPullRequestsByIdPath,
@@ -1062,6 +1075,7 @@ impl<H: LinkExampleHandlers> LinkExampleApi for StrictServer<H> {
             response.into_http()
         }
             .await;
+        runtime::metrics::observe(&GET_PULL_REQUESTS_BY_ID, reply.status(), started);
         ::std::result::Result::Ok(reply)
     }
     async fn merge_pull_request(
@@ -1072,6 +1086,7 @@ impl<H: LinkExampleHandlers> LinkExampleApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
+        let started = ::std::time::Instant::now();
         let reply = async {
             let (path, _) = match runtime::read_parameters::<
                 MergePullRequestPath,
@@ -1094,6 +1109,7 @@ impl<H: LinkExampleHandlers> LinkExampleApi for StrictServer<H> {
             response.into_http()
         }
             .await;
+        runtime::metrics::observe(&MERGE_PULL_REQUEST, reply.status(), started);
         ::std::result::Result::Ok(reply)
     }
     async fn openapi_document(
@@ -1109,14 +1125,14 @@ impl<H: LinkExampleHandlers> LinkExampleApi for StrictServer<H> {
         ::std::result::Result::Ok(::dropshot::HttpResponseOk(DOCUMENT.clone()))
     }
 }
-/// The dropshot API description of a server of this version alone,
-/// built on `H`: see [`register_endpoints`].
+///The dropshot API description of a server of this version alone, built on `H`: see [`register_endpoints`], and the request metrics at `GET /metrics` ([`runtime::metrics`]).
 pub fn api_description<H: LinkExampleHandlers>() -> ::std::result::Result<
     ::dropshot::ApiDescription<H>,
     runtime::ApiDescriptionError,
 > {
     let mut api = ::dropshot::ApiDescription::new();
     register_endpoints(&mut api, ::dropshot::ApiEndpointVersions::all)?;
+    runtime::metrics::register_endpoint(&mut api)?;
     ::std::result::Result::Ok(api)
 }
 /// The versions this major answers for in a server that serves
@@ -1408,7 +1424,9 @@ pub fn register_endpoints<H: LinkExampleHandlers>(
                     .visible(false),
             );
     }
-    runtime::register_routed(api, endpoints)
+    runtime::register_routed(api, endpoints)?;
+    runtime::metrics::declare(OPERATIONS);
+    ::std::result::Result::Ok(())
 }
 /// The API description without an implementation, for generating
 /// the OpenAPI document dropshot sees.

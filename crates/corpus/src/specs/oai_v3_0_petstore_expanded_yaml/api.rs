@@ -639,6 +639,7 @@ impl<H: SwaggerPetstoreHandlers> SwaggerPetstoreApi for StrictServer<H> {
         _parameters: runtime::Parameters<FindPets>,
     ) -> ::std::result::Result<runtime::Reply<FindPets>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
+        let started = ::std::time::Instant::now();
         let reply = async {
             let (_, params) = match runtime::read_parameters::<
                 runtime::NoParameters,
@@ -656,6 +657,7 @@ impl<H: SwaggerPetstoreHandlers> SwaggerPetstoreApi for StrictServer<H> {
             response.into_http()
         }
             .await;
+        runtime::metrics::observe(&FIND_PETS, reply.status(), started);
         ::std::result::Result::Ok(reply)
     }
     async fn add_pet(
@@ -663,6 +665,7 @@ impl<H: SwaggerPetstoreHandlers> SwaggerPetstoreApi for StrictServer<H> {
         body: runtime::RequestBody<AddPet>,
     ) -> ::std::result::Result<runtime::Reply<AddPet>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
+        let started = ::std::time::Instant::now();
         let reply = async {
             let body = match body.decode::<types::NewPet>().and_then(runtime::required) {
                 ::std::result::Result::Ok(body) => body,
@@ -675,6 +678,7 @@ impl<H: SwaggerPetstoreHandlers> SwaggerPetstoreApi for StrictServer<H> {
             response.into_http()
         }
             .await;
+        runtime::metrics::observe(&ADD_PET, reply.status(), started);
         ::std::result::Result::Ok(reply)
     }
     async fn find_pet_by_id(
@@ -682,6 +686,7 @@ impl<H: SwaggerPetstoreHandlers> SwaggerPetstoreApi for StrictServer<H> {
         _parameters: runtime::Parameters<FindPetById>,
     ) -> ::std::result::Result<runtime::Reply<FindPetById>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
+        let started = ::std::time::Instant::now();
         let reply = async {
             let (path, _) = match runtime::read_parameters::<
                 FindPetByIdPath,
@@ -702,6 +707,7 @@ impl<H: SwaggerPetstoreHandlers> SwaggerPetstoreApi for StrictServer<H> {
             response.into_http()
         }
             .await;
+        runtime::metrics::observe(&FIND_PET_BY_ID, reply.status(), started);
         ::std::result::Result::Ok(reply)
     }
     async fn delete_pet(
@@ -709,6 +715,7 @@ impl<H: SwaggerPetstoreHandlers> SwaggerPetstoreApi for StrictServer<H> {
         _parameters: runtime::Parameters<DeletePet>,
     ) -> ::std::result::Result<runtime::Reply<DeletePet>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
+        let started = ::std::time::Instant::now();
         let reply = async {
             let (path, _) = match runtime::read_parameters::<
                 DeletePetPath,
@@ -726,6 +733,7 @@ impl<H: SwaggerPetstoreHandlers> SwaggerPetstoreApi for StrictServer<H> {
             response.into_http()
         }
             .await;
+        runtime::metrics::observe(&DELETE_PET, reply.status(), started);
         ::std::result::Result::Ok(reply)
     }
     async fn openapi_document(
@@ -741,14 +749,14 @@ impl<H: SwaggerPetstoreHandlers> SwaggerPetstoreApi for StrictServer<H> {
         ::std::result::Result::Ok(::dropshot::HttpResponseOk(DOCUMENT.clone()))
     }
 }
-/// The dropshot API description of a server of this version alone,
-/// built on `H`: see [`register_endpoints`].
+///The dropshot API description of a server of this version alone, built on `H`: see [`register_endpoints`], and the request metrics at `GET /metrics` ([`runtime::metrics`]).
 pub fn api_description<H: SwaggerPetstoreHandlers>() -> ::std::result::Result<
     ::dropshot::ApiDescription<H>,
     runtime::ApiDescriptionError,
 > {
     let mut api = ::dropshot::ApiDescription::new();
     register_endpoints(&mut api, ::dropshot::ApiEndpointVersions::all)?;
+    runtime::metrics::register_endpoint(&mut api)?;
     ::std::result::Result::Ok(api)
 }
 /// The versions this major answers for in a server that serves
@@ -908,7 +916,9 @@ pub fn register_endpoints<H: SwaggerPetstoreHandlers>(
                     .visible(false),
             );
     }
-    runtime::register_routed(api, endpoints)
+    runtime::register_routed(api, endpoints)?;
+    runtime::metrics::declare(OPERATIONS);
+    ::std::result::Result::Ok(())
 }
 /// The API description without an implementation, for generating
 /// the OpenAPI document dropshot sees.

@@ -518,6 +518,7 @@ impl<H: SwaggerPetstoreHandlers> SwaggerPetstoreApi for StrictServer<H> {
         _parameters: runtime::Parameters<ListPets>,
     ) -> ::std::result::Result<runtime::Reply<ListPets>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
+        let started = ::std::time::Instant::now();
         let reply = async {
             let (_, params) = match runtime::read_parameters::<
                 runtime::NoParameters,
@@ -535,6 +536,7 @@ impl<H: SwaggerPetstoreHandlers> SwaggerPetstoreApi for StrictServer<H> {
             response.into_http()
         }
             .await;
+        runtime::metrics::observe(&LIST_PETS, reply.status(), started);
         ::std::result::Result::Ok(reply)
     }
     async fn create_pets(
@@ -542,6 +544,7 @@ impl<H: SwaggerPetstoreHandlers> SwaggerPetstoreApi for StrictServer<H> {
         body: runtime::RequestBody<CreatePets>,
     ) -> ::std::result::Result<runtime::Reply<CreatePets>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
+        let started = ::std::time::Instant::now();
         let reply = async {
             let body = match body.decode::<types::Pet>().and_then(runtime::required) {
                 ::std::result::Result::Ok(body) => body,
@@ -555,6 +558,7 @@ impl<H: SwaggerPetstoreHandlers> SwaggerPetstoreApi for StrictServer<H> {
             response.into_http()
         }
             .await;
+        runtime::metrics::observe(&CREATE_PETS, reply.status(), started);
         ::std::result::Result::Ok(reply)
     }
     async fn show_pet_by_id(
@@ -562,6 +566,7 @@ impl<H: SwaggerPetstoreHandlers> SwaggerPetstoreApi for StrictServer<H> {
         _parameters: runtime::Parameters<ShowPetById>,
     ) -> ::std::result::Result<runtime::Reply<ShowPetById>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
+        let started = ::std::time::Instant::now();
         let reply = async {
             let (path, _) = match runtime::read_parameters::<
                 ShowPetByIdPath,
@@ -582,6 +587,7 @@ impl<H: SwaggerPetstoreHandlers> SwaggerPetstoreApi for StrictServer<H> {
             response.into_http()
         }
             .await;
+        runtime::metrics::observe(&SHOW_PET_BY_ID, reply.status(), started);
         ::std::result::Result::Ok(reply)
     }
     async fn openapi_document(
@@ -597,14 +603,14 @@ impl<H: SwaggerPetstoreHandlers> SwaggerPetstoreApi for StrictServer<H> {
         ::std::result::Result::Ok(::dropshot::HttpResponseOk(DOCUMENT.clone()))
     }
 }
-/// The dropshot API description of a server of this version alone,
-/// built on `H`: see [`register_endpoints`].
+///The dropshot API description of a server of this version alone, built on `H`: see [`register_endpoints`], and the request metrics at `GET /metrics` ([`runtime::metrics`]).
 pub fn api_description<H: SwaggerPetstoreHandlers>() -> ::std::result::Result<
     ::dropshot::ApiDescription<H>,
     runtime::ApiDescriptionError,
 > {
     let mut api = ::dropshot::ApiDescription::new();
     register_endpoints(&mut api, ::dropshot::ApiEndpointVersions::all)?;
+    runtime::metrics::register_endpoint(&mut api)?;
     ::std::result::Result::Ok(api)
 }
 /// The versions this major answers for in a server that serves
@@ -750,7 +756,9 @@ pub fn register_endpoints<H: SwaggerPetstoreHandlers>(
                     .visible(false),
             );
     }
-    runtime::register_routed(api, endpoints)
+    runtime::register_routed(api, endpoints)?;
+    runtime::metrics::declare(OPERATIONS);
+    ::std::result::Result::Ok(())
 }
 /// The API description without an implementation, for generating
 /// the OpenAPI document dropshot sees.

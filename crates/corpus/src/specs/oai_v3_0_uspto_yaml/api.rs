@@ -527,6 +527,7 @@ impl<H: UsptoDataSetApiHandlers> UsptoDataSetApiApi for StrictServer<H> {
         rqctx: ::dropshot::RequestContext<Self::Context>,
     ) -> ::std::result::Result<runtime::Reply<ListDataSets>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
+        let started = ::std::time::Instant::now();
         let reply = async {
             #[allow(deprecated)]
             let response = <H as UsptoDataSetApiHandlers>::list_data_sets(handlers)
@@ -534,6 +535,7 @@ impl<H: UsptoDataSetApiHandlers> UsptoDataSetApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
+        runtime::metrics::observe(&LIST_DATA_SETS, reply.status(), started);
         ::std::result::Result::Ok(reply)
     }
     async fn list_searchable_fields(
@@ -544,6 +546,7 @@ impl<H: UsptoDataSetApiHandlers> UsptoDataSetApiApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
+        let started = ::std::time::Instant::now();
         let reply = async {
             let (path, _) = match runtime::read_parameters::<
                 ListSearchableFieldsPath,
@@ -565,6 +568,7 @@ impl<H: UsptoDataSetApiHandlers> UsptoDataSetApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
+        runtime::metrics::observe(&LIST_SEARCHABLE_FIELDS, reply.status(), started);
         ::std::result::Result::Ok(reply)
     }
     async fn perform_search(
@@ -573,6 +577,7 @@ impl<H: UsptoDataSetApiHandlers> UsptoDataSetApiApi for StrictServer<H> {
         body: runtime::RequestBody<PerformSearch>,
     ) -> ::std::result::Result<runtime::Reply<PerformSearch>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
+        let started = ::std::time::Instant::now();
         let reply = async {
             let (path, _) = match runtime::read_parameters::<
                 PerformSearchPath,
@@ -601,6 +606,7 @@ impl<H: UsptoDataSetApiHandlers> UsptoDataSetApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
+        runtime::metrics::observe(&PERFORM_SEARCH, reply.status(), started);
         ::std::result::Result::Ok(reply)
     }
 }
@@ -620,14 +626,14 @@ impl<H: UsptoDataSetApiHandlers> StrictServer<H> {
         ::std::result::Result::Ok(::dropshot::HttpResponseOk(DOCUMENT.clone()))
     }
 }
-/// The dropshot API description of a server of this version alone,
-/// built on `H`: see [`register_endpoints`].
+///The dropshot API description of a server of this version alone, built on `H`: see [`register_endpoints`], and the request metrics at `GET /metrics` ([`runtime::metrics`]).
 pub fn api_description<H: UsptoDataSetApiHandlers>() -> ::std::result::Result<
     ::dropshot::ApiDescription<H>,
     runtime::ApiDescriptionError,
 > {
     let mut api = ::dropshot::ApiDescription::new();
     register_endpoints(&mut api, ::dropshot::ApiEndpointVersions::all)?;
+    runtime::metrics::register_endpoint(&mut api)?;
     ::std::result::Result::Ok(api)
 }
 /// The versions this major answers for in a server that serves
@@ -815,7 +821,9 @@ pub fn register_endpoints<H: UsptoDataSetApiHandlers>(
                     .visible(false),
             );
     }
-    runtime::register_routed(api, endpoints)
+    runtime::register_routed(api, endpoints)?;
+    runtime::metrics::declare(OPERATIONS);
+    ::std::result::Result::Ok(())
 }
 /// The API description without an implementation, for generating
 /// the OpenAPI document dropshot sees.

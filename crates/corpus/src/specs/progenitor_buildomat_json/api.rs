@@ -2212,24 +2212,28 @@ impl<H: BuildomatHandlers> BuildomatApi for StrictServer<H> {
         rqctx: ::dropshot::RequestContext<Self::Context>,
     ) -> ::std::result::Result<runtime::Reply<ControlHold>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
+        let started = ::std::time::Instant::now();
         let reply = async {
             #[allow(deprecated)]
             let response = <H as BuildomatHandlers>::control_hold(handlers).await;
             response.into_http()
         }
             .await;
+        runtime::metrics::observe(&CONTROL_HOLD, reply.status(), started);
         ::std::result::Result::Ok(reply)
     }
     async fn control_resume(
         rqctx: ::dropshot::RequestContext<Self::Context>,
     ) -> ::std::result::Result<runtime::Reply<ControlResume>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
+        let started = ::std::time::Instant::now();
         let reply = async {
             #[allow(deprecated)]
             let response = <H as BuildomatHandlers>::control_resume(handlers).await;
             response.into_http()
         }
             .await;
+        runtime::metrics::observe(&CONTROL_RESUME, reply.status(), started);
         ::std::result::Result::Ok(reply)
     }
     async fn task_get(
@@ -2237,6 +2241,7 @@ impl<H: BuildomatHandlers> BuildomatApi for StrictServer<H> {
         _parameters: runtime::Parameters<TaskGet>,
     ) -> ::std::result::Result<runtime::Reply<TaskGet>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
+        let started = ::std::time::Instant::now();
         let reply = async {
             let (path, _) = match runtime::read_parameters::<
                 TaskGetPath,
@@ -2253,18 +2258,21 @@ impl<H: BuildomatHandlers> BuildomatApi for StrictServer<H> {
             response.into_http()
         }
             .await;
+        runtime::metrics::observe(&TASK_GET, reply.status(), started);
         ::std::result::Result::Ok(reply)
     }
     async fn tasks_get(
         rqctx: ::dropshot::RequestContext<Self::Context>,
     ) -> ::std::result::Result<runtime::Reply<TasksGet>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
+        let started = ::std::time::Instant::now();
         let reply = async {
             #[allow(deprecated)]
             let response = <H as BuildomatHandlers>::tasks_get(handlers).await;
             response.into_http()
         }
             .await;
+        runtime::metrics::observe(&TASKS_GET, reply.status(), started);
         ::std::result::Result::Ok(reply)
     }
     async fn task_submit(
@@ -2272,6 +2280,7 @@ impl<H: BuildomatHandlers> BuildomatApi for StrictServer<H> {
         body: runtime::RequestBody<TaskSubmit>,
     ) -> ::std::result::Result<runtime::Reply<TaskSubmit>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
+        let started = ::std::time::Instant::now();
         let reply = async {
             let body = match body
                 .decode::<types::TaskSubmit>()
@@ -2287,6 +2296,7 @@ impl<H: BuildomatHandlers> BuildomatApi for StrictServer<H> {
             response.into_http()
         }
             .await;
+        runtime::metrics::observe(&TASK_SUBMIT, reply.status(), started);
         ::std::result::Result::Ok(reply)
     }
     async fn task_events_get(
@@ -2294,6 +2304,7 @@ impl<H: BuildomatHandlers> BuildomatApi for StrictServer<H> {
         _parameters: runtime::Parameters<TaskEventsGet>,
     ) -> ::std::result::Result<runtime::Reply<TaskEventsGet>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
+        let started = ::std::time::Instant::now();
         let reply = async {
             let (path, params) = match runtime::read_parameters::<
                 TaskEventsGetPath,
@@ -2315,6 +2326,7 @@ impl<H: BuildomatHandlers> BuildomatApi for StrictServer<H> {
             response.into_http()
         }
             .await;
+        runtime::metrics::observe(&TASK_EVENTS_GET, reply.status(), started);
         ::std::result::Result::Ok(reply)
     }
     async fn task_outputs_get(
@@ -2322,6 +2334,7 @@ impl<H: BuildomatHandlers> BuildomatApi for StrictServer<H> {
         _parameters: runtime::Parameters<TaskOutputsGet>,
     ) -> ::std::result::Result<runtime::Reply<TaskOutputsGet>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
+        let started = ::std::time::Instant::now();
         let reply = async {
             let (path, _) = match runtime::read_parameters::<
                 TaskOutputsGetPath,
@@ -2342,6 +2355,7 @@ impl<H: BuildomatHandlers> BuildomatApi for StrictServer<H> {
             response.into_http()
         }
             .await;
+        runtime::metrics::observe(&TASK_OUTPUTS_GET, reply.status(), started);
         ::std::result::Result::Ok(reply)
     }
     async fn task_output_download(
@@ -2352,6 +2366,7 @@ impl<H: BuildomatHandlers> BuildomatApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
+        let started = ::std::time::Instant::now();
         let reply = async {
             let (path, _) = match runtime::read_parameters::<
                 TaskOutputDownloadPath,
@@ -2373,6 +2388,7 @@ impl<H: BuildomatHandlers> BuildomatApi for StrictServer<H> {
             response.into_http()
         }
             .await;
+        runtime::metrics::observe(&TASK_OUTPUT_DOWNLOAD, reply.status(), started);
         ::std::result::Result::Ok(reply)
     }
     async fn user_create(
@@ -2380,6 +2396,7 @@ impl<H: BuildomatHandlers> BuildomatApi for StrictServer<H> {
         body: runtime::RequestBody<UserCreate>,
     ) -> ::std::result::Result<runtime::Reply<UserCreate>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
+        let started = ::std::time::Instant::now();
         let reply = async {
             let body = match body
                 .decode::<types::UserCreate>()
@@ -2395,18 +2412,21 @@ impl<H: BuildomatHandlers> BuildomatApi for StrictServer<H> {
             response.into_http()
         }
             .await;
+        runtime::metrics::observe(&USER_CREATE, reply.status(), started);
         ::std::result::Result::Ok(reply)
     }
     async fn whoami(
         rqctx: ::dropshot::RequestContext<Self::Context>,
     ) -> ::std::result::Result<runtime::Reply<Whoami>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
+        let started = ::std::time::Instant::now();
         let reply = async {
             #[allow(deprecated)]
             let response = <H as BuildomatHandlers>::whoami(handlers).await;
             response.into_http()
         }
             .await;
+        runtime::metrics::observe(&WHOAMI, reply.status(), started);
         ::std::result::Result::Ok(reply)
     }
     async fn whoami_put_name(
@@ -2414,6 +2434,7 @@ impl<H: BuildomatHandlers> BuildomatApi for StrictServer<H> {
         body: runtime::RequestBody<WhoamiPutName>,
     ) -> ::std::result::Result<runtime::Reply<WhoamiPutName>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
+        let started = ::std::time::Instant::now();
         let reply = async {
             let body = match body.text() {
                 ::std::result::Result::Ok(body) => body,
@@ -2427,6 +2448,7 @@ impl<H: BuildomatHandlers> BuildomatApi for StrictServer<H> {
             response.into_http()
         }
             .await;
+        runtime::metrics::observe(&WHOAMI_PUT_NAME, reply.status(), started);
         ::std::result::Result::Ok(reply)
     }
     async fn worker_bootstrap(
@@ -2437,6 +2459,7 @@ impl<H: BuildomatHandlers> BuildomatApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
+        let started = ::std::time::Instant::now();
         let reply = async {
             let body = match body
                 .decode::<types::WorkerBootstrap>()
@@ -2453,18 +2476,21 @@ impl<H: BuildomatHandlers> BuildomatApi for StrictServer<H> {
             response.into_http()
         }
             .await;
+        runtime::metrics::observe(&WORKER_BOOTSTRAP, reply.status(), started);
         ::std::result::Result::Ok(reply)
     }
     async fn worker_ping(
         rqctx: ::dropshot::RequestContext<Self::Context>,
     ) -> ::std::result::Result<runtime::Reply<WorkerPing>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
+        let started = ::std::time::Instant::now();
         let reply = async {
             #[allow(deprecated)]
             let response = <H as BuildomatHandlers>::worker_ping(handlers).await;
             response.into_http()
         }
             .await;
+        runtime::metrics::observe(&WORKER_PING, reply.status(), started);
         ::std::result::Result::Ok(reply)
     }
     async fn worker_task_append(
@@ -2476,6 +2502,7 @@ impl<H: BuildomatHandlers> BuildomatApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
+        let started = ::std::time::Instant::now();
         let reply = async {
             let (path, _) = match runtime::read_parameters::<
                 WorkerTaskAppendPath,
@@ -2506,6 +2533,7 @@ impl<H: BuildomatHandlers> BuildomatApi for StrictServer<H> {
             response.into_http()
         }
             .await;
+        runtime::metrics::observe(&WORKER_TASK_APPEND, reply.status(), started);
         ::std::result::Result::Ok(reply)
     }
     async fn worker_task_upload_chunk(
@@ -2517,6 +2545,7 @@ impl<H: BuildomatHandlers> BuildomatApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
+        let started = ::std::time::Instant::now();
         let reply = async {
             let (path, _) = match runtime::read_parameters::<
                 WorkerTaskUploadChunkPath,
@@ -2544,6 +2573,7 @@ impl<H: BuildomatHandlers> BuildomatApi for StrictServer<H> {
             response.into_http()
         }
             .await;
+        runtime::metrics::observe(&WORKER_TASK_UPLOAD_CHUNK, reply.status(), started);
         ::std::result::Result::Ok(reply)
     }
     async fn worker_task_complete(
@@ -2555,6 +2585,7 @@ impl<H: BuildomatHandlers> BuildomatApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
+        let started = ::std::time::Instant::now();
         let reply = async {
             let (path, _) = match runtime::read_parameters::<
                 WorkerTaskCompletePath,
@@ -2585,6 +2616,7 @@ impl<H: BuildomatHandlers> BuildomatApi for StrictServer<H> {
             response.into_http()
         }
             .await;
+        runtime::metrics::observe(&WORKER_TASK_COMPLETE, reply.status(), started);
         ::std::result::Result::Ok(reply)
     }
     async fn worker_task_add_output(
@@ -2596,6 +2628,7 @@ impl<H: BuildomatHandlers> BuildomatApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
+        let started = ::std::time::Instant::now();
         let reply = async {
             let (path, _) = match runtime::read_parameters::<
                 WorkerTaskAddOutputPath,
@@ -2626,30 +2659,35 @@ impl<H: BuildomatHandlers> BuildomatApi for StrictServer<H> {
             response.into_http()
         }
             .await;
+        runtime::metrics::observe(&WORKER_TASK_ADD_OUTPUT, reply.status(), started);
         ::std::result::Result::Ok(reply)
     }
     async fn workers_list(
         rqctx: ::dropshot::RequestContext<Self::Context>,
     ) -> ::std::result::Result<runtime::Reply<WorkersList>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
+        let started = ::std::time::Instant::now();
         let reply = async {
             #[allow(deprecated)]
             let response = <H as BuildomatHandlers>::workers_list(handlers).await;
             response.into_http()
         }
             .await;
+        runtime::metrics::observe(&WORKERS_LIST, reply.status(), started);
         ::std::result::Result::Ok(reply)
     }
     async fn workers_recycle(
         rqctx: ::dropshot::RequestContext<Self::Context>,
     ) -> ::std::result::Result<runtime::Reply<WorkersRecycle>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
+        let started = ::std::time::Instant::now();
         let reply = async {
             #[allow(deprecated)]
             let response = <H as BuildomatHandlers>::workers_recycle(handlers).await;
             response.into_http()
         }
             .await;
+        runtime::metrics::observe(&WORKERS_RECYCLE, reply.status(), started);
         ::std::result::Result::Ok(reply)
     }
     async fn header_arg(
@@ -2657,6 +2695,7 @@ impl<H: BuildomatHandlers> BuildomatApi for StrictServer<H> {
         _parameters: runtime::Parameters<HeaderArg>,
     ) -> ::std::result::Result<runtime::Reply<HeaderArg>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
+        let started = ::std::time::Instant::now();
         let reply = async {
             let (_, params) = match runtime::read_parameters::<
                 runtime::NoParameters,
@@ -2673,6 +2712,7 @@ impl<H: BuildomatHandlers> BuildomatApi for StrictServer<H> {
             response.into_http()
         }
             .await;
+        runtime::metrics::observe(&HEADER_ARG, reply.status(), started);
         ::std::result::Result::Ok(reply)
     }
     async fn openapi_document(
@@ -2688,14 +2728,14 @@ impl<H: BuildomatHandlers> BuildomatApi for StrictServer<H> {
         ::std::result::Result::Ok(::dropshot::HttpResponseOk(DOCUMENT.clone()))
     }
 }
-/// The dropshot API description of a server of this version alone,
-/// built on `H`: see [`register_endpoints`].
+///The dropshot API description of a server of this version alone, built on `H`: see [`register_endpoints`], and the request metrics at `GET /metrics` ([`runtime::metrics`]).
 pub fn api_description<H: BuildomatHandlers>() -> ::std::result::Result<
     ::dropshot::ApiDescription<H>,
     runtime::ApiDescriptionError,
 > {
     let mut api = ::dropshot::ApiDescription::new();
     register_endpoints(&mut api, ::dropshot::ApiEndpointVersions::all)?;
+    runtime::metrics::register_endpoint(&mut api)?;
     ::std::result::Result::Ok(api)
 }
 /// The versions this major answers for in a server that serves
@@ -3446,7 +3486,9 @@ pub fn register_endpoints<H: BuildomatHandlers>(
                     .visible(false),
             );
     }
-    runtime::register_routed(api, endpoints)
+    runtime::register_routed(api, endpoints)?;
+    runtime::metrics::declare(OPERATIONS);
+    ::std::result::Result::Ok(())
 }
 /// The API description without an implementation, for generating
 /// the OpenAPI document dropshot sees.

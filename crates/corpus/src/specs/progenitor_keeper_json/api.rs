@@ -687,6 +687,7 @@ impl<H: KeeperApiHandlers> KeeperApiApi for StrictServer<H> {
         body: runtime::RequestBody<Enrol>,
     ) -> ::std::result::Result<runtime::Reply<Enrol>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
+        let started = ::std::time::Instant::now();
         let reply = async {
             let body = match body
                 .decode::<types::EnrolBody>()
@@ -702,30 +703,35 @@ impl<H: KeeperApiHandlers> KeeperApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
+        runtime::metrics::observe(&ENROL, reply.status(), started);
         ::std::result::Result::Ok(reply)
     }
     async fn global_jobs(
         rqctx: ::dropshot::RequestContext<Self::Context>,
     ) -> ::std::result::Result<runtime::Reply<GlobalJobs>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
+        let started = ::std::time::Instant::now();
         let reply = async {
             #[allow(deprecated)]
             let response = <H as KeeperApiHandlers>::global_jobs(handlers).await;
             response.into_http()
         }
             .await;
+        runtime::metrics::observe(&GLOBAL_JOBS, reply.status(), started);
         ::std::result::Result::Ok(reply)
     }
     async fn ping(
         rqctx: ::dropshot::RequestContext<Self::Context>,
     ) -> ::std::result::Result<runtime::Reply<Ping>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
+        let started = ::std::time::Instant::now();
         let reply = async {
             #[allow(deprecated)]
             let response = <H as KeeperApiHandlers>::ping(handlers).await;
             response.into_http()
         }
             .await;
+        runtime::metrics::observe(&PING, reply.status(), started);
         ::std::result::Result::Ok(reply)
     }
     async fn report_finish(
@@ -733,6 +739,7 @@ impl<H: KeeperApiHandlers> KeeperApiApi for StrictServer<H> {
         body: runtime::RequestBody<ReportFinish>,
     ) -> ::std::result::Result<runtime::Reply<ReportFinish>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
+        let started = ::std::time::Instant::now();
         let reply = async {
             let body = match body
                 .decode::<types::ReportFinishBody>()
@@ -748,6 +755,7 @@ impl<H: KeeperApiHandlers> KeeperApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
+        runtime::metrics::observe(&REPORT_FINISH, reply.status(), started);
         ::std::result::Result::Ok(reply)
     }
     async fn report_output(
@@ -755,6 +763,7 @@ impl<H: KeeperApiHandlers> KeeperApiApi for StrictServer<H> {
         body: runtime::RequestBody<ReportOutput>,
     ) -> ::std::result::Result<runtime::Reply<ReportOutput>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
+        let started = ::std::time::Instant::now();
         let reply = async {
             let body = match body
                 .decode::<types::ReportOutputBody>()
@@ -770,6 +779,7 @@ impl<H: KeeperApiHandlers> KeeperApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
+        runtime::metrics::observe(&REPORT_OUTPUT, reply.status(), started);
         ::std::result::Result::Ok(reply)
     }
     async fn report_start(
@@ -777,6 +787,7 @@ impl<H: KeeperApiHandlers> KeeperApiApi for StrictServer<H> {
         body: runtime::RequestBody<ReportStart>,
     ) -> ::std::result::Result<runtime::Reply<ReportStart>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
+        let started = ::std::time::Instant::now();
         let reply = async {
             let body = match body
                 .decode::<types::ReportStartBody>()
@@ -792,6 +803,7 @@ impl<H: KeeperApiHandlers> KeeperApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
+        runtime::metrics::observe(&REPORT_START, reply.status(), started);
         ::std::result::Result::Ok(reply)
     }
     async fn openapi_document(
@@ -807,14 +819,14 @@ impl<H: KeeperApiHandlers> KeeperApiApi for StrictServer<H> {
         ::std::result::Result::Ok(::dropshot::HttpResponseOk(DOCUMENT.clone()))
     }
 }
-/// The dropshot API description of a server of this version alone,
-/// built on `H`: see [`register_endpoints`].
+///The dropshot API description of a server of this version alone, built on `H`: see [`register_endpoints`], and the request metrics at `GET /metrics` ([`runtime::metrics`]).
 pub fn api_description<H: KeeperApiHandlers>() -> ::std::result::Result<
     ::dropshot::ApiDescription<H>,
     runtime::ApiDescriptionError,
 > {
     let mut api = ::dropshot::ApiDescription::new();
     register_endpoints(&mut api, ::dropshot::ApiEndpointVersions::all)?;
+    runtime::metrics::register_endpoint(&mut api)?;
     ::std::result::Result::Ok(api)
 }
 /// The versions this major answers for in a server that serves
@@ -1076,7 +1088,9 @@ pub fn register_endpoints<H: KeeperApiHandlers>(
                     .visible(false),
             );
     }
-    runtime::register_routed(api, endpoints)
+    runtime::register_routed(api, endpoints)?;
+    runtime::metrics::declare(OPERATIONS);
+    ::std::result::Result::Ok(())
 }
 /// The API description without an implementation, for generating
 /// the OpenAPI document dropshot sees.

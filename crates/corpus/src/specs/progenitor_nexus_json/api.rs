@@ -40558,6 +40558,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
         _parameters: runtime::Parameters<DiskViewById>,
     ) -> ::std::result::Result<runtime::Reply<DiskViewById>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
+        let started = ::std::time::Instant::now();
         let reply = async {
             let (path, _) = match runtime::read_parameters::<
                 DiskViewByIdPath,
@@ -40578,6 +40579,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
+        runtime::metrics::observe(&DISK_VIEW_BY_ID, reply.status(), started);
         ::std::result::Result::Ok(reply)
     }
     async fn image_view_by_id(
@@ -40585,6 +40587,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
         _parameters: runtime::Parameters<ImageViewById>,
     ) -> ::std::result::Result<runtime::Reply<ImageViewById>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
+        let started = ::std::time::Instant::now();
         let reply = async {
             let (path, _) = match runtime::read_parameters::<
                 ImageViewByIdPath,
@@ -40605,6 +40608,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
+        runtime::metrics::observe(&IMAGE_VIEW_BY_ID, reply.status(), started);
         ::std::result::Result::Ok(reply)
     }
     async fn instance_view_by_id(
@@ -40615,6 +40619,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
+        let started = ::std::time::Instant::now();
         let reply = async {
             let (path, _) = match runtime::read_parameters::<
                 InstanceViewByIdPath,
@@ -40635,6 +40640,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
+        runtime::metrics::observe(&INSTANCE_VIEW_BY_ID, reply.status(), started);
         ::std::result::Result::Ok(reply)
     }
     async fn instance_network_interface_view_by_id(
@@ -40645,6 +40651,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
+        let started = ::std::time::Instant::now();
         let reply = async {
             let (path, _) = match runtime::read_parameters::<
                 InstanceNetworkInterfaceViewByIdPath,
@@ -40665,6 +40672,11 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
+        runtime::metrics::observe(
+            &INSTANCE_NETWORK_INTERFACE_VIEW_BY_ID,
+            reply.status(),
+            started,
+        );
         ::std::result::Result::Ok(reply)
     }
     async fn organization_view_by_id(
@@ -40675,6 +40687,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
+        let started = ::std::time::Instant::now();
         let reply = async {
             let (path, _) = match runtime::read_parameters::<
                 OrganizationViewByIdPath,
@@ -40695,6 +40708,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
+        runtime::metrics::observe(&ORGANIZATION_VIEW_BY_ID, reply.status(), started);
         ::std::result::Result::Ok(reply)
     }
     async fn project_view_by_id(
@@ -40705,6 +40719,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
+        let started = ::std::time::Instant::now();
         let reply = async {
             let (path, _) = match runtime::read_parameters::<
                 ProjectViewByIdPath,
@@ -40725,6 +40740,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
+        runtime::metrics::observe(&PROJECT_VIEW_BY_ID, reply.status(), started);
         ::std::result::Result::Ok(reply)
     }
     async fn snapshot_view_by_id(
@@ -40735,6 +40751,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
+        let started = ::std::time::Instant::now();
         let reply = async {
             let (path, _) = match runtime::read_parameters::<
                 SnapshotViewByIdPath,
@@ -40755,6 +40772,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
+        runtime::metrics::observe(&SNAPSHOT_VIEW_BY_ID, reply.status(), started);
         ::std::result::Result::Ok(reply)
     }
     async fn vpc_router_route_view_by_id(
@@ -40765,6 +40783,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
+        let started = ::std::time::Instant::now();
         let reply = async {
             let (path, _) = match runtime::read_parameters::<
                 VpcRouterRouteViewByIdPath,
@@ -40785,6 +40804,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
+        runtime::metrics::observe(&VPC_ROUTER_ROUTE_VIEW_BY_ID, reply.status(), started);
         ::std::result::Result::Ok(reply)
     }
     async fn vpc_router_view_by_id(
@@ -40795,6 +40815,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
+        let started = ::std::time::Instant::now();
         let reply = async {
             let (path, _) = match runtime::read_parameters::<
                 VpcRouterViewByIdPath,
@@ -40815,6 +40836,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
+        runtime::metrics::observe(&VPC_ROUTER_VIEW_BY_ID, reply.status(), started);
         ::std::result::Result::Ok(reply)
     }
     async fn vpc_subnet_view_by_id(
@@ -40825,6 +40847,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
+        let started = ::std::time::Instant::now();
         let reply = async {
             let (path, _) = match runtime::read_parameters::<
                 VpcSubnetViewByIdPath,
@@ -40845,6 +40868,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
+        runtime::metrics::observe(&VPC_SUBNET_VIEW_BY_ID, reply.status(), started);
         ::std::result::Result::Ok(reply)
     }
     async fn vpc_view_by_id(
@@ -40852,6 +40876,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
         _parameters: runtime::Parameters<VpcViewById>,
     ) -> ::std::result::Result<runtime::Reply<VpcViewById>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
+        let started = ::std::time::Instant::now();
         let reply = async {
             let (path, _) = match runtime::read_parameters::<
                 VpcViewByIdPath,
@@ -40872,6 +40897,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
+        runtime::metrics::observe(&VPC_VIEW_BY_ID, reply.status(), started);
         ::std::result::Result::Ok(reply)
     }
     async fn device_auth_request(
@@ -40882,6 +40908,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
+        let started = ::std::time::Instant::now();
         let reply = async {
             let body = match body
                 .decode::<types::DeviceAuthRequest>()
@@ -40901,6 +40928,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
+        runtime::metrics::observe(&DEVICE_AUTH_REQUEST, reply.status(), started);
         ::std::result::Result::Ok(reply)
     }
     async fn device_auth_confirm(
@@ -40911,6 +40939,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
+        let started = ::std::time::Instant::now();
         let reply = async {
             let body = match body
                 .decode::<types::DeviceAuthVerify>()
@@ -40930,6 +40959,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
+        runtime::metrics::observe(&DEVICE_AUTH_CONFIRM, reply.status(), started);
         ::std::result::Result::Ok(reply)
     }
     async fn device_access_token(
@@ -40940,6 +40970,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
+        let started = ::std::time::Instant::now();
         let reply = async {
             let body = match body
                 .decode::<types::DeviceAccessTokenRequest>()
@@ -40959,6 +40990,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
+        runtime::metrics::observe(&DEVICE_ACCESS_TOKEN, reply.status(), started);
         ::std::result::Result::Ok(reply)
     }
     async fn group_list(
@@ -40966,6 +40998,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
         _parameters: runtime::Parameters<GroupList>,
     ) -> ::std::result::Result<runtime::Reply<GroupList>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
+        let started = ::std::time::Instant::now();
         let reply = async {
             let (_, params) = match runtime::read_parameters::<
                 runtime::NoParameters,
@@ -40983,6 +41016,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
+        runtime::metrics::observe(&GROUP_LIST, reply.status(), started);
         ::std::result::Result::Ok(reply)
     }
     async fn login_spoof(
@@ -40990,6 +41024,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
         body: runtime::RequestBody<LoginSpoof>,
     ) -> ::std::result::Result<runtime::Reply<LoginSpoof>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
+        let started = ::std::time::Instant::now();
         let reply = async {
             let body = match body
                 .decode::<types::SpoofLoginBody>()
@@ -41006,6 +41041,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
+        runtime::metrics::observe(&LOGIN_SPOOF, reply.status(), started);
         ::std::result::Result::Ok(reply)
     }
     async fn login_local(
@@ -41014,6 +41050,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
         body: runtime::RequestBody<LoginLocal>,
     ) -> ::std::result::Result<runtime::Reply<LoginLocal>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
+        let started = ::std::time::Instant::now();
         let reply = async {
             let (path, _) = match runtime::read_parameters::<
                 LoginLocalPath,
@@ -41044,6 +41081,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
+        runtime::metrics::observe(&LOGIN_LOCAL, reply.status(), started);
         ::std::result::Result::Ok(reply)
     }
     async fn login_saml_begin(
@@ -41051,6 +41089,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
         _parameters: runtime::Parameters<LoginSamlBegin>,
     ) -> ::std::result::Result<runtime::Reply<LoginSamlBegin>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
+        let started = ::std::time::Instant::now();
         let reply = async {
             let (path, _) = match runtime::read_parameters::<
                 LoginSamlBeginPath,
@@ -41072,6 +41111,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
+        runtime::metrics::observe(&LOGIN_SAML_BEGIN, reply.status(), started);
         ::std::result::Result::Ok(reply)
     }
     async fn login_saml(
@@ -41080,6 +41120,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
         body: runtime::RequestBody<LoginSaml>,
     ) -> ::std::result::Result<runtime::Reply<LoginSaml>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
+        let started = ::std::time::Instant::now();
         let reply = async {
             let (path, _) = match runtime::read_parameters::<
                 LoginSamlPath,
@@ -41108,18 +41149,21 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
+        runtime::metrics::observe(&LOGIN_SAML, reply.status(), started);
         ::std::result::Result::Ok(reply)
     }
     async fn logout(
         rqctx: ::dropshot::RequestContext<Self::Context>,
     ) -> ::std::result::Result<runtime::Reply<Logout>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
+        let started = ::std::time::Instant::now();
         let reply = async {
             #[allow(deprecated)]
             let response = <H as OxideRegionApiHandlers>::logout(handlers).await;
             response.into_http()
         }
             .await;
+        runtime::metrics::observe(&LOGOUT, reply.status(), started);
         ::std::result::Result::Ok(reply)
     }
     async fn organization_list(
@@ -41130,6 +41174,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
+        let started = ::std::time::Instant::now();
         let reply = async {
             let (_, params) = match runtime::read_parameters::<
                 runtime::NoParameters,
@@ -41150,6 +41195,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
+        runtime::metrics::observe(&ORGANIZATION_LIST, reply.status(), started);
         ::std::result::Result::Ok(reply)
     }
     async fn organization_create(
@@ -41160,6 +41206,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
+        let started = ::std::time::Instant::now();
         let reply = async {
             let body = match body
                 .decode::<types::OrganizationCreate>()
@@ -41179,6 +41226,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
+        runtime::metrics::observe(&ORGANIZATION_CREATE, reply.status(), started);
         ::std::result::Result::Ok(reply)
     }
     async fn organization_view(
@@ -41189,6 +41237,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
+        let started = ::std::time::Instant::now();
         let reply = async {
             let (path, _) = match runtime::read_parameters::<
                 OrganizationViewPath,
@@ -41209,6 +41258,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
+        runtime::metrics::observe(&ORGANIZATION_VIEW, reply.status(), started);
         ::std::result::Result::Ok(reply)
     }
     async fn organization_update(
@@ -41220,6 +41270,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
+        let started = ::std::time::Instant::now();
         let reply = async {
             let (path, _) = match runtime::read_parameters::<
                 OrganizationUpdatePath,
@@ -41250,6 +41301,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
+        runtime::metrics::observe(&ORGANIZATION_UPDATE, reply.status(), started);
         ::std::result::Result::Ok(reply)
     }
     async fn organization_delete(
@@ -41260,6 +41312,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
+        let started = ::std::time::Instant::now();
         let reply = async {
             let (path, _) = match runtime::read_parameters::<
                 OrganizationDeletePath,
@@ -41280,6 +41333,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
+        runtime::metrics::observe(&ORGANIZATION_DELETE, reply.status(), started);
         ::std::result::Result::Ok(reply)
     }
     async fn organization_policy_view(
@@ -41290,6 +41344,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
+        let started = ::std::time::Instant::now();
         let reply = async {
             let (path, _) = match runtime::read_parameters::<
                 OrganizationPolicyViewPath,
@@ -41310,6 +41365,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
+        runtime::metrics::observe(&ORGANIZATION_POLICY_VIEW, reply.status(), started);
         ::std::result::Result::Ok(reply)
     }
     async fn organization_policy_update(
@@ -41321,6 +41377,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
+        let started = ::std::time::Instant::now();
         let reply = async {
             let (path, _) = match runtime::read_parameters::<
                 OrganizationPolicyUpdatePath,
@@ -41351,6 +41408,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
+        runtime::metrics::observe(&ORGANIZATION_POLICY_UPDATE, reply.status(), started);
         ::std::result::Result::Ok(reply)
     }
     async fn project_list(
@@ -41358,6 +41416,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
         _parameters: runtime::Parameters<ProjectList>,
     ) -> ::std::result::Result<runtime::Reply<ProjectList>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
+        let started = ::std::time::Instant::now();
         let reply = async {
             let (path, params) = match runtime::read_parameters::<
                 ProjectListPath,
@@ -41379,6 +41438,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
+        runtime::metrics::observe(&PROJECT_LIST, reply.status(), started);
         ::std::result::Result::Ok(reply)
     }
     async fn project_create(
@@ -41387,6 +41447,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
         body: runtime::RequestBody<ProjectCreate>,
     ) -> ::std::result::Result<runtime::Reply<ProjectCreate>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
+        let started = ::std::time::Instant::now();
         let reply = async {
             let (path, _) = match runtime::read_parameters::<
                 ProjectCreatePath,
@@ -41417,6 +41478,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
+        runtime::metrics::observe(&PROJECT_CREATE, reply.status(), started);
         ::std::result::Result::Ok(reply)
     }
     async fn project_view(
@@ -41424,6 +41486,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
         _parameters: runtime::Parameters<ProjectView>,
     ) -> ::std::result::Result<runtime::Reply<ProjectView>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
+        let started = ::std::time::Instant::now();
         let reply = async {
             let (path, _) = match runtime::read_parameters::<
                 ProjectViewPath,
@@ -41445,6 +41508,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
+        runtime::metrics::observe(&PROJECT_VIEW, reply.status(), started);
         ::std::result::Result::Ok(reply)
     }
     async fn project_update(
@@ -41453,6 +41517,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
         body: runtime::RequestBody<ProjectUpdate>,
     ) -> ::std::result::Result<runtime::Reply<ProjectUpdate>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
+        let started = ::std::time::Instant::now();
         let reply = async {
             let (path, _) = match runtime::read_parameters::<
                 ProjectUpdatePath,
@@ -41484,6 +41549,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
+        runtime::metrics::observe(&PROJECT_UPDATE, reply.status(), started);
         ::std::result::Result::Ok(reply)
     }
     async fn project_delete(
@@ -41491,6 +41557,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
         _parameters: runtime::Parameters<ProjectDelete>,
     ) -> ::std::result::Result<runtime::Reply<ProjectDelete>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
+        let started = ::std::time::Instant::now();
         let reply = async {
             let (path, _) = match runtime::read_parameters::<
                 ProjectDeletePath,
@@ -41512,6 +41579,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
+        runtime::metrics::observe(&PROJECT_DELETE, reply.status(), started);
         ::std::result::Result::Ok(reply)
     }
     async fn disk_list(
@@ -41519,6 +41587,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
         _parameters: runtime::Parameters<DiskList>,
     ) -> ::std::result::Result<runtime::Reply<DiskList>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
+        let started = ::std::time::Instant::now();
         let reply = async {
             let (path, params) = match runtime::read_parameters::<
                 DiskListPath,
@@ -41541,6 +41610,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
+        runtime::metrics::observe(&DISK_LIST, reply.status(), started);
         ::std::result::Result::Ok(reply)
     }
     async fn disk_create(
@@ -41549,6 +41619,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
         body: runtime::RequestBody<DiskCreate>,
     ) -> ::std::result::Result<runtime::Reply<DiskCreate>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
+        let started = ::std::time::Instant::now();
         let reply = async {
             let (path, _) = match runtime::read_parameters::<
                 DiskCreatePath,
@@ -41580,6 +41651,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
+        runtime::metrics::observe(&DISK_CREATE, reply.status(), started);
         ::std::result::Result::Ok(reply)
     }
     async fn disk_view(
@@ -41587,6 +41659,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
         _parameters: runtime::Parameters<DiskView>,
     ) -> ::std::result::Result<runtime::Reply<DiskView>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
+        let started = ::std::time::Instant::now();
         let reply = async {
             let (path, _) = match runtime::read_parameters::<
                 DiskViewPath,
@@ -41609,6 +41682,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
+        runtime::metrics::observe(&DISK_VIEW, reply.status(), started);
         ::std::result::Result::Ok(reply)
     }
     async fn disk_delete(
@@ -41616,6 +41690,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
         _parameters: runtime::Parameters<DiskDelete>,
     ) -> ::std::result::Result<runtime::Reply<DiskDelete>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
+        let started = ::std::time::Instant::now();
         let reply = async {
             let (path, _) = match runtime::read_parameters::<
                 DiskDeletePath,
@@ -41638,6 +41713,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
+        runtime::metrics::observe(&DISK_DELETE, reply.status(), started);
         ::std::result::Result::Ok(reply)
     }
     async fn disk_metrics_list(
@@ -41648,6 +41724,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
+        let started = ::std::time::Instant::now();
         let reply = async {
             let (path, params) = match runtime::read_parameters::<
                 DiskMetricsListPath,
@@ -41672,6 +41749,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
+        runtime::metrics::observe(&DISK_METRICS_LIST, reply.status(), started);
         ::std::result::Result::Ok(reply)
     }
     async fn image_list(
@@ -41679,6 +41757,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
         _parameters: runtime::Parameters<ImageList>,
     ) -> ::std::result::Result<runtime::Reply<ImageList>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
+        let started = ::std::time::Instant::now();
         let reply = async {
             let (path, params) = match runtime::read_parameters::<
                 ImageListPath,
@@ -41701,6 +41780,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
+        runtime::metrics::observe(&IMAGE_LIST, reply.status(), started);
         ::std::result::Result::Ok(reply)
     }
     async fn image_create(
@@ -41709,6 +41789,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
         body: runtime::RequestBody<ImageCreate>,
     ) -> ::std::result::Result<runtime::Reply<ImageCreate>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
+        let started = ::std::time::Instant::now();
         let reply = async {
             let (path, _) = match runtime::read_parameters::<
                 ImageCreatePath,
@@ -41740,6 +41821,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
+        runtime::metrics::observe(&IMAGE_CREATE, reply.status(), started);
         ::std::result::Result::Ok(reply)
     }
     async fn image_view(
@@ -41747,6 +41829,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
         _parameters: runtime::Parameters<ImageView>,
     ) -> ::std::result::Result<runtime::Reply<ImageView>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
+        let started = ::std::time::Instant::now();
         let reply = async {
             let (path, _) = match runtime::read_parameters::<
                 ImageViewPath,
@@ -41769,6 +41852,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
+        runtime::metrics::observe(&IMAGE_VIEW, reply.status(), started);
         ::std::result::Result::Ok(reply)
     }
     async fn image_delete(
@@ -41776,6 +41860,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
         _parameters: runtime::Parameters<ImageDelete>,
     ) -> ::std::result::Result<runtime::Reply<ImageDelete>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
+        let started = ::std::time::Instant::now();
         let reply = async {
             let (path, _) = match runtime::read_parameters::<
                 ImageDeletePath,
@@ -41798,6 +41883,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
+        runtime::metrics::observe(&IMAGE_DELETE, reply.status(), started);
         ::std::result::Result::Ok(reply)
     }
     async fn instance_list(
@@ -41805,6 +41891,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
         _parameters: runtime::Parameters<InstanceList>,
     ) -> ::std::result::Result<runtime::Reply<InstanceList>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
+        let started = ::std::time::Instant::now();
         let reply = async {
             let (path, params) = match runtime::read_parameters::<
                 InstanceListPath,
@@ -41827,6 +41914,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
+        runtime::metrics::observe(&INSTANCE_LIST, reply.status(), started);
         ::std::result::Result::Ok(reply)
     }
     async fn instance_create(
@@ -41835,6 +41923,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
         body: runtime::RequestBody<InstanceCreate>,
     ) -> ::std::result::Result<runtime::Reply<InstanceCreate>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
+        let started = ::std::time::Instant::now();
         let reply = async {
             let (path, _) = match runtime::read_parameters::<
                 InstanceCreatePath,
@@ -41866,6 +41955,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
+        runtime::metrics::observe(&INSTANCE_CREATE, reply.status(), started);
         ::std::result::Result::Ok(reply)
     }
     async fn instance_view(
@@ -41873,6 +41963,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
         _parameters: runtime::Parameters<InstanceView>,
     ) -> ::std::result::Result<runtime::Reply<InstanceView>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
+        let started = ::std::time::Instant::now();
         let reply = async {
             let (path, _) = match runtime::read_parameters::<
                 InstanceViewPath,
@@ -41895,6 +41986,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
+        runtime::metrics::observe(&INSTANCE_VIEW, reply.status(), started);
         ::std::result::Result::Ok(reply)
     }
     async fn instance_delete(
@@ -41902,6 +41994,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
         _parameters: runtime::Parameters<InstanceDelete>,
     ) -> ::std::result::Result<runtime::Reply<InstanceDelete>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
+        let started = ::std::time::Instant::now();
         let reply = async {
             let (path, _) = match runtime::read_parameters::<
                 InstanceDeletePath,
@@ -41924,6 +42017,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
+        runtime::metrics::observe(&INSTANCE_DELETE, reply.status(), started);
         ::std::result::Result::Ok(reply)
     }
     async fn instance_disk_list(
@@ -41934,6 +42028,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
+        let started = ::std::time::Instant::now();
         let reply = async {
             let (path, params) = match runtime::read_parameters::<
                 InstanceDiskListPath,
@@ -41957,6 +42052,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
+        runtime::metrics::observe(&INSTANCE_DISK_LIST, reply.status(), started);
         ::std::result::Result::Ok(reply)
     }
     async fn instance_disk_attach(
@@ -41968,6 +42064,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
+        let started = ::std::time::Instant::now();
         let reply = async {
             let (path, _) = match runtime::read_parameters::<
                 InstanceDiskAttachPath,
@@ -42000,6 +42097,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
+        runtime::metrics::observe(&INSTANCE_DISK_ATTACH, reply.status(), started);
         ::std::result::Result::Ok(reply)
     }
     async fn instance_disk_detach(
@@ -42011,6 +42109,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
+        let started = ::std::time::Instant::now();
         let reply = async {
             let (path, _) = match runtime::read_parameters::<
                 InstanceDiskDetachPath,
@@ -42043,6 +42142,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
+        runtime::metrics::observe(&INSTANCE_DISK_DETACH, reply.status(), started);
         ::std::result::Result::Ok(reply)
     }
     async fn instance_external_ip_list(
@@ -42053,6 +42153,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
+        let started = ::std::time::Instant::now();
         let reply = async {
             let (path, _) = match runtime::read_parameters::<
                 InstanceExternalIpListPath,
@@ -42075,6 +42176,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
+        runtime::metrics::observe(&INSTANCE_EXTERNAL_IP_LIST, reply.status(), started);
         ::std::result::Result::Ok(reply)
     }
     async fn instance_migrate(
@@ -42086,6 +42188,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
+        let started = ::std::time::Instant::now();
         let reply = async {
             let (path, _) = match runtime::read_parameters::<
                 InstanceMigratePath,
@@ -42118,6 +42221,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
+        runtime::metrics::observe(&INSTANCE_MIGRATE, reply.status(), started);
         ::std::result::Result::Ok(reply)
     }
     async fn instance_network_interface_list(
@@ -42128,6 +42232,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
+        let started = ::std::time::Instant::now();
         let reply = async {
             let (path, params) = match runtime::read_parameters::<
                 InstanceNetworkInterfaceListPath,
@@ -42151,6 +42256,11 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
+        runtime::metrics::observe(
+            &INSTANCE_NETWORK_INTERFACE_LIST,
+            reply.status(),
+            started,
+        );
         ::std::result::Result::Ok(reply)
     }
     async fn instance_network_interface_create(
@@ -42162,6 +42272,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
+        let started = ::std::time::Instant::now();
         let reply = async {
             let (path, _) = match runtime::read_parameters::<
                 InstanceNetworkInterfaceCreatePath,
@@ -42194,6 +42305,11 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
+        runtime::metrics::observe(
+            &INSTANCE_NETWORK_INTERFACE_CREATE,
+            reply.status(),
+            started,
+        );
         ::std::result::Result::Ok(reply)
     }
     async fn instance_network_interface_view(
@@ -42204,6 +42320,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
+        let started = ::std::time::Instant::now();
         let reply = async {
             let (path, _) = match runtime::read_parameters::<
                 InstanceNetworkInterfaceViewPath,
@@ -42227,6 +42344,11 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
+        runtime::metrics::observe(
+            &INSTANCE_NETWORK_INTERFACE_VIEW,
+            reply.status(),
+            started,
+        );
         ::std::result::Result::Ok(reply)
     }
     async fn instance_network_interface_update(
@@ -42238,6 +42360,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
+        let started = ::std::time::Instant::now();
         let reply = async {
             let (path, _) = match runtime::read_parameters::<
                 InstanceNetworkInterfaceUpdatePath,
@@ -42271,6 +42394,11 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
+        runtime::metrics::observe(
+            &INSTANCE_NETWORK_INTERFACE_UPDATE,
+            reply.status(),
+            started,
+        );
         ::std::result::Result::Ok(reply)
     }
     async fn instance_network_interface_delete(
@@ -42281,6 +42409,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
+        let started = ::std::time::Instant::now();
         let reply = async {
             let (path, _) = match runtime::read_parameters::<
                 InstanceNetworkInterfaceDeletePath,
@@ -42304,6 +42433,11 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
+        runtime::metrics::observe(
+            &INSTANCE_NETWORK_INTERFACE_DELETE,
+            reply.status(),
+            started,
+        );
         ::std::result::Result::Ok(reply)
     }
     async fn instance_reboot(
@@ -42311,6 +42445,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
         _parameters: runtime::Parameters<InstanceReboot>,
     ) -> ::std::result::Result<runtime::Reply<InstanceReboot>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
+        let started = ::std::time::Instant::now();
         let reply = async {
             let (path, _) = match runtime::read_parameters::<
                 InstanceRebootPath,
@@ -42333,6 +42468,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
+        runtime::metrics::observe(&INSTANCE_REBOOT, reply.status(), started);
         ::std::result::Result::Ok(reply)
     }
     async fn instance_serial_console(
@@ -42343,6 +42479,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
+        let started = ::std::time::Instant::now();
         let reply = async {
             let (path, params) = match runtime::read_parameters::<
                 InstanceSerialConsolePath,
@@ -42366,6 +42503,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
+        runtime::metrics::observe(&INSTANCE_SERIAL_CONSOLE, reply.status(), started);
         ::std::result::Result::Ok(reply)
     }
     async fn instance_serial_console_stream(
@@ -42376,6 +42514,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
+        let started = ::std::time::Instant::now();
         let reply = async {
             let (path, _) = match runtime::read_parameters::<
                 InstanceSerialConsoleStreamPath,
@@ -42398,6 +42537,11 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
+        runtime::metrics::observe(
+            &INSTANCE_SERIAL_CONSOLE_STREAM,
+            reply.status(),
+            started,
+        );
         ::std::result::Result::Ok(reply)
     }
     async fn instance_serial_console_stream_v2(
@@ -42409,6 +42553,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
+        let started = ::std::time::Instant::now();
         let reply = async {
             let (path, _) = match runtime::read_parameters::<
                 InstanceSerialConsoleStreamV2Path,
@@ -42438,6 +42583,11 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
+        runtime::metrics::observe(
+            &INSTANCE_SERIAL_CONSOLE_STREAM_V2,
+            reply.status(),
+            started,
+        );
         ::std::result::Result::Ok(reply)
     }
     async fn instance_start(
@@ -42445,6 +42595,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
         _parameters: runtime::Parameters<InstanceStart>,
     ) -> ::std::result::Result<runtime::Reply<InstanceStart>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
+        let started = ::std::time::Instant::now();
         let reply = async {
             let (path, _) = match runtime::read_parameters::<
                 InstanceStartPath,
@@ -42467,6 +42618,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
+        runtime::metrics::observe(&INSTANCE_START, reply.status(), started);
         ::std::result::Result::Ok(reply)
     }
     async fn instance_stop(
@@ -42474,6 +42626,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
         _parameters: runtime::Parameters<InstanceStop>,
     ) -> ::std::result::Result<runtime::Reply<InstanceStop>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
+        let started = ::std::time::Instant::now();
         let reply = async {
             let (path, _) = match runtime::read_parameters::<
                 InstanceStopPath,
@@ -42496,6 +42649,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
+        runtime::metrics::observe(&INSTANCE_STOP, reply.status(), started);
         ::std::result::Result::Ok(reply)
     }
     async fn project_policy_view(
@@ -42506,6 +42660,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
+        let started = ::std::time::Instant::now();
         let reply = async {
             let (path, _) = match runtime::read_parameters::<
                 ProjectPolicyViewPath,
@@ -42527,6 +42682,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
+        runtime::metrics::observe(&PROJECT_POLICY_VIEW, reply.status(), started);
         ::std::result::Result::Ok(reply)
     }
     async fn project_policy_update(
@@ -42538,6 +42694,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
+        let started = ::std::time::Instant::now();
         let reply = async {
             let (path, _) = match runtime::read_parameters::<
                 ProjectPolicyUpdatePath,
@@ -42569,6 +42726,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
+        runtime::metrics::observe(&PROJECT_POLICY_UPDATE, reply.status(), started);
         ::std::result::Result::Ok(reply)
     }
     async fn snapshot_list(
@@ -42576,6 +42734,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
         _parameters: runtime::Parameters<SnapshotList>,
     ) -> ::std::result::Result<runtime::Reply<SnapshotList>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
+        let started = ::std::time::Instant::now();
         let reply = async {
             let (path, params) = match runtime::read_parameters::<
                 SnapshotListPath,
@@ -42598,6 +42757,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
+        runtime::metrics::observe(&SNAPSHOT_LIST, reply.status(), started);
         ::std::result::Result::Ok(reply)
     }
     async fn snapshot_create(
@@ -42606,6 +42766,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
         body: runtime::RequestBody<SnapshotCreate>,
     ) -> ::std::result::Result<runtime::Reply<SnapshotCreate>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
+        let started = ::std::time::Instant::now();
         let reply = async {
             let (path, _) = match runtime::read_parameters::<
                 SnapshotCreatePath,
@@ -42637,6 +42798,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
+        runtime::metrics::observe(&SNAPSHOT_CREATE, reply.status(), started);
         ::std::result::Result::Ok(reply)
     }
     async fn snapshot_view(
@@ -42644,6 +42806,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
         _parameters: runtime::Parameters<SnapshotView>,
     ) -> ::std::result::Result<runtime::Reply<SnapshotView>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
+        let started = ::std::time::Instant::now();
         let reply = async {
             let (path, _) = match runtime::read_parameters::<
                 SnapshotViewPath,
@@ -42666,6 +42829,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
+        runtime::metrics::observe(&SNAPSHOT_VIEW, reply.status(), started);
         ::std::result::Result::Ok(reply)
     }
     async fn snapshot_delete(
@@ -42673,6 +42837,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
         _parameters: runtime::Parameters<SnapshotDelete>,
     ) -> ::std::result::Result<runtime::Reply<SnapshotDelete>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
+        let started = ::std::time::Instant::now();
         let reply = async {
             let (path, _) = match runtime::read_parameters::<
                 SnapshotDeletePath,
@@ -42695,6 +42860,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
+        runtime::metrics::observe(&SNAPSHOT_DELETE, reply.status(), started);
         ::std::result::Result::Ok(reply)
     }
     async fn vpc_list(
@@ -42702,6 +42868,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
         _parameters: runtime::Parameters<VpcList>,
     ) -> ::std::result::Result<runtime::Reply<VpcList>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
+        let started = ::std::time::Instant::now();
         let reply = async {
             let (path, params) = match runtime::read_parameters::<
                 VpcListPath,
@@ -42724,6 +42891,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
+        runtime::metrics::observe(&VPC_LIST, reply.status(), started);
         ::std::result::Result::Ok(reply)
     }
     async fn vpc_create(
@@ -42732,6 +42900,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
         body: runtime::RequestBody<VpcCreate>,
     ) -> ::std::result::Result<runtime::Reply<VpcCreate>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
+        let started = ::std::time::Instant::now();
         let reply = async {
             let (path, _) = match runtime::read_parameters::<
                 VpcCreatePath,
@@ -42763,6 +42932,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
+        runtime::metrics::observe(&VPC_CREATE, reply.status(), started);
         ::std::result::Result::Ok(reply)
     }
     async fn vpc_view(
@@ -42770,6 +42940,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
         _parameters: runtime::Parameters<VpcView>,
     ) -> ::std::result::Result<runtime::Reply<VpcView>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
+        let started = ::std::time::Instant::now();
         let reply = async {
             let (path, _) = match runtime::read_parameters::<
                 VpcViewPath,
@@ -42792,6 +42963,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
+        runtime::metrics::observe(&VPC_VIEW, reply.status(), started);
         ::std::result::Result::Ok(reply)
     }
     async fn vpc_update(
@@ -42800,6 +42972,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
         body: runtime::RequestBody<VpcUpdate>,
     ) -> ::std::result::Result<runtime::Reply<VpcUpdate>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
+        let started = ::std::time::Instant::now();
         let reply = async {
             let (path, _) = match runtime::read_parameters::<
                 VpcUpdatePath,
@@ -42832,6 +43005,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
+        runtime::metrics::observe(&VPC_UPDATE, reply.status(), started);
         ::std::result::Result::Ok(reply)
     }
     async fn vpc_delete(
@@ -42839,6 +43013,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
         _parameters: runtime::Parameters<VpcDelete>,
     ) -> ::std::result::Result<runtime::Reply<VpcDelete>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
+        let started = ::std::time::Instant::now();
         let reply = async {
             let (path, _) = match runtime::read_parameters::<
                 VpcDeletePath,
@@ -42861,6 +43036,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
+        runtime::metrics::observe(&VPC_DELETE, reply.status(), started);
         ::std::result::Result::Ok(reply)
     }
     async fn vpc_firewall_rules_view(
@@ -42871,6 +43047,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
+        let started = ::std::time::Instant::now();
         let reply = async {
             let (path, _) = match runtime::read_parameters::<
                 VpcFirewallRulesViewPath,
@@ -42893,6 +43070,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
+        runtime::metrics::observe(&VPC_FIREWALL_RULES_VIEW, reply.status(), started);
         ::std::result::Result::Ok(reply)
     }
     async fn vpc_firewall_rules_update(
@@ -42904,6 +43082,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
+        let started = ::std::time::Instant::now();
         let reply = async {
             let (path, _) = match runtime::read_parameters::<
                 VpcFirewallRulesUpdatePath,
@@ -42936,6 +43115,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
+        runtime::metrics::observe(&VPC_FIREWALL_RULES_UPDATE, reply.status(), started);
         ::std::result::Result::Ok(reply)
     }
     async fn vpc_router_list(
@@ -42943,6 +43123,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
         _parameters: runtime::Parameters<VpcRouterList>,
     ) -> ::std::result::Result<runtime::Reply<VpcRouterList>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
+        let started = ::std::time::Instant::now();
         let reply = async {
             let (path, params) = match runtime::read_parameters::<
                 VpcRouterListPath,
@@ -42966,6 +43147,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
+        runtime::metrics::observe(&VPC_ROUTER_LIST, reply.status(), started);
         ::std::result::Result::Ok(reply)
     }
     async fn vpc_router_create(
@@ -42977,6 +43159,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
+        let started = ::std::time::Instant::now();
         let reply = async {
             let (path, _) = match runtime::read_parameters::<
                 VpcRouterCreatePath,
@@ -43009,6 +43192,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
+        runtime::metrics::observe(&VPC_ROUTER_CREATE, reply.status(), started);
         ::std::result::Result::Ok(reply)
     }
     async fn vpc_router_view(
@@ -43016,6 +43200,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
         _parameters: runtime::Parameters<VpcRouterView>,
     ) -> ::std::result::Result<runtime::Reply<VpcRouterView>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
+        let started = ::std::time::Instant::now();
         let reply = async {
             let (path, _) = match runtime::read_parameters::<
                 VpcRouterViewPath,
@@ -43039,6 +43224,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
+        runtime::metrics::observe(&VPC_ROUTER_VIEW, reply.status(), started);
         ::std::result::Result::Ok(reply)
     }
     async fn vpc_router_update(
@@ -43050,6 +43236,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
+        let started = ::std::time::Instant::now();
         let reply = async {
             let (path, _) = match runtime::read_parameters::<
                 VpcRouterUpdatePath,
@@ -43083,6 +43270,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
+        runtime::metrics::observe(&VPC_ROUTER_UPDATE, reply.status(), started);
         ::std::result::Result::Ok(reply)
     }
     async fn vpc_router_delete(
@@ -43093,6 +43281,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
+        let started = ::std::time::Instant::now();
         let reply = async {
             let (path, _) = match runtime::read_parameters::<
                 VpcRouterDeletePath,
@@ -43116,6 +43305,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
+        runtime::metrics::observe(&VPC_ROUTER_DELETE, reply.status(), started);
         ::std::result::Result::Ok(reply)
     }
     async fn vpc_router_route_list(
@@ -43126,6 +43316,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
+        let started = ::std::time::Instant::now();
         let reply = async {
             let (path, params) = match runtime::read_parameters::<
                 VpcRouterRouteListPath,
@@ -43150,6 +43341,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
+        runtime::metrics::observe(&VPC_ROUTER_ROUTE_LIST, reply.status(), started);
         ::std::result::Result::Ok(reply)
     }
     async fn vpc_router_route_create(
@@ -43161,6 +43353,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
+        let started = ::std::time::Instant::now();
         let reply = async {
             let (path, _) = match runtime::read_parameters::<
                 VpcRouterRouteCreatePath,
@@ -43194,6 +43387,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
+        runtime::metrics::observe(&VPC_ROUTER_ROUTE_CREATE, reply.status(), started);
         ::std::result::Result::Ok(reply)
     }
     async fn vpc_router_route_view(
@@ -43204,6 +43398,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
+        let started = ::std::time::Instant::now();
         let reply = async {
             let (path, _) = match runtime::read_parameters::<
                 VpcRouterRouteViewPath,
@@ -43228,6 +43423,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
+        runtime::metrics::observe(&VPC_ROUTER_ROUTE_VIEW, reply.status(), started);
         ::std::result::Result::Ok(reply)
     }
     async fn vpc_router_route_update(
@@ -43239,6 +43435,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
+        let started = ::std::time::Instant::now();
         let reply = async {
             let (path, _) = match runtime::read_parameters::<
                 VpcRouterRouteUpdatePath,
@@ -43273,6 +43470,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
+        runtime::metrics::observe(&VPC_ROUTER_ROUTE_UPDATE, reply.status(), started);
         ::std::result::Result::Ok(reply)
     }
     async fn vpc_router_route_delete(
@@ -43283,6 +43481,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
+        let started = ::std::time::Instant::now();
         let reply = async {
             let (path, _) = match runtime::read_parameters::<
                 VpcRouterRouteDeletePath,
@@ -43307,6 +43506,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
+        runtime::metrics::observe(&VPC_ROUTER_ROUTE_DELETE, reply.status(), started);
         ::std::result::Result::Ok(reply)
     }
     async fn vpc_subnet_list(
@@ -43314,6 +43514,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
         _parameters: runtime::Parameters<VpcSubnetList>,
     ) -> ::std::result::Result<runtime::Reply<VpcSubnetList>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
+        let started = ::std::time::Instant::now();
         let reply = async {
             let (path, params) = match runtime::read_parameters::<
                 VpcSubnetListPath,
@@ -43337,6 +43538,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
+        runtime::metrics::observe(&VPC_SUBNET_LIST, reply.status(), started);
         ::std::result::Result::Ok(reply)
     }
     async fn vpc_subnet_create(
@@ -43348,6 +43550,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
+        let started = ::std::time::Instant::now();
         let reply = async {
             let (path, _) = match runtime::read_parameters::<
                 VpcSubnetCreatePath,
@@ -43380,6 +43583,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
+        runtime::metrics::observe(&VPC_SUBNET_CREATE, reply.status(), started);
         ::std::result::Result::Ok(reply)
     }
     async fn vpc_subnet_view(
@@ -43387,6 +43591,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
         _parameters: runtime::Parameters<VpcSubnetView>,
     ) -> ::std::result::Result<runtime::Reply<VpcSubnetView>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
+        let started = ::std::time::Instant::now();
         let reply = async {
             let (path, _) = match runtime::read_parameters::<
                 VpcSubnetViewPath,
@@ -43410,6 +43615,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
+        runtime::metrics::observe(&VPC_SUBNET_VIEW, reply.status(), started);
         ::std::result::Result::Ok(reply)
     }
     async fn vpc_subnet_update(
@@ -43421,6 +43627,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
+        let started = ::std::time::Instant::now();
         let reply = async {
             let (path, _) = match runtime::read_parameters::<
                 VpcSubnetUpdatePath,
@@ -43454,6 +43661,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
+        runtime::metrics::observe(&VPC_SUBNET_UPDATE, reply.status(), started);
         ::std::result::Result::Ok(reply)
     }
     async fn vpc_subnet_delete(
@@ -43464,6 +43672,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
+        let started = ::std::time::Instant::now();
         let reply = async {
             let (path, _) = match runtime::read_parameters::<
                 VpcSubnetDeletePath,
@@ -43487,6 +43696,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
+        runtime::metrics::observe(&VPC_SUBNET_DELETE, reply.status(), started);
         ::std::result::Result::Ok(reply)
     }
     async fn vpc_subnet_list_network_interfaces(
@@ -43497,6 +43707,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
+        let started = ::std::time::Instant::now();
         let reply = async {
             let (path, params) = match runtime::read_parameters::<
                 VpcSubnetListNetworkInterfacesPath,
@@ -43521,18 +43732,25 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
+        runtime::metrics::observe(
+            &VPC_SUBNET_LIST_NETWORK_INTERFACES,
+            reply.status(),
+            started,
+        );
         ::std::result::Result::Ok(reply)
     }
     async fn policy_view(
         rqctx: ::dropshot::RequestContext<Self::Context>,
     ) -> ::std::result::Result<runtime::Reply<PolicyView>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
+        let started = ::std::time::Instant::now();
         let reply = async {
             #[allow(deprecated)]
             let response = <H as OxideRegionApiHandlers>::policy_view(handlers).await;
             response.into_http()
         }
             .await;
+        runtime::metrics::observe(&POLICY_VIEW, reply.status(), started);
         ::std::result::Result::Ok(reply)
     }
     async fn policy_update(
@@ -43540,6 +43758,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
         body: runtime::RequestBody<PolicyUpdate>,
     ) -> ::std::result::Result<runtime::Reply<PolicyUpdate>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
+        let started = ::std::time::Instant::now();
         let reply = async {
             let body = match body
                 .decode::<types::SiloRolePolicy>()
@@ -43556,6 +43775,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
+        runtime::metrics::observe(&POLICY_UPDATE, reply.status(), started);
         ::std::result::Result::Ok(reply)
     }
     async fn role_list(
@@ -43563,6 +43783,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
         _parameters: runtime::Parameters<RoleList>,
     ) -> ::std::result::Result<runtime::Reply<RoleList>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
+        let started = ::std::time::Instant::now();
         let reply = async {
             let (_, params) = match runtime::read_parameters::<
                 runtime::NoParameters,
@@ -43580,6 +43801,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
+        runtime::metrics::observe(&ROLE_LIST, reply.status(), started);
         ::std::result::Result::Ok(reply)
     }
     async fn role_view(
@@ -43587,6 +43809,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
         _parameters: runtime::Parameters<RoleView>,
     ) -> ::std::result::Result<runtime::Reply<RoleView>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
+        let started = ::std::time::Instant::now();
         let reply = async {
             let (path, _) = match runtime::read_parameters::<
                 RoleViewPath,
@@ -43607,18 +43830,21 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
+        runtime::metrics::observe(&ROLE_VIEW, reply.status(), started);
         ::std::result::Result::Ok(reply)
     }
     async fn session_me(
         rqctx: ::dropshot::RequestContext<Self::Context>,
     ) -> ::std::result::Result<runtime::Reply<SessionMe>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
+        let started = ::std::time::Instant::now();
         let reply = async {
             #[allow(deprecated)]
             let response = <H as OxideRegionApiHandlers>::session_me(handlers).await;
             response.into_http()
         }
             .await;
+        runtime::metrics::observe(&SESSION_ME, reply.status(), started);
         ::std::result::Result::Ok(reply)
     }
     async fn session_me_groups(
@@ -43629,6 +43855,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
+        let started = ::std::time::Instant::now();
         let reply = async {
             let (_, params) = match runtime::read_parameters::<
                 runtime::NoParameters,
@@ -43649,6 +43876,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
+        runtime::metrics::observe(&SESSION_ME_GROUPS, reply.status(), started);
         ::std::result::Result::Ok(reply)
     }
     async fn session_sshkey_list(
@@ -43659,6 +43887,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
+        let started = ::std::time::Instant::now();
         let reply = async {
             let (_, params) = match runtime::read_parameters::<
                 runtime::NoParameters,
@@ -43679,6 +43908,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
+        runtime::metrics::observe(&SESSION_SSHKEY_LIST, reply.status(), started);
         ::std::result::Result::Ok(reply)
     }
     async fn session_sshkey_create(
@@ -43689,6 +43919,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
+        let started = ::std::time::Instant::now();
         let reply = async {
             let body = match body
                 .decode::<types::SshKeyCreate>()
@@ -43708,6 +43939,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
+        runtime::metrics::observe(&SESSION_SSHKEY_CREATE, reply.status(), started);
         ::std::result::Result::Ok(reply)
     }
     async fn session_sshkey_view(
@@ -43718,6 +43950,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
+        let started = ::std::time::Instant::now();
         let reply = async {
             let (path, _) = match runtime::read_parameters::<
                 SessionSshkeyViewPath,
@@ -43738,6 +43971,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
+        runtime::metrics::observe(&SESSION_SSHKEY_VIEW, reply.status(), started);
         ::std::result::Result::Ok(reply)
     }
     async fn session_sshkey_delete(
@@ -43748,6 +43982,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
+        let started = ::std::time::Instant::now();
         let reply = async {
             let (path, _) = match runtime::read_parameters::<
                 SessionSshkeyDeletePath,
@@ -43768,6 +44003,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
+        runtime::metrics::observe(&SESSION_SSHKEY_DELETE, reply.status(), started);
         ::std::result::Result::Ok(reply)
     }
     async fn system_image_view_by_id(
@@ -43778,6 +44014,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
+        let started = ::std::time::Instant::now();
         let reply = async {
             let (path, _) = match runtime::read_parameters::<
                 SystemImageViewByIdPath,
@@ -43798,6 +44035,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
+        runtime::metrics::observe(&SYSTEM_IMAGE_VIEW_BY_ID, reply.status(), started);
         ::std::result::Result::Ok(reply)
     }
     async fn ip_pool_view_by_id(
@@ -43805,6 +44043,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
         _parameters: runtime::Parameters<IpPoolViewById>,
     ) -> ::std::result::Result<runtime::Reply<IpPoolViewById>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
+        let started = ::std::time::Instant::now();
         let reply = async {
             let (path, _) = match runtime::read_parameters::<
                 IpPoolViewByIdPath,
@@ -43825,6 +44064,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
+        runtime::metrics::observe(&IP_POOL_VIEW_BY_ID, reply.status(), started);
         ::std::result::Result::Ok(reply)
     }
     async fn silo_view_by_id(
@@ -43832,6 +44072,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
         _parameters: runtime::Parameters<SiloViewById>,
     ) -> ::std::result::Result<runtime::Reply<SiloViewById>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
+        let started = ::std::time::Instant::now();
         let reply = async {
             let (path, _) = match runtime::read_parameters::<
                 SiloViewByIdPath,
@@ -43852,6 +44093,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
+        runtime::metrics::observe(&SILO_VIEW_BY_ID, reply.status(), started);
         ::std::result::Result::Ok(reply)
     }
     async fn certificate_list(
@@ -43862,6 +44104,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
+        let started = ::std::time::Instant::now();
         let reply = async {
             let (_, params) = match runtime::read_parameters::<
                 runtime::NoParameters,
@@ -43882,6 +44125,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
+        runtime::metrics::observe(&CERTIFICATE_LIST, reply.status(), started);
         ::std::result::Result::Ok(reply)
     }
     async fn certificate_create(
@@ -43892,6 +44136,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
+        let started = ::std::time::Instant::now();
         let reply = async {
             let body = match body
                 .decode::<types::CertificateCreate>()
@@ -43911,6 +44156,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
+        runtime::metrics::observe(&CERTIFICATE_CREATE, reply.status(), started);
         ::std::result::Result::Ok(reply)
     }
     async fn certificate_view(
@@ -43921,6 +44167,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
+        let started = ::std::time::Instant::now();
         let reply = async {
             let (path, _) = match runtime::read_parameters::<
                 CertificateViewPath,
@@ -43941,6 +44188,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
+        runtime::metrics::observe(&CERTIFICATE_VIEW, reply.status(), started);
         ::std::result::Result::Ok(reply)
     }
     async fn certificate_delete(
@@ -43951,6 +44199,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
+        let started = ::std::time::Instant::now();
         let reply = async {
             let (path, _) = match runtime::read_parameters::<
                 CertificateDeletePath,
@@ -43971,6 +44220,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
+        runtime::metrics::observe(&CERTIFICATE_DELETE, reply.status(), started);
         ::std::result::Result::Ok(reply)
     }
     async fn physical_disk_list(
@@ -43981,6 +44231,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
+        let started = ::std::time::Instant::now();
         let reply = async {
             let (_, params) = match runtime::read_parameters::<
                 runtime::NoParameters,
@@ -44001,6 +44252,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
+        runtime::metrics::observe(&PHYSICAL_DISK_LIST, reply.status(), started);
         ::std::result::Result::Ok(reply)
     }
     async fn rack_list(
@@ -44008,6 +44260,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
         _parameters: runtime::Parameters<RackList>,
     ) -> ::std::result::Result<runtime::Reply<RackList>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
+        let started = ::std::time::Instant::now();
         let reply = async {
             let (_, params) = match runtime::read_parameters::<
                 runtime::NoParameters,
@@ -44025,6 +44278,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
+        runtime::metrics::observe(&RACK_LIST, reply.status(), started);
         ::std::result::Result::Ok(reply)
     }
     async fn rack_view(
@@ -44032,6 +44286,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
         _parameters: runtime::Parameters<RackView>,
     ) -> ::std::result::Result<runtime::Reply<RackView>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
+        let started = ::std::time::Instant::now();
         let reply = async {
             let (path, _) = match runtime::read_parameters::<
                 RackViewPath,
@@ -44052,6 +44307,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
+        runtime::metrics::observe(&RACK_VIEW, reply.status(), started);
         ::std::result::Result::Ok(reply)
     }
     async fn sled_list(
@@ -44059,6 +44315,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
         _parameters: runtime::Parameters<SledList>,
     ) -> ::std::result::Result<runtime::Reply<SledList>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
+        let started = ::std::time::Instant::now();
         let reply = async {
             let (_, params) = match runtime::read_parameters::<
                 runtime::NoParameters,
@@ -44076,6 +44333,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
+        runtime::metrics::observe(&SLED_LIST, reply.status(), started);
         ::std::result::Result::Ok(reply)
     }
     async fn sled_view(
@@ -44083,6 +44341,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
         _parameters: runtime::Parameters<SledView>,
     ) -> ::std::result::Result<runtime::Reply<SledView>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
+        let started = ::std::time::Instant::now();
         let reply = async {
             let (path, _) = match runtime::read_parameters::<
                 SledViewPath,
@@ -44103,6 +44362,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
+        runtime::metrics::observe(&SLED_VIEW, reply.status(), started);
         ::std::result::Result::Ok(reply)
     }
     async fn sled_physical_disk_list(
@@ -44113,6 +44373,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
+        let started = ::std::time::Instant::now();
         let reply = async {
             let (path, params) = match runtime::read_parameters::<
                 SledPhysicalDiskListPath,
@@ -44134,6 +44395,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
+        runtime::metrics::observe(&SLED_PHYSICAL_DISK_LIST, reply.status(), started);
         ::std::result::Result::Ok(reply)
     }
     async fn system_image_list(
@@ -44144,6 +44406,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
+        let started = ::std::time::Instant::now();
         let reply = async {
             let (_, params) = match runtime::read_parameters::<
                 runtime::NoParameters,
@@ -44164,6 +44427,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
+        runtime::metrics::observe(&SYSTEM_IMAGE_LIST, reply.status(), started);
         ::std::result::Result::Ok(reply)
     }
     async fn system_image_create(
@@ -44174,6 +44438,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
+        let started = ::std::time::Instant::now();
         let reply = async {
             let body = match body
                 .decode::<types::GlobalImageCreate>()
@@ -44193,6 +44458,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
+        runtime::metrics::observe(&SYSTEM_IMAGE_CREATE, reply.status(), started);
         ::std::result::Result::Ok(reply)
     }
     async fn system_image_view(
@@ -44203,6 +44469,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
+        let started = ::std::time::Instant::now();
         let reply = async {
             let (path, _) = match runtime::read_parameters::<
                 SystemImageViewPath,
@@ -44223,6 +44490,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
+        runtime::metrics::observe(&SYSTEM_IMAGE_VIEW, reply.status(), started);
         ::std::result::Result::Ok(reply)
     }
     async fn system_image_delete(
@@ -44233,6 +44501,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
+        let started = ::std::time::Instant::now();
         let reply = async {
             let (path, _) = match runtime::read_parameters::<
                 SystemImageDeletePath,
@@ -44253,6 +44522,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
+        runtime::metrics::observe(&SYSTEM_IMAGE_DELETE, reply.status(), started);
         ::std::result::Result::Ok(reply)
     }
     async fn ip_pool_list(
@@ -44260,6 +44530,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
         _parameters: runtime::Parameters<IpPoolList>,
     ) -> ::std::result::Result<runtime::Reply<IpPoolList>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
+        let started = ::std::time::Instant::now();
         let reply = async {
             let (_, params) = match runtime::read_parameters::<
                 runtime::NoParameters,
@@ -44277,6 +44548,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
+        runtime::metrics::observe(&IP_POOL_LIST, reply.status(), started);
         ::std::result::Result::Ok(reply)
     }
     async fn ip_pool_create(
@@ -44284,6 +44556,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
         body: runtime::RequestBody<IpPoolCreate>,
     ) -> ::std::result::Result<runtime::Reply<IpPoolCreate>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
+        let started = ::std::time::Instant::now();
         let reply = async {
             let body = match body
                 .decode::<types::IpPoolCreate>()
@@ -44300,6 +44573,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
+        runtime::metrics::observe(&IP_POOL_CREATE, reply.status(), started);
         ::std::result::Result::Ok(reply)
     }
     async fn ip_pool_view(
@@ -44307,6 +44581,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
         _parameters: runtime::Parameters<IpPoolView>,
     ) -> ::std::result::Result<runtime::Reply<IpPoolView>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
+        let started = ::std::time::Instant::now();
         let reply = async {
             let (path, _) = match runtime::read_parameters::<
                 IpPoolViewPath,
@@ -44327,6 +44602,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
+        runtime::metrics::observe(&IP_POOL_VIEW, reply.status(), started);
         ::std::result::Result::Ok(reply)
     }
     async fn ip_pool_update(
@@ -44335,6 +44611,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
         body: runtime::RequestBody<IpPoolUpdate>,
     ) -> ::std::result::Result<runtime::Reply<IpPoolUpdate>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
+        let started = ::std::time::Instant::now();
         let reply = async {
             let (path, _) = match runtime::read_parameters::<
                 IpPoolUpdatePath,
@@ -44365,6 +44642,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
+        runtime::metrics::observe(&IP_POOL_UPDATE, reply.status(), started);
         ::std::result::Result::Ok(reply)
     }
     async fn ip_pool_delete(
@@ -44372,6 +44650,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
         _parameters: runtime::Parameters<IpPoolDelete>,
     ) -> ::std::result::Result<runtime::Reply<IpPoolDelete>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
+        let started = ::std::time::Instant::now();
         let reply = async {
             let (path, _) = match runtime::read_parameters::<
                 IpPoolDeletePath,
@@ -44392,6 +44671,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
+        runtime::metrics::observe(&IP_POOL_DELETE, reply.status(), started);
         ::std::result::Result::Ok(reply)
     }
     async fn ip_pool_range_list(
@@ -44402,6 +44682,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
+        let started = ::std::time::Instant::now();
         let reply = async {
             let (path, params) = match runtime::read_parameters::<
                 IpPoolRangeListPath,
@@ -44423,6 +44704,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
+        runtime::metrics::observe(&IP_POOL_RANGE_LIST, reply.status(), started);
         ::std::result::Result::Ok(reply)
     }
     async fn ip_pool_range_add(
@@ -44431,6 +44713,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
         body: runtime::RequestBody<IpPoolRangeAdd>,
     ) -> ::std::result::Result<runtime::Reply<IpPoolRangeAdd>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
+        let started = ::std::time::Instant::now();
         let reply = async {
             let (path, _) = match runtime::read_parameters::<
                 IpPoolRangeAddPath,
@@ -44459,6 +44742,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
+        runtime::metrics::observe(&IP_POOL_RANGE_ADD, reply.status(), started);
         ::std::result::Result::Ok(reply)
     }
     async fn ip_pool_range_remove(
@@ -44470,6 +44754,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
+        let started = ::std::time::Instant::now();
         let reply = async {
             let (path, _) = match runtime::read_parameters::<
                 IpPoolRangeRemovePath,
@@ -44498,6 +44783,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
+        runtime::metrics::observe(&IP_POOL_RANGE_REMOVE, reply.status(), started);
         ::std::result::Result::Ok(reply)
     }
     async fn ip_pool_service_view(
@@ -44507,6 +44793,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
+        let started = ::std::time::Instant::now();
         let reply = async {
             #[allow(deprecated)]
             let response = <H as OxideRegionApiHandlers>::ip_pool_service_view(handlers)
@@ -44514,6 +44801,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
+        runtime::metrics::observe(&IP_POOL_SERVICE_VIEW, reply.status(), started);
         ::std::result::Result::Ok(reply)
     }
     async fn ip_pool_service_range_list(
@@ -44524,6 +44812,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
+        let started = ::std::time::Instant::now();
         let reply = async {
             let (_, params) = match runtime::read_parameters::<
                 runtime::NoParameters,
@@ -44544,6 +44833,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
+        runtime::metrics::observe(&IP_POOL_SERVICE_RANGE_LIST, reply.status(), started);
         ::std::result::Result::Ok(reply)
     }
     async fn ip_pool_service_range_add(
@@ -44554,6 +44844,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
+        let started = ::std::time::Instant::now();
         let reply = async {
             let body = match body.decode::<types::IpRange>().and_then(runtime::required)
             {
@@ -44571,6 +44862,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
+        runtime::metrics::observe(&IP_POOL_SERVICE_RANGE_ADD, reply.status(), started);
         ::std::result::Result::Ok(reply)
     }
     async fn ip_pool_service_range_remove(
@@ -44581,6 +44873,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
+        let started = ::std::time::Instant::now();
         let reply = async {
             let body = match body.decode::<types::IpRange>().and_then(runtime::required)
             {
@@ -44598,6 +44891,11 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
+        runtime::metrics::observe(
+            &IP_POOL_SERVICE_RANGE_REMOVE,
+            reply.status(),
+            started,
+        );
         ::std::result::Result::Ok(reply)
     }
     async fn system_metric(
@@ -44605,6 +44903,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
         _parameters: runtime::Parameters<SystemMetric>,
     ) -> ::std::result::Result<runtime::Reply<SystemMetric>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
+        let started = ::std::time::Instant::now();
         let reply = async {
             let (path, params) = match runtime::read_parameters::<
                 SystemMetricPath,
@@ -44626,6 +44925,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
+        runtime::metrics::observe(&SYSTEM_METRIC, reply.status(), started);
         ::std::result::Result::Ok(reply)
     }
     async fn system_policy_view(
@@ -44635,6 +44935,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
+        let started = ::std::time::Instant::now();
         let reply = async {
             #[allow(deprecated)]
             let response = <H as OxideRegionApiHandlers>::system_policy_view(handlers)
@@ -44642,6 +44943,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
+        runtime::metrics::observe(&SYSTEM_POLICY_VIEW, reply.status(), started);
         ::std::result::Result::Ok(reply)
     }
     async fn system_policy_update(
@@ -44652,6 +44954,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
+        let started = ::std::time::Instant::now();
         let reply = async {
             let body = match body
                 .decode::<types::FleetRolePolicy>()
@@ -44671,6 +44974,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
+        runtime::metrics::observe(&SYSTEM_POLICY_UPDATE, reply.status(), started);
         ::std::result::Result::Ok(reply)
     }
     async fn saga_list(
@@ -44678,6 +44982,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
         _parameters: runtime::Parameters<SagaList>,
     ) -> ::std::result::Result<runtime::Reply<SagaList>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
+        let started = ::std::time::Instant::now();
         let reply = async {
             let (_, params) = match runtime::read_parameters::<
                 runtime::NoParameters,
@@ -44695,6 +45000,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
+        runtime::metrics::observe(&SAGA_LIST, reply.status(), started);
         ::std::result::Result::Ok(reply)
     }
     async fn saga_view(
@@ -44702,6 +45008,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
         _parameters: runtime::Parameters<SagaView>,
     ) -> ::std::result::Result<runtime::Reply<SagaView>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
+        let started = ::std::time::Instant::now();
         let reply = async {
             let (path, _) = match runtime::read_parameters::<
                 SagaViewPath,
@@ -44722,6 +45029,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
+        runtime::metrics::observe(&SAGA_VIEW, reply.status(), started);
         ::std::result::Result::Ok(reply)
     }
     async fn silo_list(
@@ -44729,6 +45037,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
         _parameters: runtime::Parameters<SiloList>,
     ) -> ::std::result::Result<runtime::Reply<SiloList>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
+        let started = ::std::time::Instant::now();
         let reply = async {
             let (_, params) = match runtime::read_parameters::<
                 runtime::NoParameters,
@@ -44746,6 +45055,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
+        runtime::metrics::observe(&SILO_LIST, reply.status(), started);
         ::std::result::Result::Ok(reply)
     }
     async fn silo_create(
@@ -44753,6 +45063,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
         body: runtime::RequestBody<SiloCreate>,
     ) -> ::std::result::Result<runtime::Reply<SiloCreate>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
+        let started = ::std::time::Instant::now();
         let reply = async {
             let body = match body
                 .decode::<types::SiloCreate>()
@@ -44769,6 +45080,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
+        runtime::metrics::observe(&SILO_CREATE, reply.status(), started);
         ::std::result::Result::Ok(reply)
     }
     async fn silo_view(
@@ -44776,6 +45088,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
         _parameters: runtime::Parameters<SiloView>,
     ) -> ::std::result::Result<runtime::Reply<SiloView>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
+        let started = ::std::time::Instant::now();
         let reply = async {
             let (path, _) = match runtime::read_parameters::<
                 SiloViewPath,
@@ -44796,6 +45109,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
+        runtime::metrics::observe(&SILO_VIEW, reply.status(), started);
         ::std::result::Result::Ok(reply)
     }
     async fn silo_delete(
@@ -44803,6 +45117,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
         _parameters: runtime::Parameters<SiloDelete>,
     ) -> ::std::result::Result<runtime::Reply<SiloDelete>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
+        let started = ::std::time::Instant::now();
         let reply = async {
             let (path, _) = match runtime::read_parameters::<
                 SiloDeletePath,
@@ -44823,6 +45138,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
+        runtime::metrics::observe(&SILO_DELETE, reply.status(), started);
         ::std::result::Result::Ok(reply)
     }
     async fn silo_identity_provider_list(
@@ -44833,6 +45149,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
+        let started = ::std::time::Instant::now();
         let reply = async {
             let (path, params) = match runtime::read_parameters::<
                 SiloIdentityProviderListPath,
@@ -44854,6 +45171,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
+        runtime::metrics::observe(&SILO_IDENTITY_PROVIDER_LIST, reply.status(), started);
         ::std::result::Result::Ok(reply)
     }
     async fn local_idp_user_create(
@@ -44865,6 +45183,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
+        let started = ::std::time::Instant::now();
         let reply = async {
             let (path, _) = match runtime::read_parameters::<
                 LocalIdpUserCreatePath,
@@ -44895,6 +45214,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
+        runtime::metrics::observe(&LOCAL_IDP_USER_CREATE, reply.status(), started);
         ::std::result::Result::Ok(reply)
     }
     async fn local_idp_user_delete(
@@ -44905,6 +45225,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
+        let started = ::std::time::Instant::now();
         let reply = async {
             let (path, _) = match runtime::read_parameters::<
                 LocalIdpUserDeletePath,
@@ -44926,6 +45247,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
+        runtime::metrics::observe(&LOCAL_IDP_USER_DELETE, reply.status(), started);
         ::std::result::Result::Ok(reply)
     }
     async fn local_idp_user_set_password(
@@ -44937,6 +45259,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
+        let started = ::std::time::Instant::now();
         let reply = async {
             let (path, _) = match runtime::read_parameters::<
                 LocalIdpUserSetPasswordPath,
@@ -44968,6 +45291,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
+        runtime::metrics::observe(&LOCAL_IDP_USER_SET_PASSWORD, reply.status(), started);
         ::std::result::Result::Ok(reply)
     }
     async fn saml_identity_provider_create(
@@ -44979,6 +45303,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
+        let started = ::std::time::Instant::now();
         let reply = async {
             let (path, _) = match runtime::read_parameters::<
                 SamlIdentityProviderCreatePath,
@@ -45009,6 +45334,11 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
+        runtime::metrics::observe(
+            &SAML_IDENTITY_PROVIDER_CREATE,
+            reply.status(),
+            started,
+        );
         ::std::result::Result::Ok(reply)
     }
     async fn saml_identity_provider_view(
@@ -45019,6 +45349,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
+        let started = ::std::time::Instant::now();
         let reply = async {
             let (path, _) = match runtime::read_parameters::<
                 SamlIdentityProviderViewPath,
@@ -45040,6 +45371,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
+        runtime::metrics::observe(&SAML_IDENTITY_PROVIDER_VIEW, reply.status(), started);
         ::std::result::Result::Ok(reply)
     }
     async fn silo_policy_view(
@@ -45047,6 +45379,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
         _parameters: runtime::Parameters<SiloPolicyView>,
     ) -> ::std::result::Result<runtime::Reply<SiloPolicyView>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
+        let started = ::std::time::Instant::now();
         let reply = async {
             let (path, _) = match runtime::read_parameters::<
                 SiloPolicyViewPath,
@@ -45067,6 +45400,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
+        runtime::metrics::observe(&SILO_POLICY_VIEW, reply.status(), started);
         ::std::result::Result::Ok(reply)
     }
     async fn silo_policy_update(
@@ -45078,6 +45412,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
+        let started = ::std::time::Instant::now();
         let reply = async {
             let (path, _) = match runtime::read_parameters::<
                 SiloPolicyUpdatePath,
@@ -45108,6 +45443,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
+        runtime::metrics::observe(&SILO_POLICY_UPDATE, reply.status(), started);
         ::std::result::Result::Ok(reply)
     }
     async fn silo_users_list(
@@ -45115,6 +45451,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
         _parameters: runtime::Parameters<SiloUsersList>,
     ) -> ::std::result::Result<runtime::Reply<SiloUsersList>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
+        let started = ::std::time::Instant::now();
         let reply = async {
             let (path, params) = match runtime::read_parameters::<
                 SiloUsersListPath,
@@ -45136,6 +45473,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
+        runtime::metrics::observe(&SILO_USERS_LIST, reply.status(), started);
         ::std::result::Result::Ok(reply)
     }
     async fn silo_user_view(
@@ -45143,6 +45481,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
         _parameters: runtime::Parameters<SiloUserView>,
     ) -> ::std::result::Result<runtime::Reply<SiloUserView>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
+        let started = ::std::time::Instant::now();
         let reply = async {
             let (path, _) = match runtime::read_parameters::<
                 SiloUserViewPath,
@@ -45164,6 +45503,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
+        runtime::metrics::observe(&SILO_USER_VIEW, reply.status(), started);
         ::std::result::Result::Ok(reply)
     }
     async fn system_user_list(
@@ -45171,6 +45511,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
         _parameters: runtime::Parameters<SystemUserList>,
     ) -> ::std::result::Result<runtime::Reply<SystemUserList>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
+        let started = ::std::time::Instant::now();
         let reply = async {
             let (_, params) = match runtime::read_parameters::<
                 runtime::NoParameters,
@@ -45191,6 +45532,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
+        runtime::metrics::observe(&SYSTEM_USER_LIST, reply.status(), started);
         ::std::result::Result::Ok(reply)
     }
     async fn system_user_view(
@@ -45198,6 +45540,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
         _parameters: runtime::Parameters<SystemUserView>,
     ) -> ::std::result::Result<runtime::Reply<SystemUserView>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
+        let started = ::std::time::Instant::now();
         let reply = async {
             let (path, _) = match runtime::read_parameters::<
                 SystemUserViewPath,
@@ -45218,6 +45561,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
+        runtime::metrics::observe(&SYSTEM_USER_VIEW, reply.status(), started);
         ::std::result::Result::Ok(reply)
     }
     async fn timeseries_schema_get(
@@ -45228,6 +45572,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
+        let started = ::std::time::Instant::now();
         let reply = async {
             let (_, params) = match runtime::read_parameters::<
                 runtime::NoParameters,
@@ -45248,6 +45593,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
+        runtime::metrics::observe(&TIMESERIES_SCHEMA_GET, reply.status(), started);
         ::std::result::Result::Ok(reply)
     }
     async fn user_list(
@@ -45255,6 +45601,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
         _parameters: runtime::Parameters<UserList>,
     ) -> ::std::result::Result<runtime::Reply<UserList>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
+        let started = ::std::time::Instant::now();
         let reply = async {
             let (_, params) = match runtime::read_parameters::<
                 runtime::NoParameters,
@@ -45272,6 +45619,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
+        runtime::metrics::observe(&USER_LIST, reply.status(), started);
         ::std::result::Result::Ok(reply)
     }
     async fn disk_list_v1(
@@ -45279,6 +45627,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
         _parameters: runtime::Parameters<DiskListV1>,
     ) -> ::std::result::Result<runtime::Reply<DiskListV1>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
+        let started = ::std::time::Instant::now();
         let reply = async {
             let (_, params) = match runtime::read_parameters::<
                 runtime::NoParameters,
@@ -45296,6 +45645,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
+        runtime::metrics::observe(&DISK_LIST_V1, reply.status(), started);
         ::std::result::Result::Ok(reply)
     }
     async fn disk_create_v1(
@@ -45304,6 +45654,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
         body: runtime::RequestBody<DiskCreateV1>,
     ) -> ::std::result::Result<runtime::Reply<DiskCreateV1>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
+        let started = ::std::time::Instant::now();
         let reply = async {
             let (_, params) = match runtime::read_parameters::<
                 runtime::NoParameters,
@@ -45334,6 +45685,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
+        runtime::metrics::observe(&DISK_CREATE_V1, reply.status(), started);
         ::std::result::Result::Ok(reply)
     }
     async fn disk_view_v1(
@@ -45341,6 +45693,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
         _parameters: runtime::Parameters<DiskViewV1>,
     ) -> ::std::result::Result<runtime::Reply<DiskViewV1>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
+        let started = ::std::time::Instant::now();
         let reply = async {
             let (path, params) = match runtime::read_parameters::<
                 DiskViewV1Path,
@@ -45362,6 +45715,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
+        runtime::metrics::observe(&DISK_VIEW_V1, reply.status(), started);
         ::std::result::Result::Ok(reply)
     }
     async fn disk_delete_v1(
@@ -45369,6 +45723,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
         _parameters: runtime::Parameters<DiskDeleteV1>,
     ) -> ::std::result::Result<runtime::Reply<DiskDeleteV1>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
+        let started = ::std::time::Instant::now();
         let reply = async {
             let (path, params) = match runtime::read_parameters::<
                 DiskDeleteV1Path,
@@ -45390,6 +45745,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
+        runtime::metrics::observe(&DISK_DELETE_V1, reply.status(), started);
         ::std::result::Result::Ok(reply)
     }
     async fn instance_list_v1(
@@ -45397,6 +45753,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
         _parameters: runtime::Parameters<InstanceListV1>,
     ) -> ::std::result::Result<runtime::Reply<InstanceListV1>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
+        let started = ::std::time::Instant::now();
         let reply = async {
             let (_, params) = match runtime::read_parameters::<
                 runtime::NoParameters,
@@ -45417,6 +45774,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
+        runtime::metrics::observe(&INSTANCE_LIST_V1, reply.status(), started);
         ::std::result::Result::Ok(reply)
     }
     async fn instance_create_v1(
@@ -45428,6 +45786,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
+        let started = ::std::time::Instant::now();
         let reply = async {
             let (_, params) = match runtime::read_parameters::<
                 runtime::NoParameters,
@@ -45458,6 +45817,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
+        runtime::metrics::observe(&INSTANCE_CREATE_V1, reply.status(), started);
         ::std::result::Result::Ok(reply)
     }
     async fn instance_view_v1(
@@ -45465,6 +45825,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
         _parameters: runtime::Parameters<InstanceViewV1>,
     ) -> ::std::result::Result<runtime::Reply<InstanceViewV1>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
+        let started = ::std::time::Instant::now();
         let reply = async {
             let (path, params) = match runtime::read_parameters::<
                 InstanceViewV1Path,
@@ -45486,6 +45847,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
+        runtime::metrics::observe(&INSTANCE_VIEW_V1, reply.status(), started);
         ::std::result::Result::Ok(reply)
     }
     async fn instance_delete_v1(
@@ -45496,6 +45858,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
+        let started = ::std::time::Instant::now();
         let reply = async {
             let (path, params) = match runtime::read_parameters::<
                 InstanceDeleteV1Path,
@@ -45517,6 +45880,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
+        runtime::metrics::observe(&INSTANCE_DELETE_V1, reply.status(), started);
         ::std::result::Result::Ok(reply)
     }
     async fn instance_disk_list_v1(
@@ -45527,6 +45891,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
+        let started = ::std::time::Instant::now();
         let reply = async {
             let (path, params) = match runtime::read_parameters::<
                 InstanceDiskListV1Path,
@@ -45548,6 +45913,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
+        runtime::metrics::observe(&INSTANCE_DISK_LIST_V1, reply.status(), started);
         ::std::result::Result::Ok(reply)
     }
     async fn instance_disk_attach_v1(
@@ -45559,6 +45925,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
+        let started = ::std::time::Instant::now();
         let reply = async {
             let (path, params) = match runtime::read_parameters::<
                 InstanceDiskAttachV1Path,
@@ -45588,6 +45955,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
+        runtime::metrics::observe(&INSTANCE_DISK_ATTACH_V1, reply.status(), started);
         ::std::result::Result::Ok(reply)
     }
     async fn instance_disk_detach_v1(
@@ -45599,6 +45967,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
+        let started = ::std::time::Instant::now();
         let reply = async {
             let (path, params) = match runtime::read_parameters::<
                 InstanceDiskDetachV1Path,
@@ -45628,6 +45997,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
+        runtime::metrics::observe(&INSTANCE_DISK_DETACH_V1, reply.status(), started);
         ::std::result::Result::Ok(reply)
     }
     async fn instance_migrate_v1(
@@ -45639,6 +46009,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
+        let started = ::std::time::Instant::now();
         let reply = async {
             let (path, params) = match runtime::read_parameters::<
                 InstanceMigrateV1Path,
@@ -45670,6 +46041,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
+        runtime::metrics::observe(&INSTANCE_MIGRATE_V1, reply.status(), started);
         ::std::result::Result::Ok(reply)
     }
     async fn instance_reboot_v1(
@@ -45680,6 +46052,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
+        let started = ::std::time::Instant::now();
         let reply = async {
             let (path, params) = match runtime::read_parameters::<
                 InstanceRebootV1Path,
@@ -45701,6 +46074,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
+        runtime::metrics::observe(&INSTANCE_REBOOT_V1, reply.status(), started);
         ::std::result::Result::Ok(reply)
     }
     async fn instance_serial_console_v1(
@@ -45711,6 +46085,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
+        let started = ::std::time::Instant::now();
         let reply = async {
             let (path, params) = match runtime::read_parameters::<
                 InstanceSerialConsoleV1Path,
@@ -45732,6 +46107,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
+        runtime::metrics::observe(&INSTANCE_SERIAL_CONSOLE_V1, reply.status(), started);
         ::std::result::Result::Ok(reply)
     }
     async fn instance_serial_console_stream_v1(
@@ -45743,6 +46119,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
+        let started = ::std::time::Instant::now();
         let reply = async {
             let (path, params) = match runtime::read_parameters::<
                 InstanceSerialConsoleStreamV1Path,
@@ -45771,6 +46148,11 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
+        runtime::metrics::observe(
+            &INSTANCE_SERIAL_CONSOLE_STREAM_V1,
+            reply.status(),
+            started,
+        );
         ::std::result::Result::Ok(reply)
     }
     async fn instance_start_v1(
@@ -45781,6 +46163,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
+        let started = ::std::time::Instant::now();
         let reply = async {
             let (path, params) = match runtime::read_parameters::<
                 InstanceStartV1Path,
@@ -45802,6 +46185,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
+        runtime::metrics::observe(&INSTANCE_START_V1, reply.status(), started);
         ::std::result::Result::Ok(reply)
     }
     async fn instance_stop_v1(
@@ -45809,6 +46193,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
         _parameters: runtime::Parameters<InstanceStopV1>,
     ) -> ::std::result::Result<runtime::Reply<InstanceStopV1>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
+        let started = ::std::time::Instant::now();
         let reply = async {
             let (path, params) = match runtime::read_parameters::<
                 InstanceStopV1Path,
@@ -45830,6 +46215,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
+        runtime::metrics::observe(&INSTANCE_STOP_V1, reply.status(), started);
         ::std::result::Result::Ok(reply)
     }
     async fn organization_list_v1(
@@ -45840,6 +46226,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
+        let started = ::std::time::Instant::now();
         let reply = async {
             let (_, params) = match runtime::read_parameters::<
                 runtime::NoParameters,
@@ -45860,6 +46247,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
+        runtime::metrics::observe(&ORGANIZATION_LIST_V1, reply.status(), started);
         ::std::result::Result::Ok(reply)
     }
     async fn organization_create_v1(
@@ -45870,6 +46258,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
+        let started = ::std::time::Instant::now();
         let reply = async {
             let body = match body
                 .decode::<types::OrganizationCreate>()
@@ -45889,6 +46278,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
+        runtime::metrics::observe(&ORGANIZATION_CREATE_V1, reply.status(), started);
         ::std::result::Result::Ok(reply)
     }
     async fn organization_view_v1(
@@ -45899,6 +46289,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
+        let started = ::std::time::Instant::now();
         let reply = async {
             let (path, _) = match runtime::read_parameters::<
                 OrganizationViewV1Path,
@@ -45919,6 +46310,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
+        runtime::metrics::observe(&ORGANIZATION_VIEW_V1, reply.status(), started);
         ::std::result::Result::Ok(reply)
     }
     async fn organization_update_v1(
@@ -45930,6 +46322,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
+        let started = ::std::time::Instant::now();
         let reply = async {
             let (path, _) = match runtime::read_parameters::<
                 OrganizationUpdateV1Path,
@@ -45960,6 +46353,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
+        runtime::metrics::observe(&ORGANIZATION_UPDATE_V1, reply.status(), started);
         ::std::result::Result::Ok(reply)
     }
     async fn organization_delete_v1(
@@ -45970,6 +46364,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
+        let started = ::std::time::Instant::now();
         let reply = async {
             let (path, _) = match runtime::read_parameters::<
                 OrganizationDeleteV1Path,
@@ -45990,6 +46385,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
+        runtime::metrics::observe(&ORGANIZATION_DELETE_V1, reply.status(), started);
         ::std::result::Result::Ok(reply)
     }
     async fn organization_policy_view_v1(
@@ -46000,6 +46396,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
+        let started = ::std::time::Instant::now();
         let reply = async {
             let (path, _) = match runtime::read_parameters::<
                 OrganizationPolicyViewV1Path,
@@ -46020,6 +46417,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
+        runtime::metrics::observe(&ORGANIZATION_POLICY_VIEW_V1, reply.status(), started);
         ::std::result::Result::Ok(reply)
     }
     async fn organization_policy_update_v1(
@@ -46031,6 +46429,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
+        let started = ::std::time::Instant::now();
         let reply = async {
             let (path, _) = match runtime::read_parameters::<
                 OrganizationPolicyUpdateV1Path,
@@ -46061,6 +46460,11 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
+        runtime::metrics::observe(
+            &ORGANIZATION_POLICY_UPDATE_V1,
+            reply.status(),
+            started,
+        );
         ::std::result::Result::Ok(reply)
     }
     async fn project_list_v1(
@@ -46068,6 +46472,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
         _parameters: runtime::Parameters<ProjectListV1>,
     ) -> ::std::result::Result<runtime::Reply<ProjectListV1>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
+        let started = ::std::time::Instant::now();
         let reply = async {
             let (_, params) = match runtime::read_parameters::<
                 runtime::NoParameters,
@@ -46088,6 +46493,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
+        runtime::metrics::observe(&PROJECT_LIST_V1, reply.status(), started);
         ::std::result::Result::Ok(reply)
     }
     async fn project_create_v1(
@@ -46099,6 +46505,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
+        let started = ::std::time::Instant::now();
         let reply = async {
             let (_, params) = match runtime::read_parameters::<
                 runtime::NoParameters,
@@ -46129,6 +46536,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
+        runtime::metrics::observe(&PROJECT_CREATE_V1, reply.status(), started);
         ::std::result::Result::Ok(reply)
     }
     async fn project_view_v1(
@@ -46136,6 +46544,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
         _parameters: runtime::Parameters<ProjectViewV1>,
     ) -> ::std::result::Result<runtime::Reply<ProjectViewV1>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
+        let started = ::std::time::Instant::now();
         let reply = async {
             let (path, params) = match runtime::read_parameters::<
                 ProjectViewV1Path,
@@ -46157,6 +46566,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
+        runtime::metrics::observe(&PROJECT_VIEW_V1, reply.status(), started);
         ::std::result::Result::Ok(reply)
     }
     async fn project_update_v1(
@@ -46168,6 +46578,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
+        let started = ::std::time::Instant::now();
         let reply = async {
             let (path, params) = match runtime::read_parameters::<
                 ProjectUpdateV1Path,
@@ -46199,6 +46610,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
+        runtime::metrics::observe(&PROJECT_UPDATE_V1, reply.status(), started);
         ::std::result::Result::Ok(reply)
     }
     async fn project_delete_v1(
@@ -46209,6 +46621,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
+        let started = ::std::time::Instant::now();
         let reply = async {
             let (path, params) = match runtime::read_parameters::<
                 ProjectDeleteV1Path,
@@ -46230,6 +46643,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
+        runtime::metrics::observe(&PROJECT_DELETE_V1, reply.status(), started);
         ::std::result::Result::Ok(reply)
     }
     async fn project_policy_view_v1(
@@ -46240,6 +46654,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
+        let started = ::std::time::Instant::now();
         let reply = async {
             let (path, params) = match runtime::read_parameters::<
                 ProjectPolicyViewV1Path,
@@ -46261,6 +46676,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
+        runtime::metrics::observe(&PROJECT_POLICY_VIEW_V1, reply.status(), started);
         ::std::result::Result::Ok(reply)
     }
     async fn project_policy_update_v1(
@@ -46272,6 +46688,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
+        let started = ::std::time::Instant::now();
         let reply = async {
             let (path, params) = match runtime::read_parameters::<
                 ProjectPolicyUpdateV1Path,
@@ -46303,6 +46720,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
+        runtime::metrics::observe(&PROJECT_POLICY_UPDATE_V1, reply.status(), started);
         ::std::result::Result::Ok(reply)
     }
     async fn system_component_version_list(
@@ -46313,6 +46731,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
+        let started = ::std::time::Instant::now();
         let reply = async {
             let (_, params) = match runtime::read_parameters::<
                 runtime::NoParameters,
@@ -46333,6 +46752,11 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
+        runtime::metrics::observe(
+            &SYSTEM_COMPONENT_VERSION_LIST,
+            reply.status(),
+            started,
+        );
         ::std::result::Result::Ok(reply)
     }
     async fn update_deployments_list(
@@ -46343,6 +46767,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
+        let started = ::std::time::Instant::now();
         let reply = async {
             let (_, params) = match runtime::read_parameters::<
                 runtime::NoParameters,
@@ -46363,6 +46788,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
+        runtime::metrics::observe(&UPDATE_DEPLOYMENTS_LIST, reply.status(), started);
         ::std::result::Result::Ok(reply)
     }
     async fn update_deployment_view(
@@ -46373,6 +46799,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
+        let started = ::std::time::Instant::now();
         let reply = async {
             let (path, _) = match runtime::read_parameters::<
                 UpdateDeploymentViewPath,
@@ -46393,6 +46820,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
+        runtime::metrics::observe(&UPDATE_DEPLOYMENT_VIEW, reply.status(), started);
         ::std::result::Result::Ok(reply)
     }
     async fn system_update_refresh(
@@ -46402,6 +46830,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
+        let started = ::std::time::Instant::now();
         let reply = async {
             #[allow(deprecated)]
             let response = <H as OxideRegionApiHandlers>::system_update_refresh(handlers)
@@ -46409,6 +46838,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
+        runtime::metrics::observe(&SYSTEM_UPDATE_REFRESH, reply.status(), started);
         ::std::result::Result::Ok(reply)
     }
     async fn system_update_start(
@@ -46419,6 +46849,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
+        let started = ::std::time::Instant::now();
         let reply = async {
             let body = match body
                 .decode::<types::SystemUpdateStart>()
@@ -46438,6 +46869,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
+        runtime::metrics::observe(&SYSTEM_UPDATE_START, reply.status(), started);
         ::std::result::Result::Ok(reply)
     }
     async fn system_update_stop(
@@ -46447,6 +46879,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
+        let started = ::std::time::Instant::now();
         let reply = async {
             #[allow(deprecated)]
             let response = <H as OxideRegionApiHandlers>::system_update_stop(handlers)
@@ -46454,6 +46887,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
+        runtime::metrics::observe(&SYSTEM_UPDATE_STOP, reply.status(), started);
         ::std::result::Result::Ok(reply)
     }
     async fn system_update_list(
@@ -46464,6 +46898,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
+        let started = ::std::time::Instant::now();
         let reply = async {
             let (_, params) = match runtime::read_parameters::<
                 runtime::NoParameters,
@@ -46484,6 +46919,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
+        runtime::metrics::observe(&SYSTEM_UPDATE_LIST, reply.status(), started);
         ::std::result::Result::Ok(reply)
     }
     async fn system_update_view(
@@ -46494,6 +46930,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
+        let started = ::std::time::Instant::now();
         let reply = async {
             let (path, _) = match runtime::read_parameters::<
                 SystemUpdateViewPath,
@@ -46514,6 +46951,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
+        runtime::metrics::observe(&SYSTEM_UPDATE_VIEW, reply.status(), started);
         ::std::result::Result::Ok(reply)
     }
     async fn system_update_components_list(
@@ -46524,6 +46962,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
+        let started = ::std::time::Instant::now();
         let reply = async {
             let (path, _) = match runtime::read_parameters::<
                 SystemUpdateComponentsListPath,
@@ -46544,18 +46983,25 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
+        runtime::metrics::observe(
+            &SYSTEM_UPDATE_COMPONENTS_LIST,
+            reply.status(),
+            started,
+        );
         ::std::result::Result::Ok(reply)
     }
     async fn system_version(
         rqctx: ::dropshot::RequestContext<Self::Context>,
     ) -> ::std::result::Result<runtime::Reply<SystemVersion>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
+        let started = ::std::time::Instant::now();
         let reply = async {
             #[allow(deprecated)]
             let response = <H as OxideRegionApiHandlers>::system_version(handlers).await;
             response.into_http()
         }
             .await;
+        runtime::metrics::observe(&SYSTEM_VERSION, reply.status(), started);
         ::std::result::Result::Ok(reply)
     }
     async fn openapi_document(
@@ -46571,14 +47017,14 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
         ::std::result::Result::Ok(::dropshot::HttpResponseOk(DOCUMENT.clone()))
     }
 }
-/// The dropshot API description of a server of this version alone,
-/// built on `H`: see [`register_endpoints`].
+///The dropshot API description of a server of this version alone, built on `H`: see [`register_endpoints`], and the request metrics at `GET /metrics` ([`runtime::metrics`]).
 pub fn api_description<H: OxideRegionApiHandlers>() -> ::std::result::Result<
     ::dropshot::ApiDescription<H>,
     runtime::ApiDescriptionError,
 > {
     let mut api = ::dropshot::ApiDescription::new();
     register_endpoints(&mut api, ::dropshot::ApiEndpointVersions::all)?;
+    runtime::metrics::register_endpoint(&mut api)?;
     ::std::result::Result::Ok(api)
 }
 /// The versions this major answers for in a server that serves
@@ -52909,7 +53355,9 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                     .visible(false),
             );
     }
-    runtime::register_routed(api, endpoints)
+    runtime::register_routed(api, endpoints)?;
+    runtime::metrics::declare(OPERATIONS);
+    ::std::result::Result::Ok(())
 }
 /// The API description without an implementation, for generating
 /// the OpenAPI document dropshot sees.

@@ -191,6 +191,7 @@ impl<H: ParameterOverrideTestHandlers> ParameterOverrideTestApi for StrictServer
         _parameters: runtime::Parameters<KeyGet>,
     ) -> ::std::result::Result<runtime::Reply<KeyGet>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
+        let started = ::std::time::Instant::now();
         let reply = async {
             let (_, params) = match runtime::read_parameters::<
                 runtime::NoParameters,
@@ -211,6 +212,7 @@ impl<H: ParameterOverrideTestHandlers> ParameterOverrideTestApi for StrictServer
             response.into_http()
         }
             .await;
+        runtime::metrics::observe(&KEY_GET, reply.status(), started);
         ::std::result::Result::Ok(reply)
     }
     async fn openapi_document(
@@ -226,14 +228,14 @@ impl<H: ParameterOverrideTestHandlers> ParameterOverrideTestApi for StrictServer
         ::std::result::Result::Ok(::dropshot::HttpResponseOk(DOCUMENT.clone()))
     }
 }
-/// The dropshot API description of a server of this version alone,
-/// built on `H`: see [`register_endpoints`].
+///The dropshot API description of a server of this version alone, built on `H`: see [`register_endpoints`], and the request metrics at `GET /metrics` ([`runtime::metrics`]).
 pub fn api_description<H: ParameterOverrideTestHandlers>() -> ::std::result::Result<
     ::dropshot::ApiDescription<H>,
     runtime::ApiDescriptionError,
 > {
     let mut api = ::dropshot::ApiDescription::new();
     register_endpoints(&mut api, ::dropshot::ApiEndpointVersions::all)?;
+    runtime::metrics::register_endpoint(&mut api)?;
     ::std::result::Result::Ok(api)
 }
 /// The versions this major answers for in a server that serves
@@ -326,7 +328,9 @@ pub fn register_endpoints<H: ParameterOverrideTestHandlers>(
                     .visible(false),
             );
     }
-    runtime::register_routed(api, endpoints)
+    runtime::register_routed(api, endpoints)?;
+    runtime::metrics::declare(OPERATIONS);
+    ::std::result::Result::Ok(())
 }
 /// The API description without an implementation, for generating
 /// the OpenAPI document dropshot sees.

@@ -1644,6 +1644,7 @@ impl<H: OxidePropolisServerApiHandlers> OxidePropolisServerApiApi for StrictServ
         rqctx: ::dropshot::RequestContext<Self::Context>,
     ) -> ::std::result::Result<runtime::Reply<InstanceGet>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
+        let started = ::std::time::Instant::now();
         let reply = async {
             #[allow(deprecated)]
             let response = <H as OxidePropolisServerApiHandlers>::instance_get(handlers)
@@ -1651,6 +1652,7 @@ impl<H: OxidePropolisServerApiHandlers> OxidePropolisServerApiApi for StrictServ
             response.into_http()
         }
             .await;
+        runtime::metrics::observe(&INSTANCE_GET, reply.status(), started);
         ::std::result::Result::Ok(reply)
     }
     async fn instance_ensure(
@@ -1658,6 +1660,7 @@ impl<H: OxidePropolisServerApiHandlers> OxidePropolisServerApiApi for StrictServ
         body: runtime::RequestBody<InstanceEnsure>,
     ) -> ::std::result::Result<runtime::Reply<InstanceEnsure>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
+        let started = ::std::time::Instant::now();
         let reply = async {
             let body = match body
                 .decode::<types::InstanceEnsureRequest>()
@@ -1677,6 +1680,7 @@ impl<H: OxidePropolisServerApiHandlers> OxidePropolisServerApiApi for StrictServ
             response.into_http()
         }
             .await;
+        runtime::metrics::observe(&INSTANCE_ENSURE, reply.status(), started);
         ::std::result::Result::Ok(reply)
     }
     async fn instance_issue_crucible_snapshot_request(
@@ -1687,6 +1691,7 @@ impl<H: OxidePropolisServerApiHandlers> OxidePropolisServerApiApi for StrictServ
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
+        let started = ::std::time::Instant::now();
         let reply = async {
             let (path, _) = match runtime::read_parameters::<
                 InstanceIssueCrucibleSnapshotRequestPath,
@@ -1708,6 +1713,11 @@ impl<H: OxidePropolisServerApiHandlers> OxidePropolisServerApiApi for StrictServ
             response.into_http()
         }
             .await;
+        runtime::metrics::observe(
+            &INSTANCE_ISSUE_CRUCIBLE_SNAPSHOT_REQUEST,
+            reply.status(),
+            started,
+        );
         ::std::result::Result::Ok(reply)
     }
     async fn instance_migrate_status(
@@ -1718,6 +1728,7 @@ impl<H: OxidePropolisServerApiHandlers> OxidePropolisServerApiApi for StrictServ
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
+        let started = ::std::time::Instant::now();
         let reply = async {
             let body = match body
                 .decode::<types::InstanceMigrateStatusRequest>()
@@ -1737,6 +1748,7 @@ impl<H: OxidePropolisServerApiHandlers> OxidePropolisServerApiApi for StrictServ
             response.into_http()
         }
             .await;
+        runtime::metrics::observe(&INSTANCE_MIGRATE_STATUS, reply.status(), started);
         ::std::result::Result::Ok(reply)
     }
     async fn instance_serial(
@@ -1744,6 +1756,7 @@ impl<H: OxidePropolisServerApiHandlers> OxidePropolisServerApiApi for StrictServ
         handshake: runtime::Handshake,
     ) -> ::std::result::Result<runtime::Reply<InstanceSerial>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
+        let started = ::std::time::Instant::now();
         let reply = async {
             let upgrade = match handshake.upgrade() {
                 ::std::result::Result::Ok(upgrade) => upgrade,
@@ -1760,6 +1773,7 @@ impl<H: OxidePropolisServerApiHandlers> OxidePropolisServerApiApi for StrictServ
             response.into_http()
         }
             .await;
+        runtime::metrics::observe(&INSTANCE_SERIAL, reply.status(), started);
         ::std::result::Result::Ok(reply)
     }
     async fn instance_state_put(
@@ -1770,6 +1784,7 @@ impl<H: OxidePropolisServerApiHandlers> OxidePropolisServerApiApi for StrictServ
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
+        let started = ::std::time::Instant::now();
         let reply = async {
             let body = match body
                 .decode::<types::InstanceStateRequested>()
@@ -1789,6 +1804,7 @@ impl<H: OxidePropolisServerApiHandlers> OxidePropolisServerApiApi for StrictServ
             response.into_http()
         }
             .await;
+        runtime::metrics::observe(&INSTANCE_STATE_PUT, reply.status(), started);
         ::std::result::Result::Ok(reply)
     }
     async fn instance_state_monitor(
@@ -1799,6 +1815,7 @@ impl<H: OxidePropolisServerApiHandlers> OxidePropolisServerApiApi for StrictServ
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
+        let started = ::std::time::Instant::now();
         let reply = async {
             let body = match body
                 .decode::<types::InstanceStateMonitorRequest>()
@@ -1818,6 +1835,7 @@ impl<H: OxidePropolisServerApiHandlers> OxidePropolisServerApiApi for StrictServ
             response.into_http()
         }
             .await;
+        runtime::metrics::observe(&INSTANCE_STATE_MONITOR, reply.status(), started);
         ::std::result::Result::Ok(reply)
     }
     async fn openapi_document(
@@ -1833,14 +1851,14 @@ impl<H: OxidePropolisServerApiHandlers> OxidePropolisServerApiApi for StrictServ
         ::std::result::Result::Ok(::dropshot::HttpResponseOk(DOCUMENT.clone()))
     }
 }
-/// The dropshot API description of a server of this version alone,
-/// built on `H`: see [`register_endpoints`].
+///The dropshot API description of a server of this version alone, built on `H`: see [`register_endpoints`], and the request metrics at `GET /metrics` ([`runtime::metrics`]).
 pub fn api_description<H: OxidePropolisServerApiHandlers>() -> ::std::result::Result<
     ::dropshot::ApiDescription<H>,
     runtime::ApiDescriptionError,
 > {
     let mut api = ::dropshot::ApiDescription::new();
     register_endpoints(&mut api, ::dropshot::ApiEndpointVersions::all)?;
+    runtime::metrics::register_endpoint(&mut api)?;
     ::std::result::Result::Ok(api)
 }
 /// The versions this major answers for in a server that serves
@@ -2122,7 +2140,9 @@ pub fn register_endpoints<H: OxidePropolisServerApiHandlers>(
                     .visible(false),
             );
     }
-    runtime::register_routed(api, endpoints)
+    runtime::register_routed(api, endpoints)?;
+    runtime::metrics::declare(OPERATIONS);
+    ::std::result::Result::Ok(())
 }
 /// The API description without an implementation, for generating
 /// the OpenAPI document dropshot sees.

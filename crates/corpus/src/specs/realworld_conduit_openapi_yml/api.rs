@@ -3191,6 +3191,7 @@ impl<H: RealWorldConduitApiHandlers> RealWorldConduitApiApi for StrictServer<H> 
         body: runtime::RequestBody<Login>,
     ) -> ::std::result::Result<runtime::Reply<Login>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
+        let started = ::std::time::Instant::now();
         let reply = async {
             let body = match body
                 .decode::<types::LoginRequestBody>()
@@ -3207,6 +3208,7 @@ impl<H: RealWorldConduitApiHandlers> RealWorldConduitApiApi for StrictServer<H> 
             response.into_http()
         }
             .await;
+        runtime::metrics::observe(&LOGIN, reply.status(), started);
         ::std::result::Result::Ok(reply)
     }
     async fn create_user(
@@ -3214,6 +3216,7 @@ impl<H: RealWorldConduitApiHandlers> RealWorldConduitApiApi for StrictServer<H> 
         body: runtime::RequestBody<CreateUser>,
     ) -> ::std::result::Result<runtime::Reply<CreateUser>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
+        let started = ::std::time::Instant::now();
         let reply = async {
             let body = match body
                 .decode::<types::CreateUserRequestBody>()
@@ -3233,12 +3236,14 @@ impl<H: RealWorldConduitApiHandlers> RealWorldConduitApiApi for StrictServer<H> 
             response.into_http()
         }
             .await;
+        runtime::metrics::observe(&CREATE_USER, reply.status(), started);
         ::std::result::Result::Ok(reply)
     }
     async fn get_current_user(
         rqctx: ::dropshot::RequestContext<Self::Context>,
     ) -> ::std::result::Result<runtime::Reply<GetCurrentUser>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
+        let started = ::std::time::Instant::now();
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -3259,6 +3264,7 @@ impl<H: RealWorldConduitApiHandlers> RealWorldConduitApiApi for StrictServer<H> 
             response.into_http()
         }
             .await;
+        runtime::metrics::observe(&GET_CURRENT_USER, reply.status(), started);
         ::std::result::Result::Ok(reply)
     }
     async fn update_current_user(
@@ -3269,6 +3275,7 @@ impl<H: RealWorldConduitApiHandlers> RealWorldConduitApiApi for StrictServer<H> 
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
+        let started = ::std::time::Instant::now();
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -3299,6 +3306,7 @@ impl<H: RealWorldConduitApiHandlers> RealWorldConduitApiApi for StrictServer<H> 
             response.into_http()
         }
             .await;
+        runtime::metrics::observe(&UPDATE_CURRENT_USER, reply.status(), started);
         ::std::result::Result::Ok(reply)
     }
     async fn get_profile_by_username(
@@ -3309,6 +3317,7 @@ impl<H: RealWorldConduitApiHandlers> RealWorldConduitApiApi for StrictServer<H> 
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
+        let started = ::std::time::Instant::now();
         let reply = async {
             let (path, _) = match runtime::read_parameters::<
                 GetProfileByUsernamePath,
@@ -3329,6 +3338,7 @@ impl<H: RealWorldConduitApiHandlers> RealWorldConduitApiApi for StrictServer<H> 
             response.into_http()
         }
             .await;
+        runtime::metrics::observe(&GET_PROFILE_BY_USERNAME, reply.status(), started);
         ::std::result::Result::Ok(reply)
     }
     async fn follow_user_by_username(
@@ -3339,6 +3349,7 @@ impl<H: RealWorldConduitApiHandlers> RealWorldConduitApiApi for StrictServer<H> 
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
+        let started = ::std::time::Instant::now();
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -3370,6 +3381,7 @@ impl<H: RealWorldConduitApiHandlers> RealWorldConduitApiApi for StrictServer<H> 
             response.into_http()
         }
             .await;
+        runtime::metrics::observe(&FOLLOW_USER_BY_USERNAME, reply.status(), started);
         ::std::result::Result::Ok(reply)
     }
     async fn unfollow_user_by_username(
@@ -3380,6 +3392,7 @@ impl<H: RealWorldConduitApiHandlers> RealWorldConduitApiApi for StrictServer<H> 
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
+        let started = ::std::time::Instant::now();
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -3411,6 +3424,7 @@ impl<H: RealWorldConduitApiHandlers> RealWorldConduitApiApi for StrictServer<H> 
             response.into_http()
         }
             .await;
+        runtime::metrics::observe(&UNFOLLOW_USER_BY_USERNAME, reply.status(), started);
         ::std::result::Result::Ok(reply)
     }
     async fn get_articles(
@@ -3418,6 +3432,7 @@ impl<H: RealWorldConduitApiHandlers> RealWorldConduitApiApi for StrictServer<H> 
         _parameters: runtime::Parameters<GetArticles>,
     ) -> ::std::result::Result<runtime::Reply<GetArticles>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
+        let started = ::std::time::Instant::now();
         let reply = async {
             let (_, params) = match runtime::read_parameters::<
                 runtime::NoParameters,
@@ -3438,6 +3453,7 @@ impl<H: RealWorldConduitApiHandlers> RealWorldConduitApiApi for StrictServer<H> 
             response.into_http()
         }
             .await;
+        runtime::metrics::observe(&GET_ARTICLES, reply.status(), started);
         ::std::result::Result::Ok(reply)
     }
     async fn create_article(
@@ -3445,6 +3461,7 @@ impl<H: RealWorldConduitApiHandlers> RealWorldConduitApiApi for StrictServer<H> 
         body: runtime::RequestBody<CreateArticle>,
     ) -> ::std::result::Result<runtime::Reply<CreateArticle>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
+        let started = ::std::time::Instant::now();
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -3475,6 +3492,7 @@ impl<H: RealWorldConduitApiHandlers> RealWorldConduitApiApi for StrictServer<H> 
             response.into_http()
         }
             .await;
+        runtime::metrics::observe(&CREATE_ARTICLE, reply.status(), started);
         ::std::result::Result::Ok(reply)
     }
     async fn get_article(
@@ -3482,6 +3500,7 @@ impl<H: RealWorldConduitApiHandlers> RealWorldConduitApiApi for StrictServer<H> 
         _parameters: runtime::Parameters<GetArticle>,
     ) -> ::std::result::Result<runtime::Reply<GetArticle>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
+        let started = ::std::time::Instant::now();
         let reply = async {
             let (path, _) = match runtime::read_parameters::<
                 GetArticlePath,
@@ -3502,6 +3521,7 @@ impl<H: RealWorldConduitApiHandlers> RealWorldConduitApiApi for StrictServer<H> 
             response.into_http()
         }
             .await;
+        runtime::metrics::observe(&GET_ARTICLE, reply.status(), started);
         ::std::result::Result::Ok(reply)
     }
     async fn update_article(
@@ -3510,6 +3530,7 @@ impl<H: RealWorldConduitApiHandlers> RealWorldConduitApiApi for StrictServer<H> 
         body: runtime::RequestBody<UpdateArticle>,
     ) -> ::std::result::Result<runtime::Reply<UpdateArticle>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
+        let started = ::std::time::Instant::now();
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -3551,6 +3572,7 @@ impl<H: RealWorldConduitApiHandlers> RealWorldConduitApiApi for StrictServer<H> 
             response.into_http()
         }
             .await;
+        runtime::metrics::observe(&UPDATE_ARTICLE, reply.status(), started);
         ::std::result::Result::Ok(reply)
     }
     async fn delete_article(
@@ -3558,6 +3580,7 @@ impl<H: RealWorldConduitApiHandlers> RealWorldConduitApiApi for StrictServer<H> 
         _parameters: runtime::Parameters<DeleteArticle>,
     ) -> ::std::result::Result<runtime::Reply<DeleteArticle>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
+        let started = ::std::time::Instant::now();
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -3589,6 +3612,7 @@ impl<H: RealWorldConduitApiHandlers> RealWorldConduitApiApi for StrictServer<H> 
             response.into_http()
         }
             .await;
+        runtime::metrics::observe(&DELETE_ARTICLE, reply.status(), started);
         ::std::result::Result::Ok(reply)
     }
     async fn get_article_comments(
@@ -3599,6 +3623,7 @@ impl<H: RealWorldConduitApiHandlers> RealWorldConduitApiApi for StrictServer<H> 
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
+        let started = ::std::time::Instant::now();
         let reply = async {
             let (path, _) = match runtime::read_parameters::<
                 GetArticleCommentsPath,
@@ -3619,6 +3644,7 @@ impl<H: RealWorldConduitApiHandlers> RealWorldConduitApiApi for StrictServer<H> 
             response.into_http()
         }
             .await;
+        runtime::metrics::observe(&GET_ARTICLE_COMMENTS, reply.status(), started);
         ::std::result::Result::Ok(reply)
     }
     async fn create_article_comment(
@@ -3630,6 +3656,7 @@ impl<H: RealWorldConduitApiHandlers> RealWorldConduitApiApi for StrictServer<H> 
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
+        let started = ::std::time::Instant::now();
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -3671,6 +3698,7 @@ impl<H: RealWorldConduitApiHandlers> RealWorldConduitApiApi for StrictServer<H> 
             response.into_http()
         }
             .await;
+        runtime::metrics::observe(&CREATE_ARTICLE_COMMENT, reply.status(), started);
         ::std::result::Result::Ok(reply)
     }
     async fn delete_article_comment(
@@ -3681,6 +3709,7 @@ impl<H: RealWorldConduitApiHandlers> RealWorldConduitApiApi for StrictServer<H> 
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
+        let started = ::std::time::Instant::now();
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -3713,6 +3742,7 @@ impl<H: RealWorldConduitApiHandlers> RealWorldConduitApiApi for StrictServer<H> 
             response.into_http()
         }
             .await;
+        runtime::metrics::observe(&DELETE_ARTICLE_COMMENT, reply.status(), started);
         ::std::result::Result::Ok(reply)
     }
     async fn create_article_favorite(
@@ -3723,6 +3753,7 @@ impl<H: RealWorldConduitApiHandlers> RealWorldConduitApiApi for StrictServer<H> 
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
+        let started = ::std::time::Instant::now();
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -3754,6 +3785,7 @@ impl<H: RealWorldConduitApiHandlers> RealWorldConduitApiApi for StrictServer<H> 
             response.into_http()
         }
             .await;
+        runtime::metrics::observe(&CREATE_ARTICLE_FAVORITE, reply.status(), started);
         ::std::result::Result::Ok(reply)
     }
     async fn delete_article_favorite(
@@ -3764,6 +3796,7 @@ impl<H: RealWorldConduitApiHandlers> RealWorldConduitApiApi for StrictServer<H> 
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
+        let started = ::std::time::Instant::now();
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -3795,18 +3828,21 @@ impl<H: RealWorldConduitApiHandlers> RealWorldConduitApiApi for StrictServer<H> 
             response.into_http()
         }
             .await;
+        runtime::metrics::observe(&DELETE_ARTICLE_FAVORITE, reply.status(), started);
         ::std::result::Result::Ok(reply)
     }
     async fn get_tags(
         rqctx: ::dropshot::RequestContext<Self::Context>,
     ) -> ::std::result::Result<runtime::Reply<GetTags>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
+        let started = ::std::time::Instant::now();
         let reply = async {
             #[allow(deprecated)]
             let response = <H as RealWorldConduitApiHandlers>::get_tags(handlers).await;
             response.into_http()
         }
             .await;
+        runtime::metrics::observe(&GET_TAGS, reply.status(), started);
         ::std::result::Result::Ok(reply)
     }
     async fn openapi_document(
@@ -3833,6 +3869,7 @@ impl<H: RealWorldConduitApiHandlers> StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
+        let started = ::std::time::Instant::now();
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -3864,17 +3901,18 @@ impl<H: RealWorldConduitApiHandlers> StrictServer<H> {
             response.into_http()
         }
             .await;
+        runtime::metrics::observe(&GET_ARTICLES_FEED, reply.status(), started);
         ::std::result::Result::Ok(reply)
     }
 }
-/// The dropshot API description of a server of this version alone,
-/// built on `H`: see [`register_endpoints`].
+///The dropshot API description of a server of this version alone, built on `H`: see [`register_endpoints`], and the request metrics at `GET /metrics` ([`runtime::metrics`]).
 pub fn api_description<H: RealWorldConduitApiHandlers>() -> ::std::result::Result<
     ::dropshot::ApiDescription<H>,
     runtime::ApiDescriptionError,
 > {
     let mut api = ::dropshot::ApiDescription::new();
     register_endpoints(&mut api, ::dropshot::ApiEndpointVersions::all)?;
+    runtime::metrics::register_endpoint(&mut api)?;
     ::std::result::Result::Ok(api)
 }
 /// The versions this major answers for in a server that serves
@@ -4509,7 +4547,9 @@ pub fn register_endpoints<H: RealWorldConduitApiHandlers>(
                     .visible(false),
             );
     }
-    runtime::register_routed(api, endpoints)
+    runtime::register_routed(api, endpoints)?;
+    runtime::metrics::declare(OPERATIONS);
+    ::std::result::Result::Ok(())
 }
 /// The API description without an implementation, for generating
 /// the OpenAPI document dropshot sees.

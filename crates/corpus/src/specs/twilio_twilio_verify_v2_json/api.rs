@@ -29820,6 +29820,7 @@ impl<H: TwilioVerifyHandlers> TwilioVerifyApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
+        let started = ::std::time::Instant::now();
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -29858,6 +29859,7 @@ impl<H: TwilioVerifyHandlers> TwilioVerifyApi for StrictServer<H> {
             response.into_http()
         }
             .await;
+        runtime::metrics::observe(&CREATE_ACCESS_TOKEN, reply.status(), started);
         ::std::result::Result::Ok(reply)
     }
     async fn fetch_access_token(
@@ -29868,6 +29870,7 @@ impl<H: TwilioVerifyHandlers> TwilioVerifyApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
+        let started = ::std::time::Instant::now();
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -29900,6 +29903,7 @@ impl<H: TwilioVerifyHandlers> TwilioVerifyApi for StrictServer<H> {
             response.into_http()
         }
             .await;
+        runtime::metrics::observe(&FETCH_ACCESS_TOKEN, reply.status(), started);
         ::std::result::Result::Ok(reply)
     }
     async fn list_bucket(
@@ -29907,6 +29911,7 @@ impl<H: TwilioVerifyHandlers> TwilioVerifyApi for StrictServer<H> {
         _parameters: runtime::Parameters<ListBucket>,
     ) -> ::std::result::Result<runtime::Reply<ListBucket>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
+        let started = ::std::time::Instant::now();
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -29940,6 +29945,7 @@ impl<H: TwilioVerifyHandlers> TwilioVerifyApi for StrictServer<H> {
             response.into_http()
         }
             .await;
+        runtime::metrics::observe(&LIST_BUCKET, reply.status(), started);
         ::std::result::Result::Ok(reply)
     }
     async fn create_bucket(
@@ -29948,6 +29954,7 @@ impl<H: TwilioVerifyHandlers> TwilioVerifyApi for StrictServer<H> {
         body: runtime::RequestBody<CreateBucket>,
     ) -> ::std::result::Result<runtime::Reply<CreateBucket>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
+        let started = ::std::time::Instant::now();
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -29987,6 +29994,7 @@ impl<H: TwilioVerifyHandlers> TwilioVerifyApi for StrictServer<H> {
             response.into_http()
         }
             .await;
+        runtime::metrics::observe(&CREATE_BUCKET, reply.status(), started);
         ::std::result::Result::Ok(reply)
     }
     async fn fetch_bucket(
@@ -29994,6 +30002,7 @@ impl<H: TwilioVerifyHandlers> TwilioVerifyApi for StrictServer<H> {
         _parameters: runtime::Parameters<FetchBucket>,
     ) -> ::std::result::Result<runtime::Reply<FetchBucket>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
+        let started = ::std::time::Instant::now();
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -30027,6 +30036,7 @@ impl<H: TwilioVerifyHandlers> TwilioVerifyApi for StrictServer<H> {
             response.into_http()
         }
             .await;
+        runtime::metrics::observe(&FETCH_BUCKET, reply.status(), started);
         ::std::result::Result::Ok(reply)
     }
     async fn update_bucket(
@@ -30035,6 +30045,7 @@ impl<H: TwilioVerifyHandlers> TwilioVerifyApi for StrictServer<H> {
         body: runtime::RequestBody<UpdateBucket>,
     ) -> ::std::result::Result<runtime::Reply<UpdateBucket>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
+        let started = ::std::time::Instant::now();
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -30075,6 +30086,7 @@ impl<H: TwilioVerifyHandlers> TwilioVerifyApi for StrictServer<H> {
             response.into_http()
         }
             .await;
+        runtime::metrics::observe(&UPDATE_BUCKET, reply.status(), started);
         ::std::result::Result::Ok(reply)
     }
     async fn delete_bucket(
@@ -30082,6 +30094,7 @@ impl<H: TwilioVerifyHandlers> TwilioVerifyApi for StrictServer<H> {
         _parameters: runtime::Parameters<DeleteBucket>,
     ) -> ::std::result::Result<runtime::Reply<DeleteBucket>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
+        let started = ::std::time::Instant::now();
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -30115,6 +30128,7 @@ impl<H: TwilioVerifyHandlers> TwilioVerifyApi for StrictServer<H> {
             response.into_http()
         }
             .await;
+        runtime::metrics::observe(&DELETE_BUCKET, reply.status(), started);
         ::std::result::Result::Ok(reply)
     }
     async fn list_challenge(
@@ -30122,6 +30136,7 @@ impl<H: TwilioVerifyHandlers> TwilioVerifyApi for StrictServer<H> {
         _parameters: runtime::Parameters<ListChallenge>,
     ) -> ::std::result::Result<runtime::Reply<ListChallenge>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
+        let started = ::std::time::Instant::now();
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -30155,6 +30170,7 @@ impl<H: TwilioVerifyHandlers> TwilioVerifyApi for StrictServer<H> {
             response.into_http()
         }
             .await;
+        runtime::metrics::observe(&LIST_CHALLENGE, reply.status(), started);
         ::std::result::Result::Ok(reply)
     }
     async fn create_challenge(
@@ -30166,6 +30182,7 @@ impl<H: TwilioVerifyHandlers> TwilioVerifyApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
+        let started = ::std::time::Instant::now();
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -30205,6 +30222,7 @@ impl<H: TwilioVerifyHandlers> TwilioVerifyApi for StrictServer<H> {
             response.into_http()
         }
             .await;
+        runtime::metrics::observe(&CREATE_CHALLENGE, reply.status(), started);
         ::std::result::Result::Ok(reply)
     }
     async fn fetch_challenge(
@@ -30212,6 +30230,7 @@ impl<H: TwilioVerifyHandlers> TwilioVerifyApi for StrictServer<H> {
         _parameters: runtime::Parameters<FetchChallenge>,
     ) -> ::std::result::Result<runtime::Reply<FetchChallenge>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
+        let started = ::std::time::Instant::now();
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -30245,6 +30264,7 @@ impl<H: TwilioVerifyHandlers> TwilioVerifyApi for StrictServer<H> {
             response.into_http()
         }
             .await;
+        runtime::metrics::observe(&FETCH_CHALLENGE, reply.status(), started);
         ::std::result::Result::Ok(reply)
     }
     async fn update_challenge(
@@ -30256,6 +30276,7 @@ impl<H: TwilioVerifyHandlers> TwilioVerifyApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
+        let started = ::std::time::Instant::now();
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -30296,6 +30317,7 @@ impl<H: TwilioVerifyHandlers> TwilioVerifyApi for StrictServer<H> {
             response.into_http()
         }
             .await;
+        runtime::metrics::observe(&UPDATE_CHALLENGE, reply.status(), started);
         ::std::result::Result::Ok(reply)
     }
     async fn list_entity(
@@ -30303,6 +30325,7 @@ impl<H: TwilioVerifyHandlers> TwilioVerifyApi for StrictServer<H> {
         _parameters: runtime::Parameters<ListEntity>,
     ) -> ::std::result::Result<runtime::Reply<ListEntity>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
+        let started = ::std::time::Instant::now();
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -30335,6 +30358,7 @@ impl<H: TwilioVerifyHandlers> TwilioVerifyApi for StrictServer<H> {
             response.into_http()
         }
             .await;
+        runtime::metrics::observe(&LIST_ENTITY, reply.status(), started);
         ::std::result::Result::Ok(reply)
     }
     async fn create_entity(
@@ -30343,6 +30367,7 @@ impl<H: TwilioVerifyHandlers> TwilioVerifyApi for StrictServer<H> {
         body: runtime::RequestBody<CreateEntity>,
     ) -> ::std::result::Result<runtime::Reply<CreateEntity>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
+        let started = ::std::time::Instant::now();
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -30381,6 +30406,7 @@ impl<H: TwilioVerifyHandlers> TwilioVerifyApi for StrictServer<H> {
             response.into_http()
         }
             .await;
+        runtime::metrics::observe(&CREATE_ENTITY, reply.status(), started);
         ::std::result::Result::Ok(reply)
     }
     async fn fetch_entity(
@@ -30388,6 +30414,7 @@ impl<H: TwilioVerifyHandlers> TwilioVerifyApi for StrictServer<H> {
         _parameters: runtime::Parameters<FetchEntity>,
     ) -> ::std::result::Result<runtime::Reply<FetchEntity>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
+        let started = ::std::time::Instant::now();
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -30420,6 +30447,7 @@ impl<H: TwilioVerifyHandlers> TwilioVerifyApi for StrictServer<H> {
             response.into_http()
         }
             .await;
+        runtime::metrics::observe(&FETCH_ENTITY, reply.status(), started);
         ::std::result::Result::Ok(reply)
     }
     async fn delete_entity(
@@ -30427,6 +30455,7 @@ impl<H: TwilioVerifyHandlers> TwilioVerifyApi for StrictServer<H> {
         _parameters: runtime::Parameters<DeleteEntity>,
     ) -> ::std::result::Result<runtime::Reply<DeleteEntity>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
+        let started = ::std::time::Instant::now();
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -30459,6 +30488,7 @@ impl<H: TwilioVerifyHandlers> TwilioVerifyApi for StrictServer<H> {
             response.into_http()
         }
             .await;
+        runtime::metrics::observe(&DELETE_ENTITY, reply.status(), started);
         ::std::result::Result::Ok(reply)
     }
     async fn fetch_factor(
@@ -30466,6 +30496,7 @@ impl<H: TwilioVerifyHandlers> TwilioVerifyApi for StrictServer<H> {
         _parameters: runtime::Parameters<FetchFactor>,
     ) -> ::std::result::Result<runtime::Reply<FetchFactor>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
+        let started = ::std::time::Instant::now();
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -30499,6 +30530,7 @@ impl<H: TwilioVerifyHandlers> TwilioVerifyApi for StrictServer<H> {
             response.into_http()
         }
             .await;
+        runtime::metrics::observe(&FETCH_FACTOR, reply.status(), started);
         ::std::result::Result::Ok(reply)
     }
     async fn update_factor(
@@ -30507,6 +30539,7 @@ impl<H: TwilioVerifyHandlers> TwilioVerifyApi for StrictServer<H> {
         body: runtime::RequestBody<UpdateFactor>,
     ) -> ::std::result::Result<runtime::Reply<UpdateFactor>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
+        let started = ::std::time::Instant::now();
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -30547,6 +30580,7 @@ impl<H: TwilioVerifyHandlers> TwilioVerifyApi for StrictServer<H> {
             response.into_http()
         }
             .await;
+        runtime::metrics::observe(&UPDATE_FACTOR, reply.status(), started);
         ::std::result::Result::Ok(reply)
     }
     async fn delete_factor(
@@ -30554,6 +30588,7 @@ impl<H: TwilioVerifyHandlers> TwilioVerifyApi for StrictServer<H> {
         _parameters: runtime::Parameters<DeleteFactor>,
     ) -> ::std::result::Result<runtime::Reply<DeleteFactor>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
+        let started = ::std::time::Instant::now();
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -30587,6 +30622,7 @@ impl<H: TwilioVerifyHandlers> TwilioVerifyApi for StrictServer<H> {
             response.into_http()
         }
             .await;
+        runtime::metrics::observe(&DELETE_FACTOR, reply.status(), started);
         ::std::result::Result::Ok(reply)
     }
     async fn list_factor(
@@ -30594,6 +30630,7 @@ impl<H: TwilioVerifyHandlers> TwilioVerifyApi for StrictServer<H> {
         _parameters: runtime::Parameters<ListFactor>,
     ) -> ::std::result::Result<runtime::Reply<ListFactor>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
+        let started = ::std::time::Instant::now();
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -30627,6 +30664,7 @@ impl<H: TwilioVerifyHandlers> TwilioVerifyApi for StrictServer<H> {
             response.into_http()
         }
             .await;
+        runtime::metrics::observe(&LIST_FACTOR, reply.status(), started);
         ::std::result::Result::Ok(reply)
     }
     async fn create_new_factor(
@@ -30638,6 +30676,7 @@ impl<H: TwilioVerifyHandlers> TwilioVerifyApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
+        let started = ::std::time::Instant::now();
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -30677,6 +30716,7 @@ impl<H: TwilioVerifyHandlers> TwilioVerifyApi for StrictServer<H> {
             response.into_http()
         }
             .await;
+        runtime::metrics::observe(&CREATE_NEW_FACTOR, reply.status(), started);
         ::std::result::Result::Ok(reply)
     }
     async fn fetch_form(
@@ -30684,6 +30724,7 @@ impl<H: TwilioVerifyHandlers> TwilioVerifyApi for StrictServer<H> {
         _parameters: runtime::Parameters<FetchForm>,
     ) -> ::std::result::Result<runtime::Reply<FetchForm>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
+        let started = ::std::time::Instant::now();
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -30715,6 +30756,7 @@ impl<H: TwilioVerifyHandlers> TwilioVerifyApi for StrictServer<H> {
             response.into_http()
         }
             .await;
+        runtime::metrics::observe(&FETCH_FORM, reply.status(), started);
         ::std::result::Result::Ok(reply)
     }
     async fn list_messaging_configuration(
@@ -30725,6 +30767,7 @@ impl<H: TwilioVerifyHandlers> TwilioVerifyApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
+        let started = ::std::time::Instant::now();
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -30757,6 +30800,11 @@ impl<H: TwilioVerifyHandlers> TwilioVerifyApi for StrictServer<H> {
             response.into_http()
         }
             .await;
+        runtime::metrics::observe(
+            &LIST_MESSAGING_CONFIGURATION,
+            reply.status(),
+            started,
+        );
         ::std::result::Result::Ok(reply)
     }
     async fn create_messaging_configuration(
@@ -30768,6 +30816,7 @@ impl<H: TwilioVerifyHandlers> TwilioVerifyApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
+        let started = ::std::time::Instant::now();
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -30807,6 +30856,11 @@ impl<H: TwilioVerifyHandlers> TwilioVerifyApi for StrictServer<H> {
             response.into_http()
         }
             .await;
+        runtime::metrics::observe(
+            &CREATE_MESSAGING_CONFIGURATION,
+            reply.status(),
+            started,
+        );
         ::std::result::Result::Ok(reply)
     }
     async fn fetch_messaging_configuration(
@@ -30817,6 +30871,7 @@ impl<H: TwilioVerifyHandlers> TwilioVerifyApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
+        let started = ::std::time::Instant::now();
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -30849,6 +30904,11 @@ impl<H: TwilioVerifyHandlers> TwilioVerifyApi for StrictServer<H> {
             response.into_http()
         }
             .await;
+        runtime::metrics::observe(
+            &FETCH_MESSAGING_CONFIGURATION,
+            reply.status(),
+            started,
+        );
         ::std::result::Result::Ok(reply)
     }
     async fn update_messaging_configuration(
@@ -30860,6 +30920,7 @@ impl<H: TwilioVerifyHandlers> TwilioVerifyApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
+        let started = ::std::time::Instant::now();
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -30900,6 +30961,11 @@ impl<H: TwilioVerifyHandlers> TwilioVerifyApi for StrictServer<H> {
             response.into_http()
         }
             .await;
+        runtime::metrics::observe(
+            &UPDATE_MESSAGING_CONFIGURATION,
+            reply.status(),
+            started,
+        );
         ::std::result::Result::Ok(reply)
     }
     async fn delete_messaging_configuration(
@@ -30910,6 +30976,7 @@ impl<H: TwilioVerifyHandlers> TwilioVerifyApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
+        let started = ::std::time::Instant::now();
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -30942,6 +31009,11 @@ impl<H: TwilioVerifyHandlers> TwilioVerifyApi for StrictServer<H> {
             response.into_http()
         }
             .await;
+        runtime::metrics::observe(
+            &DELETE_MESSAGING_CONFIGURATION,
+            reply.status(),
+            started,
+        );
         ::std::result::Result::Ok(reply)
     }
     async fn list_rate_limit(
@@ -30949,6 +31021,7 @@ impl<H: TwilioVerifyHandlers> TwilioVerifyApi for StrictServer<H> {
         _parameters: runtime::Parameters<ListRateLimit>,
     ) -> ::std::result::Result<runtime::Reply<ListRateLimit>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
+        let started = ::std::time::Instant::now();
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -30981,6 +31054,7 @@ impl<H: TwilioVerifyHandlers> TwilioVerifyApi for StrictServer<H> {
             response.into_http()
         }
             .await;
+        runtime::metrics::observe(&LIST_RATE_LIMIT, reply.status(), started);
         ::std::result::Result::Ok(reply)
     }
     async fn create_rate_limit(
@@ -30992,6 +31066,7 @@ impl<H: TwilioVerifyHandlers> TwilioVerifyApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
+        let started = ::std::time::Instant::now();
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -31030,6 +31105,7 @@ impl<H: TwilioVerifyHandlers> TwilioVerifyApi for StrictServer<H> {
             response.into_http()
         }
             .await;
+        runtime::metrics::observe(&CREATE_RATE_LIMIT, reply.status(), started);
         ::std::result::Result::Ok(reply)
     }
     async fn create_safelist(
@@ -31037,6 +31113,7 @@ impl<H: TwilioVerifyHandlers> TwilioVerifyApi for StrictServer<H> {
         body: runtime::RequestBody<CreateSafelist>,
     ) -> ::std::result::Result<runtime::Reply<CreateSafelist>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
+        let started = ::std::time::Instant::now();
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -31064,6 +31141,7 @@ impl<H: TwilioVerifyHandlers> TwilioVerifyApi for StrictServer<H> {
             response.into_http()
         }
             .await;
+        runtime::metrics::observe(&CREATE_SAFELIST, reply.status(), started);
         ::std::result::Result::Ok(reply)
     }
     async fn fetch_safelist(
@@ -31071,6 +31149,7 @@ impl<H: TwilioVerifyHandlers> TwilioVerifyApi for StrictServer<H> {
         _parameters: runtime::Parameters<FetchSafelist>,
     ) -> ::std::result::Result<runtime::Reply<FetchSafelist>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
+        let started = ::std::time::Instant::now();
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -31102,6 +31181,7 @@ impl<H: TwilioVerifyHandlers> TwilioVerifyApi for StrictServer<H> {
             response.into_http()
         }
             .await;
+        runtime::metrics::observe(&FETCH_SAFELIST, reply.status(), started);
         ::std::result::Result::Ok(reply)
     }
     async fn delete_safelist(
@@ -31109,6 +31189,7 @@ impl<H: TwilioVerifyHandlers> TwilioVerifyApi for StrictServer<H> {
         _parameters: runtime::Parameters<DeleteSafelist>,
     ) -> ::std::result::Result<runtime::Reply<DeleteSafelist>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
+        let started = ::std::time::Instant::now();
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -31140,6 +31221,7 @@ impl<H: TwilioVerifyHandlers> TwilioVerifyApi for StrictServer<H> {
             response.into_http()
         }
             .await;
+        runtime::metrics::observe(&DELETE_SAFELIST, reply.status(), started);
         ::std::result::Result::Ok(reply)
     }
     async fn list_service(
@@ -31147,6 +31229,7 @@ impl<H: TwilioVerifyHandlers> TwilioVerifyApi for StrictServer<H> {
         _parameters: runtime::Parameters<ListService>,
     ) -> ::std::result::Result<runtime::Reply<ListService>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
+        let started = ::std::time::Instant::now();
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -31178,6 +31261,7 @@ impl<H: TwilioVerifyHandlers> TwilioVerifyApi for StrictServer<H> {
             response.into_http()
         }
             .await;
+        runtime::metrics::observe(&LIST_SERVICE, reply.status(), started);
         ::std::result::Result::Ok(reply)
     }
     async fn create_service(
@@ -31185,6 +31269,7 @@ impl<H: TwilioVerifyHandlers> TwilioVerifyApi for StrictServer<H> {
         body: runtime::RequestBody<CreateService>,
     ) -> ::std::result::Result<runtime::Reply<CreateService>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
+        let started = ::std::time::Instant::now();
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -31212,6 +31297,7 @@ impl<H: TwilioVerifyHandlers> TwilioVerifyApi for StrictServer<H> {
             response.into_http()
         }
             .await;
+        runtime::metrics::observe(&CREATE_SERVICE, reply.status(), started);
         ::std::result::Result::Ok(reply)
     }
     async fn create_verification(
@@ -31223,6 +31309,7 @@ impl<H: TwilioVerifyHandlers> TwilioVerifyApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
+        let started = ::std::time::Instant::now();
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -31261,6 +31348,7 @@ impl<H: TwilioVerifyHandlers> TwilioVerifyApi for StrictServer<H> {
             response.into_http()
         }
             .await;
+        runtime::metrics::observe(&CREATE_VERIFICATION, reply.status(), started);
         ::std::result::Result::Ok(reply)
     }
     async fn fetch_verification(
@@ -31271,6 +31359,7 @@ impl<H: TwilioVerifyHandlers> TwilioVerifyApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
+        let started = ::std::time::Instant::now();
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -31303,6 +31392,7 @@ impl<H: TwilioVerifyHandlers> TwilioVerifyApi for StrictServer<H> {
             response.into_http()
         }
             .await;
+        runtime::metrics::observe(&FETCH_VERIFICATION, reply.status(), started);
         ::std::result::Result::Ok(reply)
     }
     async fn update_verification(
@@ -31314,6 +31404,7 @@ impl<H: TwilioVerifyHandlers> TwilioVerifyApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
+        let started = ::std::time::Instant::now();
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -31353,6 +31444,7 @@ impl<H: TwilioVerifyHandlers> TwilioVerifyApi for StrictServer<H> {
             response.into_http()
         }
             .await;
+        runtime::metrics::observe(&UPDATE_VERIFICATION, reply.status(), started);
         ::std::result::Result::Ok(reply)
     }
     async fn list_verification_attempt(
@@ -31363,6 +31455,7 @@ impl<H: TwilioVerifyHandlers> TwilioVerifyApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
+        let started = ::std::time::Instant::now();
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -31394,6 +31487,7 @@ impl<H: TwilioVerifyHandlers> TwilioVerifyApi for StrictServer<H> {
             response.into_http()
         }
             .await;
+        runtime::metrics::observe(&LIST_VERIFICATION_ATTEMPT, reply.status(), started);
         ::std::result::Result::Ok(reply)
     }
     async fn fetch_verification_attempt(
@@ -31404,6 +31498,7 @@ impl<H: TwilioVerifyHandlers> TwilioVerifyApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
+        let started = ::std::time::Instant::now();
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -31435,6 +31530,7 @@ impl<H: TwilioVerifyHandlers> TwilioVerifyApi for StrictServer<H> {
             response.into_http()
         }
             .await;
+        runtime::metrics::observe(&FETCH_VERIFICATION_ATTEMPT, reply.status(), started);
         ::std::result::Result::Ok(reply)
     }
     async fn create_verification_check(
@@ -31446,6 +31542,7 @@ impl<H: TwilioVerifyHandlers> TwilioVerifyApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
+        let started = ::std::time::Instant::now();
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -31484,6 +31581,7 @@ impl<H: TwilioVerifyHandlers> TwilioVerifyApi for StrictServer<H> {
             response.into_http()
         }
             .await;
+        runtime::metrics::observe(&CREATE_VERIFICATION_CHECK, reply.status(), started);
         ::std::result::Result::Ok(reply)
     }
     async fn list_verification_template(
@@ -31494,6 +31592,7 @@ impl<H: TwilioVerifyHandlers> TwilioVerifyApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
+        let started = ::std::time::Instant::now();
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -31525,6 +31624,7 @@ impl<H: TwilioVerifyHandlers> TwilioVerifyApi for StrictServer<H> {
             response.into_http()
         }
             .await;
+        runtime::metrics::observe(&LIST_VERIFICATION_TEMPLATE, reply.status(), started);
         ::std::result::Result::Ok(reply)
     }
     async fn list_webhook(
@@ -31532,6 +31632,7 @@ impl<H: TwilioVerifyHandlers> TwilioVerifyApi for StrictServer<H> {
         _parameters: runtime::Parameters<ListWebhook>,
     ) -> ::std::result::Result<runtime::Reply<ListWebhook>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
+        let started = ::std::time::Instant::now();
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -31564,6 +31665,7 @@ impl<H: TwilioVerifyHandlers> TwilioVerifyApi for StrictServer<H> {
             response.into_http()
         }
             .await;
+        runtime::metrics::observe(&LIST_WEBHOOK, reply.status(), started);
         ::std::result::Result::Ok(reply)
     }
     async fn create_webhook(
@@ -31572,6 +31674,7 @@ impl<H: TwilioVerifyHandlers> TwilioVerifyApi for StrictServer<H> {
         body: runtime::RequestBody<CreateWebhook>,
     ) -> ::std::result::Result<runtime::Reply<CreateWebhook>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
+        let started = ::std::time::Instant::now();
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -31610,6 +31713,7 @@ impl<H: TwilioVerifyHandlers> TwilioVerifyApi for StrictServer<H> {
             response.into_http()
         }
             .await;
+        runtime::metrics::observe(&CREATE_WEBHOOK, reply.status(), started);
         ::std::result::Result::Ok(reply)
     }
     async fn fetch_webhook(
@@ -31617,6 +31721,7 @@ impl<H: TwilioVerifyHandlers> TwilioVerifyApi for StrictServer<H> {
         _parameters: runtime::Parameters<FetchWebhook>,
     ) -> ::std::result::Result<runtime::Reply<FetchWebhook>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
+        let started = ::std::time::Instant::now();
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -31649,6 +31754,7 @@ impl<H: TwilioVerifyHandlers> TwilioVerifyApi for StrictServer<H> {
             response.into_http()
         }
             .await;
+        runtime::metrics::observe(&FETCH_WEBHOOK, reply.status(), started);
         ::std::result::Result::Ok(reply)
     }
     async fn update_webhook(
@@ -31657,6 +31763,7 @@ impl<H: TwilioVerifyHandlers> TwilioVerifyApi for StrictServer<H> {
         body: runtime::RequestBody<UpdateWebhook>,
     ) -> ::std::result::Result<runtime::Reply<UpdateWebhook>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
+        let started = ::std::time::Instant::now();
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -31696,6 +31803,7 @@ impl<H: TwilioVerifyHandlers> TwilioVerifyApi for StrictServer<H> {
             response.into_http()
         }
             .await;
+        runtime::metrics::observe(&UPDATE_WEBHOOK, reply.status(), started);
         ::std::result::Result::Ok(reply)
     }
     async fn delete_webhook(
@@ -31703,6 +31811,7 @@ impl<H: TwilioVerifyHandlers> TwilioVerifyApi for StrictServer<H> {
         _parameters: runtime::Parameters<DeleteWebhook>,
     ) -> ::std::result::Result<runtime::Reply<DeleteWebhook>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
+        let started = ::std::time::Instant::now();
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -31735,6 +31844,7 @@ impl<H: TwilioVerifyHandlers> TwilioVerifyApi for StrictServer<H> {
             response.into_http()
         }
             .await;
+        runtime::metrics::observe(&DELETE_WEBHOOK, reply.status(), started);
         ::std::result::Result::Ok(reply)
     }
     async fn update_passkeys_factor(
@@ -31746,6 +31856,7 @@ impl<H: TwilioVerifyHandlers> TwilioVerifyApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
+        let started = ::std::time::Instant::now();
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -31787,6 +31898,7 @@ impl<H: TwilioVerifyHandlers> TwilioVerifyApi for StrictServer<H> {
             response.into_http()
         }
             .await;
+        runtime::metrics::observe(&UPDATE_PASSKEYS_FACTOR, reply.status(), started);
         ::std::result::Result::Ok(reply)
     }
     async fn create_new_factor_passkey(
@@ -31798,6 +31910,7 @@ impl<H: TwilioVerifyHandlers> TwilioVerifyApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
+        let started = ::std::time::Instant::now();
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -31839,6 +31952,7 @@ impl<H: TwilioVerifyHandlers> TwilioVerifyApi for StrictServer<H> {
             response.into_http()
         }
             .await;
+        runtime::metrics::observe(&CREATE_NEW_FACTOR_PASSKEY, reply.status(), started);
         ::std::result::Result::Ok(reply)
     }
     async fn create_challenge_passkeys(
@@ -31850,6 +31964,7 @@ impl<H: TwilioVerifyHandlers> TwilioVerifyApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
+        let started = ::std::time::Instant::now();
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -31891,6 +32006,7 @@ impl<H: TwilioVerifyHandlers> TwilioVerifyApi for StrictServer<H> {
             response.into_http()
         }
             .await;
+        runtime::metrics::observe(&CREATE_CHALLENGE_PASSKEYS, reply.status(), started);
         ::std::result::Result::Ok(reply)
     }
     async fn update_challenge_passkeys(
@@ -31902,6 +32018,7 @@ impl<H: TwilioVerifyHandlers> TwilioVerifyApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
+        let started = ::std::time::Instant::now();
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -31943,6 +32060,7 @@ impl<H: TwilioVerifyHandlers> TwilioVerifyApi for StrictServer<H> {
             response.into_http()
         }
             .await;
+        runtime::metrics::observe(&UPDATE_CHALLENGE_PASSKEYS, reply.status(), started);
         ::std::result::Result::Ok(reply)
     }
     async fn openapi_document(
@@ -31970,6 +32088,7 @@ impl<H: TwilioVerifyHandlers> StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
+        let started = ::std::time::Instant::now();
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -32010,6 +32129,7 @@ impl<H: TwilioVerifyHandlers> StrictServer<H> {
             response.into_http()
         }
             .await;
+        runtime::metrics::observe(&CREATE_NOTIFICATION, reply.status(), started);
         ::std::result::Result::Ok(reply)
     }
     async fn fetch_rate_limit(
@@ -32017,6 +32137,7 @@ impl<H: TwilioVerifyHandlers> StrictServer<H> {
         _parameters: runtime::Parameters<FetchRateLimit>,
     ) -> ::std::result::Result<runtime::Reply<FetchRateLimit>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
+        let started = ::std::time::Instant::now();
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -32049,6 +32170,7 @@ impl<H: TwilioVerifyHandlers> StrictServer<H> {
             response.into_http()
         }
             .await;
+        runtime::metrics::observe(&FETCH_RATE_LIMIT, reply.status(), started);
         ::std::result::Result::Ok(reply)
     }
     async fn update_rate_limit(
@@ -32060,6 +32182,7 @@ impl<H: TwilioVerifyHandlers> StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
+        let started = ::std::time::Instant::now();
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -32099,6 +32222,7 @@ impl<H: TwilioVerifyHandlers> StrictServer<H> {
             response.into_http()
         }
             .await;
+        runtime::metrics::observe(&UPDATE_RATE_LIMIT, reply.status(), started);
         ::std::result::Result::Ok(reply)
     }
     async fn delete_rate_limit(
@@ -32109,6 +32233,7 @@ impl<H: TwilioVerifyHandlers> StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
+        let started = ::std::time::Instant::now();
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -32141,6 +32266,7 @@ impl<H: TwilioVerifyHandlers> StrictServer<H> {
             response.into_http()
         }
             .await;
+        runtime::metrics::observe(&DELETE_RATE_LIMIT, reply.status(), started);
         ::std::result::Result::Ok(reply)
     }
     async fn fetch_service(
@@ -32148,6 +32274,7 @@ impl<H: TwilioVerifyHandlers> StrictServer<H> {
         _parameters: runtime::Parameters<FetchService>,
     ) -> ::std::result::Result<runtime::Reply<FetchService>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
+        let started = ::std::time::Instant::now();
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -32179,6 +32306,7 @@ impl<H: TwilioVerifyHandlers> StrictServer<H> {
             response.into_http()
         }
             .await;
+        runtime::metrics::observe(&FETCH_SERVICE, reply.status(), started);
         ::std::result::Result::Ok(reply)
     }
     async fn update_service(
@@ -32187,6 +32315,7 @@ impl<H: TwilioVerifyHandlers> StrictServer<H> {
         body: runtime::RequestBody<UpdateService>,
     ) -> ::std::result::Result<runtime::Reply<UpdateService>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
+        let started = ::std::time::Instant::now();
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -32225,6 +32354,7 @@ impl<H: TwilioVerifyHandlers> StrictServer<H> {
             response.into_http()
         }
             .await;
+        runtime::metrics::observe(&UPDATE_SERVICE, reply.status(), started);
         ::std::result::Result::Ok(reply)
     }
     async fn delete_service(
@@ -32232,6 +32362,7 @@ impl<H: TwilioVerifyHandlers> StrictServer<H> {
         _parameters: runtime::Parameters<DeleteService>,
     ) -> ::std::result::Result<runtime::Reply<DeleteService>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
+        let started = ::std::time::Instant::now();
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -32263,6 +32394,7 @@ impl<H: TwilioVerifyHandlers> StrictServer<H> {
             response.into_http()
         }
             .await;
+        runtime::metrics::observe(&DELETE_SERVICE, reply.status(), started);
         ::std::result::Result::Ok(reply)
     }
     async fn fetch_verification_attempts_summary(
@@ -32273,6 +32405,7 @@ impl<H: TwilioVerifyHandlers> StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
+        let started = ::std::time::Instant::now();
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -32304,17 +32437,22 @@ impl<H: TwilioVerifyHandlers> StrictServer<H> {
             response.into_http()
         }
             .await;
+        runtime::metrics::observe(
+            &FETCH_VERIFICATION_ATTEMPTS_SUMMARY,
+            reply.status(),
+            started,
+        );
         ::std::result::Result::Ok(reply)
     }
 }
-/// The dropshot API description of a server of this version alone,
-/// built on `H`: see [`register_endpoints`].
+///The dropshot API description of a server of this version alone, built on `H`: see [`register_endpoints`], and the request metrics at `GET /metrics` ([`runtime::metrics`]).
 pub fn api_description<H: TwilioVerifyHandlers>() -> ::std::result::Result<
     ::dropshot::ApiDescription<H>,
     runtime::ApiDescriptionError,
 > {
     let mut api = ::dropshot::ApiDescription::new();
     register_endpoints(&mut api, ::dropshot::ApiEndpointVersions::all)?;
+    runtime::metrics::register_endpoint(&mut api)?;
     ::std::result::Result::Ok(api)
 }
 /// The versions this major answers for in a server that serves
@@ -34098,7 +34236,9 @@ pub fn register_endpoints<H: TwilioVerifyHandlers>(
                     .visible(false),
             );
     }
-    runtime::register_routed(api, endpoints)
+    runtime::register_routed(api, endpoints)?;
+    runtime::metrics::declare(OPERATIONS);
+    ::std::result::Result::Ok(())
 }
 /// The API description without an implementation, for generating
 /// the OpenAPI document dropshot sees.
