@@ -154,7 +154,7 @@ fn sweep(diag: &mut SockDiag, local: SocketAddr, limits: &ReaperLimits, log: &Lo
         .into_iter()
         .filter_map(|(inode, why)| Some((*peers.get(&inode)?, why)))
         .collect();
-    let mut closed: HashMap<&str, usize> = HashMap::new();
+    let mut closed: HashMap<&'static str, usize> = HashMap::new();
     for socket in sockets::bound_to(local) {
         if let Some(why) = socket.peer.and_then(|peer| close.get(&peer))
             && nix::sys::socket::shutdown(socket.fd, Shutdown::Both).is_ok()
@@ -164,6 +164,7 @@ fn sweep(diag: &mut SockDiag, local: SocketAddr, limits: &ReaperLimits, log: &Lo
     }
     for (why, count) in &closed {
         slog::warn!(log, "closed connections"; "reason" => *why, "count" => count);
+        crate::metrics::service().closed(why, *count);
     }
     Ok(closed.values().sum())
 }

@@ -6,12 +6,23 @@
 //! - `process_open_fds`, `process_max_fds`: descriptors open, against the
 //!   soft limit (a flood of connections ends there);
 //! - `petstore_db_pool_connections`, `petstore_db_pool_idle_connections`:
-//!   the database pool's size and how much of it is free.
+//!   the database pool's size and how much of it is free;
+//! - `petstore_cache_lookups_total{cache, result}`: v1's list (`hit`,
+//!   `patched` by our own cancels, `miss`: read from the database) and v2's
+//!   pages (`hit`, `miss`);
+//! - `petstore_cancel_batch_size`: how many cancels each commit made durable;
+//! - `petstore_connections_closed_total{reason}`: connections the reaper
+//!   closed (`silent`, `idle`, `over the client's share`, ...).
+
+use std::sync::OnceLock;
 
 use petstore_api::runtime;
 use prometheus_client::collector::Collector;
-use prometheus_client::encoding::{DescriptorEncoder, EncodeMetric};
+use prometheus_client::encoding::{DescriptorEncoder, EncodeLabelSet, EncodeMetric};
+use prometheus_client::metrics::counter::Counter;
+use prometheus_client::metrics::family::Family;
 use prometheus_client::metrics::gauge::ConstGauge;
+use prometheus_client::metrics::histogram::Histogram;
 use prometheus_client::metrics::info::Info;
 
 use crate::storage::sql::SqlStorage;
@@ -33,6 +44,9 @@ pub fn register(storage: &SqlStorage) {
     );
     registry.register_collector(Box::new(Descriptors));
     registry.register_collector(Box::new(Pool(storage.pool_handle())));
+    drop(registry);
+    // Scraped from the start, before the first lookup.
+    service();
 }
 
 /// One gauge, read at scrape time.
@@ -84,4 +98,69 @@ impl Collector for Pool {
             idle as i64,
         )
     }
+}
+
+#[derive(Clone, Debug, Hash, PartialEq, Eq, EncodeLabelSet)]
+struct Lookup {
+    cache: &'static str,
+    result: &'static str,
+}
+
+#[derive(Clone, Debug, Hash, PartialEq, Eq, EncodeLabelSet)]
+struct Reason {
+    reason: &'static str,
+}
+
+/// The counters the request paths bump, each resolved once: a bump is an
+/// atomic add.
+pub struct ServiceMetrics {
+    pub list_hit: Counter,
+    pub list_patched: Counter,
+    pub list_miss: Counter,
+    pub page_hit: Counter,
+    pub page_miss: Counter,
+    pub cancel_batch: Histogram,
+    closed: Family<Reason, Counter>,
+}
+
+impl ServiceMetrics {
+    /// One connection the reaper closed, for `reason`.
+    pub fn closed(&self, reason: &'static str, count: usize) {
+        self.closed.get_or_create(&Reason { reason }).inc_by(count as u64);
+    }
+}
+
+/// The service's counters, registered on first use.
+pub fn service() -> &'static ServiceMetrics {
+    static SERVICE: OnceLock<ServiceMetrics> = OnceLock::new();
+    SERVICE.get_or_init(|| {
+        let lookups = Family::<Lookup, Counter>::default();
+        let lookup = |cache, result| lookups.get_or_create(&Lookup { cache, result }).clone();
+        let metrics = ServiceMetrics {
+            list_hit: lookup("list", "hit"),
+            list_patched: lookup("list", "patched"),
+            list_miss: lookup("list", "miss"),
+            page_hit: lookup("page", "hit"),
+            page_miss: lookup("page", "miss"),
+            cancel_batch: Histogram::new([1.0, 2.0, 4.0, 8.0, 16.0, 32.0, 64.0, 128.0, 256.0]),
+            closed: Family::default(),
+        };
+        let mut registry = runtime::metrics::registry().lock().unwrap_or_else(|p| p.into_inner());
+        registry.register(
+            "petstore_cache_lookups",
+            "Lookups of the v1 list and v2 page caches, by result",
+            lookups,
+        );
+        registry.register(
+            "petstore_cancel_batch_size",
+            "Cancels made durable by one commit",
+            metrics.cancel_batch.clone(),
+        );
+        registry.register(
+            "petstore_connections_closed",
+            "Client connections the reaper closed, by reason",
+            metrics.closed.clone(),
+        );
+        metrics
+    })
 }

@@ -77,7 +77,9 @@ impl OrderListCache {
         F: FnOnce(usize) -> Fut,
         Fut: Future<Output = Result<(OrdersVersion, OrderList), StorageError>>,
     {
+        let metrics = crate::metrics::service();
         if let Some(body) = self.current_since(seen) {
+            metrics.list_hit.inc();
             return Ok(body);
         }
         let _rebuilding = tokio::time::timeout(REBUILD_WAIT, self.rebuild.lock())
@@ -85,11 +87,18 @@ impl OrderListCache {
             .map_err(|_| ListError::Busy)?;
         // Another request may have rebuilt it while this one waited.
         if let Some(body) = self.current_since(seen) {
+            metrics.list_hit.inc();
             return Ok(body);
         }
         let (version, list) = match self.patched(seen, cancelled_since).await {
-            Some(patched) => patched,
-            None => load(self.last_size()).await.map_err(ListError::Storage)?,
+            Some(patched) => {
+                metrics.list_patched.inc();
+                patched
+            }
+            None => {
+                metrics.list_miss.inc();
+                load(self.last_size()).await.map_err(ListError::Storage)?
+            }
         };
         let body = list.body();
         *self.current.lock().expect("not poisoned") = Some(Cached { version, list });

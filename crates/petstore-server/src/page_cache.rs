@@ -54,10 +54,16 @@ impl PageCache {
     /// as `seen`.
     pub fn get(&self, key: &PageKey, seen: OrdersVersion) -> Option<CachedPage> {
         let entries = self.entries.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
-        entries
+        let found = entries
             .iter()
             .find(|entry| entry.version >= seen && entry.key == *key)
-            .map(|entry| entry.page.clone())
+            .map(|entry| entry.page.clone());
+        let metrics = crate::metrics::service();
+        match found {
+            Some(_) => metrics.page_hit.inc(),
+            None => metrics.page_miss.inc(),
+        };
+        found
     }
 
     /// Keeps `page` for `key`, read after the orders' version `version`.

@@ -157,6 +157,14 @@ async fn prometheus_scrapes_the_request_counts_the_load_sent() {
         1.0,
     );
     assert!(query(&prometheus, "process_open_fds{job=\"petstore\"}").is_some_and(|fds| fds > 0.0));
+    // The service's own: the list cache served most of the 25 lists, and
+    // every cancel went through a commit of the cancel queue.
+    let hits = query(
+        &prometheus,
+        "petstore_cache_lookups_total{job=\"petstore\",cache=\"list\",result=\"hit\"}",
+    );
+    assert!(hits.is_some_and(|hits| hits >= 20.0), "{hits:?}");
+    wait_for(&prometheus, "petstore_cancel_batch_size_sum{job=\"petstore\"}", 14.0);
     // Labels stay bounded: no order id in any series.
     let (_, series) = http(
         &format!("{}/metrics", server.base_url.trim_end_matches("/v1")),

@@ -82,6 +82,16 @@ async fn silent_and_idle_connections_are_closed_and_busy_ones_are_not() {
     );
     busy_thread.join().expect("the busy connection was served throughout");
     assert!(server.logged("closed connections"), "{}", server.logs());
+    // And counted, by reason, at /metrics.
+    let root = server.base_url.trim_end_matches("/v1");
+    let (_, metrics) = support::http(&format!("{root}/metrics"), "GET", None);
+    for reason in ["silent", "idle"] {
+        let series = format!("petstore_connections_closed_total{{reason=\"{reason}\"}} ");
+        let count: Option<u64> = metrics
+            .lines()
+            .find_map(|line| line.strip_prefix(series.as_str())?.trim().parse().ok());
+        assert!(count.is_some_and(|count| count >= 1), "{reason}: {metrics}");
+    }
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

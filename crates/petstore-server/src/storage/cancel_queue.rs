@@ -62,6 +62,7 @@ async fn run(
         // Rows are locked in ascending id order, so that two instances'
         // batches on one PostgreSQL cannot deadlock.
         batch.sort_by_key(|(id, _)| *id);
+        crate::metrics::service().cancel_batch.observe(batch.len() as f64);
         let ids: Vec<i64> = batch.iter().map(|(id, _)| *id).collect();
         match cancel_all(&pool, backend, files.as_deref(), &log, &ids).await {
             Ok(outcomes) => {
