@@ -116,6 +116,10 @@ enum Command {
         /// `GET /metrics` (on by default: it costs within the bench's noise).
         #[arg(long, value_enum, default_value = "on")]
         metrics: Switch,
+        /// Serve `GET /metrics` on this address instead of beside the API
+        /// (stdout's third line says where: `Metrics at http://ADDR/metrics`).
+        #[arg(long, value_name = "ADDRESS")]
+        metrics_bind: Option<SocketAddr>,
         /// On SIGTERM or SIGINT, the longest the service waits for requests
         /// in flight before it closes the database and exits.
         #[arg(long, value_name = "SECONDS", default_value = "10", value_parser = seconds)]
@@ -254,6 +258,7 @@ async fn run(command: Command) -> anyhow::Result<()> {
             log_level,
             log_format,
             metrics,
+            metrics_bind,
             shutdown_timeout,
             drain_seconds,
             connections,
@@ -270,6 +275,7 @@ async fn run(command: Command) -> anyhow::Result<()> {
                 log_level,
                 log_format,
                 metrics: metrics == Switch::On,
+                metrics_bind,
                 shutdown_timeout,
                 drain: drain_seconds,
                 reaper,
@@ -374,6 +380,8 @@ struct ServeOptions {
     log_format: LogFormat,
     /// Whether requests are counted and timed (`runtime::metrics`).
     metrics: bool,
+    /// Where `/metrics` is served apart from the API, if it is.
+    metrics_bind: Option<SocketAddr>,
     shutdown_timeout: Duration,
     /// How long `/readyz` answers 503 after SIGTERM before the shutdown.
     drain: Duration,
@@ -407,7 +415,18 @@ async fn serve(db: &Database, options: &ServeOptions) -> anyhow::Result<()> {
         true => Some(keys::issue(&storage, "demo").await?.1),
         false => None,
     };
-    let server = server::start(storage.clone(), options.bind, log.clone())?;
+    let metrics_at = match options.metrics_bind {
+        Some(_) => server::MetricsAt::Apart,
+        None => server::MetricsAt::Here,
+    };
+    let server = server::start_with(storage.clone(), options.bind, log.clone(), metrics_at)?;
+    let metrics_server = match options.metrics_bind {
+        Some(bind) => Some(server::start_metrics(
+            bind,
+            log.new(slog::o!("component" => "metrics")),
+        )?),
+        None => None,
+    };
     let listener = shutdown::ListeningSocket::find(server.local_addr());
     if let Some(limits) = options.reaper {
         connection_reaper::start(server.local_addr(), limits, log.clone());
@@ -423,6 +442,9 @@ async fn serve(db: &Database, options: &ServeOptions) -> anyhow::Result<()> {
     // stop the service.
     let mut stop = shutdown::StopSignals::install(&log);
     let mut announcement = format!("Serving {base}\nServing {v2_base}\n");
+    if let Some(metrics) = &metrics_server {
+        announcement.push_str(&format!("Metrics at http://{}/metrics\n", metrics.local_addr()));
+    }
     if let Some(key) = demo_key {
         announcement.push_str(&format!(
             "Demo data is in {}. A new API key (shown once; `keys revoke` ends it):\n\n  {key}\n\n",
@@ -462,6 +484,11 @@ async fn serve(db: &Database, options: &ServeOptions) -> anyhow::Result<()> {
         deadline = tokio::time::Instant::now() + options.shutdown_timeout;
         slog::info!(log, "shutting down"; "signal" => signal);
         shutdown::stop_serving(server.close(), listener.as_ref(), &in_flight, deadline, &log).await;
+    }
+    if let Some(metrics) = metrics_server
+        && let Err(e) = metrics.close().await
+    {
+        slog::warn!(log, "the metrics server did not close cleanly"; "error" => e);
     }
     // Closing the database waits for connections still in use (a request
     // past the deadline, blocked on a lock): bounded by the same deadline,

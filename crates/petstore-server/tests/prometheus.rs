@@ -176,3 +176,32 @@ async fn prometheus_scrapes_the_request_counts_the_load_sent() {
         "{series}"
     );
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn metrics_can_be_served_apart_from_the_api() {
+    let dir = tempfile::tempdir().unwrap();
+    let database = dir.path().join("petstore.db").to_str().unwrap().to_string();
+    let key = support::seed(&database, 5, 0, "apart").await;
+    let server = ServerProcess::start(&database, &["--metrics-bind", "127.0.0.1:0"]);
+    let _v2 = server.next_line().expect("the second line: version 2");
+    let third = server.next_line().expect("the third line: the metrics");
+    let metrics = third
+        .strip_prefix("Metrics at ")
+        .unwrap_or_else(|| panic!("{third}"))
+        .to_string();
+    assert_eq!(
+        http(&format!("{}/store/orders", server.base_url), "GET", Some(&key)).0,
+        200
+    );
+    let root = server.base_url.trim_end_matches("/v1");
+    assert_eq!(
+        http(&format!("{root}/metrics"), "GET", None).0,
+        404,
+        "not beside the API"
+    );
+    let (status, text) = http(&metrics, "GET", None);
+    assert_eq!(status, 200);
+    let listed =
+        r#"http_requests_total{operation_id="listOrders",method="GET",path="/v1/store/orders",status_class="2xx"} 1"#;
+    assert!(text.contains(listed), "{text}");
+}
