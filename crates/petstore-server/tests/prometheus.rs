@@ -22,15 +22,6 @@ impl Drop for Prometheus {
     }
 }
 
-/// A free port on the loopback (bound, then released for Prometheus).
-fn free_port() -> u16 {
-    std::net::TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port()
-}
-
 /// Prometheus scraping `target` (`host:port`) every 500 ms, storing under
 /// `dir`; `None` when it is not installed.
 fn prometheus(dir: &std::path::Path, target: std::net::SocketAddr) -> Option<Prometheus> {
@@ -50,7 +41,7 @@ fn prometheus(dir: &std::path::Path, target: std::net::SocketAddr) -> Option<Pro
         ),
     )
     .unwrap();
-    let port = free_port();
+    let port = support::free_port();
     let child = Command::new(binary)
         .arg(format!("--config.file={}", config.display()))
         .arg(format!("--storage.tsdb.path={}", dir.join("data").display()))

@@ -15,14 +15,6 @@ use support::ServerProcess;
 
 const CONFIG: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/deploy/haproxy.cfg");
 
-fn free_port() -> u16 {
-    std::net::TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port()
-}
-
 struct Haproxy(Child);
 
 impl Drop for Haproxy {
@@ -52,7 +44,7 @@ async fn behind_haproxy_the_service_stays_reachable_during_a_flood_of_silent_con
     let database = dir.path().join("petstore.db").to_str().unwrap().to_string();
     let key = support::seed(&database, 3, 0, "proxy").await;
     let server = ServerProcess::start(&database, &["--log-level", "warn"]);
-    let proxy: SocketAddr = format!("127.0.0.1:{}", free_port()).parse().unwrap();
+    let proxy: SocketAddr = format!("127.0.0.1:{}", support::free_port()).parse().unwrap();
     let _haproxy = Haproxy(
         Command::new("haproxy")
             .args(["-db", "-f", CONFIG])

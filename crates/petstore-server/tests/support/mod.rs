@@ -253,3 +253,13 @@ pub async fn seed(database: &str, pending: i64, shipped: i64, key_name: &str) ->
     storage.close().await;
     create_key(database, key_name)
 }
+
+/// A free port on the loopback: bound, then released for a process that
+/// takes its port on the command line (haproxy, Prometheus).
+pub fn free_port() -> u16 {
+    std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port()
+}
