@@ -9,9 +9,10 @@
 //! so a record below the level costs a comparison and nothing else.
 //!
 //! A balancer probes `/healthz` and `/readyz` every few seconds: their
-//! "request completed" records are logged at `debug`, never at `info`
-//! (dropshot logs every request at `info`; the probes are told apart by
-//! the request's `uri`, which dropshot puts in the request's logger).
+//! "request completed" records are written only when the level is `debug`
+//! or `trace`, never at `info` (dropshot logs every request at `info`; the
+//! probes are told apart by the request's `uri`, which dropshot puts in
+//! the request's logger).
 
 use dropshot::ConfigLoggingLevel;
 use slog::{Drain, Logger, OwnedKVList, Record};

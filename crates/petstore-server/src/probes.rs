@@ -1,6 +1,6 @@
 //! Health and readiness, for a load balancer or an orchestrator: outside
 //! the versioned contract (like `/vN/openapi.json`), without a key, hidden
-//! from the OpenAPI documents, and logged per request at `debug` only
+//! from the OpenAPI documents, and their requests logged only at `--log-level debug`
 //! ([`crate::logging`]).
 //!
 //! - `GET /healthz`: 200 while the process serves HTTP at all.
@@ -18,7 +18,7 @@ use http::{Method, Response, StatusCode};
 use crate::service::Service;
 use crate::storage::Storage;
 
-/// The probes' paths, which the request log keeps at `debug`.
+/// The probes' paths, whose requests are logged only at `--log-level debug` or `trace`.
 pub const PROBE_PATHS: [&str; 2] = ["/healthz", "/readyz"];
 
 /// The longest `/readyz` waits for the database: a probe that waits longer
