@@ -113,7 +113,7 @@ enum Command {
         #[arg(long, value_enum, default_value = "text")]
         log_format: LogFormat,
         /// Count and time every request by operation, served at
-        /// `GET /metrics` (on by default: it costs within the bench's noise).
+        /// `GET /metrics` (on by default: within 3 % of throughput, see BENCHMARKS.md).
         #[arg(long, value_enum, default_value = "on")]
         metrics: Switch,
         /// Serve `GET /metrics` on this address instead of beside the API
@@ -415,18 +415,15 @@ async fn serve(db: &Database, options: &ServeOptions) -> anyhow::Result<()> {
         true => Some(keys::issue(&storage, "demo").await?.1),
         false => None,
     };
-    let metrics_at = match options.metrics_bind {
+    let metrics_server = options
+        .metrics_bind
+        .map(|bind| server::start_metrics(bind, log.new(slog::o!("component" => "metrics"))))
+        .transpose()?;
+    let metrics_at = match metrics_server {
         Some(_) => server::MetricsAt::Apart,
         None => server::MetricsAt::Here,
     };
     let server = server::start_with(storage.clone(), options.bind, log.clone(), metrics_at)?;
-    let metrics_server = match options.metrics_bind {
-        Some(bind) => Some(server::start_metrics(
-            bind,
-            log.new(slog::o!("component" => "metrics")),
-        )?),
-        None => None,
-    };
     let listener = shutdown::ListeningSocket::find(server.local_addr());
     if let Some(limits) = options.reaper {
         connection_reaper::start(server.local_addr(), limits, log.clone());

@@ -18,8 +18,11 @@ use http::{Method, Response, StatusCode};
 use crate::service::Service;
 use crate::storage::Storage;
 
+pub const HEALTHZ: &str = "/healthz";
+pub const READYZ: &str = "/readyz";
+
 /// The probes' paths, whose requests are logged only at `--log-level debug` or `trace`.
-pub const PROBE_PATHS: [&str; 2] = ["/healthz", "/readyz"];
+pub const PROBE_PATHS: [&str; 2] = [HEALTHZ, READYZ];
 
 /// The longest `/readyz` waits for the database: a probe that waits longer
 /// than a balancer's own timeout tells it nothing.
@@ -27,22 +30,27 @@ pub const READY_WITHIN: Duration = Duration::from_secs(1);
 
 /// Registers both probes on `api` (hidden: not in any version's document).
 pub fn register<S: Storage>(api: &mut ApiDescription<Service<S>>) -> Result<(), String> {
-    let get = |path: &str| {
-        (
-            Method::GET,
-            "application/json",
-            path.to_string(),
-            ApiEndpointVersions::All,
-        )
-    };
-    let (method, content_type, path, versions) = get("/healthz");
-    api.register(
-        ApiEndpoint::new("healthz".into(), healthz::<S>, method, content_type, &path, versions).visible(false),
-    )
-    .map_err(|e| e.to_string())?;
-    let (method, content_type, path, versions) = get("/readyz");
-    api.register(ApiEndpoint::new("readyz".into(), readyz::<S>, method, content_type, &path, versions).visible(false))
-        .map_err(|e| e.to_string())
+    let json = "application/json";
+    let healthz = ApiEndpoint::new(
+        "healthz".into(),
+        healthz::<S>,
+        Method::GET,
+        json,
+        HEALTHZ,
+        ApiEndpointVersions::All,
+    );
+    let readyz = ApiEndpoint::new(
+        "readyz".into(),
+        readyz::<S>,
+        Method::GET,
+        json,
+        READYZ,
+        ApiEndpointVersions::All,
+    );
+    for endpoint in [healthz, readyz] {
+        api.register(endpoint.visible(false)).map_err(|e| e.to_string())?;
+    }
+    Ok(())
 }
 
 async fn healthz<S: Storage>(_: RequestContext<Service<S>>) -> Result<Response<Body>, HttpError> {

@@ -196,6 +196,9 @@ async fn json_logs_are_one_object_per_line_with_the_usual_fields_and_never_a_key
         401
     );
     server.signal_and_wait("TERM");
+    // stderr is read on a thread of its own, a moment behind the process:
+    // wait for its last record before reading the whole.
+    server.logged("\"msg\":\"stopped\"");
     let logs = server.logs();
     let records: Vec<serde_json::Value> = logs
         .lines()
