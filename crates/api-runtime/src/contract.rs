@@ -36,6 +36,9 @@ pub struct Operation {
     pub other_errors: &'static [ErrorResponse],
     /// Headers every response of a deprecated operation carries.
     pub deprecation: Option<Deprecation>,
+    /// Where the operation's request metrics are kept once resolved, so
+    /// that recording a request looks nothing up (`crate::metrics`).
+    pub metrics: crate::metrics::OperationSeries,
 }
 
 /// One way a caller may be authenticated for an operation (one entry of

@@ -107,60 +107,95 @@ pub fn enabled() -> bool {
     ENABLED.load(Ordering::Relaxed)
 }
 
+/// An operation's series, resolved at its first use: recording a request
+/// is then a histogram observation and an atomic add, with no lookup by
+/// labels. One lives in each operation's static table.
+pub struct OperationSeries(OnceLock<Series>);
+
+struct Series {
+    latency: Histogram,
+    /// By status class, `1xx` to `5xx`: each series appears at its class's
+    /// first request (`2xx` at [`declare`]).
+    requests: [OnceLock<Counter>; 5],
+}
+
+impl OperationSeries {
+    pub const fn new() -> Self {
+        OperationSeries(OnceLock::new())
+    }
+}
+
+impl Default for OperationSeries {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl std::fmt::Debug for OperationSeries {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("OperationSeries")
+    }
+}
+
+const STATUS_CLASSES: [&str; 5] = ["1xx", "2xx", "3xx", "4xx", "5xx"];
+
+/// `status`'s class, as an index into [`STATUS_CLASSES`].
+fn status_class(status: StatusCode) -> usize {
+    match status.as_u16() {
+        100..=199 => 0,
+        200..=299 => 1,
+        300..=399 => 2,
+        400..=499 => 3,
+        _ => 4,
+    }
+}
+
+impl Series {
+    fn of(operation: &'static Operation) -> &'static Series {
+        operation.metrics.0.get_or_init(|| Series {
+            latency: request_metrics()
+                .latency
+                .get_or_create(&OperationLabels {
+                    operation_id: operation.id,
+                    method: operation.method,
+                    path: operation.path,
+                })
+                .clone(),
+            requests: Default::default(),
+        })
+    }
+
+    fn requests(&self, operation: &'static Operation, class: usize) -> &Counter {
+        self.requests[class].get_or_init(|| {
+            request_metrics()
+                .requests
+                .get_or_create(&RequestLabels {
+                    operation_id: operation.id,
+                    method: operation.method,
+                    path: operation.path,
+                    status_class: STATUS_CLASSES[class],
+                })
+                .clone()
+        })
+    }
+}
+
 /// Records one answered request: called by the generated layer.
 pub fn observe(operation: &'static Operation, status: StatusCode, started: Instant) {
     if !enabled() {
         return;
     }
-    let metrics = request_metrics();
-    let labels = OperationLabels {
-        operation_id: operation.id,
-        method: operation.method,
-        path: operation.path,
-    };
-    metrics
-        .latency
-        .get_or_create(&labels)
-        .observe(started.elapsed().as_secs_f64());
-    metrics
-        .requests
-        .get_or_create(&RequestLabels {
-            operation_id: operation.id,
-            method: operation.method,
-            path: operation.path,
-            status_class: status_class(status),
-        })
-        .inc();
+    let series = Series::of(operation);
+    series.latency.observe(started.elapsed().as_secs_f64());
+    series.requests(operation, status_class(status)).inc();
 }
 
 /// Declares `operations`, so that each one's latency and its `2xx` count
 /// are scraped (as zero) before its first request: a rate over a series
 /// that appears late misses its first requests.
 pub fn declare(operations: &[&'static Operation]) {
-    let metrics = request_metrics();
     for operation in operations {
-        let (operation_id, method, path) = (operation.id, operation.method, operation.path);
-        drop(metrics.latency.get_or_create(&OperationLabels {
-            operation_id,
-            method,
-            path,
-        }));
-        drop(metrics.requests.get_or_create(&RequestLabels {
-            operation_id,
-            method,
-            path,
-            status_class: "2xx",
-        }));
-    }
-}
-
-fn status_class(status: StatusCode) -> &'static str {
-    match status.as_u16() {
-        100..=199 => "1xx",
-        200..=299 => "2xx",
-        300..=399 => "3xx",
-        400..=499 => "4xx",
-        _ => "5xx",
+        Series::of(operation).requests(operation, status_class(StatusCode::OK));
     }
 }
 

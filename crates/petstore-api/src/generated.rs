@@ -233,6 +233,7 @@ static LIST_ORDERS: runtime::Operation = runtime::Operation {
     errors: &["401", "5XX"],
     other_errors: &[],
     deprecation: ::std::option::Option::None,
+    metrics: runtime::metrics::OperationSeries::new(),
 };
 ///`cancelOrder`: the operation's table, through which the generated layer serves it.
 pub struct CancelOrder;
@@ -287,6 +288,7 @@ static CANCEL_ORDER: runtime::Operation = runtime::Operation {
     errors: &["400", "401", "404", "409", "5XX"],
     other_errors: &[],
     deprecation: ::std::option::Option::None,
+    metrics: runtime::metrics::OperationSeries::new(),
 };
 ///`getPetById`: the operation's table, through which the generated layer serves it.
 pub struct GetPetById;
@@ -358,6 +360,7 @@ static GET_PET_BY_ID: runtime::Operation = runtime::Operation {
         deprecation: "@1795219200",
         sunset: ::std::option::Option::None,
     }),
+    metrics: runtime::metrics::OperationSeries::new(),
 };
 /// Every operation's table, in the spec's order.
 pub static OPERATIONS: &[&runtime::Operation] = &[

@@ -112,8 +112,9 @@ enum Command {
         /// `json` (one object per line, for log pipelines).
         #[arg(long, value_enum, default_value = "text")]
         log_format: LogFormat,
-        /// Count and time every request by operation, served at
-        /// `GET /metrics` (on by default: within 3 % of throughput, see BENCHMARKS.md).
+        /// Count and time every request by operation, and the database's
+        /// waits and statements, served at `GET /metrics` (on by default:
+        /// within 3 % of throughput, see BENCHMARKS.md).
         #[arg(long, value_enum, default_value = "on")]
         metrics: Switch,
         /// Serve `GET /metrics` on this address instead of beside the API
@@ -378,7 +379,8 @@ struct ServeOptions {
     create_database: bool,
     log_level: String,
     log_format: LogFormat,
-    /// Whether requests are counted and timed (`runtime::metrics`).
+    /// Whether requests and statements are counted and timed
+    /// (`runtime::metrics`, `crate::metrics::database`).
     metrics: bool,
     /// Where `/metrics` is served apart from the API, if it is.
     metrics_bind: Option<SocketAddr>,

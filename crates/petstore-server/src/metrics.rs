@@ -12,15 +12,22 @@
 //!   pages (`hit`, `miss`);
 //! - `petstore_cancel_batch_size`: how many cancels each commit made durable;
 //! - `petstore_connections_closed_total{reason}`: connections the reaper
-//!   closed (`silent`, `idle`, `over the client's share`, ...).
+//!   closed (`silent`, `idle`, `over the client's share`, ...);
+//! - `petstore_db_wait_seconds`: how long a statement waited for a
+//!   connection of the pool (a pool too small, or a database that holds
+//!   its connections, shows here first);
+//! - `petstore_db_statement_seconds{statement}`: each statement's own time
+//!   once it had its connection, by a fixed name (`order_page`,
+//!   `cancel_batch`, ...; see [`Statement`]).
 
 use std::sync::OnceLock;
+use std::time::Instant;
 
 use petstore_api::runtime;
 use prometheus_client::collector::Collector;
 use prometheus_client::encoding::{DescriptorEncoder, EncodeLabelSet, EncodeMetric};
 use prometheus_client::metrics::counter::Counter;
-use prometheus_client::metrics::family::Family;
+use prometheus_client::metrics::family::{Family, MetricConstructor};
 use prometheus_client::metrics::gauge::ConstGauge;
 use prometheus_client::metrics::histogram::Histogram;
 use prometheus_client::metrics::info::Info;
@@ -47,6 +54,7 @@ pub fn register(storage: &SqlStorage) {
     drop(registry);
     // Scraped from the start, before the first lookup.
     service();
+    database();
 }
 
 /// One gauge, read at scrape time.
@@ -104,6 +112,147 @@ impl Collector for Pool {
 struct Lookup {
     cache: &'static str,
     result: &'static str,
+}
+
+/// The statements the storage times, each by a fixed name: the label's
+/// values are these and no others.
+#[derive(Clone, Copy, Debug, Hash, PartialEq, Eq)]
+pub enum Statement {
+    /// The change counters (every request reads them).
+    Changes,
+    /// Every order, for v1's list.
+    OrdersAll,
+    /// One page of orders, for v2.
+    OrderPage,
+    OrderGet,
+    /// The status of an order a change left alone.
+    OrderStatus,
+    OrderShip,
+    /// A batch of cancels, from its transaction's start to its commit
+    /// (committed batches only).
+    CancelBatch,
+    PetGet,
+    /// A whole import, in one transaction.
+    Import,
+    IsEmpty,
+    SecretRead,
+    SecretInsert,
+    KeyCreate,
+    KeyRevoke,
+    KeysActive,
+    KeysList,
+    IntegrityCheck,
+}
+
+impl Statement {
+    fn name(self) -> &'static str {
+        match self {
+            Statement::Changes => "changes",
+            Statement::OrdersAll => "orders_all",
+            Statement::OrderPage => "order_page",
+            Statement::OrderGet => "order_get",
+            Statement::OrderStatus => "order_status",
+            Statement::OrderShip => "order_ship",
+            Statement::CancelBatch => "cancel_batch",
+            Statement::PetGet => "pet_get",
+            Statement::Import => "import",
+            Statement::IsEmpty => "is_empty",
+            Statement::SecretRead => "secret_read",
+            Statement::SecretInsert => "secret_insert",
+            Statement::KeyCreate => "key_create",
+            Statement::KeyRevoke => "key_revoke",
+            Statement::KeysActive => "keys_active",
+            Statement::KeysList => "keys_list",
+            Statement::IntegrityCheck => "integrity_check",
+        }
+    }
+}
+
+#[derive(Clone, Debug, Hash, PartialEq, Eq, EncodeLabelSet)]
+struct StatementLabel {
+    statement: &'static str,
+}
+
+/// Database time buckets, in seconds: from a counter read (tens of
+/// microseconds) to the wait limit (5 s by default) and past it.
+#[derive(Clone, Copy)]
+struct DatabaseBuckets;
+
+impl MetricConstructor<Histogram> for DatabaseBuckets {
+    fn new_metric(&self) -> Histogram {
+        Histogram::new([
+            0.000_05, 0.000_1, 0.000_25, 0.000_5, 0.001, 0.002_5, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5,
+            5.0, 10.0,
+        ])
+    }
+}
+
+/// The database's times. Off with the request metrics (`--metrics off`):
+/// a statement then reads no clock.
+pub struct DatabaseMetrics {
+    wait: Histogram,
+    statements: Family<StatementLabel, Histogram, DatabaseBuckets>,
+    /// The counter read's series, resolved once: every request makes one.
+    changes: Histogram,
+}
+
+impl DatabaseMetrics {
+    /// When timing starts, or `None` while metrics are off.
+    pub fn start(&self) -> Option<Instant> {
+        runtime::metrics::enabled().then(Instant::now)
+    }
+
+    /// A wait for a pool connection that began at `started`.
+    pub fn waited(&self, started: Option<Instant>) {
+        if let Some(started) = started {
+            self.wait.observe(started.elapsed().as_secs_f64());
+        }
+    }
+
+    /// A run of `statement` that began at `started`.
+    pub fn ran(&self, statement: Statement, started: Option<Instant>) {
+        let Some(started) = started else { return };
+        let seconds = started.elapsed().as_secs_f64();
+        match statement {
+            Statement::Changes => self.changes.observe(seconds),
+            other => self
+                .statements
+                .get_or_create(&StatementLabel {
+                    statement: other.name(),
+                })
+                .observe(seconds),
+        }
+    }
+}
+
+/// The database's times, registered on first use.
+pub fn database() -> &'static DatabaseMetrics {
+    static DATABASE: OnceLock<DatabaseMetrics> = OnceLock::new();
+    DATABASE.get_or_init(|| {
+        let statements = Family::new_with_constructor(DatabaseBuckets);
+        let changes = statements
+            .get_or_create(&StatementLabel {
+                statement: Statement::Changes.name(),
+            })
+            .clone();
+        let metrics = DatabaseMetrics {
+            wait: DatabaseBuckets.new_metric(),
+            statements,
+            changes,
+        };
+        let mut registry = runtime::metrics::registry().lock().unwrap_or_else(|p| p.into_inner());
+        registry.register(
+            "petstore_db_wait_seconds",
+            "Time a statement waited for a connection of the pool",
+            metrics.wait.clone(),
+        );
+        registry.register(
+            "petstore_db_statement_seconds",
+            "Time a statement took once it had its connection, by statement",
+            metrics.statements.clone(),
+        );
+        metrics
+    })
 }
 
 #[derive(Clone, Debug, Hash, PartialEq, Eq, EncodeLabelSet)]

@@ -156,6 +156,30 @@ async fn prometheus_scrapes_the_request_counts_the_load_sent() {
     );
     assert!(hits.is_some_and(|hits| hits >= 20.0), "{hits:?}");
     wait_for(&prometheus, "petstore_cancel_batch_size_sum{job=\"petstore\"}", 14.0);
+    // The database's times: every request read the change counters; the
+    // lists, the pages and each committed batch of cancels ran statements,
+    // each after a wait for a connection of the pool.
+    let value = |expression: &str| query(&prometheus, expression).unwrap_or_else(|| panic!("no {expression}"));
+    let statements = |statement: &str| {
+        value(&format!(
+            "petstore_db_statement_seconds_count{{job=\"petstore\",statement=\"{statement}\"}}"
+        ))
+    };
+    assert!(statements("changes") >= 40.0, "{}", statements("changes"));
+    assert!(statements("orders_all") >= 1.0);
+    assert!(statements("order_page") >= 1.0);
+    assert_eq!(
+        statements("cancel_batch"),
+        value("petstore_cancel_batch_size_count{job=\"petstore\"}"),
+        "one statement time per committed batch"
+    );
+    let pool_statements = value("sum(petstore_db_statement_seconds_count{job=\"petstore\",statement!=\"changes\"})");
+    let waits = value("petstore_db_wait_seconds_count{job=\"petstore\"}");
+    assert!(
+        waits >= pool_statements,
+        "{waits} waits for {pool_statements} statements"
+    );
+    assert!(value("petstore_db_statement_seconds_sum{job=\"petstore\",statement=\"order_page\"}") > 0.0);
     // Labels stay bounded: no order id in any series.
     let (_, series) = http(
         &format!("{}/metrics", server.base_url.trim_end_matches("/v1")),

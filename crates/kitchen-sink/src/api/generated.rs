@@ -4710,6 +4710,7 @@ static SEARCH_ORDERS: runtime::Operation = runtime::Operation {
     errors: &["400", "401", "5XX"],
     other_errors: &[],
     deprecation: ::std::option::Option::None,
+    metrics: runtime::metrics::OperationSeries::new(),
 };
 ///`createOrder`: the operation's table, through which the generated layer serves it.
 pub struct CreateOrder;
@@ -4806,6 +4807,7 @@ static CREATE_ORDER: runtime::Operation = runtime::Operation {
     errors: &["400", "401", "413", "415", "5XX"],
     other_errors: &[],
     deprecation: ::std::option::Option::None,
+    metrics: runtime::metrics::OperationSeries::new(),
 };
 ///`orderOptions`: the operation's table, through which the generated layer serves it.
 pub struct OrderOptions;
@@ -4845,6 +4847,7 @@ static ORDER_OPTIONS: runtime::Operation = runtime::Operation {
     errors: &["5XX"],
     other_errors: &[],
     deprecation: ::std::option::Option::None,
+    metrics: runtime::metrics::OperationSeries::new(),
 };
 ///`quoteOrder`: the operation's table, through which the generated layer serves it.
 pub struct QuoteOrder;
@@ -4890,6 +4893,7 @@ static QUOTE_ORDER: runtime::Operation = runtime::Operation {
     errors: &["400", "413", "415", "5XX"],
     other_errors: &[],
     deprecation: ::std::option::Option::None,
+    metrics: runtime::metrics::OperationSeries::new(),
 };
 ///`getOrder`: the operation's table, through which the generated layer serves it.
 pub struct GetOrder;
@@ -4956,6 +4960,7 @@ static GET_ORDER: runtime::Operation = runtime::Operation {
     errors: &["400", "401", "404", "5XX"],
     other_errors: &[],
     deprecation: ::std::option::Option::None,
+    metrics: runtime::metrics::OperationSeries::new(),
 };
 ///`deleteOrder`: the operation's table, through which the generated layer serves it.
 pub struct DeleteOrder;
@@ -5008,6 +5013,7 @@ static DELETE_ORDER: runtime::Operation = runtime::Operation {
     errors: &["400", "401", "404", "5XX"],
     other_errors: &[],
     deprecation: ::std::option::Option::None,
+    metrics: runtime::metrics::OperationSeries::new(),
 };
 ///`headOrder`: the operation's table, through which the generated layer serves it.
 pub struct HeadOrder;
@@ -5069,6 +5075,7 @@ static HEAD_ORDER: runtime::Operation = runtime::Operation {
     errors: &["400", "401", "404", "5XX"],
     other_errors: &[],
     deprecation: ::std::option::Option::None,
+    metrics: runtime::metrics::OperationSeries::new(),
 };
 ///`updateOrder`: the operation's table, through which the generated layer serves it.
 pub struct UpdateOrder;
@@ -5155,6 +5162,7 @@ static UPDATE_ORDER: runtime::Operation = runtime::Operation {
     errors: &["400", "401", "404", "412", "413", "415", "5XX"],
     other_errors: &[],
     deprecation: ::std::option::Option::None,
+    metrics: runtime::metrics::OperationSeries::new(),
 };
 ///`downloadOrder`: the operation's table, through which the generated layer serves it.
 pub struct DownloadOrder;
@@ -5212,6 +5220,7 @@ static DOWNLOAD_ORDER: runtime::Operation = runtime::Operation {
     errors: &["400", "401", "404", "5XX"],
     other_errors: &[],
     deprecation: ::std::option::Option::None,
+    metrics: runtime::metrics::OperationSeries::new(),
 };
 ///`payOrder`: the operation's table, through which the generated layer serves it.
 pub struct PayOrder;
@@ -5279,6 +5288,7 @@ static PAY_ORDER: runtime::Operation = runtime::Operation {
     errors: &["400", "401", "404", "409", "413", "415", "5XX"],
     other_errors: &[],
     deprecation: ::std::option::Option::None,
+    metrics: runtime::metrics::OperationSeries::new(),
 };
 ///`shipOrder`: the operation's table, through which the generated layer serves it.
 pub struct ShipOrder;
@@ -5341,6 +5351,7 @@ static SHIP_ORDER: runtime::Operation = runtime::Operation {
     errors: &["400", "401", "404", "409", "413", "415", "5XX"],
     other_errors: &[],
     deprecation: ::std::option::Option::None,
+    metrics: runtime::metrics::OperationSeries::new(),
 };
 ///`uploadDocument`: the operation's table, through which the generated layer serves it.
 pub struct UploadDocument;
@@ -5429,6 +5440,7 @@ static UPLOAD_DOCUMENT: runtime::Operation = runtime::Operation {
     errors: &["400", "401", "404", "413", "415", "5XX"],
     other_errors: &[],
     deprecation: ::std::option::Option::None,
+    metrics: runtime::metrics::OperationSeries::new(),
 };
 ///`getPhoto`: the operation's table, through which the generated layer serves it.
 pub struct GetPhoto;
@@ -5486,6 +5498,7 @@ static GET_PHOTO: runtime::Operation = runtime::Operation {
     errors: &["400", "401", "404", "5XX"],
     other_errors: &[],
     deprecation: ::std::option::Option::None,
+    metrics: runtime::metrics::OperationSeries::new(),
 };
 ///`uploadPhoto`: the operation's table, through which the generated layer serves it.
 pub struct UploadPhoto;
@@ -5548,6 +5561,7 @@ static UPLOAD_PHOTO: runtime::Operation = runtime::Operation {
     errors: &["400", "401", "404", "413", "415", "5XX"],
     other_errors: &[],
     deprecation: ::std::option::Option::None,
+    metrics: runtime::metrics::OperationSeries::new(),
 };
 ///`getSignature`: the operation's table, through which the generated layer serves it.
 pub struct GetSignature;
@@ -5605,6 +5619,7 @@ static GET_SIGNATURE: runtime::Operation = runtime::Operation {
     errors: &["400", "401", "404", "5XX"],
     other_errors: &[],
     deprecation: ::std::option::Option::None,
+    metrics: runtime::metrics::OperationSeries::new(),
 };
 ///`signOrder`: the operation's table, through which the generated layer serves it.
 pub struct SignOrder;
@@ -5667,6 +5682,7 @@ static SIGN_ORDER: runtime::Operation = runtime::Operation {
     errors: &["400", "401", "404", "413", "415", "5XX"],
     other_errors: &[],
     deprecation: ::std::option::Option::None,
+    metrics: runtime::metrics::OperationSeries::new(),
 };
 ///`getLabel`: the operation's table, through which the generated layer serves it.
 pub struct GetLabel;
@@ -5724,6 +5740,7 @@ static GET_LABEL: runtime::Operation = runtime::Operation {
     errors: &["400", "401", "404", "5XX"],
     other_errors: &[],
     deprecation: ::std::option::Option::None,
+    metrics: runtime::metrics::OperationSeries::new(),
 };
 ///`watchOrder`: the operation's table, through which the generated layer serves it.
 pub struct WatchOrder;
@@ -5776,6 +5793,7 @@ static WATCH_ORDER: runtime::Operation = runtime::Operation {
     errors: &["400", "401", "404", "5XX"],
     other_errors: &[],
     deprecation: ::std::option::Option::None,
+    metrics: runtime::metrics::OperationSeries::new(),
 };
 ///`getOrderSummary`: the operation's table, through which the generated layer serves it.
 pub struct GetOrderSummary;
@@ -5822,6 +5840,7 @@ static GET_ORDER_SUMMARY: runtime::Operation = runtime::Operation {
     errors: &["401", "5XX"],
     other_errors: &[],
     deprecation: ::std::option::Option::None,
+    metrics: runtime::metrics::OperationSeries::new(),
 };
 ///`getOrderStatus`: the operation's table, through which the generated layer serves it.
 pub struct GetOrderStatus;
@@ -5879,6 +5898,7 @@ static GET_ORDER_STATUS: runtime::Operation = runtime::Operation {
     errors: &["400", "401", "404", "5XX"],
     other_errors: &[],
     deprecation: ::std::option::Option::None,
+    metrics: runtime::metrics::OperationSeries::new(),
 };
 ///`getReceipt`: the operation's table, through which the generated layer serves it.
 pub struct GetReceipt;
@@ -5947,6 +5967,7 @@ static GET_RECEIPT: runtime::Operation = runtime::Operation {
     errors: &["400", "401", "404", "5XX"],
     other_errors: &[],
     deprecation: ::std::option::Option::None,
+    metrics: runtime::metrics::OperationSeries::new(),
 };
 ///`getLatestOrder`: the operation's table, through which the generated layer serves it.
 pub struct GetLatestOrder;
@@ -5995,6 +6016,7 @@ static GET_LATEST_ORDER: runtime::Operation = runtime::Operation {
     errors: &["401", "404", "5XX"],
     other_errors: &[],
     deprecation: ::std::option::Option::None,
+    metrics: runtime::metrics::OperationSeries::new(),
 };
 ///`addNote`: the operation's table, through which the generated layer serves it.
 pub struct AddNote;
@@ -6062,6 +6084,7 @@ static ADD_NOTE: runtime::Operation = runtime::Operation {
     errors: &["400", "401", "404", "413", "415", "5XX"],
     other_errors: &[],
     deprecation: ::std::option::Option::None,
+    metrics: runtime::metrics::OperationSeries::new(),
 };
 ///`listOrderLines`: the operation's table, through which the generated layer serves it.
 pub struct ListOrderLines;
@@ -6119,6 +6142,7 @@ static LIST_ORDER_LINES: runtime::Operation = runtime::Operation {
     errors: &["400", "401", "404", "5XX"],
     other_errors: &[],
     deprecation: ::std::option::Option::None,
+    metrics: runtime::metrics::OperationSeries::new(),
 };
 ///`exportOrders`: the operation's table, through which the generated layer serves it.
 pub struct ExportOrders;
@@ -6165,6 +6189,7 @@ static EXPORT_ORDERS: runtime::Operation = runtime::Operation {
     errors: &["401", "5XX"],
     other_errors: &[],
     deprecation: ::std::option::Option::None,
+    metrics: runtime::metrics::OperationSeries::new(),
 };
 ///`getInventory`: the operation's table, through which the generated layer serves it.
 pub struct GetInventory;
@@ -6222,6 +6247,7 @@ static GET_INVENTORY: runtime::Operation = runtime::Operation {
     errors: &["401", "5XX"],
     other_errors: &[],
     deprecation: ::std::option::Option::None,
+    metrics: runtime::metrics::OperationSeries::new(),
 };
 ///`countOrders`: the operation's table, through which the generated layer serves it.
 pub struct CountOrders;
@@ -6268,6 +6294,7 @@ static COUNT_ORDERS: runtime::Operation = runtime::Operation {
     errors: &["401", "5XX"],
     other_errors: &[],
     deprecation: ::std::option::Option::None,
+    metrics: runtime::metrics::OperationSeries::new(),
 };
 ///`getStatus`: the operation's table, through which the generated layer serves it.
 pub struct GetStatus;
@@ -6303,6 +6330,7 @@ static GET_STATUS: runtime::Operation = runtime::Operation {
     errors: &["5XX"],
     other_errors: &[],
     deprecation: ::std::option::Option::None,
+    metrics: runtime::metrics::OperationSeries::new(),
 };
 ///`traceStatus`: the operation's table, through which the generated layer serves it.
 pub struct TraceStatus;
@@ -6338,6 +6366,7 @@ static TRACE_STATUS: runtime::Operation = runtime::Operation {
     errors: &["5XX"],
     other_errors: &[],
     deprecation: ::std::option::Option::None,
+    metrics: runtime::metrics::OperationSeries::new(),
 };
 ///`subscribe`: the operation's table, through which the generated layer serves it.
 pub struct Subscribe;
@@ -6383,6 +6412,7 @@ static SUBSCRIBE: runtime::Operation = runtime::Operation {
     errors: &["400", "413", "415", "5XX"],
     other_errors: &[],
     deprecation: ::std::option::Option::None,
+    metrics: runtime::metrics::OperationSeries::new(),
 };
 ///`setPreferences`: the operation's table, through which the generated layer serves it.
 pub struct SetPreferences;
@@ -6452,6 +6482,7 @@ static SET_PREFERENCES: runtime::Operation = runtime::Operation {
     errors: &["400", "413", "415", "5XX"],
     other_errors: &[],
     deprecation: ::std::option::Option::None,
+    metrics: runtime::metrics::OperationSeries::new(),
 };
 ///`patchPreferences`: the operation's table, through which the generated layer serves it.
 pub struct PatchPreferences;
@@ -6497,6 +6528,7 @@ static PATCH_PREFERENCES: runtime::Operation = runtime::Operation {
     errors: &["400", "413", "415", "5XX"],
     other_errors: &[],
     deprecation: ::std::option::Option::None,
+    metrics: runtime::metrics::OperationSeries::new(),
 };
 ///`listEvents`: the operation's table, through which the generated layer serves it.
 pub struct ListEvents;
@@ -6576,6 +6608,7 @@ static LIST_EVENTS: runtime::Operation = runtime::Operation {
     errors: &["400", "401", "5XX"],
     other_errors: &[],
     deprecation: ::std::option::Option::None,
+    metrics: runtime::metrics::OperationSeries::new(),
 };
 ///`listLabels`: the operation's table, through which the generated layer serves it.
 pub struct ListLabels;
@@ -6622,6 +6655,7 @@ static LIST_LABELS: runtime::Operation = runtime::Operation {
     errors: &["401", "5XX"],
     other_errors: &[],
     deprecation: ::std::option::Option::None,
+    metrics: runtime::metrics::OperationSeries::new(),
 };
 ///`putLabel`: the operation's table, through which the generated layer serves it.
 pub struct PutLabel;
@@ -6707,6 +6741,7 @@ static PUT_LABEL: runtime::Operation = runtime::Operation {
     errors: &["400", "401", "413", "415", "5XX"],
     other_errors: &[],
     deprecation: ::std::option::Option::None,
+    metrics: runtime::metrics::OperationSeries::new(),
 };
 ///`getReport`: the operation's table, through which the generated layer serves it.
 pub struct GetReport;
@@ -6776,6 +6811,7 @@ static GET_REPORT: runtime::Operation = runtime::Operation {
     errors: &["400", "401", "5XX"],
     other_errors: &[],
     deprecation: ::std::option::Option::None,
+    metrics: runtime::metrics::OperationSeries::new(),
 };
 ///`getPayment`: the operation's table, through which the generated layer serves it.
 pub struct GetPayment;
@@ -6833,6 +6869,7 @@ static GET_PAYMENT: runtime::Operation = runtime::Operation {
     errors: &["400", "401", "404", "5XX"],
     other_errors: &[],
     deprecation: ::std::option::Option::None,
+    metrics: runtime::metrics::OperationSeries::new(),
 };
 ///`echoParameters`: the operation's table, through which the generated layer serves it.
 pub struct EchoParameters;
@@ -7192,6 +7229,7 @@ static ECHO_PARAMETERS: runtime::Operation = runtime::Operation {
     errors: &["400", "401", "5XX"],
     other_errors: &[],
     deprecation: ::std::option::Option::None,
+    metrics: runtime::metrics::OperationSeries::new(),
 };
 ///`getLegacyOrder`: the operation's table, through which the generated layer serves it.
 pub struct GetLegacyOrder;
@@ -7269,6 +7307,7 @@ static GET_LEGACY_ORDER: runtime::Operation = runtime::Operation {
         deprecation: "@1767225600",
         sunset: ::std::option::Option::Some("Fri, 01 Jan 2027 00:00:00 GMT"),
     }),
+    metrics: runtime::metrics::OperationSeries::new(),
 };
 ///`estimateOrder`: the operation's table, through which the generated layer serves it.
 pub struct EstimateOrder;
@@ -7318,6 +7357,7 @@ static ESTIMATE_ORDER: runtime::Operation = runtime::Operation {
     errors: &["400", "406", "413", "415", "5XX"],
     other_errors: &[],
     deprecation: ::std::option::Option::None,
+    metrics: runtime::metrics::OperationSeries::new(),
 };
 ///`classifyPet`: the operation's table, through which the generated layer serves it.
 pub struct ClassifyPet;
@@ -7363,6 +7403,7 @@ static CLASSIFY_PET: runtime::Operation = runtime::Operation {
     errors: &["400", "413", "415", "5XX"],
     other_errors: &[],
     deprecation: ::std::option::Option::None,
+    metrics: runtime::metrics::OperationSeries::new(),
 };
 ///`getCategoryTree`: the operation's table, through which the generated layer serves it.
 pub struct GetCategoryTree;
@@ -7398,6 +7439,7 @@ static GET_CATEGORY_TREE: runtime::Operation = runtime::Operation {
     errors: &["5XX"],
     other_errors: &[],
     deprecation: ::std::option::Option::None,
+    metrics: runtime::metrics::OperationSeries::new(),
 };
 ///`whoAmI`: the operation's table, through which the generated layer serves it.
 pub struct WhoAmI;
@@ -7477,6 +7519,7 @@ static WHO_AM_I: runtime::Operation = runtime::Operation {
     errors: &["401", "5XX"],
     other_errors: &[],
     deprecation: ::std::option::Option::None,
+    metrics: runtime::metrics::OperationSeries::new(),
 };
 ///`refundOrder`: the operation's table, through which the generated layer serves it.
 pub struct RefundOrder;
@@ -7546,6 +7589,7 @@ static REFUND_ORDER: runtime::Operation = runtime::Operation {
     errors: &["400", "401", "403", "404", "5XX"],
     other_errors: &[],
     deprecation: ::std::option::Option::None,
+    metrics: runtime::metrics::OperationSeries::new(),
 };
 /// Every operation's table, in the spec's order.
 pub static OPERATIONS: &[&runtime::Operation] = &[

@@ -469,6 +469,7 @@ static LIST_ORDERS: runtime::Operation = runtime::Operation {
     errors: &["400", "401", "5XX"],
     other_errors: &[],
     deprecation: ::std::option::Option::None,
+    metrics: runtime::metrics::OperationSeries::new(),
 };
 ///`cancelOrder`: the operation's table, through which the generated layer serves it.
 pub struct CancelOrder;
@@ -523,6 +524,7 @@ static CANCEL_ORDER: runtime::Operation = runtime::Operation {
     errors: &["400", "401", "404", "409", "5XX"],
     other_errors: &[],
     deprecation: ::std::option::Option::None,
+    metrics: runtime::metrics::OperationSeries::new(),
 };
 /// Every operation's table, in the spec's order.
 pub static OPERATIONS: &[&runtime::Operation] = &[&LIST_ORDERS, &CANCEL_ORDER];

@@ -13,10 +13,13 @@ use std::sync::Arc;
 use sqlx::{Acquire, AnyPool};
 use tokio::sync::{mpsc, oneshot};
 
+use crate::metrics::{Statement, database};
+
 use super::backend::Backend;
 use super::cancellations::Cancellations;
 use super::file_set::{Access, FileSet};
 use super::sql::{column, now, parse_status};
+use super::timing::acquire;
 use super::{CancelOutcome, OrderStatus, OrdersVersion, Result, StorageError};
 
 /// At most this many cancels share a transaction, so that one batch
@@ -128,7 +131,8 @@ async fn cancel_all(
     );
     // A connection whose transaction fails here is closed by the pool,
     // never reused (see `Backend::pool_options`).
-    let mut conn = pool.acquire().await.map_err(|e| backend.classify(e))?;
+    let mut conn = acquire(pool).await.map_err(|e| backend.classify(e))?;
+    let started = database().start();
     let mut tx = conn.begin().await.map_err(|e| backend.classify(e))?;
     let mut query = sqlx::query_scalar::<_, i64>(&update).bind(now());
     for id in ids {
@@ -174,6 +178,8 @@ async fn cancel_all(
         log.committing(OrdersVersion(before), OrdersVersion(after), cancelled_ids)
     });
     tx.commit().await.map_err(|e| backend.classify(e))?;
+    // Committed batches only: a failed one is in the log and the replies.
+    database().ran(Statement::CancelBatch, started);
     if let Some(entered) = entered {
         entered.committed();
     }

@@ -12,6 +12,7 @@ mod counter_reads;
 mod file_set;
 mod migrations;
 pub mod sql;
+mod timing;
 
 use std::collections::HashMap;
 use std::future::Future;

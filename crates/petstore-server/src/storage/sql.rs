@@ -7,8 +7,11 @@ use chrono::{DateTime, Datelike, Utc};
 use futures_util::TryStreamExt;
 use sqlx::any::AnyRow;
 use sqlx::migrate::Migrator;
-use sqlx::{AnyPool, Connection};
+use sqlx::pool::PoolConnection;
+use sqlx::{Any, AnyPool, Connection};
 use sqlx::{ConnectOptions, Row};
+
+use crate::metrics::Statement;
 
 use super::backend::{Backend, SQLITE_CONNECTIONS, WaitLimits};
 use super::cancel_queue::CancelQueue;
@@ -16,6 +19,7 @@ use super::cancellations::Cancellations;
 use super::counter_reads::CounterReads;
 use super::file_set::{Access, FileSet};
 use super::migrations;
+use super::timing::{acquire, timed};
 use super::{
     ActiveKeys, ApiKeyRecord, CancelOutcome, ImportData, ImportStatus, KeysVersion, OrderFilters, OrderRecord,
     OrderStatus, OrdersVersion, PageQuery, PetRecord, Result, ShipOutcome, Storage, StorageError, Versions,
@@ -141,10 +145,15 @@ impl SqlStorage {
     /// SQLite's `PRAGMA integrity_check`: "ok" when the file is sound.
     pub async fn integrity_check(&self) -> Result<String> {
         match self.backend {
-            Backend::Sqlite => sqlx::query_scalar("PRAGMA integrity_check")
-                .fetch_one(&self.pool)
+            Backend::Sqlite => {
+                let mut conn = self.connection().await?;
+                timed(
+                    Statement::IntegrityCheck,
+                    sqlx::query_scalar("PRAGMA integrity_check").fetch_one(&mut *conn),
+                )
                 .await
-                .map_err(|e| self.classify(e)),
+                .map_err(|e| self.classify(e))
+            }
             Backend::Postgres => Ok("ok".into()),
         }
     }
@@ -153,19 +162,76 @@ impl SqlStorage {
         self.backend.classify(error)
     }
 
+    /// A connection of the pool (its wait timed), for one statement or a
+    /// transaction; back to the pool when dropped.
+    async fn connection(&self) -> Result<PoolConnection<Any>> {
+        acquire(&self.pool).await.map_err(|e| self.classify(e))
+    }
+
     /// Fails unless the SQLite files at their paths allow `access` (see
     /// [`FileSet`]); always passes on PostgreSQL.
     fn check_files(&self, access: Access) -> Result<()> {
         self.files.as_ref().map_or(Ok(()), |files| files.check(access))
     }
 
+    /// [`Storage::import`]'s transaction, on `conn`: all or nothing.
+    async fn import_on(&self, conn: &mut PoolConnection<Any>, data: &ImportData) -> Result<()> {
+        let stamp = now();
+        let mut tx = Connection::begin(&mut **conn).await.map_err(|e| self.classify(e))?;
+        for (i, pet) in data.pets.iter().enumerate() {
+            sqlx::query("INSERT INTO pets (id, name, created_at) VALUES ($1, $2, $3)")
+                .bind(pet.id)
+                .bind(&pet.name)
+                .bind(&stamp)
+                .execute(&mut *tx)
+                .await
+                .map_err(|e| in_item(self.classify(e), "pets", i, pet.id))?;
+        }
+        for (i, order) in data.orders.iter().enumerate() {
+            let status = match order.status {
+                ImportStatus::Pending => OrderStatus::Pending,
+                ImportStatus::Shipped => OrderStatus::Shipped,
+            };
+            if let Some(date) = order.ship_date.filter(|d| !SHIP_DATE_YEARS.contains(&d.year())) {
+                return Err(in_item(
+                    StorageError::Invalid(format!("shipDate {date} is outside the years 0000 to 9999")),
+                    "orders",
+                    i,
+                    order.id,
+                ));
+            }
+            sqlx::query(
+                "INSERT INTO orders (id, pet_id, quantity, ship_date, complete, status, created_at, updated_at) \
+                 VALUES ($1, $2, $3, $4, $5, $6, $7, $7)",
+            )
+            .bind(order.id)
+            .bind(order.pet_id)
+            .bind(order.quantity)
+            .bind(order.ship_date.map(stored_ship_date))
+            .bind(order.complete)
+            .bind(status.as_str())
+            .bind(&stamp)
+            .execute(&mut *tx)
+            .await
+            .map_err(|e| in_item(self.classify(e), "orders", i, order.id))?;
+        }
+        // Returning early drops `tx` uncommitted: everything rolls back.
+        self.check_files(Access::Write)?;
+        tx.commit().await.map_err(|e| self.classify(e))?;
+        Ok(())
+    }
+
     /// The status of an order, after a conditional update changed nothing.
     async fn status_of(&self, id: i64) -> Result<Option<OrderStatus>> {
-        let status: Option<String> = sqlx::query_scalar("SELECT status FROM orders WHERE id = $1")
-            .bind(id)
-            .fetch_optional(&self.pool)
-            .await
-            .map_err(|e| self.classify(e))?;
+        let mut conn = self.connection().await?;
+        let status: Option<String> = timed(
+            Statement::OrderStatus,
+            sqlx::query_scalar("SELECT status FROM orders WHERE id = $1")
+                .bind(id)
+                .fetch_optional(&mut *conn),
+        )
+        .await
+        .map_err(|e| self.classify(e))?;
         status.as_deref().map(parse_status).transpose()
     }
 }
@@ -355,11 +421,16 @@ impl Storage for SqlStorage {
         F: FnMut(OrderRecord) -> Result<()> + Send,
     {
         let sql = format!("SELECT {ORDER_COLUMNS} FROM orders WHERE status <> 'cancelled' ORDER BY id");
-        let mut rows = sqlx::query(&sql).fetch(&self.pool);
-        while let Some(row) = rows.try_next().await.map_err(|e| self.classify(e))? {
-            visit(order_from_row(&row)?)?;
-        }
-        Ok(())
+        let mut conn = self.connection().await?;
+        // Timed with the visits: the rows are streamed to them.
+        timed(Statement::OrdersAll, async {
+            let mut rows = sqlx::query(&sql).fetch(&mut *conn);
+            while let Some(row) = rows.try_next().await.map_err(|e| self.classify(e))? {
+                visit(order_from_row(&row)?)?;
+            }
+            Ok(())
+        })
+        .await
     }
 
     async fn order_page(&self, query: PageQuery<'_>) -> Result<Vec<OrderRecord>> {
@@ -379,21 +450,27 @@ impl Storage for SqlStorage {
                 Argument::Boolean(value) => statement.bind(value),
             };
         }
-        let rows = statement
-            .bind(i64::from(query.limit))
-            .fetch_all(&self.pool)
-            .await
-            .map_err(|e| self.classify(e))?;
+        let mut conn = self.connection().await?;
+        let rows = timed(
+            Statement::OrderPage,
+            statement.bind(i64::from(query.limit)).fetch_all(&mut *conn),
+        )
+        .await
+        .map_err(|e| self.classify(e))?;
         rows.iter().map(order_from_row).collect()
     }
 
     async fn shared_secret(&self, name: &str, fresh: &[u8]) -> Result<Vec<u8>> {
         let read = || async {
-            sqlx::query_scalar::<_, Vec<u8>>("SELECT value FROM secrets WHERE name = $1")
-                .bind(name)
-                .fetch_optional(&self.pool)
-                .await
-                .map_err(|e| self.classify(e))
+            let mut conn = self.connection().await?;
+            timed(
+                Statement::SecretRead,
+                sqlx::query_scalar::<_, Vec<u8>>("SELECT value FROM secrets WHERE name = $1")
+                    .bind(name)
+                    .fetch_optional(&mut *conn),
+            )
+            .await
+            .map_err(|e| self.classify(e))
         };
         // Read first: once it exists, a database that cannot be written
         // (a full disk) still gives it.
@@ -403,12 +480,17 @@ impl Storage for SqlStorage {
         self.check_files(Access::Write)?;
         // Of two processes making it at once, the first insert wins and
         // both read the winner's.
-        sqlx::query("INSERT INTO secrets (name, value) VALUES ($1, $2) ON CONFLICT (name) DO NOTHING")
-            .bind(name)
-            .bind(fresh)
-            .execute(&self.pool)
-            .await
-            .map_err(|e| self.classify(e))?;
+        let mut conn = self.connection().await?;
+        timed(
+            Statement::SecretInsert,
+            sqlx::query("INSERT INTO secrets (name, value) VALUES ($1, $2) ON CONFLICT (name) DO NOTHING")
+                .bind(name)
+                .bind(fresh)
+                .execute(&mut *conn),
+        )
+        .await
+        .map_err(|e| self.classify(e))?;
+        drop(conn);
         self.check_files(Access::Write)?;
         read()
             .await?
@@ -420,7 +502,13 @@ impl Storage for SqlStorage {
         if let Err(e) = self.check_files(Access::Read) {
             return Some(Err(e));
         }
-        reads.try_read()
+        let metrics = crate::metrics::database();
+        let started = metrics.start();
+        let read = reads.try_read();
+        if read.is_some() {
+            metrics.ran(Statement::Changes, started);
+        }
+        read
     }
 
     async fn cancelled_since(&self, version: OrdersVersion, seen: OrdersVersion) -> Option<(OrdersVersion, Vec<i64>)> {
@@ -438,10 +526,13 @@ impl Storage for SqlStorage {
         // Every request reads the counters: a deleted or replaced file is
         // noticed by the next request, reads included.
         self.check_files(Access::Read)?;
-        let row = sqlx::query("SELECT counter, keys_counter FROM changes WHERE id = 1")
-            .fetch_one(&self.pool)
-            .await
-            .map_err(|e| self.classify(e))?;
+        let mut conn = self.connection().await?;
+        let row = timed(
+            Statement::Changes,
+            sqlx::query("SELECT counter, keys_counter FROM changes WHERE id = 1").fetch_one(&mut *conn),
+        )
+        .await
+        .map_err(|e| self.classify(e))?;
         Ok(Versions {
             orders: OrdersVersion(column(&row, "counter")?),
             keys: KeysVersion(column(&row, "keys_counter")?),
@@ -449,11 +540,14 @@ impl Storage for SqlStorage {
     }
 
     async fn get_order(&self, id: i64) -> Result<Option<OrderRecord>> {
-        let row = sqlx::query(&format!("SELECT {ORDER_COLUMNS} FROM orders WHERE id = $1"))
-            .bind(id)
-            .fetch_optional(&self.pool)
-            .await
-            .map_err(|e| self.classify(e))?;
+        let sql = format!("SELECT {ORDER_COLUMNS} FROM orders WHERE id = $1");
+        let mut conn = self.connection().await?;
+        let row = timed(
+            Statement::OrderGet,
+            sqlx::query(&sql).bind(id).fetch_optional(&mut *conn),
+        )
+        .await
+        .map_err(|e| self.classify(e))?;
         row.as_ref().map(order_from_row).transpose()
     }
 
@@ -463,17 +557,22 @@ impl Storage for SqlStorage {
 
     async fn ship_order(&self, id: i64) -> Result<ShipOutcome> {
         self.check_files(Access::Write)?;
-        let done = sqlx::query(
-            "UPDATE orders SET status = 'shipped', complete = $1, ship_date = COALESCE(ship_date, $2), updated_at = $3 \
-             WHERE id = $4 AND status = 'pending'",
+        let mut conn = self.connection().await?;
+        let done = timed(
+            Statement::OrderShip,
+            sqlx::query(
+                "UPDATE orders SET status = 'shipped', complete = $1, ship_date = COALESCE(ship_date, $2), \
+                 updated_at = $3 WHERE id = $4 AND status = 'pending'",
+            )
+            .bind(true)
+            .bind(stored_ship_date(Utc::now()))
+            .bind(now())
+            .bind(id)
+            .execute(&mut *conn),
         )
-        .bind(true)
-        .bind(stored_ship_date(Utc::now()))
-        .bind(now())
-        .bind(id)
-        .execute(&self.pool)
         .await
         .map_err(|e| self.classify(e))?;
+        drop(conn);
         // Not acknowledged unless it went into the files at the paths.
         self.check_files(Access::Write)?;
         if done.rows_affected() == 1 {
@@ -486,11 +585,15 @@ impl Storage for SqlStorage {
     }
 
     async fn get_pet(&self, id: i64) -> Result<Option<PetRecord>> {
-        let row = sqlx::query("SELECT id, name FROM pets WHERE id = $1")
-            .bind(id)
-            .fetch_optional(&self.pool)
-            .await
-            .map_err(|e| self.classify(e))?;
+        let mut conn = self.connection().await?;
+        let row = timed(
+            Statement::PetGet,
+            sqlx::query("SELECT id, name FROM pets WHERE id = $1")
+                .bind(id)
+                .fetch_optional(&mut *conn),
+        )
+        .await
+        .map_err(|e| self.classify(e))?;
         row.map(|row| {
             Ok(PetRecord {
                 id: column(&row, "id")?,
@@ -502,84 +605,55 @@ impl Storage for SqlStorage {
 
     async fn import(&self, data: &ImportData) -> Result<()> {
         self.check_files(Access::Write)?;
-        let stamp = now();
         // A connection whose transaction fails here is closed by the pool,
         // never reused (see `Backend::pool_options`).
-        let mut conn = self.pool.acquire().await.map_err(|e| self.classify(e))?;
-        let mut tx = Connection::begin(&mut *conn).await.map_err(|e| self.classify(e))?;
-        for (i, pet) in data.pets.iter().enumerate() {
-            sqlx::query("INSERT INTO pets (id, name, created_at) VALUES ($1, $2, $3)")
-                .bind(pet.id)
-                .bind(&pet.name)
-                .bind(&stamp)
-                .execute(&mut *tx)
-                .await
-                .map_err(|e| in_item(self.classify(e), "pets", i, pet.id))?;
-        }
-        for (i, order) in data.orders.iter().enumerate() {
-            let status = match order.status {
-                ImportStatus::Pending => OrderStatus::Pending,
-                ImportStatus::Shipped => OrderStatus::Shipped,
-            };
-            if let Some(date) = order.ship_date.filter(|d| !SHIP_DATE_YEARS.contains(&d.year())) {
-                return Err(in_item(
-                    StorageError::Invalid(format!("shipDate {date} is outside the years 0000 to 9999")),
-                    "orders",
-                    i,
-                    order.id,
-                ));
-            }
-            sqlx::query(
-                "INSERT INTO orders (id, pet_id, quantity, ship_date, complete, status, created_at, updated_at) \
-                 VALUES ($1, $2, $3, $4, $5, $6, $7, $7)",
-            )
-            .bind(order.id)
-            .bind(order.pet_id)
-            .bind(order.quantity)
-            .bind(order.ship_date.map(stored_ship_date))
-            .bind(order.complete)
-            .bind(status.as_str())
-            .bind(&stamp)
-            .execute(&mut *tx)
-            .await
-            .map_err(|e| in_item(self.classify(e), "orders", i, order.id))?;
-        }
-        // Returning early drops `tx` uncommitted: everything rolls back.
-        self.check_files(Access::Write)?;
-        tx.commit().await.map_err(|e| self.classify(e))?;
+        let mut conn = self.connection().await?;
+        timed(Statement::Import, self.import_on(&mut conn, data)).await?;
         self.check_files(Access::Write)
     }
 
     async fn is_empty(&self) -> Result<bool> {
-        let count: i64 = sqlx::query_scalar("SELECT (SELECT COUNT(*) FROM pets) + (SELECT COUNT(*) FROM orders)")
-            .fetch_one(&self.pool)
-            .await
-            .map_err(|e| self.classify(e))?;
+        let mut conn = self.connection().await?;
+        let count: i64 = timed(
+            Statement::IsEmpty,
+            sqlx::query_scalar("SELECT (SELECT COUNT(*) FROM pets) + (SELECT COUNT(*) FROM orders)")
+                .fetch_one(&mut *conn),
+        )
+        .await
+        .map_err(|e| self.classify(e))?;
         Ok(count == 0)
     }
 
     async fn create_api_key(&self, name: &str, key_hash: &[u8]) -> Result<i64> {
         self.check_files(Access::Write)?;
-        let id =
+        let mut conn = self.connection().await?;
+        let id = timed(
+            Statement::KeyCreate,
             sqlx::query_scalar("INSERT INTO api_keys (name, key_hash, created_at) VALUES ($1, $2, $3) RETURNING id")
                 .bind(name)
                 .bind(key_hash)
                 .bind(now())
-                .fetch_one(&self.pool)
-                .await
-                .map_err(|e| self.classify(e))?;
+                .fetch_one(&mut *conn),
+        )
+        .await
+        .map_err(|e| self.classify(e))?;
+        drop(conn);
         self.check_files(Access::Write)?;
         Ok(id)
     }
 
     async fn active_api_keys(&self) -> Result<ActiveKeys> {
         // At least one row, the counter's, whether or not any key exists.
-        let rows = sqlx::query(
-            "SELECT c.keys_counter, k.id, k.key_hash \
-             FROM changes c LEFT JOIN api_keys k ON k.revoked_at IS NULL \
-             WHERE c.id = 1",
+        let mut conn = self.connection().await?;
+        let rows = timed(
+            Statement::KeysActive,
+            sqlx::query(
+                "SELECT c.keys_counter, k.id, k.key_hash \
+                 FROM changes c LEFT JOIN api_keys k ON k.revoked_at IS NULL \
+                 WHERE c.id = 1",
+            )
+            .fetch_all(&mut *conn),
         )
-        .fetch_all(&self.pool)
         .await
         .map_err(|e| self.classify(e))?;
         let mut active = ActiveKeys::default();
@@ -593,8 +667,9 @@ impl Storage for SqlStorage {
     }
 
     async fn list_api_keys(&self) -> Result<Vec<ApiKeyRecord>> {
-        let rows = sqlx::query(&format!("SELECT {KEY_COLUMNS} FROM api_keys ORDER BY id"))
-            .fetch_all(&self.pool)
+        let sql = format!("SELECT {KEY_COLUMNS} FROM api_keys ORDER BY id");
+        let mut conn = self.connection().await?;
+        let rows = timed(Statement::KeysList, sqlx::query(&sql).fetch_all(&mut *conn))
             .await
             .map_err(|e| self.classify(e))?;
         rows.iter().map(key_from_row).collect()
@@ -602,12 +677,17 @@ impl Storage for SqlStorage {
 
     async fn revoke_api_key(&self, id: i64) -> Result<bool> {
         self.check_files(Access::Write)?;
-        let done = sqlx::query("UPDATE api_keys SET revoked_at = $1 WHERE id = $2 AND revoked_at IS NULL")
-            .bind(now())
-            .bind(id)
-            .execute(&self.pool)
-            .await
-            .map_err(|e| self.classify(e))?;
+        let mut conn = self.connection().await?;
+        let done = timed(
+            Statement::KeyRevoke,
+            sqlx::query("UPDATE api_keys SET revoked_at = $1 WHERE id = $2 AND revoked_at IS NULL")
+                .bind(now())
+                .bind(id)
+                .execute(&mut *conn),
+        )
+        .await
+        .map_err(|e| self.classify(e))?;
+        drop(conn);
         self.check_files(Access::Write)?;
         Ok(done.rows_affected() == 1)
     }

@@ -89,6 +89,7 @@ pub(super) fn operation_table(op: &Operation, error: &ErrorObject) -> TokenStrea
             errors: &[#(#errors),*],
             other_errors: #other_errors,
             deprecation: #deprecation,
+            metrics: runtime::metrics::OperationSeries::new(),
         };
     }
 }

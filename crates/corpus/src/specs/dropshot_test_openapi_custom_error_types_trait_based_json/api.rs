@@ -268,6 +268,7 @@ static DROPSHOT_ERROR: runtime::Operation = runtime::Operation {
         },
     ],
     deprecation: ::std::option::Option::None,
+    metrics: runtime::metrics::OperationSeries::new(),
 };
 ///`enum_error`: the operation's table, through which the generated layer serves it.
 pub struct EnumError;
@@ -336,6 +337,7 @@ static ENUM_ERROR: runtime::Operation = runtime::Operation {
         },
     ],
     deprecation: ::std::option::Option::None,
+    metrics: runtime::metrics::OperationSeries::new(),
 };
 ///`struct_error`: the operation's table, through which the generated layer serves it.
 pub struct StructError;
@@ -404,6 +406,7 @@ static STRUCT_ERROR: runtime::Operation = runtime::Operation {
         },
     ],
     deprecation: ::std::option::Option::None,
+    metrics: runtime::metrics::OperationSeries::new(),
 };
 /// Every operation's table, in the spec's order.
 pub static OPERATIONS: &[&runtime::Operation] = &[

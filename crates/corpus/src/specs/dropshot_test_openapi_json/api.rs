@@ -1185,6 +1185,7 @@ static HANDLER7: runtime::Operation = runtime::Operation {
         },
     ],
     deprecation: ::std::option::Option::None,
+    metrics: runtime::metrics::OperationSeries::new(),
 };
 ///`handler8`: the operation's table, through which the generated layer serves it.
 pub struct Handler8;
@@ -1242,6 +1243,7 @@ static HANDLER8: runtime::Operation = runtime::Operation {
         },
     ],
     deprecation: ::std::option::Option::None,
+    metrics: runtime::metrics::OperationSeries::new(),
 };
 ///`handler9`: the operation's table, through which the generated layer serves it.
 pub struct Handler9;
@@ -1299,6 +1301,7 @@ static HANDLER9: runtime::Operation = runtime::Operation {
         },
     ],
     deprecation: ::std::option::Option::None,
+    metrics: runtime::metrics::OperationSeries::new(),
 };
 ///`handler10`: the operation's table, through which the generated layer serves it.
 pub struct Handler10;
@@ -1361,6 +1364,7 @@ static HANDLER10: runtime::Operation = runtime::Operation {
         },
     ],
     deprecation: ::std::option::Option::None,
+    metrics: runtime::metrics::OperationSeries::new(),
 };
 ///`handler11`: the operation's table, through which the generated layer serves it.
 pub struct Handler11;
@@ -1423,6 +1427,7 @@ static HANDLER11: runtime::Operation = runtime::Operation {
         },
     ],
     deprecation: ::std::option::Option::None,
+    metrics: runtime::metrics::OperationSeries::new(),
 };
 ///`handler12`: the operation's table, through which the generated layer serves it.
 pub struct Handler12;
@@ -1485,6 +1490,7 @@ static HANDLER12: runtime::Operation = runtime::Operation {
         },
     ],
     deprecation: ::std::option::Option::None,
+    metrics: runtime::metrics::OperationSeries::new(),
 };
 ///`handler13`: the operation's table, through which the generated layer serves it.
 pub struct Handler13;
@@ -1542,6 +1548,7 @@ static HANDLER13: runtime::Operation = runtime::Operation {
         },
     ],
     deprecation: ::std::option::Option::None,
+    metrics: runtime::metrics::OperationSeries::new(),
 };
 ///`vzeroupper`: the operation's table, through which the generated layer serves it.
 pub struct Vzeroupper;
@@ -1599,6 +1606,7 @@ static VZEROUPPER: runtime::Operation = runtime::Operation {
         },
     ],
     deprecation: ::std::option::Option::None,
+    metrics: runtime::metrics::OperationSeries::new(),
 };
 ///`big_flat`: the operation's table, through which the generated layer serves it.
 pub struct BigFlat;
@@ -1656,6 +1664,7 @@ static BIG_FLAT: runtime::Operation = runtime::Operation {
         },
     ],
     deprecation: ::std::option::Option::None,
+    metrics: runtime::metrics::OperationSeries::new(),
 };
 ///`handler6`: the operation's table, through which the generated layer serves it.
 pub struct Handler6;
@@ -1758,6 +1767,7 @@ static HANDLER6: runtime::Operation = runtime::Operation {
         },
     ],
     deprecation: ::std::option::Option::None,
+    metrics: runtime::metrics::OperationSeries::new(),
 };
 ///`vzerolower`: the operation's table, through which the generated layer serves it.
 pub struct Vzerolower;
@@ -1810,6 +1820,7 @@ static VZEROLOWER: runtime::Operation = runtime::Operation {
         },
     ],
     deprecation: ::std::option::Option::None,
+    metrics: runtime::metrics::OperationSeries::new(),
 };
 ///`handler18`: the operation's table, through which the generated layer serves it.
 pub struct Handler18;
@@ -1867,6 +1878,7 @@ static HANDLER18: runtime::Operation = runtime::Operation {
         },
     ],
     deprecation: ::std::option::Option::None,
+    metrics: runtime::metrics::OperationSeries::new(),
 };
 ///`handler21`: the operation's table, through which the generated layer serves it.
 pub struct Handler21;
@@ -1926,6 +1938,7 @@ static HANDLER21: runtime::Operation = runtime::Operation {
         },
     ],
     deprecation: ::std::option::Option::None,
+    metrics: runtime::metrics::OperationSeries::new(),
 };
 ///`handler22`: the operation's table, through which the generated layer serves it.
 pub struct Handler22;
@@ -1985,6 +1998,7 @@ static HANDLER22: runtime::Operation = runtime::Operation {
         },
     ],
     deprecation: ::std::option::Option::None,
+    metrics: runtime::metrics::OperationSeries::new(),
 };
 ///`handler23`: the operation's table, through which the generated layer serves it.
 pub struct Handler23;
@@ -2044,6 +2058,7 @@ static HANDLER23: runtime::Operation = runtime::Operation {
         },
     ],
     deprecation: ::std::option::Option::None,
+    metrics: runtime::metrics::OperationSeries::new(),
 };
 ///`handler4`: the operation's table, through which the generated layer serves it.
 pub struct Handler4;
@@ -2111,6 +2126,7 @@ static HANDLER4: runtime::Operation = runtime::Operation {
         },
     ],
     deprecation: ::std::option::Option::None,
+    metrics: runtime::metrics::OperationSeries::new(),
 };
 ///`handler24`: the operation's table, through which the generated layer serves it.
 pub struct Handler24;
@@ -2170,6 +2186,7 @@ static HANDLER24: runtime::Operation = runtime::Operation {
         },
     ],
     deprecation: ::std::option::Option::None,
+    metrics: runtime::metrics::OperationSeries::new(),
 };
 ///`handler3`: the operation's table, through which the generated layer serves it.
 pub struct Handler3;
@@ -2233,6 +2250,7 @@ static HANDLER3: runtime::Operation = runtime::Operation {
         },
     ],
     deprecation: ::std::option::Option::None,
+    metrics: runtime::metrics::OperationSeries::new(),
 };
 ///`handler25`: the operation's table, through which the generated layer serves it.
 pub struct Handler25;
@@ -2300,6 +2318,7 @@ static HANDLER25: runtime::Operation = runtime::Operation {
         },
     ],
     deprecation: ::std::option::Option::None,
+    metrics: runtime::metrics::OperationSeries::new(),
 };
 ///`handler1`: the operation's table, through which the generated layer serves it.
 pub struct Handler1;
@@ -2357,6 +2376,7 @@ static HANDLER1: runtime::Operation = runtime::Operation {
         },
     ],
     deprecation: ::std::option::Option::None,
+    metrics: runtime::metrics::OperationSeries::new(),
 };
 ///`handler5`: the operation's table, through which the generated layer serves it.
 pub struct Handler5;
@@ -2459,6 +2479,7 @@ static HANDLER5: runtime::Operation = runtime::Operation {
         },
     ],
     deprecation: ::std::option::Option::None,
+    metrics: runtime::metrics::OperationSeries::new(),
 };
 ///`handler20`: the operation's table, through which the generated layer serves it.
 pub struct Handler20;
@@ -2542,6 +2563,7 @@ static HANDLER20: runtime::Operation = runtime::Operation {
         },
     ],
     deprecation: ::std::option::Option::None,
+    metrics: runtime::metrics::OperationSeries::new(),
 };
 ///`handler2`: the operation's table, through which the generated layer serves it.
 pub struct Handler2;
@@ -2619,6 +2641,7 @@ static HANDLER2: runtime::Operation = runtime::Operation {
         },
     ],
     deprecation: ::std::option::Option::None,
+    metrics: runtime::metrics::OperationSeries::new(),
 };
 ///`handler31`: the operation's table, through which the generated layer serves it.
 pub struct Handler31;
@@ -2717,6 +2740,7 @@ static HANDLER31: runtime::Operation = runtime::Operation {
         },
     ],
     deprecation: ::std::option::Option::None,
+    metrics: runtime::metrics::OperationSeries::new(),
 };
 ///`handler30`: the operation's table, through which the generated layer serves it.
 pub struct Handler30;
@@ -2795,6 +2819,7 @@ static HANDLER30: runtime::Operation = runtime::Operation {
         },
     ],
     deprecation: ::std::option::Option::None,
+    metrics: runtime::metrics::OperationSeries::new(),
 };
 ///`handler32`: the operation's table, through which the generated layer serves it.
 pub struct Handler32;
@@ -2893,6 +2918,7 @@ static HANDLER32: runtime::Operation = runtime::Operation {
         },
     ],
     deprecation: ::std::option::Option::None,
+    metrics: runtime::metrics::OperationSeries::new(),
 };
 ///`hparam`: the operation's table, through which the generated layer serves it.
 pub struct Hparam;
@@ -2966,6 +2992,7 @@ static HPARAM: runtime::Operation = runtime::Operation {
         },
     ],
     deprecation: ::std::option::Option::None,
+    metrics: runtime::metrics::OperationSeries::new(),
 };
 ///`handler16`: the operation's table, through which the generated layer serves it.
 pub struct Handler16;
@@ -3001,6 +3028,7 @@ static HANDLER16: runtime::Operation = runtime::Operation {
         },
     ],
     deprecation: ::std::option::Option::None,
+    metrics: runtime::metrics::OperationSeries::new(),
 };
 ///`handler15`: the operation's table, through which the generated layer serves it.
 pub struct Handler15;
@@ -3058,6 +3086,7 @@ static HANDLER15: runtime::Operation = runtime::Operation {
         },
     ],
     deprecation: ::std::option::Option::None,
+    metrics: runtime::metrics::OperationSeries::new(),
 };
 ///`handler19`: the operation's table, through which the generated layer serves it.
 pub struct Handler19;
@@ -3115,6 +3144,7 @@ static HANDLER19: runtime::Operation = runtime::Operation {
         },
     ],
     deprecation: ::std::option::Option::None,
+    metrics: runtime::metrics::OperationSeries::new(),
 };
 ///`handler17`: the operation's table, through which the generated layer serves it.
 pub struct Handler17;
@@ -3182,6 +3212,7 @@ static HANDLER17: runtime::Operation = runtime::Operation {
         },
     ],
     deprecation: ::std::option::Option::None,
+    metrics: runtime::metrics::OperationSeries::new(),
 };
 /// Every operation's table, in the spec's order.
 pub static OPERATIONS: &[&runtime::Operation] = &[

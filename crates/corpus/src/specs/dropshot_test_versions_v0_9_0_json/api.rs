@@ -161,6 +161,7 @@ static HANDLER1: runtime::Operation = runtime::Operation {
         },
     ],
     deprecation: ::std::option::Option::None,
+    metrics: runtime::metrics::OperationSeries::new(),
 };
 ///`handler4`: the operation's table, through which the generated layer serves it.
 pub struct Handler4;
@@ -218,6 +219,7 @@ static HANDLER4: runtime::Operation = runtime::Operation {
         },
     ],
     deprecation: ::std::option::Option::None,
+    metrics: runtime::metrics::OperationSeries::new(),
 };
 /// Every operation's table, in the spec's order.
 pub static OPERATIONS: &[&runtime::Operation] = &[&HANDLER1, &HANDLER4];

@@ -151,6 +151,7 @@ static HANDLER3: runtime::Operation = runtime::Operation {
         },
     ],
     deprecation: ::std::option::Option::None,
+    metrics: runtime::metrics::OperationSeries::new(),
 };
 ///`handler4`: the operation's table, through which the generated layer serves it.
 pub struct Handler4;
@@ -208,6 +209,7 @@ static HANDLER4: runtime::Operation = runtime::Operation {
         },
     ],
     deprecation: ::std::option::Option::None,
+    metrics: runtime::metrics::OperationSeries::new(),
 };
 /// Every operation's table, in the spec's order.
 pub static OPERATIONS: &[&runtime::Operation] = &[&HANDLER3, &HANDLER4];

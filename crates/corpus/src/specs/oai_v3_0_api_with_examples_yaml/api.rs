@@ -115,6 +115,7 @@ static LIST_VERSIONSV2: runtime::Operation = runtime::Operation {
     errors: &[],
     other_errors: &[],
     deprecation: ::std::option::Option::None,
+    metrics: runtime::metrics::OperationSeries::new(),
 };
 ///`getVersionDetailsv2`: the operation's table, through which the generated layer serves it.
 pub struct GetVersionDetailsv2;
@@ -162,6 +163,7 @@ static GET_VERSION_DETAILSV2: runtime::Operation = runtime::Operation {
     errors: &[],
     other_errors: &[],
     deprecation: ::std::option::Option::None,
+    metrics: runtime::metrics::OperationSeries::new(),
 };
 /// Every operation's table, in the spec's order.
 pub static OPERATIONS: &[&runtime::Operation] = &[

@@ -297,6 +297,7 @@ static GET_USER_BY_NAME: runtime::Operation = runtime::Operation {
     errors: &[],
     other_errors: &[],
     deprecation: ::std::option::Option::None,
+    metrics: runtime::metrics::OperationSeries::new(),
 };
 ///`getRepositoriesByOwner`: the operation's table, through which the generated layer serves it.
 pub struct GetRepositoriesByOwner;
@@ -344,6 +345,7 @@ static GET_REPOSITORIES_BY_OWNER: runtime::Operation = runtime::Operation {
     errors: &[],
     other_errors: &[],
     deprecation: ::std::option::Option::None,
+    metrics: runtime::metrics::OperationSeries::new(),
 };
 ///`getRepository`: the operation's table, through which the generated layer serves it.
 pub struct GetRepository;
@@ -401,6 +403,7 @@ static GET_REPOSITORY: runtime::Operation = runtime::Operation {
     errors: &[],
     other_errors: &[],
     deprecation: ::std::option::Option::None,
+    metrics: runtime::metrics::OperationSeries::new(),
 };
 ///`getPullRequestsByRepository`: the operation's table, through which the generated layer serves it.
 pub struct GetPullRequestsByRepository;
@@ -468,6 +471,7 @@ static GET_PULL_REQUESTS_BY_REPOSITORY: runtime::Operation = runtime::Operation 
     errors: &[],
     other_errors: &[],
     deprecation: ::std::option::Option::None,
+    metrics: runtime::metrics::OperationSeries::new(),
 };
 ///`getPullRequestsById`: the operation's table, through which the generated layer serves it.
 pub struct GetPullRequestsById;
@@ -535,6 +539,7 @@ static GET_PULL_REQUESTS_BY_ID: runtime::Operation = runtime::Operation {
     errors: &[],
     other_errors: &[],
     deprecation: ::std::option::Option::None,
+    metrics: runtime::metrics::OperationSeries::new(),
 };
 ///`mergePullRequest`: the operation's table, through which the generated layer serves it.
 pub struct MergePullRequest;
@@ -597,6 +602,7 @@ static MERGE_PULL_REQUEST: runtime::Operation = runtime::Operation {
     errors: &[],
     other_errors: &[],
     deprecation: ::std::option::Option::None,
+    metrics: runtime::metrics::OperationSeries::new(),
 };
 /// Every operation's table, in the spec's order.
 pub static OPERATIONS: &[&runtime::Operation] = &[

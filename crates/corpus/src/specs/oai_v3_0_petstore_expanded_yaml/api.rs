@@ -225,6 +225,7 @@ static FIND_PETS: runtime::Operation = runtime::Operation {
         },
     ],
     deprecation: ::std::option::Option::None,
+    metrics: runtime::metrics::OperationSeries::new(),
 };
 ///`addPet`: the operation's table, through which the generated layer serves it.
 pub struct AddPet;
@@ -282,6 +283,7 @@ static ADD_PET: runtime::Operation = runtime::Operation {
         },
     ],
     deprecation: ::std::option::Option::None,
+    metrics: runtime::metrics::OperationSeries::new(),
 };
 ///`find_pet_by_id`: the operation's table, through which the generated layer serves it.
 pub struct FindPetById;
@@ -340,6 +342,7 @@ static FIND_PET_BY_ID: runtime::Operation = runtime::Operation {
         },
     ],
     deprecation: ::std::option::Option::None,
+    metrics: runtime::metrics::OperationSeries::new(),
 };
 ///`deletePet`: the operation's table, through which the generated layer serves it.
 pub struct DeletePet;
@@ -393,6 +396,7 @@ static DELETE_PET: runtime::Operation = runtime::Operation {
         },
     ],
     deprecation: ::std::option::Option::None,
+    metrics: runtime::metrics::OperationSeries::new(),
 };
 /// Every operation's table, in the spec's order.
 pub static OPERATIONS: &[&runtime::Operation] = &[

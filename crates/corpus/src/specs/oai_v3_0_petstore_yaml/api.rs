@@ -216,6 +216,7 @@ static LIST_PETS: runtime::Operation = runtime::Operation {
         },
     ],
     deprecation: ::std::option::Option::None,
+    metrics: runtime::metrics::OperationSeries::new(),
 };
 ///`createPets`: the operation's table, through which the generated layer serves it.
 pub struct CreatePets;
@@ -268,6 +269,7 @@ static CREATE_PETS: runtime::Operation = runtime::Operation {
         },
     ],
     deprecation: ::std::option::Option::None,
+    metrics: runtime::metrics::OperationSeries::new(),
 };
 ///`showPetById`: the operation's table, through which the generated layer serves it.
 pub struct ShowPetById;
@@ -326,6 +328,7 @@ static SHOW_PET_BY_ID: runtime::Operation = runtime::Operation {
         },
     ],
     deprecation: ::std::option::Option::None,
+    metrics: runtime::metrics::OperationSeries::new(),
 };
 /// Every operation's table, in the spec's order.
 pub static OPERATIONS: &[&runtime::Operation] = &[

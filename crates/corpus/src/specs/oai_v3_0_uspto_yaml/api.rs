@@ -199,6 +199,7 @@ static LIST_DATA_SETS: runtime::Operation = runtime::Operation {
     errors: &[],
     other_errors: &[],
     deprecation: ::std::option::Option::None,
+    metrics: runtime::metrics::OperationSeries::new(),
 };
 ///`list_searchable_fields`: the operation's table, through which the generated layer serves it.
 pub struct ListSearchableFields;
@@ -267,6 +268,7 @@ static LIST_SEARCHABLE_FIELDS: runtime::Operation = runtime::Operation {
         },
     ],
     deprecation: ::std::option::Option::None,
+    metrics: runtime::metrics::OperationSeries::new(),
 };
 ///`perform_search`: the operation's table, through which the generated layer serves it.
 pub struct PerformSearch;
@@ -346,6 +348,7 @@ static PERFORM_SEARCH: runtime::Operation = runtime::Operation {
         },
     ],
     deprecation: ::std::option::Option::None,
+    metrics: runtime::metrics::OperationSeries::new(),
 };
 /// Every operation's table, in the spec's order.
 pub static OPERATIONS: &[&runtime::Operation] = &[

@@ -556,6 +556,7 @@ static CONTROL_HOLD: runtime::Operation = runtime::Operation {
     errors: &[],
     other_errors: &[],
     deprecation: ::std::option::Option::None,
+    metrics: runtime::metrics::OperationSeries::new(),
 };
 ///`control_resume`: the operation's table, through which the generated layer serves it.
 pub struct ControlResume;
@@ -587,6 +588,7 @@ static CONTROL_RESUME: runtime::Operation = runtime::Operation {
     errors: &[],
     other_errors: &[],
     deprecation: ::std::option::Option::None,
+    metrics: runtime::metrics::OperationSeries::new(),
 };
 ///`task_get`: the operation's table, through which the generated layer serves it.
 pub struct TaskGet;
@@ -634,6 +636,7 @@ static TASK_GET: runtime::Operation = runtime::Operation {
     errors: &[],
     other_errors: &[],
     deprecation: ::std::option::Option::None,
+    metrics: runtime::metrics::OperationSeries::new(),
 };
 ///`tasks_get`: the operation's table, through which the generated layer serves it.
 pub struct TasksGet;
@@ -670,6 +673,7 @@ static TASKS_GET: runtime::Operation = runtime::Operation {
     errors: &[],
     other_errors: &[],
     deprecation: ::std::option::Option::None,
+    metrics: runtime::metrics::OperationSeries::new(),
 };
 ///`task_submit`: the operation's table, through which the generated layer serves it.
 pub struct TaskSubmit;
@@ -716,6 +720,7 @@ static TASK_SUBMIT: runtime::Operation = runtime::Operation {
     errors: &[],
     other_errors: &[],
     deprecation: ::std::option::Option::None,
+    metrics: runtime::metrics::OperationSeries::new(),
 };
 ///`task_events_get`: the operation's table, through which the generated layer serves it.
 pub struct TaskEventsGet;
@@ -773,6 +778,7 @@ static TASK_EVENTS_GET: runtime::Operation = runtime::Operation {
     errors: &[],
     other_errors: &[],
     deprecation: ::std::option::Option::None,
+    metrics: runtime::metrics::OperationSeries::new(),
 };
 ///`task_outputs_get`: the operation's table, through which the generated layer serves it.
 pub struct TaskOutputsGet;
@@ -820,6 +826,7 @@ static TASK_OUTPUTS_GET: runtime::Operation = runtime::Operation {
     errors: &[],
     other_errors: &[],
     deprecation: ::std::option::Option::None,
+    metrics: runtime::metrics::OperationSeries::new(),
 };
 ///`task_output_download`: the operation's table, through which the generated layer serves it.
 pub struct TaskOutputDownload;
@@ -876,6 +883,7 @@ static TASK_OUTPUT_DOWNLOAD: runtime::Operation = runtime::Operation {
         },
     ],
     deprecation: ::std::option::Option::None,
+    metrics: runtime::metrics::OperationSeries::new(),
 };
 ///`user_create`: the operation's table, through which the generated layer serves it.
 pub struct UserCreate;
@@ -922,6 +930,7 @@ static USER_CREATE: runtime::Operation = runtime::Operation {
     errors: &[],
     other_errors: &[],
     deprecation: ::std::option::Option::None,
+    metrics: runtime::metrics::OperationSeries::new(),
 };
 ///`whoami`: the operation's table, through which the generated layer serves it.
 pub struct Whoami;
@@ -958,6 +967,7 @@ static WHOAMI: runtime::Operation = runtime::Operation {
     errors: &[],
     other_errors: &[],
     deprecation: ::std::option::Option::None,
+    metrics: runtime::metrics::OperationSeries::new(),
 };
 ///`whoami_put_name`: the operation's table, through which the generated layer serves it.
 pub struct WhoamiPutName;
@@ -999,6 +1009,7 @@ static WHOAMI_PUT_NAME: runtime::Operation = runtime::Operation {
     errors: &[],
     other_errors: &[],
     deprecation: ::std::option::Option::None,
+    metrics: runtime::metrics::OperationSeries::new(),
 };
 ///`worker_bootstrap`: the operation's table, through which the generated layer serves it.
 pub struct WorkerBootstrap;
@@ -1045,6 +1056,7 @@ static WORKER_BOOTSTRAP: runtime::Operation = runtime::Operation {
     errors: &[],
     other_errors: &[],
     deprecation: ::std::option::Option::None,
+    metrics: runtime::metrics::OperationSeries::new(),
 };
 ///`worker_ping`: the operation's table, through which the generated layer serves it.
 pub struct WorkerPing;
@@ -1081,6 +1093,7 @@ static WORKER_PING: runtime::Operation = runtime::Operation {
     errors: &[],
     other_errors: &[],
     deprecation: ::std::option::Option::None,
+    metrics: runtime::metrics::OperationSeries::new(),
 };
 ///`worker_task_append`: the operation's table, through which the generated layer serves it.
 pub struct WorkerTaskAppend;
@@ -1133,6 +1146,7 @@ static WORKER_TASK_APPEND: runtime::Operation = runtime::Operation {
     errors: &[],
     other_errors: &[],
     deprecation: ::std::option::Option::None,
+    metrics: runtime::metrics::OperationSeries::new(),
 };
 ///`worker_task_upload_chunk`: the operation's table, through which the generated layer serves it.
 pub struct WorkerTaskUploadChunk;
@@ -1190,6 +1204,7 @@ static WORKER_TASK_UPLOAD_CHUNK: runtime::Operation = runtime::Operation {
     errors: &[],
     other_errors: &[],
     deprecation: ::std::option::Option::None,
+    metrics: runtime::metrics::OperationSeries::new(),
 };
 ///`worker_task_complete`: the operation's table, through which the generated layer serves it.
 pub struct WorkerTaskComplete;
@@ -1242,6 +1257,7 @@ static WORKER_TASK_COMPLETE: runtime::Operation = runtime::Operation {
     errors: &[],
     other_errors: &[],
     deprecation: ::std::option::Option::None,
+    metrics: runtime::metrics::OperationSeries::new(),
 };
 ///`worker_task_add_output`: the operation's table, through which the generated layer serves it.
 pub struct WorkerTaskAddOutput;
@@ -1294,6 +1310,7 @@ static WORKER_TASK_ADD_OUTPUT: runtime::Operation = runtime::Operation {
     errors: &[],
     other_errors: &[],
     deprecation: ::std::option::Option::None,
+    metrics: runtime::metrics::OperationSeries::new(),
 };
 ///`workers_list`: the operation's table, through which the generated layer serves it.
 pub struct WorkersList;
@@ -1330,6 +1347,7 @@ static WORKERS_LIST: runtime::Operation = runtime::Operation {
     errors: &[],
     other_errors: &[],
     deprecation: ::std::option::Option::None,
+    metrics: runtime::metrics::OperationSeries::new(),
 };
 ///`workers_recycle`: the operation's table, through which the generated layer serves it.
 pub struct WorkersRecycle;
@@ -1361,6 +1379,7 @@ static WORKERS_RECYCLE: runtime::Operation = runtime::Operation {
     errors: &[],
     other_errors: &[],
     deprecation: ::std::option::Option::None,
+    metrics: runtime::metrics::OperationSeries::new(),
 };
 ///`header_arg`: the operation's table, through which the generated layer serves it.
 pub struct HeaderArg;
@@ -1402,6 +1421,7 @@ static HEADER_ARG: runtime::Operation = runtime::Operation {
         },
     ],
     deprecation: ::std::option::Option::None,
+    metrics: runtime::metrics::OperationSeries::new(),
 };
 /// Every operation's table, in the spec's order.
 pub static OPERATIONS: &[&runtime::Operation] = &[

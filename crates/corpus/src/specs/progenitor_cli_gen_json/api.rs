@@ -128,6 +128,7 @@ static UNO: runtime::Operation = runtime::Operation {
         },
     ],
     deprecation: ::std::option::Option::None,
+    metrics: runtime::metrics::OperationSeries::new(),
 };
 /// Every operation's table, in the spec's order.
 pub static OPERATIONS: &[&runtime::Operation] = &[&UNO];

@@ -239,6 +239,7 @@ static ENROL: runtime::Operation = runtime::Operation {
     errors: &[],
     other_errors: &[],
     deprecation: ::std::option::Option::None,
+    metrics: runtime::metrics::OperationSeries::new(),
 };
 ///`global_jobs`: the operation's table, through which the generated layer serves it.
 pub struct GlobalJobs;
@@ -275,6 +276,7 @@ static GLOBAL_JOBS: runtime::Operation = runtime::Operation {
     errors: &[],
     other_errors: &[],
     deprecation: ::std::option::Option::None,
+    metrics: runtime::metrics::OperationSeries::new(),
 };
 ///`ping`: the operation's table, through which the generated layer serves it.
 pub struct Ping;
@@ -311,6 +313,7 @@ static PING: runtime::Operation = runtime::Operation {
     errors: &[],
     other_errors: &[],
     deprecation: ::std::option::Option::None,
+    metrics: runtime::metrics::OperationSeries::new(),
 };
 ///`report_finish`: the operation's table, through which the generated layer serves it.
 pub struct ReportFinish;
@@ -357,6 +360,7 @@ static REPORT_FINISH: runtime::Operation = runtime::Operation {
     errors: &[],
     other_errors: &[],
     deprecation: ::std::option::Option::None,
+    metrics: runtime::metrics::OperationSeries::new(),
 };
 ///`report_output`: the operation's table, through which the generated layer serves it.
 pub struct ReportOutput;
@@ -403,6 +407,7 @@ static REPORT_OUTPUT: runtime::Operation = runtime::Operation {
     errors: &[],
     other_errors: &[],
     deprecation: ::std::option::Option::None,
+    metrics: runtime::metrics::OperationSeries::new(),
 };
 ///`report_start`: the operation's table, through which the generated layer serves it.
 pub struct ReportStart;
@@ -449,6 +454,7 @@ static REPORT_START: runtime::Operation = runtime::Operation {
     errors: &[],
     other_errors: &[],
     deprecation: ::std::option::Option::None,
+    metrics: runtime::metrics::OperationSeries::new(),
 };
 /// Every operation's table, in the spec's order.
 pub static OPERATIONS: &[&runtime::Operation] = &[

@@ -10905,6 +10905,7 @@ static DISK_VIEW_BY_ID: runtime::Operation = runtime::Operation {
         },
     ],
     deprecation: ::std::option::Option::None,
+    metrics: runtime::metrics::OperationSeries::new(),
 };
 ///`image_view_by_id`: the operation's table, through which the generated layer serves it.
 pub struct ImageViewById;
@@ -10973,6 +10974,7 @@ static IMAGE_VIEW_BY_ID: runtime::Operation = runtime::Operation {
         },
     ],
     deprecation: ::std::option::Option::None,
+    metrics: runtime::metrics::OperationSeries::new(),
 };
 ///`instance_view_by_id`: the operation's table, through which the generated layer serves it.
 pub struct InstanceViewById;
@@ -11041,6 +11043,7 @@ static INSTANCE_VIEW_BY_ID: runtime::Operation = runtime::Operation {
         },
     ],
     deprecation: ::std::option::Option::None,
+    metrics: runtime::metrics::OperationSeries::new(),
 };
 ///`instance_network_interface_view_by_id`: the operation's table, through which the generated layer serves it.
 pub struct InstanceNetworkInterfaceViewById;
@@ -11109,6 +11112,7 @@ static INSTANCE_NETWORK_INTERFACE_VIEW_BY_ID: runtime::Operation = runtime::Oper
         },
     ],
     deprecation: ::std::option::Option::None,
+    metrics: runtime::metrics::OperationSeries::new(),
 };
 ///`organization_view_by_id`: the operation's table, through which the generated layer serves it.
 pub struct OrganizationViewById;
@@ -11177,6 +11181,7 @@ static ORGANIZATION_VIEW_BY_ID: runtime::Operation = runtime::Operation {
         },
     ],
     deprecation: ::std::option::Option::None,
+    metrics: runtime::metrics::OperationSeries::new(),
 };
 ///`project_view_by_id`: the operation's table, through which the generated layer serves it.
 pub struct ProjectViewById;
@@ -11245,6 +11250,7 @@ static PROJECT_VIEW_BY_ID: runtime::Operation = runtime::Operation {
         },
     ],
     deprecation: ::std::option::Option::None,
+    metrics: runtime::metrics::OperationSeries::new(),
 };
 ///`snapshot_view_by_id`: the operation's table, through which the generated layer serves it.
 pub struct SnapshotViewById;
@@ -11313,6 +11319,7 @@ static SNAPSHOT_VIEW_BY_ID: runtime::Operation = runtime::Operation {
         },
     ],
     deprecation: ::std::option::Option::None,
+    metrics: runtime::metrics::OperationSeries::new(),
 };
 ///`vpc_router_route_view_by_id`: the operation's table, through which the generated layer serves it.
 pub struct VpcRouterRouteViewById;
@@ -11381,6 +11388,7 @@ static VPC_ROUTER_ROUTE_VIEW_BY_ID: runtime::Operation = runtime::Operation {
         },
     ],
     deprecation: ::std::option::Option::None,
+    metrics: runtime::metrics::OperationSeries::new(),
 };
 ///`vpc_router_view_by_id`: the operation's table, through which the generated layer serves it.
 pub struct VpcRouterViewById;
@@ -11449,6 +11457,7 @@ static VPC_ROUTER_VIEW_BY_ID: runtime::Operation = runtime::Operation {
         },
     ],
     deprecation: ::std::option::Option::None,
+    metrics: runtime::metrics::OperationSeries::new(),
 };
 ///`vpc_subnet_view_by_id`: the operation's table, through which the generated layer serves it.
 pub struct VpcSubnetViewById;
@@ -11517,6 +11526,7 @@ static VPC_SUBNET_VIEW_BY_ID: runtime::Operation = runtime::Operation {
         },
     ],
     deprecation: ::std::option::Option::None,
+    metrics: runtime::metrics::OperationSeries::new(),
 };
 ///`vpc_view_by_id`: the operation's table, through which the generated layer serves it.
 pub struct VpcViewById;
@@ -11585,6 +11595,7 @@ static VPC_VIEW_BY_ID: runtime::Operation = runtime::Operation {
         },
     ],
     deprecation: ::std::option::Option::None,
+    metrics: runtime::metrics::OperationSeries::new(),
 };
 ///`device_auth_request`: the operation's table, through which the generated layer serves it.
 pub struct DeviceAuthRequest;
@@ -11630,6 +11641,7 @@ static DEVICE_AUTH_REQUEST: runtime::Operation = runtime::Operation {
         },
     ],
     deprecation: ::std::option::Option::None,
+    metrics: runtime::metrics::OperationSeries::new(),
 };
 ///`device_auth_confirm`: the operation's table, through which the generated layer serves it.
 pub struct DeviceAuthConfirm;
@@ -11692,6 +11704,7 @@ static DEVICE_AUTH_CONFIRM: runtime::Operation = runtime::Operation {
         },
     ],
     deprecation: ::std::option::Option::None,
+    metrics: runtime::metrics::OperationSeries::new(),
 };
 ///`device_access_token`: the operation's table, through which the generated layer serves it.
 pub struct DeviceAccessToken;
@@ -11741,6 +11754,7 @@ static DEVICE_ACCESS_TOKEN: runtime::Operation = runtime::Operation {
         },
     ],
     deprecation: ::std::option::Option::None,
+    metrics: runtime::metrics::OperationSeries::new(),
 };
 ///`group_list`: the operation's table, through which the generated layer serves it.
 pub struct GroupList;
@@ -11833,6 +11847,7 @@ static GROUP_LIST: runtime::Operation = runtime::Operation {
         },
     ],
     deprecation: ::std::option::Option::None,
+    metrics: runtime::metrics::OperationSeries::new(),
 };
 ///`login_spoof`: the operation's table, through which the generated layer serves it.
 pub struct LoginSpoof;
@@ -11895,6 +11910,7 @@ static LOGIN_SPOOF: runtime::Operation = runtime::Operation {
         },
     ],
     deprecation: ::std::option::Option::None,
+    metrics: runtime::metrics::OperationSeries::new(),
 };
 ///`login_local`: the operation's table, through which the generated layer serves it.
 pub struct LoginLocal;
@@ -11975,6 +11991,7 @@ static LOGIN_LOCAL: runtime::Operation = runtime::Operation {
         },
     ],
     deprecation: ::std::option::Option::None,
+    metrics: runtime::metrics::OperationSeries::new(),
 };
 ///`login_saml_begin`: the operation's table, through which the generated layer serves it.
 pub struct LoginSamlBegin;
@@ -12055,6 +12072,7 @@ static LOGIN_SAML_BEGIN: runtime::Operation = runtime::Operation {
         },
     ],
     deprecation: ::std::option::Option::None,
+    metrics: runtime::metrics::OperationSeries::new(),
 };
 ///`login_saml`: the operation's table, through which the generated layer serves it.
 pub struct LoginSaml;
@@ -12145,6 +12163,7 @@ static LOGIN_SAML: runtime::Operation = runtime::Operation {
         },
     ],
     deprecation: ::std::option::Option::None,
+    metrics: runtime::metrics::OperationSeries::new(),
 };
 ///`logout`: the operation's table, through which the generated layer serves it.
 pub struct Logout;
@@ -12197,6 +12216,7 @@ static LOGOUT: runtime::Operation = runtime::Operation {
         },
     ],
     deprecation: ::std::option::Option::None,
+    metrics: runtime::metrics::OperationSeries::new(),
 };
 ///`organization_list`: the operation's table, through which the generated layer serves it.
 pub struct OrganizationList;
@@ -12289,6 +12309,7 @@ static ORGANIZATION_LIST: runtime::Operation = runtime::Operation {
         },
     ],
     deprecation: ::std::option::Option::None,
+    metrics: runtime::metrics::OperationSeries::new(),
 };
 ///`organization_create`: the operation's table, through which the generated layer serves it.
 pub struct OrganizationCreate;
@@ -12356,6 +12377,7 @@ static ORGANIZATION_CREATE: runtime::Operation = runtime::Operation {
         },
     ],
     deprecation: ::std::option::Option::None,
+    metrics: runtime::metrics::OperationSeries::new(),
 };
 ///`organization_view`: the operation's table, through which the generated layer serves it.
 pub struct OrganizationView;
@@ -12424,6 +12446,7 @@ static ORGANIZATION_VIEW: runtime::Operation = runtime::Operation {
         },
     ],
     deprecation: ::std::option::Option::None,
+    metrics: runtime::metrics::OperationSeries::new(),
 };
 ///`organization_update`: the operation's table, through which the generated layer serves it.
 pub struct OrganizationUpdate;
@@ -12502,6 +12525,7 @@ static ORGANIZATION_UPDATE: runtime::Operation = runtime::Operation {
         },
     ],
     deprecation: ::std::option::Option::None,
+    metrics: runtime::metrics::OperationSeries::new(),
 };
 ///`organization_delete`: the operation's table, through which the generated layer serves it.
 pub struct OrganizationDelete;
@@ -12565,6 +12589,7 @@ static ORGANIZATION_DELETE: runtime::Operation = runtime::Operation {
         },
     ],
     deprecation: ::std::option::Option::None,
+    metrics: runtime::metrics::OperationSeries::new(),
 };
 ///`organization_policy_view`: the operation's table, through which the generated layer serves it.
 pub struct OrganizationPolicyView;
@@ -12633,6 +12658,7 @@ static ORGANIZATION_POLICY_VIEW: runtime::Operation = runtime::Operation {
         },
     ],
     deprecation: ::std::option::Option::None,
+    metrics: runtime::metrics::OperationSeries::new(),
 };
 ///`organization_policy_update`: the operation's table, through which the generated layer serves it.
 pub struct OrganizationPolicyUpdate;
@@ -12711,6 +12737,7 @@ static ORGANIZATION_POLICY_UPDATE: runtime::Operation = runtime::Operation {
         },
     ],
     deprecation: ::std::option::Option::None,
+    metrics: runtime::metrics::OperationSeries::new(),
 };
 ///`project_list`: the operation's table, through which the generated layer serves it.
 pub struct ProjectList;
@@ -12813,6 +12840,7 @@ static PROJECT_LIST: runtime::Operation = runtime::Operation {
         },
     ],
     deprecation: ::std::option::Option::None,
+    metrics: runtime::metrics::OperationSeries::new(),
 };
 ///`project_create`: the operation's table, through which the generated layer serves it.
 pub struct ProjectCreate;
@@ -12891,6 +12919,7 @@ static PROJECT_CREATE: runtime::Operation = runtime::Operation {
         },
     ],
     deprecation: ::std::option::Option::None,
+    metrics: runtime::metrics::OperationSeries::new(),
 };
 ///`project_view`: the operation's table, through which the generated layer serves it.
 pub struct ProjectView;
@@ -12971,6 +13000,7 @@ static PROJECT_VIEW: runtime::Operation = runtime::Operation {
         },
     ],
     deprecation: ::std::option::Option::None,
+    metrics: runtime::metrics::OperationSeries::new(),
 };
 ///`project_update`: the operation's table, through which the generated layer serves it.
 pub struct ProjectUpdate;
@@ -13061,6 +13091,7 @@ static PROJECT_UPDATE: runtime::Operation = runtime::Operation {
         },
     ],
     deprecation: ::std::option::Option::None,
+    metrics: runtime::metrics::OperationSeries::new(),
 };
 ///`project_delete`: the operation's table, through which the generated layer serves it.
 pub struct ProjectDelete;
@@ -13136,6 +13167,7 @@ static PROJECT_DELETE: runtime::Operation = runtime::Operation {
         },
     ],
     deprecation: ::std::option::Option::None,
+    metrics: runtime::metrics::OperationSeries::new(),
 };
 ///`disk_list`: the operation's table, through which the generated layer serves it.
 pub struct DiskList;
@@ -13250,6 +13282,7 @@ static DISK_LIST: runtime::Operation = runtime::Operation {
         },
     ],
     deprecation: ::std::option::Option::None,
+    metrics: runtime::metrics::OperationSeries::new(),
 };
 ///`disk_create`: the operation's table, through which the generated layer serves it.
 pub struct DiskCreate;
@@ -13340,6 +13373,7 @@ static DISK_CREATE: runtime::Operation = runtime::Operation {
         },
     ],
     deprecation: ::std::option::Option::None,
+    metrics: runtime::metrics::OperationSeries::new(),
 };
 ///`disk_view`: the operation's table, through which the generated layer serves it.
 pub struct DiskView;
@@ -13428,6 +13462,7 @@ static DISK_VIEW: runtime::Operation = runtime::Operation {
         },
     ],
     deprecation: ::std::option::Option::None,
+    metrics: runtime::metrics::OperationSeries::new(),
 };
 ///`disk_delete`: the operation's table, through which the generated layer serves it.
 pub struct DiskDelete;
@@ -13511,6 +13546,7 @@ static DISK_DELETE: runtime::Operation = runtime::Operation {
         },
     ],
     deprecation: ::std::option::Option::None,
+    metrics: runtime::metrics::OperationSeries::new(),
 };
 ///`disk_metrics_list`: the operation's table, through which the generated layer serves it.
 pub struct DiskMetricsList;
@@ -13657,6 +13693,7 @@ static DISK_METRICS_LIST: runtime::Operation = runtime::Operation {
         },
     ],
     deprecation: ::std::option::Option::None,
+    metrics: runtime::metrics::OperationSeries::new(),
 };
 ///`image_list`: the operation's table, through which the generated layer serves it.
 pub struct ImageList;
@@ -13771,6 +13808,7 @@ static IMAGE_LIST: runtime::Operation = runtime::Operation {
         },
     ],
     deprecation: ::std::option::Option::None,
+    metrics: runtime::metrics::OperationSeries::new(),
 };
 ///`image_create`: the operation's table, through which the generated layer serves it.
 pub struct ImageCreate;
@@ -13861,6 +13899,7 @@ static IMAGE_CREATE: runtime::Operation = runtime::Operation {
         },
     ],
     deprecation: ::std::option::Option::None,
+    metrics: runtime::metrics::OperationSeries::new(),
 };
 ///`image_view`: the operation's table, through which the generated layer serves it.
 pub struct ImageView;
@@ -13949,6 +13988,7 @@ static IMAGE_VIEW: runtime::Operation = runtime::Operation {
         },
     ],
     deprecation: ::std::option::Option::None,
+    metrics: runtime::metrics::OperationSeries::new(),
 };
 ///`image_delete`: the operation's table, through which the generated layer serves it.
 pub struct ImageDelete;
@@ -14032,6 +14072,7 @@ static IMAGE_DELETE: runtime::Operation = runtime::Operation {
         },
     ],
     deprecation: ::std::option::Option::None,
+    metrics: runtime::metrics::OperationSeries::new(),
 };
 ///`instance_list`: the operation's table, through which the generated layer serves it.
 pub struct InstanceList;
@@ -14146,6 +14187,7 @@ static INSTANCE_LIST: runtime::Operation = runtime::Operation {
         },
     ],
     deprecation: ::std::option::Option::None,
+    metrics: runtime::metrics::OperationSeries::new(),
 };
 ///`instance_create`: the operation's table, through which the generated layer serves it.
 pub struct InstanceCreate;
@@ -14236,6 +14278,7 @@ static INSTANCE_CREATE: runtime::Operation = runtime::Operation {
         },
     ],
     deprecation: ::std::option::Option::None,
+    metrics: runtime::metrics::OperationSeries::new(),
 };
 ///`instance_view`: the operation's table, through which the generated layer serves it.
 pub struct InstanceView;
@@ -14324,6 +14367,7 @@ static INSTANCE_VIEW: runtime::Operation = runtime::Operation {
         },
     ],
     deprecation: ::std::option::Option::None,
+    metrics: runtime::metrics::OperationSeries::new(),
 };
 ///`instance_delete`: the operation's table, through which the generated layer serves it.
 pub struct InstanceDelete;
@@ -14407,6 +14451,7 @@ static INSTANCE_DELETE: runtime::Operation = runtime::Operation {
         },
     ],
     deprecation: ::std::option::Option::None,
+    metrics: runtime::metrics::OperationSeries::new(),
 };
 ///`instance_disk_list`: the operation's table, through which the generated layer serves it.
 pub struct InstanceDiskList;
@@ -14529,6 +14574,7 @@ static INSTANCE_DISK_LIST: runtime::Operation = runtime::Operation {
         },
     ],
     deprecation: ::std::option::Option::None,
+    metrics: runtime::metrics::OperationSeries::new(),
 };
 ///`instance_disk_attach`: the operation's table, through which the generated layer serves it.
 pub struct InstanceDiskAttach;
@@ -14627,6 +14673,7 @@ static INSTANCE_DISK_ATTACH: runtime::Operation = runtime::Operation {
         },
     ],
     deprecation: ::std::option::Option::None,
+    metrics: runtime::metrics::OperationSeries::new(),
 };
 ///`instance_disk_detach`: the operation's table, through which the generated layer serves it.
 pub struct InstanceDiskDetach;
@@ -14725,6 +14772,7 @@ static INSTANCE_DISK_DETACH: runtime::Operation = runtime::Operation {
         },
     ],
     deprecation: ::std::option::Option::None,
+    metrics: runtime::metrics::OperationSeries::new(),
 };
 ///`instance_external_ip_list`: the operation's table, through which the generated layer serves it.
 pub struct InstanceExternalIpList;
@@ -14813,6 +14861,7 @@ static INSTANCE_EXTERNAL_IP_LIST: runtime::Operation = runtime::Operation {
         },
     ],
     deprecation: ::std::option::Option::None,
+    metrics: runtime::metrics::OperationSeries::new(),
 };
 ///`instance_migrate`: the operation's table, through which the generated layer serves it.
 pub struct InstanceMigrate;
@@ -14911,6 +14960,7 @@ static INSTANCE_MIGRATE: runtime::Operation = runtime::Operation {
         },
     ],
     deprecation: ::std::option::Option::None,
+    metrics: runtime::metrics::OperationSeries::new(),
 };
 ///`instance_network_interface_list`: the operation's table, through which the generated layer serves it.
 pub struct InstanceNetworkInterfaceList;
@@ -15033,6 +15083,7 @@ static INSTANCE_NETWORK_INTERFACE_LIST: runtime::Operation = runtime::Operation 
         },
     ],
     deprecation: ::std::option::Option::None,
+    metrics: runtime::metrics::OperationSeries::new(),
 };
 ///`instance_network_interface_create`: the operation's table, through which the generated layer serves it.
 pub struct InstanceNetworkInterfaceCreate;
@@ -15131,6 +15182,7 @@ static INSTANCE_NETWORK_INTERFACE_CREATE: runtime::Operation = runtime::Operatio
         },
     ],
     deprecation: ::std::option::Option::None,
+    metrics: runtime::metrics::OperationSeries::new(),
 };
 ///`instance_network_interface_view`: the operation's table, through which the generated layer serves it.
 pub struct InstanceNetworkInterfaceView;
@@ -15229,6 +15281,7 @@ static INSTANCE_NETWORK_INTERFACE_VIEW: runtime::Operation = runtime::Operation 
         },
     ],
     deprecation: ::std::option::Option::None,
+    metrics: runtime::metrics::OperationSeries::new(),
 };
 ///`instance_network_interface_update`: the operation's table, through which the generated layer serves it.
 pub struct InstanceNetworkInterfaceUpdate;
@@ -15337,6 +15390,7 @@ static INSTANCE_NETWORK_INTERFACE_UPDATE: runtime::Operation = runtime::Operatio
         },
     ],
     deprecation: ::std::option::Option::None,
+    metrics: runtime::metrics::OperationSeries::new(),
 };
 ///`instance_network_interface_delete`: the operation's table, through which the generated layer serves it.
 pub struct InstanceNetworkInterfaceDelete;
@@ -15430,6 +15484,7 @@ static INSTANCE_NETWORK_INTERFACE_DELETE: runtime::Operation = runtime::Operatio
         },
     ],
     deprecation: ::std::option::Option::None,
+    metrics: runtime::metrics::OperationSeries::new(),
 };
 ///`instance_reboot`: the operation's table, through which the generated layer serves it.
 pub struct InstanceReboot;
@@ -15518,6 +15573,7 @@ static INSTANCE_REBOOT: runtime::Operation = runtime::Operation {
         },
     ],
     deprecation: ::std::option::Option::None,
+    metrics: runtime::metrics::OperationSeries::new(),
 };
 ///`instance_serial_console`: the operation's table, through which the generated layer serves it.
 pub struct InstanceSerialConsole;
@@ -15642,6 +15698,7 @@ static INSTANCE_SERIAL_CONSOLE: runtime::Operation = runtime::Operation {
         },
     ],
     deprecation: ::std::option::Option::None,
+    metrics: runtime::metrics::OperationSeries::new(),
 };
 ///`instance_serial_console_stream`: the operation's table, through which the generated layer serves it.
 pub struct InstanceSerialConsoleStream;
@@ -15708,6 +15765,7 @@ static INSTANCE_SERIAL_CONSOLE_STREAM: runtime::Operation = runtime::Operation {
         },
     ],
     deprecation: ::std::option::Option::None,
+    metrics: runtime::metrics::OperationSeries::new(),
 };
 ///`instance_serial_console_stream_v2`: the operation's table, through which the generated layer serves it.
 pub struct InstanceSerialConsoleStreamV2;
@@ -15791,6 +15849,7 @@ static INSTANCE_SERIAL_CONSOLE_STREAM_V2: runtime::Operation = runtime::Operatio
         },
     ],
     deprecation: ::std::option::Option::None,
+    metrics: runtime::metrics::OperationSeries::new(),
 };
 ///`instance_start`: the operation's table, through which the generated layer serves it.
 pub struct InstanceStart;
@@ -15879,6 +15938,7 @@ static INSTANCE_START: runtime::Operation = runtime::Operation {
         },
     ],
     deprecation: ::std::option::Option::None,
+    metrics: runtime::metrics::OperationSeries::new(),
 };
 ///`instance_stop`: the operation's table, through which the generated layer serves it.
 pub struct InstanceStop;
@@ -15967,6 +16027,7 @@ static INSTANCE_STOP: runtime::Operation = runtime::Operation {
         },
     ],
     deprecation: ::std::option::Option::None,
+    metrics: runtime::metrics::OperationSeries::new(),
 };
 ///`project_policy_view`: the operation's table, through which the generated layer serves it.
 pub struct ProjectPolicyView;
@@ -16047,6 +16108,7 @@ static PROJECT_POLICY_VIEW: runtime::Operation = runtime::Operation {
         },
     ],
     deprecation: ::std::option::Option::None,
+    metrics: runtime::metrics::OperationSeries::new(),
 };
 ///`project_policy_update`: the operation's table, through which the generated layer serves it.
 pub struct ProjectPolicyUpdate;
@@ -16137,6 +16199,7 @@ static PROJECT_POLICY_UPDATE: runtime::Operation = runtime::Operation {
         },
     ],
     deprecation: ::std::option::Option::None,
+    metrics: runtime::metrics::OperationSeries::new(),
 };
 ///`snapshot_list`: the operation's table, through which the generated layer serves it.
 pub struct SnapshotList;
@@ -16251,6 +16314,7 @@ static SNAPSHOT_LIST: runtime::Operation = runtime::Operation {
         },
     ],
     deprecation: ::std::option::Option::None,
+    metrics: runtime::metrics::OperationSeries::new(),
 };
 ///`snapshot_create`: the operation's table, through which the generated layer serves it.
 pub struct SnapshotCreate;
@@ -16341,6 +16405,7 @@ static SNAPSHOT_CREATE: runtime::Operation = runtime::Operation {
         },
     ],
     deprecation: ::std::option::Option::None,
+    metrics: runtime::metrics::OperationSeries::new(),
 };
 ///`snapshot_view`: the operation's table, through which the generated layer serves it.
 pub struct SnapshotView;
@@ -16429,6 +16494,7 @@ static SNAPSHOT_VIEW: runtime::Operation = runtime::Operation {
         },
     ],
     deprecation: ::std::option::Option::None,
+    metrics: runtime::metrics::OperationSeries::new(),
 };
 ///`snapshot_delete`: the operation's table, through which the generated layer serves it.
 pub struct SnapshotDelete;
@@ -16512,6 +16578,7 @@ static SNAPSHOT_DELETE: runtime::Operation = runtime::Operation {
         },
     ],
     deprecation: ::std::option::Option::None,
+    metrics: runtime::metrics::OperationSeries::new(),
 };
 ///`vpc_list`: the operation's table, through which the generated layer serves it.
 pub struct VpcList;
@@ -16626,6 +16693,7 @@ static VPC_LIST: runtime::Operation = runtime::Operation {
         },
     ],
     deprecation: ::std::option::Option::None,
+    metrics: runtime::metrics::OperationSeries::new(),
 };
 ///`vpc_create`: the operation's table, through which the generated layer serves it.
 pub struct VpcCreate;
@@ -16716,6 +16784,7 @@ static VPC_CREATE: runtime::Operation = runtime::Operation {
         },
     ],
     deprecation: ::std::option::Option::None,
+    metrics: runtime::metrics::OperationSeries::new(),
 };
 ///`vpc_view`: the operation's table, through which the generated layer serves it.
 pub struct VpcView;
@@ -16804,6 +16873,7 @@ static VPC_VIEW: runtime::Operation = runtime::Operation {
         },
     ],
     deprecation: ::std::option::Option::None,
+    metrics: runtime::metrics::OperationSeries::new(),
 };
 ///`vpc_update`: the operation's table, through which the generated layer serves it.
 pub struct VpcUpdate;
@@ -16902,6 +16972,7 @@ static VPC_UPDATE: runtime::Operation = runtime::Operation {
         },
     ],
     deprecation: ::std::option::Option::None,
+    metrics: runtime::metrics::OperationSeries::new(),
 };
 ///`vpc_delete`: the operation's table, through which the generated layer serves it.
 pub struct VpcDelete;
@@ -16985,6 +17056,7 @@ static VPC_DELETE: runtime::Operation = runtime::Operation {
         },
     ],
     deprecation: ::std::option::Option::None,
+    metrics: runtime::metrics::OperationSeries::new(),
 };
 ///`vpc_firewall_rules_view`: the operation's table, through which the generated layer serves it.
 pub struct VpcFirewallRulesView;
@@ -17073,6 +17145,7 @@ static VPC_FIREWALL_RULES_VIEW: runtime::Operation = runtime::Operation {
         },
     ],
     deprecation: ::std::option::Option::None,
+    metrics: runtime::metrics::OperationSeries::new(),
 };
 ///`vpc_firewall_rules_update`: the operation's table, through which the generated layer serves it.
 pub struct VpcFirewallRulesUpdate;
@@ -17171,6 +17244,7 @@ static VPC_FIREWALL_RULES_UPDATE: runtime::Operation = runtime::Operation {
         },
     ],
     deprecation: ::std::option::Option::None,
+    metrics: runtime::metrics::OperationSeries::new(),
 };
 ///`vpc_router_list`: the operation's table, through which the generated layer serves it.
 pub struct VpcRouterList;
@@ -17293,6 +17367,7 @@ static VPC_ROUTER_LIST: runtime::Operation = runtime::Operation {
         },
     ],
     deprecation: ::std::option::Option::None,
+    metrics: runtime::metrics::OperationSeries::new(),
 };
 ///`vpc_router_create`: the operation's table, through which the generated layer serves it.
 pub struct VpcRouterCreate;
@@ -17391,6 +17466,7 @@ static VPC_ROUTER_CREATE: runtime::Operation = runtime::Operation {
         },
     ],
     deprecation: ::std::option::Option::None,
+    metrics: runtime::metrics::OperationSeries::new(),
 };
 ///`vpc_router_view`: the operation's table, through which the generated layer serves it.
 pub struct VpcRouterView;
@@ -17489,6 +17565,7 @@ static VPC_ROUTER_VIEW: runtime::Operation = runtime::Operation {
         },
     ],
     deprecation: ::std::option::Option::None,
+    metrics: runtime::metrics::OperationSeries::new(),
 };
 ///`vpc_router_update`: the operation's table, through which the generated layer serves it.
 pub struct VpcRouterUpdate;
@@ -17597,6 +17674,7 @@ static VPC_ROUTER_UPDATE: runtime::Operation = runtime::Operation {
         },
     ],
     deprecation: ::std::option::Option::None,
+    metrics: runtime::metrics::OperationSeries::new(),
 };
 ///`vpc_router_delete`: the operation's table, through which the generated layer serves it.
 pub struct VpcRouterDelete;
@@ -17690,6 +17768,7 @@ static VPC_ROUTER_DELETE: runtime::Operation = runtime::Operation {
         },
     ],
     deprecation: ::std::option::Option::None,
+    metrics: runtime::metrics::OperationSeries::new(),
 };
 ///`vpc_router_route_list`: the operation's table, through which the generated layer serves it.
 pub struct VpcRouterRouteList;
@@ -17822,6 +17901,7 @@ static VPC_ROUTER_ROUTE_LIST: runtime::Operation = runtime::Operation {
         },
     ],
     deprecation: ::std::option::Option::None,
+    metrics: runtime::metrics::OperationSeries::new(),
 };
 ///`vpc_router_route_create`: the operation's table, through which the generated layer serves it.
 pub struct VpcRouterRouteCreate;
@@ -17930,6 +18010,7 @@ static VPC_ROUTER_ROUTE_CREATE: runtime::Operation = runtime::Operation {
         },
     ],
     deprecation: ::std::option::Option::None,
+    metrics: runtime::metrics::OperationSeries::new(),
 };
 ///`vpc_router_route_view`: the operation's table, through which the generated layer serves it.
 pub struct VpcRouterRouteView;
@@ -18038,6 +18119,7 @@ static VPC_ROUTER_ROUTE_VIEW: runtime::Operation = runtime::Operation {
         },
     ],
     deprecation: ::std::option::Option::None,
+    metrics: runtime::metrics::OperationSeries::new(),
 };
 ///`vpc_router_route_update`: the operation's table, through which the generated layer serves it.
 pub struct VpcRouterRouteUpdate;
@@ -18156,6 +18238,7 @@ static VPC_ROUTER_ROUTE_UPDATE: runtime::Operation = runtime::Operation {
         },
     ],
     deprecation: ::std::option::Option::None,
+    metrics: runtime::metrics::OperationSeries::new(),
 };
 ///`vpc_router_route_delete`: the operation's table, through which the generated layer serves it.
 pub struct VpcRouterRouteDelete;
@@ -18259,6 +18342,7 @@ static VPC_ROUTER_ROUTE_DELETE: runtime::Operation = runtime::Operation {
         },
     ],
     deprecation: ::std::option::Option::None,
+    metrics: runtime::metrics::OperationSeries::new(),
 };
 ///`vpc_subnet_list`: the operation's table, through which the generated layer serves it.
 pub struct VpcSubnetList;
@@ -18381,6 +18465,7 @@ static VPC_SUBNET_LIST: runtime::Operation = runtime::Operation {
         },
     ],
     deprecation: ::std::option::Option::None,
+    metrics: runtime::metrics::OperationSeries::new(),
 };
 ///`vpc_subnet_create`: the operation's table, through which the generated layer serves it.
 pub struct VpcSubnetCreate;
@@ -18479,6 +18564,7 @@ static VPC_SUBNET_CREATE: runtime::Operation = runtime::Operation {
         },
     ],
     deprecation: ::std::option::Option::None,
+    metrics: runtime::metrics::OperationSeries::new(),
 };
 ///`vpc_subnet_view`: the operation's table, through which the generated layer serves it.
 pub struct VpcSubnetView;
@@ -18577,6 +18663,7 @@ static VPC_SUBNET_VIEW: runtime::Operation = runtime::Operation {
         },
     ],
     deprecation: ::std::option::Option::None,
+    metrics: runtime::metrics::OperationSeries::new(),
 };
 ///`vpc_subnet_update`: the operation's table, through which the generated layer serves it.
 pub struct VpcSubnetUpdate;
@@ -18685,6 +18772,7 @@ static VPC_SUBNET_UPDATE: runtime::Operation = runtime::Operation {
         },
     ],
     deprecation: ::std::option::Option::None,
+    metrics: runtime::metrics::OperationSeries::new(),
 };
 ///`vpc_subnet_delete`: the operation's table, through which the generated layer serves it.
 pub struct VpcSubnetDelete;
@@ -18778,6 +18866,7 @@ static VPC_SUBNET_DELETE: runtime::Operation = runtime::Operation {
         },
     ],
     deprecation: ::std::option::Option::None,
+    metrics: runtime::metrics::OperationSeries::new(),
 };
 ///`vpc_subnet_list_network_interfaces`: the operation's table, through which the generated layer serves it.
 pub struct VpcSubnetListNetworkInterfaces;
@@ -18910,6 +18999,7 @@ static VPC_SUBNET_LIST_NETWORK_INTERFACES: runtime::Operation = runtime::Operati
         },
     ],
     deprecation: ::std::option::Option::None,
+    metrics: runtime::metrics::OperationSeries::new(),
 };
 ///`policy_view`: the operation's table, through which the generated layer serves it.
 pub struct PolicyView;
@@ -18967,6 +19057,7 @@ static POLICY_VIEW: runtime::Operation = runtime::Operation {
         },
     ],
     deprecation: ::std::option::Option::None,
+    metrics: runtime::metrics::OperationSeries::new(),
 };
 ///`policy_update`: the operation's table, through which the generated layer serves it.
 pub struct PolicyUpdate;
@@ -19034,6 +19125,7 @@ static POLICY_UPDATE: runtime::Operation = runtime::Operation {
         },
     ],
     deprecation: ::std::option::Option::None,
+    metrics: runtime::metrics::OperationSeries::new(),
 };
 ///`role_list`: the operation's table, through which the generated layer serves it.
 pub struct RoleList;
@@ -19116,6 +19208,7 @@ static ROLE_LIST: runtime::Operation = runtime::Operation {
         },
     ],
     deprecation: ::std::option::Option::None,
+    metrics: runtime::metrics::OperationSeries::new(),
 };
 ///`role_view`: the operation's table, through which the generated layer serves it.
 pub struct RoleView;
@@ -19184,6 +19277,7 @@ static ROLE_VIEW: runtime::Operation = runtime::Operation {
         },
     ],
     deprecation: ::std::option::Option::None,
+    metrics: runtime::metrics::OperationSeries::new(),
 };
 ///`session_me`: the operation's table, through which the generated layer serves it.
 pub struct SessionMe;
@@ -19241,6 +19335,7 @@ static SESSION_ME: runtime::Operation = runtime::Operation {
         },
     ],
     deprecation: ::std::option::Option::None,
+    metrics: runtime::metrics::OperationSeries::new(),
 };
 ///`session_me_groups`: the operation's table, through which the generated layer serves it.
 pub struct SessionMeGroups;
@@ -19333,6 +19428,7 @@ static SESSION_ME_GROUPS: runtime::Operation = runtime::Operation {
         },
     ],
     deprecation: ::std::option::Option::None,
+    metrics: runtime::metrics::OperationSeries::new(),
 };
 ///`session_sshkey_list`: the operation's table, through which the generated layer serves it.
 pub struct SessionSshkeyList;
@@ -19425,6 +19521,7 @@ static SESSION_SSHKEY_LIST: runtime::Operation = runtime::Operation {
         },
     ],
     deprecation: ::std::option::Option::None,
+    metrics: runtime::metrics::OperationSeries::new(),
 };
 ///`session_sshkey_create`: the operation's table, through which the generated layer serves it.
 pub struct SessionSshkeyCreate;
@@ -19492,6 +19589,7 @@ static SESSION_SSHKEY_CREATE: runtime::Operation = runtime::Operation {
         },
     ],
     deprecation: ::std::option::Option::None,
+    metrics: runtime::metrics::OperationSeries::new(),
 };
 ///`session_sshkey_view`: the operation's table, through which the generated layer serves it.
 pub struct SessionSshkeyView;
@@ -19560,6 +19658,7 @@ static SESSION_SSHKEY_VIEW: runtime::Operation = runtime::Operation {
         },
     ],
     deprecation: ::std::option::Option::None,
+    metrics: runtime::metrics::OperationSeries::new(),
 };
 ///`session_sshkey_delete`: the operation's table, through which the generated layer serves it.
 pub struct SessionSshkeyDelete;
@@ -19623,6 +19722,7 @@ static SESSION_SSHKEY_DELETE: runtime::Operation = runtime::Operation {
         },
     ],
     deprecation: ::std::option::Option::None,
+    metrics: runtime::metrics::OperationSeries::new(),
 };
 ///`system_image_view_by_id`: the operation's table, through which the generated layer serves it.
 pub struct SystemImageViewById;
@@ -19691,6 +19791,7 @@ static SYSTEM_IMAGE_VIEW_BY_ID: runtime::Operation = runtime::Operation {
         },
     ],
     deprecation: ::std::option::Option::None,
+    metrics: runtime::metrics::OperationSeries::new(),
 };
 ///`ip_pool_view_by_id`: the operation's table, through which the generated layer serves it.
 pub struct IpPoolViewById;
@@ -19759,6 +19860,7 @@ static IP_POOL_VIEW_BY_ID: runtime::Operation = runtime::Operation {
         },
     ],
     deprecation: ::std::option::Option::None,
+    metrics: runtime::metrics::OperationSeries::new(),
 };
 ///`silo_view_by_id`: the operation's table, through which the generated layer serves it.
 pub struct SiloViewById;
@@ -19827,6 +19929,7 @@ static SILO_VIEW_BY_ID: runtime::Operation = runtime::Operation {
         },
     ],
     deprecation: ::std::option::Option::None,
+    metrics: runtime::metrics::OperationSeries::new(),
 };
 ///`certificate_list`: the operation's table, through which the generated layer serves it.
 pub struct CertificateList;
@@ -19919,6 +20022,7 @@ static CERTIFICATE_LIST: runtime::Operation = runtime::Operation {
         },
     ],
     deprecation: ::std::option::Option::None,
+    metrics: runtime::metrics::OperationSeries::new(),
 };
 ///`certificate_create`: the operation's table, through which the generated layer serves it.
 pub struct CertificateCreate;
@@ -19986,6 +20090,7 @@ static CERTIFICATE_CREATE: runtime::Operation = runtime::Operation {
         },
     ],
     deprecation: ::std::option::Option::None,
+    metrics: runtime::metrics::OperationSeries::new(),
 };
 ///`certificate_view`: the operation's table, through which the generated layer serves it.
 pub struct CertificateView;
@@ -20054,6 +20159,7 @@ static CERTIFICATE_VIEW: runtime::Operation = runtime::Operation {
         },
     ],
     deprecation: ::std::option::Option::None,
+    metrics: runtime::metrics::OperationSeries::new(),
 };
 ///`certificate_delete`: the operation's table, through which the generated layer serves it.
 pub struct CertificateDelete;
@@ -20117,6 +20223,7 @@ static CERTIFICATE_DELETE: runtime::Operation = runtime::Operation {
         },
     ],
     deprecation: ::std::option::Option::None,
+    metrics: runtime::metrics::OperationSeries::new(),
 };
 ///`physical_disk_list`: the operation's table, through which the generated layer serves it.
 pub struct PhysicalDiskList;
@@ -20209,6 +20316,7 @@ static PHYSICAL_DISK_LIST: runtime::Operation = runtime::Operation {
         },
     ],
     deprecation: ::std::option::Option::None,
+    metrics: runtime::metrics::OperationSeries::new(),
 };
 ///`rack_list`: the operation's table, through which the generated layer serves it.
 pub struct RackList;
@@ -20301,6 +20409,7 @@ static RACK_LIST: runtime::Operation = runtime::Operation {
         },
     ],
     deprecation: ::std::option::Option::None,
+    metrics: runtime::metrics::OperationSeries::new(),
 };
 ///`rack_view`: the operation's table, through which the generated layer serves it.
 pub struct RackView;
@@ -20369,6 +20478,7 @@ static RACK_VIEW: runtime::Operation = runtime::Operation {
         },
     ],
     deprecation: ::std::option::Option::None,
+    metrics: runtime::metrics::OperationSeries::new(),
 };
 ///`sled_list`: the operation's table, through which the generated layer serves it.
 pub struct SledList;
@@ -20461,6 +20571,7 @@ static SLED_LIST: runtime::Operation = runtime::Operation {
         },
     ],
     deprecation: ::std::option::Option::None,
+    metrics: runtime::metrics::OperationSeries::new(),
 };
 ///`sled_view`: the operation's table, through which the generated layer serves it.
 pub struct SledView;
@@ -20529,6 +20640,7 @@ static SLED_VIEW: runtime::Operation = runtime::Operation {
         },
     ],
     deprecation: ::std::option::Option::None,
+    metrics: runtime::metrics::OperationSeries::new(),
 };
 ///`sled_physical_disk_list`: the operation's table, through which the generated layer serves it.
 pub struct SledPhysicalDiskList;
@@ -20631,6 +20743,7 @@ static SLED_PHYSICAL_DISK_LIST: runtime::Operation = runtime::Operation {
         },
     ],
     deprecation: ::std::option::Option::None,
+    metrics: runtime::metrics::OperationSeries::new(),
 };
 ///`system_image_list`: the operation's table, through which the generated layer serves it.
 pub struct SystemImageList;
@@ -20723,6 +20836,7 @@ static SYSTEM_IMAGE_LIST: runtime::Operation = runtime::Operation {
         },
     ],
     deprecation: ::std::option::Option::None,
+    metrics: runtime::metrics::OperationSeries::new(),
 };
 ///`system_image_create`: the operation's table, through which the generated layer serves it.
 pub struct SystemImageCreate;
@@ -20790,6 +20904,7 @@ static SYSTEM_IMAGE_CREATE: runtime::Operation = runtime::Operation {
         },
     ],
     deprecation: ::std::option::Option::None,
+    metrics: runtime::metrics::OperationSeries::new(),
 };
 ///`system_image_view`: the operation's table, through which the generated layer serves it.
 pub struct SystemImageView;
@@ -20858,6 +20973,7 @@ static SYSTEM_IMAGE_VIEW: runtime::Operation = runtime::Operation {
         },
     ],
     deprecation: ::std::option::Option::None,
+    metrics: runtime::metrics::OperationSeries::new(),
 };
 ///`system_image_delete`: the operation's table, through which the generated layer serves it.
 pub struct SystemImageDelete;
@@ -20921,6 +21037,7 @@ static SYSTEM_IMAGE_DELETE: runtime::Operation = runtime::Operation {
         },
     ],
     deprecation: ::std::option::Option::None,
+    metrics: runtime::metrics::OperationSeries::new(),
 };
 ///`ip_pool_list`: the operation's table, through which the generated layer serves it.
 pub struct IpPoolList;
@@ -21013,6 +21130,7 @@ static IP_POOL_LIST: runtime::Operation = runtime::Operation {
         },
     ],
     deprecation: ::std::option::Option::None,
+    metrics: runtime::metrics::OperationSeries::new(),
 };
 ///`ip_pool_create`: the operation's table, through which the generated layer serves it.
 pub struct IpPoolCreate;
@@ -21080,6 +21198,7 @@ static IP_POOL_CREATE: runtime::Operation = runtime::Operation {
         },
     ],
     deprecation: ::std::option::Option::None,
+    metrics: runtime::metrics::OperationSeries::new(),
 };
 ///`ip_pool_view`: the operation's table, through which the generated layer serves it.
 pub struct IpPoolView;
@@ -21148,6 +21267,7 @@ static IP_POOL_VIEW: runtime::Operation = runtime::Operation {
         },
     ],
     deprecation: ::std::option::Option::None,
+    metrics: runtime::metrics::OperationSeries::new(),
 };
 ///`ip_pool_update`: the operation's table, through which the generated layer serves it.
 pub struct IpPoolUpdate;
@@ -21226,6 +21346,7 @@ static IP_POOL_UPDATE: runtime::Operation = runtime::Operation {
         },
     ],
     deprecation: ::std::option::Option::None,
+    metrics: runtime::metrics::OperationSeries::new(),
 };
 ///`ip_pool_delete`: the operation's table, through which the generated layer serves it.
 pub struct IpPoolDelete;
@@ -21289,6 +21410,7 @@ static IP_POOL_DELETE: runtime::Operation = runtime::Operation {
         },
     ],
     deprecation: ::std::option::Option::None,
+    metrics: runtime::metrics::OperationSeries::new(),
 };
 ///`ip_pool_range_list`: the operation's table, through which the generated layer serves it.
 pub struct IpPoolRangeList;
@@ -21381,6 +21503,7 @@ static IP_POOL_RANGE_LIST: runtime::Operation = runtime::Operation {
         },
     ],
     deprecation: ::std::option::Option::None,
+    metrics: runtime::metrics::OperationSeries::new(),
 };
 ///`ip_pool_range_add`: the operation's table, through which the generated layer serves it.
 pub struct IpPoolRangeAdd;
@@ -21459,6 +21582,7 @@ static IP_POOL_RANGE_ADD: runtime::Operation = runtime::Operation {
         },
     ],
     deprecation: ::std::option::Option::None,
+    metrics: runtime::metrics::OperationSeries::new(),
 };
 ///`ip_pool_range_remove`: the operation's table, through which the generated layer serves it.
 pub struct IpPoolRangeRemove;
@@ -21532,6 +21656,7 @@ static IP_POOL_RANGE_REMOVE: runtime::Operation = runtime::Operation {
         },
     ],
     deprecation: ::std::option::Option::None,
+    metrics: runtime::metrics::OperationSeries::new(),
 };
 ///`ip_pool_service_view`: the operation's table, through which the generated layer serves it.
 pub struct IpPoolServiceView;
@@ -21589,6 +21714,7 @@ static IP_POOL_SERVICE_VIEW: runtime::Operation = runtime::Operation {
         },
     ],
     deprecation: ::std::option::Option::None,
+    metrics: runtime::metrics::OperationSeries::new(),
 };
 ///`ip_pool_service_range_list`: the operation's table, through which the generated layer serves it.
 pub struct IpPoolServiceRangeList;
@@ -21671,6 +21797,7 @@ static IP_POOL_SERVICE_RANGE_LIST: runtime::Operation = runtime::Operation {
         },
     ],
     deprecation: ::std::option::Option::None,
+    metrics: runtime::metrics::OperationSeries::new(),
 };
 ///`ip_pool_service_range_add`: the operation's table, through which the generated layer serves it.
 pub struct IpPoolServiceRangeAdd;
@@ -21738,6 +21865,7 @@ static IP_POOL_SERVICE_RANGE_ADD: runtime::Operation = runtime::Operation {
         },
     ],
     deprecation: ::std::option::Option::None,
+    metrics: runtime::metrics::OperationSeries::new(),
 };
 ///`ip_pool_service_range_remove`: the operation's table, through which the generated layer serves it.
 pub struct IpPoolServiceRangeRemove;
@@ -21800,6 +21928,7 @@ static IP_POOL_SERVICE_RANGE_REMOVE: runtime::Operation = runtime::Operation {
         },
     ],
     deprecation: ::std::option::Option::None,
+    metrics: runtime::metrics::OperationSeries::new(),
 };
 ///`system_metric`: the operation's table, through which the generated layer serves it.
 pub struct SystemMetric;
@@ -21928,6 +22057,7 @@ static SYSTEM_METRIC: runtime::Operation = runtime::Operation {
         },
     ],
     deprecation: ::std::option::Option::None,
+    metrics: runtime::metrics::OperationSeries::new(),
 };
 ///`system_policy_view`: the operation's table, through which the generated layer serves it.
 pub struct SystemPolicyView;
@@ -21985,6 +22115,7 @@ static SYSTEM_POLICY_VIEW: runtime::Operation = runtime::Operation {
         },
     ],
     deprecation: ::std::option::Option::None,
+    metrics: runtime::metrics::OperationSeries::new(),
 };
 ///`system_policy_update`: the operation's table, through which the generated layer serves it.
 pub struct SystemPolicyUpdate;
@@ -22052,6 +22183,7 @@ static SYSTEM_POLICY_UPDATE: runtime::Operation = runtime::Operation {
         },
     ],
     deprecation: ::std::option::Option::None,
+    metrics: runtime::metrics::OperationSeries::new(),
 };
 ///`saga_list`: the operation's table, through which the generated layer serves it.
 pub struct SagaList;
@@ -22144,6 +22276,7 @@ static SAGA_LIST: runtime::Operation = runtime::Operation {
         },
     ],
     deprecation: ::std::option::Option::None,
+    metrics: runtime::metrics::OperationSeries::new(),
 };
 ///`saga_view`: the operation's table, through which the generated layer serves it.
 pub struct SagaView;
@@ -22212,6 +22345,7 @@ static SAGA_VIEW: runtime::Operation = runtime::Operation {
         },
     ],
     deprecation: ::std::option::Option::None,
+    metrics: runtime::metrics::OperationSeries::new(),
 };
 ///`silo_list`: the operation's table, through which the generated layer serves it.
 pub struct SiloList;
@@ -22304,6 +22438,7 @@ static SILO_LIST: runtime::Operation = runtime::Operation {
         },
     ],
     deprecation: ::std::option::Option::None,
+    metrics: runtime::metrics::OperationSeries::new(),
 };
 ///`silo_create`: the operation's table, through which the generated layer serves it.
 pub struct SiloCreate;
@@ -22371,6 +22506,7 @@ static SILO_CREATE: runtime::Operation = runtime::Operation {
         },
     ],
     deprecation: ::std::option::Option::None,
+    metrics: runtime::metrics::OperationSeries::new(),
 };
 ///`silo_view`: the operation's table, through which the generated layer serves it.
 pub struct SiloView;
@@ -22439,6 +22575,7 @@ static SILO_VIEW: runtime::Operation = runtime::Operation {
         },
     ],
     deprecation: ::std::option::Option::None,
+    metrics: runtime::metrics::OperationSeries::new(),
 };
 ///`silo_delete`: the operation's table, through which the generated layer serves it.
 pub struct SiloDelete;
@@ -22502,6 +22639,7 @@ static SILO_DELETE: runtime::Operation = runtime::Operation {
         },
     ],
     deprecation: ::std::option::Option::None,
+    metrics: runtime::metrics::OperationSeries::new(),
 };
 ///`silo_identity_provider_list`: the operation's table, through which the generated layer serves it.
 pub struct SiloIdentityProviderList;
@@ -22604,6 +22742,7 @@ static SILO_IDENTITY_PROVIDER_LIST: runtime::Operation = runtime::Operation {
         },
     ],
     deprecation: ::std::option::Option::None,
+    metrics: runtime::metrics::OperationSeries::new(),
 };
 ///`local_idp_user_create`: the operation's table, through which the generated layer serves it.
 pub struct LocalIdpUserCreate;
@@ -22682,6 +22821,7 @@ static LOCAL_IDP_USER_CREATE: runtime::Operation = runtime::Operation {
         },
     ],
     deprecation: ::std::option::Option::None,
+    metrics: runtime::metrics::OperationSeries::new(),
 };
 ///`local_idp_user_delete`: the operation's table, through which the generated layer serves it.
 pub struct LocalIdpUserDelete;
@@ -22755,6 +22895,7 @@ static LOCAL_IDP_USER_DELETE: runtime::Operation = runtime::Operation {
         },
     ],
     deprecation: ::std::option::Option::None,
+    metrics: runtime::metrics::OperationSeries::new(),
 };
 ///`local_idp_user_set_password`: the operation's table, through which the generated layer serves it.
 pub struct LocalIdpUserSetPassword;
@@ -22838,6 +22979,7 @@ static LOCAL_IDP_USER_SET_PASSWORD: runtime::Operation = runtime::Operation {
         },
     ],
     deprecation: ::std::option::Option::None,
+    metrics: runtime::metrics::OperationSeries::new(),
 };
 ///`saml_identity_provider_create`: the operation's table, through which the generated layer serves it.
 pub struct SamlIdentityProviderCreate;
@@ -22916,6 +23058,7 @@ static SAML_IDENTITY_PROVIDER_CREATE: runtime::Operation = runtime::Operation {
         },
     ],
     deprecation: ::std::option::Option::None,
+    metrics: runtime::metrics::OperationSeries::new(),
 };
 ///`saml_identity_provider_view`: the operation's table, through which the generated layer serves it.
 pub struct SamlIdentityProviderView;
@@ -22996,6 +23139,7 @@ static SAML_IDENTITY_PROVIDER_VIEW: runtime::Operation = runtime::Operation {
         },
     ],
     deprecation: ::std::option::Option::None,
+    metrics: runtime::metrics::OperationSeries::new(),
 };
 ///`silo_policy_view`: the operation's table, through which the generated layer serves it.
 pub struct SiloPolicyView;
@@ -23064,6 +23208,7 @@ static SILO_POLICY_VIEW: runtime::Operation = runtime::Operation {
         },
     ],
     deprecation: ::std::option::Option::None,
+    metrics: runtime::metrics::OperationSeries::new(),
 };
 ///`silo_policy_update`: the operation's table, through which the generated layer serves it.
 pub struct SiloPolicyUpdate;
@@ -23142,6 +23287,7 @@ static SILO_POLICY_UPDATE: runtime::Operation = runtime::Operation {
         },
     ],
     deprecation: ::std::option::Option::None,
+    metrics: runtime::metrics::OperationSeries::new(),
 };
 ///`silo_users_list`: the operation's table, through which the generated layer serves it.
 pub struct SiloUsersList;
@@ -23244,6 +23390,7 @@ static SILO_USERS_LIST: runtime::Operation = runtime::Operation {
         },
     ],
     deprecation: ::std::option::Option::None,
+    metrics: runtime::metrics::OperationSeries::new(),
 };
 ///`silo_user_view`: the operation's table, through which the generated layer serves it.
 pub struct SiloUserView;
@@ -23322,6 +23469,7 @@ static SILO_USER_VIEW: runtime::Operation = runtime::Operation {
         },
     ],
     deprecation: ::std::option::Option::None,
+    metrics: runtime::metrics::OperationSeries::new(),
 };
 ///`system_user_list`: the operation's table, through which the generated layer serves it.
 pub struct SystemUserList;
@@ -23414,6 +23562,7 @@ static SYSTEM_USER_LIST: runtime::Operation = runtime::Operation {
         },
     ],
     deprecation: ::std::option::Option::None,
+    metrics: runtime::metrics::OperationSeries::new(),
 };
 ///`system_user_view`: the operation's table, through which the generated layer serves it.
 pub struct SystemUserView;
@@ -23482,6 +23631,7 @@ static SYSTEM_USER_VIEW: runtime::Operation = runtime::Operation {
         },
     ],
     deprecation: ::std::option::Option::None,
+    metrics: runtime::metrics::OperationSeries::new(),
 };
 ///`timeseries_schema_get`: the operation's table, through which the generated layer serves it.
 pub struct TimeseriesSchemaGet;
@@ -23564,6 +23714,7 @@ static TIMESERIES_SCHEMA_GET: runtime::Operation = runtime::Operation {
         },
     ],
     deprecation: ::std::option::Option::None,
+    metrics: runtime::metrics::OperationSeries::new(),
 };
 ///`user_list`: the operation's table, through which the generated layer serves it.
 pub struct UserList;
@@ -23656,6 +23807,7 @@ static USER_LIST: runtime::Operation = runtime::Operation {
         },
     ],
     deprecation: ::std::option::Option::None,
+    metrics: runtime::metrics::OperationSeries::new(),
 };
 ///`disk_list_v1`: the operation's table, through which the generated layer serves it.
 pub struct DiskListV1;
@@ -23768,6 +23920,7 @@ static DISK_LIST_V1: runtime::Operation = runtime::Operation {
         },
     ],
     deprecation: ::std::option::Option::None,
+    metrics: runtime::metrics::OperationSeries::new(),
 };
 ///`disk_create_v1`: the operation's table, through which the generated layer serves it.
 pub struct DiskCreateV1;
@@ -23856,6 +24009,7 @@ static DISK_CREATE_V1: runtime::Operation = runtime::Operation {
         },
     ],
     deprecation: ::std::option::Option::None,
+    metrics: runtime::metrics::OperationSeries::new(),
 };
 ///`disk_view_v1`: the operation's table, through which the generated layer serves it.
 pub struct DiskViewV1;
@@ -23944,6 +24098,7 @@ static DISK_VIEW_V1: runtime::Operation = runtime::Operation {
         },
     ],
     deprecation: ::std::option::Option::None,
+    metrics: runtime::metrics::OperationSeries::new(),
 };
 ///`disk_delete_v1`: the operation's table, through which the generated layer serves it.
 pub struct DiskDeleteV1;
@@ -24027,6 +24182,7 @@ static DISK_DELETE_V1: runtime::Operation = runtime::Operation {
         },
     ],
     deprecation: ::std::option::Option::None,
+    metrics: runtime::metrics::OperationSeries::new(),
 };
 ///`instance_list_v1`: the operation's table, through which the generated layer serves it.
 pub struct InstanceListV1;
@@ -24139,6 +24295,7 @@ static INSTANCE_LIST_V1: runtime::Operation = runtime::Operation {
         },
     ],
     deprecation: ::std::option::Option::None,
+    metrics: runtime::metrics::OperationSeries::new(),
 };
 ///`instance_create_v1`: the operation's table, through which the generated layer serves it.
 pub struct InstanceCreateV1;
@@ -24227,6 +24384,7 @@ static INSTANCE_CREATE_V1: runtime::Operation = runtime::Operation {
         },
     ],
     deprecation: ::std::option::Option::None,
+    metrics: runtime::metrics::OperationSeries::new(),
 };
 ///`instance_view_v1`: the operation's table, through which the generated layer serves it.
 pub struct InstanceViewV1;
@@ -24315,6 +24473,7 @@ static INSTANCE_VIEW_V1: runtime::Operation = runtime::Operation {
         },
     ],
     deprecation: ::std::option::Option::None,
+    metrics: runtime::metrics::OperationSeries::new(),
 };
 ///`instance_delete_v1`: the operation's table, through which the generated layer serves it.
 pub struct InstanceDeleteV1;
@@ -24398,6 +24557,7 @@ static INSTANCE_DELETE_V1: runtime::Operation = runtime::Operation {
         },
     ],
     deprecation: ::std::option::Option::None,
+    metrics: runtime::metrics::OperationSeries::new(),
 };
 ///`instance_disk_list_v1`: the operation's table, through which the generated layer serves it.
 pub struct InstanceDiskListV1;
@@ -24520,6 +24680,7 @@ static INSTANCE_DISK_LIST_V1: runtime::Operation = runtime::Operation {
         },
     ],
     deprecation: ::std::option::Option::None,
+    metrics: runtime::metrics::OperationSeries::new(),
 };
 ///`instance_disk_attach_v1`: the operation's table, through which the generated layer serves it.
 pub struct InstanceDiskAttachV1;
@@ -24618,6 +24779,7 @@ static INSTANCE_DISK_ATTACH_V1: runtime::Operation = runtime::Operation {
         },
     ],
     deprecation: ::std::option::Option::None,
+    metrics: runtime::metrics::OperationSeries::new(),
 };
 ///`instance_disk_detach_v1`: the operation's table, through which the generated layer serves it.
 pub struct InstanceDiskDetachV1;
@@ -24716,6 +24878,7 @@ static INSTANCE_DISK_DETACH_V1: runtime::Operation = runtime::Operation {
         },
     ],
     deprecation: ::std::option::Option::None,
+    metrics: runtime::metrics::OperationSeries::new(),
 };
 ///`instance_migrate_v1`: the operation's table, through which the generated layer serves it.
 pub struct InstanceMigrateV1;
@@ -24814,6 +24977,7 @@ static INSTANCE_MIGRATE_V1: runtime::Operation = runtime::Operation {
         },
     ],
     deprecation: ::std::option::Option::None,
+    metrics: runtime::metrics::OperationSeries::new(),
 };
 ///`instance_reboot_v1`: the operation's table, through which the generated layer serves it.
 pub struct InstanceRebootV1;
@@ -24902,6 +25066,7 @@ static INSTANCE_REBOOT_V1: runtime::Operation = runtime::Operation {
         },
     ],
     deprecation: ::std::option::Option::None,
+    metrics: runtime::metrics::OperationSeries::new(),
 };
 ///`instance_serial_console_v1`: the operation's table, through which the generated layer serves it.
 pub struct InstanceSerialConsoleV1;
@@ -25026,6 +25191,7 @@ static INSTANCE_SERIAL_CONSOLE_V1: runtime::Operation = runtime::Operation {
         },
     ],
     deprecation: ::std::option::Option::None,
+    metrics: runtime::metrics::OperationSeries::new(),
 };
 ///`instance_serial_console_stream_v1`: the operation's table, through which the generated layer serves it.
 pub struct InstanceSerialConsoleStreamV1;
@@ -25109,6 +25275,7 @@ static INSTANCE_SERIAL_CONSOLE_STREAM_V1: runtime::Operation = runtime::Operatio
         },
     ],
     deprecation: ::std::option::Option::None,
+    metrics: runtime::metrics::OperationSeries::new(),
 };
 ///`instance_start_v1`: the operation's table, through which the generated layer serves it.
 pub struct InstanceStartV1;
@@ -25197,6 +25364,7 @@ static INSTANCE_START_V1: runtime::Operation = runtime::Operation {
         },
     ],
     deprecation: ::std::option::Option::None,
+    metrics: runtime::metrics::OperationSeries::new(),
 };
 ///`instance_stop_v1`: the operation's table, through which the generated layer serves it.
 pub struct InstanceStopV1;
@@ -25285,6 +25453,7 @@ static INSTANCE_STOP_V1: runtime::Operation = runtime::Operation {
         },
     ],
     deprecation: ::std::option::Option::None,
+    metrics: runtime::metrics::OperationSeries::new(),
 };
 ///`organization_list_v1`: the operation's table, through which the generated layer serves it.
 pub struct OrganizationListV1;
@@ -25377,6 +25546,7 @@ static ORGANIZATION_LIST_V1: runtime::Operation = runtime::Operation {
         },
     ],
     deprecation: ::std::option::Option::None,
+    metrics: runtime::metrics::OperationSeries::new(),
 };
 ///`organization_create_v1`: the operation's table, through which the generated layer serves it.
 pub struct OrganizationCreateV1;
@@ -25444,6 +25614,7 @@ static ORGANIZATION_CREATE_V1: runtime::Operation = runtime::Operation {
         },
     ],
     deprecation: ::std::option::Option::None,
+    metrics: runtime::metrics::OperationSeries::new(),
 };
 ///`organization_view_v1`: the operation's table, through which the generated layer serves it.
 pub struct OrganizationViewV1;
@@ -25512,6 +25683,7 @@ static ORGANIZATION_VIEW_V1: runtime::Operation = runtime::Operation {
         },
     ],
     deprecation: ::std::option::Option::None,
+    metrics: runtime::metrics::OperationSeries::new(),
 };
 ///`organization_update_v1`: the operation's table, through which the generated layer serves it.
 pub struct OrganizationUpdateV1;
@@ -25590,6 +25762,7 @@ static ORGANIZATION_UPDATE_V1: runtime::Operation = runtime::Operation {
         },
     ],
     deprecation: ::std::option::Option::None,
+    metrics: runtime::metrics::OperationSeries::new(),
 };
 ///`organization_delete_v1`: the operation's table, through which the generated layer serves it.
 pub struct OrganizationDeleteV1;
@@ -25653,6 +25826,7 @@ static ORGANIZATION_DELETE_V1: runtime::Operation = runtime::Operation {
         },
     ],
     deprecation: ::std::option::Option::None,
+    metrics: runtime::metrics::OperationSeries::new(),
 };
 ///`organization_policy_view_v1`: the operation's table, through which the generated layer serves it.
 pub struct OrganizationPolicyViewV1;
@@ -25721,6 +25895,7 @@ static ORGANIZATION_POLICY_VIEW_V1: runtime::Operation = runtime::Operation {
         },
     ],
     deprecation: ::std::option::Option::None,
+    metrics: runtime::metrics::OperationSeries::new(),
 };
 ///`organization_policy_update_v1`: the operation's table, through which the generated layer serves it.
 pub struct OrganizationPolicyUpdateV1;
@@ -25799,6 +25974,7 @@ static ORGANIZATION_POLICY_UPDATE_V1: runtime::Operation = runtime::Operation {
         },
     ],
     deprecation: ::std::option::Option::None,
+    metrics: runtime::metrics::OperationSeries::new(),
 };
 ///`project_list_v1`: the operation's table, through which the generated layer serves it.
 pub struct ProjectListV1;
@@ -25901,6 +26077,7 @@ static PROJECT_LIST_V1: runtime::Operation = runtime::Operation {
         },
     ],
     deprecation: ::std::option::Option::None,
+    metrics: runtime::metrics::OperationSeries::new(),
 };
 ///`project_create_v1`: the operation's table, through which the generated layer serves it.
 pub struct ProjectCreateV1;
@@ -25979,6 +26156,7 @@ static PROJECT_CREATE_V1: runtime::Operation = runtime::Operation {
         },
     ],
     deprecation: ::std::option::Option::None,
+    metrics: runtime::metrics::OperationSeries::new(),
 };
 ///`project_view_v1`: the operation's table, through which the generated layer serves it.
 pub struct ProjectViewV1;
@@ -26057,6 +26235,7 @@ static PROJECT_VIEW_V1: runtime::Operation = runtime::Operation {
         },
     ],
     deprecation: ::std::option::Option::None,
+    metrics: runtime::metrics::OperationSeries::new(),
 };
 ///`project_update_v1`: the operation's table, through which the generated layer serves it.
 pub struct ProjectUpdateV1;
@@ -26145,6 +26324,7 @@ static PROJECT_UPDATE_V1: runtime::Operation = runtime::Operation {
         },
     ],
     deprecation: ::std::option::Option::None,
+    metrics: runtime::metrics::OperationSeries::new(),
 };
 ///`project_delete_v1`: the operation's table, through which the generated layer serves it.
 pub struct ProjectDeleteV1;
@@ -26218,6 +26398,7 @@ static PROJECT_DELETE_V1: runtime::Operation = runtime::Operation {
         },
     ],
     deprecation: ::std::option::Option::None,
+    metrics: runtime::metrics::OperationSeries::new(),
 };
 ///`project_policy_view_v1`: the operation's table, through which the generated layer serves it.
 pub struct ProjectPolicyViewV1;
@@ -26296,6 +26477,7 @@ static PROJECT_POLICY_VIEW_V1: runtime::Operation = runtime::Operation {
         },
     ],
     deprecation: ::std::option::Option::None,
+    metrics: runtime::metrics::OperationSeries::new(),
 };
 ///`project_policy_update_v1`: the operation's table, through which the generated layer serves it.
 pub struct ProjectPolicyUpdateV1;
@@ -26384,6 +26566,7 @@ static PROJECT_POLICY_UPDATE_V1: runtime::Operation = runtime::Operation {
         },
     ],
     deprecation: ::std::option::Option::None,
+    metrics: runtime::metrics::OperationSeries::new(),
 };
 ///`system_component_version_list`: the operation's table, through which the generated layer serves it.
 pub struct SystemComponentVersionList;
@@ -26476,6 +26659,7 @@ static SYSTEM_COMPONENT_VERSION_LIST: runtime::Operation = runtime::Operation {
         },
     ],
     deprecation: ::std::option::Option::None,
+    metrics: runtime::metrics::OperationSeries::new(),
 };
 ///`update_deployments_list`: the operation's table, through which the generated layer serves it.
 pub struct UpdateDeploymentsList;
@@ -26568,6 +26752,7 @@ static UPDATE_DEPLOYMENTS_LIST: runtime::Operation = runtime::Operation {
         },
     ],
     deprecation: ::std::option::Option::None,
+    metrics: runtime::metrics::OperationSeries::new(),
 };
 ///`update_deployment_view`: the operation's table, through which the generated layer serves it.
 pub struct UpdateDeploymentView;
@@ -26636,6 +26821,7 @@ static UPDATE_DEPLOYMENT_VIEW: runtime::Operation = runtime::Operation {
         },
     ],
     deprecation: ::std::option::Option::None,
+    metrics: runtime::metrics::OperationSeries::new(),
 };
 ///`system_update_refresh`: the operation's table, through which the generated layer serves it.
 pub struct SystemUpdateRefresh;
@@ -26688,6 +26874,7 @@ static SYSTEM_UPDATE_REFRESH: runtime::Operation = runtime::Operation {
         },
     ],
     deprecation: ::std::option::Option::None,
+    metrics: runtime::metrics::OperationSeries::new(),
 };
 ///`system_update_start`: the operation's table, through which the generated layer serves it.
 pub struct SystemUpdateStart;
@@ -26755,6 +26942,7 @@ static SYSTEM_UPDATE_START: runtime::Operation = runtime::Operation {
         },
     ],
     deprecation: ::std::option::Option::None,
+    metrics: runtime::metrics::OperationSeries::new(),
 };
 ///`system_update_stop`: the operation's table, through which the generated layer serves it.
 pub struct SystemUpdateStop;
@@ -26807,6 +26995,7 @@ static SYSTEM_UPDATE_STOP: runtime::Operation = runtime::Operation {
         },
     ],
     deprecation: ::std::option::Option::None,
+    metrics: runtime::metrics::OperationSeries::new(),
 };
 ///`system_update_list`: the operation's table, through which the generated layer serves it.
 pub struct SystemUpdateList;
@@ -26899,6 +27088,7 @@ static SYSTEM_UPDATE_LIST: runtime::Operation = runtime::Operation {
         },
     ],
     deprecation: ::std::option::Option::None,
+    metrics: runtime::metrics::OperationSeries::new(),
 };
 ///`system_update_view`: the operation's table, through which the generated layer serves it.
 pub struct SystemUpdateView;
@@ -26967,6 +27157,7 @@ static SYSTEM_UPDATE_VIEW: runtime::Operation = runtime::Operation {
         },
     ],
     deprecation: ::std::option::Option::None,
+    metrics: runtime::metrics::OperationSeries::new(),
 };
 ///`system_update_components_list`: the operation's table, through which the generated layer serves it.
 pub struct SystemUpdateComponentsList;
@@ -27035,6 +27226,7 @@ static SYSTEM_UPDATE_COMPONENTS_LIST: runtime::Operation = runtime::Operation {
         },
     ],
     deprecation: ::std::option::Option::None,
+    metrics: runtime::metrics::OperationSeries::new(),
 };
 ///`system_version`: the operation's table, through which the generated layer serves it.
 pub struct SystemVersion;
@@ -27092,6 +27284,7 @@ static SYSTEM_VERSION: runtime::Operation = runtime::Operation {
         },
     ],
     deprecation: ::std::option::Option::None,
+    metrics: runtime::metrics::OperationSeries::new(),
 };
 /// Every operation's table, in the spec's order.
 pub static OPERATIONS: &[&runtime::Operation] = &[

@@ -182,6 +182,7 @@ static KEY_GET: runtime::Operation = runtime::Operation {
     errors: &[],
     other_errors: &[],
     deprecation: ::std::option::Option::None,
+    metrics: runtime::metrics::OperationSeries::new(),
 };
 /// Every operation's table, in the spec's order.
 pub static OPERATIONS: &[&runtime::Operation] = &[&KEY_GET];

@@ -805,6 +805,7 @@ static INSTANCE_GET: runtime::Operation = runtime::Operation {
         },
     ],
     deprecation: ::std::option::Option::None,
+    metrics: runtime::metrics::OperationSeries::new(),
 };
 ///`instance_ensure`: the operation's table, through which the generated layer serves it.
 pub struct InstanceEnsure;
@@ -872,6 +873,7 @@ static INSTANCE_ENSURE: runtime::Operation = runtime::Operation {
         },
     ],
     deprecation: ::std::option::Option::None,
+    metrics: runtime::metrics::OperationSeries::new(),
 };
 ///`instance_issue_crucible_snapshot_request`: the operation's table, through which the generated layer serves it.
 pub struct InstanceIssueCrucibleSnapshotRequest;
@@ -950,6 +952,7 @@ static INSTANCE_ISSUE_CRUCIBLE_SNAPSHOT_REQUEST: runtime::Operation = runtime::O
         },
     ],
     deprecation: ::std::option::Option::None,
+    metrics: runtime::metrics::OperationSeries::new(),
 };
 ///`instance_migrate_status`: the operation's table, through which the generated layer serves it.
 pub struct InstanceMigrateStatus;
@@ -1017,6 +1020,7 @@ static INSTANCE_MIGRATE_STATUS: runtime::Operation = runtime::Operation {
         },
     ],
     deprecation: ::std::option::Option::None,
+    metrics: runtime::metrics::OperationSeries::new(),
 };
 ///`instance_serial`: the operation's table, through which the generated layer serves it.
 pub struct InstanceSerial;
@@ -1069,6 +1073,7 @@ static INSTANCE_SERIAL: runtime::Operation = runtime::Operation {
         },
     ],
     deprecation: ::std::option::Option::None,
+    metrics: runtime::metrics::OperationSeries::new(),
 };
 ///`instance_state_put`: the operation's table, through which the generated layer serves it.
 pub struct InstanceStatePut;
@@ -1131,6 +1136,7 @@ static INSTANCE_STATE_PUT: runtime::Operation = runtime::Operation {
         },
     ],
     deprecation: ::std::option::Option::None,
+    metrics: runtime::metrics::OperationSeries::new(),
 };
 ///`instance_state_monitor`: the operation's table, through which the generated layer serves it.
 pub struct InstanceStateMonitor;
@@ -1198,6 +1204,7 @@ static INSTANCE_STATE_MONITOR: runtime::Operation = runtime::Operation {
         },
     ],
     deprecation: ::std::option::Option::None,
+    metrics: runtime::metrics::OperationSeries::new(),
 };
 /// Every operation's table, in the spec's order.
 pub static OPERATIONS: &[&runtime::Operation] = &[

@@ -783,6 +783,7 @@ static LOGIN: runtime::Operation = runtime::Operation {
         },
     ],
     deprecation: ::std::option::Option::None,
+    metrics: runtime::metrics::OperationSeries::new(),
 };
 ///`CreateUser`: the operation's table, through which the generated layer serves it.
 pub struct CreateUser;
@@ -840,6 +841,7 @@ static CREATE_USER: runtime::Operation = runtime::Operation {
         },
     ],
     deprecation: ::std::option::Option::None,
+    metrics: runtime::metrics::OperationSeries::new(),
 };
 ///`GetCurrentUser`: the operation's table, through which the generated layer serves it.
 pub struct GetCurrentUser;
@@ -904,6 +906,7 @@ static GET_CURRENT_USER: runtime::Operation = runtime::Operation {
         },
     ],
     deprecation: ::std::option::Option::None,
+    metrics: runtime::metrics::OperationSeries::new(),
 };
 ///`UpdateCurrentUser`: the operation's table, through which the generated layer serves it.
 pub struct UpdateCurrentUser;
@@ -980,6 +983,7 @@ static UPDATE_CURRENT_USER: runtime::Operation = runtime::Operation {
         },
     ],
     deprecation: ::std::option::Option::None,
+    metrics: runtime::metrics::OperationSeries::new(),
 };
 ///`GetProfileByUsername`: the operation's table, through which the generated layer serves it.
 pub struct GetProfileByUsername;
@@ -1043,6 +1047,7 @@ static GET_PROFILE_BY_USERNAME: runtime::Operation = runtime::Operation {
         },
     ],
     deprecation: ::std::option::Option::None,
+    metrics: runtime::metrics::OperationSeries::new(),
 };
 ///`FollowUserByUsername`: the operation's table, through which the generated layer serves it.
 pub struct FollowUserByUsername;
@@ -1120,6 +1125,7 @@ static FOLLOW_USER_BY_USERNAME: runtime::Operation = runtime::Operation {
         },
     ],
     deprecation: ::std::option::Option::None,
+    metrics: runtime::metrics::OperationSeries::new(),
 };
 ///`UnfollowUserByUsername`: the operation's table, through which the generated layer serves it.
 pub struct UnfollowUserByUsername;
@@ -1197,6 +1203,7 @@ static UNFOLLOW_USER_BY_USERNAME: runtime::Operation = runtime::Operation {
         },
     ],
     deprecation: ::std::option::Option::None,
+    metrics: runtime::metrics::OperationSeries::new(),
 };
 ///`GetArticlesFeed`: the operation's table, through which the generated layer serves it.
 pub struct GetArticlesFeed;
@@ -1284,6 +1291,7 @@ static GET_ARTICLES_FEED: runtime::Operation = runtime::Operation {
         },
     ],
     deprecation: ::std::option::Option::None,
+    metrics: runtime::metrics::OperationSeries::new(),
 };
 ///`GetArticles`: the operation's table, through which the generated layer serves it.
 pub struct GetArticles;
@@ -1391,6 +1399,7 @@ static GET_ARTICLES: runtime::Operation = runtime::Operation {
         },
     ],
     deprecation: ::std::option::Option::None,
+    metrics: runtime::metrics::OperationSeries::new(),
 };
 ///`CreateArticle`: the operation's table, through which the generated layer serves it.
 pub struct CreateArticle;
@@ -1465,6 +1474,7 @@ static CREATE_ARTICLE: runtime::Operation = runtime::Operation {
         },
     ],
     deprecation: ::std::option::Option::None,
+    metrics: runtime::metrics::OperationSeries::new(),
 };
 ///`GetArticle`: the operation's table, through which the generated layer serves it.
 pub struct GetArticle;
@@ -1523,6 +1533,7 @@ static GET_ARTICLE: runtime::Operation = runtime::Operation {
         },
     ],
     deprecation: ::std::option::Option::None,
+    metrics: runtime::metrics::OperationSeries::new(),
 };
 ///`UpdateArticle`: the operation's table, through which the generated layer serves it.
 pub struct UpdateArticle;
@@ -1608,6 +1619,7 @@ static UPDATE_ARTICLE: runtime::Operation = runtime::Operation {
         },
     ],
     deprecation: ::std::option::Option::None,
+    metrics: runtime::metrics::OperationSeries::new(),
 };
 ///`DeleteArticle`: the operation's table, through which the generated layer serves it.
 pub struct DeleteArticle;
@@ -1678,6 +1690,7 @@ static DELETE_ARTICLE: runtime::Operation = runtime::Operation {
         },
     ],
     deprecation: ::std::option::Option::None,
+    metrics: runtime::metrics::OperationSeries::new(),
 };
 ///`GetArticleComments`: the operation's table, through which the generated layer serves it.
 pub struct GetArticleComments;
@@ -1743,6 +1756,7 @@ static GET_ARTICLE_COMMENTS: runtime::Operation = runtime::Operation {
         },
     ],
     deprecation: ::std::option::Option::None,
+    metrics: runtime::metrics::OperationSeries::new(),
 };
 ///`CreateArticleComment`: the operation's table, through which the generated layer serves it.
 pub struct CreateArticleComment;
@@ -1830,6 +1844,7 @@ static CREATE_ARTICLE_COMMENT: runtime::Operation = runtime::Operation {
         },
     ],
     deprecation: ::std::option::Option::None,
+    metrics: runtime::metrics::OperationSeries::new(),
 };
 ///`DeleteArticleComment`: the operation's table, through which the generated layer serves it.
 pub struct DeleteArticleComment;
@@ -1914,6 +1929,7 @@ static DELETE_ARTICLE_COMMENT: runtime::Operation = runtime::Operation {
         },
     ],
     deprecation: ::std::option::Option::None,
+    metrics: runtime::metrics::OperationSeries::new(),
 };
 ///`CreateArticleFavorite`: the operation's table, through which the generated layer serves it.
 pub struct CreateArticleFavorite;
@@ -1991,6 +2007,7 @@ static CREATE_ARTICLE_FAVORITE: runtime::Operation = runtime::Operation {
         },
     ],
     deprecation: ::std::option::Option::None,
+    metrics: runtime::metrics::OperationSeries::new(),
 };
 ///`DeleteArticleFavorite`: the operation's table, through which the generated layer serves it.
 pub struct DeleteArticleFavorite;
@@ -2068,6 +2085,7 @@ static DELETE_ARTICLE_FAVORITE: runtime::Operation = runtime::Operation {
         },
     ],
     deprecation: ::std::option::Option::None,
+    metrics: runtime::metrics::OperationSeries::new(),
 };
 ///`GetTags`: the operation's table, through which the generated layer serves it.
 pub struct GetTags;
@@ -2115,6 +2133,7 @@ static GET_TAGS: runtime::Operation = runtime::Operation {
         },
     ],
     deprecation: ::std::option::Option::None,
+    metrics: runtime::metrics::OperationSeries::new(),
 };
 /// Every operation's table, in the spec's order.
 pub static OPERATIONS: &[&runtime::Operation] = &[

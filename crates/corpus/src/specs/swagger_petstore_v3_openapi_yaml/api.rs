@@ -690,6 +690,7 @@ static UPDATE_PET: runtime::Operation = runtime::Operation {
         },
     ],
     deprecation: ::std::option::Option::None,
+    metrics: runtime::metrics::OperationSeries::new(),
 };
 ///`addPet`: the operation's table, through which the generated layer serves it.
 pub struct AddPet;
@@ -793,6 +794,7 @@ static ADD_PET: runtime::Operation = runtime::Operation {
         },
     ],
     deprecation: ::std::option::Option::None,
+    metrics: runtime::metrics::OperationSeries::new(),
 };
 ///`findPetsByStatus`: the operation's table, through which the generated layer serves it.
 pub struct FindPetsByStatus;
@@ -864,6 +866,7 @@ static FIND_PETS_BY_STATUS: runtime::Operation = runtime::Operation {
         },
     ],
     deprecation: ::std::option::Option::None,
+    metrics: runtime::metrics::OperationSeries::new(),
 };
 ///`findPetsByTags`: the operation's table, through which the generated layer serves it.
 pub struct FindPetsByTags;
@@ -933,6 +936,7 @@ static FIND_PETS_BY_TAGS: runtime::Operation = runtime::Operation {
         },
     ],
     deprecation: ::std::option::Option::None,
+    metrics: runtime::metrics::OperationSeries::new(),
 };
 ///`getPetById`: the operation's table, through which the generated layer serves it.
 pub struct GetPetById;
@@ -1018,6 +1022,7 @@ static GET_PET_BY_ID: runtime::Operation = runtime::Operation {
         },
     ],
     deprecation: ::std::option::Option::None,
+    metrics: runtime::metrics::OperationSeries::new(),
 };
 ///`updatePetWithForm`: the operation's table, through which the generated layer serves it.
 pub struct UpdatePetWithForm;
@@ -1113,6 +1118,7 @@ static UPDATE_PET_WITH_FORM: runtime::Operation = runtime::Operation {
         },
     ],
     deprecation: ::std::option::Option::None,
+    metrics: runtime::metrics::OperationSeries::new(),
 };
 ///`deletePet`: the operation's table, through which the generated layer serves it.
 pub struct DeletePet;
@@ -1187,6 +1193,7 @@ static DELETE_PET: runtime::Operation = runtime::Operation {
         },
     ],
     deprecation: ::std::option::Option::None,
+    metrics: runtime::metrics::OperationSeries::new(),
 };
 ///`uploadFile`: the operation's table, through which the generated layer serves it.
 pub struct UploadFile;
@@ -1281,6 +1288,7 @@ static UPLOAD_FILE: runtime::Operation = runtime::Operation {
         },
     ],
     deprecation: ::std::option::Option::None,
+    metrics: runtime::metrics::OperationSeries::new(),
 };
 ///`getInventory`: the operation's table, through which the generated layer serves it.
 pub struct GetInventory;
@@ -1335,6 +1343,7 @@ static GET_INVENTORY: runtime::Operation = runtime::Operation {
         },
     ],
     deprecation: ::std::option::Option::None,
+    metrics: runtime::metrics::OperationSeries::new(),
 };
 ///`placeOrder`: the operation's table, through which the generated layer serves it.
 pub struct PlaceOrder;
@@ -1407,6 +1416,7 @@ static PLACE_ORDER: runtime::Operation = runtime::Operation {
         },
     ],
     deprecation: ::std::option::Option::None,
+    metrics: runtime::metrics::OperationSeries::new(),
 };
 ///`getOrderById`: the operation's table, through which the generated layer serves it.
 pub struct GetOrderById;
@@ -1472,6 +1482,7 @@ static GET_ORDER_BY_ID: runtime::Operation = runtime::Operation {
         },
     ],
     deprecation: ::std::option::Option::None,
+    metrics: runtime::metrics::OperationSeries::new(),
 };
 ///`deleteOrder`: the operation's table, through which the generated layer serves it.
 pub struct DeleteOrder;
@@ -1532,6 +1543,7 @@ static DELETE_ORDER: runtime::Operation = runtime::Operation {
         },
     ],
     deprecation: ::std::option::Option::None,
+    metrics: runtime::metrics::OperationSeries::new(),
 };
 ///`createUser`: the operation's table, through which the generated layer serves it.
 pub struct CreateUser;
@@ -1596,6 +1608,7 @@ static CREATE_USER: runtime::Operation = runtime::Operation {
         },
     ],
     deprecation: ::std::option::Option::None,
+    metrics: runtime::metrics::OperationSeries::new(),
 };
 ///`createUsersWithListInput`: the operation's table, through which the generated layer serves it.
 pub struct CreateUsersWithListInput;
@@ -1648,6 +1661,7 @@ static CREATE_USERS_WITH_LIST_INPUT: runtime::Operation = runtime::Operation {
         },
     ],
     deprecation: ::std::option::Option::None,
+    metrics: runtime::metrics::OperationSeries::new(),
 };
 ///`loginUser`: the operation's table, through which the generated layer serves it.
 pub struct LoginUser;
@@ -1735,6 +1749,7 @@ static LOGIN_USER: runtime::Operation = runtime::Operation {
         },
     ],
     deprecation: ::std::option::Option::None,
+    metrics: runtime::metrics::OperationSeries::new(),
 };
 ///`logoutUser`: the operation's table, through which the generated layer serves it.
 pub struct LogoutUser;
@@ -1772,6 +1787,7 @@ static LOGOUT_USER: runtime::Operation = runtime::Operation {
         },
     ],
     deprecation: ::std::option::Option::None,
+    metrics: runtime::metrics::OperationSeries::new(),
 };
 ///`getUserByName`: the operation's table, through which the generated layer serves it.
 pub struct GetUserByName;
@@ -1837,6 +1853,7 @@ static GET_USER_BY_NAME: runtime::Operation = runtime::Operation {
         },
     ],
     deprecation: ::std::option::Option::None,
+    metrics: runtime::metrics::OperationSeries::new(),
 };
 ///`updateUser`: the operation's table, through which the generated layer serves it.
 pub struct UpdateUser;
@@ -1917,6 +1934,7 @@ static UPDATE_USER: runtime::Operation = runtime::Operation {
         },
     ],
     deprecation: ::std::option::Option::None,
+    metrics: runtime::metrics::OperationSeries::new(),
 };
 ///`deleteUser`: the operation's table, through which the generated layer serves it.
 pub struct DeleteUser;
@@ -1977,6 +1995,7 @@ static DELETE_USER: runtime::Operation = runtime::Operation {
         },
     ],
     deprecation: ::std::option::Option::None,
+    metrics: runtime::metrics::OperationSeries::new(),
 };
 /// Every operation's table, in the spec's order.
 pub static OPERATIONS: &[&runtime::Operation] = &[

@@ -18043,6 +18043,7 @@ static CREATE_ACCESS_TOKEN: runtime::Operation = runtime::Operation {
     errors: &[],
     other_errors: &[],
     deprecation: ::std::option::Option::None,
+    metrics: runtime::metrics::OperationSeries::new(),
 };
 ///`FetchAccessToken`: the operation's table, through which the generated layer serves it.
 pub struct FetchAccessToken;
@@ -18156,6 +18157,7 @@ static FETCH_ACCESS_TOKEN: runtime::Operation = runtime::Operation {
     errors: &[],
     other_errors: &[],
     deprecation: ::std::option::Option::None,
+    metrics: runtime::metrics::OperationSeries::new(),
 };
 ///`ListBucket`: the operation's table, through which the generated layer serves it.
 pub struct ListBucket;
@@ -18305,6 +18307,7 @@ static LIST_BUCKET: runtime::Operation = runtime::Operation {
     errors: &[],
     other_errors: &[],
     deprecation: ::std::option::Option::None,
+    metrics: runtime::metrics::OperationSeries::new(),
 };
 ///`CreateBucket`: the operation's table, through which the generated layer serves it.
 pub struct CreateBucket;
@@ -18431,6 +18434,7 @@ static CREATE_BUCKET: runtime::Operation = runtime::Operation {
     errors: &[],
     other_errors: &[],
     deprecation: ::std::option::Option::None,
+    metrics: runtime::metrics::OperationSeries::new(),
 };
 ///`FetchBucket`: the operation's table, through which the generated layer serves it.
 pub struct FetchBucket;
@@ -18556,6 +18560,7 @@ static FETCH_BUCKET: runtime::Operation = runtime::Operation {
     errors: &[],
     other_errors: &[],
     deprecation: ::std::option::Option::None,
+    metrics: runtime::metrics::OperationSeries::new(),
 };
 ///`UpdateBucket`: the operation's table, through which the generated layer serves it.
 pub struct UpdateBucket;
@@ -18694,6 +18699,7 @@ static UPDATE_BUCKET: runtime::Operation = runtime::Operation {
     errors: &[],
     other_errors: &[],
     deprecation: ::std::option::Option::None,
+    metrics: runtime::metrics::OperationSeries::new(),
 };
 ///`DeleteBucket`: the operation's table, through which the generated layer serves it.
 pub struct DeleteBucket;
@@ -18773,6 +18779,7 @@ static DELETE_BUCKET: runtime::Operation = runtime::Operation {
     errors: &[],
     other_errors: &[],
     deprecation: ::std::option::Option::None,
+    metrics: runtime::metrics::OperationSeries::new(),
 };
 ///`ListChallenge`: the operation's table, through which the generated layer serves it.
 pub struct ListChallenge;
@@ -18958,6 +18965,7 @@ static LIST_CHALLENGE: runtime::Operation = runtime::Operation {
     errors: &[],
     other_errors: &[],
     deprecation: ::std::option::Option::None,
+    metrics: runtime::metrics::OperationSeries::new(),
 };
 ///`CreateChallenge`: the operation's table, through which the generated layer serves it.
 pub struct CreateChallenge;
@@ -19094,6 +19102,7 @@ static CREATE_CHALLENGE: runtime::Operation = runtime::Operation {
     errors: &[],
     other_errors: &[],
     deprecation: ::std::option::Option::None,
+    metrics: runtime::metrics::OperationSeries::new(),
 };
 ///`FetchChallenge`: the operation's table, through which the generated layer serves it.
 pub struct FetchChallenge;
@@ -19225,6 +19234,7 @@ static FETCH_CHALLENGE: runtime::Operation = runtime::Operation {
     errors: &[],
     other_errors: &[],
     deprecation: ::std::option::Option::None,
+    metrics: runtime::metrics::OperationSeries::new(),
 };
 ///`UpdateChallenge`: the operation's table, through which the generated layer serves it.
 pub struct UpdateChallenge;
@@ -19369,6 +19379,7 @@ static UPDATE_CHALLENGE: runtime::Operation = runtime::Operation {
     errors: &[],
     other_errors: &[],
     deprecation: ::std::option::Option::None,
+    metrics: runtime::metrics::OperationSeries::new(),
 };
 ///`ListEntity`: the operation's table, through which the generated layer serves it.
 pub struct ListEntity;
@@ -19506,6 +19517,7 @@ static LIST_ENTITY: runtime::Operation = runtime::Operation {
     errors: &[],
     other_errors: &[],
     deprecation: ::std::option::Option::None,
+    metrics: runtime::metrics::OperationSeries::new(),
 };
 ///`CreateEntity`: the operation's table, through which the generated layer serves it.
 pub struct CreateEntity;
@@ -19617,6 +19629,7 @@ static CREATE_ENTITY: runtime::Operation = runtime::Operation {
     errors: &[],
     other_errors: &[],
     deprecation: ::std::option::Option::None,
+    metrics: runtime::metrics::OperationSeries::new(),
 };
 ///`FetchEntity`: the operation's table, through which the generated layer serves it.
 pub struct FetchEntity;
@@ -19730,6 +19743,7 @@ static FETCH_ENTITY: runtime::Operation = runtime::Operation {
     errors: &[],
     other_errors: &[],
     deprecation: ::std::option::Option::None,
+    metrics: runtime::metrics::OperationSeries::new(),
 };
 ///`DeleteEntity`: the operation's table, through which the generated layer serves it.
 pub struct DeleteEntity;
@@ -19797,6 +19811,7 @@ static DELETE_ENTITY: runtime::Operation = runtime::Operation {
     errors: &[],
     other_errors: &[],
     deprecation: ::std::option::Option::None,
+    metrics: runtime::metrics::OperationSeries::new(),
 };
 ///`FetchFactor`: the operation's table, through which the generated layer serves it.
 pub struct FetchFactor;
@@ -19922,6 +19937,7 @@ static FETCH_FACTOR: runtime::Operation = runtime::Operation {
     errors: &[],
     other_errors: &[],
     deprecation: ::std::option::Option::None,
+    metrics: runtime::metrics::OperationSeries::new(),
 };
 ///`UpdateFactor`: the operation's table, through which the generated layer serves it.
 pub struct UpdateFactor;
@@ -20079,6 +20095,7 @@ static UPDATE_FACTOR: runtime::Operation = runtime::Operation {
     errors: &[],
     other_errors: &[],
     deprecation: ::std::option::Option::None,
+    metrics: runtime::metrics::OperationSeries::new(),
 };
 ///`DeleteFactor`: the operation's table, through which the generated layer serves it.
 pub struct DeleteFactor;
@@ -20158,6 +20175,7 @@ static DELETE_FACTOR: runtime::Operation = runtime::Operation {
     errors: &[],
     other_errors: &[],
     deprecation: ::std::option::Option::None,
+    metrics: runtime::metrics::OperationSeries::new(),
 };
 ///`ListFactor`: the operation's table, through which the generated layer serves it.
 pub struct ListFactor;
@@ -20307,6 +20325,7 @@ static LIST_FACTOR: runtime::Operation = runtime::Operation {
     errors: &[],
     other_errors: &[],
     deprecation: ::std::option::Option::None,
+    metrics: runtime::metrics::OperationSeries::new(),
 };
 ///`CreateNewFactor`: the operation's table, through which the generated layer serves it.
 pub struct CreateNewFactor;
@@ -20451,6 +20470,7 @@ static CREATE_NEW_FACTOR: runtime::Operation = runtime::Operation {
     errors: &[],
     other_errors: &[],
     deprecation: ::std::option::Option::None,
+    metrics: runtime::metrics::OperationSeries::new(),
 };
 ///`FetchForm`: the operation's table, through which the generated layer serves it.
 pub struct FetchForm;
@@ -20552,6 +20572,7 @@ static FETCH_FORM: runtime::Operation = runtime::Operation {
     errors: &[],
     other_errors: &[],
     deprecation: ::std::option::Option::None,
+    metrics: runtime::metrics::OperationSeries::new(),
 };
 ///`ListMessagingConfiguration`: the operation's table, through which the generated layer serves it.
 pub struct ListMessagingConfiguration;
@@ -20689,6 +20710,7 @@ static LIST_MESSAGING_CONFIGURATION: runtime::Operation = runtime::Operation {
     errors: &[],
     other_errors: &[],
     deprecation: ::std::option::Option::None,
+    metrics: runtime::metrics::OperationSeries::new(),
 };
 ///`CreateMessagingConfiguration`: the operation's table, through which the generated layer serves it.
 pub struct CreateMessagingConfiguration;
@@ -20803,6 +20825,7 @@ static CREATE_MESSAGING_CONFIGURATION: runtime::Operation = runtime::Operation {
     errors: &[],
     other_errors: &[],
     deprecation: ::std::option::Option::None,
+    metrics: runtime::metrics::OperationSeries::new(),
 };
 ///`FetchMessagingConfiguration`: the operation's table, through which the generated layer serves it.
 pub struct FetchMessagingConfiguration;
@@ -20916,6 +20939,7 @@ static FETCH_MESSAGING_CONFIGURATION: runtime::Operation = runtime::Operation {
     errors: &[],
     other_errors: &[],
     deprecation: ::std::option::Option::None,
+    metrics: runtime::metrics::OperationSeries::new(),
 };
 ///`UpdateMessagingConfiguration`: the operation's table, through which the generated layer serves it.
 pub struct UpdateMessagingConfiguration;
@@ -21041,6 +21065,7 @@ static UPDATE_MESSAGING_CONFIGURATION: runtime::Operation = runtime::Operation {
     errors: &[],
     other_errors: &[],
     deprecation: ::std::option::Option::None,
+    metrics: runtime::metrics::OperationSeries::new(),
 };
 ///`DeleteMessagingConfiguration`: the operation's table, through which the generated layer serves it.
 pub struct DeleteMessagingConfiguration;
@@ -21108,6 +21133,7 @@ static DELETE_MESSAGING_CONFIGURATION: runtime::Operation = runtime::Operation {
     errors: &[],
     other_errors: &[],
     deprecation: ::std::option::Option::None,
+    metrics: runtime::metrics::OperationSeries::new(),
 };
 ///`CreateNotification`: the operation's table, through which the generated layer serves it.
 pub struct CreateNotification;
@@ -21243,6 +21269,7 @@ static CREATE_NOTIFICATION: runtime::Operation = runtime::Operation {
     errors: &[],
     other_errors: &[],
     deprecation: ::std::option::Option::None,
+    metrics: runtime::metrics::OperationSeries::new(),
 };
 ///`ListRateLimit`: the operation's table, through which the generated layer serves it.
 pub struct ListRateLimit;
@@ -21380,6 +21407,7 @@ static LIST_RATE_LIMIT: runtime::Operation = runtime::Operation {
     errors: &[],
     other_errors: &[],
     deprecation: ::std::option::Option::None,
+    metrics: runtime::metrics::OperationSeries::new(),
 };
 ///`CreateRateLimit`: the operation's table, through which the generated layer serves it.
 pub struct CreateRateLimit;
@@ -21494,6 +21522,7 @@ static CREATE_RATE_LIMIT: runtime::Operation = runtime::Operation {
     errors: &[],
     other_errors: &[],
     deprecation: ::std::option::Option::None,
+    metrics: runtime::metrics::OperationSeries::new(),
 };
 ///`FetchRateLimit`: the operation's table, through which the generated layer serves it.
 pub struct FetchRateLimit;
@@ -21607,6 +21636,7 @@ static FETCH_RATE_LIMIT: runtime::Operation = runtime::Operation {
     errors: &[],
     other_errors: &[],
     deprecation: ::std::option::Option::None,
+    metrics: runtime::metrics::OperationSeries::new(),
 };
 ///`UpdateRateLimit`: the operation's table, through which the generated layer serves it.
 pub struct UpdateRateLimit;
@@ -21732,6 +21762,7 @@ static UPDATE_RATE_LIMIT: runtime::Operation = runtime::Operation {
     errors: &[],
     other_errors: &[],
     deprecation: ::std::option::Option::None,
+    metrics: runtime::metrics::OperationSeries::new(),
 };
 ///`DeleteRateLimit`: the operation's table, through which the generated layer serves it.
 pub struct DeleteRateLimit;
@@ -21799,6 +21830,7 @@ static DELETE_RATE_LIMIT: runtime::Operation = runtime::Operation {
     errors: &[],
     other_errors: &[],
     deprecation: ::std::option::Option::None,
+    metrics: runtime::metrics::OperationSeries::new(),
 };
 ///`CreateSafelist`: the operation's table, through which the generated layer serves it.
 pub struct CreateSafelist;
@@ -21899,6 +21931,7 @@ static CREATE_SAFELIST: runtime::Operation = runtime::Operation {
     errors: &[],
     other_errors: &[],
     deprecation: ::std::option::Option::None,
+    metrics: runtime::metrics::OperationSeries::new(),
 };
 ///`FetchSafelist`: the operation's table, through which the generated layer serves it.
 pub struct FetchSafelist;
@@ -22000,6 +22033,7 @@ static FETCH_SAFELIST: runtime::Operation = runtime::Operation {
     errors: &[],
     other_errors: &[],
     deprecation: ::std::option::Option::None,
+    metrics: runtime::metrics::OperationSeries::new(),
 };
 ///`DeleteSafelist`: the operation's table, through which the generated layer serves it.
 pub struct DeleteSafelist;
@@ -22055,6 +22089,7 @@ static DELETE_SAFELIST: runtime::Operation = runtime::Operation {
     errors: &[],
     other_errors: &[],
     deprecation: ::std::option::Option::None,
+    metrics: runtime::metrics::OperationSeries::new(),
 };
 ///`ListService`: the operation's table, through which the generated layer serves it.
 pub struct ListService;
@@ -22180,6 +22215,7 @@ static LIST_SERVICE: runtime::Operation = runtime::Operation {
     errors: &[],
     other_errors: &[],
     deprecation: ::std::option::Option::None,
+    metrics: runtime::metrics::OperationSeries::new(),
 };
 ///`CreateService`: the operation's table, through which the generated layer serves it.
 pub struct CreateService;
@@ -22329,6 +22365,7 @@ static CREATE_SERVICE: runtime::Operation = runtime::Operation {
     errors: &[],
     other_errors: &[],
     deprecation: ::std::option::Option::None,
+    metrics: runtime::metrics::OperationSeries::new(),
 };
 ///`FetchService`: the operation's table, through which the generated layer serves it.
 pub struct FetchService;
@@ -22430,6 +22467,7 @@ static FETCH_SERVICE: runtime::Operation = runtime::Operation {
     errors: &[],
     other_errors: &[],
     deprecation: ::std::option::Option::None,
+    metrics: runtime::metrics::OperationSeries::new(),
 };
 ///`UpdateService`: the operation's table, through which the generated layer serves it.
 pub struct UpdateService;
@@ -22592,6 +22630,7 @@ static UPDATE_SERVICE: runtime::Operation = runtime::Operation {
     errors: &[],
     other_errors: &[],
     deprecation: ::std::option::Option::None,
+    metrics: runtime::metrics::OperationSeries::new(),
 };
 ///`DeleteService`: the operation's table, through which the generated layer serves it.
 pub struct DeleteService;
@@ -22647,6 +22686,7 @@ static DELETE_SERVICE: runtime::Operation = runtime::Operation {
     errors: &[],
     other_errors: &[],
     deprecation: ::std::option::Option::None,
+    metrics: runtime::metrics::OperationSeries::new(),
 };
 ///`CreateVerification`: the operation's table, through which the generated layer serves it.
 pub struct CreateVerification;
@@ -22803,6 +22843,7 @@ static CREATE_VERIFICATION: runtime::Operation = runtime::Operation {
         },
     ],
     deprecation: ::std::option::Option::None,
+    metrics: runtime::metrics::OperationSeries::new(),
 };
 ///`FetchVerification`: the operation's table, through which the generated layer serves it.
 pub struct FetchVerification;
@@ -22916,6 +22957,7 @@ static FETCH_VERIFICATION: runtime::Operation = runtime::Operation {
     errors: &[],
     other_errors: &[],
     deprecation: ::std::option::Option::None,
+    metrics: runtime::metrics::OperationSeries::new(),
 };
 ///`UpdateVerification`: the operation's table, through which the generated layer serves it.
 pub struct UpdateVerification;
@@ -23039,6 +23081,7 @@ static UPDATE_VERIFICATION: runtime::Operation = runtime::Operation {
     errors: &[],
     other_errors: &[],
     deprecation: ::std::option::Option::None,
+    metrics: runtime::metrics::OperationSeries::new(),
 };
 ///`ListVerificationAttempt`: the operation's table, through which the generated layer serves it.
 pub struct ListVerificationAttempt;
@@ -23260,6 +23303,7 @@ static LIST_VERIFICATION_ATTEMPT: runtime::Operation = runtime::Operation {
     errors: &[],
     other_errors: &[],
     deprecation: ::std::option::Option::None,
+    metrics: runtime::metrics::OperationSeries::new(),
 };
 ///`FetchVerificationAttempt`: the operation's table, through which the generated layer serves it.
 pub struct FetchVerificationAttempt;
@@ -23361,6 +23405,7 @@ static FETCH_VERIFICATION_ATTEMPT: runtime::Operation = runtime::Operation {
     errors: &[],
     other_errors: &[],
     deprecation: ::std::option::Option::None,
+    metrics: runtime::metrics::OperationSeries::new(),
 };
 ///`FetchVerificationAttemptsSummary`: the operation's table, through which the generated layer serves it.
 pub struct FetchVerificationAttemptsSummary;
@@ -23522,6 +23567,7 @@ static FETCH_VERIFICATION_ATTEMPTS_SUMMARY: runtime::Operation = runtime::Operat
     errors: &[],
     other_errors: &[],
     deprecation: ::std::option::Option::None,
+    metrics: runtime::metrics::OperationSeries::new(),
 };
 ///`CreateVerificationCheck`: the operation's table, through which the generated layer serves it.
 pub struct CreateVerificationCheck;
@@ -23692,6 +23738,7 @@ static CREATE_VERIFICATION_CHECK: runtime::Operation = runtime::Operation {
     errors: &[],
     other_errors: &[],
     deprecation: ::std::option::Option::None,
+    metrics: runtime::metrics::OperationSeries::new(),
 };
 ///`ListVerificationTemplate`: the operation's table, through which the generated layer serves it.
 pub struct ListVerificationTemplate;
@@ -23829,6 +23876,7 @@ static LIST_VERIFICATION_TEMPLATE: runtime::Operation = runtime::Operation {
     errors: &[],
     other_errors: &[],
     deprecation: ::std::option::Option::None,
+    metrics: runtime::metrics::OperationSeries::new(),
 };
 ///`ListWebhook`: the operation's table, through which the generated layer serves it.
 pub struct ListWebhook;
@@ -23966,6 +24014,7 @@ static LIST_WEBHOOK: runtime::Operation = runtime::Operation {
     errors: &[],
     other_errors: &[],
     deprecation: ::std::option::Option::None,
+    metrics: runtime::metrics::OperationSeries::new(),
 };
 ///`CreateWebhook`: the operation's table, through which the generated layer serves it.
 pub struct CreateWebhook;
@@ -24089,6 +24138,7 @@ static CREATE_WEBHOOK: runtime::Operation = runtime::Operation {
     errors: &[],
     other_errors: &[],
     deprecation: ::std::option::Option::None,
+    metrics: runtime::metrics::OperationSeries::new(),
 };
 ///`FetchWebhook`: the operation's table, through which the generated layer serves it.
 pub struct FetchWebhook;
@@ -24202,6 +24252,7 @@ static FETCH_WEBHOOK: runtime::Operation = runtime::Operation {
     errors: &[],
     other_errors: &[],
     deprecation: ::std::option::Option::None,
+    metrics: runtime::metrics::OperationSeries::new(),
 };
 ///`UpdateWebhook`: the operation's table, through which the generated layer serves it.
 pub struct UpdateWebhook;
@@ -24337,6 +24388,7 @@ static UPDATE_WEBHOOK: runtime::Operation = runtime::Operation {
     errors: &[],
     other_errors: &[],
     deprecation: ::std::option::Option::None,
+    metrics: runtime::metrics::OperationSeries::new(),
 };
 ///`DeleteWebhook`: the operation's table, through which the generated layer serves it.
 pub struct DeleteWebhook;
@@ -24404,6 +24456,7 @@ static DELETE_WEBHOOK: runtime::Operation = runtime::Operation {
     errors: &[],
     other_errors: &[],
     deprecation: ::std::option::Option::None,
+    metrics: runtime::metrics::OperationSeries::new(),
 };
 ///`UpdatePasskeysFactor`: the operation's table, through which the generated layer serves it.
 pub struct UpdatePasskeysFactor;
@@ -24515,6 +24568,7 @@ static UPDATE_PASSKEYS_FACTOR: runtime::Operation = runtime::Operation {
     errors: &[],
     other_errors: &[],
     deprecation: ::std::option::Option::None,
+    metrics: runtime::metrics::OperationSeries::new(),
 };
 ///`CreateNewFactorPasskey`: the operation's table, through which the generated layer serves it.
 pub struct CreateNewFactorPasskey;
@@ -24626,6 +24680,7 @@ static CREATE_NEW_FACTOR_PASSKEY: runtime::Operation = runtime::Operation {
     errors: &[],
     other_errors: &[],
     deprecation: ::std::option::Option::None,
+    metrics: runtime::metrics::OperationSeries::new(),
 };
 ///`CreateChallengePasskeys`: the operation's table, through which the generated layer serves it.
 pub struct CreateChallengePasskeys;
@@ -24737,6 +24792,7 @@ static CREATE_CHALLENGE_PASSKEYS: runtime::Operation = runtime::Operation {
     errors: &[],
     other_errors: &[],
     deprecation: ::std::option::Option::None,
+    metrics: runtime::metrics::OperationSeries::new(),
 };
 ///`UpdateChallengePasskeys`: the operation's table, through which the generated layer serves it.
 pub struct UpdateChallengePasskeys;
@@ -24848,6 +24904,7 @@ static UPDATE_CHALLENGE_PASSKEYS: runtime::Operation = runtime::Operation {
     errors: &[],
     other_errors: &[],
     deprecation: ::std::option::Option::None,
+    metrics: runtime::metrics::OperationSeries::new(),
 };
 /// Every operation's table, in the spec's order.
 pub static OPERATIONS: &[&runtime::Operation] = &[
