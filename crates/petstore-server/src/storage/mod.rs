@@ -13,6 +13,7 @@ mod file_set;
 mod migrations;
 pub mod sql;
 mod timing;
+mod wal_index;
 
 use std::collections::HashMap;
 use std::future::Future;
