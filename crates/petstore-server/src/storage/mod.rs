@@ -8,10 +8,10 @@ pub mod backend;
 pub mod backup;
 mod cancel_queue;
 mod cancellations;
-mod counter_reads;
 mod file_set;
 mod migrations;
 pub mod sql;
+mod thread_reads;
 mod timing;
 mod wal_index;
 

@@ -16,9 +16,9 @@ use crate::metrics::Statement;
 use super::backend::{Backend, SQLITE_CONNECTIONS, WaitLimits};
 use super::cancel_queue::CancelQueue;
 use super::cancellations::Cancellations;
-use super::counter_reads::CounterReads;
 use super::file_set::{Access, FileSet};
 use super::migrations;
+use super::thread_reads::ThreadReads;
 use super::timing::{acquire, timed};
 use super::{
     ActiveKeys, ApiKeyRecord, CancelOutcome, ImportData, ImportStatus, KeysVersion, OrderFilters, OrderRecord,
@@ -27,9 +27,10 @@ use super::{
 
 const ORDER_COLUMNS: &str = "id, pet_id, quantity, ship_date, complete, status";
 const KEY_COLUMNS: &str = "id, name, key_hash, created_at, revoked_at";
-/// SQLite connections kept for reading the change counters: one per
-/// runtime worker thread is enough for none to wait for another.
-const COUNTER_READERS: usize = 4;
+/// SQLite connections kept for reads on the request's thread (the change
+/// counters, v2's pages): one per runtime worker thread is enough for none
+/// to wait for another.
+const THREAD_READERS: usize = 4;
 
 /// The service's database: a pool of connections to SQLite or PostgreSQL.
 #[derive(Clone)]
@@ -43,8 +44,8 @@ pub struct SqlStorage {
     /// SQLite: the database file and its companions, checked before and
     /// after writes, at counter reads, and by a watcher of their own.
     files: Option<Arc<FileSet>>,
-    /// SQLite: the change counters, read on the caller's thread.
-    counter_reads: Option<Arc<CounterReads>>,
+    /// SQLite: the change counters and v2's pages, read on the caller's thread.
+    thread_reads: Option<Arc<ThreadReads>>,
 }
 
 /// How to open a database.
@@ -103,8 +104,8 @@ impl SqlStorage {
         migrator.run(&pool).await.map_err(migrations::explain)?;
         let cancellations = Arc::new(Cancellations::default());
         let cancels = CancelQueue::start(pool.clone(), backend, files.clone(), cancellations.clone());
-        let counter_reads = match &files {
-            Some(files) => Some(Arc::new(CounterReads::open(files.path(), COUNTER_READERS)?)),
+        let thread_reads = match &files {
+            Some(files) => Some(Arc::new(ThreadReads::open(files.path(), THREAD_READERS)?)),
             None => None,
         };
         Ok(SqlStorage {
@@ -113,7 +114,7 @@ impl SqlStorage {
             cancels,
             cancellations,
             files,
-            counter_reads,
+            thread_reads,
         })
     }
 
@@ -132,7 +133,7 @@ impl SqlStorage {
     /// `-shm`; if the files are no longer the ones opened, nothing at their
     /// paths is touched (see [`FileSet::close`]).
     pub async fn close(&self) {
-        if let Some(reads) = &self.counter_reads {
+        if let Some(reads) = &self.thread_reads {
             reads.close();
         }
         self.pool.close().await;
@@ -221,6 +222,30 @@ impl SqlStorage {
         Ok(())
     }
 
+    /// SQLite: a page read on the request's thread ([`ThreadReads`]);
+    /// `None` on PostgreSQL, or when that read cannot start at once.
+    fn page_on_this_thread(&self, sql: &str, arguments: &[Argument], limit: i64) -> Option<Result<Vec<OrderRecord>>> {
+        let reads = self.thread_reads.as_ref()?;
+        let values = arguments
+            .iter()
+            .map(Argument::sqlite_value)
+            .chain([rusqlite::types::Value::Integer(limit)]);
+        let metrics = crate::metrics::database();
+        let started = metrics.start();
+        let rows = reads.try_rows("the orders", sql, rusqlite::params_from_iter(values), |row| {
+            Ok(StoredOrder {
+                id: row.get(0)?,
+                pet_id: row.get(1)?,
+                quantity: row.get(2)?,
+                ship_date: row.get(3)?,
+                complete: row.get::<_, Option<i64>>(4)?.map(|c| c != 0),
+                status: row.get(5)?,
+            })
+        })?;
+        metrics.ran(Statement::OrderPage, started);
+        Some(rows.and_then(|rows| rows.into_iter().map(StoredOrder::record).collect()))
+    }
+
     /// The status of an order, after a conditional update changed nothing.
     async fn status_of(&self, id: i64) -> Result<Option<OrderStatus>> {
         let mut conn = self.connection().await?;
@@ -298,6 +323,42 @@ enum Argument {
     Integer(i64),
     Text(String),
     Boolean(bool),
+}
+
+impl Argument {
+    fn sqlite_value(&self) -> rusqlite::types::Value {
+        use rusqlite::types::Value;
+        match self {
+            Argument::Integer(value) => Value::Integer(*value),
+            Argument::Text(value) => Value::Text(value.clone()),
+            // As SQLite stores them, and as sqlx binds them.
+            Argument::Boolean(value) => Value::Integer(i64::from(*value)),
+        }
+    }
+}
+
+/// An order's columns as SQLite holds them (`ORDER_COLUMNS`), read on the
+/// request's thread.
+struct StoredOrder {
+    id: i64,
+    pet_id: Option<i64>,
+    quantity: Option<i64>,
+    ship_date: Option<String>,
+    complete: Option<bool>,
+    status: String,
+}
+
+impl StoredOrder {
+    fn record(self) -> Result<OrderRecord> {
+        Ok(OrderRecord {
+            id: self.id,
+            pet_id: self.pet_id,
+            quantity: self.quantity,
+            ship_date: self.ship_date.as_deref().map(parse_time).transpose()?,
+            complete: self.complete,
+            status: parse_status(&self.status)?,
+        })
+    }
 }
 
 /// A page query's conditions after `status <> 'cancelled'`, and the
@@ -442,6 +503,10 @@ impl Storage for SqlStorage {
             conditions.sql,
             conditions.arguments.len() + 1
         );
+        let limit = i64::from(query.limit);
+        if let Some(rows) = self.page_on_this_thread(&sql, &conditions.arguments, limit) {
+            return rows;
+        }
         let mut statement = sqlx::query(&sql);
         for argument in conditions.arguments {
             statement = match argument {
@@ -451,12 +516,9 @@ impl Storage for SqlStorage {
             };
         }
         let mut conn = self.connection().await?;
-        let rows = timed(
-            Statement::OrderPage,
-            statement.bind(i64::from(query.limit)).fetch_all(&mut *conn),
-        )
-        .await
-        .map_err(|e| self.classify(e))?;
+        let rows = timed(Statement::OrderPage, statement.bind(limit).fetch_all(&mut *conn))
+            .await
+            .map_err(|e| self.classify(e))?;
         rows.iter().map(order_from_row).collect()
     }
 
@@ -498,7 +560,7 @@ impl Storage for SqlStorage {
     }
 
     fn versions_now(&self) -> Option<Result<Versions>> {
-        let reads = self.counter_reads.as_ref()?;
+        let reads = self.thread_reads.as_ref()?;
         if let Err(e) = self.check_files(Access::Read) {
             return Some(Err(e));
         }

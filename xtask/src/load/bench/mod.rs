@@ -16,6 +16,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
 mod generators;
+mod instructions;
 mod pages;
 mod report;
 mod validation;
@@ -123,6 +124,9 @@ struct Bench {
     log_line: (f64, f64),
     /// listOrders/100 with and without the request metrics, alternated.
     metrics: (f64, f64),
+    /// The same by instructions counted in the request handler (callgrind),
+    /// where valgrind runs.
+    metrics_instructions: Option<(f64, f64)>,
 }
 
 pub fn run(root: &Path, args: &[String]) -> Result<(), String> {
@@ -166,6 +170,7 @@ pub fn run(root: &Path, args: &[String]) -> Result<(), String> {
         reaper: (0.0, 0.0),
         log_line: (0.0, 0.0),
         metrics: (0.0, 0.0),
+        metrics_instructions: None,
     };
     let result = bench.all();
     let _ = std::fs::remove_dir_all(&work);
@@ -196,6 +201,7 @@ impl Bench {
         self.reaper = self.alternated(Kind::OursWithoutReaper)?;
         self.log_line = self.alternated(Kind::OursLoggingRequests)?;
         self.metrics = self.alternated(Kind::OursWithoutMetrics)?;
+        self.metrics_instructions = self.metrics_instructions();
         // Cancels of distinct pending orders, each durable: more orders
         // than a run can cancel (40,000 a second, above what any server
         // here answers), so that every cancel finds a pending order rather

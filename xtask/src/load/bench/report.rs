@@ -84,9 +84,16 @@ impl Bench {
         );
         let (with, without) = self.metrics;
         let cost = 1.0 - with / without;
+        let counted = match self.metrics_instructions {
+            Some((on, off)) => format!(
+                "; counted in the request handler (callgrind): {on:.0} instructions a request on, {off:.0} off ({:+.1} %)",
+                (on / off - 1.0) * 100.0
+            ),
+            None => "; not counted (no valgrind)".into(),
+        };
         let _ = writeln!(
             out,
-            "| the request metrics' cost on listOrders, 100 orders: ≤ 3 % of throughput (best of two alternated runs each) | {with:.0} req/s with them, {without:.0} req/s with `--metrics off` ({:.1} %) | {} |",
+            "| the request metrics' cost on listOrders, 100 orders: ≤ 3 % of throughput (best of two alternated runs each) | {with:.0} req/s with them, {without:.0} req/s with `--metrics off` ({:.1} %){counted} | {} |",
             cost * 100.0,
             verdict(cost <= 0.03)
         );
@@ -125,13 +132,24 @@ impl Bench {
             late / early,
             verdict(late <= 1.5 * early)
         );
-        for workload in [super::pages::FIRST, super::pages::EARLY, super::pages::LATE] {
+        let ours = rps(super::pages::FIRST, Kind::Ours);
+        let _ = writeln!(
+            out,
+            "| {}: throughput (no goal) | {:.2}× the limit, {:.2}× hand-written (axum, the same keyset SQL) | measured |",
+            super::pages::FIRST,
+            ours / rps(super::pages::FIRST, Kind::Limit),
+            ours / rps(super::pages::FIRST, Kind::HandWritten)
+        );
+        // Read pages, where no cache helps: at least as fast as the
+        // hand-written server on the same query.
+        for workload in [super::pages::EARLY, super::pages::LATE] {
             let ours = rps(workload, Kind::Ours);
+            let ratio = ours / rps(workload, Kind::HandWritten);
             let _ = writeln!(
                 out,
-                "| {workload}: throughput (no goal) | {:.2}× the limit, {:.2}× hand-written (axum, the same keyset SQL) | measured |",
+                "| {workload}: ≥ 1.0× hand-written (axum, the same keyset SQL) | {ratio:.2}× hand-written, {:.2}× the limit | {} |",
                 ours / rps(workload, Kind::Limit),
-                ours / rps(workload, Kind::HandWritten)
+                verdict(ratio >= 1.0)
             );
         }
         let (small, large) = (

@@ -1,12 +1,14 @@
-//! SQLite's change counters, read on the request's own thread.
+//! SQLite reads made on the request's own thread: the change counters,
+//! which every request needs, and v2's pages.
 //!
 //! Every request reads the counters (see [`crate::versions`]). Through
 //! sqlx, a read is a message to the connection's worker thread and a
 //! wake-up back, and the requests waiting for it are woken in turn: on a
 //! loaded server those hand-offs cost more than the read itself. Here a few
-//! connections of our own, kept open, read the one row with a prepared
-//! statement where the request runs. A WAL reader never waits for a writer,
-//! so the read takes microseconds and blocks nothing.
+//! connections of our own, kept open, read with prepared statements where
+//! the request runs. A WAL reader never waits for a writer, so a read takes
+//! microseconds (the counters) or a fraction of a millisecond (a page of
+//! 100 orders on its index) and blocks nothing but its own thread.
 //!
 //! A read that cannot start at once (every connection in use, or SQLite
 //! answering `SQLITE_BUSY`) is not waited for on the request's thread: the
@@ -22,14 +24,14 @@ use std::path::Path;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, Ordering};
 
-use rusqlite::{Connection, ErrorCode, OpenFlags};
+use rusqlite::{Connection, ErrorCode, OpenFlags, Params, Row};
 
 use super::wal_index::{Header, WalIndex};
 use super::{KeysVersion, OrdersVersion, Result, StorageError, Versions};
 
 const READ: &str = "SELECT counter, keys_counter FROM changes WHERE id = 1";
 
-pub(super) struct CounterReads {
+pub(super) struct ThreadReads {
     /// `None` once closed.
     connections: Vec<Mutex<Option<Connection>>>,
     /// The `-shm` file's header; `None` if it could not be mapped (every
@@ -43,9 +45,9 @@ pub(super) struct CounterReads {
     reads: std::sync::atomic::AtomicUsize,
 }
 
-impl CounterReads {
+impl ThreadReads {
     /// `count` connections to the existing database at `path`.
-    pub(super) fn open(path: &Path, count: usize) -> Result<CounterReads> {
+    pub(super) fn open(path: &Path, count: usize) -> Result<ThreadReads> {
         let connections = (0..count)
             .map(|_| {
                 // Without SQLITE_OPEN_CREATE: a missing file is an error,
@@ -71,7 +73,7 @@ impl CounterReads {
         // beside it while any connection does.
         let mut shm = path.as_os_str().to_owned();
         shm.push("-shm");
-        Ok(CounterReads {
+        Ok(ThreadReads {
             connections,
             wal_index: WalIndex::open(Path::new(&shm)),
             last: Mutex::new(None),
@@ -105,30 +107,55 @@ impl CounterReads {
         Some(read)
     }
 
-    /// A read transaction on a free connection.
+    /// The counters, in a read transaction of their own.
     fn read(&self) -> Option<Result<Versions>> {
         #[cfg(test)]
         self.reads.fetch_add(1, Ordering::Relaxed);
-        let guard = self.connections.iter().find_map(|c| c.try_lock().ok())?;
-        let connection = guard.as_ref()?;
-        let read = connection.prepare_cached(READ).and_then(|mut statement| {
-            statement.query_row([], |row| {
+        self.on_free_connection("the change counters", |connection| {
+            connection.prepare_cached(READ)?.query_row([], |row| {
                 Ok(Versions {
                     orders: OrdersVersion(row.get(0)?),
                     keys: KeysVersion(row.get(1)?),
                 })
             })
-        });
-        match read {
-            Ok(versions) => Some(Ok(versions)),
+        })
+    }
+
+    /// Every row `sql` selects with `params`, each taken by `row`; `None`
+    /// when the read cannot start at once (the caller reads through the
+    /// pool). `what` names the rows in an error.
+    pub(super) fn try_rows<T>(
+        &self,
+        what: &str,
+        sql: &str,
+        params: impl Params,
+        row: impl FnMut(&Row<'_>) -> rusqlite::Result<T>,
+    ) -> Option<Result<Vec<T>>> {
+        if self.closed.load(Ordering::Acquire) {
+            return None;
+        }
+        self.on_free_connection(what, |connection| {
+            connection.prepare_cached(sql)?.query_map(params, row)?.collect()
+        })
+    }
+
+    /// `read` on a connection no other thread is using; `None` when every
+    /// one is in use, or SQLite is busy.
+    fn on_free_connection<T>(
+        &self,
+        what: &str,
+        read: impl FnOnce(&Connection) -> rusqlite::Result<T>,
+    ) -> Option<Result<T>> {
+        let guard = self.connections.iter().find_map(|c| c.try_lock().ok())?;
+        let connection = guard.as_ref()?;
+        match read(connection) {
+            Ok(value) => Some(Ok(value)),
             Err(rusqlite::Error::SqliteFailure(e, _))
                 if matches!(e.code, ErrorCode::DatabaseBusy | ErrorCode::DatabaseLocked) =>
             {
                 None
             }
-            Err(e) => Some(Err(StorageError::Unavailable(format!(
-                "cannot read the change counters: {e}"
-            )))),
+            Err(e) => Some(Err(StorageError::Unavailable(format!("cannot read {what}: {e}")))),
         }
     }
 
@@ -166,7 +193,7 @@ mod tests {
     fn a_read_sees_every_commit_before_it() {
         let dir = tempfile::tempdir().unwrap();
         let (path, writer) = database(dir.path());
-        let reads = CounterReads::open(&path, 2).unwrap();
+        let reads = ThreadReads::open(&path, 2).unwrap();
         for n in 1..=3 {
             writer
                 .execute("UPDATE changes SET counter = ?1, keys_counter = ?1 * 10", [n])
@@ -181,7 +208,7 @@ mod tests {
     fn a_write_in_progress_does_not_hold_a_read_back() {
         let dir = tempfile::tempdir().unwrap();
         let (path, writer) = database(dir.path());
-        let reads = CounterReads::open(&path, 1).unwrap();
+        let reads = ThreadReads::open(&path, 1).unwrap();
         writer
             .execute_batch("BEGIN IMMEDIATE; UPDATE changes SET counter = 5;")
             .unwrap();
@@ -195,7 +222,7 @@ mod tests {
     fn with_every_connection_in_use_the_caller_reads_elsewhere() {
         let dir = tempfile::tempdir().unwrap();
         let (path, _writer) = database(dir.path());
-        let reads = CounterReads::open(&path, 1).unwrap();
+        let reads = ThreadReads::open(&path, 1).unwrap();
         let _in_use = reads.connections[0].lock().unwrap();
         assert!(reads.try_read().is_none());
     }
@@ -208,7 +235,7 @@ mod tests {
         // WAL reader never waits; and once readers hold the WAL open, the
         // mode cannot change: it changes first).
         writer.execute_batch("PRAGMA journal_mode = DELETE").unwrap();
-        let reads = CounterReads::open(&path, 1).unwrap();
+        let reads = ThreadReads::open(&path, 1).unwrap();
         writer
             .execute_batch("BEGIN EXCLUSIVE; UPDATE changes SET counter = 1;")
             .unwrap();
@@ -221,7 +248,7 @@ mod tests {
     fn a_missing_file_is_not_created() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("absent.db");
-        assert!(CounterReads::open(&path, 1).is_err());
+        assert!(ThreadReads::open(&path, 1).is_err());
         assert!(!path.exists());
     }
 
@@ -233,7 +260,7 @@ mod tests {
     fn a_first_read_after_the_wal_is_deleted_creates_no_wal() {
         let dir = tempfile::tempdir().unwrap();
         let (path, _writer) = database(dir.path());
-        let reads = CounterReads::open(&path, 3).unwrap();
+        let reads = ThreadReads::open(&path, 3).unwrap();
         let wal = dir.path().join("counters.db-wal");
         std::fs::remove_file(&wal).unwrap();
         for connection in &reads.connections {
@@ -254,7 +281,7 @@ mod tests {
     fn a_read_is_made_only_after_a_commit() {
         let dir = tempfile::tempdir().unwrap();
         let (path, writer) = database(dir.path());
-        let reads = CounterReads::open(&path, 2).unwrap();
+        let reads = ThreadReads::open(&path, 2).unwrap();
         assert!(reads.wal_index.is_some(), "the -shm file is mapped");
         let made = || reads.reads.load(Ordering::Relaxed);
         assert_eq!(reads.try_read().unwrap().unwrap().orders, OrdersVersion(0));
@@ -286,7 +313,7 @@ mod tests {
     fn a_wal_restart_is_not_taken_for_no_change() {
         let dir = tempfile::tempdir().unwrap();
         let (path, writer) = database(dir.path());
-        let reads = CounterReads::open(&path, 1).unwrap();
+        let reads = ThreadReads::open(&path, 1).unwrap();
         for n in 1..=4 {
             writer
                 .query_row("PRAGMA wal_checkpoint(TRUNCATE)", [], |row| row.get::<_, i64>(0))
@@ -303,7 +330,7 @@ mod tests {
     fn copies_that_differ_send_the_caller_to_a_read() {
         let dir = tempfile::tempdir().unwrap();
         let (path, _writer) = database(dir.path());
-        let reads = CounterReads::open(&path, 1).unwrap();
+        let reads = ThreadReads::open(&path, 1).unwrap();
         reads.try_read().unwrap().unwrap();
         let index = reads.wal_index.as_ref().unwrap();
         let header = index.header().unwrap();
@@ -321,10 +348,31 @@ mod tests {
     }
 
     #[test]
+    fn rows_are_read_here_unless_no_connection_is_free() {
+        let dir = tempfile::tempdir().unwrap();
+        let (path, writer) = database(dir.path());
+        writer
+            .execute_batch("CREATE TABLE t (x INTEGER); INSERT INTO t VALUES (1), (2), (3);")
+            .unwrap();
+        let reads = ThreadReads::open(&path, 1).unwrap();
+        let read = |after: i64| {
+            reads.try_rows("t", "SELECT x FROM t WHERE x > $1 ORDER BY x", [after], |row| {
+                row.get::<_, i64>(0)
+            })
+        };
+        assert_eq!(read(1).unwrap().unwrap(), [2, 3]);
+        let failed = reads.try_rows("the rows of u", "SELECT x FROM u", [], |row| row.get::<_, i64>(0));
+        let error = failed.unwrap().unwrap_err().to_string();
+        assert!(error.contains("cannot read the rows of u"), "{error}");
+        let _in_use = reads.connections[0].lock().unwrap();
+        assert!(read(0).is_none(), "read through the pool instead");
+    }
+
+    #[test]
     fn closed_readers_send_the_caller_elsewhere() {
         let dir = tempfile::tempdir().unwrap();
         let (path, _writer) = database(dir.path());
-        let reads = CounterReads::open(&path, 2).unwrap();
+        let reads = ThreadReads::open(&path, 2).unwrap();
         reads.close();
         assert!(reads.try_read().is_none());
     }
