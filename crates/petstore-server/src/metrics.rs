@@ -118,7 +118,8 @@ struct Lookup {
 /// values are these and no others.
 #[derive(Clone, Copy, Debug, Hash, PartialEq, Eq)]
 pub enum Statement {
-    /// The change counters (every request reads them).
+    /// The change counters (read when something was committed since the
+    /// last read).
     Changes,
     /// Every order, for v1's list.
     OrdersAll,
@@ -192,7 +193,7 @@ impl MetricConstructor<Histogram> for DatabaseBuckets {
 pub struct DatabaseMetrics {
     wait: Histogram,
     statements: Family<StatementLabel, Histogram, DatabaseBuckets>,
-    /// The counter read's series, resolved once: every request makes one.
+    /// The counter read's series, resolved once: the most frequent.
     changes: Histogram,
 }
 

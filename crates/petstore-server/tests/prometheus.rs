@@ -156,7 +156,8 @@ async fn prometheus_scrapes_the_request_counts_the_load_sent() {
     );
     assert!(hits.is_some_and(|hits| hits >= 20.0), "{hits:?}");
     wait_for(&prometheus, "petstore_cancel_batch_size_sum{job=\"petstore\"}", 14.0);
-    // The database's times: every request read the change counters; the
+    // The database's times: the change counters were read after each
+    // commit (the cancels' batches: the WAL-index header moved); the
     // lists, the pages and each committed batch of cancels ran statements,
     // each after a wait for a connection of the pool.
     let value = |expression: &str| query(&prometheus, expression).unwrap_or_else(|| panic!("no {expression}"));
@@ -165,7 +166,10 @@ async fn prometheus_scrapes_the_request_counts_the_load_sent() {
             "petstore_db_statement_seconds_count{{job=\"petstore\",statement=\"{statement}\"}}"
         ))
     };
-    assert!(statements("changes") >= 40.0, "{}", statements("changes"));
+    // Nine cancels changed an order; each 204 was followed by a request,
+    // which saw the header move. (A batch that changed nothing wrote no
+    // frame: nothing to read again.)
+    assert!(statements("changes") >= 9.0, "{} counter reads", statements("changes"));
     assert!(statements("orders_all") >= 1.0);
     assert!(statements("order_page") >= 1.0);
     assert_eq!(

@@ -564,13 +564,7 @@ impl Storage for SqlStorage {
         if let Err(e) = self.check_files(Access::Read) {
             return Some(Err(e));
         }
-        let metrics = crate::metrics::database();
-        let started = metrics.start();
-        let read = reads.try_read();
-        if read.is_some() {
-            metrics.ran(Statement::Changes, started);
-        }
-        read
+        reads.try_read()
     }
 
     async fn cancelled_since(&self, version: OrdersVersion, seen: OrdersVersion) -> Option<(OrdersVersion, Vec<i64>)> {
