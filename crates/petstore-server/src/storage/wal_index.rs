@@ -16,6 +16,13 @@
 //!
 //! The look is one `pread` of the two copies (the workspace forbids
 //! `unsafe`, so the file is read rather than mapped as SQLite maps it).
+//!
+//! The file is opened once, while the connections that read the counters
+//! hold it open: every SQLite connection of this process shares one index
+//! (one SQLite library, one shared-memory node per database file), so the
+//! header looked at is the one their reads begin from, for as long as the
+//! storage is open. A `-shm` replaced at its path is the file identity
+//! check's to refuse (`file_set.rs`), before any look.
 
 use std::fs::File;
 use std::os::unix::fs::FileExt;
