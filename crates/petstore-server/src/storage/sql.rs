@@ -337,8 +337,7 @@ impl Argument {
     }
 }
 
-/// An order's columns as SQLite holds them (`ORDER_COLUMNS`), read on the
-/// request's thread.
+/// An order's columns as stored (`ORDER_COLUMNS`), from either driver.
 struct StoredOrder {
     id: i64,
     pet_id: Option<i64>,
@@ -446,15 +445,15 @@ fn boolean(row: &AnyRow, name: &str) -> Result<Option<bool>> {
 }
 
 fn order_from_row(row: &AnyRow) -> Result<OrderRecord> {
-    let ship_date: Option<String> = column(row, "ship_date")?;
-    Ok(OrderRecord {
+    StoredOrder {
         id: column(row, "id")?,
         pet_id: column(row, "pet_id")?,
         quantity: column(row, "quantity")?,
-        ship_date: ship_date.as_deref().map(parse_time).transpose()?,
+        ship_date: column(row, "ship_date")?,
         complete: boolean(row, "complete")?,
-        status: parse_status(&column::<String>(row, "status")?)?,
-    })
+        status: column(row, "status")?,
+    }
+    .record()
 }
 
 fn key_from_row(row: &AnyRow) -> Result<ApiKeyRecord> {

@@ -36,11 +36,13 @@ const READ: &str = "SELECT counter, keys_counter FROM changes WHERE id = 1";
 pub(super) struct ThreadReads {
     /// `None` once closed.
     connections: Vec<Mutex<Option<Connection>>>,
-    /// The `-shm` file's header; `None` if it could not be mapped (every
+    /// The `-shm` file's header; `None` if it could not be opened (every
     /// call then reads).
     wal_index: Option<WalIndex>,
     /// The header seen before a read, and what that read found.
     last: Mutex<Option<(Header, Versions)>>,
+    /// Set by [`ThreadReads::close`]: a look at the header uses no
+    /// connection, so it must be told.
     closed: AtomicBool,
     /// Reads made, for the tests that prove the header saved them.
     #[cfg(test)]
@@ -138,9 +140,7 @@ impl ThreadReads {
         params: impl Params,
         row: impl FnMut(&Row<'_>) -> rusqlite::Result<T>,
     ) -> Option<Result<Vec<T>>> {
-        if self.closed.load(Ordering::Acquire) {
-            return None;
-        }
+        // Closed connections are `None`: no read starts.
         self.on_free_connection(what, |connection| {
             connection.prepare_cached(sql)?.query_map(params, row)?.collect()
         })
