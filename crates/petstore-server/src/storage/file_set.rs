@@ -17,8 +17,9 @@
 //! So the three files' identities (device and inode) are taken at open, and
 //! what is at their paths is observed before a write commits, after it
 //! commits (before it is acknowledged), at every change-counter read (every
-//! request), before a pooled connection opens, and by a watcher thread
-//! every few milliseconds. When it changes, the watcher, through the
+//! request; a read looks only after an inotify event, see
+//! `path_events.rs`), before a pooled connection opens, and by a watcher
+//! thread every few milliseconds. When it changes, the watcher, through the
 //! anchor connection:
 //! 1. checkpoints: every committed change is copied from the WAL (still
 //!    open through the anchor) into the database file, which SQLite then
@@ -54,6 +55,7 @@ use std::time::Duration;
 use rusqlite::{Connection, OpenFlags};
 use slog::Logger;
 
+use super::path_events::PathEvents;
 use super::{Result, StorageError};
 
 /// How often the watcher looks when nobody has told it of a change.
@@ -201,6 +203,9 @@ pub(super) struct FileSet {
     database: Watched,
     wal: Watched,
     shm: Watched,
+    /// Tells reads when they need not look; `None` where its events
+    /// cannot stand for the paths.
+    events: Option<PathEvents>,
     /// `None` once closed (or leaked at close).
     anchor: Mutex<Option<Connection>>,
     /// The situation the watcher last acted on ([`Situation::code`]).
@@ -255,7 +260,10 @@ impl FileSet {
         let paths = Paths::of(path)?;
         let take =
             |path: PathBuf| Watched::take(path.clone()).map_err(|e| unavailable(&format!("{}: {e}", path.display())));
+        // Its first answer is "look": the watches begin before that look.
+        let events = PathEvents::watch(&paths.database);
         let files = Arc::new(FileSet {
+            events,
             database: take(paths.database)?,
             wal: take(paths.wal)?,
             shm: take(paths.shm)?,
@@ -281,7 +289,27 @@ impl FileSet {
 
     /// Fails unless what is at the paths now allows `access`. A change
     /// the watcher has not acted on yet wakes it; the caller does not wait.
+    ///
+    /// A read skips the look while the path events say nothing changed
+    /// since a look that found the paths readable (`path_events.rs`).
     pub(super) fn check(&self, access: Access) -> Result<()> {
+        match &self.events {
+            Some(events) if access == Access::Read && events.trusted() => {
+                if events.unchanged() {
+                    return Ok(());
+                }
+                events.look(|| {
+                    let result = self.look(access);
+                    let readable = result.is_ok();
+                    (result, readable)
+                })
+            }
+            _ => self.look(access),
+        }
+    }
+
+    /// [`FileSet::check`] by a look at the three paths.
+    fn look(&self, access: Access) -> Result<()> {
         let now = self.observe();
         if now.code() != self.handled.load(Ordering::Acquire) {
             self.watcher.signal.notify_one();
@@ -583,5 +611,108 @@ mod tests {
             .query_row("SELECT count(*) FROM sqlite_schema WHERE name = 'u'", [], |r| r.get(0))
             .unwrap();
         assert_eq!(tables, 1, "the new file is intact");
+    }
+    fn read_looks(files: &FileSet) -> u64 {
+        let events = files.events.as_ref().expect("inotify watches the folder");
+        events.looks.load(Ordering::SeqCst)
+    }
+
+    #[test]
+    fn reads_look_at_the_paths_only_after_an_event() {
+        let dir = tempfile::tempdir().unwrap();
+        let (path, writer) = database(dir.path());
+        let files = FileSet::open(&path, Duration::from_secs(1), discard()).unwrap();
+        files.check(Access::Read).unwrap();
+        assert_eq!(read_looks(&files), 1, "the first read looks");
+        for _ in 0..100 {
+            files.check(Access::Read).unwrap();
+        }
+        writer.execute("INSERT INTO t VALUES (1)", []).unwrap();
+        files.check(Access::Read).unwrap();
+        assert_eq!(read_looks(&files), 1, "nothing named changed: no look");
+        std::fs::write(dir.path().join("unrelated"), "x").unwrap();
+        files.check(Access::Read).unwrap();
+        files.check(Access::Read).unwrap();
+        assert_eq!(read_looks(&files), 2, "a name in the folder changed: one look");
+    }
+
+    /// Each change is refused by the very next read, with no wait: its
+    /// event is queued before the call that made it returns.
+    #[test]
+    fn every_way_to_take_the_files_away_is_refused_by_the_next_read() {
+        type Change = fn(&Path, &Path);
+        let changes: [(&str, Change); 6] = [
+            ("the database deleted", |_, db| std::fs::remove_file(db).unwrap()),
+            ("the database moved away", |dir, db| {
+                std::fs::rename(db, dir.join("moved.db")).unwrap()
+            }),
+            ("another file moved over the database", |dir, db| {
+                std::fs::write(dir.join("restored.db"), "a backup").unwrap();
+                std::fs::rename(dir.join("restored.db"), db).unwrap();
+            }),
+            ("a foreign -shm", |dir, _| {
+                std::fs::remove_file(dir.join("files.db-shm")).unwrap();
+                std::fs::write(dir.join("files.db-shm"), "not ours").unwrap();
+            }),
+            ("the folder moved", |dir, _| {
+                std::fs::rename(dir, dir.with_file_name("elsewhere")).unwrap()
+            }),
+            ("a folder above moved", |dir, _| {
+                let above = dir.parent().unwrap();
+                std::fs::rename(above, above.with_file_name("elsewhere")).unwrap()
+            }),
+        ];
+        for (what, change) in changes {
+            let root = tempfile::tempdir().unwrap();
+            let dir = root.path().join("above").join("data");
+            std::fs::create_dir_all(&dir).unwrap();
+            let (path, _writer) = database(&dir);
+            let files = FileSet::open(&path, Duration::from_secs(1), discard()).unwrap();
+            files.check(Access::Read).unwrap();
+            files.check(Access::Read).unwrap();
+            change(&dir, &path);
+            assert!(files.check(Access::Read).is_err(), "{what}: refused at once");
+        }
+    }
+
+    #[test]
+    fn after_a_folder_moves_every_read_looks() {
+        let root = tempfile::tempdir().unwrap();
+        let dir = root.path().join("data");
+        std::fs::create_dir(&dir).unwrap();
+        let (path, _writer) = database(&dir);
+        let files = FileSet::open(&path, Duration::from_secs(1), discard()).unwrap();
+        files.check(Access::Read).unwrap();
+        let away = root.path().join("away");
+        std::fs::rename(&dir, &away).unwrap();
+        assert!(files.check(Access::Read).is_err());
+        // The same folder put back: readable again. A new folder at the
+        // name would not be watched, so the events are no longer trusted.
+        std::fs::rename(&away, &dir).unwrap();
+        files.check(Access::Read).unwrap();
+        assert!(!files.events.as_ref().unwrap().trusted());
+        std::fs::remove_file(&path).unwrap();
+        assert!(files.check(Access::Read).is_err(), "looked without an event");
+    }
+
+    #[test]
+    fn through_a_symbolic_link_every_read_looks() {
+        let root = tempfile::tempdir().unwrap();
+        let (real, other) = (root.path().join("real"), root.path().join("other"));
+        for dir in [&real, &other] {
+            std::fs::create_dir(dir).unwrap();
+        }
+        let (_, _writer) = database(&real);
+        let (_, _other_writer) = database(&other);
+        let link = root.path().join("current");
+        std::os::unix::fs::symlink(&real, &link).unwrap();
+        let files = FileSet::open(&link.join("files.db"), Duration::from_secs(1), discard()).unwrap();
+        assert!(files.events.is_none(), "a link may be retargeted without an event");
+        files.check(Access::Read).unwrap();
+        // `ln -sfn other current`: a new link renamed over the old one.
+        let next = root.path().join("next");
+        std::os::unix::fs::symlink(&other, &next).unwrap();
+        std::fs::rename(&next, &link).unwrap();
+        assert!(files.check(Access::Read).is_err());
     }
 }

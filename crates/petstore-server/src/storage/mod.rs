@@ -10,6 +10,7 @@ mod cancel_queue;
 mod cancellations;
 mod file_set;
 mod migrations;
+mod path_events;
 pub mod sql;
 mod thread_reads;
 mod timing;
