@@ -37,4 +37,5 @@ pub mod shutdown;
 pub mod sockets;
 pub mod storage;
 pub mod testing;
+pub mod verified_keys;
 pub mod versions;

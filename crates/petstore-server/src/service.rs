@@ -6,6 +6,7 @@ use slog::Logger;
 
 use crate::in_flight::{InFlight, InFlightGuard};
 use crate::key_cache::KeyCache;
+use crate::verified_keys::VerifiedKeys;
 use crate::keys;
 use crate::order_list::{ListError, OrderList, OrderListCache};
 use crate::page_cache::PageCache;
@@ -20,6 +21,8 @@ pub struct Service<S> {
     /// The change counters, read once for all requests waiting for them.
     versions: SharedVersionReads,
     keys: KeyCache,
+    /// `None` where the OS gives no randomness: every request hashes.
+    verified_keys: Option<VerifiedKeys>,
     order_list: OrderListCache,
     /// Signs version 2's page cursors, with the key the database holds.
     cursors: tokio::sync::OnceCell<CursorSigner>,
@@ -37,6 +40,7 @@ impl<S: Storage> Service<S> {
             storage,
             versions: SharedVersionReads::default(),
             keys: KeyCache::default(),
+            verified_keys: VerifiedKeys::new().ok(),
             order_list: OrderListCache::default(),
             cursors: tokio::sync::OnceCell::new(),
             pages: PageCache::default(),
@@ -193,7 +197,18 @@ impl<S: Storage> Authenticator for Service<S> {
             Some(hash) => (true, hash.as_slice()),
             None => (false, &NO_KEY_HASH[..]),
         };
-        let matches = keys::verify(secret, hash);
+        // Asked for an unknown id too (the hash no secret has is never
+        // remembered), so that it costs what a wrong secret costs.
+        let remembered = self
+            .verified_keys
+            .as_ref()
+            .is_some_and(|verified| verified.remembers(id, secret, hash));
+        let matches = remembered || keys::verify(secret, hash);
+        if known && matches && !remembered {
+            if let Some(verified) = &self.verified_keys {
+                verified.remember(id, secret, hash, &active.hashes);
+            }
+        }
         match known && matches {
             true => Ok(Caller {
                 key_id: id,
