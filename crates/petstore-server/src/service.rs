@@ -6,12 +6,12 @@ use slog::Logger;
 
 use crate::in_flight::{InFlight, InFlightGuard};
 use crate::key_cache::KeyCache;
-use crate::verified_keys::VerifiedKeys;
 use crate::keys;
 use crate::order_list::{ListError, OrderList, OrderListCache};
 use crate::page_cache::PageCache;
 use crate::page_cursor::{self, CursorSigner};
 use crate::storage::{CancelOutcome, OrderRecord, OrdersVersion, Storage, StorageError};
+use crate::verified_keys::VerifiedKeys;
 use crate::versions::SharedVersionReads;
 
 /// The service: storage, what it caches and a logger. Shared by every
@@ -204,10 +204,8 @@ impl<S: Storage> Authenticator for Service<S> {
             .as_ref()
             .is_some_and(|verified| verified.remembers(id, secret, hash));
         let matches = remembered || keys::verify(secret, hash);
-        if known && matches && !remembered {
-            if let Some(verified) = &self.verified_keys {
-                verified.remember(id, secret, hash, &active.hashes);
-            }
+        if let Some(verified) = self.verified_keys.as_ref().filter(|_| known && matches && !remembered) {
+            verified.remember(id, secret, hash, &active.hashes);
         }
         match known && matches {
             true => Ok(Caller {

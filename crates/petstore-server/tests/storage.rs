@@ -105,6 +105,33 @@ async fn a_failed_import_loads_nothing(storage: &SqlStorage) {
         Err(StorageError::Invalid(_))
     ));
     assert!(storage.is_empty().await.unwrap(), "nothing half-loaded");
+    // Imports insert many orders a statement: a bad row in a later
+    // statement is still named, and the earlier statements roll back.
+    let orders = |bad: Option<usize>| {
+        let orders: Vec<_> = (0..1_201)
+            .map(|i| match Some(i) == bad {
+                true => serde_json::json!({"id": 1_000_000 + i, "petId": 42, "status": "pending"}),
+                false => serde_json::json!({"id": i + 1, "petId": 1, "quantity": i % 5, "status": "pending"}),
+            })
+            .collect();
+        data(serde_json::json!({"pets": [{"id": 1, "name": "Rex"}], "orders": orders}))
+    };
+    let Err(StorageError::Invalid(reason)) = storage.import(&orders(Some(1_100))).await else {
+        panic!("an order for an unknown pet is invalid")
+    };
+    assert!(reason.contains("orders[1100] (id 1001100)"), "{reason}");
+    assert!(storage.is_empty().await.unwrap(), "nothing half-loaded");
+    storage.import(&orders(None)).await.unwrap();
+    let mut loaded = Vec::new();
+    storage
+        .for_each_order(|order| {
+            loaded.push((order.id, order.quantity));
+            Ok(())
+        })
+        .await
+        .unwrap();
+    assert_eq!(loaded.len(), 1_201);
+    assert_eq!(loaded[1_200], (1_201, Some(0)));
 }
 
 async fn api_keys(storage: &SqlStorage) {
