@@ -18,6 +18,7 @@ use std::process::{Command, Stdio};
 mod generators;
 mod instructions;
 mod pages;
+mod postgres;
 mod report;
 mod validation;
 
@@ -37,6 +38,8 @@ enum Kind {
     /// Ours with `--metrics off`: what counting and timing each request
     /// costs.
     OursWithoutMetrics,
+    /// Ours on a PostgreSQL database (v2's read pages).
+    OursOnPostgres,
     HandWritten,
     /// The same bytes as the limit, through dropshot: the framework's own
     /// ceiling.
@@ -56,6 +59,7 @@ impl Kind {
             Kind::OursWithoutReaper => "ours, no reaper",
             Kind::OursLoggingRequests => "ours, log level info",
             Kind::OursWithoutMetrics => "ours, metrics off",
+            Kind::OursOnPostgres => "ours, PostgreSQL",
             Kind::HandWritten => "hand-written",
             Kind::DropshotFloor => "dropshot floor",
             Kind::Limit => "limit",
@@ -413,6 +417,7 @@ impl Bench {
         let copy = self.copy(db, &format!("{tag}-{}", kind.name()))?;
         let body = body.display().to_string();
         let server = match kind {
+            Kind::OursOnPostgres => return Err("ours on PostgreSQL is measured by measure_server".into()),
             Kind::Ours => self.start_ours(&copy, &[])?,
             Kind::OursWithoutReaper => self.start_ours(&copy, &["--keep-silent-connections"])?,
             Kind::OursWithoutMetrics => self.start_ours(&copy, &["--metrics", "off"])?,
@@ -436,6 +441,17 @@ impl Bench {
             Kind::Limit => ServerProcess::start(&self.release.join("bench-limit"), &["--body-file", &body])?,
             Kind::Generated | Kind::TypedBody => return Err("quoteOrder is measured by validation_cost".into()),
         };
+        self.measure_server(kind, server, tag, load)
+    }
+
+    /// `load` on `server`, which runs as `kind`: its figures, printed.
+    fn measure_server(
+        &mut self,
+        kind: Kind,
+        server: ServerProcess,
+        tag: &str,
+        load: impl Fn(&Self, &str) -> Result<Figures, String>,
+    ) -> Result<Figures, String> {
         let mut figures = load(self, &server.url)?;
         figures.peak_rss_kib = server.memory_kib("VmHWM").unwrap_or_default();
         println!(

@@ -11,11 +11,16 @@
 //!   shows whether a page's cost depends on where it is;
 //!
 //! and our peak memory serving the first page of a store ten times smaller,
-//! to show that it follows the page, not the store.
+//! to show that it follows the page, not the store. Where a PostgreSQL
+//! server is named, ours also reads the early and late pages from it.
 
 use std::path::Path;
 
+use std::process::Stdio;
+
+use super::postgres::PostgresDatabase;
 use super::{Bench, CONNECTIONS, Figures, Kind, Row};
+use crate::load::server_process::seed_database;
 
 pub(super) const FIRST: &str = "v2 listOrders, the first page of 100 again and again, 100000 orders";
 pub(super) const EARLY: &str = "v2 listOrders, 800 distinct pages of 100 after ids 1-800, 100000 orders";
@@ -45,7 +50,7 @@ struct Pages {
 impl Bench {
     pub(super) fn v2_pages(&mut self) -> Result<PageMemory, String> {
         let db = self.database(100_000)?;
-        let loads = self.v2_page_loads(&db)?;
+        let loads = self.v2_page_loads(&db.display().to_string())?;
         for pages in &loads {
             for kind in [Kind::Ours, Kind::HandWritten, Kind::Limit] {
                 let queries = match kind {
@@ -55,16 +60,7 @@ impl Bench {
                 let figures = self.measure(kind, &db, Path::new(&pages.body), pages.tag, |bench, url| {
                     bench.oha_pages(url, pages.tag, kind, queries)
                 })?;
-                // A page refused (a cursor that does not open) would be
-                // measured as cheap: only pages count.
-                if figures.statuses.split_whitespace().any(|s| !s.starts_with("200:")) {
-                    return Err(format!(
-                        "{} on {}: not every answer was a page: {}",
-                        pages.label,
-                        kind.name(),
-                        figures.statuses
-                    ));
-                }
+                only_pages(&figures, pages.label, kind)?;
                 self.rows.push(Row {
                     workload: pages.label.to_string(),
                     kind,
@@ -87,10 +83,54 @@ impl Bench {
             kind: Kind::Ours,
             figures,
         });
+        self.v2_read_pages_on_postgres()?;
         Ok(PageMemory {
             small_store_kib,
             large_store_kib,
         })
+    }
+
+    /// Ours on PostgreSQL, the two loads of read pages, where a server is
+    /// named: the same 100,000 orders, cursors found by a walk of their
+    /// own (the signing key is the database's).
+    fn v2_read_pages_on_postgres(&mut self) -> Result<(), String> {
+        let database = match PostgresDatabase::create() {
+            Ok(database) => database,
+            Err(why) => {
+                println!("bench: no PostgreSQL rows: {why}");
+                return Ok(());
+            }
+        };
+        let data = self.work.join("orders-100000.json");
+        let key = seed_database(
+            &self.release.join("petstore-server"),
+            &database.url,
+            &data,
+            "bench",
+            Stdio::null(),
+        )?;
+        let sqlite_key = std::mem::replace(&mut self.key, key);
+        let measured = self.read_pages_on(&database.url);
+        self.key = sqlite_key;
+        measured
+    }
+
+    fn read_pages_on(&mut self, database: &str) -> Result<(), String> {
+        let [_, early, late] = self.v2_page_loads(database)?;
+        for pages in [early, late] {
+            let server = self.start_ours(database, &[])?;
+            let kind = Kind::OursOnPostgres;
+            let figures = self.measure_server(kind, server, pages.tag, |bench, url| {
+                bench.oha_pages(url, pages.tag, kind, &pages.ours)
+            })?;
+            only_pages(&figures, pages.label, kind)?;
+            self.rows.push(Row {
+                workload: pages.label.to_string(),
+                kind,
+                figures,
+            });
+        }
+        Ok(())
     }
 
     /// oha for `queries` on the server at `url`: one URL, or a file of them.
@@ -105,14 +145,14 @@ impl Bench {
         self.oha(&["--urls-from-file", &file], CONNECTIONS, "GET")
     }
 
-    /// The three loads, found with our server on `db` by following
+    /// The three loads, found with our server on `database` by following
     /// `nextCursor` as a client would: the cursors after ids 1 to 800 and
     /// after 99,001 to 99,800, and the first and a late page's bytes.
-    fn v2_page_loads(&self, db: &Path) -> Result<[Pages; 3], String> {
+    fn v2_page_loads(&self, database: &str) -> Result<[Pages; 3], String> {
         // On the database itself, not a copy: the first page stores the
         // cursors' signing key in it, and every copy made after carries it,
         // so the cursors found here open on every copy.
-        let mut server = self.start_ours(&db.display().to_string(), &[])?;
+        let mut server = self.start_ours(database, &[])?;
         let walk = self.work.join("v2-walk.json");
         let first = self.work.join("v2-first.json");
         let late = self.work.join("v2-late.json");
@@ -185,6 +225,19 @@ impl Bench {
                 body: late,
             },
         ])
+    }
+}
+
+/// A page refused (a cursor that does not open) would be measured as
+/// cheap: only pages count.
+fn only_pages(figures: &Figures, label: &str, kind: Kind) -> Result<(), String> {
+    match figures.statuses.split_whitespace().all(|s| s.starts_with("200:")) {
+        true => Ok(()),
+        false => Err(format!(
+            "{label} on {}: not every answer was a page: {}",
+            kind.name(),
+            figures.statuses
+        )),
     }
 }
 
