@@ -112,10 +112,7 @@ impl PathEvents {
     }
 
     fn queued(&self) -> bool {
-        let mut fds = [PollFd::new(
-            std::os::fd::AsFd::as_fd(&self.inotify),
-            PollFlags::POLLIN,
-        )];
+        let mut fds = [PollFd::new(std::os::fd::AsFd::as_fd(&self.inotify), PollFlags::POLLIN)];
         // An error is taken as an event: the caller looks.
         !matches!(poll(&mut fds, PollTimeout::ZERO), Ok(0))
     }
