@@ -60,12 +60,7 @@ impl Bench {
                 let figures = self.measure(kind, &db, Path::new(&pages.body), pages.tag, |bench, url| {
                     bench.oha_pages(url, pages.tag, kind, queries)
                 })?;
-                only_pages(&figures, pages.label, kind)?;
-                self.rows.push(Row {
-                    workload: pages.label.to_string(),
-                    kind,
-                    figures,
-                });
+                self.push_pages(pages.label, kind, figures)?;
             }
         }
         let large_store_kib = self
@@ -123,13 +118,26 @@ impl Bench {
             let figures = self.measure_server(kind, server, pages.tag, |bench, url| {
                 bench.oha_pages(url, pages.tag, kind, &pages.ours)
             })?;
-            only_pages(&figures, pages.label, kind)?;
-            self.rows.push(Row {
-                workload: pages.label.to_string(),
-                kind,
-                figures,
-            });
+            self.push_pages(pages.label, kind, figures)?;
         }
+        Ok(())
+    }
+
+    /// A row of pages. A page refused (a cursor that does not open) would
+    /// be measured as cheap: only pages count.
+    fn push_pages(&mut self, label: &str, kind: Kind, figures: Figures) -> Result<(), String> {
+        if figures.statuses.split_whitespace().any(|s| !s.starts_with("200:")) {
+            return Err(format!(
+                "{label} on {}: not every answer was a page: {}",
+                kind.name(),
+                figures.statuses
+            ));
+        }
+        self.rows.push(Row {
+            workload: label.to_string(),
+            kind,
+            figures,
+        });
         Ok(())
     }
 
@@ -225,19 +233,6 @@ impl Bench {
                 body: late,
             },
         ])
-    }
-}
-
-/// A page refused (a cursor that does not open) would be measured as
-/// cheap: only pages count.
-fn only_pages(figures: &Figures, label: &str, kind: Kind) -> Result<(), String> {
-    match figures.statuses.split_whitespace().all(|s| s.starts_with("200:")) {
-        true => Ok(()),
-        false => Err(format!(
-            "{label} on {}: not every answer was a page: {}",
-            kind.name(),
-            figures.statuses
-        )),
     }
 }
 
