@@ -298,11 +298,7 @@ impl FileSet {
                 if events.unchanged() {
                     return Ok(());
                 }
-                events.look(|| {
-                    let result = self.look(access);
-                    let readable = result.is_ok();
-                    (result, readable)
-                })
+                events.look(|| self.look(access))
             }
             _ => self.look(access),
         }

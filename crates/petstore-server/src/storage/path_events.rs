@@ -81,13 +81,15 @@ impl PathEvents {
     }
 
     /// Whether the last look still stands for the paths: it found them
-    /// readable, and no event is queued.
+    /// readable, and no event is queued. Asked only while [`trusted`].
+    ///
+    /// [`trusted`]: PathEvents::trusted
     pub(super) fn unchanged(&self) -> bool {
         // The queue is asked before `clean` is read. A request that finds
         // the queue empty after another consumed an event then reads the
         // `false` that one stored before consuming it, or the `true` of a
         // look made after: never the `true` of a look older than the event.
-        self.trusted.load(Ordering::SeqCst) && !self.queued() && self.clean.load(Ordering::SeqCst)
+        !self.queued() && self.clean.load(Ordering::SeqCst)
     }
 
     /// Whether events still stand for the paths; when not, every read
@@ -96,9 +98,9 @@ impl PathEvents {
         self.trusted.load(Ordering::SeqCst)
     }
 
-    /// Consumes the queued events, then runs `look`, which gives its
-    /// result and whether it found the paths readable.
-    pub(super) fn look<T>(&self, look: impl FnOnce() -> (T, bool)) -> T {
+    /// Consumes the queued events, then runs `look`; its success means
+    /// the paths were found readable.
+    pub(super) fn look<E>(&self, look: impl FnOnce() -> Result<(), E>) -> Result<(), E> {
         let _one = self.looking.lock().unwrap_or_else(|p| p.into_inner());
         self.clean.store(false, Ordering::SeqCst);
         if !self.consume() {
@@ -106,8 +108,8 @@ impl PathEvents {
         }
         #[cfg(test)]
         self.looks.fetch_add(1, Ordering::SeqCst);
-        let (result, readable) = look();
-        self.clean.store(readable, Ordering::SeqCst);
+        let result = look();
+        self.clean.store(result.is_ok(), Ordering::SeqCst);
         result
     }
 

@@ -309,7 +309,7 @@ pub(super) fn benchmarks_md(table: &str, goals: &str, loop_figures: &str) -> Str
         .unwrap_or_default();
     format!(
         "# Benchmarks\n\nWritten by `cargo xtask bench` (a full run). Every server ran on copies of the same SQLite \
-         database, in the release profile, with load from a separate process on loopback \
+         database (the rows \"ours, PostgreSQL\": the same orders in a PostgreSQL database of the bench's own), in the release profile, with load from a separate process on loopback \
          (oha {OHA_VERSION} for listOrders; petstore-load where cancels must hit distinct orders), \
          {CONNECTIONS} connections unless stated. Errors count connection errors and 5xx answers. Compare the ratios, not the absolute figures: the machine is shared.\n\n\
          Machine: {cores} cores ({cpu}), Linux {}, build profile release.\n\n## Results\n\n{table}\n## Goals\n\n{goals}\n{loop_figures}\n{}",
