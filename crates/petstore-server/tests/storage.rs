@@ -105,23 +105,35 @@ async fn a_failed_import_loads_nothing(storage: &SqlStorage) {
         Err(StorageError::Invalid(_))
     ));
     assert!(storage.is_empty().await.unwrap(), "nothing half-loaded");
-    // Imports insert many orders a statement: a bad row in a later
-    // statement is still named, and the earlier statements roll back.
-    let orders = |bad: Option<usize>| {
+    // Imports insert many pets and orders a statement: a bad row in a
+    // later statement is still named, and the earlier statements roll back.
+    let pets_and_orders = |bad_pet: Option<usize>, bad_order: Option<usize>| {
+        let pets: Vec<_> = (0..1_201)
+            .map(|i| match Some(i) == bad_pet {
+                true => serde_json::json!({"id": 1, "name": "Rex again"}),
+                false => serde_json::json!({"id": i + 1, "name": format!("pet {}", i + 1)}),
+            })
+            .collect();
         let orders: Vec<_> = (0..1_201)
-            .map(|i| match Some(i) == bad {
-                true => serde_json::json!({"id": 1_000_000 + i, "petId": 42, "status": "pending"}),
+            .map(|i| match Some(i) == bad_order {
+                true => serde_json::json!({"id": 1_000_000 + i, "petId": 4_242, "status": "pending"}),
                 false => serde_json::json!({"id": i + 1, "petId": 1, "quantity": i % 5, "status": "pending"}),
             })
             .collect();
-        data(serde_json::json!({"pets": [{"id": 1, "name": "Rex"}], "orders": orders}))
+        data(serde_json::json!({"pets": pets, "orders": orders}))
     };
-    let Err(StorageError::Invalid(reason)) = storage.import(&orders(Some(1_100))).await else {
+    let Err(StorageError::Invalid(reason)) = storage.import(&pets_and_orders(Some(1_100), None)).await else {
+        panic!("a duplicate pet id is invalid")
+    };
+    assert!(reason.contains("pets[1100] (id 1)"), "{reason}");
+    assert!(storage.is_empty().await.unwrap(), "nothing half-loaded");
+    let Err(StorageError::Invalid(reason)) = storage.import(&pets_and_orders(None, Some(1_100))).await else {
         panic!("an order for an unknown pet is invalid")
     };
     assert!(reason.contains("orders[1100] (id 1001100)"), "{reason}");
     assert!(storage.is_empty().await.unwrap(), "nothing half-loaded");
-    storage.import(&orders(None)).await.unwrap();
+    storage.import(&pets_and_orders(None, None)).await.unwrap();
+    assert_eq!(storage.get_pet(1_201).await.unwrap().unwrap().name, "pet 1201");
     let mut loaded = Vec::new();
     storage
         .for_each_order(|order| {

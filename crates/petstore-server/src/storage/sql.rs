@@ -176,54 +176,32 @@ impl SqlStorage {
     }
 
     /// [`Storage::import`]'s transaction, on `conn`: all or nothing.
-    /// Loads `data` in one transaction: orders `ORDERS_PER_INSERT` to a
-    /// statement when `batched` (one round trip per batch, which on
+    /// Loads `data` in one transaction: `ROWS_PER_INSERT` pets or orders to
+    /// a statement when `batched` (one round trip per batch, which on
     /// PostgreSQL is most of an import's time), else one by one, so that a
     /// refused row is named.
     async fn import_on(&self, conn: &mut PoolConnection<Any>, data: &ImportData, batched: bool) -> Result<()> {
         let stamp = now();
-        // Checked before anything is written: a date no backend can store.
-        for (i, order) in data.orders.iter().enumerate() {
-            if let Some(date) = order.ship_date.filter(|d| !SHIP_DATE_YEARS.contains(&d.year())) {
-                return Err(in_item(
-                    StorageError::Invalid(format!("shipDate {date} is outside the years 0000 to 9999")),
-                    "orders",
-                    i,
-                    order.id,
-                ));
-            }
-        }
+        let per_statement = if batched { ROWS_PER_INSERT } else { 1 };
         let mut tx = Connection::begin(&mut **conn).await.map_err(|e| self.classify(e))?;
-        for (i, pet) in data.pets.iter().enumerate() {
-            sqlx::query("INSERT INTO pets (id, name, created_at) VALUES ($1, $2, $3)")
-                .bind(pet.id)
-                .bind(&pet.name)
-                .bind(&stamp)
-                .execute(&mut *tx)
-                .await
-                .map_err(|e| in_item(self.classify(e), "pets", i, pet.id))?;
+        for (batch, pets) in data.pets.chunks(per_statement).enumerate() {
+            let sql = format!(
+                "INSERT INTO pets (id, name, created_at) VALUES {}",
+                placeholders(pets.len(), 3)
+            );
+            let mut query = sqlx::query(&sql);
+            for pet in pets {
+                query = query.bind(pet.id).bind(&pet.name).bind(&stamp);
+            }
+            query.execute(&mut *tx).await.map_err(|e| match pets {
+                [pet] => in_item(self.classify(e), "pets", batch, pet.id),
+                _ => self.classify(e),
+            })?;
         }
-        let per_statement = if batched { ORDERS_PER_INSERT } else { 1 };
         for (batch, orders) in data.orders.chunks(per_statement).enumerate() {
-            let rows: Vec<String> = (0..orders.len())
-                .map(|row| {
-                    let n = row * 7;
-                    format!(
-                        "(${}, ${}, ${}, ${}, ${}, ${}, ${}, ${})",
-                        n + 1,
-                        n + 2,
-                        n + 3,
-                        n + 4,
-                        n + 5,
-                        n + 6,
-                        n + 7,
-                        n + 7
-                    )
-                })
-                .collect();
             let sql = format!(
                 "INSERT INTO orders (id, pet_id, quantity, ship_date, complete, status, created_at, updated_at) VALUES {}",
-                rows.join(", ")
+                placeholders(orders.len(), 8)
             );
             let mut query = sqlx::query(&sql);
             for order in orders {
@@ -238,6 +216,7 @@ impl SqlStorage {
                     .bind(order.ship_date.map(stored_ship_date))
                     .bind(order.complete)
                     .bind(status.as_str())
+                    .bind(&stamp)
                     .bind(&stamp);
             }
             query.execute(&mut *tx).await.map_err(|e| match orders {
@@ -496,11 +475,23 @@ fn key_from_row(row: &AnyRow) -> Result<ApiKeyRecord> {
     })
 }
 
-/// Names the import item a constraint failure came from.
-/// Orders per INSERT in an import: 7 parameters each, far under SQLite's
-/// 32,766 and PostgreSQL's 65,535 parameters a statement.
-const ORDERS_PER_INSERT: usize = 500;
+/// Rows per INSERT in an import: at most 8 parameters each, far under
+/// SQLite's 32,766 and PostgreSQL's 65,535 parameters a statement.
+const ROWS_PER_INSERT: usize = 500;
 
+/// `rows` tuples of `columns` numbered parameters, for a multi-row
+/// `INSERT … VALUES`: `($1, $2), ($3, $4)`.
+fn placeholders(rows: usize, columns: usize) -> String {
+    let tuples: Vec<String> = (0..rows)
+        .map(|row| {
+            let numbers: Vec<String> = (1..=columns).map(|c| format!("${}", row * columns + c)).collect();
+            format!("({})", numbers.join(", "))
+        })
+        .collect();
+    tuples.join(", ")
+}
+
+/// Names the import item a constraint failure came from.
 fn in_item(error: StorageError, list: &str, index: usize, id: i64) -> StorageError {
     match error {
         StorageError::Invalid(m) => StorageError::Invalid(format!("{list}[{index}] (id {id}): {m}")),
@@ -692,6 +683,17 @@ impl Storage for SqlStorage {
     }
 
     async fn import(&self, data: &ImportData) -> Result<()> {
+        // Checked before anything is written: a date no backend can store.
+        for (i, order) in data.orders.iter().enumerate() {
+            if let Some(date) = order.ship_date.filter(|d| !SHIP_DATE_YEARS.contains(&d.year())) {
+                return Err(in_item(
+                    StorageError::Invalid(format!("shipDate {date} is outside the years 0000 to 9999")),
+                    "orders",
+                    i,
+                    order.id,
+                ));
+            }
+        }
         self.check_files(Access::Write)?;
         // A connection whose transaction fails here is closed by the pool,
         // never reused (see `Backend::pool_options`).
@@ -788,5 +790,16 @@ impl Storage for SqlStorage {
         drop(conn);
         self.check_files(Access::Write)?;
         Ok(done.rows_affected() == 1)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::placeholders;
+
+    #[test]
+    fn placeholders_number_every_column_of_every_row() {
+        assert_eq!(placeholders(1, 3), "($1, $2, $3)");
+        assert_eq!(placeholders(2, 2), "($1, $2), ($3, $4)");
     }
 }
