@@ -17,6 +17,16 @@ use super::file_set::{Access, FileSet};
 /// The SQLite pool's connections, all open from the start.
 pub(super) const SQLITE_CONNECTIONS: u32 = 8;
 
+/// Each SQLite connection's page cache, in KiB. SQLite's default, 2,000
+/// KiB a connection, would let the pool's and the request threads'
+/// connections hold up to 24 MiB once reads have crossed the store:
+/// copies of pages the kernel's page cache holds anyway, and memory that
+/// follows the store rather than the request. The reads here are full
+/// scans (the list, once per change), which no cache short of the store
+/// helps, and index lookups (a page of orders, an order, the counters),
+/// which need the index's upper levels.
+pub(super) const PAGE_CACHE_KIB: u32 = 256;
+
 /// How long the database may keep a request waiting.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct WaitLimits {
@@ -167,7 +177,8 @@ impl Backend {
                         conn.execute(
                             format!(
                                 "PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL; \
-                             PRAGMA foreign_keys = ON; PRAGMA busy_timeout = {wait_ms};"
+                             PRAGMA foreign_keys = ON; PRAGMA busy_timeout = {wait_ms}; \
+                             PRAGMA cache_size = -{PAGE_CACHE_KIB};"
                             )
                             .as_str(),
                         )

@@ -28,6 +28,7 @@ use rusqlite::{Connection, ErrorCode, OpenFlags, Params, Row};
 
 use crate::metrics::{Statement, database};
 
+use super::backend::PAGE_CACHE_KIB;
 use super::wal_index::{Header, WalIndex};
 use super::{KeysVersion, OrdersVersion, Result, StorageError, Versions};
 
@@ -61,7 +62,9 @@ impl ThreadReads {
                     StorageError::Unavailable(format!("cannot open {} to read its counters: {e}", path.display()))
                 })?;
                 connection
-                    .execute_batch("PRAGMA query_only = ON; PRAGMA busy_timeout = 0;")
+                    .execute_batch(&format!(
+                        "PRAGMA query_only = ON; PRAGMA busy_timeout = 0; PRAGMA cache_size = -{PAGE_CACHE_KIB};"
+                    ))
                     .map_err(|e| StorageError::Internal(format!("cannot set up a counter reader: {e}")))?;
                 // A first read opens the WAL and its index, kept open from
                 // now on, as every other connection's are: a connection
@@ -194,6 +197,22 @@ mod tests {
             )
             .unwrap();
         (path, writer)
+    }
+
+    #[test]
+    fn every_connection_caches_at_most_page_cache_kib() {
+        let dir = tempfile::tempdir().unwrap();
+        let (path, _writer) = database(dir.path());
+        let reads = ThreadReads::open(&path, 3).unwrap();
+        for connection in &reads.connections {
+            let guard = connection.lock().unwrap();
+            let size: i64 = guard
+                .as_ref()
+                .unwrap()
+                .query_row("PRAGMA cache_size", [], |row| row.get(0))
+                .unwrap();
+            assert_eq!(size, -i64::from(PAGE_CACHE_KIB));
+        }
     }
 
     #[test]
