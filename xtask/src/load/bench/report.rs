@@ -117,7 +117,7 @@ impl Bench {
         let memory_ratio = *rss_kib as f64 / *body_kib as f64;
         let _ = writeln!(
             out,
-            "| listOrders, 100,000 orders, 8 at once: peak RSS < 3× body | {:.1} MiB vs body {:.1} MiB ({memory_ratio:.1}×) | {} |",
+            "| listOrders, 100,000 orders, 8 at once: peak RSS < 3× body | {:.1} MiB vs body {:.1} MiB ({memory_ratio:.2}×) | {} |",
             *rss_kib as f64 / 1024.0,
             *body_kib as f64 / 1024.0,
             verdict(memory_ratio < 3.0)
