@@ -658,8 +658,30 @@ async fn pending_migrations_wait_until_no_other_process_has_the_file_open() {
         .run(&mut conn)
         .await
         .unwrap();
-    // This process (a server of the older version, say) has it open.
-    let output = run(&database, &["serve", "--bind", "127.0.0.1:0"]);
+    // This process (a server of the older version, say) has it open. A
+    // server that does not refuse serves until killed: bounded, so that
+    // the test fails with what the server saw instead of hanging.
+    let mut refused = std::process::Command::new(support::BIN)
+        .args(["serve", "--bind", "127.0.0.1:0", "--database", &database])
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let deadline = std::time::Instant::now() + Duration::from_secs(60);
+    while refused.try_wait().unwrap().is_none() {
+        if std::time::Instant::now() > deadline {
+            refused.kill().unwrap();
+            let output = refused.wait_with_output().unwrap();
+            let locks = std::fs::read_to_string("/proc/locks").unwrap_or_default();
+            panic!(
+                "serve started beside this process's open connection (pid {}); its stderr:\n{}\n/proc/locks:\n{locks}",
+                std::process::id(),
+                stderr(&output)
+            );
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let output = refused.wait_with_output().unwrap();
     assert!(!output.status.success());
     let message = stderr(&output);
     assert!(
