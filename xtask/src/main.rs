@@ -6,8 +6,9 @@ use std::process::ExitCode;
 
 use xtask::codegen;
 
-const USAGE: &str = "usage: cargo xtask <generate | check | diff | lint | docs | soak | bench> [options]\n\n  \
+const USAGE: &str = "usage: cargo xtask <generate | check | try | diff | lint | docs | soak | bench> [options]\n\n  \
     generate  regenerate the client and server code from each spec (v1, v2, the kitchen sink)\n  \
+    try       FILE...: generate each document in memory (nothing written); print operations mapped and\n              left out, warnings, and the refused operations as a leave-out list\n  \
     check     fail (with a diff) when the committed generated code is stale\n  \
     diff      [--strict] OLD NEW | --base GIT_REF | --versions: every change, breaking, warning or compatible\n              (fails on a breaking one; --strict: on a warning too), between two files, since a ref, or v1 -> v2\n  \
     bench     [--quick] benchmark against the limit and a hand-written server; writes BENCHMARKS.md\n  \
@@ -24,6 +25,10 @@ fn main() -> ExitCode {
         ["diff", rest @ ..] => {
             let rest: Vec<String> = rest.iter().map(|s| s.to_string()).collect();
             xtask::designer::diff::run(&workspace_root(), &rest)
+        }
+        ["try", files @ ..] => {
+            let files: Vec<String> = files.iter().map(|s| s.to_string()).collect();
+            codegen::try_spec::run(&workspace_root(), &files)
         }
         ["lint"] => xtask::designer::lint::run(&workspace_root()),
         ["bench", rest @ ..] => {

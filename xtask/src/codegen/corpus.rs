@@ -12,7 +12,9 @@ use heck::ToSnakeCase;
 
 use super::spec::SpecErrors;
 use super::spec::leave_out::{self, LeftOut};
-use super::{ClientCredentials, ClientInterface, GeneratedFile, Target, corpus_cache, generate_leaving_out, read_list};
+use super::{
+    ClientCredentials, ClientInterface, GeneratedFile, Target, corpus_cache, generate_per_operation, read_list,
+};
 
 /// The public documents, relative to the workspace.
 pub const CORPUS_DIR: &str = "tests/fixtures/corpus";
@@ -28,6 +30,14 @@ pub struct CorpusSpec {
     pub outcome: Result<Vec<GeneratedFile>, SpecErrors>,
     /// What its leave-out list (beside it) kept out, when it generates.
     pub left_out: Vec<LeftOut>,
+    /// The operations the generator refused, each with where and why.
+    pub refused: Vec<LeftOut>,
+}
+
+/// The cache keeps one list; a refusal's reason says it is one.
+fn split_refused(all: Vec<LeftOut>) -> (Vec<LeftOut>, Vec<LeftOut>) {
+    all.into_iter()
+        .partition(|left| !left.reason.starts_with("refused at "))
 }
 
 /// Generates every document of the corpus, in file-name order.
@@ -48,7 +58,11 @@ pub fn generate_corpus_cached(root: &Path, cache: Option<&Path>) -> Result<Vec<C
     files.sort();
     let mut out = Vec::new();
     for file in files {
-        let module = file.to_snake_case();
+        // A module's name cannot start with a digit (`1password…`).
+        let module = match file.to_snake_case() {
+            name if name.starts_with(|c: char| c.is_ascii_digit()) => format!("doc_{name}"),
+            name => name,
+        };
         let text = std::fs::read_to_string(dir.join(&file)).map_err(|e| format!("cannot read {file}: {e}"))?;
         let target = Target {
             spec: Cow::Owned(format!("{CORPUS_DIR}/{file}")),
@@ -64,31 +78,35 @@ pub fn generate_corpus_cached(root: &Path, cache: Option<&Path>) -> Result<Vec<C
         let list = read_list(root, &target.spec)?;
         let list = list.as_ref().map(|(path, text)| (path.as_str(), text.as_str()));
         let key = corpus_cache::key(&file, &text, list.map(|(_, text)| text));
-        if let Some((files, left_out)) = cache.and_then(|dir| corpus_cache::load(dir, root, &module, &key)) {
+        if let Some((files, all)) = cache.and_then(|dir| corpus_cache::load(dir, root, &module, &key)) {
+            let (left_out, refused) = split_refused(all);
             out.push(CorpusSpec {
                 file,
                 module,
                 outcome: Ok(files),
                 left_out,
+                refused,
             });
             continue;
         }
-        let outcome = std::panic::catch_unwind(|| generate_leaving_out(&target, &text, list))
+        let outcome = std::panic::catch_unwind(|| generate_per_operation(&target, &text, list))
             .map_err(|_| format!("the generator panicked on {file}"))?;
-        let (outcome, left_out) = match outcome {
-            Ok((files, left_out)) => {
+        let (outcome, left_out, refused) = match outcome {
+            Ok(generated) => {
                 if let Some(dir) = cache {
-                    corpus_cache::store(dir, &module, &key, &files, &left_out);
+                    let all: Vec<LeftOut> = generated.left_out.iter().chain(&generated.refused).cloned().collect();
+                    corpus_cache::store(dir, &module, &key, &generated.files, &all);
                 }
-                (Ok(files), left_out)
+                (Ok(generated.files), generated.left_out, generated.refused)
             }
-            Err(errors) => (Err(errors), Vec::new()),
+            Err(errors) => (Err(errors), Vec::new(), Vec::new()),
         };
         out.push(CorpusSpec {
             file,
             module,
             outcome,
             left_out,
+            refused,
         });
     }
     Ok(out)
@@ -113,6 +131,7 @@ pub fn corpus_files(specs: &[CorpusSpec]) -> Vec<GeneratedFile> {
         let left_out: String = spec
             .left_out
             .iter()
+            .chain(&spec.refused)
             .filter_map(|left| left.method_and_path())
             .map(|(method, path)| format!("({method:?}, {path:?}), "))
             .collect();
@@ -145,14 +164,17 @@ pub fn corpus_report(specs: &[CorpusSpec]) -> String {
     let mut report = String::new();
     for spec in specs {
         match &spec.outcome {
-            Ok(_) if spec.left_out.is_empty() => report.push_str(&format!("generates: {}\n", spec.file)),
+            Ok(_) if spec.left_out.is_empty() && spec.refused.is_empty() => {
+                report.push_str(&format!("generates: {}\n", spec.file))
+            }
             Ok(_) => {
                 report.push_str(&format!(
-                    "generates: {}, leaving out {} listed operation(s):\n",
+                    "generates: {}, leaving out {} listed and {} refused operation(s):\n",
                     spec.file,
-                    spec.left_out.len()
+                    spec.left_out.len(),
+                    spec.refused.len()
                 ));
-                for left in &spec.left_out {
+                for left in spec.left_out.iter().chain(&spec.refused) {
                     report.push_str(&format!("  {left}\n"));
                 }
             }

@@ -182,13 +182,22 @@ fn schemas_as_typify_reads(spec: &Spec) -> OpenAPI {
             _ => {}
         }
     }
-    if !found(&spec.json) {
+    if !found(&spec.json) && spec.degraded.is_empty() {
         return spec.api.clone();
     }
     let Ok(mut json) = serde_json::to_value(&spec.api) else {
         return spec.api.clone();
     };
     rewrite(&mut json);
+    // What typify cannot map is any JSON value, on the client as on the
+    // server.
+    if let Some(serde_json::Value::Object(schemas)) = json.pointer_mut("/components/schemas") {
+        for name in spec.degraded.keys() {
+            if let Some(schema) = schemas.get_mut(name) {
+                *schema = serde_json::json!({});
+            }
+        }
+    }
     serde_json::from_value(json).unwrap_or_else(|_| spec.api.clone())
 }
 

@@ -20,6 +20,7 @@ mod one_way;
 pub mod schema;
 pub mod server_gen;
 pub mod spec;
+pub mod try_spec;
 
 use std::borrow::Cow;
 use std::path::{Path, PathBuf};
@@ -153,15 +154,121 @@ pub fn generate_leaving_out(
     spec_text: &str,
     list: Option<(&str, &str)>,
 ) -> Result<(Vec<GeneratedFile>, Vec<LeftOut>), SpecErrors> {
-    let (spec_text, left_out) = match list {
-        Some((path, text)) => leave_out::leave_out(spec_text, path, &leave_out::parse_list(path, text)?)?,
-        None => (spec_text.to_string(), Vec::new()),
-    };
-    let spec_text = spec_text.as_str();
-    let spec = spec::parse(spec_text)?;
-    let document = document_json(spec_text)?;
+    let (spec_text, left_out, _) = apply_list(spec_text, list)?;
     let list_path = list.map(|(path, _)| path).unwrap_or_default();
-    let render = |file: &syn::File| render(&target.spec, list_path, &left_out, file);
+    let text = generate_text(target, &spec_text, list_path, &left_out, &[])?;
+    Ok((text.files, left_out))
+}
+
+/// What generating a document operation by operation gave.
+pub struct Generated {
+    pub files: Vec<GeneratedFile>,
+    /// What the designer's leave-out list kept out.
+    pub left_out: Vec<LeftOut>,
+    /// What the generator refused, each operation with where and why.
+    pub refused: Vec<LeftOut>,
+    /// The operations the files map.
+    pub operations: usize,
+    /// The mistakes read as what they mean ([`spec::tolerate`]).
+    pub tolerated: Vec<spec::tolerate::Tolerated>,
+    /// The component schemas whose Rust type is any JSON value, with why.
+    pub degraded: std::collections::BTreeMap<String, String>,
+}
+
+impl Generated {
+    /// The line `cargo xtask try` and `new` print: operations mapped and
+    /// left out, and the warnings `cargo xtask lint` names.
+    pub fn summary(&self) -> String {
+        format!(
+            "{} operation(s) mapped, {} left out ({} listed, {} refused), {} warning(s) ({} mistake(s) tolerated, {} schema(s) degraded to any JSON value)",
+            self.operations,
+            self.left_out.len() + self.refused.len(),
+            self.left_out.len(),
+            self.refused.len(),
+            self.tolerated.len() + self.degraded.len(),
+            self.tolerated.len(),
+            self.degraded.len()
+        )
+    }
+}
+
+/// [`generate_leaving_out`], where a refusal takes out the operations it
+/// belongs to instead of the document ([`spec::per_operation`]): the rest
+/// generates, and the files' header names each refused operation with the
+/// location and the reason. Only a problem that belongs to no operation
+/// refuses the document.
+pub fn generate_per_operation(
+    target: &Target,
+    spec_text: &str,
+    list: Option<(&str, &str)>,
+) -> Result<Generated, SpecErrors> {
+    let (mut spec_text, left_out, tolerated) = apply_list(spec_text, list)?;
+    let list_path = list.map(|(path, _)| path).unwrap_or_default();
+    let mut refused = Vec::new();
+    // Each round takes out at least one operation, so this ends.
+    loop {
+        let errors = match generate_text(target, &spec_text, list_path, &left_out, &refused) {
+            Ok(text) => {
+                return Ok(Generated {
+                    files: text.files,
+                    left_out,
+                    refused,
+                    operations: text.operations,
+                    tolerated,
+                    degraded: text.degraded,
+                });
+            }
+            Err(errors) => errors,
+        };
+        let document: serde_json::Value = match serde_norway::from_str::<serde_norway::Value>(&spec_text)
+            .ok()
+            .and_then(|raw| serde_json::to_value(raw).ok())
+        {
+            Some(document) => document,
+            None => return Err(errors),
+        };
+        let Some(entries) = spec::per_operation::blame(&document, &errors) else {
+            return Err(errors);
+        };
+        let (rest, out) = leave_out::leave_out(&spec_text, "the generator's refusals", &entries)?;
+        spec_text = rest;
+        refused.extend(out);
+    }
+}
+
+/// The spec's text with its tolerated mistakes read as they mean
+/// ([`spec::tolerate`]), without what a leave-out list names.
+fn apply_list(
+    spec_text: &str,
+    list: Option<(&str, &str)>,
+) -> Result<(String, Vec<LeftOut>, Vec<spec::tolerate::Tolerated>), SpecErrors> {
+    let (spec_text, tolerated) = spec::tolerate::tolerate(spec_text);
+    let (spec_text, left_out) = match list {
+        Some((path, text)) => leave_out::leave_out(&spec_text, path, &leave_out::parse_list(path, text)?)?,
+        None => (spec_text, Vec::new()),
+    };
+    Ok((spec_text, left_out, tolerated))
+}
+
+/// What one document's text gave.
+struct FromText {
+    files: Vec<GeneratedFile>,
+    operations: usize,
+    degraded: std::collections::BTreeMap<String, String>,
+}
+
+/// A target's files from a spec's text, all or nothing.
+fn generate_text(
+    target: &Target,
+    spec_text: &str,
+    list_path: &str,
+    left_out: &[LeftOut],
+    refused: &[LeftOut],
+) -> Result<FromText, SpecErrors> {
+    let mut spec = spec::parse(spec_text)?;
+    spec.degraded = server_gen::untypable_components(&spec);
+    let document = document_json(spec_text)?;
+    let render = |file: &syn::File| render(&target.spec, list_path, left_out, refused, file);
     // The client (progenitor) and the server are generated side by side:
     // a warm `cargo xtask generate` waits for the slower of the two only.
     // (Their syntax trees cannot cross threads; their text can.)
@@ -219,7 +326,11 @@ pub fn generate_leaving_out(
         }
         _ => Vec::new(),
     };
-    refusals.finish((files, left_out))
+    refusals.finish(FromText {
+        files,
+        operations: spec.operations().len(),
+        degraded: spec.degraded.clone(),
+    })
 }
 
 /// The leave-out list beside a spec under `root`, if there is one:
@@ -276,6 +387,11 @@ pub fn generate_workspace_noting(
                 .iter()
                 .map(|left| format!("{spec_path} leaves out {left}")),
         );
+        notes.extend(
+            spec.refused
+                .iter()
+                .map(|refused| format!("{spec_path} refuses {refused}")),
+        );
     }
     files.extend(corpus::corpus_files(&corpus));
     Ok((files, notes))
@@ -309,7 +425,7 @@ fn document_json(spec_text: &str) -> Result<String, SpecError> {
 
 /// prettyplease gives the same text for the same tokens, so the output is
 /// byte-for-byte deterministic without running rustfmt.
-fn render(spec_path: &str, list_path: &str, left_out: &[LeftOut], file: &syn::File) -> String {
+fn render(spec_path: &str, list_path: &str, left_out: &[LeftOut], refused: &[LeftOut], file: &syn::File) -> String {
     let mut header = format!(
         "// @generated by `cargo xtask generate` from {spec_path}.\n\
          // Do not edit by hand: change the spec (or the generator in xtask/) and regenerate.\n"
@@ -317,6 +433,12 @@ fn render(spec_path: &str, list_path: &str, left_out: &[LeftOut], file: &syn::Fi
     if !left_out.is_empty() {
         header.push_str(&format!("//\n// Left out, as {list_path} lists:\n"));
         for left in left_out {
+            header.push_str(&format!("// - {left}\n"));
+        }
+    }
+    if !refused.is_empty() {
+        header.push_str("//\n// Refused by the generator, each with where and why:\n");
+        for left in refused {
             header.push_str(&format!("// - {left}\n"));
         }
     }

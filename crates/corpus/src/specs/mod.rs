@@ -3,6 +3,120 @@
 //
 // One module per document that generates.
 
+/// `1password.local__connect__1.3.0.yaml`
+pub mod doc_1password_local_connect_1_3_0_yaml {
+    pub mod api;
+    pub mod client;
+}
+
+/// `6-dot-authentiqio.appspot.com__-__6.yaml`
+pub mod doc_6_dot_authentiqio_appspot_com_6_yaml {
+    pub mod api;
+    pub mod client;
+}
+
+/// `amazonaws.com__cur__2017-01-06.yaml`
+pub mod amazonaws_com_cur_2017_01_06_yaml {
+    pub mod api;
+    pub mod client;
+}
+
+/// `amazonaws.com__sagemaker-featurestore-runtime__2020-07-01.yaml`
+pub mod amazonaws_com_sagemaker_featurestore_runtime_2020_07_01_yaml {
+    pub mod api;
+    pub mod client;
+}
+
+/// `amazonaws.com__sso__2019-06-10.yaml`
+pub mod amazonaws_com_sso_2019_06_10_yaml {
+    pub mod api;
+    pub mod client;
+}
+
+/// `authentiq.io__-__1.0.yaml`
+pub mod authentiq_io_1_0_yaml {
+    pub mod api;
+    pub mod client;
+}
+
+/// `beanstream.com__-__1.0.1.yaml`
+pub mod beanstream_com_1_0_1_yaml {
+    pub mod api;
+    pub mod client;
+}
+
+/// `bhagavadgita.io__-__1.0.yaml`
+pub mod bhagavadgita_io_1_0_yaml {
+    pub mod api;
+    pub mod client;
+}
+
+/// `box.com__upload__2.0.yaml`
+pub mod box_com_upload_2_0_yaml {
+    pub mod api;
+    pub mod client;
+}
+
+/// `browshot.com__-__1.17.0.yaml`
+pub mod browshot_com_1_17_0_yaml {
+    pub mod api;
+    pub mod client;
+}
+
+/// `cambase.io__-__1.0.yaml`
+pub mod cambase_io_1_0_yaml {
+    pub mod api;
+    pub mod client;
+}
+
+/// `canada-holidays.ca__-__1.8.0.yaml`
+pub mod canada_holidays_ca_1_8_0_yaml {
+    pub mod api;
+    pub mod client;
+}
+
+/// `citycontext.com__-__1.0.0.yaml`
+pub mod citycontext_com_1_0_0_yaml {
+    pub mod api;
+    pub mod client;
+}
+
+/// `cloud.gov__-__0.1.yaml`
+pub mod cloud_gov_0_1_yaml {
+    pub mod api;
+    pub mod client;
+}
+
+/// `cnab-online.herokuapp.com__-__1.0.0.yaml`
+pub mod cnab_online_herokuapp_com_1_0_0_yaml {
+    pub mod api;
+    pub mod client;
+}
+
+/// `consumerfinance.gov__-__1.0.yaml`
+pub mod consumerfinance_gov_1_0_yaml {
+    pub mod api;
+    pub mod client;
+}
+
+/// `corrently.io__-__2.0.0.yaml`
+pub mod corrently_io_2_0_0_yaml {
+    pub mod api;
+    pub mod client;
+}
+
+/// `data.gov__-__3.0.yaml`
+pub mod data_gov_3_0_yaml {
+    pub mod api;
+    pub mod client;
+}
+
+/// `datumbox.com__-__1.0.yaml`
+pub mod datumbox_com_1_0_yaml {
+    pub mod api;
+    pub mod client;
+}
+
 /// `dropshot__test_openapi.json`
 pub mod dropshot_test_openapi_json {
     pub mod api;
@@ -75,6 +189,156 @@ pub mod dropshot_test_versions_v1_4_0_json {
     pub mod client;
 }
 
+/// `dweet.io__-__2.0.yaml`
+pub mod dweet_io_2_0_yaml {
+    pub mod api;
+    pub mod client;
+}
+
+/// `getsandbox.com__-__v1.yaml`
+pub mod getsandbox_com_v1_yaml {
+    pub mod api;
+    pub mod client;
+}
+
+/// `googleapis.com__gmailpostmastertools__v1.yaml`
+pub mod googleapis_com_gmailpostmastertools_v1_yaml {
+    pub mod api;
+    pub mod client;
+}
+
+/// `googleapis.com__oauth2__v2.yaml`
+pub mod googleapis_com_oauth2_v2_yaml {
+    pub mod api;
+    pub mod client;
+}
+
+/// `googleapis.com__siteVerification__v1.yaml`
+pub mod googleapis_com_site_verification_v1_yaml {
+    pub mod api;
+    pub mod client;
+}
+
+/// `gov.bc.ca__geomark__4.1.2.yaml`
+pub mod gov_bc_ca_geomark_4_1_2_yaml {
+    pub mod api;
+    pub mod client;
+}
+
+/// `hackathonwatch.com__-__0.1.yaml`
+pub mod hackathonwatch_com_0_1_yaml {
+    pub mod api;
+    pub mod client;
+}
+
+/// `healthcare.gov__-__1.0.0.yaml`
+pub mod healthcare_gov_1_0_0_yaml {
+    pub mod api;
+    pub mod client;
+}
+
+/// `highwaysengland.co.uk__-__v1.yaml`
+pub mod highwaysengland_co_uk_v1_yaml {
+    pub mod api;
+    pub mod client;
+}
+
+/// `httpbin.org__-__0.9.2.yaml`
+pub mod httpbin_org_0_9_2_yaml {
+    pub mod api;
+    pub mod client;
+}
+
+/// `hubapi.com__auth__v1.yaml`
+pub mod hubapi_com_auth_v1_yaml {
+    pub mod api;
+    pub mod client;
+}
+
+/// `hubapi.com__communication-preferences__v3.yaml`
+pub mod hubapi_com_communication_preferences_v3_yaml {
+    pub mod api;
+    pub mod client;
+}
+
+/// `hubapi.com__webhooks__v3.yaml`
+pub mod hubapi_com_webhooks_v3_yaml {
+    pub mod api;
+    pub mod client;
+}
+
+/// `icons8.com__-__1.0.0.yaml`
+pub mod icons8_com_1_0_0_yaml {
+    pub mod api;
+    pub mod client;
+}
+
+/// `idtbeyond.com__-__1.1.7.yaml`
+pub mod idtbeyond_com_1_1_7_yaml {
+    pub mod api;
+    pub mod client;
+}
+
+/// `instagram.com__-__1.0.0.yaml`
+pub mod instagram_com_1_0_0_yaml {
+    pub mod api;
+    pub mod client;
+}
+
+/// `keyserv.solutions__-__1.4.5.yaml`
+pub mod keyserv_solutions_1_4_5_yaml {
+    pub mod api;
+    pub mod client;
+}
+
+/// `lambdatest.com__-__1.0.1.yaml`
+pub mod lambdatest_com_1_0_1_yaml {
+    pub mod api;
+    pub mod client;
+}
+
+/// `logoraisr.com__-__v1.yaml`
+pub mod logoraisr_com_v1_yaml {
+    pub mod api;
+    pub mod client;
+}
+
+/// `microsoft.com__-__1.0.0.yaml`
+pub mod microsoft_com_1_0_0_yaml {
+    pub mod api;
+    pub mod client;
+}
+
+/// `microsoft.com__cognitiveservices-Prediction__1.1.yaml`
+pub mod microsoft_com_cognitiveservices_prediction_1_1_yaml {
+    pub mod api;
+    pub mod client;
+}
+
+/// `neowsapp.com__-__1.0.yaml`
+pub mod neowsapp_com_1_0_yaml {
+    pub mod api;
+    pub mod client;
+}
+
+/// `nexmo.com__account__1.0.4.yaml`
+pub mod nexmo_com_account_1_0_4_yaml {
+    pub mod api;
+    pub mod client;
+}
+
+/// `nexmo.com__audit__1.0.4.yaml`
+pub mod nexmo_com_audit_1_0_4_yaml {
+    pub mod api;
+    pub mod client;
+}
+
+/// `nexmo.com__subaccounts__1.0.8.yaml`
+pub mod nexmo_com_subaccounts_1_0_8_yaml {
+    pub mod api;
+    pub mod client;
+}
+
 /// `oai-v3.0__api-with-examples.yaml`
 pub mod oai_v3_0_api_with_examples_yaml {
     pub mod api;
@@ -107,6 +371,48 @@ pub mod oai_v3_0_petstore_yaml {
 
 /// `oai-v3.0__uspto.yaml`
 pub mod oai_v3_0_uspto_yaml {
+    pub mod api;
+    pub mod client;
+}
+
+/// `openapi-generator.tech__-__6.5.0.yaml`
+pub mod openapi_generator_tech_6_5_0_yaml {
+    pub mod api;
+    pub mod client;
+}
+
+/// `openlinksw.com__osdb__1.0.0.yaml`
+pub mod openlinksw_com_osdb_1_0_0_yaml {
+    pub mod api;
+    pub mod client;
+}
+
+/// `openuv.io__-__v1.yaml`
+pub mod openuv_io_v1_yaml {
+    pub mod api;
+    pub mod client;
+}
+
+/// `ote-godaddy.com__shoppers__1.0.0.yaml`
+pub mod ote_godaddy_com_shoppers_1_0_0_yaml {
+    pub mod api;
+    pub mod client;
+}
+
+/// `peoplefinderspro.com__-__1.0.0.yaml`
+pub mod peoplefinderspro_com_1_0_0_yaml {
+    pub mod api;
+    pub mod client;
+}
+
+/// `personio.de__personnel__1.0.yaml`
+pub mod personio_de_personnel_1_0_yaml {
+    pub mod api;
+    pub mod client;
+}
+
+/// `pocketsmith.com__-__2.0.yaml`
+pub mod pocketsmith_com_2_0_yaml {
     pub mod api;
     pub mod client;
 }
@@ -159,8 +465,62 @@ pub mod progenitor_propolis_server_json {
     pub mod client;
 }
 
+/// `quotes.rest__-__3.1.yaml`
+pub mod quotes_rest_3_1_yaml {
+    pub mod api;
+    pub mod client;
+}
+
+/// `readme.io__-__2.0.0.yaml`
+pub mod readme_io_2_0_0_yaml {
+    pub mod api;
+    pub mod client;
+}
+
 /// `realworld-conduit__openapi.yml`
 pub mod realworld_conduit_openapi_yml {
+    pub mod api;
+    pub mod client;
+}
+
+/// `redhat.com__catalog_inventory__1.0.0.yaml`
+pub mod redhat_com_catalog_inventory_1_0_0_yaml {
+    pub mod api;
+    pub mod client;
+}
+
+/// `reverb.com__-__3.0.yaml`
+pub mod reverb_com_3_0_yaml {
+    pub mod api;
+    pub mod client;
+}
+
+/// `rumble.run__-__2.0.3.yaml`
+pub mod rumble_run_2_0_3_yaml {
+    pub mod api;
+    pub mod client;
+}
+
+/// `smart-me.com__-__v1.yaml`
+pub mod smart_me_com_v1_yaml {
+    pub mod api;
+    pub mod client;
+}
+
+/// `spinitron.com__-__1.0.0.yaml`
+pub mod spinitron_com_1_0_0_yaml {
+    pub mod api;
+    pub mod client;
+}
+
+/// `spotify.com__-__2021.8.15.yaml`
+pub mod spotify_com_2021_8_15_yaml {
+    pub mod api;
+    pub mod client;
+}
+
+/// `storecove.com__-__2.0.1.yaml`
+pub mod storecove_com_2_0_1_yaml {
     pub mod api;
     pub mod client;
 }
@@ -171,14 +531,208 @@ pub mod swagger_petstore_v3_openapi_yaml {
     pub mod client;
 }
 
+/// `thebluealliance.com__-__3.8.0.yaml`
+pub mod thebluealliance_com_3_8_0_yaml {
+    pub mod api;
+    pub mod client;
+}
+
+/// `traccar.org__-__4.14.yaml`
+pub mod traccar_org_4_14_yaml {
+    pub mod api;
+    pub mod client;
+}
+
 /// `twilio__twilio_verify_v2.json`
 pub mod twilio_twilio_verify_v2_json {
     pub mod api;
     pub mod client;
 }
 
+/// `twitter.com__current__2.21.yaml`
+pub mod twitter_com_current_2_21_yaml {
+    pub mod api;
+    pub mod client;
+}
+
+/// `vmware.local__vrni__1.0.0.yaml`
+pub mod vmware_local_vrni_1_0_0_yaml {
+    pub mod api;
+    pub mod client;
+}
+
+/// `wikipathways.org__-__1.0.yaml`
+pub mod wikipathways_org_1_0_yaml {
+    pub mod api;
+    pub mod client;
+}
+
+/// `xero.com__xero-payroll-au__2.9.4.yaml`
+pub mod xero_com_xero_payroll_au_2_9_4_yaml {
+    pub mod api;
+    pub mod client;
+}
+
+/// `youneedabudget.com__-__1.0.0.yaml`
+pub mod youneedabudget_com_1_0_0_yaml {
+    pub mod api;
+    pub mod client;
+}
+
 /// Every document that generates, as the agreement test reads it.
 pub static DOCUMENTS: &[crate::Document] = &[
+    crate::Document {
+        spec_path: "tests/fixtures/corpus/1password.local__connect__1.3.0.yaml",
+        version: doc_1password_local_connect_1_3_0_yaml::api::API_VERSION,
+        base_path: doc_1password_local_connect_1_3_0_yaml::api::BASE_PATH,
+        operations: doc_1password_local_connect_1_3_0_yaml::api::OPERATIONS,
+        description: doc_1password_local_connect_1_3_0_yaml::api::stub_api_description,
+        left_out: &[],
+    },
+    crate::Document {
+        spec_path: "tests/fixtures/corpus/6-dot-authentiqio.appspot.com__-__6.yaml",
+        version: doc_6_dot_authentiqio_appspot_com_6_yaml::api::API_VERSION,
+        base_path: doc_6_dot_authentiqio_appspot_com_6_yaml::api::BASE_PATH,
+        operations: doc_6_dot_authentiqio_appspot_com_6_yaml::api::OPERATIONS,
+        description: doc_6_dot_authentiqio_appspot_com_6_yaml::api::stub_api_description,
+        left_out: &[("POST", "/key"), ("PUT", "/key/{PK}"), ("POST", "/key/{PK}"), ("POST", "/login"), ("POST", "/scope"), ],
+    },
+    crate::Document {
+        spec_path: "tests/fixtures/corpus/amazonaws.com__cur__2017-01-06.yaml",
+        version: amazonaws_com_cur_2017_01_06_yaml::api::API_VERSION,
+        base_path: amazonaws_com_cur_2017_01_06_yaml::api::BASE_PATH,
+        operations: amazonaws_com_cur_2017_01_06_yaml::api::OPERATIONS,
+        description: amazonaws_com_cur_2017_01_06_yaml::api::stub_api_description,
+        left_out: &[],
+    },
+    crate::Document {
+        spec_path: "tests/fixtures/corpus/amazonaws.com__sagemaker-featurestore-runtime__2020-07-01.yaml",
+        version: amazonaws_com_sagemaker_featurestore_runtime_2020_07_01_yaml::api::API_VERSION,
+        base_path: amazonaws_com_sagemaker_featurestore_runtime_2020_07_01_yaml::api::BASE_PATH,
+        operations: amazonaws_com_sagemaker_featurestore_runtime_2020_07_01_yaml::api::OPERATIONS,
+        description: amazonaws_com_sagemaker_featurestore_runtime_2020_07_01_yaml::api::stub_api_description,
+        left_out: &[],
+    },
+    crate::Document {
+        spec_path: "tests/fixtures/corpus/amazonaws.com__sso__2019-06-10.yaml",
+        version: amazonaws_com_sso_2019_06_10_yaml::api::API_VERSION,
+        base_path: amazonaws_com_sso_2019_06_10_yaml::api::BASE_PATH,
+        operations: amazonaws_com_sso_2019_06_10_yaml::api::OPERATIONS,
+        description: amazonaws_com_sso_2019_06_10_yaml::api::stub_api_description,
+        left_out: &[("GET", "/assignment/accounts#x-amz-sso_bearer_token"), ("GET", "/assignment/roles#x-amz-sso_bearer_token&account_id"), ],
+    },
+    crate::Document {
+        spec_path: "tests/fixtures/corpus/authentiq.io__-__1.0.yaml",
+        version: authentiq_io_1_0_yaml::api::API_VERSION,
+        base_path: authentiq_io_1_0_yaml::api::BASE_PATH,
+        operations: authentiq_io_1_0_yaml::api::OPERATIONS,
+        description: authentiq_io_1_0_yaml::api::stub_api_description,
+        left_out: &[],
+    },
+    crate::Document {
+        spec_path: "tests/fixtures/corpus/beanstream.com__-__1.0.1.yaml",
+        version: beanstream_com_1_0_1_yaml::api::API_VERSION,
+        base_path: beanstream_com_1_0_1_yaml::api::BASE_PATH,
+        operations: beanstream_com_1_0_1_yaml::api::OPERATIONS,
+        description: beanstream_com_1_0_1_yaml::api::stub_api_description,
+        left_out: &[],
+    },
+    crate::Document {
+        spec_path: "tests/fixtures/corpus/bhagavadgita.io__-__1.0.yaml",
+        version: bhagavadgita_io_1_0_yaml::api::API_VERSION,
+        base_path: bhagavadgita_io_1_0_yaml::api::BASE_PATH,
+        operations: bhagavadgita_io_1_0_yaml::api::OPERATIONS,
+        description: bhagavadgita_io_1_0_yaml::api::stub_api_description,
+        left_out: &[("GET", "/api/v1/chapters/{chapter_number}/verses/{verse_number}"), ],
+    },
+    crate::Document {
+        spec_path: "tests/fixtures/corpus/box.com__upload__2.0.yaml",
+        version: box_com_upload_2_0_yaml::api::API_VERSION,
+        base_path: box_com_upload_2_0_yaml::api::BASE_PATH,
+        operations: box_com_upload_2_0_yaml::api::OPERATIONS,
+        description: box_com_upload_2_0_yaml::api::stub_api_description,
+        left_out: &[],
+    },
+    crate::Document {
+        spec_path: "tests/fixtures/corpus/browshot.com__-__1.17.0.yaml",
+        version: browshot_com_1_17_0_yaml::api::API_VERSION,
+        base_path: browshot_com_1_17_0_yaml::api::BASE_PATH,
+        operations: browshot_com_1_17_0_yaml::api::OPERATIONS,
+        description: browshot_com_1_17_0_yaml::api::stub_api_description,
+        left_out: &[],
+    },
+    crate::Document {
+        spec_path: "tests/fixtures/corpus/cambase.io__-__1.0.yaml",
+        version: cambase_io_1_0_yaml::api::API_VERSION,
+        base_path: cambase_io_1_0_yaml::api::BASE_PATH,
+        operations: cambase_io_1_0_yaml::api::OPERATIONS,
+        description: cambase_io_1_0_yaml::api::stub_api_description,
+        left_out: &[],
+    },
+    crate::Document {
+        spec_path: "tests/fixtures/corpus/canada-holidays.ca__-__1.8.0.yaml",
+        version: canada_holidays_ca_1_8_0_yaml::api::API_VERSION,
+        base_path: canada_holidays_ca_1_8_0_yaml::api::BASE_PATH,
+        operations: canada_holidays_ca_1_8_0_yaml::api::OPERATIONS,
+        description: canada_holidays_ca_1_8_0_yaml::api::stub_api_description,
+        left_out: &[],
+    },
+    crate::Document {
+        spec_path: "tests/fixtures/corpus/citycontext.com__-__1.0.0.yaml",
+        version: citycontext_com_1_0_0_yaml::api::API_VERSION,
+        base_path: citycontext_com_1_0_0_yaml::api::BASE_PATH,
+        operations: citycontext_com_1_0_0_yaml::api::OPERATIONS,
+        description: citycontext_com_1_0_0_yaml::api::stub_api_description,
+        left_out: &[("GET", "/@{lat},{lon}"), ],
+    },
+    crate::Document {
+        spec_path: "tests/fixtures/corpus/cloud.gov__-__0.1.yaml",
+        version: cloud_gov_0_1_yaml::api::API_VERSION,
+        base_path: cloud_gov_0_1_yaml::api::BASE_PATH,
+        operations: cloud_gov_0_1_yaml::api::OPERATIONS,
+        description: cloud_gov_0_1_yaml::api::stub_api_description,
+        left_out: &[],
+    },
+    crate::Document {
+        spec_path: "tests/fixtures/corpus/cnab-online.herokuapp.com__-__1.0.0.yaml",
+        version: cnab_online_herokuapp_com_1_0_0_yaml::api::API_VERSION,
+        base_path: cnab_online_herokuapp_com_1_0_0_yaml::api::BASE_PATH,
+        operations: cnab_online_herokuapp_com_1_0_0_yaml::api::OPERATIONS,
+        description: cnab_online_herokuapp_com_1_0_0_yaml::api::stub_api_description,
+        left_out: &[],
+    },
+    crate::Document {
+        spec_path: "tests/fixtures/corpus/consumerfinance.gov__-__1.0.yaml",
+        version: consumerfinance_gov_1_0_yaml::api::API_VERSION,
+        base_path: consumerfinance_gov_1_0_yaml::api::BASE_PATH,
+        operations: consumerfinance_gov_1_0_yaml::api::OPERATIONS,
+        description: consumerfinance_gov_1_0_yaml::api::stub_api_description,
+        left_out: &[],
+    },
+    crate::Document {
+        spec_path: "tests/fixtures/corpus/corrently.io__-__2.0.0.yaml",
+        version: corrently_io_2_0_0_yaml::api::API_VERSION,
+        base_path: corrently_io_2_0_0_yaml::api::BASE_PATH,
+        operations: corrently_io_2_0_0_yaml::api::OPERATIONS,
+        description: corrently_io_2_0_0_yaml::api::stub_api_description,
+        left_out: &[],
+    },
+    crate::Document {
+        spec_path: "tests/fixtures/corpus/data.gov__-__3.0.yaml",
+        version: data_gov_3_0_yaml::api::API_VERSION,
+        base_path: data_gov_3_0_yaml::api::BASE_PATH,
+        operations: data_gov_3_0_yaml::api::OPERATIONS,
+        description: data_gov_3_0_yaml::api::stub_api_description,
+        left_out: &[],
+    },
+    crate::Document {
+        spec_path: "tests/fixtures/corpus/datumbox.com__-__1.0.yaml",
+        version: datumbox_com_1_0_yaml::api::API_VERSION,
+        base_path: datumbox_com_1_0_yaml::api::BASE_PATH,
+        operations: datumbox_com_1_0_yaml::api::OPERATIONS,
+        description: datumbox_com_1_0_yaml::api::stub_api_description,
+        left_out: &[],
+    },
     crate::Document {
         spec_path: "tests/fixtures/corpus/dropshot__test_openapi.json",
         version: dropshot_test_openapi_json::api::API_VERSION,
@@ -276,6 +830,206 @@ pub static DOCUMENTS: &[crate::Document] = &[
         left_out: &[],
     },
     crate::Document {
+        spec_path: "tests/fixtures/corpus/dweet.io__-__2.0.yaml",
+        version: dweet_io_2_0_yaml::api::API_VERSION,
+        base_path: dweet_io_2_0_yaml::api::BASE_PATH,
+        operations: dweet_io_2_0_yaml::api::OPERATIONS,
+        description: dweet_io_2_0_yaml::api::stub_api_description,
+        left_out: &[],
+    },
+    crate::Document {
+        spec_path: "tests/fixtures/corpus/getsandbox.com__-__v1.yaml",
+        version: getsandbox_com_v1_yaml::api::API_VERSION,
+        base_path: getsandbox_com_v1_yaml::api::BASE_PATH,
+        operations: getsandbox_com_v1_yaml::api::OPERATIONS,
+        description: getsandbox_com_v1_yaml::api::stub_api_description,
+        left_out: &[],
+    },
+    crate::Document {
+        spec_path: "tests/fixtures/corpus/googleapis.com__gmailpostmastertools__v1.yaml",
+        version: googleapis_com_gmailpostmastertools_v1_yaml::api::API_VERSION,
+        base_path: googleapis_com_gmailpostmastertools_v1_yaml::api::BASE_PATH,
+        operations: googleapis_com_gmailpostmastertools_v1_yaml::api::OPERATIONS,
+        description: googleapis_com_gmailpostmastertools_v1_yaml::api::stub_api_description,
+        left_out: &[],
+    },
+    crate::Document {
+        spec_path: "tests/fixtures/corpus/googleapis.com__oauth2__v2.yaml",
+        version: googleapis_com_oauth2_v2_yaml::api::API_VERSION,
+        base_path: googleapis_com_oauth2_v2_yaml::api::BASE_PATH,
+        operations: googleapis_com_oauth2_v2_yaml::api::OPERATIONS,
+        description: googleapis_com_oauth2_v2_yaml::api::stub_api_description,
+        left_out: &[],
+    },
+    crate::Document {
+        spec_path: "tests/fixtures/corpus/googleapis.com__siteVerification__v1.yaml",
+        version: googleapis_com_site_verification_v1_yaml::api::API_VERSION,
+        base_path: googleapis_com_site_verification_v1_yaml::api::BASE_PATH,
+        operations: googleapis_com_site_verification_v1_yaml::api::OPERATIONS,
+        description: googleapis_com_site_verification_v1_yaml::api::stub_api_description,
+        left_out: &[],
+    },
+    crate::Document {
+        spec_path: "tests/fixtures/corpus/gov.bc.ca__geomark__4.1.2.yaml",
+        version: gov_bc_ca_geomark_4_1_2_yaml::api::API_VERSION,
+        base_path: gov_bc_ca_geomark_4_1_2_yaml::api::BASE_PATH,
+        operations: gov_bc_ca_geomark_4_1_2_yaml::api::OPERATIONS,
+        description: gov_bc_ca_geomark_4_1_2_yaml::api::stub_api_description,
+        left_out: &[("GET", "/geomarks/{geomarkId}.{fileFormatExtension}"), ],
+    },
+    crate::Document {
+        spec_path: "tests/fixtures/corpus/hackathonwatch.com__-__0.1.yaml",
+        version: hackathonwatch_com_0_1_yaml::api::API_VERSION,
+        base_path: hackathonwatch_com_0_1_yaml::api::BASE_PATH,
+        operations: hackathonwatch_com_0_1_yaml::api::OPERATIONS,
+        description: hackathonwatch_com_0_1_yaml::api::stub_api_description,
+        left_out: &[],
+    },
+    crate::Document {
+        spec_path: "tests/fixtures/corpus/healthcare.gov__-__1.0.0.yaml",
+        version: healthcare_gov_1_0_0_yaml::api::API_VERSION,
+        base_path: healthcare_gov_1_0_0_yaml::api::BASE_PATH,
+        operations: healthcare_gov_1_0_0_yaml::api::OPERATIONS,
+        description: healthcare_gov_1_0_0_yaml::api::stub_api_description,
+        left_out: &[("GET", "/blog/{pageName}{mediaTypeExtension}"), ("GET", "/es/blog/{pageName}{mediaTypeExtension}"), ("GET", "/es/glossary/{pageName}{mediaTypeExtension}"), ("GET", "/es/question/{pageName}{mediaTypeExtension}"), ("GET", "/es/{pageName}{mediaTypeExtension}"), ("GET", "/es/{stateName}{mediaTypeExtension}"), ("GET", "/glossary/{pageName}{mediaTypeExtension}"), ("GET", "/question/{pageName}{mediaTypeExtension}"), ("GET", "/{pageName}{mediaTypeExtension}"), ("GET", "/{stateName}{mediaTypeExtension}"), ],
+    },
+    crate::Document {
+        spec_path: "tests/fixtures/corpus/highwaysengland.co.uk__-__v1.yaml",
+        version: highwaysengland_co_uk_v1_yaml::api::API_VERSION,
+        base_path: highwaysengland_co_uk_v1_yaml::api::BASE_PATH,
+        operations: highwaysengland_co_uk_v1_yaml::api::OPERATIONS,
+        description: highwaysengland_co_uk_v1_yaml::api::stub_api_description,
+        left_out: &[],
+    },
+    crate::Document {
+        spec_path: "tests/fixtures/corpus/httpbin.org__-__0.9.2.yaml",
+        version: httpbin_org_0_9_2_yaml::api::API_VERSION,
+        base_path: httpbin_org_0_9_2_yaml::api::BASE_PATH,
+        operations: httpbin_org_0_9_2_yaml::api::OPERATIONS,
+        description: httpbin_org_0_9_2_yaml::api::stub_api_description,
+        left_out: &[],
+    },
+    crate::Document {
+        spec_path: "tests/fixtures/corpus/hubapi.com__auth__v1.yaml",
+        version: hubapi_com_auth_v1_yaml::api::API_VERSION,
+        base_path: hubapi_com_auth_v1_yaml::api::BASE_PATH,
+        operations: hubapi_com_auth_v1_yaml::api::OPERATIONS,
+        description: hubapi_com_auth_v1_yaml::api::stub_api_description,
+        left_out: &[("POST", "/oauth/v1/token"), ],
+    },
+    crate::Document {
+        spec_path: "tests/fixtures/corpus/hubapi.com__communication-preferences__v3.yaml",
+        version: hubapi_com_communication_preferences_v3_yaml::api::API_VERSION,
+        base_path: hubapi_com_communication_preferences_v3_yaml::api::BASE_PATH,
+        operations: hubapi_com_communication_preferences_v3_yaml::api::OPERATIONS,
+        description: hubapi_com_communication_preferences_v3_yaml::api::stub_api_description,
+        left_out: &[],
+    },
+    crate::Document {
+        spec_path: "tests/fixtures/corpus/hubapi.com__webhooks__v3.yaml",
+        version: hubapi_com_webhooks_v3_yaml::api::API_VERSION,
+        base_path: hubapi_com_webhooks_v3_yaml::api::BASE_PATH,
+        operations: hubapi_com_webhooks_v3_yaml::api::OPERATIONS,
+        description: hubapi_com_webhooks_v3_yaml::api::stub_api_description,
+        left_out: &[],
+    },
+    crate::Document {
+        spec_path: "tests/fixtures/corpus/icons8.com__-__1.0.0.yaml",
+        version: icons8_com_1_0_0_yaml::api::API_VERSION,
+        base_path: icons8_com_1_0_0_yaml::api::BASE_PATH,
+        operations: icons8_com_1_0_0_yaml::api::OPERATIONS,
+        description: icons8_com_1_0_0_yaml::api::stub_api_description,
+        left_out: &[],
+    },
+    crate::Document {
+        spec_path: "tests/fixtures/corpus/idtbeyond.com__-__1.1.7.yaml",
+        version: idtbeyond_com_1_1_7_yaml::api::API_VERSION,
+        base_path: idtbeyond_com_1_1_7_yaml::api::BASE_PATH,
+        operations: idtbeyond_com_1_1_7_yaml::api::OPERATIONS,
+        description: idtbeyond_com_1_1_7_yaml::api::stub_api_description,
+        left_out: &[],
+    },
+    crate::Document {
+        spec_path: "tests/fixtures/corpus/instagram.com__-__1.0.0.yaml",
+        version: instagram_com_1_0_0_yaml::api::API_VERSION,
+        base_path: instagram_com_1_0_0_yaml::api::BASE_PATH,
+        operations: instagram_com_1_0_0_yaml::api::OPERATIONS,
+        description: instagram_com_1_0_0_yaml::api::stub_api_description,
+        left_out: &[],
+    },
+    crate::Document {
+        spec_path: "tests/fixtures/corpus/keyserv.solutions__-__1.4.5.yaml",
+        version: keyserv_solutions_1_4_5_yaml::api::API_VERSION,
+        base_path: keyserv_solutions_1_4_5_yaml::api::BASE_PATH,
+        operations: keyserv_solutions_1_4_5_yaml::api::OPERATIONS,
+        description: keyserv_solutions_1_4_5_yaml::api::stub_api_description,
+        left_out: &[],
+    },
+    crate::Document {
+        spec_path: "tests/fixtures/corpus/lambdatest.com__-__1.0.1.yaml",
+        version: lambdatest_com_1_0_1_yaml::api::API_VERSION,
+        base_path: lambdatest_com_1_0_1_yaml::api::BASE_PATH,
+        operations: lambdatest_com_1_0_1_yaml::api::OPERATIONS,
+        description: lambdatest_com_1_0_1_yaml::api::stub_api_description,
+        left_out: &[],
+    },
+    crate::Document {
+        spec_path: "tests/fixtures/corpus/logoraisr.com__-__v1.yaml",
+        version: logoraisr_com_v1_yaml::api::API_VERSION,
+        base_path: logoraisr_com_v1_yaml::api::BASE_PATH,
+        operations: logoraisr_com_v1_yaml::api::OPERATIONS,
+        description: logoraisr_com_v1_yaml::api::stub_api_description,
+        left_out: &[],
+    },
+    crate::Document {
+        spec_path: "tests/fixtures/corpus/microsoft.com__-__1.0.0.yaml",
+        version: microsoft_com_1_0_0_yaml::api::API_VERSION,
+        base_path: microsoft_com_1_0_0_yaml::api::BASE_PATH,
+        operations: microsoft_com_1_0_0_yaml::api::OPERATIONS,
+        description: microsoft_com_1_0_0_yaml::api::stub_api_description,
+        left_out: &[],
+    },
+    crate::Document {
+        spec_path: "tests/fixtures/corpus/microsoft.com__cognitiveservices-Prediction__1.1.yaml",
+        version: microsoft_com_cognitiveservices_prediction_1_1_yaml::api::API_VERSION,
+        base_path: microsoft_com_cognitiveservices_prediction_1_1_yaml::api::BASE_PATH,
+        operations: microsoft_com_cognitiveservices_prediction_1_1_yaml::api::OPERATIONS,
+        description: microsoft_com_cognitiveservices_prediction_1_1_yaml::api::stub_api_description,
+        left_out: &[],
+    },
+    crate::Document {
+        spec_path: "tests/fixtures/corpus/neowsapp.com__-__1.0.yaml",
+        version: neowsapp_com_1_0_yaml::api::API_VERSION,
+        base_path: neowsapp_com_1_0_yaml::api::BASE_PATH,
+        operations: neowsapp_com_1_0_yaml::api::OPERATIONS,
+        description: neowsapp_com_1_0_yaml::api::stub_api_description,
+        left_out: &[],
+    },
+    crate::Document {
+        spec_path: "tests/fixtures/corpus/nexmo.com__account__1.0.4.yaml",
+        version: nexmo_com_account_1_0_4_yaml::api::API_VERSION,
+        base_path: nexmo_com_account_1_0_4_yaml::api::BASE_PATH,
+        operations: nexmo_com_account_1_0_4_yaml::api::OPERATIONS,
+        description: nexmo_com_account_1_0_4_yaml::api::stub_api_description,
+        left_out: &[],
+    },
+    crate::Document {
+        spec_path: "tests/fixtures/corpus/nexmo.com__audit__1.0.4.yaml",
+        version: nexmo_com_audit_1_0_4_yaml::api::API_VERSION,
+        base_path: nexmo_com_audit_1_0_4_yaml::api::BASE_PATH,
+        operations: nexmo_com_audit_1_0_4_yaml::api::OPERATIONS,
+        description: nexmo_com_audit_1_0_4_yaml::api::stub_api_description,
+        left_out: &[],
+    },
+    crate::Document {
+        spec_path: "tests/fixtures/corpus/nexmo.com__subaccounts__1.0.8.yaml",
+        version: nexmo_com_subaccounts_1_0_8_yaml::api::API_VERSION,
+        base_path: nexmo_com_subaccounts_1_0_8_yaml::api::BASE_PATH,
+        operations: nexmo_com_subaccounts_1_0_8_yaml::api::OPERATIONS,
+        description: nexmo_com_subaccounts_1_0_8_yaml::api::stub_api_description,
+        left_out: &[],
+    },
+    crate::Document {
         spec_path: "tests/fixtures/corpus/oai-v3.0__api-with-examples.yaml",
         version: oai_v3_0_api_with_examples_yaml::api::API_VERSION,
         base_path: oai_v3_0_api_with_examples_yaml::api::BASE_PATH,
@@ -321,6 +1075,62 @@ pub static DOCUMENTS: &[crate::Document] = &[
         base_path: oai_v3_0_uspto_yaml::api::BASE_PATH,
         operations: oai_v3_0_uspto_yaml::api::OPERATIONS,
         description: oai_v3_0_uspto_yaml::api::stub_api_description,
+        left_out: &[],
+    },
+    crate::Document {
+        spec_path: "tests/fixtures/corpus/openapi-generator.tech__-__6.5.0.yaml",
+        version: openapi_generator_tech_6_5_0_yaml::api::API_VERSION,
+        base_path: openapi_generator_tech_6_5_0_yaml::api::BASE_PATH,
+        operations: openapi_generator_tech_6_5_0_yaml::api::OPERATIONS,
+        description: openapi_generator_tech_6_5_0_yaml::api::stub_api_description,
+        left_out: &[],
+    },
+    crate::Document {
+        spec_path: "tests/fixtures/corpus/openlinksw.com__osdb__1.0.0.yaml",
+        version: openlinksw_com_osdb_1_0_0_yaml::api::API_VERSION,
+        base_path: openlinksw_com_osdb_1_0_0_yaml::api::BASE_PATH,
+        operations: openlinksw_com_osdb_1_0_0_yaml::api::OPERATIONS,
+        description: openlinksw_com_osdb_1_0_0_yaml::api::stub_api_description,
+        left_out: &[("POST", "/api/v1/actions/{serviceId}/{actionId}/exec"), ],
+    },
+    crate::Document {
+        spec_path: "tests/fixtures/corpus/openuv.io__-__v1.yaml",
+        version: openuv_io_v1_yaml::api::API_VERSION,
+        base_path: openuv_io_v1_yaml::api::BASE_PATH,
+        operations: openuv_io_v1_yaml::api::OPERATIONS,
+        description: openuv_io_v1_yaml::api::stub_api_description,
+        left_out: &[],
+    },
+    crate::Document {
+        spec_path: "tests/fixtures/corpus/ote-godaddy.com__shoppers__1.0.0.yaml",
+        version: ote_godaddy_com_shoppers_1_0_0_yaml::api::API_VERSION,
+        base_path: ote_godaddy_com_shoppers_1_0_0_yaml::api::BASE_PATH,
+        operations: ote_godaddy_com_shoppers_1_0_0_yaml::api::OPERATIONS,
+        description: ote_godaddy_com_shoppers_1_0_0_yaml::api::stub_api_description,
+        left_out: &[],
+    },
+    crate::Document {
+        spec_path: "tests/fixtures/corpus/peoplefinderspro.com__-__1.0.0.yaml",
+        version: peoplefinderspro_com_1_0_0_yaml::api::API_VERSION,
+        base_path: peoplefinderspro_com_1_0_0_yaml::api::BASE_PATH,
+        operations: peoplefinderspro_com_1_0_0_yaml::api::OPERATIONS,
+        description: peoplefinderspro_com_1_0_0_yaml::api::stub_api_description,
+        left_out: &[],
+    },
+    crate::Document {
+        spec_path: "tests/fixtures/corpus/personio.de__personnel__1.0.yaml",
+        version: personio_de_personnel_1_0_yaml::api::API_VERSION,
+        base_path: personio_de_personnel_1_0_yaml::api::BASE_PATH,
+        operations: personio_de_personnel_1_0_yaml::api::OPERATIONS,
+        description: personio_de_personnel_1_0_yaml::api::stub_api_description,
+        left_out: &[],
+    },
+    crate::Document {
+        spec_path: "tests/fixtures/corpus/pocketsmith.com__-__2.0.yaml",
+        version: pocketsmith_com_2_0_yaml::api::API_VERSION,
+        base_path: pocketsmith_com_2_0_yaml::api::BASE_PATH,
+        operations: pocketsmith_com_2_0_yaml::api::OPERATIONS,
+        description: pocketsmith_com_2_0_yaml::api::stub_api_description,
         left_out: &[],
     },
     crate::Document {
@@ -388,11 +1198,83 @@ pub static DOCUMENTS: &[crate::Document] = &[
         left_out: &[],
     },
     crate::Document {
+        spec_path: "tests/fixtures/corpus/quotes.rest__-__3.1.yaml",
+        version: quotes_rest_3_1_yaml::api::API_VERSION,
+        base_path: quotes_rest_3_1_yaml::api::BASE_PATH,
+        operations: quotes_rest_3_1_yaml::api::OPERATIONS,
+        description: quotes_rest_3_1_yaml::api::stub_api_description,
+        left_out: &[],
+    },
+    crate::Document {
+        spec_path: "tests/fixtures/corpus/readme.io__-__2.0.0.yaml",
+        version: readme_io_2_0_0_yaml::api::API_VERSION,
+        base_path: readme_io_2_0_0_yaml::api::BASE_PATH,
+        operations: readme_io_2_0_0_yaml::api::OPERATIONS,
+        description: readme_io_2_0_0_yaml::api::stub_api_description,
+        left_out: &[],
+    },
+    crate::Document {
         spec_path: "tests/fixtures/corpus/realworld-conduit__openapi.yml",
         version: realworld_conduit_openapi_yml::api::API_VERSION,
         base_path: realworld_conduit_openapi_yml::api::BASE_PATH,
         operations: realworld_conduit_openapi_yml::api::OPERATIONS,
         description: realworld_conduit_openapi_yml::api::stub_api_description,
+        left_out: &[],
+    },
+    crate::Document {
+        spec_path: "tests/fixtures/corpus/redhat.com__catalog_inventory__1.0.0.yaml",
+        version: redhat_com_catalog_inventory_1_0_0_yaml::api::API_VERSION,
+        base_path: redhat_com_catalog_inventory_1_0_0_yaml::api::BASE_PATH,
+        operations: redhat_com_catalog_inventory_1_0_0_yaml::api::OPERATIONS,
+        description: redhat_com_catalog_inventory_1_0_0_yaml::api::stub_api_description,
+        left_out: &[("GET", "/service_credential_types"), ("GET", "/service_credentials"), ("GET", "/service_instances"), ("GET", "/service_inventories"), ("GET", "/service_inventories/{id}/tags"), ("GET", "/service_offering_nodes"), ("GET", "/service_offerings"), ("GET", "/service_offerings/{id}/service_instances"), ("GET", "/service_offerings/{id}/service_offering_nodes"), ("GET", "/service_offerings/{id}/service_plans"), ("GET", "/service_plans"), ("GET", "/sources"), ("GET", "/sources/{id}/service_instances"), ("GET", "/sources/{id}/service_inventories"), ("GET", "/sources/{id}/service_offering_nodes"), ("GET", "/sources/{id}/service_offerings"), ("GET", "/sources/{id}/service_plans"), ("GET", "/sources/{id}/tasks"), ("GET", "/tags"), ("GET", "/tasks"), ],
+    },
+    crate::Document {
+        spec_path: "tests/fixtures/corpus/reverb.com__-__3.0.yaml",
+        version: reverb_com_3_0_yaml::api::API_VERSION,
+        base_path: reverb_com_3_0_yaml::api::BASE_PATH,
+        operations: reverb_com_3_0_yaml::api::OPERATIONS,
+        description: reverb_com_3_0_yaml::api::stub_api_description,
+        left_out: &[],
+    },
+    crate::Document {
+        spec_path: "tests/fixtures/corpus/rumble.run__-__2.0.3.yaml",
+        version: rumble_run_2_0_3_yaml::api::API_VERSION,
+        base_path: rumble_run_2_0_3_yaml::api::BASE_PATH,
+        operations: rumble_run_2_0_3_yaml::api::OPERATIONS,
+        description: rumble_run_2_0_3_yaml::api::stub_api_description,
+        left_out: &[("PUT", "/org/sites/{site_id}/scan"), ],
+    },
+    crate::Document {
+        spec_path: "tests/fixtures/corpus/smart-me.com__-__v1.yaml",
+        version: smart_me_com_v1_yaml::api::API_VERSION,
+        base_path: smart_me_com_v1_yaml::api::BASE_PATH,
+        operations: smart_me_com_v1_yaml::api::OPERATIONS,
+        description: smart_me_com_v1_yaml::api::stub_api_description,
+        left_out: &[],
+    },
+    crate::Document {
+        spec_path: "tests/fixtures/corpus/spinitron.com__-__1.0.0.yaml",
+        version: spinitron_com_1_0_0_yaml::api::API_VERSION,
+        base_path: spinitron_com_1_0_0_yaml::api::BASE_PATH,
+        operations: spinitron_com_1_0_0_yaml::api::OPERATIONS,
+        description: spinitron_com_1_0_0_yaml::api::stub_api_description,
+        left_out: &[],
+    },
+    crate::Document {
+        spec_path: "tests/fixtures/corpus/spotify.com__-__2021.8.15.yaml",
+        version: spotify_com_2021_8_15_yaml::api::API_VERSION,
+        base_path: spotify_com_2021_8_15_yaml::api::BASE_PATH,
+        operations: spotify_com_2021_8_15_yaml::api::OPERATIONS,
+        description: spotify_com_2021_8_15_yaml::api::stub_api_description,
+        left_out: &[("PUT", "/playlists/{playlist_id}/images"), ],
+    },
+    crate::Document {
+        spec_path: "tests/fixtures/corpus/storecove.com__-__2.0.1.yaml",
+        version: storecove_com_2_0_1_yaml::api::API_VERSION,
+        base_path: storecove_com_2_0_1_yaml::api::BASE_PATH,
+        operations: storecove_com_2_0_1_yaml::api::OPERATIONS,
+        description: storecove_com_2_0_1_yaml::api::stub_api_description,
         left_out: &[],
     },
     crate::Document {
@@ -404,11 +1286,67 @@ pub static DOCUMENTS: &[crate::Document] = &[
         left_out: &[],
     },
     crate::Document {
+        spec_path: "tests/fixtures/corpus/thebluealliance.com__-__3.8.0.yaml",
+        version: thebluealliance_com_3_8_0_yaml::api::API_VERSION,
+        base_path: thebluealliance_com_3_8_0_yaml::api::BASE_PATH,
+        operations: thebluealliance_com_3_8_0_yaml::api::OPERATIONS,
+        description: thebluealliance_com_3_8_0_yaml::api::stub_api_description,
+        left_out: &[],
+    },
+    crate::Document {
+        spec_path: "tests/fixtures/corpus/traccar.org__-__4.14.yaml",
+        version: traccar_org_4_14_yaml::api::API_VERSION,
+        base_path: traccar_org_4_14_yaml::api::BASE_PATH,
+        operations: traccar_org_4_14_yaml::api::OPERATIONS,
+        description: traccar_org_4_14_yaml::api::stub_api_description,
+        left_out: &[("POST", "/session"), ],
+    },
+    crate::Document {
         spec_path: "tests/fixtures/corpus/twilio__twilio_verify_v2.json",
         version: twilio_twilio_verify_v2_json::api::API_VERSION,
         base_path: twilio_twilio_verify_v2_json::api::BASE_PATH,
         operations: twilio_twilio_verify_v2_json::api::OPERATIONS,
         description: twilio_twilio_verify_v2_json::api::stub_api_description,
+        left_out: &[],
+    },
+    crate::Document {
+        spec_path: "tests/fixtures/corpus/twitter.com__current__2.21.yaml",
+        version: twitter_com_current_2_21_yaml::api::API_VERSION,
+        base_path: twitter_com_current_2_21_yaml::api::BASE_PATH,
+        operations: twitter_com_current_2_21_yaml::api::OPERATIONS,
+        description: twitter_com_current_2_21_yaml::api::stub_api_description,
+        left_out: &[],
+    },
+    crate::Document {
+        spec_path: "tests/fixtures/corpus/vmware.local__vrni__1.0.0.yaml",
+        version: vmware_local_vrni_1_0_0_yaml::api::API_VERSION,
+        base_path: vmware_local_vrni_1_0_0_yaml::api::BASE_PATH,
+        operations: vmware_local_vrni_1_0_0_yaml::api::OPERATIONS,
+        description: vmware_local_vrni_1_0_0_yaml::api::stub_api_description,
+        left_out: &[],
+    },
+    crate::Document {
+        spec_path: "tests/fixtures/corpus/wikipathways.org__-__1.0.yaml",
+        version: wikipathways_org_1_0_yaml::api::API_VERSION,
+        base_path: wikipathways_org_1_0_yaml::api::BASE_PATH,
+        operations: wikipathways_org_1_0_yaml::api::OPERATIONS,
+        description: wikipathways_org_1_0_yaml::api::stub_api_description,
+        left_out: &[("GET", "/findPathwaysByXref"), ("GET", "/getColoredPathway"), ],
+    },
+    crate::Document {
+        spec_path: "tests/fixtures/corpus/xero.com__xero-payroll-au__2.9.4.yaml",
+        version: xero_com_xero_payroll_au_2_9_4_yaml::api::API_VERSION,
+        base_path: xero_com_xero_payroll_au_2_9_4_yaml::api::BASE_PATH,
+        operations: xero_com_xero_payroll_au_2_9_4_yaml::api::OPERATIONS,
+        description: xero_com_xero_payroll_au_2_9_4_yaml::api::stub_api_description,
+        left_out: &[],
+    },
+    crate::Document {
+        spec_path: "tests/fixtures/corpus/youneedabudget.com__-__1.0.0.yaml",
+        version: youneedabudget_com_1_0_0_yaml::api::API_VERSION,
+        base_path: youneedabudget_com_1_0_0_yaml::api::BASE_PATH,
+        operations: youneedabudget_com_1_0_0_yaml::api::OPERATIONS,
+        description: youneedabudget_com_1_0_0_yaml::api::stub_api_description,
         left_out: &[],
     },
 ];

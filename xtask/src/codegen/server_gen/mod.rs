@@ -41,6 +41,7 @@ use self::parameters::parameter_structs;
 use self::responses::response_enum;
 use self::schemas::Schemas;
 use self::tables::operation_table;
+pub use self::types::untypable_components;
 use self::types::{Types, error_object};
 
 /// `document` is the spec as JSON, served by the server as it was written.

@@ -6,6 +6,8 @@
 use heck::ToPascalCase;
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
+use std::collections::BTreeMap;
+
 use serde_json::Value;
 use typify::{TypeSpace, TypeSpaceSettings};
 
@@ -19,28 +21,20 @@ pub(super) struct Types {
 }
 
 impl Types {
-    /// A type space holding the spec's components.
+    /// A type space holding the spec's components (a degraded one as any
+    /// JSON value).
     pub(super) fn new(spec: &Spec) -> Result<Self, SpecError> {
-        let mut settings = TypeSpaceSettings::default();
-        settings
-            .with_type_mod("types")
-            .with_struct_builder(false)
-            // Maps serialize in key order, so the same value gives the same
-            // bytes.
-            .with_map_type("::std::collections::BTreeMap");
-        let mut space = TypeSpace::new(&settings);
         let mut components = Vec::new();
         for (name, component) in spec.component_schemas() {
-            components.push((
-                name.clone(),
-                to_schemars(component, &format!("components.schemas.{name}"))?,
-            ));
+            let schema = match spec.degraded.contains_key(name) {
+                true => any_value(),
+                false => to_schemars(component, &format!("components.schemas.{name}"))?,
+            };
+            components.push((name.clone(), schema));
         }
-        refusing_panics("components.schemas", "typify", || {
-            space.add_ref_types(components).map_err(|e| SpecError {
-                location: "components.schemas".into(),
-                message: format!("typify cannot map these schemas: {e}"),
-            })
+        let space = space_of(components).map_err(|message| SpecError {
+            location: "components.schemas".into(),
+            message,
         })?;
         Ok(Types { space })
     }
@@ -66,6 +60,67 @@ impl Types {
     pub(super) fn tokens(&self) -> TokenStream {
         self.space.to_stream()
     }
+}
+
+fn settings() -> TypeSpaceSettings {
+    let mut settings = TypeSpaceSettings::default();
+    settings
+        .with_type_mod("types")
+        .with_struct_builder(false)
+        // Maps serialize in key order, so the same value gives the same
+        // bytes.
+        .with_map_type("::std::collections::BTreeMap");
+    settings
+}
+
+/// A type space of `components`, or why typify cannot make one.
+fn space_of(components: Vec<(String, schemars::schema::Schema)>) -> Result<TypeSpace, String> {
+    let mut space = TypeSpace::new(&settings());
+    refusing_panics("components.schemas", "typify", || {
+        space.add_ref_types(components).map_err(|e| SpecError {
+            location: "components.schemas".into(),
+            message: format!("typify cannot map these schemas: {e}"),
+        })
+    })
+    .map_err(|e| e.message)?;
+    Ok(space)
+}
+
+/// A schema any JSON value meets: typify's `serde_json::Value`.
+fn any_value() -> schemars::schema::Schema {
+    schemars::schema::Schema::Bool(true)
+}
+
+/// The component schemas typify cannot map, each with why. typify takes
+/// the components together and fails for all of them at once, without
+/// saying which; each is tried alone, the others standing in as any
+/// value, so that only the ones it cannot map lose their type.
+pub fn untypable_components(spec: &Spec) -> BTreeMap<String, String> {
+    let mut components = Vec::new();
+    let mut unreadable = BTreeMap::new();
+    for (name, component) in spec.component_schemas() {
+        match to_schemars(component, "") {
+            Ok(schema) => components.push((name.clone(), schema)),
+            Err(e) => {
+                unreadable.insert(name.clone(), e.message);
+                components.push((name.clone(), any_value()));
+            }
+        }
+    }
+    if space_of(components.clone()).is_ok() {
+        return unreadable;
+    }
+    for (i, (name, _)) in components.iter().enumerate() {
+        let alone = components
+            .iter()
+            .enumerate()
+            .map(|(j, (other, schema))| (other.clone(), if i == j { schema.clone() } else { any_value() }))
+            .collect();
+        if let Err(message) = space_of(alone) {
+            unreadable.insert(name.clone(), message);
+        }
+    }
+    unreadable
 }
 
 fn to_schemars(schema: &Value, location: &str) -> Result<schemars::schema::Schema, SpecError> {

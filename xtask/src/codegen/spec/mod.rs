@@ -16,8 +16,10 @@ pub mod leave_out;
 pub mod media;
 pub mod multipart;
 mod names;
+pub mod per_operation;
 mod router;
 mod servers;
+pub mod tolerate;
 
 use openapiv3::{OpenAPI, Operation, ReferenceOr, StatusCode};
 use serde_json::{Map, Value};
@@ -43,6 +45,10 @@ pub struct Spec {
     /// not name usably ([`names`]), which `derived_names` lists.
     pub json: Value,
     pub derived_names: Vec<names::DerivedName>,
+    /// Component schemas typify cannot map, by name, with why: their Rust
+    /// type is `serde_json::Value`, while requests are still validated
+    /// against them as written (degrade the type, keep the contract).
+    pub degraded: std::collections::BTreeMap<String, String>,
 }
 
 /// An operation with its place in the document.
@@ -223,6 +229,7 @@ pub fn parse(text: &str) -> Result<Spec, SpecErrors> {
         api,
         json,
         derived_names,
+        degraded: Default::default(),
     };
     checks::check(&spec)?;
     Ok(spec)

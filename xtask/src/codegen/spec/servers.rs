@@ -51,7 +51,13 @@ pub fn base_path(url: &str) -> String {
         None => url,
     };
     let path = path.split(['?', '#']).next().unwrap_or_default().trim_end_matches('/');
-    match path {
+    // A variable whose default starts with `/` after a `/` of the URL
+    // (`https://host/{basePath}`, `/api`) spells one separator twice.
+    let mut path = path.to_string();
+    while path.contains("//") {
+        path = path.replace("//", "/");
+    }
+    match path.as_str() {
         "" => String::new(),
         p if p.starts_with('/') => p.to_string(),
         p => format!("/{p}"),

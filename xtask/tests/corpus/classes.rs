@@ -1,0 +1,265 @@
+//! Each class of construct real documents carry, on a small document of
+//! its own, with what the generator does and why:
+//!
+//! - **tolerate**: a mistake common tools accept is read as what it
+//!   evidently means, and named as a warning;
+//! - **degrade**: where no precise Rust type can be made, a looser one
+//!   (`serde_json::Value`), while requests are validated as written;
+//! - **refuse, per operation**: where no honest serving exists, that
+//!   operation is left out with its location and reason, and the rest of
+//!   the document generates.
+
+use std::borrow::Cow;
+
+use xtask::codegen::{ClientCredentials, ClientInterface, Generated, Target, generate_per_operation};
+
+fn target() -> Target {
+    Target {
+        spec: Cow::Borrowed("spec.yaml"),
+        client: Cow::Borrowed("client.rs"),
+        mocks: None,
+        client_module: "crate",
+        server: Cow::Borrowed("api.rs"),
+        credentials: ClientCredentials::Generated,
+        interface: ClientInterface::Positional,
+    }
+}
+
+#[track_caller]
+fn generated(spec: &str) -> Generated {
+    generate_per_operation(&target(), spec, None).unwrap_or_else(|errors| panic!("refused whole: {errors}"))
+}
+
+fn server(generated: &Generated) -> &str {
+    &generated
+        .files
+        .iter()
+        .find(|f| f.path.ends_with("api.rs"))
+        .unwrap()
+        .contents
+}
+
+/// The tolerated mistakes' locations.
+fn tolerated(generated: &Generated) -> Vec<&str> {
+    generated.tolerated.iter().map(|t| t.location.as_str()).collect()
+}
+
+const HEAD: &str = r#"openapi: 3.0.3
+info: {title: t, version: 1.0.0}
+"#;
+
+fn spec(body: &str) -> String {
+    format!("{HEAD}{body}")
+}
+
+/// Refuse, per operation: more than one variable in one segment is not
+/// routed yet. That operation goes, with where and why; its sibling
+/// stays, and the generated files' header names what was refused.
+#[test]
+fn a_refusal_takes_out_its_operation_not_the_document() {
+    let generated = generated(&spec(
+        r#"paths:
+  /a/{lat},{lon}:
+    get:
+      operationId: getA
+      parameters:
+        - {name: lat, in: path, required: true, schema: {type: number}}
+        - {name: lon, in: path, required: true, schema: {type: number}}
+      responses: {'200': {description: ok}}
+  /b:
+    get:
+      operationId: getB
+      responses: {'200': {description: ok}}
+"#,
+    ));
+    assert_eq!(generated.operations, 1);
+    assert_eq!(generated.refused.len(), 1);
+    let refused = generated.refused[0].to_string();
+    assert!(
+        refused.starts_with("GET /a/{lat},{lon} (getA): refused at paths./a/{lat},{lon}"),
+        "{refused}"
+    );
+    assert!(server(&generated).contains("// Refused by the generator, each with where and why:"));
+    assert!(server(&generated).contains("get_b"));
+    assert!(!server(&generated).contains("get_a"));
+}
+
+/// Refuse, per operation: a problem in a component belongs to the
+/// operations that reach it, through any chain of references.
+#[test]
+fn a_component_refusal_takes_out_the_operations_that_use_it() {
+    let generated = generated(&spec(
+        r#"paths:
+  /a:
+    post:
+      operationId: postA
+      requestBody: {$ref: '#/components/requestBodies/Jwt'}
+      responses: {'204': {description: ok}}
+  /b:
+    get:
+      operationId: getB
+      responses: {'200': {description: ok}}
+components:
+  requestBodies:
+    Jwt:
+      content:
+        application/jwt:
+          schema: {type: string, maxLength: 10}
+"#,
+    ));
+    assert_eq!(generated.operations, 1);
+    assert_eq!(generated.refused.len(), 1);
+    assert!(generated.refused[0].reason.contains("components.requestBodies.Jwt"));
+}
+
+/// Refuse the document only where no operation is to blame: here its
+/// servers, both reported in one run.
+#[test]
+fn only_a_problem_of_no_operation_refuses_the_document_and_all_are_reported() {
+    let errors = generate_per_operation(
+        &target(),
+        &spec(
+            r#"servers:
+  - url: https://x.example/{a}
+  - url: https://x.example/{b}
+paths:
+  /b:
+    get:
+      responses: {'200': {description: ok}}
+"#,
+        ),
+        None,
+    )
+    .err()
+    .expect("refused");
+    let locations: Vec<&str> = errors.0.iter().map(|e| e.location.as_str()).collect();
+    assert_eq!(locations, ["servers.0.url", "servers.1.url"], "{errors}");
+}
+
+/// Degrade: typify cannot map a schema with a `format` but no `type`
+/// (it stops at `todo!`); that component is any JSON value in Rust, the
+/// others keep their types, and requests are still validated against it
+/// as written.
+#[test]
+fn a_schema_typify_cannot_map_is_any_json_value_and_still_validated() {
+    let generated = generated(&spec(
+        r#"paths:
+  /a:
+    post:
+      operationId: postA
+      requestBody:
+        content:
+          application/json:
+            schema: {$ref: '#/components/schemas/Shot'}
+      responses: {'204': {description: ok}}
+components:
+  schemas:
+    Shot:
+      type: object
+      required: [url]
+      properties:
+        url: {format: string, description: where}
+        size: {type: integer}
+    Plain:
+      type: object
+      properties:
+        name: {type: string}
+"#,
+    ));
+    assert_eq!(generated.refused.len(), 0);
+    assert_eq!(generated.degraded.keys().collect::<Vec<_>>(), ["Shot"]);
+    let server = server(&generated);
+    assert!(
+        server.contains("pub struct Shot(pub ::serde_json::Map<::std::string::String, ::serde_json::Value>)")
+            || server.contains("pub type Shot = ::serde_json::Value")
+            || server.contains("pub struct Shot(pub ::serde_json::Value)"),
+        "Shot is not any JSON value"
+    );
+    assert!(
+        server.contains("pub struct Plain"),
+        "the other component keeps its type"
+    );
+    // The validation schema is the spec's: `url` stays required.
+    assert!(server.contains(r#"\"required\":[\"url\"]"#) || server.contains(r#""required":["url"]"#));
+}
+
+/// Tolerate: what converters leave in documents, each read as it means.
+#[test]
+fn mistakes_common_tools_accept_are_read_as_they_mean() {
+    let generated = generated(&spec(
+        r#"servers:
+  - url: //api.example.com/v1
+paths:
+  /search?term={term}:
+    get:
+      operationId: search
+      parameters:
+        - {name: term, in: path, required: true, schema: {type: string}}
+      responses: {'200': {description: ok}}
+  /items/{id}:
+    get:
+      operationId: getItem
+      parameters:
+        - {name: other, in: path, required: true, schema: {type: string}}
+        - {name: kind, in: query, schema: {type: string, enum: [1, 2]}}
+        - {name: count, in: query, schema: {type: integer, exclusiveMinimum: 0}}
+      responses:
+        '100': {description: continue}
+        '200':
+          description: ok
+          headers:
+            Content-Type: {schema: {type: string}}
+          content:
+            application/json:
+              schema: {$ref: '#/components/responses/Item/content/application~1json/schema'}
+            token:
+              example: abc
+components:
+  responses:
+    Item:
+      description: an item
+      content:
+        application/json:
+          schema: {type: object, properties: {id: {type: string}}}
+  securitySchemes:
+    oauth1: {type: http, scheme: OAuth}
+security:
+  - oauth1: []
+"#,
+    ));
+    assert_eq!(generated.refused.len(), 0, "{:?}", generated.refused);
+    assert_eq!(generated.operations, 2);
+    let found = tolerated(&generated);
+    for location in [
+        "servers.0.url",
+        "paths./search?term={term}",
+        "paths./items/{id}.get.parameters",
+        "paths./items/{id}.get.responses.100",
+        "paths./items/{id}.get.responses.200.headers.Content-Type",
+        "paths./items/{id}.get.responses.200.content.token",
+        "components.securitySchemes.oauth1.scheme",
+    ] {
+        assert!(found.contains(&location), "{location} not tolerated: {found:?}");
+    }
+    assert!(found.iter().any(|l| l.ends_with(".schema.enum")), "{found:?}");
+    assert!(
+        found.iter().any(|l| l.ends_with(".schema.exclusiveMinimum")),
+        "{found:?}"
+    );
+    assert!(found.iter().any(|l| l.ends_with(".schema.$ref")), "{found:?}");
+    let server = server(&generated);
+    // The protocol-relative server is HTTPS; its path is the base path.
+    assert!(server.contains(r#"pub const BASE_PATH: &str = "/v1";"#));
+    // The query string's variable is a query parameter of `/search`.
+    assert!(server.contains(r#"/search""#), "no /search path");
+    assert!(!server.contains("?term"), "the query string stays in the path");
+}
+
+/// Tolerate: a document no rule touches is read as written, byte for byte.
+#[test]
+fn a_document_without_mistakes_is_read_as_written() {
+    let text = spec("paths: {}\n");
+    let (read, tolerated) = xtask::codegen::spec::tolerate::tolerate(&text);
+    assert_eq!(read, text);
+    assert!(tolerated.is_empty());
+}
