@@ -6,14 +6,15 @@ use std::process::ExitCode;
 
 use xtask::codegen;
 
-const USAGE: &str = "usage: cargo xtask <generate | check | try | diff | lint | docs | soak | bench> [options]\n\n  \
+const USAGE: &str = "usage: cargo xtask <generate | check | new | try | diff | lint | docs | soak | bench> [options]\n\n  \
     generate  regenerate the client and server code from each spec (v1, v2, the kitchen sink)\n  \
+    new       NAME --spec FILE: a service crate (crates/NAME) generated from your document, every handler\n              answering 501 until written; generate and check keep it from then on\n  \
     try       FILE...: generate each document in memory (nothing written); print operations mapped and\n              left out, warnings, and the refused operations as a leave-out list\n  \
     check     fail (with a diff) when the committed generated code is stale\n  \
     diff      [--strict] OLD NEW | --base GIT_REF | --versions: every change, breaking, warning or compatible\n              (fails on a breaking one; --strict: on a warning too), between two files, since a ref, or v1 -> v2\n  \
     bench     [--quick] benchmark against the limit and a hand-written server; writes BENCHMARKS.md\n  \
     docs      [--check] render the API references to target/docs/ (v1, and v2 in v2/; --check: in Chromium)\n  \
-    lint      check both versions' specs against our design rules (errors fail, warnings print)\n  \
+    lint      [FILE...] check both versions' specs against our design rules (errors fail, warnings print);\n              FILE...: anyone's document, the rules and what the generator tolerates, degrades and\n              refuses named as warnings (a document refused whole, as an error)\n  \
     soak      mixed load against a real server; fails on 5xx, connection errors or RSS growth\n            \
     [--seconds 60] [--warmup 10] [--connections 64] [--debug]";
 
@@ -26,11 +27,18 @@ fn main() -> ExitCode {
             let rest: Vec<String> = rest.iter().map(|s| s.to_string()).collect();
             xtask::designer::diff::run(&workspace_root(), &rest)
         }
+        ["new", rest @ ..] => {
+            let rest: Vec<String> = rest.iter().map(|s| s.to_string()).collect();
+            xtask::designer::new_service::run(&workspace_root(), &rest)
+        }
         ["try", files @ ..] => {
             let files: Vec<String> = files.iter().map(|s| s.to_string()).collect();
             codegen::try_spec::run(&workspace_root(), &files)
         }
-        ["lint"] => xtask::designer::lint::run(&workspace_root()),
+        ["lint", files @ ..] => {
+            let files: Vec<String> = files.iter().map(|s| s.to_string()).collect();
+            xtask::designer::lint::run(&workspace_root(), &files)
+        }
         ["bench", rest @ ..] => {
             let rest: Vec<String> = rest.iter().map(|s| s.to_string()).collect();
             xtask::load::bench::run(&workspace_root(), &rest)
@@ -83,9 +91,10 @@ fn generate(root: &Path) -> Result<(), String> {
             println!("unchanged {}", file.path.display());
         }
     }
-    // Never silently: what a leave-out list kept out of the code.
+    // Never silently: what a leave-out list kept out of the code, what
+    // the generator refused, and a designer target's summary.
     for note in &left_out {
-        println!("left out: {note}");
+        println!("{note}");
     }
     Ok(())
 }

@@ -328,11 +328,6 @@ fn what_cannot_be_mapped_is_refused_with_its_location_and_reason() {
             "carry different values",
         ),
         (
-            body("          application/octet-stream:\n            schema: {type: string}\n"),
-            "paths./extra.post.requestBody.content.application/octet-stream.schema".into(),
-            "format: binary",
-        ),
-        (
             body("          text/plain:\n            schema: {type: string, maxLength: 10}\n"),
             "paths./extra.post.requestBody.content.text/plain.schema".into(),
             "without constraints",

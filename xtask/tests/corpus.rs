@@ -41,6 +41,8 @@ fn every_corpus_document_generates_without_a_panic() {
 
 #[path = "corpus/classes.rs"]
 mod classes;
+#[path = "corpus/new_service.rs"]
+mod new_service;
 
 /// Nothing is left out unless it is listed: a document generates whole,
 /// or leaves out exactly the operations its list names (beside it), and

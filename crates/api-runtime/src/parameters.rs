@@ -233,15 +233,20 @@ fn path_variables(route: &str, path: &str) -> Vec<(String, String)> {
     route
         .into_iter()
         .zip(path)
-        .filter_map(|(template, segment)| {
-            // `{Sid}.json`: the text around the variable is not its value.
-            let (prefix, name, suffix) = api_shared::routes::split_variable(template)?;
-            let raw = segment
-                .strip_prefix(prefix)
-                .and_then(|rest| rest.strip_suffix(suffix))
-                .unwrap_or(segment);
-            let value = percent_encoding::percent_decode_str(raw).decode_utf8_lossy();
-            Some((name.to_string(), value.into_owned()))
+        .flat_map(|(template, segment)| {
+            // `{Sid}.json`, `{lat},{lon}`: the text around and between the
+            // variables is not their value.
+            let template = api_shared::routes::Segment::parse(template);
+            let values: Vec<(String, String)> = template
+                .values(segment)
+                .unwrap_or_else(|| template.variable().map(|name| (name, segment)).into_iter().collect())
+                .into_iter()
+                .map(|(name, raw)| {
+                    let value = percent_encoding::percent_decode_str(raw).decode_utf8_lossy();
+                    (name.to_string(), value.into_owned())
+                })
+                .collect();
+            values
         })
         .collect()
 }
@@ -346,6 +351,15 @@ mod tests {
         assert_eq!(
             path_variables("/Calls/{Sid}.json", "/Calls/CA%2012.json"),
             [("Sid".to_string(), "CA 12".to_string())]
+        );
+        // Several variables in one segment, split at the text between
+        // them, each decoded after the split (an encoded `,` is a value's).
+        assert_eq!(
+            path_variables("/@{lat},{lon}", "/@1.5%2C7,-2"),
+            [
+                ("lat".to_string(), "1.5,7".to_string()),
+                ("lon".to_string(), "-2".to_string())
+            ]
         );
     }
 }

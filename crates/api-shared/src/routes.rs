@@ -10,62 +10,130 @@ pub enum Segment {
     Literal(String),
     /// A whole segment: `{petId}`.
     Variable(String),
-    /// One variable with literal text around it: `{Sid}.json`,
-    /// `v{version}`. dropshot's router has none; the dispatch matches it.
-    Pattern {
-        prefix: String,
-        name: String,
-        suffix: String,
-    },
+    /// Variables with literal text around and between them: `{Sid}.json`,
+    /// `v{version}`, `{lat},{lon}`, `{id}.{format}`. dropshot's router has
+    /// none; the dispatch matches it.
+    Pattern(Vec<Part>),
+}
+
+/// A piece of a [`Segment::Pattern`].
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Part {
+    Text(String),
+    Variable(String),
 }
 
 impl Segment {
-    /// Reads one segment of a template: a segment with more than one
-    /// variable (which could not be split unambiguously) reads as a
-    /// literal; the generator refuses it first.
+    /// Reads one segment of a template: a segment whose braces are not
+    /// variables with text between them (`{a}{b}`, which nothing splits)
+    /// reads as a literal; the generator refuses it first.
     pub fn parse(segment: &str) -> Segment {
-        match split_variable(segment) {
+        match split_variables(segment) {
             None => Segment::Literal(segment.to_string()),
-            Some(("", name, "")) => Segment::Variable(name.to_string()),
-            Some((prefix, name, suffix)) => Segment::Pattern {
-                prefix: prefix.to_string(),
-                name: name.to_string(),
-                suffix: suffix.to_string(),
+            Some(parts) => match parts.as_slice() {
+                [Part::Variable(name)] => Segment::Variable(name.clone()),
+                _ => Segment::Pattern(parts),
             },
         }
     }
 
-    /// The variable's name, if the segment has one.
+    /// The first variable's name, if the segment has one: the name a route
+    /// gives its position.
     pub fn variable(&self) -> Option<&str> {
         match self {
             Segment::Literal(_) => None,
-            Segment::Variable(name) | Segment::Pattern { name, .. } => Some(name),
+            Segment::Variable(name) => Some(name),
+            Segment::Pattern(parts) => parts.iter().find_map(|part| match part {
+                Part::Variable(name) => Some(name.as_str()),
+                Part::Text(_) => None,
+            }),
         }
     }
 
-    /// The variable's value in a request's segment (as given: decoded or
-    /// not), when the segment matches; `Some("")` for a literal that does.
-    pub fn value<'a>(&self, given: &'a str) -> Option<&'a str> {
+    /// Whether a request's segment (as given: decoded or not) matches.
+    pub fn matches(&self, given: &str) -> bool {
+        self.values(given).is_some()
+    }
+
+    /// Each variable's value in a request's segment (as given), when the
+    /// segment matches: none for a literal. Between two variables the text
+    /// that separates them is taken at its last place that lets the rest
+    /// match (`{id}.{format}` reads `a.b.json` as `a.b` and `json`), and
+    /// every variable stands for one character at least.
+    pub fn values<'a>(&'a self, given: &'a str) -> Option<Vec<(&'a str, &'a str)>> {
         match self {
-            Segment::Literal(literal) => (literal == given).then_some(""),
-            Segment::Variable(_) => Some(given),
-            Segment::Pattern { prefix, suffix, .. } => given
-                .strip_prefix(prefix.as_str())
-                .and_then(|rest| rest.strip_suffix(suffix.as_str()))
-                // The variable stands for at least one character.
-                .filter(|value| !value.is_empty()),
+            Segment::Literal(literal) => (literal == given).then(Vec::new),
+            Segment::Variable(name) => Some(vec![(name.as_str(), given)]),
+            Segment::Pattern(parts) => {
+                let mut out = Vec::new();
+                match_parts(parts, given, &mut out).then_some(out)
+            }
         }
     }
 }
 
-/// A segment with one variable, as `(prefix, name, suffix)`
-/// (`{Sid}.json` → `("", "Sid", ".json")`), borrowed: what [`Segment::parse`]
-/// reads, for callers that read a template on every request.
-pub fn split_variable(segment: &str) -> Option<(&str, &str, &str)> {
-    let (open, close) = (segment.find('{')?, segment.find('}')?);
-    let name = segment.get(open + 1..close)?;
-    let one = segment.matches('{').count() == 1 && segment.matches('}').count() == 1;
-    (one && !name.is_empty()).then(|| (&segment[..open], name, &segment[close + 1..]))
+fn match_parts<'a>(parts: &'a [Part], given: &'a str, out: &mut Vec<(&'a str, &'a str)>) -> bool {
+    match parts {
+        [] => given.is_empty(),
+        [Part::Text(text), rest @ ..] => given
+            .strip_prefix(text.as_str())
+            .is_some_and(|after| match_parts(rest, after, out)),
+        [Part::Variable(name)] => {
+            out.push((name, given));
+            !given.is_empty()
+        }
+        [Part::Variable(name), Part::Text(text), ..] => {
+            for (at, _) in given.rmatch_indices(text.as_str()) {
+                if at == 0 {
+                    continue;
+                }
+                let mark = out.len();
+                out.push((name, &given[..at]));
+                if match_parts(&parts[1..], &given[at..], out) {
+                    return true;
+                }
+                out.truncate(mark);
+            }
+            false
+        }
+        // Two variables with nothing between them: `parse` never makes it.
+        [Part::Variable(_), Part::Variable(_), ..] => false,
+    }
+}
+
+/// A segment's variables and the text around and between them, when it
+/// has one variable at least and text between every two
+/// (`{lat},{lon}` → `[lat, ",", lon]`); `None` for a literal, or for
+/// braces that are not such variables.
+pub fn split_variables(segment: &str) -> Option<Vec<Part>> {
+    if !segment.contains(['{', '}']) {
+        return None;
+    }
+    let mut parts = Vec::new();
+    let mut rest = segment;
+    while !rest.is_empty() {
+        match rest.find(['{', '}']) {
+            None => {
+                parts.push(Part::Text(rest.to_string()));
+                break;
+            }
+            Some(open) if rest[open..].starts_with('{') => {
+                if open > 0 {
+                    parts.push(Part::Text(rest[..open].to_string()));
+                }
+                let after = &rest[open + 1..];
+                let close = after.find(['{', '}']).filter(|c| after[*c..].starts_with('}'))?;
+                let name = &after[..close];
+                if name.is_empty() || matches!(parts.last(), Some(Part::Variable(_))) {
+                    return None;
+                }
+                parts.push(Part::Variable(name.to_string()));
+                rest = &after[close + 1..];
+            }
+            Some(_) => return None,
+        }
+    }
+    Some(parts)
 }
 
 pub fn segments(path: &str) -> Vec<Segment> {
@@ -78,7 +146,13 @@ pub fn template(segments: &[Segment]) -> String {
         .map(|s| match s {
             Segment::Literal(l) => l.clone(),
             Segment::Variable(v) => format!("{{{v}}}"),
-            Segment::Pattern { prefix, name, suffix } => format!("{prefix}{{{name}}}{suffix}"),
+            Segment::Pattern(parts) => parts
+                .iter()
+                .map(|part| match part {
+                    Part::Text(text) => text.clone(),
+                    Part::Variable(name) => format!("{{{name}}}"),
+                })
+                .collect(),
         })
         .collect();
     format!("/{}", parts.join("/"))
@@ -144,7 +218,7 @@ pub fn specificity(path: &str) -> Vec<u8> {
         .iter()
         .map(|segment| match segment {
             Segment::Literal(_) => 0,
-            Segment::Pattern { .. } => 1,
+            Segment::Pattern(_) => 1,
             Segment::Variable(_) => 2,
         })
         .collect()
@@ -160,13 +234,25 @@ mod tests {
         assert_eq!(Segment::parse("{petId}"), Segment::Variable("petId".into()));
         let json = Segment::parse("{Sid}.json");
         assert_eq!(json.variable(), Some("Sid"));
-        assert_eq!(json.value("CA1.json"), Some("CA1"));
-        assert_eq!(json.value(".json"), None);
-        assert_eq!(json.value("CA1.xml"), None);
-        assert_eq!(Segment::parse("v{major}").value("v2"), Some("2"));
-        // Two variables in one segment cannot be split: a literal (the
-        // generator refuses it).
-        assert!(matches!(Segment::parse("{name}-{version}.zip"), Segment::Literal(_)));
+        assert_eq!(json.values("CA1.json"), Some(vec![("Sid", "CA1")]));
+        assert_eq!(json.values(".json"), None);
+        assert_eq!(json.values("CA1.xml"), None);
+        assert_eq!(Segment::parse("v{major}").values("v2"), Some(vec![("major", "2")]));
+        // Several variables are split at the text between them, the
+        // earlier taking the most it can.
+        let at = Segment::parse("@{lat},{lon}");
+        assert_eq!(at.values("@1.5,-2"), Some(vec![("lat", "1.5"), ("lon", "-2")]));
+        assert!(!at.matches("@1.5"));
+        let file = Segment::parse("{id}.{format}");
+        assert_eq!(file.values("a.b.json"), Some(vec![("id", "a.b"), ("format", "json")]));
+        assert!(!file.matches("a."));
+        assert_eq!(
+            Segment::parse("{name}-{version}.zip").values("x-y-1.2.zip"),
+            Some(vec![("name", "x-y"), ("version", "1.2")])
+        );
+        // Two variables with nothing between them cannot be split: a
+        // literal (the generator refuses it).
+        assert!(matches!(Segment::parse("{page}{ext}"), Segment::Literal(_)));
         // Literal first, then a pattern, then a whole variable.
         let mut paths = ["/calls/{sid}", "/calls/{sid}.json", "/calls/summary"];
         paths.sort_by_key(|p| specificity(p));

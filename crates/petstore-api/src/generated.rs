@@ -396,6 +396,11 @@ pub enum ListOrdersResponse {
     InternalServerError(runtime::Problem),
     ///503: The server failed (code `internal_error`) or its storage is unavailable (code `service_unavailable`).
     ServiceUnavailable(runtime::Problem),
+    /// 501, which the spec need not document: the handler is not
+    /// written yet (what `cargo xtask new` starts every handler
+    /// with). Answered with problem details, or the Error object
+    /// where the spec documents 501 with it.
+    NotImplemented,
 }
 impl ListOrdersResponse {
     /// The HTTP response this value stands for: a success response
@@ -414,6 +419,15 @@ impl ListOrdersResponse {
             }
             ListOrdersResponse::ServiceUnavailable(problem) => {
                 runtime::Reply::problem(503u16, problem)
+            }
+            ListOrdersResponse::NotImplemented => {
+                runtime::Reply::problem(
+                    501u16,
+                    runtime::Problem::new(
+                        "not_implemented",
+                        "listOrders is not implemented yet",
+                    ),
+                )
             }
         }
     }
@@ -436,6 +450,11 @@ pub enum CancelOrderResponse {
     InternalServerError(runtime::Problem),
     ///503: The server failed (code `internal_error`) or its storage is unavailable (code `service_unavailable`).
     ServiceUnavailable(runtime::Problem),
+    /// 501, which the spec need not document: the handler is not
+    /// written yet (what `cargo xtask new` starts every handler
+    /// with). Answered with problem details, or the Error object
+    /// where the spec documents 501 with it.
+    NotImplemented,
 }
 impl CancelOrderResponse {
     /// The HTTP response this value stands for: a success response
@@ -462,6 +481,15 @@ impl CancelOrderResponse {
             CancelOrderResponse::ServiceUnavailable(problem) => {
                 runtime::Reply::problem(503u16, problem)
             }
+            CancelOrderResponse::NotImplemented => {
+                runtime::Reply::problem(
+                    501u16,
+                    runtime::Problem::new(
+                        "not_implemented",
+                        "cancelOrder is not implemented yet",
+                    ),
+                )
+            }
         }
     }
 }
@@ -481,6 +509,11 @@ pub enum GetPetByIdResponse {
     InternalServerError(runtime::Problem),
     ///503: The server failed (code `internal_error`) or its storage is unavailable (code `service_unavailable`).
     ServiceUnavailable(runtime::Problem),
+    /// 501, which the spec need not document: the handler is not
+    /// written yet (what `cargo xtask new` starts every handler
+    /// with). Answered with problem details, or the Error object
+    /// where the spec documents 501 with it.
+    NotImplemented,
 }
 impl GetPetByIdResponse {
     /// The HTTP response this value stands for: a success response
@@ -505,6 +538,15 @@ impl GetPetByIdResponse {
             }
             GetPetByIdResponse::ServiceUnavailable(problem) => {
                 runtime::Reply::problem(503u16, problem)
+            }
+            GetPetByIdResponse::NotImplemented => {
+                runtime::Reply::problem(
+                    501u16,
+                    runtime::Problem::new(
+                        "not_implemented",
+                        "getPetById is not implemented yet",
+                    ),
+                )
             }
         }
     }

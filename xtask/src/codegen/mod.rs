@@ -13,7 +13,9 @@ mod client_pages;
 mod client_query_objects;
 pub mod corpus;
 pub mod corpus_cache;
+pub mod designer_targets;
 mod discriminator;
+mod doc_code_blocks;
 mod for_progenitor;
 mod no_panic;
 mod one_way;
@@ -360,10 +362,15 @@ pub fn generate_workspace_noting(
 ) -> Result<(Vec<GeneratedFile>, Vec<String>), String> {
     // Each target, and the corpus, on a thread of its own: on a designer's
     // machine a warm run takes as long as its slowest target.
+    let designer = designer_targets::designer_targets(root)?;
     let (targets, corpus) = std::thread::scope(|scope| {
-        let targets: Vec<_> = TARGETS
-            .iter()
-            .map(|target| scope.spawn(move || generate_target_at(root, target)))
+        // Our own specs are held to generating whole; a designer's
+        // (`cargo xtask new`) generates what it can, operation by operation.
+        let ours = TARGETS.iter().map(|target| (target, false));
+        let theirs = designer.iter().map(|target| (target, true));
+        let targets: Vec<_> = ours
+            .chain(theirs)
+            .map(|(target, per_operation)| scope.spawn(move || generate_target_at(root, target, per_operation)))
             .collect();
         let corpus = corpus::generate_corpus_cached(root, corpus_cache);
         let targets: Vec<_> = targets
@@ -398,12 +405,33 @@ pub fn generate_workspace_noting(
 }
 
 /// One target's files from its spec under `root`, and a line for each
-/// operation its leave-out list left out; an error names the spec.
-fn generate_target_at(root: &Path, target: &Target) -> Result<(Vec<GeneratedFile>, Vec<String>), String> {
+/// operation its leave-out list left out (and, `per_operation`, each the
+/// generator refused, and the summary); an error names the spec.
+fn generate_target_at(
+    root: &Path,
+    target: &Target,
+    per_operation: bool,
+) -> Result<(Vec<GeneratedFile>, Vec<String>), String> {
     let path = root.join(&*target.spec);
     let text = std::fs::read_to_string(&path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
     let list = read_list(root, &target.spec)?;
     let list = list.as_ref().map(|(path, text)| (path.as_str(), text.as_str()));
+    if per_operation {
+        let generated = generate_per_operation(target, &text, list).map_err(|e| format!("{}: {e}", target.spec))?;
+        let mut notes: Vec<String> = generated
+            .left_out
+            .iter()
+            .map(|left| format!("{} leaves out {left}", target.spec))
+            .collect();
+        notes.extend(
+            generated
+                .refused
+                .iter()
+                .map(|refused| format!("{} refuses {refused}", target.spec)),
+        );
+        notes.push(format!("{}: {}", target.spec, generated.summary()));
+        return Ok((generated.files, notes));
+    }
     let (generated, left_out) =
         generate_leaving_out(target, &text, list).map_err(|e| format!("{}: {e}", target.spec))?;
     let notes = left_out
@@ -442,7 +470,9 @@ fn render(spec_path: &str, list_path: &str, left_out: &[LeftOut], refused: &[Lef
             header.push_str(&format!("// - {left}\n"));
         }
     }
-    format!("{header}\n{}", prettyplease::unparse(file))
+    let mut file = file.clone();
+    doc_code_blocks::mark_code_blocks_as_text(&mut file);
+    format!("{header}\n{}", prettyplease::unparse(&file))
 }
 
 /// A committed file that differs from what the spec generates.

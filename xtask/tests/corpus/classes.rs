@@ -52,19 +52,19 @@ fn spec(body: &str) -> String {
     format!("{HEAD}{body}")
 }
 
-/// Refuse, per operation: more than one variable in one segment is not
-/// routed yet. That operation goes, with where and why; its sibling
+/// Refuse, per operation: two variables with nothing between them in one
+/// segment cannot be split. That operation goes, with where and why; its sibling
 /// stays, and the generated files' header names what was refused.
 #[test]
 fn a_refusal_takes_out_its_operation_not_the_document() {
     let generated = generated(&spec(
         r#"paths:
-  /a/{lat},{lon}:
+  /a/{page}{ext}:
     get:
       operationId: getA
       parameters:
-        - {name: lat, in: path, required: true, schema: {type: number}}
-        - {name: lon, in: path, required: true, schema: {type: number}}
+        - {name: page, in: path, required: true, schema: {type: string}}
+        - {name: ext, in: path, required: true, schema: {type: string}}
       responses: {'200': {description: ok}}
   /b:
     get:
@@ -76,7 +76,7 @@ fn a_refusal_takes_out_its_operation_not_the_document() {
     assert_eq!(generated.refused.len(), 1);
     let refused = generated.refused[0].to_string();
     assert!(
-        refused.starts_with("GET /a/{lat},{lon} (getA): refused at paths./a/{lat},{lon}"),
+        refused.starts_with("GET /a/{page}{ext} (getA): refused at paths./a/{page}{ext}"),
         "{refused}"
     );
     assert!(server(&generated).contains("// Refused by the generator, each with where and why:"));
@@ -103,8 +103,8 @@ components:
   requestBodies:
     Jwt:
       content:
-        application/jwt:
-          schema: {type: string, maxLength: 10}
+        application/x-www-form-urlencoded:
+          schema: {type: string}
 "#,
     ));
     assert_eq!(generated.operations, 1);
@@ -262,4 +262,237 @@ fn a_document_without_mistakes_is_read_as_written() {
     let (read, tolerated) = xtask::codegen::spec::tolerate::tolerate(&text);
     assert_eq!(read, text);
     assert!(tolerated.is_empty());
+}
+
+/// Tolerate: a status YAML reads as an integer (`200:`), and Swagger
+/// 2.0's `in: formData` parameters, which converters leave behind: the
+/// status, and a form body with those fields (multipart with a file).
+#[test]
+fn integer_statuses_and_form_data_parameters_are_read_as_they_mean() {
+    let generated = generated(&spec(
+        r#"paths:
+  /a:
+    get:
+      operationId: getA
+      responses:
+        200:
+          description: ok
+          content:
+            application/json:
+              schema: {type: string}
+  /f:
+    post:
+      operationId: postF
+      parameters:
+        - {name: name, in: formData, required: true, type: string}
+        - {name: age, in: formData, schema: {type: integer}}
+      responses:
+        '204': {description: ok}
+  /u:
+    post:
+      operationId: upload
+      parameters:
+        - {name: file, in: formData, type: file}
+      responses:
+        '204': {description: ok}
+"#,
+    ));
+    assert_eq!(generated.refused.len(), 0, "{:?}", generated.refused);
+    assert_eq!(
+        tolerated(&generated),
+        [
+            "paths./a.get.responses.200",
+            "paths./f.post.parameters",
+            "paths./u.post.parameters"
+        ]
+    );
+    let server = server(&generated);
+    assert!(server.contains("application/x-www-form-urlencoded"));
+    assert!(server.contains("multipart/form-data"));
+}
+
+/// Refuse, per operation, each with its location: what no honest serving
+/// exists for yet. Each class is one operation of one document; the
+/// others generate beside it.
+#[test]
+fn what_has_no_honest_serving_yet_is_refused_per_operation_with_its_location() {
+    let generated = generated(&spec(
+        r#"paths:
+  /ok:
+    get:
+      operationId: fine
+      responses: {'204': {description: ok}}
+  /range:
+    get:
+      operationId: range
+      responses:
+        2XX: {description: any success}
+  /same/{language}:
+    get:
+      operationId: sameName
+      parameters:
+        - {name: language, in: path, required: true, schema: {type: string}}
+        - {name: language, in: query, schema: {type: string}}
+      responses: {'204': {description: ok}}
+  /inline:
+    post:
+      operationId: inlineDiscriminator
+      requestBody:
+        content:
+          application/json:
+            schema:
+              oneOf:
+                - {type: object, properties: {kind: {type: string}}}
+                - {type: object, properties: {kind: {type: string}, b: {type: string}}}
+              discriminator: {propertyName: kind}
+      responses: {'204': {description: ok}}
+  /query:
+    get:
+      operationId: choiceQuery
+      parameters:
+        - name: id
+          in: query
+          schema:
+            oneOf:
+              - {type: string}
+              - {type: object, properties: {a: {type: string}}}
+      responses: {'204': {description: ok}}
+"#,
+    ));
+    assert_eq!(generated.operations, 1);
+    let refused: Vec<(String, String)> = generated
+        .refused
+        .iter()
+        .map(|r| (r.operation.clone(), r.reason.clone()))
+        .collect();
+    let expect = [
+        ("GET /range (range)", "refused at paths./range.get.responses.2XX:"),
+        (
+            "GET /same/{language} (sameName)",
+            "refused at paths./same/{language}.get.parameters.1:",
+        ),
+        (
+            "POST /inline (inlineDiscriminator)",
+            "refused at paths./inline.post.requestBody.content.application/json.schema.oneOf.0:",
+        ),
+        (
+            "GET /query (choiceQuery)",
+            "refused at paths./query.get.parameters.0.schema:",
+        ),
+    ];
+    assert_eq!(refused.len(), expect.len(), "{refused:?}");
+    let mut refused = refused;
+    refused.sort();
+    let mut expect = expect;
+    expect.sort();
+    for ((operation, reason), (want_operation, want_reason)) in refused.iter().zip(expect) {
+        assert_eq!(operation, want_operation);
+        assert!(reason.starts_with(want_reason), "{reason}");
+    }
+}
+
+/// Degrade: a free-form object as a `deepObject` query parameter (no
+/// properties named: `filter[name][eq]=x`) has each pair read as text,
+/// for its schema to judge; its Rust type is a map.
+#[test]
+fn a_free_form_deep_object_reads_its_pairs_as_text() {
+    let generated = generated(&spec(
+        r#"paths:
+  /items:
+    get:
+      operationId: items
+      parameters:
+        - {name: filter, in: query, style: deepObject, explode: true, schema: {type: object}}
+      responses: {'204': {description: ok}}
+"#,
+    ));
+    assert!(generated.refused.is_empty(), "{:?}", generated.refused);
+    assert!(server(&generated).contains(
+        "value: runtime::ValueKind::Object {\n                properties: &[],\n                deep: true,"
+    ));
+}
+
+/// Several variables in one segment are split at the text between them
+/// (the runtime's dispatch serves them); two with nothing between them,
+/// one of which allows a single value, are read with that value written
+/// in (tolerate).
+#[test]
+fn variables_in_one_segment_are_split_at_the_text_between_them() {
+    let generated = generated(&spec(
+        r#"paths:
+  /places/@{lat},{lon}:
+    get:
+      operationId: place
+      parameters:
+        - {name: lat, in: path, required: true, schema: {type: number}}
+        - {name: lon, in: path, required: true, schema: {type: number}}
+      responses: {'204': {description: ok}}
+  /files/{id}.{format}:
+    get:
+      operationId: file
+      parameters:
+        - {name: id, in: path, required: true, schema: {type: string}}
+        - {name: format, in: path, required: true, schema: {type: string, enum: [json, csv]}}
+      responses: {'204': {description: ok}}
+  /blog/{page}{extension}:
+    get:
+      operationId: blog
+      parameters:
+        - {name: page, in: path, required: true, schema: {type: string}}
+        - {name: extension, in: path, required: true, schema: {type: string, enum: [.json]}}
+      responses: {'204': {description: ok}}
+"#,
+    ));
+    assert!(generated.refused.is_empty(), "{:?}", generated.refused);
+    assert_eq!(generated.operations, 3);
+    assert_eq!(tolerated(&generated), ["paths./blog/{page}{extension}"]);
+    let server = server(&generated);
+    assert!(server.contains("/places/@{lat},{lon}"));
+    assert!(server.contains("/blog/{page}.json"));
+}
+
+/// Degrade: a request body of bytes or text whose schema describes what
+/// they encode (a JWT's claims, base64) is read as bytes or text; a
+/// `text/json` body is JSON, validated by its schema.
+#[test]
+fn bodies_whose_schema_describes_what_their_bytes_encode_are_bytes() {
+    let generated = generated(&spec(
+        r#"paths:
+  /login:
+    post:
+      operationId: login
+      requestBody:
+        content:
+          application/jwt:
+            schema: {type: object, properties: {sub: {type: string}}}
+      responses: {'204': {description: ok}}
+  /cover:
+    put:
+      operationId: cover
+      requestBody:
+        content:
+          image/jpeg:
+            schema: {type: string, format: base64}
+      responses: {'204': {description: ok}}
+  /scan:
+    put:
+      operationId: scan
+      requestBody:
+        content:
+          text/json:
+            schema: {type: object, required: [target], properties: {target: {type: string}}}
+      responses: {'204': {description: ok}}
+"#,
+    ));
+    assert!(generated.refused.is_empty(), "{:?}", generated.refused);
+    assert_eq!(
+        tolerated(&generated),
+        [
+            "paths./login.post.requestBody.content.application/jwt.schema",
+            "paths./cover.put.requestBody.content.image/jpeg.schema"
+        ]
+    );
+    let server = server(&generated);
+    assert!(server.contains("runtime::BodyKind::Json"), "text/json is read as JSON");
+    assert!(server.contains(r#"\"required\":[\"target\"]"#) || server.contains(r#""required":["target"]"#));
 }

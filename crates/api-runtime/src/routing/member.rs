@@ -40,7 +40,7 @@ impl<C: ServerContext> Member<C> {
                 .path
                 .iter()
                 .zip(request)
-                .all(|(segment, given)| segment.value(given).is_some())
+                .all(|(segment, given)| segment.matches(given))
     }
 
     /// Whether a request's segments as written (empty ones kept) are this
@@ -113,6 +113,6 @@ pub(super) fn template_matches(template: &[String], written: &[String]) -> bool 
             .all(|(segment, given)| match Segment::parse(segment) {
                 // An empty variable is what the empty-segment handling is for.
                 Segment::Variable(_) => true,
-                segment => segment.value(given).is_some(),
+                segment => segment.matches(given),
             })
 }

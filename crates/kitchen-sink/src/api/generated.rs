@@ -7986,6 +7986,11 @@ pub enum SearchOrdersResponse {
     InternalServerError(runtime::Problem),
     ///503: The server failed (code `internal_error`) or cannot answer now (code `service_unavailable`).
     ServiceUnavailable(runtime::Problem),
+    /// 501, which the spec need not document: the handler is not
+    /// written yet (what `cargo xtask new` starts every handler
+    /// with). Answered with problem details, or the Error object
+    /// where the spec documents 501 with it.
+    NotImplemented,
 }
 impl SearchOrdersResponse {
     /// The HTTP response this value stands for: a success response
@@ -8008,6 +8013,15 @@ impl SearchOrdersResponse {
             }
             SearchOrdersResponse::ServiceUnavailable(problem) => {
                 runtime::Reply::problem(503u16, problem)
+            }
+            SearchOrdersResponse::NotImplemented => {
+                runtime::Reply::problem(
+                    501u16,
+                    runtime::Problem::new(
+                        "not_implemented",
+                        "searchOrders is not implemented yet",
+                    ),
+                )
             }
         }
     }
@@ -8040,6 +8054,11 @@ pub enum CreateOrderResponse {
     InternalServerError(runtime::Problem),
     ///503: The server failed (code `internal_error`) or cannot answer now (code `service_unavailable`).
     ServiceUnavailable(runtime::Problem),
+    /// 501, which the spec need not document: the handler is not
+    /// written yet (what `cargo xtask new` starts every handler
+    /// with). Answered with problem details, or the Error object
+    /// where the spec documents 501 with it.
+    NotImplemented,
 }
 impl CreateOrderResponse {
     /// The HTTP response this value stands for: a success response
@@ -8069,6 +8088,15 @@ impl CreateOrderResponse {
             CreateOrderResponse::ServiceUnavailable(problem) => {
                 runtime::Reply::problem(503u16, problem)
             }
+            CreateOrderResponse::NotImplemented => {
+                runtime::Reply::problem(
+                    501u16,
+                    runtime::Problem::new(
+                        "not_implemented",
+                        "createOrder is not implemented yet",
+                    ),
+                )
+            }
         }
     }
 }
@@ -8089,6 +8117,11 @@ pub enum OrderOptionsResponse {
     InternalServerError(runtime::Problem),
     ///503: The server failed (code `internal_error`) or cannot answer now (code `service_unavailable`).
     ServiceUnavailable(runtime::Problem),
+    /// 501, which the spec need not document: the handler is not
+    /// written yet (what `cargo xtask new` starts every handler
+    /// with). Answered with problem details, or the Error object
+    /// where the spec documents 501 with it.
+    NotImplemented,
 }
 impl OrderOptionsResponse {
     /// The HTTP response this value stands for: a success response
@@ -8104,6 +8137,15 @@ impl OrderOptionsResponse {
             }
             OrderOptionsResponse::ServiceUnavailable(problem) => {
                 runtime::Reply::problem(503u16, problem)
+            }
+            OrderOptionsResponse::NotImplemented => {
+                runtime::Reply::problem(
+                    501u16,
+                    runtime::Problem::new(
+                        "not_implemented",
+                        "orderOptions is not implemented yet",
+                    ),
+                )
             }
         }
     }
@@ -8124,6 +8166,11 @@ pub enum QuoteOrderResponse {
     InternalServerError(runtime::Problem),
     ///503: The server failed (code `internal_error`) or cannot answer now (code `service_unavailable`).
     ServiceUnavailable(runtime::Problem),
+    /// 501, which the spec need not document: the handler is not
+    /// written yet (what `cargo xtask new` starts every handler
+    /// with). Answered with problem details, or the Error object
+    /// where the spec documents 501 with it.
+    NotImplemented,
 }
 impl QuoteOrderResponse {
     /// The HTTP response this value stands for: a success response
@@ -8148,6 +8195,15 @@ impl QuoteOrderResponse {
             }
             QuoteOrderResponse::ServiceUnavailable(problem) => {
                 runtime::Reply::problem(503u16, problem)
+            }
+            QuoteOrderResponse::NotImplemented => {
+                runtime::Reply::problem(
+                    501u16,
+                    runtime::Problem::new(
+                        "not_implemented",
+                        "quoteOrder is not implemented yet",
+                    ),
+                )
             }
         }
     }
@@ -8175,6 +8231,11 @@ pub enum GetOrderResponse {
     InternalServerError(runtime::Problem),
     ///503: The server failed (code `internal_error`) or cannot answer now (code `service_unavailable`).
     ServiceUnavailable(runtime::Problem),
+    /// 501, which the spec need not document: the handler is not
+    /// written yet (what `cargo xtask new` starts every handler
+    /// with). Answered with problem details, or the Error object
+    /// where the spec documents 501 with it.
+    NotImplemented,
 }
 impl GetOrderResponse {
     /// The HTTP response this value stands for: a success response
@@ -8201,6 +8262,15 @@ impl GetOrderResponse {
             GetOrderResponse::ServiceUnavailable(problem) => {
                 runtime::Reply::problem(503u16, problem)
             }
+            GetOrderResponse::NotImplemented => {
+                runtime::Reply::problem(
+                    501u16,
+                    runtime::Problem::new(
+                        "not_implemented",
+                        "getOrder is not implemented yet",
+                    ),
+                )
+            }
         }
     }
 }
@@ -8220,6 +8290,11 @@ pub enum DeleteOrderResponse {
     InternalServerError(runtime::Problem),
     ///503: The server failed (code `internal_error`) or cannot answer now (code `service_unavailable`).
     ServiceUnavailable(runtime::Problem),
+    /// 501, which the spec need not document: the handler is not
+    /// written yet (what `cargo xtask new` starts every handler
+    /// with). Answered with problem details, or the Error object
+    /// where the spec documents 501 with it.
+    NotImplemented,
 }
 impl DeleteOrderResponse {
     /// The HTTP response this value stands for: a success response
@@ -8242,6 +8317,15 @@ impl DeleteOrderResponse {
             }
             DeleteOrderResponse::ServiceUnavailable(problem) => {
                 runtime::Reply::problem(503u16, problem)
+            }
+            DeleteOrderResponse::NotImplemented => {
+                runtime::Reply::problem(
+                    501u16,
+                    runtime::Problem::new(
+                        "not_implemented",
+                        "deleteOrder is not implemented yet",
+                    ),
+                )
             }
         }
     }
@@ -8269,6 +8353,11 @@ pub enum HeadOrderResponse {
     InternalServerError(runtime::Problem),
     ///503: The server failed (code `internal_error`) or cannot answer now (code `service_unavailable`).
     ServiceUnavailable(runtime::Problem),
+    /// 501, which the spec need not document: the handler is not
+    /// written yet (what `cargo xtask new` starts every handler
+    /// with). Answered with problem details, or the Error object
+    /// where the spec documents 501 with it.
+    NotImplemented,
 }
 impl HeadOrderResponse {
     /// The HTTP response this value stands for: a success response
@@ -8293,6 +8382,15 @@ impl HeadOrderResponse {
             }
             HeadOrderResponse::ServiceUnavailable(problem) => {
                 runtime::Reply::problem(503u16, problem)
+            }
+            HeadOrderResponse::NotImplemented => {
+                runtime::Reply::problem(
+                    501u16,
+                    runtime::Problem::new(
+                        "not_implemented",
+                        "headOrder is not implemented yet",
+                    ),
+                )
             }
         }
     }
@@ -8326,6 +8424,11 @@ pub enum UpdateOrderResponse {
     InternalServerError(runtime::Problem),
     ///503: The server failed (code `internal_error`) or cannot answer now (code `service_unavailable`).
     ServiceUnavailable(runtime::Problem),
+    /// 501, which the spec need not document: the handler is not
+    /// written yet (what `cargo xtask new` starts every handler
+    /// with). Answered with problem details, or the Error object
+    /// where the spec documents 501 with it.
+    NotImplemented,
 }
 impl UpdateOrderResponse {
     /// The HTTP response this value stands for: a success response
@@ -8361,6 +8464,15 @@ impl UpdateOrderResponse {
             UpdateOrderResponse::ServiceUnavailable(problem) => {
                 runtime::Reply::problem(503u16, problem)
             }
+            UpdateOrderResponse::NotImplemented => {
+                runtime::Reply::problem(
+                    501u16,
+                    runtime::Problem::new(
+                        "not_implemented",
+                        "updateOrder is not implemented yet",
+                    ),
+                )
+            }
         }
     }
 }
@@ -8380,6 +8492,11 @@ pub enum DownloadOrderResponse {
     InternalServerError(runtime::Problem),
     ///503: The server failed (code `internal_error`) or cannot answer now (code `service_unavailable`).
     ServiceUnavailable(runtime::Problem),
+    /// 501, which the spec need not document: the handler is not
+    /// written yet (what `cargo xtask new` starts every handler
+    /// with). Answered with problem details, or the Error object
+    /// where the spec documents 501 with it.
+    NotImplemented,
 }
 impl DownloadOrderResponse {
     /// The HTTP response this value stands for: a success response
@@ -8404,6 +8521,15 @@ impl DownloadOrderResponse {
             }
             DownloadOrderResponse::ServiceUnavailable(problem) => {
                 runtime::Reply::problem(503u16, problem)
+            }
+            DownloadOrderResponse::NotImplemented => {
+                runtime::Reply::problem(
+                    501u16,
+                    runtime::Problem::new(
+                        "not_implemented",
+                        "downloadOrder is not implemented yet",
+                    ),
+                )
             }
         }
     }
@@ -8430,6 +8556,11 @@ pub enum PayOrderResponse {
     InternalServerError(runtime::Problem),
     ///503: The server failed (code `internal_error`) or cannot answer now (code `service_unavailable`).
     ServiceUnavailable(runtime::Problem),
+    /// 501, which the spec need not document: the handler is not
+    /// written yet (what `cargo xtask new` starts every handler
+    /// with). Answered with problem details, or the Error object
+    /// where the spec documents 501 with it.
+    NotImplemented,
 }
 impl PayOrderResponse {
     /// The HTTP response this value stands for: a success response
@@ -8464,6 +8595,15 @@ impl PayOrderResponse {
             PayOrderResponse::ServiceUnavailable(problem) => {
                 runtime::Reply::problem(503u16, problem)
             }
+            PayOrderResponse::NotImplemented => {
+                runtime::Reply::problem(
+                    501u16,
+                    runtime::Problem::new(
+                        "not_implemented",
+                        "payOrder is not implemented yet",
+                    ),
+                )
+            }
         }
     }
 }
@@ -8489,6 +8629,11 @@ pub enum ShipOrderResponse {
     InternalServerError(runtime::Problem),
     ///503: The server failed (code `internal_error`) or cannot answer now (code `service_unavailable`).
     ServiceUnavailable(runtime::Problem),
+    /// 501, which the spec need not document: the handler is not
+    /// written yet (what `cargo xtask new` starts every handler
+    /// with). Answered with problem details, or the Error object
+    /// where the spec documents 501 with it.
+    NotImplemented,
 }
 impl ShipOrderResponse {
     /// The HTTP response this value stands for: a success response
@@ -8521,6 +8666,15 @@ impl ShipOrderResponse {
             ShipOrderResponse::ServiceUnavailable(problem) => {
                 runtime::Reply::problem(503u16, problem)
             }
+            ShipOrderResponse::NotImplemented => {
+                runtime::Reply::problem(
+                    501u16,
+                    runtime::Problem::new(
+                        "not_implemented",
+                        "shipOrder is not implemented yet",
+                    ),
+                )
+            }
         }
     }
 }
@@ -8544,6 +8698,11 @@ pub enum UploadDocumentResponse {
     InternalServerError(runtime::Problem),
     ///503: The server failed (code `internal_error`) or cannot answer now (code `service_unavailable`).
     ServiceUnavailable(runtime::Problem),
+    /// 501, which the spec need not document: the handler is not
+    /// written yet (what `cargo xtask new` starts every handler
+    /// with). Answered with problem details, or the Error object
+    /// where the spec documents 501 with it.
+    NotImplemented,
 }
 impl UploadDocumentResponse {
     /// The HTTP response this value stands for: a success response
@@ -8575,6 +8734,15 @@ impl UploadDocumentResponse {
             UploadDocumentResponse::ServiceUnavailable(problem) => {
                 runtime::Reply::problem(503u16, problem)
             }
+            UploadDocumentResponse::NotImplemented => {
+                runtime::Reply::problem(
+                    501u16,
+                    runtime::Problem::new(
+                        "not_implemented",
+                        "uploadDocument is not implemented yet",
+                    ),
+                )
+            }
         }
     }
 }
@@ -8594,6 +8762,11 @@ pub enum GetPhotoResponse {
     InternalServerError(runtime::Problem),
     ///503: The server failed (code `internal_error`) or cannot answer now (code `service_unavailable`).
     ServiceUnavailable(runtime::Problem),
+    /// 501, which the spec need not document: the handler is not
+    /// written yet (what `cargo xtask new` starts every handler
+    /// with). Answered with problem details, or the Error object
+    /// where the spec documents 501 with it.
+    NotImplemented,
 }
 impl GetPhotoResponse {
     /// The HTTP response this value stands for: a success response
@@ -8619,6 +8792,15 @@ impl GetPhotoResponse {
             GetPhotoResponse::ServiceUnavailable(problem) => {
                 runtime::Reply::problem(503u16, problem)
             }
+            GetPhotoResponse::NotImplemented => {
+                runtime::Reply::problem(
+                    501u16,
+                    runtime::Problem::new(
+                        "not_implemented",
+                        "getPhoto is not implemented yet",
+                    ),
+                )
+            }
         }
     }
 }
@@ -8642,6 +8824,11 @@ pub enum UploadPhotoResponse {
     InternalServerError(runtime::Problem),
     ///503: The server failed (code `internal_error`) or cannot answer now (code `service_unavailable`).
     ServiceUnavailable(runtime::Problem),
+    /// 501, which the spec need not document: the handler is not
+    /// written yet (what `cargo xtask new` starts every handler
+    /// with). Answered with problem details, or the Error object
+    /// where the spec documents 501 with it.
+    NotImplemented,
 }
 impl UploadPhotoResponse {
     /// The HTTP response this value stands for: a success response
@@ -8671,6 +8858,15 @@ impl UploadPhotoResponse {
             UploadPhotoResponse::ServiceUnavailable(problem) => {
                 runtime::Reply::problem(503u16, problem)
             }
+            UploadPhotoResponse::NotImplemented => {
+                runtime::Reply::problem(
+                    501u16,
+                    runtime::Problem::new(
+                        "not_implemented",
+                        "uploadPhoto is not implemented yet",
+                    ),
+                )
+            }
         }
     }
 }
@@ -8690,6 +8886,11 @@ pub enum GetSignatureResponse {
     InternalServerError(runtime::Problem),
     ///503: The server failed (code `internal_error`) or cannot answer now (code `service_unavailable`).
     ServiceUnavailable(runtime::Problem),
+    /// 501, which the spec need not document: the handler is not
+    /// written yet (what `cargo xtask new` starts every handler
+    /// with). Answered with problem details, or the Error object
+    /// where the spec documents 501 with it.
+    NotImplemented,
 }
 impl GetSignatureResponse {
     /// The HTTP response this value stands for: a success response
@@ -8715,6 +8916,15 @@ impl GetSignatureResponse {
             GetSignatureResponse::ServiceUnavailable(problem) => {
                 runtime::Reply::problem(503u16, problem)
             }
+            GetSignatureResponse::NotImplemented => {
+                runtime::Reply::problem(
+                    501u16,
+                    runtime::Problem::new(
+                        "not_implemented",
+                        "getSignature is not implemented yet",
+                    ),
+                )
+            }
         }
     }
 }
@@ -8738,6 +8948,11 @@ pub enum SignOrderResponse {
     InternalServerError(runtime::Problem),
     ///503: The server failed (code `internal_error`) or cannot answer now (code `service_unavailable`).
     ServiceUnavailable(runtime::Problem),
+    /// 501, which the spec need not document: the handler is not
+    /// written yet (what `cargo xtask new` starts every handler
+    /// with). Answered with problem details, or the Error object
+    /// where the spec documents 501 with it.
+    NotImplemented,
 }
 impl SignOrderResponse {
     /// The HTTP response this value stands for: a success response
@@ -8767,6 +8982,15 @@ impl SignOrderResponse {
             SignOrderResponse::ServiceUnavailable(problem) => {
                 runtime::Reply::problem(503u16, problem)
             }
+            SignOrderResponse::NotImplemented => {
+                runtime::Reply::problem(
+                    501u16,
+                    runtime::Problem::new(
+                        "not_implemented",
+                        "signOrder is not implemented yet",
+                    ),
+                )
+            }
         }
     }
 }
@@ -8786,6 +9010,11 @@ pub enum GetLabelResponse {
     InternalServerError(runtime::Problem),
     ///503: The server failed (code `internal_error`) or cannot answer now (code `service_unavailable`).
     ServiceUnavailable(runtime::Problem),
+    /// 501, which the spec need not document: the handler is not
+    /// written yet (what `cargo xtask new` starts every handler
+    /// with). Answered with problem details, or the Error object
+    /// where the spec documents 501 with it.
+    NotImplemented,
 }
 impl GetLabelResponse {
     /// The HTTP response this value stands for: a success response
@@ -8811,6 +9040,15 @@ impl GetLabelResponse {
             GetLabelResponse::ServiceUnavailable(problem) => {
                 runtime::Reply::problem(503u16, problem)
             }
+            GetLabelResponse::NotImplemented => {
+                runtime::Reply::problem(
+                    501u16,
+                    runtime::Problem::new(
+                        "not_implemented",
+                        "getLabel is not implemented yet",
+                    ),
+                )
+            }
         }
     }
 }
@@ -8830,6 +9068,11 @@ pub enum WatchOrderResponse {
     InternalServerError(runtime::Problem),
     ///503: The server failed (code `internal_error`) or cannot answer now (code `service_unavailable`).
     ServiceUnavailable(runtime::Problem),
+    /// 501, which the spec need not document: the handler is not
+    /// written yet (what `cargo xtask new` starts every handler
+    /// with). Answered with problem details, or the Error object
+    /// where the spec documents 501 with it.
+    NotImplemented,
 }
 impl WatchOrderResponse {
     /// The HTTP response this value stands for: a success response
@@ -8855,6 +9098,15 @@ impl WatchOrderResponse {
             WatchOrderResponse::ServiceUnavailable(problem) => {
                 runtime::Reply::problem(503u16, problem)
             }
+            WatchOrderResponse::NotImplemented => {
+                runtime::Reply::problem(
+                    501u16,
+                    runtime::Problem::new(
+                        "not_implemented",
+                        "watchOrder is not implemented yet",
+                    ),
+                )
+            }
         }
     }
 }
@@ -8870,6 +9122,11 @@ pub enum GetOrderSummaryResponse {
     InternalServerError(runtime::Problem),
     ///503: The server failed (code `internal_error`) or cannot answer now (code `service_unavailable`).
     ServiceUnavailable(runtime::Problem),
+    /// 501, which the spec need not document: the handler is not
+    /// written yet (what `cargo xtask new` starts every handler
+    /// with). Answered with problem details, or the Error object
+    /// where the spec documents 501 with it.
+    NotImplemented,
 }
 impl GetOrderSummaryResponse {
     /// The HTTP response this value stands for: a success response
@@ -8888,6 +9145,15 @@ impl GetOrderSummaryResponse {
             }
             GetOrderSummaryResponse::ServiceUnavailable(problem) => {
                 runtime::Reply::problem(503u16, problem)
+            }
+            GetOrderSummaryResponse::NotImplemented => {
+                runtime::Reply::problem(
+                    501u16,
+                    runtime::Problem::new(
+                        "not_implemented",
+                        "getOrderSummary is not implemented yet",
+                    ),
+                )
             }
         }
     }
@@ -8908,6 +9174,11 @@ pub enum GetOrderStatusResponse {
     InternalServerError(runtime::Problem),
     ///503: The server failed (code `internal_error`) or cannot answer now (code `service_unavailable`).
     ServiceUnavailable(runtime::Problem),
+    /// 501, which the spec need not document: the handler is not
+    /// written yet (what `cargo xtask new` starts every handler
+    /// with). Answered with problem details, or the Error object
+    /// where the spec documents 501 with it.
+    NotImplemented,
 }
 impl GetOrderStatusResponse {
     /// The HTTP response this value stands for: a success response
@@ -8933,6 +9204,15 @@ impl GetOrderStatusResponse {
             GetOrderStatusResponse::ServiceUnavailable(problem) => {
                 runtime::Reply::problem(503u16, problem)
             }
+            GetOrderStatusResponse::NotImplemented => {
+                runtime::Reply::problem(
+                    501u16,
+                    runtime::Problem::new(
+                        "not_implemented",
+                        "getOrderStatus is not implemented yet",
+                    ),
+                )
+            }
         }
     }
 }
@@ -8954,6 +9234,11 @@ pub enum GetReceiptResponse {
     InternalServerError(runtime::Problem),
     ///503: The server failed (code `internal_error`) or cannot answer now (code `service_unavailable`).
     ServiceUnavailable(runtime::Problem),
+    /// 501, which the spec need not document: the handler is not
+    /// written yet (what `cargo xtask new` starts every handler
+    /// with). Answered with problem details, or the Error object
+    /// where the spec documents 501 with it.
+    NotImplemented,
 }
 impl GetReceiptResponse {
     /// The HTTP response this value stands for: a success response
@@ -8982,6 +9267,15 @@ impl GetReceiptResponse {
             GetReceiptResponse::ServiceUnavailable(problem) => {
                 runtime::Reply::problem(503u16, problem)
             }
+            GetReceiptResponse::NotImplemented => {
+                runtime::Reply::problem(
+                    501u16,
+                    runtime::Problem::new(
+                        "not_implemented",
+                        "getReceipt is not implemented yet",
+                    ),
+                )
+            }
         }
     }
 }
@@ -9006,6 +9300,11 @@ pub enum GetLatestOrderResponse {
     InternalServerError(runtime::Problem),
     ///503: The server failed (code `internal_error`) or cannot answer now (code `service_unavailable`).
     ServiceUnavailable(runtime::Problem),
+    /// 501, which the spec need not document: the handler is not
+    /// written yet (what `cargo xtask new` starts every handler
+    /// with). Answered with problem details, or the Error object
+    /// where the spec documents 501 with it.
+    NotImplemented,
 }
 impl GetLatestOrderResponse {
     /// The HTTP response this value stands for: a success response
@@ -9027,6 +9326,15 @@ impl GetLatestOrderResponse {
             }
             GetLatestOrderResponse::ServiceUnavailable(problem) => {
                 runtime::Reply::problem(503u16, problem)
+            }
+            GetLatestOrderResponse::NotImplemented => {
+                runtime::Reply::problem(
+                    501u16,
+                    runtime::Problem::new(
+                        "not_implemented",
+                        "getLatestOrder is not implemented yet",
+                    ),
+                )
             }
         }
     }
@@ -9051,6 +9359,11 @@ pub enum AddNoteResponse {
     InternalServerError(runtime::Problem),
     ///503: The server failed (code `internal_error`) or cannot answer now (code `service_unavailable`).
     ServiceUnavailable(runtime::Problem),
+    /// 501, which the spec need not document: the handler is not
+    /// written yet (what `cargo xtask new` starts every handler
+    /// with). Answered with problem details, or the Error object
+    /// where the spec documents 501 with it.
+    NotImplemented,
 }
 impl AddNoteResponse {
     /// The HTTP response this value stands for: a success response
@@ -9082,6 +9395,15 @@ impl AddNoteResponse {
             AddNoteResponse::ServiceUnavailable(problem) => {
                 runtime::Reply::problem(503u16, problem)
             }
+            AddNoteResponse::NotImplemented => {
+                runtime::Reply::problem(
+                    501u16,
+                    runtime::Problem::new(
+                        "not_implemented",
+                        "addNote is not implemented yet",
+                    ),
+                )
+            }
         }
     }
 }
@@ -9101,6 +9423,11 @@ pub enum ListOrderLinesResponse {
     InternalServerError(runtime::Problem),
     ///503: The server failed (code `internal_error`) or cannot answer now (code `service_unavailable`).
     ServiceUnavailable(runtime::Problem),
+    /// 501, which the spec need not document: the handler is not
+    /// written yet (what `cargo xtask new` starts every handler
+    /// with). Answered with problem details, or the Error object
+    /// where the spec documents 501 with it.
+    NotImplemented,
 }
 impl ListOrderLinesResponse {
     /// The HTTP response this value stands for: a success response
@@ -9126,6 +9453,15 @@ impl ListOrderLinesResponse {
             ListOrderLinesResponse::ServiceUnavailable(problem) => {
                 runtime::Reply::problem(503u16, problem)
             }
+            ListOrderLinesResponse::NotImplemented => {
+                runtime::Reply::problem(
+                    501u16,
+                    runtime::Problem::new(
+                        "not_implemented",
+                        "listOrderLines is not implemented yet",
+                    ),
+                )
+            }
         }
     }
 }
@@ -9141,6 +9477,11 @@ pub enum ExportOrdersResponse {
     InternalServerError(runtime::Problem),
     ///503: The server failed (code `internal_error`) or cannot answer now (code `service_unavailable`).
     ServiceUnavailable(runtime::Problem),
+    /// 501, which the spec need not document: the handler is not
+    /// written yet (what `cargo xtask new` starts every handler
+    /// with). Answered with problem details, or the Error object
+    /// where the spec documents 501 with it.
+    NotImplemented,
 }
 impl ExportOrdersResponse {
     /// The HTTP response this value stands for: a success response
@@ -9160,6 +9501,15 @@ impl ExportOrdersResponse {
             ExportOrdersResponse::ServiceUnavailable(problem) => {
                 runtime::Reply::problem(503u16, problem)
             }
+            ExportOrdersResponse::NotImplemented => {
+                runtime::Reply::problem(
+                    501u16,
+                    runtime::Problem::new(
+                        "not_implemented",
+                        "exportOrders is not implemented yet",
+                    ),
+                )
+            }
         }
     }
 }
@@ -9175,6 +9525,11 @@ pub enum GetInventoryResponse {
     InternalServerError(runtime::Problem),
     ///503: The server failed (code `internal_error`) or cannot answer now (code `service_unavailable`).
     ServiceUnavailable(runtime::Problem),
+    /// 501, which the spec need not document: the handler is not
+    /// written yet (what `cargo xtask new` starts every handler
+    /// with). Answered with problem details, or the Error object
+    /// where the spec documents 501 with it.
+    NotImplemented,
 }
 impl GetInventoryResponse {
     /// The HTTP response this value stands for: a success response
@@ -9194,6 +9549,15 @@ impl GetInventoryResponse {
             GetInventoryResponse::ServiceUnavailable(problem) => {
                 runtime::Reply::problem(503u16, problem)
             }
+            GetInventoryResponse::NotImplemented => {
+                runtime::Reply::problem(
+                    501u16,
+                    runtime::Problem::new(
+                        "not_implemented",
+                        "getInventory is not implemented yet",
+                    ),
+                )
+            }
         }
     }
 }
@@ -9209,6 +9573,11 @@ pub enum CountOrdersResponse {
     InternalServerError(runtime::Problem),
     ///503: The server failed (code `internal_error`) or cannot answer now (code `service_unavailable`).
     ServiceUnavailable(runtime::Problem),
+    /// 501, which the spec need not document: the handler is not
+    /// written yet (what `cargo xtask new` starts every handler
+    /// with). Answered with problem details, or the Error object
+    /// where the spec documents 501 with it.
+    NotImplemented,
 }
 impl CountOrdersResponse {
     /// The HTTP response this value stands for: a success response
@@ -9228,6 +9597,15 @@ impl CountOrdersResponse {
             CountOrdersResponse::ServiceUnavailable(problem) => {
                 runtime::Reply::problem(503u16, problem)
             }
+            CountOrdersResponse::NotImplemented => {
+                runtime::Reply::problem(
+                    501u16,
+                    runtime::Problem::new(
+                        "not_implemented",
+                        "countOrders is not implemented yet",
+                    ),
+                )
+            }
         }
     }
 }
@@ -9241,6 +9619,11 @@ pub enum GetStatusResponse {
     InternalServerError(runtime::Problem),
     ///503: The server failed (code `internal_error`) or cannot answer now (code `service_unavailable`).
     ServiceUnavailable(runtime::Problem),
+    /// 501, which the spec need not document: the handler is not
+    /// written yet (what `cargo xtask new` starts every handler
+    /// with). Answered with problem details, or the Error object
+    /// where the spec documents 501 with it.
+    NotImplemented,
 }
 impl GetStatusResponse {
     /// The HTTP response this value stands for: a success response
@@ -9257,6 +9640,15 @@ impl GetStatusResponse {
             GetStatusResponse::ServiceUnavailable(problem) => {
                 runtime::Reply::problem(503u16, problem)
             }
+            GetStatusResponse::NotImplemented => {
+                runtime::Reply::problem(
+                    501u16,
+                    runtime::Problem::new(
+                        "not_implemented",
+                        "getStatus is not implemented yet",
+                    ),
+                )
+            }
         }
     }
 }
@@ -9270,6 +9662,11 @@ pub enum TraceStatusResponse {
     InternalServerError(runtime::Problem),
     ///503: The server failed (code `internal_error`) or cannot answer now (code `service_unavailable`).
     ServiceUnavailable(runtime::Problem),
+    /// 501, which the spec need not document: the handler is not
+    /// written yet (what `cargo xtask new` starts every handler
+    /// with). Answered with problem details, or the Error object
+    /// where the spec documents 501 with it.
+    NotImplemented,
 }
 impl TraceStatusResponse {
     /// The HTTP response this value stands for: a success response
@@ -9285,6 +9682,15 @@ impl TraceStatusResponse {
             }
             TraceStatusResponse::ServiceUnavailable(problem) => {
                 runtime::Reply::problem(503u16, problem)
+            }
+            TraceStatusResponse::NotImplemented => {
+                runtime::Reply::problem(
+                    501u16,
+                    runtime::Problem::new(
+                        "not_implemented",
+                        "traceStatus is not implemented yet",
+                    ),
+                )
             }
         }
     }
@@ -9305,6 +9711,11 @@ pub enum SubscribeResponse {
     InternalServerError(runtime::Problem),
     ///503: The server failed (code `internal_error`) or cannot answer now (code `service_unavailable`).
     ServiceUnavailable(runtime::Problem),
+    /// 501, which the spec need not document: the handler is not
+    /// written yet (what `cargo xtask new` starts every handler
+    /// with). Answered with problem details, or the Error object
+    /// where the spec documents 501 with it.
+    NotImplemented,
 }
 impl SubscribeResponse {
     /// The HTTP response this value stands for: a success response
@@ -9328,6 +9739,15 @@ impl SubscribeResponse {
             SubscribeResponse::ServiceUnavailable(problem) => {
                 runtime::Reply::problem(503u16, problem)
             }
+            SubscribeResponse::NotImplemented => {
+                runtime::Reply::problem(
+                    501u16,
+                    runtime::Problem::new(
+                        "not_implemented",
+                        "subscribe is not implemented yet",
+                    ),
+                )
+            }
         }
     }
 }
@@ -9347,6 +9767,11 @@ pub enum SetPreferencesResponse {
     InternalServerError(runtime::Problem),
     ///503: The server failed (code `internal_error`) or cannot answer now (code `service_unavailable`).
     ServiceUnavailable(runtime::Problem),
+    /// 501, which the spec need not document: the handler is not
+    /// written yet (what `cargo xtask new` starts every handler
+    /// with). Answered with problem details, or the Error object
+    /// where the spec documents 501 with it.
+    NotImplemented,
 }
 impl SetPreferencesResponse {
     /// The HTTP response this value stands for: a success response
@@ -9372,6 +9797,15 @@ impl SetPreferencesResponse {
             SetPreferencesResponse::ServiceUnavailable(problem) => {
                 runtime::Reply::problem(503u16, problem)
             }
+            SetPreferencesResponse::NotImplemented => {
+                runtime::Reply::problem(
+                    501u16,
+                    runtime::Problem::new(
+                        "not_implemented",
+                        "setPreferences is not implemented yet",
+                    ),
+                )
+            }
         }
     }
 }
@@ -9391,6 +9825,11 @@ pub enum PatchPreferencesResponse {
     InternalServerError(runtime::Problem),
     ///503: The server failed (code `internal_error`) or cannot answer now (code `service_unavailable`).
     ServiceUnavailable(runtime::Problem),
+    /// 501, which the spec need not document: the handler is not
+    /// written yet (what `cargo xtask new` starts every handler
+    /// with). Answered with problem details, or the Error object
+    /// where the spec documents 501 with it.
+    NotImplemented,
 }
 impl PatchPreferencesResponse {
     /// The HTTP response this value stands for: a success response
@@ -9416,6 +9855,15 @@ impl PatchPreferencesResponse {
             PatchPreferencesResponse::ServiceUnavailable(problem) => {
                 runtime::Reply::problem(503u16, problem)
             }
+            PatchPreferencesResponse::NotImplemented => {
+                runtime::Reply::problem(
+                    501u16,
+                    runtime::Problem::new(
+                        "not_implemented",
+                        "patchPreferences is not implemented yet",
+                    ),
+                )
+            }
         }
     }
 }
@@ -9433,6 +9881,11 @@ pub enum ListEventsResponse {
     InternalServerError(runtime::Problem),
     ///503: The server failed (code `internal_error`) or cannot answer now (code `service_unavailable`).
     ServiceUnavailable(runtime::Problem),
+    /// 501, which the spec need not document: the handler is not
+    /// written yet (what `cargo xtask new` starts every handler
+    /// with). Answered with problem details, or the Error object
+    /// where the spec documents 501 with it.
+    NotImplemented,
 }
 impl ListEventsResponse {
     /// The HTTP response this value stands for: a success response
@@ -9455,6 +9908,15 @@ impl ListEventsResponse {
             ListEventsResponse::ServiceUnavailable(problem) => {
                 runtime::Reply::problem(503u16, problem)
             }
+            ListEventsResponse::NotImplemented => {
+                runtime::Reply::problem(
+                    501u16,
+                    runtime::Problem::new(
+                        "not_implemented",
+                        "listEvents is not implemented yet",
+                    ),
+                )
+            }
         }
     }
 }
@@ -9470,6 +9932,11 @@ pub enum ListLabelsResponse {
     InternalServerError(runtime::Problem),
     ///503: The server failed (code `internal_error`) or cannot answer now (code `service_unavailable`).
     ServiceUnavailable(runtime::Problem),
+    /// 501, which the spec need not document: the handler is not
+    /// written yet (what `cargo xtask new` starts every handler
+    /// with). Answered with problem details, or the Error object
+    /// where the spec documents 501 with it.
+    NotImplemented,
 }
 impl ListLabelsResponse {
     /// The HTTP response this value stands for: a success response
@@ -9488,6 +9955,15 @@ impl ListLabelsResponse {
             }
             ListLabelsResponse::ServiceUnavailable(problem) => {
                 runtime::Reply::problem(503u16, problem)
+            }
+            ListLabelsResponse::NotImplemented => {
+                runtime::Reply::problem(
+                    501u16,
+                    runtime::Problem::new(
+                        "not_implemented",
+                        "listLabels is not implemented yet",
+                    ),
+                )
             }
         }
     }
@@ -9519,6 +9995,11 @@ pub enum PutLabelResponse {
     InternalServerError(runtime::Problem),
     ///503: The server failed (code `internal_error`) or cannot answer now (code `service_unavailable`).
     ServiceUnavailable(runtime::Problem),
+    /// 501, which the spec need not document: the handler is not
+    /// written yet (what `cargo xtask new` starts every handler
+    /// with). Answered with problem details, or the Error object
+    /// where the spec documents 501 with it.
+    NotImplemented,
 }
 impl PutLabelResponse {
     /// The HTTP response this value stands for: a success response
@@ -9551,6 +10032,15 @@ impl PutLabelResponse {
             PutLabelResponse::ServiceUnavailable(problem) => {
                 runtime::Reply::problem(503u16, problem)
             }
+            PutLabelResponse::NotImplemented => {
+                runtime::Reply::problem(
+                    501u16,
+                    runtime::Problem::new(
+                        "not_implemented",
+                        "putLabel is not implemented yet",
+                    ),
+                )
+            }
         }
     }
 }
@@ -9568,6 +10058,11 @@ pub enum GetReportResponse {
     InternalServerError(runtime::Problem),
     ///503: The server failed (code `internal_error`) or cannot answer now (code `service_unavailable`).
     ServiceUnavailable(runtime::Problem),
+    /// 501, which the spec need not document: the handler is not
+    /// written yet (what `cargo xtask new` starts every handler
+    /// with). Answered with problem details, or the Error object
+    /// where the spec documents 501 with it.
+    NotImplemented,
 }
 impl GetReportResponse {
     /// The HTTP response this value stands for: a success response
@@ -9590,6 +10085,15 @@ impl GetReportResponse {
             GetReportResponse::ServiceUnavailable(problem) => {
                 runtime::Reply::problem(503u16, problem)
             }
+            GetReportResponse::NotImplemented => {
+                runtime::Reply::problem(
+                    501u16,
+                    runtime::Problem::new(
+                        "not_implemented",
+                        "getReport is not implemented yet",
+                    ),
+                )
+            }
         }
     }
 }
@@ -9609,6 +10113,11 @@ pub enum GetPaymentResponse {
     InternalServerError(runtime::Problem),
     ///503: The server failed (code `internal_error`) or cannot answer now (code `service_unavailable`).
     ServiceUnavailable(runtime::Problem),
+    /// 501, which the spec need not document: the handler is not
+    /// written yet (what `cargo xtask new` starts every handler
+    /// with). Answered with problem details, or the Error object
+    /// where the spec documents 501 with it.
+    NotImplemented,
 }
 impl GetPaymentResponse {
     /// The HTTP response this value stands for: a success response
@@ -9634,6 +10143,15 @@ impl GetPaymentResponse {
             GetPaymentResponse::ServiceUnavailable(problem) => {
                 runtime::Reply::problem(503u16, problem)
             }
+            GetPaymentResponse::NotImplemented => {
+                runtime::Reply::problem(
+                    501u16,
+                    runtime::Problem::new(
+                        "not_implemented",
+                        "getPayment is not implemented yet",
+                    ),
+                )
+            }
         }
     }
 }
@@ -9651,6 +10169,11 @@ pub enum EchoParametersResponse {
     InternalServerError(runtime::Problem),
     ///503: The server failed (code `internal_error`) or cannot answer now (code `service_unavailable`).
     ServiceUnavailable(runtime::Problem),
+    /// 501, which the spec need not document: the handler is not
+    /// written yet (what `cargo xtask new` starts every handler
+    /// with). Answered with problem details, or the Error object
+    /// where the spec documents 501 with it.
+    NotImplemented,
 }
 impl EchoParametersResponse {
     /// The HTTP response this value stands for: a success response
@@ -9673,6 +10196,15 @@ impl EchoParametersResponse {
             EchoParametersResponse::ServiceUnavailable(problem) => {
                 runtime::Reply::problem(503u16, problem)
             }
+            EchoParametersResponse::NotImplemented => {
+                runtime::Reply::problem(
+                    501u16,
+                    runtime::Problem::new(
+                        "not_implemented",
+                        "echoParameters is not implemented yet",
+                    ),
+                )
+            }
         }
     }
 }
@@ -9692,6 +10224,11 @@ pub enum GetLegacyOrderResponse {
     InternalServerError(runtime::Problem),
     ///503: The server failed (code `internal_error`) or cannot answer now (code `service_unavailable`).
     ServiceUnavailable(runtime::Problem),
+    /// 501, which the spec need not document: the handler is not
+    /// written yet (what `cargo xtask new` starts every handler
+    /// with). Answered with problem details, or the Error object
+    /// where the spec documents 501 with it.
+    NotImplemented,
 }
 impl GetLegacyOrderResponse {
     /// The HTTP response this value stands for: a success response
@@ -9717,6 +10254,15 @@ impl GetLegacyOrderResponse {
             GetLegacyOrderResponse::ServiceUnavailable(problem) => {
                 runtime::Reply::problem(503u16, problem)
             }
+            GetLegacyOrderResponse::NotImplemented => {
+                runtime::Reply::problem(
+                    501u16,
+                    runtime::Problem::new(
+                        "not_implemented",
+                        "getLegacyOrder is not implemented yet",
+                    ),
+                )
+            }
         }
     }
 }
@@ -9738,6 +10284,11 @@ pub enum EstimateOrderResponse {
     InternalServerError(runtime::Problem),
     ///503: The server failed (code `internal_error`) or cannot answer now (code `service_unavailable`).
     ServiceUnavailable(runtime::Problem),
+    /// 501, which the spec need not document: the handler is not
+    /// written yet (what `cargo xtask new` starts every handler
+    /// with). Answered with problem details, or the Error object
+    /// where the spec documents 501 with it.
+    NotImplemented,
 }
 impl EstimateOrderResponse {
     /// The HTTP response this value stands for: a success response
@@ -9777,6 +10328,15 @@ impl EstimateOrderResponse {
             EstimateOrderResponse::ServiceUnavailable(problem) => {
                 runtime::Reply::problem(503u16, problem)
             }
+            EstimateOrderResponse::NotImplemented => {
+                runtime::Reply::problem(
+                    501u16,
+                    runtime::Problem::new(
+                        "not_implemented",
+                        "estimateOrder is not implemented yet",
+                    ),
+                )
+            }
         }
     }
 }
@@ -9796,6 +10356,11 @@ pub enum ClassifyPetResponse {
     InternalServerError(runtime::Problem),
     ///503: The server failed (code `internal_error`) or cannot answer now (code `service_unavailable`).
     ServiceUnavailable(runtime::Problem),
+    /// 501, which the spec need not document: the handler is not
+    /// written yet (what `cargo xtask new` starts every handler
+    /// with). Answered with problem details, or the Error object
+    /// where the spec documents 501 with it.
+    NotImplemented,
 }
 impl ClassifyPetResponse {
     /// The HTTP response this value stands for: a success response
@@ -9821,6 +10386,15 @@ impl ClassifyPetResponse {
             ClassifyPetResponse::ServiceUnavailable(problem) => {
                 runtime::Reply::problem(503u16, problem)
             }
+            ClassifyPetResponse::NotImplemented => {
+                runtime::Reply::problem(
+                    501u16,
+                    runtime::Problem::new(
+                        "not_implemented",
+                        "classifyPet is not implemented yet",
+                    ),
+                )
+            }
         }
     }
 }
@@ -9834,6 +10408,11 @@ pub enum GetCategoryTreeResponse {
     InternalServerError(runtime::Problem),
     ///503: The server failed (code `internal_error`) or cannot answer now (code `service_unavailable`).
     ServiceUnavailable(runtime::Problem),
+    /// 501, which the spec need not document: the handler is not
+    /// written yet (what `cargo xtask new` starts every handler
+    /// with). Answered with problem details, or the Error object
+    /// where the spec documents 501 with it.
+    NotImplemented,
 }
 impl GetCategoryTreeResponse {
     /// The HTTP response this value stands for: a success response
@@ -9850,6 +10429,15 @@ impl GetCategoryTreeResponse {
             GetCategoryTreeResponse::ServiceUnavailable(problem) => {
                 runtime::Reply::problem(503u16, problem)
             }
+            GetCategoryTreeResponse::NotImplemented => {
+                runtime::Reply::problem(
+                    501u16,
+                    runtime::Problem::new(
+                        "not_implemented",
+                        "getCategoryTree is not implemented yet",
+                    ),
+                )
+            }
         }
     }
 }
@@ -9865,6 +10453,11 @@ pub enum WhoAmIResponse {
     InternalServerError(runtime::Problem),
     ///503: The server failed (code `internal_error`) or cannot answer now (code `service_unavailable`).
     ServiceUnavailable(runtime::Problem),
+    /// 501, which the spec need not document: the handler is not
+    /// written yet (what `cargo xtask new` starts every handler
+    /// with). Answered with problem details, or the Error object
+    /// where the spec documents 501 with it.
+    NotImplemented,
 }
 impl WhoAmIResponse {
     /// The HTTP response this value stands for: a success response
@@ -9883,6 +10476,15 @@ impl WhoAmIResponse {
             }
             WhoAmIResponse::ServiceUnavailable(problem) => {
                 runtime::Reply::problem(503u16, problem)
+            }
+            WhoAmIResponse::NotImplemented => {
+                runtime::Reply::problem(
+                    501u16,
+                    runtime::Problem::new(
+                        "not_implemented",
+                        "whoAmI is not implemented yet",
+                    ),
+                )
             }
         }
     }
@@ -9905,6 +10507,11 @@ pub enum RefundOrderResponse {
     InternalServerError(runtime::Problem),
     ///503: The server failed (code `internal_error`) or cannot answer now (code `service_unavailable`).
     ServiceUnavailable(runtime::Problem),
+    /// 501, which the spec need not document: the handler is not
+    /// written yet (what `cargo xtask new` starts every handler
+    /// with). Answered with problem details, or the Error object
+    /// where the spec documents 501 with it.
+    NotImplemented,
 }
 impl RefundOrderResponse {
     /// The HTTP response this value stands for: a success response
@@ -9930,6 +10537,15 @@ impl RefundOrderResponse {
             }
             RefundOrderResponse::ServiceUnavailable(problem) => {
                 runtime::Reply::problem(503u16, problem)
+            }
+            RefundOrderResponse::NotImplemented => {
+                runtime::Reply::problem(
+                    501u16,
+                    runtime::Problem::new(
+                        "not_implemented",
+                        "refundOrder is not implemented yet",
+                    ),
+                )
             }
         }
     }

@@ -583,6 +583,11 @@ pub enum ListOrdersResponse {
     InternalServerError(runtime::Problem),
     ///503: The server failed (code `internal_error`) or its storage is unavailable (code `service_unavailable`).
     ServiceUnavailable(runtime::Problem),
+    /// 501, which the spec need not document: the handler is not
+    /// written yet (what `cargo xtask new` starts every handler
+    /// with). Answered with problem details, or the Error object
+    /// where the spec documents 501 with it.
+    NotImplemented,
 }
 impl ListOrdersResponse {
     /// The HTTP response this value stands for: a success response
@@ -606,6 +611,15 @@ impl ListOrdersResponse {
             ListOrdersResponse::ServiceUnavailable(problem) => {
                 runtime::Reply::problem(503u16, problem)
             }
+            ListOrdersResponse::NotImplemented => {
+                runtime::Reply::problem(
+                    501u16,
+                    runtime::Problem::new(
+                        "not_implemented",
+                        "listOrders is not implemented yet",
+                    ),
+                )
+            }
         }
     }
 }
@@ -627,6 +641,11 @@ pub enum CancelOrderResponse {
     InternalServerError(runtime::Problem),
     ///503: The server failed (code `internal_error`) or its storage is unavailable (code `service_unavailable`).
     ServiceUnavailable(runtime::Problem),
+    /// 501, which the spec need not document: the handler is not
+    /// written yet (what `cargo xtask new` starts every handler
+    /// with). Answered with problem details, or the Error object
+    /// where the spec documents 501 with it.
+    NotImplemented,
 }
 impl CancelOrderResponse {
     /// The HTTP response this value stands for: a success response
@@ -652,6 +671,15 @@ impl CancelOrderResponse {
             }
             CancelOrderResponse::ServiceUnavailable(problem) => {
                 runtime::Reply::problem(503u16, problem)
+            }
+            CancelOrderResponse::NotImplemented => {
+                runtime::Reply::problem(
+                    501u16,
+                    runtime::Problem::new(
+                        "not_implemented",
+                        "cancelOrder is not implemented yet",
+                    ),
+                )
             }
         }
     }

@@ -2152,6 +2152,11 @@ pub enum UpdatePetResponse {
     UnprocessableEntity,
     ///default (400-599, the status given): Unexpected error
     Default { status: u16 },
+    /// 501, which the spec need not document: the handler is not
+    /// written yet (what `cargo xtask new` starts every handler
+    /// with). Answered with problem details, or the Error object
+    /// where the spec documents 501 with it.
+    NotImplemented,
 }
 impl UpdatePetResponse {
     /// The HTTP response this value stands for: a success response
@@ -2177,6 +2182,15 @@ impl UpdatePetResponse {
                     |status| runtime::Reply::error_empty(status),
                 )
             }
+            UpdatePetResponse::NotImplemented => {
+                runtime::Reply::problem(
+                    501u16,
+                    runtime::Problem::new(
+                        "not_implemented",
+                        "updatePet is not implemented yet",
+                    ),
+                )
+            }
         }
     }
 }
@@ -2192,6 +2206,11 @@ pub enum AddPetResponse {
     UnprocessableEntity,
     ///default (400-599, the status given): Unexpected error
     Default { status: u16 },
+    /// 501, which the spec need not document: the handler is not
+    /// written yet (what `cargo xtask new` starts every handler
+    /// with). Answered with problem details, or the Error object
+    /// where the spec documents 501 with it.
+    NotImplemented,
 }
 impl AddPetResponse {
     /// The HTTP response this value stands for: a success response
@@ -2216,6 +2235,15 @@ impl AddPetResponse {
                     |status| runtime::Reply::error_empty(status),
                 )
             }
+            AddPetResponse::NotImplemented => {
+                runtime::Reply::problem(
+                    501u16,
+                    runtime::Problem::new(
+                        "not_implemented",
+                        "addPet is not implemented yet",
+                    ),
+                )
+            }
         }
     }
 }
@@ -2229,6 +2257,11 @@ pub enum FindPetsByStatusResponse {
     BadRequest,
     ///default (400-599, the status given): Unexpected error
     Default { status: u16 },
+    /// 501, which the spec need not document: the handler is not
+    /// written yet (what `cargo xtask new` starts every handler
+    /// with). Answered with problem details, or the Error object
+    /// where the spec documents 501 with it.
+    NotImplemented,
 }
 impl FindPetsByStatusResponse {
     /// The HTTP response this value stands for: a success response
@@ -2255,6 +2288,15 @@ impl FindPetsByStatusResponse {
                     |status| runtime::Reply::error_empty(status),
                 )
             }
+            FindPetsByStatusResponse::NotImplemented => {
+                runtime::Reply::problem(
+                    501u16,
+                    runtime::Problem::new(
+                        "not_implemented",
+                        "findPetsByStatus is not implemented yet",
+                    ),
+                )
+            }
         }
     }
 }
@@ -2268,6 +2310,11 @@ pub enum FindPetsByTagsResponse {
     BadRequest,
     ///default (400-599, the status given): Unexpected error
     Default { status: u16 },
+    /// 501, which the spec need not document: the handler is not
+    /// written yet (what `cargo xtask new` starts every handler
+    /// with). Answered with problem details, or the Error object
+    /// where the spec documents 501 with it.
+    NotImplemented,
 }
 impl FindPetsByTagsResponse {
     /// The HTTP response this value stands for: a success response
@@ -2294,6 +2341,15 @@ impl FindPetsByTagsResponse {
                     |status| runtime::Reply::error_empty(status),
                 )
             }
+            FindPetsByTagsResponse::NotImplemented => {
+                runtime::Reply::problem(
+                    501u16,
+                    runtime::Problem::new(
+                        "not_implemented",
+                        "findPetsByTags is not implemented yet",
+                    ),
+                )
+            }
         }
     }
 }
@@ -2309,6 +2365,11 @@ pub enum GetPetByIdResponse {
     NotFound,
     ///default (400-599, the status given): Unexpected error
     Default { status: u16 },
+    /// 501, which the spec need not document: the handler is not
+    /// written yet (what `cargo xtask new` starts every handler
+    /// with). Answered with problem details, or the Error object
+    /// where the spec documents 501 with it.
+    NotImplemented,
 }
 impl GetPetByIdResponse {
     /// The HTTP response this value stands for: a success response
@@ -2333,6 +2394,15 @@ impl GetPetByIdResponse {
                     |status| runtime::Reply::error_empty(status),
                 )
             }
+            GetPetByIdResponse::NotImplemented => {
+                runtime::Reply::problem(
+                    501u16,
+                    runtime::Problem::new(
+                        "not_implemented",
+                        "getPetById is not implemented yet",
+                    ),
+                )
+            }
         }
     }
 }
@@ -2346,6 +2416,11 @@ pub enum UpdatePetWithFormResponse {
     BadRequest,
     ///default (400-599, the status given): Unexpected error
     Default { status: u16 },
+    /// 501, which the spec need not document: the handler is not
+    /// written yet (what `cargo xtask new` starts every handler
+    /// with). Answered with problem details, or the Error object
+    /// where the spec documents 501 with it.
+    NotImplemented,
 }
 impl UpdatePetWithFormResponse {
     /// The HTTP response this value stands for: a success response
@@ -2372,6 +2447,15 @@ impl UpdatePetWithFormResponse {
                     |status| runtime::Reply::error_empty(status),
                 )
             }
+            UpdatePetWithFormResponse::NotImplemented => {
+                runtime::Reply::problem(
+                    501u16,
+                    runtime::Problem::new(
+                        "not_implemented",
+                        "updatePetWithForm is not implemented yet",
+                    ),
+                )
+            }
         }
     }
 }
@@ -2385,6 +2469,11 @@ pub enum DeletePetResponse {
     BadRequest,
     ///default (400-599, the status given): Unexpected error
     Default { status: u16 },
+    /// 501, which the spec need not document: the handler is not
+    /// written yet (what `cargo xtask new` starts every handler
+    /// with). Answered with problem details, or the Error object
+    /// where the spec documents 501 with it.
+    NotImplemented,
 }
 impl DeletePetResponse {
     /// The HTTP response this value stands for: a success response
@@ -2402,6 +2491,15 @@ impl DeletePetResponse {
                     |status| runtime::Reply::error_empty(status),
                 )
             }
+            DeletePetResponse::NotImplemented => {
+                runtime::Reply::problem(
+                    501u16,
+                    runtime::Problem::new(
+                        "not_implemented",
+                        "deletePet is not implemented yet",
+                    ),
+                )
+            }
         }
     }
 }
@@ -2417,6 +2515,11 @@ pub enum UploadFileResponse {
     NotFound,
     ///default (400-599, the status given): Unexpected error
     Default { status: u16 },
+    /// 501, which the spec need not document: the handler is not
+    /// written yet (what `cargo xtask new` starts every handler
+    /// with). Answered with problem details, or the Error object
+    /// where the spec documents 501 with it.
+    NotImplemented,
 }
 impl UploadFileResponse {
     /// The HTTP response this value stands for: a success response
@@ -2437,6 +2540,15 @@ impl UploadFileResponse {
                     |status| runtime::Reply::error_empty(status),
                 )
             }
+            UploadFileResponse::NotImplemented => {
+                runtime::Reply::problem(
+                    501u16,
+                    runtime::Problem::new(
+                        "not_implemented",
+                        "uploadFile is not implemented yet",
+                    ),
+                )
+            }
         }
     }
 }
@@ -2448,6 +2560,11 @@ pub enum GetInventoryResponse {
     Ok(runtime::Json<::std::collections::BTreeMap<::std::string::String, i32>>),
     ///default (400-599, the status given): Unexpected error
     Default { status: u16 },
+    /// 501, which the spec need not document: the handler is not
+    /// written yet (what `cargo xtask new` starts every handler
+    /// with). Answered with problem details, or the Error object
+    /// where the spec documents 501 with it.
+    NotImplemented,
 }
 impl GetInventoryResponse {
     /// The HTTP response this value stands for: a success response
@@ -2466,6 +2583,15 @@ impl GetInventoryResponse {
                     |status| runtime::Reply::error_empty(status),
                 )
             }
+            GetInventoryResponse::NotImplemented => {
+                runtime::Reply::problem(
+                    501u16,
+                    runtime::Problem::new(
+                        "not_implemented",
+                        "getInventory is not implemented yet",
+                    ),
+                )
+            }
         }
     }
 }
@@ -2481,6 +2607,11 @@ pub enum PlaceOrderResponse {
     UnprocessableEntity,
     ///default (400-599, the status given): Unexpected error
     Default { status: u16 },
+    /// 501, which the spec need not document: the handler is not
+    /// written yet (what `cargo xtask new` starts every handler
+    /// with). Answered with problem details, or the Error object
+    /// where the spec documents 501 with it.
+    NotImplemented,
 }
 impl PlaceOrderResponse {
     /// The HTTP response this value stands for: a success response
@@ -2503,6 +2634,15 @@ impl PlaceOrderResponse {
                     |status| runtime::Reply::error_empty(status),
                 )
             }
+            PlaceOrderResponse::NotImplemented => {
+                runtime::Reply::problem(
+                    501u16,
+                    runtime::Problem::new(
+                        "not_implemented",
+                        "placeOrder is not implemented yet",
+                    ),
+                )
+            }
         }
     }
 }
@@ -2518,6 +2658,11 @@ pub enum GetOrderByIdResponse {
     NotFound,
     ///default (400-599, the status given): Unexpected error
     Default { status: u16 },
+    /// 501, which the spec need not document: the handler is not
+    /// written yet (what `cargo xtask new` starts every handler
+    /// with). Answered with problem details, or the Error object
+    /// where the spec documents 501 with it.
+    NotImplemented,
 }
 impl GetOrderByIdResponse {
     /// The HTTP response this value stands for: a success response
@@ -2545,6 +2690,15 @@ impl GetOrderByIdResponse {
                     |status| runtime::Reply::error_empty(status),
                 )
             }
+            GetOrderByIdResponse::NotImplemented => {
+                runtime::Reply::problem(
+                    501u16,
+                    runtime::Problem::new(
+                        "not_implemented",
+                        "getOrderById is not implemented yet",
+                    ),
+                )
+            }
         }
     }
 }
@@ -2560,6 +2714,11 @@ pub enum DeleteOrderResponse {
     NotFound,
     ///default (400-599, the status given): Unexpected error
     Default { status: u16 },
+    /// 501, which the spec need not document: the handler is not
+    /// written yet (what `cargo xtask new` starts every handler
+    /// with). Answered with problem details, or the Error object
+    /// where the spec documents 501 with it.
+    NotImplemented,
 }
 impl DeleteOrderResponse {
     /// The HTTP response this value stands for: a success response
@@ -2578,6 +2737,15 @@ impl DeleteOrderResponse {
                     |status| runtime::Reply::error_empty(status),
                 )
             }
+            DeleteOrderResponse::NotImplemented => {
+                runtime::Reply::problem(
+                    501u16,
+                    runtime::Problem::new(
+                        "not_implemented",
+                        "deleteOrder is not implemented yet",
+                    ),
+                )
+            }
         }
     }
 }
@@ -2589,6 +2757,11 @@ pub enum CreateUserResponse {
     Ok(runtime::Json<types::User>),
     ///default (400-599, the status given): Unexpected error
     Default { status: u16 },
+    /// 501, which the spec need not document: the handler is not
+    /// written yet (what `cargo xtask new` starts every handler
+    /// with). Answered with problem details, or the Error object
+    /// where the spec documents 501 with it.
+    NotImplemented,
 }
 impl CreateUserResponse {
     /// The HTTP response this value stands for: a success response
@@ -2611,6 +2784,15 @@ impl CreateUserResponse {
                     |status| runtime::Reply::error_empty(status),
                 )
             }
+            CreateUserResponse::NotImplemented => {
+                runtime::Reply::problem(
+                    501u16,
+                    runtime::Problem::new(
+                        "not_implemented",
+                        "createUser is not implemented yet",
+                    ),
+                )
+            }
         }
     }
 }
@@ -2622,6 +2804,11 @@ pub enum CreateUsersWithListInputResponse {
     Ok(runtime::Json<types::User>),
     ///default (400-599, the status given): Unexpected error
     Default { status: u16 },
+    /// 501, which the spec need not document: the handler is not
+    /// written yet (what `cargo xtask new` starts every handler
+    /// with). Answered with problem details, or the Error object
+    /// where the spec documents 501 with it.
+    NotImplemented,
 }
 impl CreateUsersWithListInputResponse {
     /// The HTTP response this value stands for: a success response
@@ -2645,6 +2832,15 @@ impl CreateUsersWithListInputResponse {
                     400u16,
                     599u16,
                     |status| runtime::Reply::error_empty(status),
+                )
+            }
+            CreateUsersWithListInputResponse::NotImplemented => {
+                runtime::Reply::problem(
+                    501u16,
+                    runtime::Problem::new(
+                        "not_implemented",
+                        "createUsersWithListInput is not implemented yet",
+                    ),
                 )
             }
         }
@@ -2678,6 +2874,11 @@ pub enum LoginUserResponse {
     BadRequest,
     ///default (400-599, the status given): Unexpected error
     Default { status: u16 },
+    /// 501, which the spec need not document: the handler is not
+    /// written yet (what `cargo xtask new` starts every handler
+    /// with). Answered with problem details, or the Error object
+    /// where the spec documents 501 with it.
+    NotImplemented,
 }
 impl LoginUserResponse {
     /// The HTTP response this value stands for: a success response
@@ -2702,6 +2903,15 @@ impl LoginUserResponse {
                     |status| runtime::Reply::error_empty(status),
                 )
             }
+            LoginUserResponse::NotImplemented => {
+                runtime::Reply::problem(
+                    501u16,
+                    runtime::Problem::new(
+                        "not_implemented",
+                        "loginUser is not implemented yet",
+                    ),
+                )
+            }
         }
     }
 }
@@ -2713,6 +2923,11 @@ pub enum LogoutUserResponse {
     Ok,
     ///default (400-599, the status given): Unexpected error
     Default { status: u16 },
+    /// 501, which the spec need not document: the handler is not
+    /// written yet (what `cargo xtask new` starts every handler
+    /// with). Answered with problem details, or the Error object
+    /// where the spec documents 501 with it.
+    NotImplemented,
 }
 impl LogoutUserResponse {
     /// The HTTP response this value stands for: a success response
@@ -2727,6 +2942,15 @@ impl LogoutUserResponse {
                     400u16,
                     599u16,
                     |status| runtime::Reply::error_empty(status),
+                )
+            }
+            LogoutUserResponse::NotImplemented => {
+                runtime::Reply::problem(
+                    501u16,
+                    runtime::Problem::new(
+                        "not_implemented",
+                        "logoutUser is not implemented yet",
+                    ),
                 )
             }
         }
@@ -2744,6 +2968,11 @@ pub enum GetUserByNameResponse {
     NotFound,
     ///default (400-599, the status given): Unexpected error
     Default { status: u16 },
+    /// 501, which the spec need not document: the handler is not
+    /// written yet (what `cargo xtask new` starts every handler
+    /// with). Answered with problem details, or the Error object
+    /// where the spec documents 501 with it.
+    NotImplemented,
 }
 impl GetUserByNameResponse {
     /// The HTTP response this value stands for: a success response
@@ -2771,6 +3000,15 @@ impl GetUserByNameResponse {
                     |status| runtime::Reply::error_empty(status),
                 )
             }
+            GetUserByNameResponse::NotImplemented => {
+                runtime::Reply::problem(
+                    501u16,
+                    runtime::Problem::new(
+                        "not_implemented",
+                        "getUserByName is not implemented yet",
+                    ),
+                )
+            }
         }
     }
 }
@@ -2786,6 +3024,11 @@ pub enum UpdateUserResponse {
     NotFound,
     ///default (400-599, the status given): Unexpected error
     Default { status: u16 },
+    /// 501, which the spec need not document: the handler is not
+    /// written yet (what `cargo xtask new` starts every handler
+    /// with). Answered with problem details, or the Error object
+    /// where the spec documents 501 with it.
+    NotImplemented,
 }
 impl UpdateUserResponse {
     /// The HTTP response this value stands for: a success response
@@ -2804,6 +3047,15 @@ impl UpdateUserResponse {
                     |status| runtime::Reply::error_empty(status),
                 )
             }
+            UpdateUserResponse::NotImplemented => {
+                runtime::Reply::problem(
+                    501u16,
+                    runtime::Problem::new(
+                        "not_implemented",
+                        "updateUser is not implemented yet",
+                    ),
+                )
+            }
         }
     }
 }
@@ -2819,6 +3071,11 @@ pub enum DeleteUserResponse {
     NotFound,
     ///default (400-599, the status given): Unexpected error
     Default { status: u16 },
+    /// 501, which the spec need not document: the handler is not
+    /// written yet (what `cargo xtask new` starts every handler
+    /// with). Answered with problem details, or the Error object
+    /// where the spec documents 501 with it.
+    NotImplemented,
 }
 impl DeleteUserResponse {
     /// The HTTP response this value stands for: a success response
@@ -2835,6 +3092,15 @@ impl DeleteUserResponse {
                     400u16,
                     599u16,
                     |status| runtime::Reply::error_empty(status),
+                )
+            }
+            DeleteUserResponse::NotImplemented => {
+                runtime::Reply::problem(
+                    501u16,
+                    runtime::Problem::new(
+                        "not_implemented",
+                        "deleteUser is not implemented yet",
+                    ),
                 )
             }
         }

@@ -32,7 +32,7 @@ mod types;
 use heck::ToSnakeCase;
 use quote::{format_ident, quote};
 
-use crate::codegen::spec::{self, DOCUMENT_PATH, Refusals, Spec, SpecError, SpecErrors};
+use crate::codegen::spec::{self, Refusals, Spec, SpecError, SpecErrors, document_path};
 
 use self::adapter::adapter;
 use self::endpoints::{endpoint_decl, handler_method};
@@ -47,7 +47,7 @@ use self::types::{Types, error_object};
 /// `document` is the spec as JSON, served by the server as it was written.
 pub fn generate(spec: &Spec, document: &str) -> Result<syn::File, SpecErrors> {
     let base_path = spec::mount_path(spec);
-    let document_path = format!("{base_path}{DOCUMENT_PATH}");
+    let document_path = format!("{base_path}{}", document_path(&spec.api));
     let error = error_object(spec)?;
     let error_type = &error.path;
     let mut types = Types::new(spec)?;

@@ -8,7 +8,7 @@ use quote::quote;
 
 use super::model::{Context, Operation, rust_field};
 use super::schemas::canonical;
-use crate::codegen::spec::forms::all_scalar_properties;
+use crate::codegen::spec::forms::{all_scalar_properties, is_free_form_object};
 use crate::codegen::spec::{OperationRef, SpecError, schema_type};
 
 pub(super) struct Parameter {
@@ -87,6 +87,12 @@ pub(super) fn describe_parameters(cx: &mut Context<'_>, op: &OperationRef<'_>) -
                 });
                 let deep = parameter["style"] == "deepObject";
                 quote!(runtime::ValueKind::Object { properties: &[#(#properties)*], deep: #deep })
+            }
+            (false, None) if parameter["style"] == "deepObject" && is_free_form_object(cx.spec, schema) => {
+                quote!(runtime::ValueKind::Object {
+                    properties: &[],
+                    deep: true
+                })
             }
             (false, None) => {
                 let scalar = scalar(ty);

@@ -240,6 +240,7 @@ pub(super) fn response_enum(op: &Operation) -> TokenStream {
     let error_arms = op.errors.iter().map(|arm| errors::reply_arm(arm, &name));
     let marker = &op.marker;
     let accepted = negotiates(op).then(|| quote!(, accepted: &runtime::Accepted));
+    let not_implemented = format!("{} is not implemented yet", op.id);
     quote! {
         #(#headers_structs)*
 
@@ -251,6 +252,11 @@ pub(super) fn response_enum(op: &Operation) -> TokenStream {
         pub enum #name {
             #(#success_variants)*
             #(#errors)*
+            /// 501, which the spec need not document: the handler is not
+            /// written yet (what `cargo xtask new` starts every handler
+            /// with). Answered with problem details, or the Error object
+            /// where the spec documents 501 with it.
+            NotImplemented,
         }
 
         impl #name {
@@ -261,6 +267,10 @@ pub(super) fn response_enum(op: &Operation) -> TokenStream {
                 match self {
                     #(#success_arms)*
                     #(#error_arms)*
+                    #name::NotImplemented => runtime::Reply::problem(
+                        501u16,
+                        runtime::Problem::new("not_implemented", #not_implemented),
+                    ),
                 }
             }
         }

@@ -83,6 +83,23 @@ fn properties_of<'a>(spec: &'a Spec, schema: &'a Value) -> Option<&'a serde_json
     resolved["properties"].as_object()
 }
 
+/// Whether a schema is a free-form object: no properties named, and any
+/// others (`additionalProperties` absent, `true`, `{}` or a scalar type).
+/// As a `deepObject` query parameter, each `name[key]=value` pair is one
+/// of its properties, read as text for the schema to judge.
+pub fn is_free_form_object(spec: &Spec, schema: &Value) -> bool {
+    let resolved = spec.resolve_schema(schema);
+    let additional = match resolved.get("additionalProperties") {
+        None | Some(Value::Bool(true)) => true,
+        Some(Value::Object(map)) if map.is_empty() => true,
+        Some(other @ Value::Object(_)) => is_scalar(schema_type(spec, other)),
+        Some(_) => false,
+    };
+    resolved.get("type").and_then(Value::as_str) == Some("object")
+        && properties_of(spec, schema).is_none_or(|p| p.is_empty())
+        && additional
+}
+
 /// An object's properties of every scalar type, when each one is a scalar
 /// and there is one at least: what an object in a query string carries.
 pub fn all_scalar_properties<'a>(spec: &'a Spec, schema: &'a Value) -> Option<Vec<(&'a str, &'a str)>> {

@@ -29,6 +29,8 @@ pub fn kind(media_type: &str) -> MediaKind {
         Some((_, "*")) | Some(("*", _)) => MediaKind::Range,
         Some(("application", "json")) => MediaKind::Json,
         Some(("application", subtype)) if subtype.ends_with("+json") => MediaKind::Json,
+        // What some servers call JSON (`text/json`, `text/x-json`).
+        Some(("text", "json" | "x-json")) => MediaKind::Json,
         Some(("text", _)) => MediaKind::Text,
         _ => MediaKind::Binary,
     }

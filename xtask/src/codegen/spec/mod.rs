@@ -31,8 +31,21 @@ pub use router::path_variables;
 pub use servers::{base_path, mount_path, server_url};
 
 /// Where, under the base path, the server serves the spec it was generated
-/// from (an unpublished route, which no spec path may take).
+/// from (an unpublished route).
 pub const DOCUMENT_PATH: &str = "/openapi.json";
+
+/// Where it serves it when the spec has a path of that name of its own
+/// (an API that publishes its document as an operation).
+pub const DOCUMENT_PATH_BESIDE_THE_SPECS: &str = "/.well-known/openapi.json";
+
+/// The path of the served document for `api`: [`DOCUMENT_PATH`], unless
+/// one of the spec's own paths takes it.
+pub fn document_path(api: &OpenAPI) -> &'static str {
+    match api.paths.paths.contains_key(DOCUMENT_PATH) {
+        true => DOCUMENT_PATH_BESIDE_THE_SPECS,
+        false => DOCUMENT_PATH,
+    }
+}
 
 /// The HTTP methods of a path item, in the order openapiv3 iterates them.
 pub const METHODS: [&str; 8] = ["get", "put", "post", "delete", "options", "head", "patch", "trace"];

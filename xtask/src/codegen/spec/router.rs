@@ -1,6 +1,6 @@
 //! Paths as the server routes them: each segment a literal, a whole
-//! `{variable}` or one variable with text around it (`{Sid}.json`), each
-//! name once per path. Paths dropshot's router cannot hold side by side
+//! `{variable}` or variables with text around and between them
+//! (`{Sid}.json`, `{lat},{lon}`), each name once per path. Paths dropshot's router cannot hold side by side
 //! (a literal beside a variable, two names at one position, text around a
 //! variable) are routed by the runtime's dispatch (`runtime::routing`);
 //! this checks that each gets a route the router accepts, so that the
@@ -8,11 +8,11 @@
 
 use openapiv3::OpenAPI;
 
-use super::{DOCUMENT_PATH, SpecError};
+use super::{SpecError, document_path};
 
 pub(super) fn check_router(spec: &OpenAPI) -> Vec<SpecError> {
     // The server's own route for the spec document takes part too.
-    let paths: Vec<&str> = std::iter::once(DOCUMENT_PATH)
+    let paths: Vec<&str> = std::iter::once(document_path(spec))
         .chain(spec.paths.paths.keys().map(String::as_str))
         .collect();
     let mut errors: Vec<SpecError> = paths.iter().filter_map(|path| check_path(path).err()).collect();
@@ -48,12 +48,14 @@ fn check_path(path: &str) -> Result<(), SpecError> {
             }
             return Err(SpecError::new(location, "empty path segment (`//`)"));
         }
-        match path_variable(segment) {
-            Some(Ok(name)) => {
-                if names.contains(&name) {
-                    return Err(SpecError::new(location, format!("variable `{name}` is used twice")));
+        match segment_variables(segment) {
+            Some(Ok(found)) => {
+                for name in found {
+                    if names.contains(&name) {
+                        return Err(SpecError::new(location, format!("variable `{name}` is used twice")));
+                    }
+                    names.push(name);
                 }
-                names.push(name);
             }
             Some(Err(reason)) => {
                 return Err(SpecError::new(location, format!("segment `{segment}`: {reason}")));
@@ -64,25 +66,25 @@ fn check_path(path: &str) -> Result<(), SpecError> {
     Ok(())
 }
 
-/// `Some(Ok(name))` for a segment with one variable, whole (`{name}`) or
-/// with text around it (`{Sid}.json`, which the runtime's dispatch
-/// matches); `Some(Err(why))` for one with braces that are not one
-/// variable; `None` for a literal.
-fn path_variable(segment: &str) -> Option<Result<&str, String>> {
+/// `Some(Ok(names))` for a segment with variables, whole (`{name}`) or
+/// with text around and between them (`{Sid}.json`, `{lat},{lon}`, which
+/// the runtime's dispatch matches); `Some(Err(why))` for one with braces
+/// that are not such variables; `None` for a literal.
+fn segment_variables(segment: &str) -> Option<Result<Vec<&str>, String>> {
     if !segment.contains(['{', '}']) {
         return None;
     }
-    let name = segment
-        .find('{')
-        .zip(segment.find('}'))
-        .and_then(|(open, close)| segment.get(open + 1..close));
-    Some(match name {
-        _ if segment.matches('{').count() > 1 => Err(
-            "more than one variable in one segment cannot be split unambiguously (`{name}-{version}.zip`): one per segment".to_string(),
-        ),
+    let names = path_variables(segment);
+    let well_formed = segment.matches('{').count() == names.len()
+        && segment.matches('}').count() == names.len()
         // dropshot reads `{name:regex}` as a pattern.
-        Some(n) if !n.is_empty() && !n.contains([':', '{']) && segment.matches('}').count() == 1 => Ok(n),
-        _ => Err("its braces are not one `{name}`".to_string()),
+        && names.iter().all(|n| !n.contains(':'));
+    Some(match api_shared::routes::split_variables(segment) {
+        Some(_) if well_formed => Ok(names),
+        None if well_formed => Err(
+            "two variables with no text between them (`{page}{extension}`) cannot be split: separate them".to_string(),
+        ),
+        _ => Err("its braces are not `{name}` variables".to_string()),
     })
 }
 

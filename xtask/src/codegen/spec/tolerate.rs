@@ -12,22 +12,36 @@
 //!   which OpenAPI says to ignore;
 //! - a `content` key that is not a media type (a property name, where a
 //!   converter put an example) is not content;
+//! - a status written as a number (`200:` in YAML) is that status;
+//! - Swagger 2.0's `in: formData` parameters are a form body's fields (a
+//!   multipart one where one is a file);
 //! - an informational status other than 101 (`100`, `102`, `103`) is not
 //!   a response a handler can give: the HTTP machinery sends those;
 //! - an HTTP authentication scheme other than bearer and basic
 //!   (`scheme: OAuth`) is its `Authorization` header, read whole as an
 //!   API key is;
 //! - a query string written into a path (`/x?a={a}`) is the path, and
-//!   its variables are query parameters;
+//!   its variables are query parameters; a fragment (`/x#Action=Y`),
+//!   which no client sends, is not part of the path;
+//! - two variables with nothing between them (`{page}{extension}`)
+//!   where one allows a single value (`.json`) are that text
+//!   (`{page}.json`);
 //! - a path parameter whose name is not in its path is not a path
 //!   parameter; a path variable an operation does not declare is a
 //!   string;
 //! - a `type`'s `enum` written in another type's values (`type: string,
 //!   enum: [1, 2]`) means those values in the schema's type; an array's
 //!   `enum` of single values is its items';
+//! - a `default` of another type than the schema's is read in its type;
+//! - a parameter's list items without a type are strings;
 //! - OpenAPI 3.1's numeric `exclusiveMinimum`/`exclusiveMaximum` in a
 //!   3.0 document is that bound;
-//! - an array without `items` holds anything;
+//! - an array without `items` holds anything; object keywords beside a
+//!   scalar `type` (which JSON Schema applies to objects only) go;
+//! - (degrade) a request body of bytes or text whose schema is not a
+//!   plain string (`application/jwt` with the claims' object,
+//!   `image/jpeg` as `format: base64`) is read as bytes or text, since
+//!   the schema describes what they encode, which the layer cannot check;
 //! - a `$ref` into another part of the document than
 //!   `components.schemas` (`#/components/responses/X/content/…/schema`)
 //!   is the schema it points at.
@@ -38,7 +52,7 @@
 use serde_norway::{Mapping, Value};
 
 use super::METHODS;
-use super::media::is_media_type;
+use super::media::{MediaKind, is_media_type};
 
 /// A mistake read as what it means: where, and how it was read.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -81,6 +95,7 @@ fn rewrite(doc: &mut Value, found: &mut Vec<Tolerated>) {
     servers(doc, &mut note);
     security_schemes(doc, &mut note);
     query_strings_in_paths(doc, &mut note);
+    one_valued_variables(doc, &mut note);
     let paths: Vec<Value> = mapping(doc, "paths")
         .map(|m| m.keys().cloned().collect())
         .unwrap_or_default();
@@ -92,12 +107,15 @@ fn rewrite(doc: &mut Value, found: &mut Vec<Tolerated>) {
             continue;
         };
         path_parameters(&path, item, &mut note);
+        untyped_parameter_items(item, &format!("paths.{path}"), &mut note);
         for method in METHODS {
             let Some(Value::Mapping(op)) = item.get_mut(method) else {
                 continue;
             };
             let at = format!("paths.{path}.{method}");
+            form_data(op, &at, &mut note);
             if let Some(Value::Mapping(responses)) = op.get_mut("responses") {
+                integer_statuses(responses, &format!("{at}.responses"), &mut note);
                 informational_statuses(responses, &format!("{at}.responses"), &mut note);
                 for (status, response) in responses.iter_mut() {
                     let status = key_text(status);
@@ -106,6 +124,7 @@ fn rewrite(doc: &mut Value, found: &mut Vec<Tolerated>) {
             }
             if let Some(body) = op.get_mut("requestBody") {
                 content_keys(body, &format!("{at}.requestBody"), &mut note);
+                body_schemas(body, &format!("{at}.requestBody"), &mut note);
             }
         }
     }
@@ -119,6 +138,7 @@ fn rewrite(doc: &mut Value, found: &mut Vec<Tolerated>) {
         for (name, body) in bodies.iter_mut() {
             let name = key_text(name);
             content_keys(body, &format!("components.requestBodies.{name}"), &mut note);
+            body_schemas(body, &format!("components.requestBodies.{name}"), &mut note);
         }
     }
     schemas_everywhere(doc, &mut note);
@@ -193,11 +213,18 @@ fn query_strings_in_paths(doc: &mut Value, note: &mut impl FnMut(String, &str)) 
     let with_query: Vec<String> = paths
         .keys()
         .filter_map(Value::as_str)
-        .filter(|p| p.contains('?'))
+        .filter(|p| p.contains(['?', '#']))
         .map(str::to_string)
         .collect();
     for original in with_query {
-        let (path, query) = original.split_once('?').unwrap_or_default();
+        // `/x?a={a}`, and `/x#Action=Y` (a fragment, which no client
+        // sends: converters write one to tell apart operations of one path).
+        let cut = original.find(['?', '#']).unwrap_or(original.len());
+        let path = &original[..cut];
+        let query = original[cut..]
+            .strip_prefix('?')
+            .map(|query| query.split('#').next().unwrap_or_default())
+            .unwrap_or_default();
         let in_query: Vec<String> = variables(query);
         let Some(Value::Mapping(mut item)) = paths.get(original.as_str()).cloned() else {
             continue;
@@ -226,7 +253,102 @@ fn query_strings_in_paths(doc: &mut Value, note: &mut impl FnMut(String, &str)) 
         }
         note(
             format!("paths.{original}"),
-            &format!("a query string in a path is read as the path `{path}` with its variables in the query"),
+            &format!(
+                "a query string or fragment in a path is read as the path `{path}`, with the query's variables in the query"
+            ),
+        );
+    }
+}
+
+/// `/blog/{page}{extension}`, where `extension` allows one value
+/// (`.json`): nothing separates the two variables, but the one value is
+/// the text that does. The path is read with it written in
+/// (`/blog/{page}.json`), and the parameter, which could hold nothing
+/// else, is not read.
+fn one_valued_variables(doc: &mut Value, note: &mut impl FnMut(String, &str)) {
+    let Some(Value::Mapping(paths)) = doc.get_mut("paths") else {
+        return;
+    };
+    let adjacent: Vec<String> = paths
+        .keys()
+        .filter_map(Value::as_str)
+        .filter(|p| p.contains("}{"))
+        .map(str::to_string)
+        .collect();
+    for original in adjacent {
+        let Some(Value::Mapping(item)) = paths.get(original.as_str()).cloned() else {
+            continue;
+        };
+        // Every declaration of a variable, on the path item and its
+        // operations (a `$ref`'d one cannot be read here: left as it is).
+        let lists = || {
+            std::iter::once(item.get("parameters"))
+                .chain(METHODS.iter().map(|m| item.get(*m).and_then(|op| op.get("parameters"))))
+                .flatten()
+                .filter_map(Value::as_sequence)
+                .flatten()
+        };
+        if lists().any(|p| p.get("$ref").is_some()) {
+            continue;
+        }
+        let mut path = original.clone();
+        let mut fixed = Vec::new();
+        for name in variables(&original) {
+            let values: Vec<Option<String>> = lists()
+                .filter(|p| {
+                    p.get("in").and_then(Value::as_str) == Some("path")
+                        && p.get("name").and_then(Value::as_str) == Some(name.as_str())
+                })
+                .map(
+                    |p| match p.get("schema").and_then(|s| s.get("enum")).and_then(Value::as_sequence) {
+                        Some(values) if values.len() == 1 => values[0].as_str().map(str::to_string),
+                        _ => None,
+                    },
+                )
+                .collect();
+            if let Some(Some(value)) = values.first()
+                && values.iter().all(|v| v.as_ref() == Some(value))
+                && !value.contains(['/', '{', '}'])
+            {
+                path = path.replace(&format!("{{{name}}}"), value);
+                fixed.push(name);
+            }
+        }
+        if fixed.is_empty() || path.contains("}{") || paths.contains_key(path.as_str()) {
+            continue;
+        }
+        let mut item = item;
+        let drop = |list: Option<&mut Value>| {
+            if let Some(Value::Sequence(parameters)) = list {
+                parameters.retain(|p| {
+                    !(p.get("in").and_then(Value::as_str) == Some("path")
+                        && p.get("name")
+                            .and_then(Value::as_str)
+                            .is_some_and(|n| fixed.iter().any(|f| f == n)))
+                });
+            }
+        };
+        drop(item.get_mut("parameters"));
+        for method in METHODS {
+            if let Some(op) = item.get_mut(method) {
+                drop(op.get_mut("parameters"));
+            }
+        }
+        let at = paths.iter().position(|(k, _)| k.as_str() == Some(original.as_str()));
+        paths.shift_remove(original.as_str());
+        paths.insert(path.clone().into(), Value::Mapping(item));
+        // Back in the document's place, so the operations keep their order.
+        if let Some(at) = at {
+            let last = paths.len() - 1;
+            let entries: Vec<(Value, Value)> = std::mem::take(paths).into_iter().collect();
+            let mut entries = entries;
+            let moved = entries.remove(last);
+            entries.insert(at, moved);
+            paths.extend(entries);
+        }
+        note(
+            format!("paths.{original}"),
+            &format!("a variable beside another that allows one value is that text: read as `{path}`"),
         );
     }
 }
@@ -332,6 +454,134 @@ fn path_parameters(path: &str, item: &mut Mapping, note: &mut impl FnMut(String,
     }
 }
 
+/// `200:` in YAML is an integer key; OpenAPI's keys are strings.
+fn integer_statuses(responses: &mut Mapping, at: &str, note: &mut impl FnMut(String, &str)) {
+    if !responses.keys().any(|k| matches!(k, Value::Number(_))) {
+        return;
+    }
+    let entries: Vec<(Value, Value)> = std::mem::take(responses).into_iter().collect();
+    for (key, value) in entries {
+        let key = match key {
+            Value::Number(n) => {
+                note(
+                    format!("{at}.{n}"),
+                    "a status written as a number is read as the string OpenAPI keys responses by",
+                );
+                Value::String(n.to_string())
+            }
+            other => other,
+        };
+        responses.insert(key, value);
+    }
+}
+
+/// Swagger 2.0's `in: formData` parameters, left in a 3.0 document: the
+/// fields of a form body (multipart where one is a file), when the
+/// operation has no body of its own.
+fn form_data(op: &mut Mapping, at: &str, note: &mut impl FnMut(String, &str)) {
+    let Some(Value::Sequence(parameters)) = op.get("parameters") else {
+        return;
+    };
+    let is_form = |p: &Value| p.get("in").and_then(Value::as_str) == Some("formData");
+    if !parameters.iter().any(is_form) || op.contains_key("requestBody") {
+        return;
+    }
+    let mut properties = Mapping::new();
+    let mut required = Vec::new();
+    let mut multipart = false;
+    for parameter in parameters.iter().filter(|p| is_form(p)) {
+        let Some(name) = parameter.get("name").and_then(Value::as_str) else {
+            continue;
+        };
+        // Swagger 2.0 writes the type on the parameter; 3.0 in `schema`.
+        let mut schema = match parameter.get("schema") {
+            Some(Value::Mapping(schema)) => schema.clone(),
+            _ => {
+                let mut schema = Mapping::new();
+                for key in [
+                    "type", "format", "items", "enum", "default", "minimum", "maximum", "pattern",
+                ] {
+                    if let Some(value) = parameter.get(key) {
+                        schema.insert(key.into(), value.clone());
+                    }
+                }
+                schema
+            }
+        };
+        if schema.get("type").and_then(Value::as_str) == Some("file") {
+            schema.insert("type".into(), "string".into());
+            schema.insert("format".into(), "binary".into());
+        }
+        multipart |= schema.get("format").and_then(Value::as_str) == Some("binary");
+        if let Some(description) = parameter.get("description") {
+            schema.insert("description".into(), description.clone());
+        }
+        properties.insert(name.into(), Value::Mapping(schema));
+        if parameter.get("required").and_then(Value::as_bool) == Some(true) {
+            required.push(Value::String(name.to_string()));
+        }
+    }
+    let mut schema = Mapping::new();
+    schema.insert("type".into(), "object".into());
+    schema.insert("properties".into(), Value::Mapping(properties));
+    if !required.is_empty() {
+        schema.insert("required".into(), Value::Sequence(required.clone()));
+    }
+    let media_type = if multipart {
+        "multipart/form-data"
+    } else {
+        "application/x-www-form-urlencoded"
+    };
+    let mut media = Mapping::new();
+    media.insert("schema".into(), Value::Mapping(schema));
+    let mut content = Mapping::new();
+    content.insert(media_type.into(), Value::Mapping(media));
+    let mut body = Mapping::new();
+    body.insert("content".into(), Value::Mapping(content));
+    if !required.is_empty() {
+        body.insert("required".into(), Value::Bool(true));
+    }
+    if let Some(Value::Sequence(parameters)) = op.get_mut("parameters") {
+        parameters.retain(|p| !is_form(p));
+    }
+    op.insert("requestBody".into(), Value::Mapping(body));
+    note(
+        format!("{at}.parameters"),
+        &format!("Swagger 2.0's `in: formData` parameters are read as the fields of a `{media_type}` body"),
+    );
+}
+
+/// A parameter's list whose items say nothing (`items: {}`): each item of
+/// a parameter is text, so a string.
+fn untyped_parameter_items(item: &mut Mapping, at: &str, note: &mut impl FnMut(String, &str)) {
+    let mut fix = |list: Option<&mut Value>, at: String| {
+        let Some(Value::Sequence(parameters)) = list else {
+            return;
+        };
+        for (i, parameter) in parameters.iter_mut().enumerate() {
+            if let Some(Value::Mapping(schema)) = parameter.get_mut("schema")
+                && schema.get("type").and_then(Value::as_str) == Some("array")
+                && let Some(Value::Mapping(items)) = schema.get_mut("items")
+                && items
+                    .keys()
+                    .all(|k| ["description", "title", "example"].contains(&key_text(k).as_str()))
+            {
+                items.insert("type".into(), "string".into());
+                note(
+                    format!("{at}.{i}.schema.items"),
+                    "a parameter's list items without a type are text: read as strings",
+                );
+            }
+        }
+    };
+    fix(item.get_mut("parameters"), format!("{at}.parameters"));
+    for method in METHODS {
+        if let Some(op) = item.get_mut(method) {
+            fix(op.get_mut("parameters"), format!("{at}.{method}.parameters"));
+        }
+    }
+}
+
 fn informational_statuses(responses: &mut Mapping, at: &str, note: &mut impl FnMut(String, &str)) {
     let informational: Vec<Value> = responses
         .keys()
@@ -370,6 +620,76 @@ fn response_parts(response: &mut Value, at: &str, note: &mut impl FnMut(String, 
         }
     }
     content_keys(response, at, note);
+}
+
+/// A request body of bytes (`application/jwt`, `image/jpeg`) whose schema
+/// is not `{type: string, format: binary}`: its schema describes what the
+/// bytes encode (a JWT's claims, base64), which the layer cannot check on
+/// the bytes; the body is read as bytes, the schema's description kept. A
+/// `text/*` body with a schema other than a string is read as text.
+fn body_schemas(body: &mut Value, at: &str, note: &mut impl FnMut(String, &str)) {
+    let Some(Value::Mapping(content)) = body.get_mut("content") else {
+        return;
+    };
+    // Beside JSON, a form or XML, the body is read as that one value and
+    // other media types get 415: nothing to read as bytes.
+    let structured = content.keys().map(key_text).any(|media_type| {
+        super::media::kind(&media_type) == MediaKind::Json
+            || super::is_xml(&media_type)
+            || ["application/x-www-form-urlencoded", "multipart/form-data"]
+                .contains(&super::media::essence(&media_type).as_str())
+    });
+    if structured {
+        return;
+    }
+    for (media_type, media) in content.iter_mut() {
+        let media_type = key_text(media_type);
+        let essence = super::media::essence(&media_type);
+        let kind = super::media::kind(&media_type);
+        let special = ["application/x-www-form-urlencoded", "multipart/form-data"].contains(&essence.as_str())
+            || super::is_xml(&media_type);
+        let (ty, format) = match kind {
+            MediaKind::Binary if !special => ("string", Some("binary")),
+            MediaKind::Text if !special => ("string", None),
+            _ => continue,
+        };
+        let Value::Mapping(media) = media else { continue };
+        let schema = media.get("schema");
+        let is_plain = schema.and_then(Value::as_mapping).is_some_and(|schema| {
+            schema.get("type").and_then(Value::as_str) == Some(ty)
+                && schema.get("format").and_then(Value::as_str) == format
+                && schema
+                    .keys()
+                    .all(|k| ["type", "format", "description", "title", "example"].contains(&key_text(k).as_str()))
+        });
+        // A string schema with constraints on a text body means them: it
+        // stays refused (progenitor's client sends text as it is) rather
+        // than checked no more.
+        let string_text =
+            format.is_none() && schema.and_then(|s| s.get("type")).and_then(Value::as_str) == Some("string");
+        if is_plain || string_text {
+            continue;
+        }
+        let mut plain = Mapping::new();
+        plain.insert("type".into(), ty.into());
+        if let Some(format) = format {
+            plain.insert("format".into(), format.into());
+        }
+        if let Some(description) = schema.and_then(|s| s.get("description")) {
+            plain.insert("description".into(), description.clone());
+        }
+        media.insert("schema".into(), Value::Mapping(plain));
+        let what = match format {
+            Some(_) => "bytes",
+            None => "text",
+        };
+        note(
+            format!("{at}.content.{media_type}.schema"),
+            &format!(
+                "degraded: a `{media_type}` body is read as {what}; its schema (what the {what} encode) is not checked"
+            ),
+        );
+    }
 }
 
 fn content_keys(holder: &mut Value, at: &str, note: &mut impl FnMut(String, &str)) {
@@ -456,6 +776,34 @@ fn schema_rules(map: &mut Mapping, at: &str, doc: &Value, note: &mut impl FnMut(
         );
     }
     let ty = map.get("type").and_then(Value::as_str).map(str::to_string);
+    // JSON Schema applies object keywords to objects only: beside a
+    // scalar type they say nothing (httpbin's `freeform`, a string with
+    // `additionalProperties`), and dropshot refuses such a parameter.
+    if let Some(scalar) = ty
+        .as_deref()
+        .filter(|t| matches!(*t, "string" | "integer" | "number" | "boolean"))
+    {
+        const OBJECT_ONLY: [&str; 5] = [
+            "properties",
+            "additionalProperties",
+            "required",
+            "minProperties",
+            "maxProperties",
+        ];
+        let found: Vec<&str> = OBJECT_ONLY.iter().copied().filter(|k| map.contains_key(*k)).collect();
+        if !found.is_empty() {
+            for key in &found {
+                map.shift_remove(*key);
+            }
+            note(
+                at.to_string(),
+                &format!(
+                    "`{}` beside `type: {scalar}` apply to objects only: not read",
+                    found.join("`, `")
+                ),
+            );
+        }
+    }
     if ty.as_deref() == Some("array") && !map.contains_key("items") {
         let items = match map.shift_remove("enum") {
             Some(values) => {
@@ -492,11 +840,11 @@ fn schema_rules(map: &mut Mapping, at: &str, doc: &Value, note: &mut impl FnMut(
             if value.is_null() {
                 continue;
             }
-            if let Some(fixed) = in_type(value, ty) {
-                if fixed != *value {
-                    *value = fixed;
-                    changed = true;
-                }
+            if let Some(fixed) = in_type(value, ty)
+                && fixed != *value
+            {
+                *value = fixed;
+                changed = true;
             }
         }
         let before = values.len();
@@ -512,6 +860,26 @@ fn schema_rules(map: &mut Mapping, at: &str, doc: &Value, note: &mut impl FnMut(
         if values.is_empty() {
             map.shift_remove("enum");
         }
+    }
+    // A `default` written in another type (`type: string, default: 1`).
+    if let Some(ty) = ty.as_deref()
+        && matches!(ty, "string" | "integer" | "number" | "boolean")
+        && let Some(default) = map.get("default").cloned()
+        && !default.is_null()
+        && in_type(&default, ty).as_ref() != Some(&default)
+    {
+        match in_type(&default, ty) {
+            Some(fixed) => {
+                map.insert("default".into(), fixed);
+            }
+            None => {
+                map.shift_remove("default");
+            }
+        }
+        note(
+            format!("{at}.default"),
+            &format!("a `default` of another type than `{ty}` is read as a `{ty}` (dropped where it cannot be)"),
+        );
     }
     for (exclusive, bound) in [("exclusiveMinimum", "minimum"), ("exclusiveMaximum", "maximum")] {
         if let Some(number @ Value::Number(_)) = map.get(exclusive).cloned() {

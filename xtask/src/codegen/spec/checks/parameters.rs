@@ -9,7 +9,7 @@ use serde_json::Value;
 
 use super::{is_scalar, schema_type};
 use crate::codegen::schema;
-use crate::codegen::spec::forms::all_scalar_properties;
+use crate::codegen::spec::forms::{all_scalar_properties, is_free_form_object};
 use crate::codegen::spec::router::path_variables;
 use crate::codegen::spec::{OperationRef, Spec, SpecError};
 
@@ -76,6 +76,8 @@ pub(super) fn check_parameters(spec: &Spec, op: &OperationRef<'_>) -> Result<(),
                     (ty, _) if is_scalar(ty) => {}
                     (Some("array"), Some(item)) if is_scalar(item) => {}
                     (Some("object"), _) if all_scalar_properties(spec, schema).is_some() => {}
+                    // Degraded: a free-form object's pairs are read as text.
+                    (Some("object"), _) if style == Some("deepObject") && is_free_form_object(spec, schema) => {}
                     _ => {
                         return Err(SpecError::new(
                             at("schema"),
