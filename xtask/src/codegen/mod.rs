@@ -364,13 +364,12 @@ pub fn generate_workspace_noting(
     // machine a warm run takes as long as its slowest target.
     let designer = designer_targets::designer_targets(root)?;
     let (targets, corpus) = std::thread::scope(|scope| {
-        // Our own specs are held to generating whole; a designer's
-        // (`cargo xtask new`) generates what it can, operation by operation.
-        let ours = TARGETS.iter().map(|target| (target, false));
-        let theirs = designer.iter().map(|target| (target, true));
-        let targets: Vec<_> = ours
-            .chain(theirs)
-            .map(|(target, per_operation)| scope.spawn(move || generate_target_at(root, target, per_operation)))
+        // Every target generates what it can, operation by operation (a
+        // refusal of an operation of our own specs is a lint error).
+        let targets: Vec<_> = TARGETS
+            .iter()
+            .chain(&designer)
+            .map(|target| scope.spawn(move || generate_target_at(root, target)))
             .collect();
         let corpus = corpus::generate_corpus_cached(root, corpus_cache);
         let targets: Vec<_> = targets
@@ -404,41 +403,29 @@ pub fn generate_workspace_noting(
     Ok((files, notes))
 }
 
-/// One target's files from its spec under `root`, and a line for each
-/// operation its leave-out list left out (and, `per_operation`, each the
-/// generator refused, and the summary); an error names the spec.
-fn generate_target_at(
-    root: &Path,
-    target: &Target,
-    per_operation: bool,
-) -> Result<(Vec<GeneratedFile>, Vec<String>), String> {
+/// One target's files from its spec under `root`, operation by
+/// operation, with a line for each operation its leave-out list left
+/// out, each the generator refused, and the summary; an error names the
+/// spec.
+fn generate_target_at(root: &Path, target: &Target) -> Result<(Vec<GeneratedFile>, Vec<String>), String> {
     let path = root.join(&*target.spec);
     let text = std::fs::read_to_string(&path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
     let list = read_list(root, &target.spec)?;
     let list = list.as_ref().map(|(path, text)| (path.as_str(), text.as_str()));
-    if per_operation {
-        let generated = generate_per_operation(target, &text, list).map_err(|e| format!("{}: {e}", target.spec))?;
-        let mut notes: Vec<String> = generated
-            .left_out
-            .iter()
-            .map(|left| format!("{} leaves out {left}", target.spec))
-            .collect();
-        notes.extend(
-            generated
-                .refused
-                .iter()
-                .map(|refused| format!("{} refuses {refused}", target.spec)),
-        );
-        notes.push(format!("{}: {}", target.spec, generated.summary()));
-        return Ok((generated.files, notes));
-    }
-    let (generated, left_out) =
-        generate_leaving_out(target, &text, list).map_err(|e| format!("{}: {e}", target.spec))?;
-    let notes = left_out
+    let generated = generate_per_operation(target, &text, list).map_err(|e| format!("{}: {e}", target.spec))?;
+    let mut notes: Vec<String> = generated
+        .left_out
         .iter()
         .map(|left| format!("{} leaves out {left}", target.spec))
         .collect();
-    Ok((generated, notes))
+    notes.extend(
+        generated
+            .refused
+            .iter()
+            .map(|refused| format!("{} refuses {refused}", target.spec)),
+    );
+    notes.push(format!("{}: {}", target.spec, generated.summary()));
+    Ok((generated.files, notes))
 }
 
 /// The spec as compact JSON, keys in the document's order. Not through

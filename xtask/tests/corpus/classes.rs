@@ -346,6 +346,16 @@ fn what_has_no_honest_serving_yet_is_refused_per_operation_with_its_location() {
                 - {type: object, properties: {kind: {type: string}, b: {type: string}}}
               discriminator: {propertyName: kind}
       responses: {'204': {description: ok}}
+  /media:
+    post:
+      operationId: severalMediaTypes
+      requestBody:
+        content:
+          application/json:
+            schema: {type: object, properties: {a: {type: string}}}
+          text/plain:
+            schema: {type: string}
+      responses: {'204': {description: ok}}
   /query:
     get:
       operationId: choiceQuery
@@ -378,6 +388,10 @@ fn what_has_no_honest_serving_yet_is_refused_per_operation_with_its_location() {
         (
             "GET /query (choiceQuery)",
             "refused at paths./query.get.parameters.0.schema:",
+        ),
+        (
+            "POST /media (severalMediaTypes)",
+            "refused at paths./media.post.requestBody.content:",
         ),
     ];
     assert_eq!(refused.len(), expect.len(), "{refused:?}");
