@@ -77,7 +77,7 @@ fn workspace_root() -> PathBuf {
 
 fn generate(root: &Path) -> Result<(), String> {
     let cache = codegen::corpus_cache::cache_dir(root);
-    let (files, left_out) = codegen::generate_workspace_noting(root, Some(&cache))?;
+    let (files, notes) = codegen::generate_workspace_noting(root, Some(&cache))?;
     let stale = codegen::stale_files(root, &files);
     for file in &files {
         if stale.iter().any(|s| s.path == file.path) {
@@ -93,7 +93,7 @@ fn generate(root: &Path) -> Result<(), String> {
     }
     // Never silently: what a leave-out list kept out of the code, what
     // the generator refused, and a designer target's summary.
-    for note in &left_out {
+    for note in &notes {
         println!("{note}");
     }
     Ok(())

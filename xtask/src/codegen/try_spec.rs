@@ -3,10 +3,9 @@
 //! would be, and one line says what came of it; a designer sees before
 //! adding a target whether their document maps, and what it leaves out.
 
-use std::borrow::Cow;
 use std::path::Path;
 
-use super::{ClientCredentials, ClientInterface, Target, generate_per_operation, read_list};
+use super::{designer_targets, generate_per_operation, read_list};
 
 /// Generates each document and prints its summary; fails when any is
 /// refused whole.
@@ -33,15 +32,8 @@ pub fn run(root: &Path, files: &[String]) -> Result<(), String> {
 fn try_one(root: &Path, file: &str) -> Result<String, String> {
     let path = root.join(file);
     let text = std::fs::read_to_string(&path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
-    let target = Target {
-        spec: Cow::Owned(file.to_string()),
-        client: Cow::Borrowed("client.rs"),
-        mocks: None,
-        client_module: "crate",
-        server: Cow::Borrowed("api.rs"),
-        credentials: ClientCredentials::Generated,
-        interface: ClientInterface::Positional,
-    };
+    // Generated as `cargo xtask new` would make it a target.
+    let target = designer_targets::target("crates/try", file);
     let list = read_list(root, file)?;
     let list = list.as_ref().map(|(path, text)| (path.as_str(), text.as_str()));
     let outcome = std::panic::catch_unwind(|| generate_per_operation(&target, &text, list))

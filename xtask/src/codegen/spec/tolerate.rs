@@ -51,8 +51,8 @@
 
 use serde_norway::{Mapping, Value};
 
-use super::METHODS;
 use super::media::{MediaKind, is_media_type};
+use super::{METHODS, path_variables};
 
 /// A mistake read as what it means: where, and how it was read.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -144,6 +144,12 @@ fn rewrite(doc: &mut Value, found: &mut Vec<Tolerated>) {
     schemas_everywhere(doc, &mut note);
 }
 
+/// `path_variables`' names, owned: the document they borrow from is
+/// rewritten beside them.
+fn owned(names: Vec<&str>) -> Vec<String> {
+    names.into_iter().map(str::to_string).collect()
+}
+
 fn key_text(key: &Value) -> String {
     match key {
         Value::String(s) => s.clone(),
@@ -225,7 +231,7 @@ fn query_strings_in_paths(doc: &mut Value, note: &mut impl FnMut(String, &str)) 
             .strip_prefix('?')
             .map(|query| query.split('#').next().unwrap_or_default())
             .unwrap_or_default();
-        let in_query: Vec<String> = variables(query);
+        let in_query: Vec<String> = owned(path_variables(query));
         let Some(Value::Mapping(mut item)) = paths.get(original.as_str()).cloned() else {
             continue;
         };
@@ -293,7 +299,7 @@ fn one_valued_variables(doc: &mut Value, note: &mut impl FnMut(String, &str)) {
         }
         let mut path = original.clone();
         let mut fixed = Vec::new();
-        for name in variables(&original) {
+        for name in owned(path_variables(&original)) {
             let values: Vec<Option<String>> = lists()
                 .filter(|p| {
                     p.get("in").and_then(Value::as_str) == Some("path")
@@ -373,23 +379,11 @@ fn move_to_query(parameters: Option<&mut Value>, names: &[String]) {
     }
 }
 
-/// The `{name}`s of a path template.
-fn variables(template: &str) -> Vec<String> {
-    let mut out = Vec::new();
-    let mut rest = template;
-    while let Some(open) = rest.find('{') {
-        let Some(close) = rest[open..].find('}') else { break };
-        out.push(rest[open + 1..open + close].to_string());
-        rest = &rest[open + close + 1..];
-    }
-    out
-}
-
 /// A declared path parameter the path does not have goes; a path
 /// variable an operation does not declare (on itself or its path item)
 /// is a required string.
 fn path_parameters(path: &str, item: &mut Mapping, note: &mut impl FnMut(String, &str)) {
-    let in_path = variables(path);
+    let in_path = owned(path_variables(path));
     let is_stray = |parameter: &Value| {
         parameter.get("in").and_then(Value::as_str) == Some("path")
             && parameter
