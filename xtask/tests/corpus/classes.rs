@@ -510,3 +510,51 @@ fn bodies_whose_schema_describes_what_their_bytes_encode_are_bytes() {
     assert!(server.contains("runtime::BodyKind::Json"), "text/json is read as JSON");
     assert!(server.contains(r#"\"required\":[\"target\"]"#) || server.contains(r#""required":["target"]"#));
 }
+
+/// Tolerate, the rest of what the corpus showed: a `default` of another
+/// type, a parameter's untyped list items, object keywords beside a
+/// scalar type (dropshot refused such a parameter at start-up), a
+/// fragment in a path, and a server variable that repeats the URL's
+/// `/`. And a spec of its own `/openapi.json` (dropshot panicked on the
+/// duplicate route): the served document moves aside.
+#[test]
+fn more_mistakes_the_corpus_showed_and_a_path_of_the_documents_name() {
+    let generated = generated(&spec(
+        r#"servers:
+  - url: https://x.example/{basePath}
+    variables:
+      basePath: {default: /api/v1}
+paths:
+  /verses:
+    get:
+      operationId: verses
+      parameters:
+        - {name: n, in: query, schema: {type: string, enum: [1, 2], default: 1}}
+        - {name: ids, in: query, explode: false, schema: {type: array, items: {}}}
+        - {name: freeform, in: query, schema: {type: string, additionalProperties: {type: string}}}
+      responses: {'204': {description: ok}}
+  /accounts#x-amz-token:
+    get:
+      operationId: accounts
+      responses: {'204': {description: ok}}
+  /openapi.json:
+    get:
+      operationId: spec
+      responses: {'204': {description: ok}}
+"#,
+    ));
+    assert!(generated.refused.is_empty(), "{:?}", generated.refused);
+    let found = tolerated(&generated);
+    for location in [
+        "paths./verses.get.parameters.0.schema.default",
+        "paths./verses.get.parameters.1.schema.items",
+        "paths./verses.get.parameters.2.schema",
+        "paths./accounts#x-amz-token",
+    ] {
+        assert!(found.contains(&location), "{location} not tolerated: {found:?}");
+    }
+    let server = server(&generated);
+    assert!(server.contains(r#"pub const BASE_PATH: &str = "/api/v1";"#));
+    assert!(server.contains(r#""/api/v1/accounts""#));
+    assert!(server.contains("/api/v1/.well-known/openapi.json"));
+}
