@@ -25,7 +25,7 @@ fn main() -> ExitCode {
         ["check"] => check(&workspace_root()),
         ["diff", rest @ ..] => {
             let rest: Vec<String> = rest.iter().map(|s| s.to_string()).collect();
-            xtask::designer::diff::run(&workspace_root(), &rest)
+            xtask::designer::diff_command::run(&workspace_root(), &rest)
         }
         ["new", rest @ ..] => {
             let rest: Vec<String> = rest.iter().map(|s| s.to_string()).collect();

@@ -18,7 +18,7 @@ use serde_json::Value;
 use crate::contract::{Body, BodyKind, Contract};
 use crate::form::read_form;
 use crate::multipart::{Multipart, read_multipart};
-use crate::problem::Problem;
+use crate::rejection::Rejection;
 use crate::values::quote;
 use crate::xml::read_xml;
 
@@ -49,26 +49,6 @@ struct Checked {
     bytes: Bytes,
 }
 
-/// Why a body was not accepted: the status and the Error content.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Rejection {
-    pub status: u16,
-    pub problem: Problem,
-}
-
-impl Rejection {
-    fn new(status: u16, code: &str, message: impl Into<String>) -> Self {
-        Rejection {
-            status,
-            problem: Problem::new(code, message),
-        }
-    }
-
-    pub(crate) fn invalid(message: impl Into<String>) -> Self {
-        Rejection::new(400, "invalid_body", message)
-    }
-}
-
 #[async_trait]
 impl<C: Contract> ExclusiveExtractor for RequestBody<C> {
     async fn from_request<Context: ServerContext>(
@@ -97,7 +77,7 @@ async fn read_limited(mut body: dropshot::Body, limit: usize) -> Result<Bytes, R
     let mut buffer = BytesMut::new();
     let mut dropped = 0usize;
     while let Some(frame) = body.frame().await {
-        let frame = frame.map_err(|e| Rejection::new(400, "bad_request", format!("reading the request body: {e}")))?;
+        let frame = frame.map_err(|e| Rejection::of(400, "bad_request", format!("reading the request body: {e}")))?;
         let Ok(data) = frame.into_data() else { continue };
         if buffer.len() + data.len() <= limit && dropped == 0 {
             buffer.extend_from_slice(&data);
@@ -110,7 +90,7 @@ async fn read_limited(mut body: dropshot::Body, limit: usize) -> Result<Bytes, R
     }
     match dropped {
         0 => Ok(buffer.freeze()),
-        _ => Err(Rejection::new(
+        _ => Err(Rejection::of(
             413,
             "payload_too_large",
             format!("the request body is larger than the limit of {limit} bytes"),
@@ -123,7 +103,7 @@ impl<C: Contract> RequestBody<C> {
         C::operation()
             .body
             .as_ref()
-            .ok_or_else(|| Rejection::new(500, "internal_error", "this operation takes no body"))
+            .ok_or_else(|| Rejection::of(500, "internal_error", "this operation takes no body"))
     }
 
     /// The body's bytes with its media type checked (and how that media
@@ -131,7 +111,7 @@ impl<C: Contract> RequestBody<C> {
     fn received(self) -> Result<Option<Checked>, Rejection> {
         let spec = Self::spec()?;
         match self.read? {
-            None if spec.required => Err(Rejection::invalid(format!(
+            None if spec.required => Err(Rejection::invalid_body(format!(
                 "a request body ({}) is required",
                 spec.media_type
             ))),
@@ -156,11 +136,11 @@ impl<C: Contract> RequestBody<C> {
         };
         let value = match kind {
             BodyKind::Json => serde_json::from_slice::<Value>(&bytes)
-                .map_err(|e| Rejection::invalid(format!("the request body is not valid JSON: {e}")))?,
+                .map_err(|e| Rejection::invalid_body(format!("the request body is not valid JSON: {e}")))?,
             BodyKind::Form => read_form(spec, &bytes)?,
             BodyKind::Xml => read_xml(spec.schema, &bytes)?,
             BodyKind::Binary | BodyKind::Text | BodyKind::Multipart => {
-                return Err(Rejection::new(
+                return Err(Rejection::of(
                     500,
                     "internal_error",
                     "a raw body is read as bytes or text",
@@ -180,17 +160,17 @@ impl<C: Contract> RequestBody<C> {
                     };
                     value.and_then(|v| {
                         crate::parameters::typed_value::<T>(&v)
-                            .map_err(|(at, why)| Rejection::invalid(format!("`{at}`: {why}")))
+                            .map_err(|(at, why)| Rejection::invalid_body(format!("`{at}`: {why}")))
                     })
                 }
                 _ => serde_path_to_error::deserialize::<_, T>(&mut serde_json::Deserializer::from_slice(&bytes))
-                    .map_err(|e| Rejection::invalid(format!("`{}`: {}", e.path(), e.inner()))),
+                    .map_err(|e| Rejection::invalid_body(format!("`{}`: {}", e.path(), e.inner()))),
             };
             let detail = match read {
                 Err(rejection) => rejection.problem.message,
                 Ok(_) => "the body does not fit its type".into(),
             };
-            Rejection::invalid(format!("request body at {detail}"))
+            Rejection::invalid_body(format!("request body at {detail}"))
         })
     }
 
@@ -214,7 +194,7 @@ impl<C: Contract> RequestBody<C> {
         };
         validated.map_err(breaks_schema)?;
         let fields = crate::parameters::typed_value::<T>(&fields)
-            .map_err(|(at, why)| Rejection::invalid(format!("request body at `{at}`: {why}")))?;
+            .map_err(|(at, why)| Rejection::invalid_body(format!("request body at `{at}`: {why}")))?;
         Ok(Some(Multipart { fields, files }))
     }
 
@@ -229,10 +209,10 @@ impl<C: Contract> RequestBody<C> {
             return Ok(None);
         };
         let text = String::from_utf8(bytes.to_vec())
-            .map_err(|e| Rejection::invalid(format!("the request body is not UTF-8: {e}")))?;
+            .map_err(|e| Rejection::invalid_body(format!("the request body is not UTF-8: {e}")))?;
         spec.schema
             .validate(&Value::String(text.clone()))
-            .map_err(|v| Rejection::invalid(format!("request body: {} ({})", v.message, v.keyword)))?;
+            .map_err(|v| Rejection::invalid_body(format!("request body: {} ({})", v.message, v.keyword)))?;
         Ok(Some(text))
     }
 }
@@ -243,7 +223,7 @@ fn breaks_schema(violation: crate::schema::Violation) -> Rejection {
         "" => String::new(),
         pointer => format!(" at `{pointer}`"),
     };
-    Rejection::invalid(format!(
+    Rejection::invalid_body(format!(
         "request body{at}: {} ({})",
         violation.message, violation.keyword
     ))
@@ -252,7 +232,7 @@ fn breaks_schema(violation: crate::schema::Violation) -> Rejection {
 /// A required body is there: `decode`, `bytes` and `text` reject a
 /// missing one already, so `None` cannot reach this, but the type says so.
 pub fn required<T>(body: Option<T>) -> Result<T, Rejection> {
-    body.ok_or_else(|| Rejection::invalid("a request body is required"))
+    body.ok_or_else(|| Rejection::invalid_body("a request body is required"))
 }
 
 /// How the request's body is read: by the media type the spec documents
@@ -263,7 +243,7 @@ fn media_kind(spec: &Body, content_type: Option<&str>) -> Result<BodyKind, Rejec
         let readable: Vec<&str> = std::iter::once(spec.media_type)
             .chain(spec.alternatives.iter().map(|(media_type, _)| *media_type))
             .collect();
-        Rejection::new(
+        Rejection::of(
             415,
             "unsupported_media_type",
             format!(

@@ -38,7 +38,7 @@ pub struct Operation {
     pub deprecation: Option<Deprecation>,
     /// Where the operation's request metrics are kept once resolved, so
     /// that recording a request looks nothing up (`crate::metrics`).
-    pub metrics: crate::metrics::OperationSeries,
+    pub metrics: crate::metrics::series::OperationSeries,
 }
 
 /// One way a caller may be authenticated for an operation (one entry of

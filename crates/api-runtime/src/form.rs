@@ -7,8 +7,8 @@ use std::borrow::Cow;
 use serde_json::map::Entry;
 use serde_json::{Map, Value};
 
-use crate::body::Rejection;
 use crate::contract::{Body, FormField, FormItem, Scalar};
+use crate::rejection::Rejection;
 use crate::values::{quote, read_scalar};
 
 /// A form body as the JSON object its schema describes: each field read
@@ -35,7 +35,8 @@ pub(crate) fn read_fields<'a>(
             .map(|(_, f)| *f)
     };
     for (name, text) in pairs {
-        let invalid = |reason: String| Rejection::invalid(format!("form field `{name}`: {} {reason}", quote(&text)));
+        let invalid =
+            |reason: String| Rejection::invalid_body(format!("form field `{name}`: {} {reason}", quote(&text)));
         let field = field_of(&name);
         let (value, list) = match field {
             Some(FormField::One(scalar)) => (read_scalar(&text, scalar).map_err(invalid)?, false),
@@ -49,7 +50,7 @@ pub(crate) fn read_fields<'a>(
                     match owner.as_object_mut().map(|o| o.insert(name.to_string(), value)) {
                         Some(None) => continue,
                         _ => {
-                            return Err(Rejection::invalid(format!(
+                            return Err(Rejection::invalid_body(format!(
                                 "form field `{name}` is given more than once, or beside its object's JSON"
                             )));
                         }
@@ -71,7 +72,7 @@ pub(crate) fn read_fields<'a>(
                 (Value::Array(items), None) => items.push(value),
                 (single, None) => *single = Value::Array(vec![single.take(), value]),
                 _ => {
-                    return Err(Rejection::invalid(format!(
+                    return Err(Rejection::invalid_body(format!(
                         "form field `{name}` is given more than once"
                     )));
                 }

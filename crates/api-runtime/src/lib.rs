@@ -13,6 +13,9 @@
 //!   `GET /metrics`.
 //! - [`reply`]: the response, a documented one, the Error object, or RFC
 //!   9457 [`problem_details`] for an error the spec leaves undocumented.
+//! - [`rejection`]: a request refused before its handler (a credential, a
+//!   body), which becomes the reply in one place, with the [`challenge`]s
+//!   a 401 or 403 carries.
 //! - [`documentation`]: the tables in dropshot's terms, for the document
 //!   dropshot emits.
 //! - [`json`]: bodies serialized once and sent many times;
@@ -25,6 +28,7 @@
 
 pub mod auth;
 pub mod body;
+pub mod challenge;
 pub mod contract;
 pub mod credentials;
 pub mod documentation;
@@ -40,6 +44,7 @@ pub mod payload;
 pub mod problem;
 pub mod problem_details;
 pub(crate) mod query_objects;
+pub mod rejection;
 pub mod reply;
 pub mod routing;
 pub mod schema;
@@ -47,7 +52,7 @@ pub mod upgrade;
 pub mod values;
 pub mod xml;
 
-pub use auth::{AuthError, Authenticator, Rejection, authenticate_optional, authenticate_with};
+pub use auth::{AuthError, Authenticator, authenticate_optional, authenticate_with};
 pub use body::{RequestBody, required};
 pub use bytes::Bytes;
 pub use contract::{
@@ -64,6 +69,7 @@ pub use parameters::{NoParameters, Parameters, read_parameters};
 pub use payload::Payload;
 pub use problem::Problem;
 pub use problem_details::{PROBLEM_JSON, ProblemDetails};
+pub use rejection::Rejection;
 pub use reply::{Reply, covers};
 pub use routing::register_routed;
 pub use schema::{ComponentSchema, Components, Schema, Violation};

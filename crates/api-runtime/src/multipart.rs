@@ -11,9 +11,9 @@ use std::borrow::Cow;
 use bytes::Bytes;
 use serde_json::Value;
 
-use crate::body::Rejection;
 use crate::contract::{Body, FileParts};
 use crate::form::read_fields;
+use crate::rejection::Rejection;
 
 /// A multipart body: its text fields as the type of the schema's other
 /// properties, and its files.
@@ -73,19 +73,19 @@ pub struct FilePart {
 /// this shape.
 pub(crate) async fn read_multipart(spec: &Body, content_type: &str, bytes: Bytes) -> Result<(Value, Files), Rejection> {
     let boundary = multer::parse_boundary(content_type)
-        .map_err(|e| Rejection::invalid(format!("the multipart body's Content-Type has no boundary: {e}")))?;
+        .map_err(|e| Rejection::invalid_body(format!("the multipart body's Content-Type has no boundary: {e}")))?;
     let stream = futures_util::stream::once(async move { Ok::<Bytes, std::convert::Infallible>(bytes) });
     let mut multipart = multer::Multipart::new(stream, boundary);
     let is_file = |name: &str| match spec.file_parts {
         FileParts::All => true,
         FileParts::Named(files) => files.iter().any(|(file, _)| *file == name),
     };
-    let malformed = |e: multer::Error| Rejection::invalid(format!("the multipart body is malformed: {e}"));
+    let malformed = |e: multer::Error| Rejection::invalid_body(format!("the multipart body is malformed: {e}"));
     let mut texts: Vec<(Cow<'static, str>, Cow<'static, str>)> = Vec::new();
     let mut files = Vec::new();
     while let Some(part) = multipart.next_field().await.map_err(malformed)? {
         let Some(name) = part.name().map(str::to_string) else {
-            return Err(Rejection::invalid("a part of the multipart body has no name"));
+            return Err(Rejection::invalid_body("a part of the multipart body has no name"));
         };
         let file_name = part.file_name().map(str::to_string);
         let content_type = part.content_type().map(ToString::to_string);
@@ -100,7 +100,7 @@ pub(crate) async fn read_multipart(spec: &Body, content_type: &str, bytes: Bytes
             continue;
         }
         let text = String::from_utf8(data.to_vec())
-            .map_err(|_| Rejection::invalid(format!("the multipart body's text part `{name}` is not UTF-8")))?;
+            .map_err(|_| Rejection::invalid_body(format!("the multipart body's text part `{name}` is not UTF-8")))?;
         texts.push((Cow::Owned(name), Cow::Owned(text)));
     }
     let files = Files(files);
@@ -108,12 +108,12 @@ pub(crate) async fn read_multipart(spec: &Body, content_type: &str, bytes: Bytes
         for (name, field) in named {
             match files.all(name).count() {
                 0 if field.required => {
-                    return Err(Rejection::invalid(format!(
+                    return Err(Rejection::invalid_body(format!(
                         "the multipart body's file part `{name}` is required"
                     )));
                 }
                 2.. if !field.list => {
-                    return Err(Rejection::invalid(format!(
+                    return Err(Rejection::invalid_body(format!(
                         "the multipart body's file part `{name}` is given more than once"
                     )));
                 }

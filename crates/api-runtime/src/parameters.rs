@@ -116,24 +116,14 @@ pub(crate) fn typed_value<T: DeserializeOwned>(value: &Value) -> Result<T, (Stri
     })
 }
 
-/// The problem that names `parameter` and what is wrong with it. (Built
-/// only for a parameter that fails: reading runs for every parameter of
-/// every request.)
-pub(crate) fn invalid(parameter: &Parameter, detail: String) -> Problem {
-    Problem::new(
-        "invalid_parameter",
-        format!("{} parameter `{}`{detail}", parameter.location.as_str(), parameter.name),
-    )
-}
-
 /// The value of a parameter that is absent: its default, an error when it
 /// is required, or `None`.
 fn absent(parameter: &Parameter) -> Result<Option<Value>, Problem> {
     match parameter.default {
         Some(default) => serde_json::from_str(default)
             .map(Some)
-            .map_err(|e| invalid(parameter, format!(" has an invalid default: {e}"))),
-        None if parameter.required => Err(invalid(parameter, " is required".into())),
+            .map_err(|e| Problem::invalid_parameter(parameter, format!(" has an invalid default: {e}"))),
+        None if parameter.required => Err(Problem::invalid_parameter(parameter, " is required".into())),
         None => Ok(None),
     }
 }
@@ -155,7 +145,7 @@ fn read_object(parameter: &Parameter, fields: Map<String, Value>) -> Result<Opti
 /// checked against its schema. `None` for an optional one that is absent
 /// and has no default.
 fn read_parameter(parameter: &Parameter, texts: &[Cow<'_, str>]) -> Result<Option<Value>, Problem> {
-    let invalid = |detail: String| invalid(parameter, detail);
+    let invalid = |detail: String| Problem::invalid_parameter(parameter, detail);
     let value = match (parameter.value, texts) {
         (_, []) => match absent(parameter)? {
             Some(value) => value,
@@ -191,7 +181,7 @@ fn read_parameter(parameter: &Parameter, texts: &[Cow<'_, str>]) -> Result<Optio
 
 /// `value` if it satisfies the parameter's schema; the problem otherwise.
 fn validated(parameter: &Parameter, value: Value) -> Result<Value, Problem> {
-    let invalid = |detail: String| invalid(parameter, detail);
+    let invalid = |detail: String| Problem::invalid_parameter(parameter, detail);
     parameter.schema.validate(&value).map_err(|violation| {
         let at = match violation.pointer.as_str() {
             "" => String::new(),

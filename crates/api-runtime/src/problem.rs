@@ -1,6 +1,8 @@
 //! The content of an error response, before the generated layer puts it
 //! in the spec's Error object.
 
+use crate::contract::Parameter;
+
 /// What went wrong: the generated layer adds the status, so the body's
 /// `status` always equals the HTTP status.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -12,6 +14,16 @@ pub struct Problem {
 }
 
 impl Problem {
+    /// The problem that names `parameter` and what is wrong with it
+    /// (`invalid_parameter`). Built only for a parameter that fails:
+    /// reading runs for every parameter of every request.
+    pub(crate) fn invalid_parameter(parameter: &Parameter, detail: String) -> Problem {
+        Problem::new(
+            "invalid_parameter",
+            format!("{} parameter `{}`{detail}", parameter.location.as_str(), parameter.name),
+        )
+    }
+
     pub fn new(code: impl Into<String>, message: impl Into<String>) -> Self {
         Problem {
             code: code.into(),

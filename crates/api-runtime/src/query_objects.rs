@@ -16,7 +16,6 @@ use std::borrow::Cow;
 use serde_json::{Map, Value};
 
 use crate::contract::{Parameter, Scalar};
-use crate::parameters::invalid;
 use crate::problem::Problem;
 use crate::values::{quote, read_scalar, split_list};
 
@@ -32,13 +31,14 @@ pub(crate) fn query_object_fields(
     let mut fields = Map::new();
     let mut add = |name: &str, text: &str| {
         let value = match scalar_of(name) {
-            Some(scalar) => read_scalar(text, scalar)
-                .map_err(|why| invalid(parameter, format!(" property `{name}`: {} {why}", quote(text))))?,
+            Some(scalar) => read_scalar(text, scalar).map_err(|why| {
+                Problem::invalid_parameter(parameter, format!(" property `{name}`: {} {why}", quote(text)))
+            })?,
             None => Value::String(text.to_string()),
         };
         match fields.insert(name.to_string(), value) {
             None => Ok(()),
-            Some(_) => Err(invalid(
+            Some(_) => Err(Problem::invalid_parameter(
                 parameter,
                 format!(" property `{name}` is given more than once"),
             )),
@@ -61,7 +61,7 @@ pub(crate) fn query_object_fields(
             let mut items = split_list(text);
             while let Some(property) = items.next() {
                 let Some(value) = items.next() else {
-                    return Err(invalid(
+                    return Err(Problem::invalid_parameter(
                         parameter,
                         format!(": {} is not `name,value` pairs", quote(text)),
                     ));

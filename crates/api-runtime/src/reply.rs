@@ -17,7 +17,7 @@ use http::StatusCode;
 use http::header::{CONTENT_TYPE, HeaderMap, HeaderName, HeaderValue, WWW_AUTHENTICATE};
 use serde::Serialize;
 
-use crate::auth::{Challenge, challenge, schemes};
+use crate::challenge::{Challenge, challenge, schemes};
 use crate::contract::{Contract, Requirement};
 use crate::json::Json;
 use crate::payload::Payload;

@@ -15,8 +15,8 @@
 use roxmltree::{Document, Node, ParsingOptions};
 use serde_json::{Map, Value};
 
-use crate::body::Rejection;
 use crate::contract::Scalar;
+use crate::rejection::Rejection;
 use crate::schema::{Components, Schema};
 use crate::values::read_scalar;
 
@@ -36,8 +36,8 @@ static ANY: Value = Value::Bool(true);
 /// The body as the JSON value its schema describes, or why it is not
 /// well-formed XML of that shape.
 pub(crate) fn read_xml(schema: &Schema, bytes: &[u8]) -> Result<Value, Rejection> {
-    let text =
-        std::str::from_utf8(bytes).map_err(|e| Rejection::invalid(format!("the request body is not UTF-8: {e}")))?;
+    let text = std::str::from_utf8(bytes)
+        .map_err(|e| Rejection::invalid_body(format!("the request body is not UTF-8: {e}")))?;
     // No DTD: a body has no business declaring entities (and so none can
     // expand into a bomb).
     let options = ParsingOptions {
@@ -45,7 +45,7 @@ pub(crate) fn read_xml(schema: &Schema, bytes: &[u8]) -> Result<Value, Rejection
         ..ParsingOptions::default()
     };
     let document = Document::parse_with_options(text, options)
-        .map_err(|e| Rejection::invalid(format!("the request body is not well-formed XML: {e}")))?;
+        .map_err(|e| Rejection::invalid_body(format!("the request body is not well-formed XML: {e}")))?;
     let root = document.root_element();
     let reader = Reader {
         components: schema.components(),
@@ -78,7 +78,7 @@ impl Reader {
     /// The element as a value of `schema`.
     fn value(&self, node: Node<'_, '_>, schema: &Value, path: &str, depth: usize) -> Result<Value, Rejection> {
         if depth > MAX_DEPTH {
-            return Err(Rejection::invalid(format!(
+            return Err(Rejection::invalid_body(format!(
                 "XML element `{path}`: nested deeper than {MAX_DEPTH} elements"
             )));
         }
@@ -200,7 +200,7 @@ impl Reader {
         }
         for (name, value) in extra {
             if object.contains_key(&name) {
-                return Err(Rejection::invalid(format!(
+                return Err(Rejection::invalid_body(format!(
                     "XML element `{path}/{name}` is given more than once"
                 )));
             }
@@ -231,7 +231,7 @@ fn take_one<'a, 'i>(
             continue;
         }
         if found.is_some() {
-            return Err(Rejection::invalid(format!(
+            return Err(Rejection::invalid_body(format!(
                 "XML element `{}` is given more than once",
                 child_path(path, *child)
             )));
@@ -261,7 +261,7 @@ fn loose_text(node: Node<'_, '_>, path: &str, wanted: &str) -> Result<(), Reject
     let loose = text(node);
     match loose.trim() {
         "" => Ok(()),
-        loose => Err(Rejection::invalid(format!(
+        loose => Err(Rejection::invalid_body(format!(
             "XML element `{path}`: text {} where the schema wants {wanted}",
             crate::values::quote(loose)
         ))),
@@ -276,7 +276,7 @@ fn read_text(text: &str, scalar: Scalar, path: &str) -> Result<Value, Rejection>
         _ => text.trim(),
     };
     read_scalar(text, scalar)
-        .map_err(|why| Rejection::invalid(format!("XML element `{path}`: {} {why}", crate::values::quote(text))))
+        .map_err(|why| Rejection::invalid_body(format!("XML element `{path}`: {} {why}", crate::values::quote(text))))
 }
 
 /// An element no schema describes: its text, or an object of its child
@@ -304,107 +304,4 @@ fn add(object: &mut Map<String, Value>, name: &str, value: Value) {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::schema::ComponentSchema;
-
-    static COMPONENTS: Components = Components::new(&[
-        ComponentSchema {
-            name: "Pet",
-            doc: r##"{"type":"object","required":["name","photoUrls"],"xml":{"name":"pet"},"properties":{
-                "id":{"type":"integer","xml":{"attribute":true}},
-                "name":{"type":"string"},
-                "category":{"$ref":"#/components/schemas/Category"},
-                "photoUrls":{"type":"array","xml":{"wrapped":true},"items":{"type":"string","xml":{"name":"photoUrl"}}},
-                "tags":{"type":"array","items":{"$ref":"#/components/schemas/Tag"}},
-                "vaccinated":{"type":"boolean"}}}"##,
-            validation: "{}",
-        },
-        ComponentSchema {
-            name: "Category",
-            doc: r#"{"type":"object","xml":{"name":"category"},"properties":{"id":{"type":"integer"},"name":{"type":"string"}}}"#,
-            validation: "{}",
-        },
-        ComponentSchema {
-            name: "Tag",
-            doc: r#"{"type":"object","xml":{"name":"tag"},"properties":{"name":{"type":"string"}}}"#,
-            validation: "{}",
-        },
-    ]);
-    static PET: Schema = Schema::new(&COMPONENTS, r##"{"$ref":"#/components/schemas/Pet"}"##, None);
-
-    fn read(xml: &str) -> Result<Value, String> {
-        read_xml(&PET, xml.as_bytes()).map_err(|rejection| rejection.problem.message)
-    }
-
-    #[test]
-    fn elements_attributes_and_lists_are_read_by_the_schema() {
-        let pet = read(
-            r#"<?xml version="1.0" encoding="UTF-8"?>
-            <pet id="10">
-              <name>doggie &amp; co</name>
-              <category><id> 1 </id><name>Dogs</name></category>
-              <photoUrls><photoUrl>a.png</photoUrl><photoUrl><![CDATA[b<1>.png]]></photoUrl></photoUrls>
-              <tag><name>good</name></tag><tag><name>boy</name></tag>
-              <vaccinated>true</vaccinated>
-            </pet>"#,
-        )
-        .unwrap();
-        assert_eq!(
-            pet,
-            serde_json::json!({
-                "id": 10,
-                "name": "doggie & co",
-                "category": {"id": 1, "name": "Dogs"},
-                "photoUrls": ["a.png", "b<1>.png"],
-                "tags": [{"name": "good"}, {"name": "boy"}],
-                "vaccinated": true,
-            })
-        );
-        // An empty wrapper is an empty list; absent elements are absent.
-        assert_eq!(
-            read("<pet><name>x</name><photoUrls/></pet>").unwrap(),
-            serde_json::json!({"name": "x", "photoUrls": []})
-        );
-    }
-
-    #[test]
-    fn unknown_elements_are_kept_for_the_schema_to_judge() {
-        assert_eq!(
-            read("<pet><name>x</name><owner><name>Ann</name></owner><nick>a</nick><nick>b</nick></pet>").unwrap(),
-            serde_json::json!({"name": "x", "owner": {"name": "Ann"}, "nick": ["a", "b"]})
-        );
-    }
-
-    #[test]
-    fn what_does_not_fit_is_refused_with_its_place() {
-        let refused = |xml: &str| read(xml).unwrap_err();
-        assert!(refused("<pet><name>x</name>").contains("not well-formed XML"));
-        assert!(
-            refused("<pet id=\"ten\"/>").contains("`/pet/@id`"),
-            "{}",
-            refused("<pet id=\"ten\"/>")
-        );
-        let twice = refused("<pet><name>x</name><name>y</name></pet>");
-        assert!(twice.contains("`/pet/name` is given more than once"), "{twice}");
-        let in_list = refused("<pet><name>x</name><photoUrls>a</photoUrls></pet>");
-        assert!(
-            in_list.contains("`/pet/photoUrls`: text \"a\" where the schema wants a list"),
-            "{in_list}"
-        );
-        let text = refused("<pet>true</pet>");
-        assert!(
-            text.contains("`/pet`: text \"true\" where the schema wants an object"),
-            "{text}"
-        );
-        let not_integer = refused("<pet><category><id>one</id></category></pet>");
-        assert!(not_integer.contains("`/pet/category/id`"), "{not_integer}");
-        let dtd = refused(r#"<!DOCTYPE pet [<!ENTITY a "aaaa">]><pet><name>&a;</name></pet>"#);
-        assert!(dtd.contains("not well-formed XML"), "{dtd}");
-        let deep = format!("<pet>{}{}</pet>", "<a>".repeat(200), "</a>".repeat(200));
-        assert!(
-            read(&deep).is_ok_and(|v| v.is_object()),
-            "deep untyped elements are cut, not followed"
-        );
-    }
-}
+mod tests;

@@ -32,14 +32,15 @@ use prometheus_client::metrics::gauge::ConstGauge;
 use prometheus_client::metrics::histogram::Histogram;
 use prometheus_client::metrics::info::Info;
 
-use crate::storage::sql::SqlStorage;
+use crate::storage::backend::Backend;
 
-/// Registers the service's metrics for `storage` (once per process).
-pub fn register(storage: &SqlStorage) {
+/// Registers the service's metrics for a database on `backend` through
+/// `pool` (once per process).
+pub fn register(backend: Backend, pool: sqlx::AnyPool) {
     let mut registry = runtime::metrics::registry().lock().unwrap_or_else(|p| p.into_inner());
-    let backend = match storage.backend() {
-        crate::storage::backend::Backend::Sqlite => "sqlite",
-        crate::storage::backend::Backend::Postgres => "postgres",
+    let backend = match backend {
+        Backend::Sqlite => "sqlite",
+        Backend::Postgres => "postgres",
     };
     registry.register(
         "petstore_build",
@@ -50,7 +51,7 @@ pub fn register(storage: &SqlStorage) {
         ]),
     );
     registry.register_collector(Box::new(Descriptors));
-    registry.register_collector(Box::new(Pool(storage.pool_handle())));
+    registry.register_collector(Box::new(Pool(pool)));
     drop(registry);
     // Scraped from the start, before the first lookup.
     service();

@@ -3,7 +3,11 @@
 //! which key ids exist. The timing is compared statistically (a
 //! Mann-Whitney U test over interleaved samples), not against a fixed
 //! threshold.
+//!
+//! A binary of its own, so that no other test of this crate runs beside it:
+//! their load on the CPU would be the very noise these samples measure.
 
+#[path = "integration/support/mod.rs"]
 mod support;
 
 use std::io::{BufRead, BufReader, Read, Write};

@@ -17,7 +17,7 @@ use serde_json::{Map, Value};
 /// `discriminator`: a dropshot limit, not an equivalence. schemars'
 /// schema, which dropshot's document is built from, has no place for it,
 /// so it is lost there; the generated layer reads it all the same
-/// (crates/kitchen-sink/tests/schemas.rs).
+/// (crates/kitchen-sink/tests/integration/schemas.rs).
 const NOT_COMPARED: [&str; 3] = ["xml", "externalDocs", "discriminator"];
 
 /// Keywords that are false when absent.

@@ -7,34 +7,18 @@
 //! compared. What differs is listed.
 
 mod canonical;
+mod contract;
 mod normalize;
 
 use std::collections::BTreeMap;
 
-use api_runtime::Operation;
-use dropshot::{ApiDescription, ApiDescriptionBuildErrors, StubContext};
 use serde_json::{Value, json};
 
 pub use normalize::{normalize_emitted, without_routed_operations};
 
 use canonical::{flatten, text};
-
-const METHODS: [&str; 8] = ["get", "put", "post", "delete", "options", "head", "patch", "trace"];
-
-/// A generated contract, as the agreement test needs it.
-pub struct Contract {
-    /// The spec it was generated from, relative to the workspace.
-    pub spec_path: &'static str,
-    pub version: &'static str,
-    pub base_path: &'static str,
-    /// The tables the generated layer serves by.
-    pub operations: &'static [&'static Operation],
-    /// The API description without an implementation.
-    pub description: fn() -> Result<ApiDescription<StubContext>, ApiDescriptionBuildErrors>,
-    /// The operations a leave-out list keeps out of the code (method and
-    /// path), which the comparison leaves out of the spec too.
-    pub left_out: &'static [(&'static str, &'static str)],
-}
+pub use contract::Contract;
+use contract::METHODS;
 
 /// The service's contract (`petstore-api`).
 pub fn petstore() -> Contract {

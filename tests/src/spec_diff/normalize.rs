@@ -8,8 +8,8 @@ use api_runtime::documentation::is_documentable;
 use api_runtime::{Operation, ValueKind};
 use serde_json::{Map, Value, json};
 
-use super::Contract;
 use super::canonical::from_doc_form;
+use super::contract::{Contract, METHODS};
 
 pub fn normalize_emitted(emitted: &Value, source: &Value, contract: &Contract) -> Value {
     let mut doc = emitted.clone();
@@ -57,7 +57,7 @@ fn problem_details_alone(doc: &mut Value, source: &Value) {
 /// dropshot's document lists none of them. Which ones those are comes from the
 /// tables' paths, through the same routing; they are left out of the
 /// comparison, and their behaviour is proven over HTTP instead
-/// (`crates/kitchen-sink/tests/round_trips.rs`).
+/// (`crates/kitchen-sink/tests/integration/round_trips.rs`).
 pub fn without_routed_operations(source: &Value, contract: &Contract) -> Value {
     let document_path = format!("{}/openapi.json", contract.base_path);
     let paths: Vec<&str> = contract
@@ -81,7 +81,7 @@ pub fn without_routed_operations(source: &Value, contract: &Contract) -> Value {
         };
         if let Some(item) = item.as_object_mut() {
             item.remove(&operation.method.to_ascii_lowercase());
-            if !item.keys().any(|k| super::METHODS.contains(&k.as_str())) {
+            if !item.keys().any(|k| METHODS.contains(&k.as_str())) {
                 source["paths"].as_object_mut().map(|paths| paths.remove(path));
             }
         }

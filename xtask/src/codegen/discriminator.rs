@@ -18,8 +18,8 @@
 
 use serde_json::{Map, Value, json};
 
-use super::schema::COMPONENTS_PREFIX;
-use crate::codegen::spec::SpecError;
+use super::references::COMPONENTS_PREFIX;
+use crate::codegen::spec::errors::SpecError;
 
 /// A discriminated `oneOf`/`anyOf`: the property, and each member's
 /// component name with the values that name it.

@@ -4,8 +4,8 @@
 //! `new` ([`new_service`]), a target of the designer's own document.
 
 pub mod diff;
+pub mod diff_command;
 pub mod docs;
-mod layer_statuses;
 pub mod lint;
 pub mod new_service;
 pub mod spec_json;

@@ -12,7 +12,7 @@ use sqlx::sqlite::SqliteConnectOptions;
 use sqlx::{ConnectOptions, Connection, Executor};
 
 use super::StorageError;
-use super::file_set::{Access, FileSet};
+use super::hook::{Access, Hook};
 
 /// The SQLite pool's connections, all open from the start.
 pub(super) const SQLITE_CONNECTIONS: u32 = 8;
@@ -117,9 +117,9 @@ impl Backend {
     }
 
     /// The pool's options. A SQLite pool opens a connection only while
-    /// `files` are as they were opened: a new connection would open a new
-    /// `-wal` beside whatever file has the name (see [`FileSet`]).
-    pub(super) fn pool_options(self, limits: &WaitLimits, files: Option<Arc<FileSet>>) -> AnyPoolOptions {
+    /// its files are as they were opened (the `hook`'s check): a new
+    /// connection would open a new `-wal` beside whatever file has the name.
+    pub(super) fn pool_options(self, limits: &WaitLimits, hook: Arc<dyn Hook>) -> AnyPoolOptions {
         let options = AnyPoolOptions::new()
             // A request waits at most this long for a connection, then gets
             // 503: an outage never hangs a request.
@@ -162,14 +162,11 @@ impl Backend {
                 .idle_timeout(None)
                 .max_lifetime(None)
                 .after_connect(move |conn, _| {
-                    let files = files.clone();
+                    let hook = hook.clone();
                     Box::pin(async move {
                         // Before any statement that reads the file.
-                        if let Some(files) = files {
-                            files
-                                .check(Access::Connect)
-                                .map_err(|e| sqlx::Error::Io(std::io::Error::other(e.to_string())))?;
-                        }
+                        hook.check(Access::Connect)
+                            .map_err(|e| sqlx::Error::Io(std::io::Error::other(e.to_string())))?;
                         // WAL lets readers run beside the writer; synchronous =
                         // FULL fsyncs the WAL at every commit, so a change is on
                         // disk before its response is sent. busy_timeout bounds

@@ -17,8 +17,8 @@ use crate::metrics::{Statement, database};
 
 use super::backend::Backend;
 use super::cancellations::Cancellations;
-use super::file_set::{Access, FileSet};
-use super::sql::{column, now, parse_status};
+use super::hook::{Access, Hook};
+use super::sql::rows::{column, now, parse_status};
 use super::timing::acquire;
 use super::{CancelOutcome, OrderStatus, OrdersVersion, Result, StorageError};
 
@@ -37,9 +37,9 @@ pub(super) struct CancelQueue {
 impl CancelQueue {
     /// Starts the batching task on the current tokio runtime; every
     /// commit that cancelled orders goes into `log`.
-    pub(super) fn start(pool: AnyPool, backend: Backend, files: Option<Arc<FileSet>>, log: Arc<Cancellations>) -> Self {
+    pub(super) fn start(pool: AnyPool, backend: Backend, hook: Arc<dyn Hook>, log: Arc<Cancellations>) -> Self {
         let (requests, receiver) = mpsc::unbounded_channel();
-        tokio::spawn(run(pool, backend, files, log, receiver));
+        tokio::spawn(run(pool, backend, hook, log, receiver));
         CancelQueue { requests }
     }
 
@@ -56,7 +56,7 @@ impl CancelQueue {
 async fn run(
     pool: AnyPool,
     backend: Backend,
-    files: Option<Arc<FileSet>>,
+    hook: Arc<dyn Hook>,
     log: Arc<Cancellations>,
     mut receiver: mpsc::UnboundedReceiver<(i64, Reply)>,
 ) {
@@ -67,7 +67,7 @@ async fn run(
         batch.sort_by_key(|(id, _)| *id);
         crate::metrics::service().cancel_batch.observe(batch.len() as f64);
         let ids: Vec<i64> = batch.iter().map(|(id, _)| *id).collect();
-        match cancel_all(&pool, backend, files.as_deref(), &log, &ids).await {
+        match cancel_all(&pool, backend, &*hook, &log, &ids).await {
             Ok(outcomes) => {
                 for ((_, reply), outcome) in batch.drain(..).zip(outcomes) {
                     // The requester may have gone (its client hung up);
@@ -105,7 +105,7 @@ async fn run(
 async fn cancel_all(
     pool: &AnyPool,
     backend: Backend,
-    files: Option<&FileSet>,
+    hook: &dyn Hook,
     log: &Cancellations,
     ids: &[i64],
 ) -> Result<Vec<CancelOutcome>> {
@@ -168,9 +168,7 @@ async fn cancel_all(
     }
     // Committing into a file that was deleted or replaced would
     // acknowledge cancels nobody will read.
-    if let Some(files) = files {
-        files.check(Access::Write)?;
-    }
+    hook.check(Access::Write)?;
     // Entered before the COMMIT, which readers may see before this task
     // hears back; forgotten unless it commits (see `Cancellations`).
     let entered = after.map(|after| {
@@ -186,9 +184,7 @@ async fn cancel_all(
     // A file deleted or replaced during the commit: the watcher copies what
     // the WAL holds into the database file, but these cancels are not
     // acknowledged on that (a retry finds them cancelled).
-    if let Some(files) = files {
-        files.check(Access::Write)?;
-    }
+    hook.check(Access::Write)?;
     Ok(ids
         .iter()
         .map(|id| {

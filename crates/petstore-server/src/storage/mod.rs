@@ -8,13 +8,11 @@ pub mod backend;
 pub mod backup;
 mod cancel_queue;
 mod cancellations;
-mod file_set;
+mod hook;
 mod migrations;
-mod path_events;
 pub mod sql;
-mod thread_reads;
+mod sqlite;
 mod timing;
-mod wal_index;
 
 use std::collections::HashMap;
 use std::future::Future;

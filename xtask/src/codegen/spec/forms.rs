@@ -4,8 +4,9 @@
 
 use serde_json::Value;
 
-use super::checks::{is_scalar, schema_type};
-use super::{Spec, SpecError, required_names};
+use super::document::{Spec, required_names};
+use super::document::{is_scalar, schema_type};
+use super::errors::SpecError;
 
 /// How one field travels.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -18,7 +18,7 @@
 use serde::Deserialize;
 use serde_norway::Value;
 
-use super::{SpecError, SpecErrors};
+use super::errors::{SpecError, SpecErrors};
 
 const METHODS: [&str; 8] = ["get", "put", "post", "delete", "options", "head", "patch", "trace"];
 

@@ -7,7 +7,8 @@
 
 use serde_json::{Map, Value};
 
-use super::{Spec, SpecError, required_names};
+use super::document::{Spec, required_names};
+use super::errors::SpecError;
 
 /// A multipart body's shape.
 #[derive(Debug, PartialEq)]

@@ -13,17 +13,7 @@ use std::collections::BTreeSet;
 use heck::{ToPascalCase, ToSnakeCase};
 use serde_json::Value;
 
-use super::METHODS;
-
-/// An operation the document does not name usably, and what it is called.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct DerivedName {
-    pub path: String,
-    pub method: String,
-    /// The `operationId` as written, if there was one.
-    pub written: Option<String>,
-    pub given: String,
-}
+use super::document::{DerivedName, METHODS};
 
 /// Gives every operation of `json` (the document) a usable, unique
 /// `operationId`, and lists those it had to name or rename.

@@ -8,7 +8,8 @@
 
 use openapiv3::OpenAPI;
 
-use super::{SpecError, document_path};
+use super::document::document_path;
+use super::errors::SpecError;
 
 pub(super) fn check_router(spec: &OpenAPI) -> Vec<SpecError> {
     // The server's own route for the spec document takes part too.

@@ -5,7 +5,8 @@
 
 use openapiv3::Server;
 
-use super::{Spec, SpecError};
+use super::document::Spec;
+use super::errors::SpecError;
 
 /// A server's URL with each `{variable}` replaced by its default.
 pub fn server_url(server: &Server, location: &str) -> Result<String, SpecError> {

@@ -5,7 +5,7 @@
 //! drift reports a removed response field, a changed format, a narrowed
 //! parameter and a removed enum value as "unhandled", and does not see
 //! deprecation or `x-sunset` at all. The reference for what breaks is
-//! oasdiff (`oasdiff breaking`); `xtask/tests/oasdiff_agreement.rs`
+//! oasdiff (`oasdiff breaking`); `xtask/tests/integration/oasdiff_agreement.rs`
 //! measures ours against its own test pairs, and lists each verdict we
 //! keep on purpose.
 //!
@@ -18,7 +18,6 @@
 //! receive (responses) breaks them when it can send something they do not
 //! expect. [`schemas`] compares schemas in either direction, at any depth.
 
-mod command;
 mod operations;
 mod payloads;
 mod schemas;
@@ -29,8 +28,6 @@ use std::fmt;
 use serde_json::Value;
 
 use crate::designer::spec_json::items;
-
-pub use command::{read_document, run};
 
 /// How a change affects clients built against the old document.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
@@ -125,7 +122,7 @@ pub fn major_version(doc: &Value) -> Option<u64> {
 
 /// The base paths the servers' URLs give (`/v1`), variables at their
 /// defaults; the root when there are no servers, as OpenAPI says.
-fn base_paths(doc: &Value) -> BTreeSet<String> {
+pub(crate) fn base_paths(doc: &Value) -> BTreeSet<String> {
     let paths: BTreeSet<String> = items(doc, "servers")
         .filter_map(|server| {
             let mut url = server.get("url")?.as_str()?.to_string();

@@ -4,7 +4,7 @@
 
 use serde_json::Value;
 
-use super::Severity;
+use super::finding::Severity;
 use crate::designer::spec_json::{items, resolve};
 
 /// Checks every `example` (of a schema, parameter or media type) and every

@@ -13,8 +13,10 @@
 //! results.
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
+use std::process::Command;
 
+mod databases;
+mod figures;
 mod generators;
 mod instructions;
 mod pages;
@@ -23,92 +25,10 @@ mod report;
 mod validation;
 
 use crate::load::server_process::{ServerProcess, check, seed_database};
+use figures::{Figures, Kind, Replay, Row};
 
 const OHA_VERSION: &str = "1.16.0";
 const CONNECTIONS: usize = 64;
-
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
-enum Kind {
-    Ours,
-    /// Ours with `--keep-silent-connections`: what the connection reaper
-    /// costs.
-    OursWithoutReaper,
-    /// Ours at `--log-level info`, the default: one log line per request.
-    OursLoggingRequests,
-    /// Ours with `--metrics off`: what counting and timing each request
-    /// costs.
-    OursWithoutMetrics,
-    /// Ours on a PostgreSQL database (v2's read pages).
-    OursOnPostgres,
-    HandWritten,
-    /// The same bytes as the limit, through dropshot: the framework's own
-    /// ceiling.
-    DropshotFloor,
-    Limit,
-    /// The kitchen sink's generated endpoint, which checks the body
-    /// against the spec.
-    Generated,
-    /// The same endpoint on dropshot's `TypedBody` alone.
-    TypedBody,
-}
-
-impl Kind {
-    fn name(self) -> &'static str {
-        match self {
-            Kind::Ours => "ours",
-            Kind::OursWithoutReaper => "ours, no reaper",
-            Kind::OursLoggingRequests => "ours, log level info",
-            Kind::OursWithoutMetrics => "ours, metrics off",
-            Kind::OursOnPostgres => "ours, PostgreSQL",
-            Kind::HandWritten => "hand-written",
-            Kind::DropshotFloor => "dropshot floor",
-            Kind::Limit => "limit",
-            Kind::Generated => "generated",
-            Kind::TypedBody => "TypedBody alone",
-        }
-    }
-}
-
-/// One oha run's figures.
-#[derive(Clone, Debug, Default)]
-struct Figures {
-    requests_per_second: f64,
-    /// Requests per second that were answered without a 5xx or a
-    /// connection error: what the ratios compare.
-    served_per_second: f64,
-    p50_ms: f64,
-    p99_ms: f64,
-    p999_ms: f64,
-    errors: u64,
-    /// Answers by status (`200:1234 503:2`), and how many in all.
-    statuses: String,
-    answered: u64,
-    /// Cancels answered 204.
-    cancelled: u64,
-    peak_rss_kib: u64,
-}
-
-/// The list the floor and the limit replay in a workload.
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum Replay {
-    /// Ours' list before the run.
-    OursFirstList,
-    /// For lists mixed with cancels, where each of ours' cancels takes an
-    /// order off its list: in a closed loop the faster a server answers,
-    /// the more it cancels and the shorter the lists it then sends. So that
-    /// the floor and the limit send as many bytes per list as ours did,
-    /// they replay a list of as many orders as ours listed on average over
-    /// its run (its first orders; the list shrinks by one order per 204, at
-    /// a steady rate). Hand-written runs on its own database and cancels as
-    /// ours does.
-    OursMeanList,
-}
-
-struct Row {
-    workload: String,
-    kind: Kind,
-    figures: Figures,
-}
 
 struct Bench {
     work: PathBuf,
@@ -265,51 +185,6 @@ impl Bench {
         Ok(())
     }
 
-    /// A list body of the first `count` orders of the list in `body`.
-    fn first_orders(&self, body: &Path, count: usize) -> Result<PathBuf, String> {
-        let text = std::fs::read(body).map_err(|e| format!("{}: {e}", body.display()))?;
-        let mut orders: Vec<serde_json::Value> =
-            serde_json::from_slice(&text).map_err(|e| format!("{}: {e}", body.display()))?;
-        orders.truncate(count);
-        let shorter = body.with_extension(format!("first{count}.json"));
-        let bytes = serde_json::to_vec(&orders).map_err(|e| e.to_string())?;
-        std::fs::write(&shorter, bytes).map_err(|e| format!("{}: {e}", shorter.display()))?;
-        Ok(shorter)
-    }
-
-    /// A database of `size` pending orders (and a key), made with our CLI
-    /// on first use; its key becomes the one the load sends.
-    fn database(&mut self, size: i64) -> Result<PathBuf, String> {
-        if let Some((db, key)) = self.databases.get(&size) {
-            self.key = key.clone();
-            return Ok(db.clone());
-        }
-        let db = self.work.join(format!("orders-{size}.db"));
-        let pets: Vec<String> = (1..=10)
-            .map(|id| format!(r#"{{"id":{id},"name":"pet {id}"}}"#))
-            .collect();
-        let orders: Vec<String> = (1..=size)
-            .map(|id| {
-                format!(
-                    r#"{{"id":{id},"petId":{},"quantity":{},"shipDate":"2026-12-01T09:00:00Z","complete":false,"status":"pending"}}"#,
-                    id % 10 + 1,
-                    id % 3 + 1
-                )
-            })
-            .collect();
-        let data = self.work.join(format!("orders-{size}.json"));
-        std::fs::write(
-            &data,
-            format!(r#"{{"pets":[{}],"orders":[{}]}}"#, pets.join(","), orders.join(",")),
-        )
-        .map_err(|e| e.to_string())?;
-        let server = self.release.join("petstore-server");
-        let db_arg = db.display().to_string();
-        self.key = seed_database(&server, &db_arg, &data, "bench", Stdio::null())?;
-        self.databases.insert(size, (db.clone(), self.key.clone()));
-        Ok(db)
-    }
-
     /// Our server on `database`, quiet but for errors.
     fn start_ours(&self, database: &str, extra: &[&str]) -> Result<ServerProcess, String> {
         let mut args = vec![
@@ -385,25 +260,6 @@ impl Bench {
             ));
         }
         serde_json::from_str(&text).map_err(|e| format!("GET {url}: {e}"))
-    }
-
-    fn copy(&self, db: &Path, tag: &str) -> Result<String, String> {
-        let copy = self
-            .work
-            .join(format!("{}-{tag}.db", db.file_stem().unwrap().to_string_lossy()));
-        std::fs::copy(db, &copy).map_err(|e| format!("copy {}: {e}", db.display()))?;
-        // The last writes may still be in the WAL: copy it along.
-        for suffix in ["-wal", "-shm"] {
-            let (from, to) = (
-                format!("{}{suffix}", db.display()),
-                format!("{}{suffix}", copy.display()),
-            );
-            let _ = std::fs::remove_file(&to);
-            if Path::new(&from).exists() {
-                std::fs::copy(&from, &to).map_err(|e| format!("copy {from}: {e}"))?;
-            }
-        }
-        Ok(copy.display().to_string())
     }
 
     fn measure(

@@ -5,16 +5,17 @@
 use serde_json::{Map, Value};
 
 use crate::codegen::schema;
+use crate::codegen::spec::document::{OperationRef, Spec};
+use crate::codegen::spec::errors::SpecError;
 use crate::codegen::spec::forms::form_fields;
 use crate::codegen::spec::media::{self, MediaKind, Served, essence, served};
 use crate::codegen::spec::multipart::{Multipart, multipart};
-use crate::codegen::spec::{OperationRef, Spec, SpecError};
 
 /// The media types a request body may have, each read by the generated
 /// layer, in words (for refusals and lint): progenitor's client sends all
 /// but multipart (an operation with a multipart body is left out of the
 /// client, `for_progenitor`), and those it has no name for in the one it
-/// has of their kind (`client_media_types`).
+/// has of their kind (`client_gen/media_types.rs`).
 pub(crate) const BODY_MEDIA_TYPES: &str = "application/json or any `+json` type, \
      application/x-www-form-urlencoded, multipart/form-data, text/* (a string), \
      or any other single type as bytes (`format: binary`)";

@@ -11,11 +11,11 @@ mod security;
 
 pub(crate) use bodies::{BODY_MEDIA_TYPES, is_readable_body_type};
 pub use bodies::{is_xml, served_body};
-use serde_json::Value;
 
+use super::document::Spec;
+use super::errors::{Refusals, SpecError, SpecErrors};
 use super::router::check_router;
 use super::servers::check_servers;
-use super::{Refusals, Spec, SpecError, SpecErrors};
 use crate::codegen::schema;
 
 /// Every check runs, on every operation, and every refusal is reported:
@@ -46,34 +46,4 @@ pub(super) fn check(spec: &Spec) -> Result<(), SpecErrors> {
         refusals.note(security::check_security(spec, &op));
     }
     refusals.finish(())
-}
-
-/// The JSON type of a schema, following a reference to a component.
-pub fn schema_type<'a>(spec: &'a Spec, schema: &'a Value) -> Option<&'a str> {
-    let schema = match schema.get("$ref").and_then(Value::as_str) {
-        Some(reference) => spec
-            .component_schemas()
-            .get(reference.strip_prefix(schema::COMPONENTS_PREFIX)?)?,
-        None => schema,
-    };
-    if let Some(ty) = schema.get("type").and_then(Value::as_str) {
-        return Some(ty);
-    }
-    // `allOf: [one]` (how a described reference is written) has its type.
-    if let Some([one]) = schema.get("allOf").and_then(Value::as_array).map(Vec::as_slice) {
-        return schema_type(spec, one);
-    }
-    // A choice whose branches all have one type has that type: a name or
-    // an id, both strings (`NameOrId`), is read like any string.
-    let branches = schema
-        .get("oneOf")
-        .or_else(|| schema.get("anyOf"))
-        .and_then(Value::as_array)?;
-    let mut types = branches.iter().map(|branch| schema_type(spec, branch));
-    let first = types.next()??;
-    types.all(|ty| ty == Some(first)).then_some(first)
-}
-
-pub(crate) fn is_scalar(ty: Option<&str>) -> bool {
-    matches!(ty, Some("string" | "integer" | "number" | "boolean"))
 }

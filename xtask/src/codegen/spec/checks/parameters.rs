@@ -7,11 +7,12 @@ use std::collections::HashMap;
 
 use serde_json::Value;
 
-use super::{is_scalar, schema_type};
 use crate::codegen::schema;
+use crate::codegen::spec::document::{OperationRef, Spec};
+use crate::codegen::spec::document::{is_scalar, schema_type};
+use crate::codegen::spec::errors::SpecError;
 use crate::codegen::spec::forms::{all_scalar_properties, is_free_form_object};
 use crate::codegen::spec::router::path_variables;
-use crate::codegen::spec::{OperationRef, Spec, SpecError};
 
 pub(super) fn check_parameters(spec: &Spec, op: &OperationRef<'_>) -> Result<(), SpecError> {
     let variables = path_variables(op.path);

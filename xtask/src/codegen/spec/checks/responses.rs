@@ -3,10 +3,11 @@
 
 use serde_json::Value;
 
-use super::{is_scalar, schema_type};
 use crate::codegen::schema;
+use crate::codegen::spec::document::{OperationRef, Spec};
+use crate::codegen::spec::document::{is_scalar, schema_type};
+use crate::codegen::spec::errors::SpecError;
 use crate::codegen::spec::media::{is_media_type, served_response};
-use crate::codegen::spec::{OperationRef, Spec, SpecError};
 
 /// Each status may have its own body, or none; `default` and the
 /// `4XX`/`5XX` ranges are arms whose status the handler chooses. An

@@ -2,7 +2,8 @@
 
 use serde_json::Value;
 
-use crate::codegen::spec::{OperationRef, Spec, SpecError, security_of};
+use crate::codegen::spec::document::{OperationRef, Spec, security_of};
+use crate::codegen::spec::errors::SpecError;
 
 /// Security is any of the schemes the generated layer reads: HTTP bearer
 /// and basic, OAuth2 and OpenID Connect (a bearer token and the scopes),

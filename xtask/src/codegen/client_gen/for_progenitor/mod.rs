@@ -1,0 +1,313 @@
+//! The document handed to progenitor: the spec, changed where progenitor
+//! would panic or read it otherwise than the server does. Each change
+//! says why; none changes what goes over the wire.
+
+mod one_way;
+mod operations;
+mod parameters;
+
+use openapiv3::{OpenAPI, ReferenceOr, StatusCode};
+
+use crate::codegen::spec::media::{self, MediaKind, Served, served_response};
+use crate::codegen::spec::{Spec, served_body};
+
+pub(super) use operations::multipart_operations;
+use operations::{operations_mut, without_multipart_operations};
+pub(super) use parameters::Cookies;
+use parameters::{is_ignored_header, parameters_progenitor_takes};
+
+/// The document as progenitor can take it. progenitor reads `default` as
+/// a possible success too, and asserts when an operation's successes then
+/// have two types; beside a 2xx, `default` is what the server sends for
+/// an error, so it is handed over as the `4XX` and `5XX` the operation
+/// does not list. Header parameters that OpenAPI says to ignore
+/// (`Authorization`, `Accept`, `Content-Type`) are left out, as the server
+/// leaves them out. A `101` is marked as dropshot marks its WebSocket
+/// upgrades, so that the client sends the handshake. A body or response in
+/// several media types is handed over in the one the server's handler
+/// value is read or written as. progenitor refuses cookie parameters:
+/// `cookies` says what it gets instead.
+pub(super) fn for_progenitor(spec: &Spec, cookies: Cookies) -> OpenAPI {
+    let mut api = schemas_as_typify_reads(spec);
+    parameters_progenitor_takes(&mut api, cookies);
+    without_multipart_operations(&mut api, spec);
+    one_way::unrequire_one_way_properties(&mut api);
+    // A JSON response without a schema is any JSON value; progenitor
+    // wants the schema written (`{}`).
+    if let Some(components) = api.components.as_mut() {
+        for response in components.responses.values_mut() {
+            if let ReferenceOr::Item(response) = response {
+                any_json_schema(response);
+                one_media_type(&mut response.content, served_response);
+            }
+        }
+        for body in components.request_bodies.values_mut() {
+            if let ReferenceOr::Item(body) = body {
+                one_media_type(&mut body.content, |c| served_body(spec, c));
+                named_as_progenitor_knows(&mut body.content);
+            }
+        }
+    }
+    let components = api.components.clone();
+    for item in api.paths.paths.values_mut() {
+        let ReferenceOr::Item(item) = item else { continue };
+        item.parameters.retain(|p| !is_ignored_header(&components, p));
+        for operation in operations_mut(item) {
+            operation.parameters.retain(|p| !is_ignored_header(&components, p));
+            let inline = operation
+                .responses
+                .responses
+                .values_mut()
+                .chain(operation.responses.default.as_mut());
+            for response in inline {
+                if let ReferenceOr::Item(response) = response {
+                    any_json_schema(response);
+                    one_media_type(&mut response.content, served_response);
+                }
+            }
+            if let Some(ReferenceOr::Item(body)) = operation.request_body.as_mut() {
+                one_media_type(&mut body.content, |c| served_body(spec, c));
+                named_as_progenitor_knows(&mut body.content);
+            }
+            // 204 and 205 have no body, whatever the spec gives them (the
+            // server sends none; progenitor would try to read one).
+            for status in [204, 205] {
+                if let Some(response) = operation.responses.responses.get_mut(&StatusCode::Code(status)) {
+                    let mut plain = resolve_response(&components, response).cloned().unwrap_or_default();
+                    plain.content.clear();
+                    *response = ReferenceOr::Item(plain);
+                }
+            }
+            successes_as_bytes_when_their_bodies_differ(&components, &mut operation.responses);
+            // A 101 is the WebSocket upgrade the server implements;
+            // progenitor sends the handshake for dropshot's marker only.
+            if operation.responses.responses.contains_key(&StatusCode::Code(101)) {
+                operation
+                    .extensions
+                    .entry("x-dropshot-websocket".to_string())
+                    .or_insert_with(|| serde_json::json!({}));
+            }
+            let responses = &mut operation.responses;
+            let has_success = responses
+                .responses
+                .keys()
+                .any(|status| matches!(status, StatusCode::Code(200..=299) | StatusCode::Range(2)));
+            if !has_success {
+                continue;
+            }
+            if let Some(default) = responses.default.take() {
+                for range in [4, 5] {
+                    responses
+                        .responses
+                        .entry(StatusCode::Range(range))
+                        .or_insert_with(|| default.clone());
+                }
+            }
+            // progenitor gives an operation one error type: when its error
+            // responses have different bodies, the client reads them all
+            // as an unexpected response, whose body the caller can read.
+            let is_error = |status: &StatusCode| match status {
+                StatusCode::Code(code) => *code >= 400,
+                StatusCode::Range(range) => *range >= 4,
+            };
+            let mut bodies = responses
+                .responses
+                .iter()
+                .filter(|(status, _)| is_error(status))
+                .map(|(_, response)| resolve_response(&components, response).map(|r| r.content.clone()));
+            let first = bodies.next();
+            if bodies.any(|body| Some(&body) != first.as_ref()) {
+                for (status, response) in responses.responses.iter_mut() {
+                    if is_error(status) {
+                        let mut plain = resolve_response(&components, response).cloned().unwrap_or_default();
+                        plain.content.clear();
+                        *response = ReferenceOr::Item(plain);
+                    }
+                }
+            }
+            // The error bodies are one now: a status its range covers
+            // would be an arm progenitor writes after the range's, which
+            // can never match (`unreachable_patterns`).
+            let ranges: Vec<u16> = responses
+                .responses
+                .keys()
+                .filter_map(|status| match status {
+                    StatusCode::Range(range) if *range >= 4 => Some(*range),
+                    _ => None,
+                })
+                .collect();
+            responses.responses.retain(|status, _| match status {
+                StatusCode::Code(code) => !ranges.contains(&(code / 100)),
+                StatusCode::Range(_) => true,
+            });
+        }
+    }
+    api
+}
+
+/// Schemas as typify (progenitor's) should read them, as the server's
+/// types are read (`schema::typify_form`):
+///
+/// - a `format` means something for strings and numbers only; typify
+///   stops at one on an object or an array (Twilio's `type: object,
+///   format: uri-map`), which JSON Schema would ignore;
+/// - a discriminated `oneOf`/`anyOf` has each member narrowed to the
+///   discriminator's values (`discriminator::for_typify`), so that the
+///   client reads a response's member by the property too.
+///
+/// Only a document that has one of these (found in the spec's JSON,
+/// already at hand) goes through JSON (whose maps are sorted), so that
+/// every other document reaches progenitor in its own order, and without
+/// the round trip.
+fn schemas_as_typify_reads(spec: &Spec) -> OpenAPI {
+    fn misplaced(map: &serde_json::Map<String, serde_json::Value>) -> bool {
+        let ty = map.get("type").and_then(serde_json::Value::as_str);
+        matches!(ty, Some("object" | "array" | "boolean")) && map.contains_key("format")
+    }
+    fn discriminated(map: &serde_json::Map<String, serde_json::Value>) -> bool {
+        map.get("discriminator")
+            .and_then(|d| d.get("propertyName"))
+            .is_some_and(serde_json::Value::is_string)
+    }
+    fn found(value: &serde_json::Value) -> bool {
+        match value {
+            serde_json::Value::Object(map) => misplaced(map) || discriminated(map) || map.values().any(found),
+            serde_json::Value::Array(items) => items.iter().any(found),
+            _ => false,
+        }
+    }
+    fn rewrite(value: &mut serde_json::Value) {
+        match value {
+            serde_json::Value::Object(map) => {
+                if misplaced(map) {
+                    map.remove("format");
+                }
+                map.values_mut().for_each(rewrite);
+                if discriminated(map) {
+                    crate::codegen::discriminator::for_typify(map);
+                }
+            }
+            serde_json::Value::Array(items) => items.iter_mut().for_each(rewrite),
+            _ => {}
+        }
+    }
+    if !found(&spec.json) && spec.degraded.is_empty() {
+        return spec.api.clone();
+    }
+    let Ok(mut json) = serde_json::to_value(&spec.api) else {
+        return spec.api.clone();
+    };
+    rewrite(&mut json);
+    // What typify cannot map is any JSON value, on the client as on the
+    // server.
+    if let Some(serde_json::Value::Object(schemas)) = json.pointer_mut("/components/schemas") {
+        for name in spec.degraded.keys() {
+            if let Some(schema) = schemas.get_mut(name) {
+                *schema = serde_json::json!({});
+            }
+        }
+    }
+    serde_json::from_value(json).unwrap_or_else(|_| spec.api.clone())
+}
+
+/// progenitor gives an operation one success type: when its 2xx statuses
+/// have different bodies (a 200 with a body beside a 204, a 200 and a 201
+/// of different schemas), the client reads each of them as bytes
+/// (`ResponseValue<ByteStream>`, status and headers included), which the
+/// caller decodes by the status. The server has a typed variant for each.
+fn successes_as_bytes_when_their_bodies_differ(
+    components: &Option<openapiv3::Components>,
+    responses: &mut openapiv3::Responses,
+) {
+    let is_success = |status: &StatusCode| matches!(status, StatusCode::Code(200..=299) | StatusCode::Range(2));
+    let shape = |response: &ReferenceOr<openapiv3::Response>| {
+        let content = resolve_response(components, response).map(|r| &r.content);
+        content
+            .into_iter()
+            .flatten()
+            .map(|(media_type, media)| (media_type.clone(), serde_json::to_value(&media.schema).ok()))
+            .collect::<Vec<_>>()
+    };
+    let mut shapes = responses
+        .responses
+        .iter()
+        .filter(|(s, _)| is_success(s))
+        .map(|(_, r)| shape(r));
+    let first = shapes.next();
+    if shapes.all(|other| Some(&other) == first.as_ref()) {
+        return;
+    }
+    for (status, response) in responses.responses.iter_mut() {
+        if is_success(status) {
+            let mut raw = resolve_response(components, response).cloned().unwrap_or_default();
+            raw.content = [("*/*".to_string(), openapiv3::MediaType::default())]
+                .into_iter()
+                .collect();
+            *response = ReferenceOr::Item(raw);
+        }
+    }
+}
+
+/// progenitor reads and sends one media type per response and body (a
+/// second is its `todo!`): it gets the one the server writes or reads the
+/// handler's value as; the server negotiates the others.
+fn one_media_type(
+    content: &mut openapiv3::Content,
+    served: impl for<'a> Fn(&'a serde_json::Map<String, serde_json::Value>) -> Option<Served<'a>>,
+) {
+    if content.len() < 2 {
+        return;
+    }
+    let Ok(serde_json::Value::Object(listed)) = serde_json::to_value(&*content) else {
+        return;
+    };
+    if let Some(served) = served(&listed) {
+        let primary = served.primary.0;
+        content.retain(|media_type, _| media_type == primary);
+    }
+}
+
+/// A body's one media type under the name progenitor knows its kind by
+/// (`application/merge-patch+json` as `application/json`); the client's
+/// method sends the spec's (`client_gen/media_types.rs`).
+fn named_as_progenitor_knows(content: &mut openapiv3::Content) {
+    if content.len() != 1 {
+        return;
+    }
+    let renamed = content
+        .iter()
+        .next()
+        .and_then(|(media_type, _)| super::media_types::progenitor_name(media_type));
+    if let Some(known) = renamed
+        && let Some((_, media)) = content.pop()
+    {
+        content.insert(known.to_string(), media);
+    }
+}
+
+/// Gives each JSON media type of `response` without a schema the schema
+/// of any value.
+fn any_json_schema(response: &mut openapiv3::Response) {
+    for (media_type, media) in response.content.iter_mut() {
+        if media.schema.is_none() && media::kind(media_type) == MediaKind::Json {
+            media.schema = Some(ReferenceOr::Item(openapiv3::Schema {
+                schema_data: Default::default(),
+                schema_kind: openapiv3::SchemaKind::Any(Default::default()),
+            }));
+        }
+    }
+}
+
+/// A response, or the `components.responses` entry its `$ref` names.
+fn resolve_response<'a>(
+    components: &'a Option<openapiv3::Components>,
+    response: &'a ReferenceOr<openapiv3::Response>,
+) -> Option<&'a openapiv3::Response> {
+    match response {
+        ReferenceOr::Item(response) => Some(response),
+        ReferenceOr::Reference { reference } => {
+            let name = reference.strip_prefix("#/components/responses/")?;
+            components.as_ref()?.responses.get(name)?.as_item()
+        }
+    }
+}

@@ -1,0 +1,107 @@
+//! The client crate's code: progenitor's output, plus what progenitor does
+//! not emit on its own (`#[deprecated]` on deprecated operations, the
+//! spec's servers as constants, date-times in paths and headers written
+//! as RFC 3339, forms with lists and objects, cookie parameters, query
+//! objects in the styles progenitor does not write, and the credentials).
+
+mod cookies;
+mod credentials;
+mod date_times;
+mod deprecated;
+mod for_progenitor;
+mod forms;
+mod left_out;
+mod media_types;
+mod methods;
+mod output_fixes;
+mod pages;
+mod query_objects;
+mod servers;
+
+use progenitor_impl::{GenerationSettings, Generator, HooksMode, InterfaceStyle};
+use quote::quote;
+
+use super::no_panic::refusing_panics;
+use super::targets::{ClientCredentials, ClientInterface};
+use crate::codegen::spec::{Spec, SpecError};
+use date_times::write_date_times_as_rfc3339;
+use deprecated::mark_deprecated;
+use for_progenitor::{Cookies, for_progenitor};
+use left_out::left_out_of_the_client;
+use output_fixes::{ListItemsIndented, MethodsReqwestLacks};
+use servers::server_constants;
+
+fn settings(credentials: ClientCredentials, interface: ClientInterface) -> GenerationSettings {
+    let mut settings = GenerationSettings::new();
+    let inner = match credentials {
+        ClientCredentials::CrateApiKey => quote!(crate::ApiKey),
+        ClientCredentials::Generated => quote!(Credentials),
+    };
+    settings
+        .with_interface(match interface {
+            ClientInterface::Positional => InterfaceStyle::Positional,
+            ClientInterface::Builder => InterfaceStyle::Builder,
+        })
+        // The client holds its credentials; `Expected` makes a missing
+        // auth hook (the crate's own, or the generated one) a compile
+        // error instead of silently sending unauthenticated requests.
+        .with_inner_type(inner)
+        .with_hooks(HooksMode::Expected);
+    settings
+}
+
+/// Runs progenitor, whose panic becomes a refusal.
+fn progenitor<T>(what: &str, run: impl FnOnce() -> Result<T, progenitor_impl::Error>) -> Result<T, SpecError> {
+    refusing_panics("document", &format!("progenitor ({what})"), || {
+        run().map_err(|e| SpecError::new("document", format!("progenitor ({what}): {e}")))
+    })
+}
+
+pub fn generate(
+    spec: &Spec,
+    credentials: ClientCredentials,
+    interface: ClientInterface,
+) -> Result<syn::File, SpecError> {
+    let api = for_progenitor(spec, Cookies::AsHeaders);
+    let mut tokens = progenitor("client", || {
+        Generator::new(&settings(credentials, interface)).generate_tokens(&api)
+    })?;
+    if credentials == ClientCredentials::Generated {
+        tokens.extend(credentials::credentials(spec));
+    }
+    let mut file: syn::File = syn::parse2(tokens).map_err(|e| SpecError {
+        location: "document".into(),
+        message: format!("progenitor emitted invalid Rust: {e}"),
+    })?;
+    mark_deprecated(spec, &mut file);
+    write_date_times_as_rfc3339(spec, &mut file)?;
+    forms::write_structured_forms(spec, &mut file)?;
+    media_types::send_media_types(spec, &mut file)?;
+    cookies::send_cookie_parameters(spec, &mut file)?;
+    query_objects::write_query_objects(spec, &mut file)?;
+    pages::add_streams(spec, &mut file, interface)?;
+    syn::visit_mut::VisitMut::visit_file_mut(&mut MethodsReqwestLacks, &mut file);
+    syn::visit_mut::VisitMut::visit_file_mut(&mut ListItemsIndented, &mut file);
+    file.items.extend(server_constants(spec));
+    file.items.push(left_out_of_the_client(spec));
+    Ok(file)
+}
+
+/// Typed httpmock mocks of every operation (progenitor's generator), for
+/// consumers who test their code without a server: the client crate's
+/// `mock` feature. `client_module` is the Rust path of the module the
+/// client is generated into.
+pub fn generate_mocks(
+    spec: &Spec,
+    client_module: &str,
+    credentials: ClientCredentials,
+    interface: ClientInterface,
+) -> Result<syn::File, SpecError> {
+    let tokens = progenitor("httpmock", || {
+        Generator::new(&settings(credentials, interface)).httpmock(&for_progenitor(spec, Cookies::Left), client_module)
+    })?;
+    syn::parse2(tokens).map_err(|e| SpecError {
+        location: "document".into(),
+        message: format!("progenitor emitted invalid Rust for the mocks: {e}"),
+    })
+}

@@ -1,0 +1,81 @@
+//! Real designers' documents: the public specs of `tests/fixtures/corpus/`
+//! generate without a panic, every refusal names its location, and the
+//! documents that generate stay generating (the `corpus` crate, which
+//! `cargo xtask check` keeps fresh, proves their code compiles).
+
+use std::path::Path;
+
+use xtask::codegen::corpus::{corpus_report, generate_corpus};
+
+fn root() -> &'static Path {
+    Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/.."))
+}
+
+/// The corpus: the public documents of `../shared/corpus/` and the
+/// APIs.guru sample of `../shared/corpus-apisguru/`, as published.
+const DOCUMENTS: usize = 96;
+
+/// Every document generates: a refusal takes out operations, never the
+/// document, and never with a panic; each refused operation names its
+/// location. The report (operations mapped, refused) is printed for the
+/// CI log; the `corpus` crate, which `cargo xtask check` keeps fresh,
+/// proves the code of every one compiles.
+#[test]
+fn every_corpus_document_generates_without_a_panic() {
+    let specs = generate_corpus(root()).unwrap();
+    assert_eq!(specs.len(), DOCUMENTS);
+    println!("{}", corpus_report(&specs));
+    for spec in &specs {
+        if let Err(errors) = &spec.outcome {
+            panic!("{} is refused whole: {errors}", spec.file);
+        }
+        for refused in &spec.refused {
+            assert!(
+                refused.reason.starts_with("refused at paths.") || refused.reason.starts_with("refused at components."),
+                "{}: a refusal without a location in the spec: {refused}",
+                spec.file
+            );
+        }
+    }
+}
+
+mod classes;
+mod new_service;
+
+/// Nothing is left out unless it is listed: a document generates whole,
+/// or leaves out exactly the operations its list names (beside it), and
+/// its generated files say so.
+#[test]
+fn only_listed_operations_are_left_out_and_the_header_says_so() {
+    let specs = generate_corpus(root()).unwrap();
+    let mut listed = 0;
+    for spec in &specs {
+        let list = xtask::codegen::read_list(root(), &format!("tests/fixtures/corpus/{}", spec.file)).unwrap();
+        let Some((path, text)) = list else {
+            assert!(spec.left_out.is_empty(), "{}", spec.file);
+            continue;
+        };
+        listed += 1;
+        let entries = xtask::codegen::spec::leave_out::parse_list(&path, &text).unwrap();
+        assert_eq!(spec.left_out.len(), entries.len(), "{}", spec.file);
+        let Ok(files) = &spec.outcome else { continue };
+        for file in files {
+            assert!(
+                file.contents.contains(&format!("// Left out, as {path} lists:")),
+                "{}",
+                file.path.display()
+            );
+            for left in &spec.left_out {
+                assert!(
+                    file.contents.contains(&format!("// - {left}")),
+                    "{}",
+                    file.path.display()
+                );
+            }
+        }
+    }
+    assert!(
+        listed >= 1,
+        "the corpus keeps its list (buildomat's) beside its document"
+    );
+}
