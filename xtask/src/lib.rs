@@ -5,7 +5,12 @@
 //!   server crates, which are rendered, written and checked for staleness;
 //! - [`designer`]: diff, lint and docs for the people who edit the spec;
 //! - [`load`]: bench and soak against real server processes.
+//!
+//! `tidy` (tests only) keeps the workspace's habits.
 
 pub mod codegen;
 pub mod designer;
 pub mod load;
+
+#[cfg(test)]
+mod tidy;

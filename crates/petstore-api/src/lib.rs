@@ -12,6 +12,56 @@
 //! - [`OPERATIONS`]: each operation's table, which that glue serves by.
 //! - [`runtime`]: the hand-written pieces the generated code relies on
 //!   (the `api-runtime` crate).
+//!
+//! # An undocumented status does not compile
+//!
+//! A handler answers with its operation's response enum, which has a
+//! variant per status the spec documents and nothing else. cancelOrder
+//! documents 409, so a handler may answer it:
+//!
+//! ```
+//! use petstore_api::{CancelOrderResponse, runtime::Problem};
+//!
+//! fn answer(shipped: bool) -> CancelOrderResponse {
+//!     if shipped {
+//!         CancelOrderResponse::Conflict(Problem::new("order_already_shipped", "shipped"))
+//!     } else {
+//!         CancelOrderResponse::NoContent
+//!     }
+//! }
+//! # let _ = answer(true);
+//! ```
+//!
+//! It does not document 410: the same handler answering it does not
+//! compile (the line that differs is the status's variant)...
+//!
+//! ```compile_fail
+//! use petstore_api::{CancelOrderResponse, runtime::Problem};
+//!
+//! fn answer(shipped: bool) -> CancelOrderResponse {
+//!     if shipped {
+//!         CancelOrderResponse::Gone(Problem::new("order_already_shipped", "shipped"))
+//!     } else {
+//!         CancelOrderResponse::NoContent
+//!     }
+//! }
+//! # let _ = answer(true);
+//! ```
+//!
+//! ...nor does answering a reply of its own making, with any status.
+//!
+//! ```compile_fail
+//! use petstore_api::{CancelOrder, CancelOrderResponse, runtime::Reply};
+//!
+//! fn answer(shipped: bool) -> CancelOrderResponse {
+//!     if shipped {
+//!         Reply::<CancelOrder>::empty(410)
+//!     } else {
+//!         CancelOrderResponse::NoContent
+//!     }
+//! }
+//! # let _ = answer(true);
+//! ```
 
 pub use api_runtime as runtime;
 
