@@ -8,8 +8,8 @@ use quote::quote;
 
 use super::endpoints::{dropshot_params, dropshot_return};
 use super::model::Operation;
-use super::parameters::{has_params, has_path, params_struct, path_struct};
-use super::responses::negotiates;
+use super::parameter_code::{has_params, has_path, params_struct, path_struct};
+use super::response_code::negotiates;
 
 /// `context`: the server context's type as the enclosing impl names it
 /// (`Self::Context` in the trait's impl, `H` beside it).

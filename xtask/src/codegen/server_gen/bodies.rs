@@ -6,7 +6,7 @@ use proc_macro2::TokenStream;
 use quote::quote;
 use serde_json::Value;
 
-use super::model::Context;
+use super::context::Context;
 use super::parameters::{option_str, scalar};
 use crate::codegen::spec::forms::{self, FormKind};
 use crate::codegen::spec::media::{self, MediaKind, essence};

@@ -5,8 +5,8 @@ use proc_macro2::TokenStream;
 use quote::quote;
 
 use super::model::Operation;
-use super::parameters::{has_params, params_struct};
-use super::responses::response_enum_name;
+use super::parameter_code::{has_params, params_struct};
+use super::response_code::response_enum_name;
 
 /// The endpoint's result: the operation's reply, or the Error object.
 pub(super) fn dropshot_return(op: &Operation, error_type: &TokenStream) -> TokenStream {

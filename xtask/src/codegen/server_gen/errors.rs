@@ -13,7 +13,7 @@ use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 use serde_json::Value;
 
-use super::model::{Context, status_variant};
+use super::context::{Context, status_variant};
 use crate::codegen::spec::media::{self, MediaKind};
 use crate::codegen::spec::{OperationRef, SpecError, is_error_key};
 

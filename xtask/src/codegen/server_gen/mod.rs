@@ -18,12 +18,15 @@
 
 mod adapter;
 mod bodies;
+mod context;
 mod endpoints;
 mod errors;
 mod model;
 mod not_allowed;
+mod parameter_code;
 mod parameters;
 mod registration;
+mod response_code;
 mod responses;
 mod schemas;
 mod tables;
@@ -35,10 +38,11 @@ use quote::{format_ident, quote};
 use crate::codegen::spec::{self, Refusals, Spec, SpecError, SpecErrors, document_path};
 
 use self::adapter::adapter;
+use self::context::{Context, type_prefix};
 use self::endpoints::{endpoint_decl, handler_method};
-use self::model::{Context, describe, type_prefix};
-use self::parameters::parameter_structs;
-use self::responses::response_enum;
+use self::model::describe;
+use self::parameter_code::parameter_structs;
+use self::response_code::response_enum;
 use self::schemas::Schemas;
 use self::tables::operation_table;
 pub use self::types::untypable_components;
@@ -370,29 +374,4 @@ fn major_version(version: &str) -> u64 {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::major_version;
-    use super::type_prefix;
-
-    #[test]
-    fn any_title_gives_trait_names_rust_takes() {
-        assert_eq!(
-            type_prefix("Swagger Petstore - OpenAPI 3.0"),
-            "SwaggerPetstoreOpenApi30"
-        );
-        assert_eq!(type_prefix("1Forge Finance APIs"), "Api1forgeFinanceApIs");
-        assert_eq!(type_prefix("Zoo — für Tiere"), "ZooFrTiere");
-        assert_eq!(type_prefix(""), "");
-    }
-
-    #[test]
-    fn the_major_is_the_leading_number_of_what_the_designer_wrote() {
-        assert_eq!(major_version("1.0.0"), 1);
-        assert_eq!(major_version("2.3.4-beta+7"), 2);
-        assert_eq!(major_version("v1"), 1);
-        assert_eq!(major_version("V12.1"), 12);
-        assert_eq!(major_version("2024-01-01"), 2024);
-        assert_eq!(major_version("latest"), 0);
-        assert_eq!(major_version(""), 0);
-    }
-}
+mod tests;

@@ -8,11 +8,10 @@ use quote::format_ident;
 use serde_json::Value;
 
 use super::bodies::{RequestBody, describe_body};
+use super::context::Context;
 use super::errors::{ErrorArm, describe_errors, problem_keys};
 use super::parameters::{Parameter, describe_parameters};
 use super::responses::{Success, describe_successes};
-use super::schemas::Schemas;
-use super::types::Types;
 use crate::codegen::spec::{OperationRef, Spec, SpecError, security_of};
 
 /// Everything the generator needs to know about one operation.
@@ -98,16 +97,6 @@ pub(super) enum SchemeRef {
 pub(super) struct DeprecationHeaders {
     pub(super) deprecation: String,
     pub(super) sunset: Option<String>,
-}
-
-/// What building the model of an operation needs.
-pub(super) struct Context<'a> {
-    pub(super) spec: &'a Spec,
-    pub(super) types: &'a mut Types,
-    pub(super) schemas: &'a mut Schemas,
-    /// The `$ref` of the spec's Error object, when it has one the layer
-    /// can fill.
-    pub(super) error_ref: Option<String>,
 }
 
 pub(super) fn describe(cx: &mut Context<'_>, op: &OperationRef<'_>, base_path: &str) -> Result<Operation, SpecError> {
@@ -230,79 +219,4 @@ fn deprecation_headers(op: &OperationRef<'_>) -> Result<Option<DeprecationHeader
         deprecation: format!("@{}", midnight(deprecated_on).timestamp()),
         sunset: sunset.map(|d| midnight(d).format("%a, %d %b %Y %H:%M:%S GMT").to_string()),
     }))
-}
-
-/// A Rust identifier for a name from the spec: snake case, never a
-/// keyword, never starting with a digit.
-pub(super) fn rust_field(name: &str) -> syn::Ident {
-    let mut snake = name.to_snake_case();
-    if snake.is_empty() || snake.starts_with(|c: char| c.is_ascii_digit()) {
-        snake.insert(0, '_');
-    }
-    // Keywords, and the names the handler's own arguments take.
-    if syn::parse_str::<syn::Ident>(&snake).is_err() || ["caller", "params", "body"].contains(&snake.as_str()) {
-        snake.push('_');
-    }
-    format_ident!("{}", snake)
-}
-
-/// The prefix of the API's trait names (`{prefix}Api`, `{prefix}Handlers`)
-/// from the document's title, which may be any text: PascalCase, ASCII
-/// letters and digits only, and never a leading digit (`1Forge Finance
-/// APIs` → `Api1forgeFinanceApIs`, as heck splits words).
-pub(super) fn type_prefix(title: &str) -> String {
-    // Words split where ASCII punctuation or space is; other letters
-    // (`ü`) are dropped from their word rather than splitting it.
-    let words: Vec<String> = title
-        .split(|c: char| c.is_ascii() && !c.is_ascii_alphanumeric())
-        .map(|w| w.chars().filter(char::is_ascii_alphanumeric).collect::<String>())
-        .filter(|w| !w.is_empty())
-        .collect();
-    let mut prefix = words.join(" ").to_pascal_case();
-    if prefix.starts_with(|c: char| c.is_ascii_digit()) {
-        prefix.insert_str(0, "Api");
-    }
-    prefix
-}
-
-/// The variant name of a status: its reason phrase in PascalCase.
-pub(super) fn status_variant(code: u16) -> syn::Ident {
-    let name = match code {
-        101 => "SwitchingProtocols",
-        200 => "Ok",
-        201 => "Created",
-        202 => "Accepted",
-        203 => "NonAuthoritativeInformation",
-        204 => "NoContent",
-        205 => "ResetContent",
-        206 => "PartialContent",
-        300 => "MultipleChoices",
-        301 => "MovedPermanently",
-        302 => "Found",
-        303 => "SeeOther",
-        304 => "NotModified",
-        307 => "TemporaryRedirect",
-        308 => "PermanentRedirect",
-        400 => "BadRequest",
-        401 => "Unauthorized",
-        403 => "Forbidden",
-        404 => "NotFound",
-        405 => "MethodNotAllowed",
-        406 => "NotAcceptable",
-        409 => "Conflict",
-        410 => "Gone",
-        412 => "PreconditionFailed",
-        413 => "PayloadTooLarge",
-        415 => "UnsupportedMediaType",
-        422 => "UnprocessableEntity",
-        428 => "PreconditionRequired",
-        429 => "TooManyRequests",
-        500 => "InternalServerError",
-        501 => "NotImplemented",
-        502 => "BadGateway",
-        503 => "ServiceUnavailable",
-        504 => "GatewayTimeout",
-        _ => return format_ident!("Status{code}"),
-    };
-    format_ident!("{name}")
 }

@@ -7,8 +7,8 @@ use quote::quote;
 
 use super::errors::other_error_rows;
 use super::model::{Operation, SchemeRef};
-use super::parameters::parameter_rows;
-use super::responses::response_rows;
+use super::parameter_code::parameter_rows;
+use super::response_code::response_rows;
 use super::types::ErrorObject;
 
 fn scheme_row(scheme: &SchemeRef) -> TokenStream {
