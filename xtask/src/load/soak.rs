@@ -56,8 +56,11 @@ pub fn run(root: &Path, options: &SoakOptions) -> Result<(), String> {
         "-p",
         "petstore-server",
         "-p",
-        "petstore-tests",
-        "--bins",
+        "petstore-bench",
+        "--bin",
+        "petstore-server",
+        "--bin",
+        "petstore-load",
     ]);
     if !options.debug {
         build.arg("--release");

@@ -72,8 +72,6 @@ pub fn run(root: &Path, args: &[String]) -> Result<(), String> {
                 "-p",
                 "petstore-bench",
                 "-p",
-                "petstore-tests",
-                "-p",
                 "kitchen-sink",
                 "--bins",
             ])
