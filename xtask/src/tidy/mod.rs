@@ -91,9 +91,12 @@ fn walk(folder: &Path, files: &mut Vec<PathBuf>) {
     }
 }
 
-/// A generated file says so in its first lines (`// @generated ...`).
 fn is_generated(path: &Path) -> bool {
-    let text = std::fs::read_to_string(path).unwrap_or_default();
+    says_generated(&std::fs::read_to_string(path).unwrap_or_default())
+}
+
+/// A generated file says so in its first lines (`// @generated ...`).
+fn says_generated(text: &str) -> bool {
     text.lines().take(3).any(|line| line.contains("@generated"))
 }
 
