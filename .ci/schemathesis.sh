@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # Schemathesis (pinned in .ci/requirements-schemathesis.txt) with every check
-# on, against three live servers: the service (openapi/petstore.yaml, and
+# on, against four live servers: the service (openapi/petstore.yaml, and
 # openapi/v2/petstore.yaml from the same process) with a valid key, the
 # kitchen sink (tests/fixtures/kitchen-sink.yaml), whose
-# negative data proves the generated layer's validation, and the Swagger
+# negative data proves the generated layer's validation, the 3.1 kitchen
+# sink (tests/fixtures/kitchen-sink-31.yaml), whose data follows JSON
+# Schema 2020-12, and the Swagger
 # Petstore v3 exactly as published (a spec we did not write: JSON, form and
 # XML bodies, OAuth2 and an API key). The spec and the
 # server must agree on every response, auth must be enforced, invalid input
@@ -17,7 +19,7 @@ if [ ! -x "$venv/bin/st" ] || ! "$venv/bin/pip" freeze 2>/dev/null | grep -qxF "
   "$venv/bin/pip" install --quiet --disable-pip-version-check -r .ci/requirements-schemathesis.txt
 fi
 
-cargo build --quiet -p petstore-server -p kitchen-sink -p swagger-petstore
+cargo build --quiet -p petstore-server -p kitchen-sink -p kitchen-sink-31 -p swagger-petstore
 work=$(mktemp -d)
 pids=()
 trap 'for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; wait "$pid" 2>/dev/null || true; done; rm -rf "$work"' EXIT
@@ -71,6 +73,19 @@ sink=$(serving "$work/sink.out")
   --url "$sink" \
   --header "Authorization: Bearer $sink_key" \
   --header "X-API-Key: $sink_key" \
+  --checks all \
+  --max-examples 100 \
+  --seed 1
+
+echo "-- the 3.1 kitchen sink (tests/fixtures/kitchen-sink-31.yaml, OpenAPI 3.1)"
+sink31_key="sink31-$(od -An -N16 -tx1 /dev/urandom | tr -d ' \n')"
+KITCHEN_SINK_31_KEY="$sink31_key" target/debug/kitchen-sink-31 --bind 127.0.0.1:0 >"$work/sink31.out" 2>"$work/sink31.err" &
+pids+=($!)
+sink31=$(serving "$work/sink31.out")
+[ -n "$sink31" ] || { echo "the 3.1 kitchen sink did not start:"; cat "$work/sink31.err"; exit 1; }
+"$venv/bin/st" --config-file .ci/schemathesis-kitchen-sink-31.toml run tests/fixtures/kitchen-sink-31.yaml \
+  --url "$sink31" \
+  --header "Authorization: Bearer $sink31_key" \
   --checks all \
   --max-examples 100 \
   --seed 1

@@ -148,6 +148,8 @@ impl<C: Contract> RequestBody<C> {
             }
         };
         spec.schema.validate(&value).map_err(breaks_schema)?;
+        let mut value = value;
+        crate::values::integral_numbers_as_integers(&mut value);
         // Taken apart rather than read from: its strings move into the
         // typed value. Should serde refuse what the schema allowed, the
         // bytes are read again, tracking where.

@@ -81,8 +81,41 @@ pub fn quote(raw: &str) -> String {
     format!("{shown:?}{ellipsis}")
 }
 
+/// Numbers written with a fraction of zero (`4.0`) as the integers they
+/// are. JSON Schema (since draft 6, and 2020-12, which validates here)
+/// counts `4.0` as an integer, so a body the schema allows may carry one
+/// where the Rust type is an integer, which serde would refuse. A number
+/// read into an `f64` or kept as JSON is the same number either way.
+pub fn integral_numbers_as_integers(value: &mut Value) {
+    match value {
+        Value::Number(number) if number.is_f64() => {
+            let Some(float) = number.as_f64() else { return };
+            // Within ±2^53 a float is exact, and an integer the same.
+            if float.fract() == 0.0 && float.abs() <= 9_007_199_254_740_992.0 {
+                *number = Number::from(float as i64);
+            }
+        }
+        Value::Array(items) => items.iter_mut().for_each(integral_numbers_as_integers),
+        Value::Object(map) => map.values_mut().for_each(integral_numbers_as_integers),
+        _ => {}
+    }
+}
+
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn integral_numbers_become_integers_and_others_stay() {
+        let mut value = serde_json::json!({"a": 4.0, "b": [1.5, -2.0, 3], "c": 1e300, "d": "4.0"});
+        super::integral_numbers_as_integers(&mut value);
+        assert_eq!(
+            value,
+            serde_json::json!({"a": 4, "b": [1.5, -2, 3], "c": 1e300, "d": "4.0"})
+        );
+        assert!(value["a"].is_u64() && value["b"][1].is_i64());
+        let level: std::num::NonZeroU64 = serde_json::from_value(value["a"].clone()).unwrap();
+        assert_eq!(level.get(), 4);
+    }
+
     use super::*;
 
     #[test]

@@ -11,15 +11,18 @@ pub mod designer_targets;
 mod discriminator;
 mod doc_code_blocks;
 mod no_panic;
+mod reading;
 mod references;
 pub mod schema;
 pub mod server_gen;
 pub mod spec;
 pub mod targets;
 pub mod try_spec;
+mod type_names;
 
 use std::path::{Path, PathBuf};
 
+use self::reading::{Read, apply_list};
 use self::spec::leave_out::{self, LeftOut};
 use self::spec::{Refusals, SpecError, SpecErrors};
 
@@ -55,9 +58,10 @@ pub fn generate_leaving_out(
     spec_text: &str,
     list: Option<(&str, &str)>,
 ) -> Result<(Vec<GeneratedFile>, Vec<LeftOut>), SpecErrors> {
-    let (spec_text, left_out, _) = apply_list(spec_text, list)?;
+    let read = apply_list(spec_text, list)?;
     let list_path = list.map(|(path, _)| path).unwrap_or_default();
-    let text = generate_text(target, &spec_text, list_path, &left_out, &[])?;
+    let text = generate_text(target, &read, list_path, &[])?;
+    let left_out = read.left_out;
     Ok((text.files, left_out))
 }
 
@@ -103,52 +107,59 @@ pub fn generate_per_operation(
     spec_text: &str,
     list: Option<(&str, &str)>,
 ) -> Result<Generated, SpecErrors> {
-    let (mut spec_text, left_out, tolerated) = apply_list(spec_text, list)?;
+    let mut read = apply_list(spec_text, list)?;
     let list_path = list.map(|(path, _)| path).unwrap_or_default();
     let mut refused = Vec::new();
-    // Each round takes out at least one operation, so this ends.
+    // Each round takes out at least one operation or component, so this ends.
     loop {
-        let errors = match generate_text(target, &spec_text, list_path, &left_out, &refused) {
+        let errors = match generate_text(target, &read, list_path, &refused) {
             Ok(text) => {
                 return Ok(Generated {
                     files: text.files,
-                    left_out,
+                    left_out: read.left_out,
                     refused,
                     operations: text.operations,
-                    tolerated,
+                    tolerated: read.tolerated,
                     degraded: text.degraded,
                 });
             }
             Err(errors) => errors,
         };
-        let document: serde_json::Value = match serde_norway::from_str::<serde_norway::Value>(&spec_text)
+        let document: serde_json::Value = match serde_norway::from_str::<serde_norway::Value>(&read.text)
             .ok()
             .and_then(|raw| serde_json::to_value(raw).ok())
         {
             Some(document) => document,
             None => return Err(errors),
         };
-        let Some(entries) = spec::per_operation::blame(&document, &errors) else {
+        let blamed = spec::per_operation::blame(&document, &errors);
+        let unreached = spec::per_operation::unreached(&document, &errors);
+        if blamed.is_none() && unreached.is_empty() {
             return Err(errors);
-        };
-        let (rest, out) = leave_out::leave_out(&spec_text, "the generator's refusals", &entries)?;
-        spec_text = rest;
+        }
+        if !unreached.is_empty() {
+            read.text = spec::per_operation::without_components(&read.text, &unreached)?;
+            for component in unreached {
+                let why: Vec<String> = errors
+                    .0
+                    .iter()
+                    .filter(|e| e.location == component || e.location.starts_with(&format!("{component}.")))
+                    .map(|e| format!("{}: {}", e.location, e.message))
+                    .collect();
+                read.tolerated.push(spec::tolerate::Tolerated {
+                    location: component,
+                    message: format!(
+                        "(left out) no operation uses it, and the generator cannot map it ({})",
+                        why.join("; ")
+                    ),
+                });
+            }
+        }
+        let Some(entries) = blamed else { continue };
+        let (rest, out) = leave_out::leave_out(&read.text, "the generator's refusals", &entries)?;
+        read.text = rest;
         refused.extend(out);
     }
-}
-
-/// The spec's text with its tolerated mistakes read as they mean
-/// ([`spec::tolerate`]), without what a leave-out list names.
-fn apply_list(
-    spec_text: &str,
-    list: Option<(&str, &str)>,
-) -> Result<(String, Vec<LeftOut>, Vec<spec::tolerate::Tolerated>), SpecErrors> {
-    let (spec_text, tolerated) = spec::tolerate::tolerate(spec_text);
-    let (spec_text, left_out) = match list {
-        Some((path, text)) => leave_out::leave_out(&spec_text, path, &leave_out::parse_list(path, text)?)?,
-        None => (spec_text, Vec::new()),
-    };
-    Ok((spec_text, left_out, tolerated))
 }
 
 /// What one document's text gave.
@@ -159,16 +170,11 @@ struct FromText {
 }
 
 /// A target's files from a spec's text, all or nothing.
-fn generate_text(
-    target: &Target,
-    spec_text: &str,
-    list_path: &str,
-    left_out: &[LeftOut],
-    refused: &[LeftOut],
-) -> Result<FromText, SpecErrors> {
-    let mut spec = spec::parse(spec_text)?;
+fn generate_text(target: &Target, read: &Read, list_path: &str, refused: &[LeftOut]) -> Result<FromText, SpecErrors> {
+    let left_out = &read.left_out;
+    let mut spec = spec::parse(&read.text)?;
     spec.degraded = server_gen::untypable_components(&spec);
-    let document = document_json(spec_text)?;
+    let document = document_json(read.served.as_deref().unwrap_or(&read.text))?;
     let render = |file: &syn::File| render(&target.spec, list_path, left_out, refused, file);
     // The client (progenitor) and the server are generated side by side:
     // a warm `cargo xtask generate` waits for the slower of the two only.

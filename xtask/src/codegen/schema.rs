@@ -17,48 +17,9 @@
 use serde_json::{Map, Value, json};
 
 use crate::codegen::spec::errors::SpecError;
+use crate::codegen::spec::keywords::{JSON_SCHEMA_KEY, KEYWORDS};
 
 pub use super::references::COMPONENTS_PREFIX;
-
-/// The keywords of an OpenAPI 3.0 Schema Object.
-const KEYWORDS: [&str; 36] = [
-    "title",
-    "multipleOf",
-    "maximum",
-    "exclusiveMaximum",
-    "minimum",
-    "exclusiveMinimum",
-    "maxLength",
-    "minLength",
-    "pattern",
-    "maxItems",
-    "minItems",
-    "uniqueItems",
-    "maxProperties",
-    "minProperties",
-    "required",
-    "enum",
-    "type",
-    "allOf",
-    "oneOf",
-    "anyOf",
-    "not",
-    "items",
-    "properties",
-    "additionalProperties",
-    "description",
-    "format",
-    "default",
-    "nullable",
-    "discriminator",
-    "readOnly",
-    "writeOnly",
-    "xml",
-    "externalDocs",
-    "example",
-    "deprecated",
-    "$ref",
-];
 
 /// Checks what the generator can map, everywhere in `schema`; `components`
 /// is the spec's `components.schemas`, where references must lead.
@@ -219,6 +180,7 @@ pub fn validation_form(schema: &Value) -> Value {
         return reference;
     }
     let mut map = source.clone();
+    let kept = map.remove(JSON_SCHEMA_KEY);
     let nullable_ = is_nullable(&map);
     // Requests are what is validated: a readOnly property is the server's
     // to give, never required of a caller.
@@ -226,6 +188,9 @@ pub fn validation_form(schema: &Value) -> Value {
     map.retain(|key, _| !OPENAPI_ONLY.contains(&key.as_str()) && !key.starts_with("x-"));
     exclusive_bounds(&mut map);
     map_children(&mut map, &validation_form);
+    if let Some(Value::Object(kept)) = kept {
+        put_back(&mut map, kept);
+    }
     super::discriminator::for_validation(&mut map);
     // A format's range, which JSON Schema does not know, as bounds of its
     // own (alongside the schema's own, which may be narrower).
@@ -249,11 +214,52 @@ pub fn validation_form(schema: &Value) -> Value {
     }
 }
 
+/// The keywords a 3.1 document's rendering kept for validation
+/// ([`JSON_SCHEMA_KEY`]), back beside the others, each schema among them
+/// in its validation form.
+fn put_back(map: &mut Map<String, Value>, kept: Map<String, Value>) {
+    for (key, mut value) in kept {
+        match (key.as_str(), &mut value) {
+            ("prefixItems", Value::Array(items)) => {
+                for item in items {
+                    *item = validation_form(item);
+                }
+            }
+            ("dependentSchemas" | "patternProperties", Value::Object(schemas)) => {
+                for schema in schemas.values_mut() {
+                    *schema = validation_form(schema);
+                }
+            }
+            (
+                "if"
+                | "then"
+                | "else"
+                | "items"
+                | "contains"
+                | "propertyNames"
+                | "unevaluatedProperties"
+                | "unevaluatedItems"
+                | "additionalProperties",
+                inner @ Value::Object(_),
+            ) => *inner = validation_form(inner),
+            _ => {}
+        }
+        map.insert(key, value);
+    }
+}
+
 /// The JSON Schema typify reads the Rust types from.
 pub fn typify_form(schema: &Value) -> Value {
     let Value::Object(source) = schema else {
         return schema.clone();
     };
+    // Several types (a 3.1 list without a 3.0 form): any JSON value.
+    if source
+        .get(JSON_SCHEMA_KEY)
+        .is_some_and(|kept| kept.get("type").is_some())
+    {
+        return json!({});
+    }
     if let Some(reference) = reference(source, COMPONENTS_PREFIX) {
         return reference;
     }
@@ -308,6 +314,8 @@ pub fn doc_form(schema: &Value) -> Value {
         return reference;
     }
     let mut map = source.clone();
+    // What 3.0 cannot say, dropshot's document cannot either.
+    map.remove(JSON_SCHEMA_KEY);
     exclusive_bounds(&mut map);
     map_children(&mut map, &doc_form);
     nest_combinators(&mut map);

@@ -19,6 +19,7 @@ const LAYERS: &[(&str, &[&str])] = &[
             "petstore-api",
             "petstore-client",
             "kitchen-sink",
+            "kitchen-sink-31",
             "swagger-petstore",
             "holidays",
             "petstore-v3-stub",

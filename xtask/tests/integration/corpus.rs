@@ -12,8 +12,9 @@ fn root() -> &'static Path {
 }
 
 /// The corpus: the public documents of `../shared/corpus/` and the
-/// APIs.guru sample of `../shared/corpus-apisguru/`, as published.
-const DOCUMENTS: usize = 96;
+/// APIs.guru sample of `../shared/corpus-apisguru/`, and three OpenAPI 3.1
+/// documents of `../shared/corpus-31/`, as published.
+const DOCUMENTS: usize = 99;
 
 /// Every document generates: a refusal takes out operations, never the
 /// document, and never with a panic; each refused operation names its
@@ -40,7 +41,9 @@ fn every_corpus_document_generates_without_a_panic() {
 }
 
 mod classes;
+mod components;
 mod new_service;
+mod openapi31;
 
 /// Nothing is left out unless it is listed: a document generates whole,
 /// or leaves out exactly the operations its list names (beside it), and

@@ -45,6 +45,12 @@ pub mod dropshot_test_versions_v1_4_0_json {
     pub mod client;
 }
 
+/// `exa-labs__openapi-spec__exa-openapi-spec.yaml`
+pub mod exa_labs_openapi_spec_exa_openapi_spec_yaml {
+    pub mod api;
+    pub mod client;
+}
+
 /// `getsandbox.com__-__v1.yaml`
 pub mod getsandbox_com_v1_yaml {
     pub mod api;

@@ -27,6 +27,12 @@ pub mod corrently_io_2_0_0_yaml {
     pub mod client;
 }
 
+/// `exa-labs__openapi-spec__exa-websets-spec.yaml`
+pub mod exa_labs_openapi_spec_exa_websets_spec_yaml {
+    pub mod api;
+    pub mod client;
+}
+
 /// `googleapis.com__gmailpostmastertools__v1.yaml`
 pub mod googleapis_com_gmailpostmastertools_v1_yaml {
     pub mod api;
@@ -59,6 +65,12 @@ pub mod progenitor_nexus_json {
 
 /// `reverb.com__-__3.0.yaml`
 pub mod reverb_com_3_0_yaml {
+    pub mod api;
+    pub mod client;
+}
+
+/// `triggerdotdev__trigger.dev__v3-openapi.yaml`
+pub mod triggerdotdev_trigger_dev_v3_openapi_yaml {
     pub mod api;
     pub mod client;
 }

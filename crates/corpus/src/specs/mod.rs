@@ -260,6 +260,22 @@ pub static DOCUMENTS: &[crate::Document] = &[
         left_out: &[],
     },
     crate::Document {
+        spec_path: "tests/fixtures/corpus/exa-labs__openapi-spec__exa-openapi-spec.yaml",
+        version: corpus_2::specs::exa_labs_openapi_spec_exa_openapi_spec_yaml::api::API_VERSION,
+        base_path: corpus_2::specs::exa_labs_openapi_spec_exa_openapi_spec_yaml::api::BASE_PATH,
+        operations: corpus_2::specs::exa_labs_openapi_spec_exa_openapi_spec_yaml::api::OPERATIONS,
+        description: corpus_2::specs::exa_labs_openapi_spec_exa_openapi_spec_yaml::api::stub_api_description,
+        left_out: &[],
+    },
+    crate::Document {
+        spec_path: "tests/fixtures/corpus/exa-labs__openapi-spec__exa-websets-spec.yaml",
+        version: corpus_5::specs::exa_labs_openapi_spec_exa_websets_spec_yaml::api::API_VERSION,
+        base_path: corpus_5::specs::exa_labs_openapi_spec_exa_websets_spec_yaml::api::BASE_PATH,
+        operations: corpus_5::specs::exa_labs_openapi_spec_exa_websets_spec_yaml::api::OPERATIONS,
+        description: corpus_5::specs::exa_labs_openapi_spec_exa_websets_spec_yaml::api::stub_api_description,
+        left_out: &[],
+    },
+    crate::Document {
         spec_path: "tests/fixtures/corpus/getsandbox.com__-__v1.yaml",
         version: corpus_2::specs::getsandbox_com_v1_yaml::api::API_VERSION,
         base_path: corpus_2::specs::getsandbox_com_v1_yaml::api::BASE_PATH,
@@ -722,6 +738,14 @@ pub static DOCUMENTS: &[crate::Document] = &[
         operations: corpus_2::specs::traccar_org_4_14_yaml::api::OPERATIONS,
         description: corpus_2::specs::traccar_org_4_14_yaml::api::stub_api_description,
         left_out: &[("POST", "/session"), ],
+    },
+    crate::Document {
+        spec_path: "tests/fixtures/corpus/triggerdotdev__trigger.dev__v3-openapi.yaml",
+        version: corpus_5::specs::triggerdotdev_trigger_dev_v3_openapi_yaml::api::API_VERSION,
+        base_path: corpus_5::specs::triggerdotdev_trigger_dev_v3_openapi_yaml::api::BASE_PATH,
+        operations: corpus_5::specs::triggerdotdev_trigger_dev_v3_openapi_yaml::api::OPERATIONS,
+        description: corpus_5::specs::triggerdotdev_trigger_dev_v3_openapi_yaml::api::stub_api_description,
+        left_out: &[("GET", "/api/v1/errors"), ("GET", "/api/v1/projects/{projectRef}/runs"), ("GET", "/api/v1/runs"), ("GET", "/api/v1/sessions"), ],
     },
     crate::Document {
         spec_path: "tests/fixtures/corpus/twilio__twilio_verify_v2.json",

@@ -14,6 +14,7 @@ use typify::{TypeSpace, TypeSpaceSettings};
 use crate::codegen::no_panic::refusing_panics;
 use crate::codegen::schema::{self, COMPONENTS_PREFIX};
 use crate::codegen::spec::{Spec, SpecError, is_error_key, is_error_object, json_content_schema};
+use crate::codegen::type_names;
 
 /// The Rust types of one spec, as typify reads them.
 pub(super) struct Types {
@@ -25,7 +26,7 @@ impl Types {
     /// JSON value).
     pub(super) fn new(spec: &Spec) -> Result<Self, SpecError> {
         let mut components = Vec::new();
-        for (name, component) in spec.component_schemas() {
+        for (name, component) in &distinctly_named(spec) {
             let schema = match spec.degraded.contains_key(name) {
                 true => any_value(),
                 false => to_schemars(component, &format!("components.schemas.{name}"))?,
@@ -98,7 +99,7 @@ fn any_value() -> schemars::schema::Schema {
 pub fn untypable_components(spec: &Spec) -> BTreeMap<String, String> {
     let mut components = Vec::new();
     let mut unreadable = BTreeMap::new();
-    for (name, component) in spec.component_schemas() {
+    for (name, component) in &distinctly_named(spec) {
         match to_schemars(component, "") {
             Ok(schema) => components.push((name.clone(), schema)),
             Err(e) => {
@@ -121,6 +122,14 @@ pub fn untypable_components(spec: &Spec) -> BTreeMap<String, String> {
         }
     }
     unreadable
+}
+
+/// The spec's components, each inline schema that typify would name as a
+/// component titled otherwise ([`type_names`]).
+fn distinctly_named(spec: &Spec) -> serde_json::Map<String, Value> {
+    let mut components = spec.component_schemas().clone();
+    type_names::distinct(&mut components);
+    components
 }
 
 fn to_schemars(schema: &Value, location: &str) -> Result<schemars::schema::Schema, SpecError> {

@@ -56,6 +56,54 @@ pub fn blame(document: &Value, errors: &SpecErrors) -> Option<Vec<Entry>> {
     Some(entries)
 }
 
+/// The components (`components.schemas.Event`) that `errors` refuse and
+/// no operation reaches (a schema only a webhook uses, or none): nothing
+/// served needs them, so they are left out instead of the document.
+pub fn unreached(document: &Value, errors: &SpecErrors) -> Vec<String> {
+    let operations = Operations::read(document);
+    let mut out = Vec::new();
+    for error in &errors.0 {
+        let Some(rest) = error.location.strip_prefix("components.") else {
+            continue;
+        };
+        let Some((kind, rest)) = rest.split_once('.') else {
+            continue;
+        };
+        // Names may hold dots: the longest name the location starts with.
+        let name = document
+            .get("components")
+            .and_then(|c| c.get(kind))
+            .and_then(Value::as_object)
+            .into_iter()
+            .flatten()
+            .map(|(name, _)| name)
+            .filter(|name| rest == name.as_str() || rest.starts_with(&format!("{name}.")))
+            .max_by_key(|name| name.len());
+        let Some(name) = name else { continue };
+        let component = format!("components.{kind}.{name}");
+        if operations.at(&error.location).is_empty() && !out.contains(&component) {
+            out.push(component);
+        }
+    }
+    out
+}
+
+/// `text` without the `components` named (`components.schemas.Event`).
+pub fn without_components(text: &str, components: &[String]) -> Result<String, super::SpecError> {
+    let mut doc: serde_norway::Value =
+        serde_norway::from_str(text).map_err(|e| super::SpecError::new("document", format!("invalid YAML: {e}")))?;
+    for component in components {
+        let mut parts = component.splitn(3, '.').skip(1);
+        let (Some(kind), Some(name)) = (parts.next(), parts.next()) else {
+            continue;
+        };
+        if let Some(serde_norway::Value::Mapping(section)) = doc.get_mut("components").and_then(|c| c.get_mut(kind)) {
+            section.shift_remove(name);
+        }
+    }
+    serde_norway::to_string(&doc).map_err(|e| super::SpecError::new("document", format!("cannot write the spec: {e}")))
+}
+
 /// The document's operations, and what each reaches.
 struct Operations {
     /// In document order.

@@ -153,7 +153,9 @@ pub(super) fn for_progenitor(spec: &Spec, cookies: Cookies) -> OpenAPI {
 ///   format: uri-map`), which JSON Schema would ignore;
 /// - a discriminated `oneOf`/`anyOf` has each member narrowed to the
 ///   discriminator's values (`discriminator::for_typify`), so that the
-///   client reads a response's member by the property too.
+///   client reads a response's member by the property too;
+/// - an inline schema typify would name as a component has a title of
+///   its own (`type_names`).
 ///
 /// Only a document that has one of these (found in the spec's JSON,
 /// already at hand) goes through JSON (whose maps are sorted), so that
@@ -191,7 +193,8 @@ fn schemas_as_typify_reads(spec: &Spec) -> OpenAPI {
             _ => {}
         }
     }
-    if !found(&spec.json) && spec.degraded.is_empty() {
+    let collide = crate::codegen::type_names::any_collide(spec.component_schemas());
+    if !found(&spec.json) && spec.degraded.is_empty() && !collide {
         return spec.api.clone();
     }
     let Ok(mut json) = serde_json::to_value(&spec.api) else {
@@ -201,6 +204,7 @@ fn schemas_as_typify_reads(spec: &Spec) -> OpenAPI {
     // What typify cannot map is any JSON value, on the client as on the
     // server.
     if let Some(serde_json::Value::Object(schemas)) = json.pointer_mut("/components/schemas") {
+        crate::codegen::type_names::distinct(schemas);
         for name in spec.degraded.keys() {
             if let Some(schema) = schemas.get_mut(name) {
                 *schema = serde_json::json!({});

@@ -42,6 +42,10 @@
 //!   plain string (`application/jwt` with the claims' object,
 //!   `image/jpeg` as `format: base64`) is read as bytes or text, since
 //!   the schema describes what they encode, which the layer cannot check;
+//! - a discriminator over inline members that each name their value
+//!   (`type: {const: created}`) is read as over component schemas of
+//!   their own; (degrade) one over members that do not, as its
+//!   `oneOf`/`anyOf` alone ([`discriminators`]);
 //! - a `$ref` into another part of the document than
 //!   `components.schemas` (`#/components/responses/X/content/…/schema`)
 //!   is the schema it points at.
@@ -49,6 +53,7 @@
 //! A document none of these rules touches is returned as written, byte
 //! for byte.
 
+mod discriminators;
 mod document;
 mod operations;
 mod paths;
@@ -155,5 +160,6 @@ fn rewrite(doc: &mut Value, found: &mut Vec<Tolerated>) {
             body_schemas(body, &format!("components.requestBodies.{name}"), &mut note);
         }
     }
+    discriminators::inline_members(doc, &mut note);
     schemas_everywhere(doc, &mut note);
 }

@@ -1,0 +1,37 @@
+//! The 3.1 kitchen sink: the service of `tests/fixtures/kitchen-sink-31.yaml`,
+//! an OpenAPI 3.1 document using every 3.1 construct the generator reads,
+//! made by `cargo xtask new`. [`api`] is its server contract and
+//! [`client`] its progenitor client (both generated: `cargo xtask
+//! generate` after a spec change); [`service`] holds its handlers.
+
+pub mod api;
+pub mod client;
+pub mod service;
+
+/// The runtime the generated server code relies on (as `crate::runtime`).
+pub use api_runtime as runtime;
+
+use std::net::SocketAddr;
+
+/// The request body limit.
+pub const BODY_LIMIT: usize = 1024 * 1024;
+
+/// Starts serving [`service::Service`] on `bind` (port 0 picks a free
+/// one), with `key` its bearer key.
+pub fn start(
+    bind: SocketAddr,
+    log: slog::Logger,
+    key: String,
+) -> Result<dropshot::HttpServer<service::Service>, String> {
+    let api = api::api_description::<service::Service>().map_err(|e| format!("invalid API description: {e}"))?;
+    let config = dropshot::ConfigDropshot {
+        bind_address: bind,
+        default_request_body_max_bytes: BODY_LIMIT,
+        default_handler_task_mode: dropshot::HandlerTaskMode::CancelOnDisconnect,
+        ..Default::default()
+    };
+    dropshot::ServerBuilder::new(api, service::Service::new(key), log)
+        .config(config)
+        .start()
+        .map_err(|e| format!("cannot serve on {bind}: {e}"))
+}

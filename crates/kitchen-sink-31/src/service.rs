@@ -1,0 +1,111 @@
+//! The 3.1 kitchen sink's handlers: shapes, points and notes kept in
+//! memory, blobs made from their id. Written once by `cargo xtask new`
+//! (every handler answered 501 until written), then by hand; after a spec
+//! change, `cargo xtask generate` and the compiler names every handler the
+//! change broke.
+//!
+//! Nothing here checks what the spec states (a tuple's items, a label's
+//! pattern, an alert's level): the generated layer validates every request
+//! against the 3.1 schemas as written before a handler runs.
+
+use std::collections::BTreeMap;
+use std::sync::Mutex;
+
+use base64::Engine;
+
+use crate::api::*;
+use crate::runtime::{AuthError, Authenticator, Credential, Json, Problem};
+
+/// The service: its one bearer key, and what it holds.
+pub struct Service {
+    key: String,
+    shapes: Mutex<Vec<types::Shape>>,
+    points: Mutex<BTreeMap<String, types::Point>>,
+    notes: Mutex<Vec<types::Note>>,
+}
+
+impl Service {
+    /// A service that accepts `key` as its bearer token.
+    pub fn new(key: String) -> Self {
+        Service {
+            key,
+            shapes: Mutex::new(Vec::new()),
+            points: Mutex::new(BTreeMap::new()),
+            notes: Mutex::new(Vec::new()),
+        }
+    }
+
+    /// The notes left, oldest first.
+    pub fn notes(&self) -> Vec<types::Note> {
+        self.notes.lock().unwrap_or_else(|e| e.into_inner()).clone()
+    }
+}
+
+impl Authenticator for Service {
+    type Principal = ();
+    async fn authenticate(&self, credential: Credential) -> Result<(), AuthError> {
+        match credential {
+            Credential::Bearer { token, .. } if token.secret() == self.key => Ok(()),
+            _ => Err(AuthError::InvalidKey),
+        }
+    }
+}
+
+/// The page size when a caller names none.
+const DEFAULT_LIMIT: u64 = 20;
+
+impl KitchenSink31Handlers for Service {
+    async fn get_shapes(&self, _caller: &(), params: GetShapesParams) -> GetShapesResponse {
+        let limit = params.limit.map_or(DEFAULT_LIMIT, |l| l.get()) as usize;
+        let shapes = self.shapes.lock().unwrap_or_else(|e| e.into_inner());
+        let items: Vec<types::Shape> = shapes.iter().take(limit).cloned().collect();
+        let next = shapes.get(limit).map(|shape| shape.id.get() as i64);
+        GetShapesResponse::Ok(Json::from(types::ShapePage { items, next }))
+    }
+
+    async fn post_shapes(&self, _caller: &(), body: types::NewShape) -> PostShapesResponse {
+        let mut shapes = self.shapes.lock().unwrap_or_else(|e| e.into_inner());
+        let id = std::num::NonZeroU64::new(shapes.len() as u64 + 1).expect("one more than a length");
+        let shape = types::Shape {
+            id,
+            shape: body,
+            // Required, and null until someone writes one.
+            note: None,
+            owner: None,
+        };
+        shapes.push(shape.clone());
+        PostShapesResponse::Created(Json::from(shape))
+    }
+
+    async fn get_shapes_by_id(&self, _caller: &(), id: std::num::NonZeroU64) -> GetShapesByIdResponse {
+        let shapes = self.shapes.lock().unwrap_or_else(|e| e.into_inner());
+        match shapes.iter().find(|shape| shape.id == id) {
+            Some(shape) => GetShapesByIdResponse::Ok(Json::from(shape.clone())),
+            None => GetShapesByIdResponse::NotFound(Problem::new("not_found", format!("no shape {id}"))),
+        }
+    }
+
+    async fn put_points_by_name(
+        &self,
+        _caller: &(),
+        name: types::PutPointsByNameName,
+        body: types::Point,
+    ) -> PutPointsByNameResponse {
+        let mut points = self.points.lock().unwrap_or_else(|e| e.into_inner());
+        points.insert(name.to_string(), body.clone());
+        PutPointsByNameResponse::Ok(Json::from(body))
+    }
+
+    async fn post_notes(&self, _caller: &(), body: types::Note) -> PostNotesResponse {
+        self.notes.lock().unwrap_or_else(|e| e.into_inner()).push(body);
+        PostNotesResponse::NoContent
+    }
+
+    async fn get_blobs_by_id(&self, _caller: &(), id: types::GetBlobsByIdId) -> GetBlobsByIdResponse {
+        let data = base64::engine::general_purpose::STANDARD.encode(format!("blob {}", *id));
+        GetBlobsByIdResponse::Ok(Json::from(types::Blob {
+            id: id.to_string(),
+            data,
+        }))
+    }
+}

@@ -1,0 +1,378 @@
+//! A 3.1 schema (JSON Schema 2020-12) said as OpenAPI 3.0 says it, where
+//! 3.0 can, so that the validation form the generator derives from the
+//! rendering validates what the original does:
+//!
+//! - `null` among the types, or a `{type: null}` member of `anyOf`/`oneOf`,
+//!   is `nullable: true` (unless an `enum` leaves null out, which allows no
+//!   null anyway);
+//! - one type in a list is that type; several are kept for validation;
+//! - `const` is a one-value `enum` (of the value's type);
+//! - `examples` is `example` (its first);
+//! - numeric `exclusiveMinimum`/`exclusiveMaximum` are 3.0's bound and flag;
+//! - a `$ref` with constraints beside it is `allOf: [$ref]` with them (3.1
+//!   applies both; 3.0 would ignore the siblings), one with annotations
+//!   only stays a reference;
+//! - `contentEncoding: base64` is `format: byte`; `$schema`, `$id`,
+//!   `$comment`, `contentMediaType` and the like only annotate, and go;
+//! - `true` and `false` as schemas are `{}` and `{not: {}}`;
+//! - a keyword JSON Schema does not know (`additional_properties`), which
+//!   2020-12 reads as an annotation, goes (named).
+//!
+//! Keywords with no 3.0 form (and no Rust type) move under
+//! [`JSON_SCHEMA_KEY`] ([`super::kept`]): the Rust type is looser, the
+//! validation is exact.
+//! 3.0 habits (`nullable`, boolean exclusive bounds) are read as 3.0
+//! reads them, each named.
+
+use serde_norway::{Mapping, Value};
+
+use super::super::keywords::JSON_SCHEMA_KEY;
+use super::kept::{extension, unknown, validated_only};
+
+/// Keywords that only annotate, with no 3.0 form.
+const ANNOTATIONS_DROPPED: [&str; 10] = [
+    "$schema",
+    "$id",
+    "$anchor",
+    "$dynamicAnchor",
+    "$comment",
+    "$vocabulary",
+    "contentMediaType",
+    "contentEncoding",
+    "contentSchema",
+    "$defs",
+];
+
+/// Siblings of a `$ref` that only annotate, or that the generator reads
+/// beside a reference (`readOnly`, `writeOnly`): the reference stays one.
+const REFERENCE_ANNOTATIONS: [&str; 9] = [
+    "description",
+    "title",
+    "example",
+    "examples",
+    "deprecated",
+    "readOnly",
+    "writeOnly",
+    "default",
+    "externalDocs",
+];
+
+/// Every schema of the document, wherever it is.
+pub(super) fn everywhere(doc: &mut Value, note: &mut dyn FnMut(String, &str)) {
+    walk(doc, String::new(), note);
+}
+
+/// Visits the document's parts; a value under `schema`, or a component
+/// schema, is a schema, which [`schema`] reads whole.
+fn walk(value: &mut Value, at: String, note: &mut dyn FnMut(String, &str)) {
+    match value {
+        Value::Mapping(map) => {
+            for (key, inner) in map.iter_mut() {
+                let Some(key) = key.as_str().map(str::to_string) else {
+                    continue;
+                };
+                // Examples are data, and extensions someone else's.
+                if key == "example" || key == "examples" || key.starts_with("x-") {
+                    continue;
+                }
+                let next = if at.is_empty() {
+                    key.clone()
+                } else {
+                    format!("{at}.{key}")
+                };
+                if key == "schema" {
+                    schema(inner, &next, note);
+                } else if at == "components" && key == "schemas" {
+                    if let Value::Mapping(schemas) = inner {
+                        for (name, component) in schemas.iter_mut() {
+                            let name = name.as_str().unwrap_or_default();
+                            schema(component, &format!("{next}.{name}"), note);
+                        }
+                    }
+                } else {
+                    walk(inner, next, note);
+                }
+            }
+        }
+        Value::Sequence(items) => {
+            for (i, inner) in items.iter_mut().enumerate() {
+                walk(inner, format!("{at}.{i}"), note);
+            }
+        }
+        _ => {}
+    }
+}
+
+/// One schema, and every schema inside it.
+fn schema(value: &mut Value, at: &str, note: &mut dyn FnMut(String, &str)) {
+    let map = match value {
+        Value::Bool(true) => {
+            *value = Value::Mapping(Mapping::new());
+            return;
+        }
+        Value::Bool(false) => {
+            let mut never = Mapping::new();
+            never.insert("not".into(), Value::Mapping(Mapping::new()));
+            *value = Value::Mapping(never);
+            return;
+        }
+        Value::Mapping(map) => map,
+        _ => return,
+    };
+    annotations(map);
+    if let Some(Value::Bool(_)) = map.get("nullable") {
+        note(
+            format!("{at}.nullable"),
+            "`nullable` is OpenAPI 3.0's, not 3.1's: read as 3.0 reads it (null allowed)",
+        );
+    }
+    bounds(map, at, note);
+    constant(map);
+    types(map);
+    null_members(map);
+    validated_only(map, at, note);
+    unknown(map, at, note);
+    children(map, at, note);
+    reference_siblings(map);
+}
+
+/// `examples` as `example`; annotations 3.0 has no place for go.
+fn annotations(map: &mut Mapping) {
+    if let Some(examples) = map.shift_remove("examples")
+        && !map.contains_key("example")
+        && let Value::Sequence(mut examples) = examples
+        && !examples.is_empty()
+    {
+        map.insert("example".into(), examples.swap_remove(0));
+    }
+    if let Some(Value::String(encoding)) = map.get("contentEncoding")
+        && (encoding == "base64" || encoding == "base64url")
+        && !map.contains_key("format")
+    {
+        map.insert("format".into(), "byte".into());
+    }
+    for key in ANNOTATIONS_DROPPED {
+        map.shift_remove(key);
+    }
+}
+
+/// Numeric exclusive bounds (2020-12) as 3.0's bound and flag: the
+/// stricter of it and an inclusive bound beside it.
+fn bounds(map: &mut Mapping, at: &str, note: &mut dyn FnMut(String, &str)) {
+    for (exclusive, inclusive, stricter) in [
+        ("exclusiveMinimum", "minimum", std::cmp::Ordering::Greater),
+        ("exclusiveMaximum", "maximum", std::cmp::Ordering::Less),
+    ] {
+        match map.get(exclusive) {
+            Some(Value::Number(bound)) => {
+                let bound = Value::Number(bound.clone());
+                let keep_inclusive = map
+                    .get(inclusive)
+                    .and_then(Value::as_f64)
+                    .zip(bound.as_f64())
+                    .is_some_and(|(inclusive, exclusive)| inclusive.partial_cmp(&exclusive) == Some(stricter));
+                if keep_inclusive {
+                    map.shift_remove(exclusive);
+                } else {
+                    map.insert(inclusive.into(), bound);
+                    map.insert(exclusive.into(), Value::Bool(true));
+                }
+            }
+            Some(Value::Bool(_)) => note(
+                format!("{at}.{exclusive}"),
+                "a boolean `exclusive` bound is OpenAPI 3.0's: read as 3.0 reads it",
+            ),
+            _ => {}
+        }
+    }
+}
+
+/// `const` as a one-value `enum` (where an `enum` beside it allows the
+/// value; otherwise both are kept, for validation).
+fn constant(map: &mut Mapping) {
+    let Some(value) = map.shift_remove("const") else {
+        return;
+    };
+    let allowed = match map.get("enum") {
+        None => true,
+        Some(Value::Sequence(values)) => values.contains(&value),
+        Some(_) => false,
+    };
+    if allowed {
+        // The value's type, which a `const` implies, so that the enum is
+        // typed (and dropshot's document keeps it).
+        let implied = match &value {
+            Value::String(_) => Some("string"),
+            Value::Bool(_) => Some("boolean"),
+            Value::Number(n) if n.is_i64() || n.is_u64() => Some("integer"),
+            Value::Number(_) => Some("number"),
+            _ => None,
+        };
+        if let Some(implied) = implied
+            && !map.contains_key("type")
+        {
+            map.insert("type".into(), implied.into());
+        }
+        map.insert("enum".into(), Value::Sequence(vec![value]));
+    } else {
+        extension(map).insert("const".into(), value);
+    }
+}
+
+/// A list of types: `null` among them is `nullable`; one other type is
+/// that type; several (or `null` alone) are kept for validation, and the
+/// Rust type is any JSON value.
+fn types(map: &mut Mapping) {
+    let types: Vec<String> = match map.get("type") {
+        Some(Value::Sequence(types)) => types.iter().filter_map(Value::as_str).map(str::to_string).collect(),
+        Some(Value::String(ty)) if ty == "null" => vec![ty.clone()],
+        _ => return,
+    };
+    let others: Vec<&String> = types.iter().filter(|t| *t != "null").collect();
+    let null = others.len() < types.len();
+    match others.as_slice() {
+        [one] => {
+            map.insert("type".into(), one.as_str().into());
+            if null {
+                allow_null(map);
+            }
+        }
+        _ => {
+            let ty = map.shift_remove("type").unwrap_or(Value::Null);
+            extension(map).insert("type".into(), ty);
+        }
+    }
+}
+
+/// `nullable: true`, unless an `enum` leaves null out (then no null is
+/// allowed whatever the type says).
+fn allow_null(map: &mut Mapping) {
+    let enum_without_null = map
+        .get("enum")
+        .and_then(Value::as_sequence)
+        .is_some_and(|values| !values.contains(&Value::Null));
+    if !enum_without_null {
+        map.insert("nullable".into(), Value::Bool(true));
+    }
+}
+
+/// `{type: null}` members of `anyOf`/`oneOf` as `nullable`; one member
+/// left is the schema (as `allOf: [it]`).
+fn null_members(map: &mut Mapping) {
+    for key in ["anyOf", "oneOf"] {
+        let Some(Value::Sequence(members)) = map.get_mut(key) else {
+            continue;
+        };
+        let before = members.len();
+        members.retain(|member| !is_null_only(member));
+        if members.len() == before || members.is_empty() {
+            continue;
+        }
+        if members.len() == 1 {
+            let member = members.remove(0);
+            map.shift_remove(key);
+            match map.get_mut("allOf") {
+                Some(Value::Sequence(all)) => all.push(member),
+                _ => {
+                    map.insert("allOf".into(), Value::Sequence(vec![member]));
+                }
+            }
+        }
+        map.insert("nullable".into(), Value::Bool(true));
+    }
+}
+
+/// `{type: null}` (with annotations at most).
+fn is_null_only(schema: &Value) -> bool {
+    let Some(map) = schema.as_mapping() else {
+        return false;
+    };
+    let null = match map.get("type") {
+        Some(Value::String(ty)) => ty == "null",
+        Some(Value::Sequence(types)) => types.iter().all(|t| t.as_str() == Some("null")),
+        _ => false,
+    };
+    null && map
+        .keys()
+        .filter_map(Value::as_str)
+        .all(|k| ["type", "description", "title"].contains(&k))
+}
+
+/// Every schema inside this one, kept ones included.
+fn children(map: &mut Mapping, at: &str, note: &mut dyn FnMut(String, &str)) {
+    for (key, inner) in map.iter_mut() {
+        let Some(key) = key.as_str().map(str::to_string) else {
+            continue;
+        };
+        let here = format!("{at}.{key}");
+        match key.as_str() {
+            "properties" => each_value(inner, &here, note),
+            "items" | "not" => schema(inner, &here, note),
+            "additionalProperties" if inner.is_mapping() => schema(inner, &here, note),
+            "allOf" | "anyOf" | "oneOf" => each_item(inner, &here, note),
+            k if k == JSON_SCHEMA_KEY => {
+                let Value::Mapping(kept) = inner else { continue };
+                for (kept_key, kept_inner) in kept.iter_mut() {
+                    let kept_key = kept_key.as_str().unwrap_or_default().to_string();
+                    let there = format!("{at}.{kept_key}");
+                    match kept_key.as_str() {
+                        "prefixItems" => each_item(kept_inner, &there, note),
+                        "dependentSchemas" | "patternProperties" => each_value(kept_inner, &there, note),
+                        "if" | "then" | "else" | "items" | "contains" | "propertyNames" => {
+                            schema(kept_inner, &there, note)
+                        }
+                        "unevaluatedProperties" | "unevaluatedItems" | "additionalProperties"
+                            if kept_inner.is_mapping() =>
+                        {
+                            schema(kept_inner, &there, note)
+                        }
+                        _ => {}
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+}
+
+fn each_value(value: &mut Value, at: &str, note: &mut dyn FnMut(String, &str)) {
+    if let Value::Mapping(map) = value {
+        for (name, inner) in map.iter_mut() {
+            let name = name.as_str().unwrap_or_default().to_string();
+            schema(inner, &format!("{at}.{name}"), note);
+        }
+    }
+}
+
+fn each_item(value: &mut Value, at: &str, note: &mut dyn FnMut(String, &str)) {
+    if let Value::Sequence(items) = value {
+        for (i, inner) in items.iter_mut().enumerate() {
+            schema(inner, &format!("{at}.{i}"), note);
+        }
+    }
+}
+
+/// A `$ref` with constraints beside it: 3.1 applies both, so the
+/// reference becomes `allOf: [$ref]` beside them. With annotations only,
+/// the reference stays one.
+fn reference_siblings(map: &mut Mapping) {
+    let Some(reference) = map.get("$ref").cloned() else {
+        return;
+    };
+    let constrains = map
+        .keys()
+        .filter_map(Value::as_str)
+        .any(|key| key != "$ref" && !key.starts_with("x-") && !REFERENCE_ANNOTATIONS.contains(&key));
+    if !constrains {
+        return;
+    }
+    map.shift_remove("$ref");
+    let mut alone = Mapping::new();
+    alone.insert("$ref".into(), reference);
+    match map.get_mut("allOf") {
+        Some(Value::Sequence(all)) => all.insert(0, Value::Mapping(alone)),
+        _ => {
+            map.insert("allOf".into(), Value::Sequence(vec![Value::Mapping(alone)]));
+        }
+    }
+}

@@ -1,0 +1,165 @@
+//! Classes real documents showed in their component schemas, each on a
+//! small document of its own (the 3.1 corpus first showed them; 3.0
+//! documents carry them as well):
+//!
+//! - a discriminator over inline members (tolerate, or degrade);
+//! - a refused component no operation reaches (left out, not the
+//!   document);
+//! - an inline schema whose Rust type would take a component's name.
+
+use super::classes::{generated, server, spec, tolerated};
+
+/// Tolerate: inline members that each name their value (`const`, or a
+/// one-value `enum`) are component schemas of their own, mapped by their
+/// values (their title names them). Degrade: members that do not name
+/// theirs lose the discriminator, and are validated as the `oneOf` says.
+#[test]
+fn a_discriminator_over_inline_members_is_read_as_it_means() {
+    let generated = generated(&spec(
+        r#"paths:
+  /named:
+    post:
+      operationId: named
+      requestBody:
+        content:
+          application/json:
+            schema: {$ref: '#/components/schemas/Event'}
+      responses: {'204': {description: ok}}
+  /unnamed:
+    post:
+      operationId: unnamed
+      requestBody:
+        content:
+          application/json:
+            schema:
+              oneOf:
+                - {type: object, properties: {kind: {type: string}}}
+                - {type: object, properties: {kind: {type: string}, b: {type: string}}}
+              discriminator: {propertyName: kind}
+      responses: {'204': {description: ok}}
+components:
+  schemas:
+    Event:
+      oneOf:
+        - title: Created
+          type: object
+          required: [type]
+          properties: {type: {type: string, enum: [created]}, id: {type: string}}
+        - type: object
+          required: [type]
+          properties: {type: {type: string, enum: [deleted, removed]}}
+      discriminator: {propertyName: type}
+"#,
+    ));
+    assert_eq!(generated.operations, 2);
+    assert!(generated.refused.is_empty(), "{:?}", generated.refused);
+    assert_eq!(
+        tolerated(&generated),
+        [
+            "paths./unnamed.post.requestBody.content.application/json.schema.discriminator",
+            "components.schemas.Event.discriminator"
+        ]
+    );
+    let server = server(&generated);
+    // The members are components (`Created` by its title, the other by
+    // the schema's name and its first value), told apart by `type`.
+    assert!(server.contains("pub struct Created"), "the titled member");
+    assert!(server.contains("pub struct EventDeleted"), "the untitled member");
+    assert!(server.contains(r#"\"removed\""#), "the mapping keeps every value");
+}
+
+/// A component no operation reaches (in 3.1 documents, often one only
+/// a webhook uses) that the generator cannot map is left out, named as a
+/// warning: nothing served needs it, so the document generates.
+#[test]
+fn a_refused_component_no_operation_reaches_is_left_out_not_the_document() {
+    let generated = generated(&spec(
+        r#"paths:
+  /a:
+    get:
+      operationId: a
+      responses:
+        '200':
+          description: ok
+          content:
+            application/json:
+              schema: {$ref: '#/components/schemas/Used'}
+components:
+  schemas:
+    Used: {type: object, properties: {id: {type: string}}}
+    Unused:
+      type: object
+      properties:
+        names: {type: object, patternProperties: {'^x-': {type: string}}}
+"#,
+    ));
+    assert_eq!(generated.operations, 1);
+    assert!(generated.refused.is_empty());
+    let unused = generated
+        .tolerated
+        .iter()
+        .find(|t| t.location == "components.schemas.Unused")
+        .expect("named");
+    assert!(
+        unused.message.starts_with("(left out) no operation uses it"),
+        "{}",
+        unused.message
+    );
+    assert!(
+        unused
+            .message
+            .contains("components.schemas.Unused.properties.names.patternProperties"),
+        "{}",
+        unused.message
+    );
+    assert!(!server(&generated).contains("Unused"));
+}
+
+/// typify names an inline schema after where it is (`Monitor`'s
+/// `behavior` is `MonitorBehavior`) without looking whether a component
+/// has that name; such a schema gets a title of its own, so that the
+/// code compiles with two types where there would be one name twice.
+#[test]
+fn an_inline_schema_named_as_a_component_gets_a_name_of_its_own() {
+    let generated = generated(&spec(
+        r#"paths:
+  /monitors:
+    get:
+      operationId: monitors
+      responses:
+        '200':
+          description: ok
+          content:
+            application/json:
+              schema: {$ref: '#/components/schemas/Monitor'}
+components:
+  schemas:
+    Monitor:
+      type: object
+      properties:
+        behavior:
+          type: object
+          properties: {kind: {type: string}}
+        other: {$ref: '#/components/schemas/MonitorBehavior'}
+    MonitorBehavior:
+      type: object
+      properties: {config: {type: string}}
+"#,
+    ));
+    for file in &generated.files {
+        let text = &file.contents;
+        assert_eq!(
+            text.matches("pub struct MonitorBehavior {").count(),
+            1,
+            "{}",
+            file.path.display()
+        );
+        assert_eq!(
+            text.matches("pub struct MonitorBehaviorInline {").count(),
+            1,
+            "{}",
+            file.path.display()
+        );
+        syn::parse_file(text).unwrap();
+    }
+}
