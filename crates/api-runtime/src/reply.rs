@@ -23,6 +23,8 @@ use crate::json::Json;
 use crate::payload::Payload;
 use crate::problem::Problem;
 use crate::problem_details::{PROBLEM_JSON, ProblemDetails};
+use crate::schema::Schema;
+use crate::streams::{EventStream, JsonLines, Lines, StreamedBody};
 use crate::upgrade::Switching;
 
 /// Whether a documented error key (`404`, `4XX`, `default`) covers
@@ -50,6 +52,12 @@ enum Outcome {
     /// The 101 of an accepted WebSocket upgrade (or why it failed), as
     /// dropshot builds it.
     Switching(Result<http::Response<Body>, HttpError>),
+    /// A streamed body: events or JSON lines, written as they come.
+    Streaming {
+        status: StatusCode,
+        media_type: HeaderValue,
+        body: StreamedBody,
+    },
     Error {
         status: StatusCode,
         /// `None`: no body.
@@ -66,7 +74,9 @@ impl<C> Reply<C> {
     /// The status this reply is sent with.
     pub fn status(&self) -> StatusCode {
         match &self.outcome {
-            Outcome::Success { status, .. } | Outcome::Error { status, .. } => *status,
+            Outcome::Success { status, .. } | Outcome::Error { status, .. } | Outcome::Streaming { status, .. } => {
+                *status
+            }
             Outcome::Switching(Ok(response)) => response.status(),
             Outcome::Switching(Err(error)) => error.status_code.as_status(),
         }
@@ -74,6 +84,37 @@ impl<C> Reply<C> {
 }
 
 impl<C: Contract> Reply<C> {
+    /// A success response of Server-Sent Events (`text/event-stream`),
+    /// each written as it comes, validated against `schema` (the item's).
+    pub fn event_stream<T: Serialize + Send + 'static>(
+        status: u16,
+        media_type: &'static str,
+        schema: &'static Schema,
+        events: EventStream<T>,
+    ) -> Self {
+        Self::with_outcome(Outcome::Streaming {
+            status: status_of(status),
+            media_type: HeaderValue::from_static(media_type),
+            body: StreamedBody::events(events, schema),
+        })
+    }
+
+    /// A success response of JSON lines (`application/jsonl`,
+    /// `application/x-ndjson`, `application/json-seq`), each written as it
+    /// comes, validated against `schema` (the item's).
+    pub fn json_lines<T: Serialize + Send + 'static>(
+        status: u16,
+        media_type: &'static str,
+        schema: &'static Schema,
+        items: JsonLines<T>,
+    ) -> Self {
+        Self::with_outcome(Outcome::Streaming {
+            status: status_of(status),
+            media_type: HeaderValue::from_static(media_type),
+            body: StreamedBody::lines(items, Lines::of(media_type), schema),
+        })
+    }
+
     /// A success response with a JSON body.
     pub fn json<T: Serialize>(status: u16, media_type: &'static str, body: Json<T>) -> Self {
         match body.to_bytes() {
@@ -277,6 +318,18 @@ impl<C: Contract> HttpResponse for Reply<C> {
                 None => http::Response::builder().status(status).body(Body::empty())?,
             },
             Outcome::Switching(response) => response?,
+            // Not cached, and not held back by a proxy that buffers
+            // (nginx reads `X-Accel-Buffering`).
+            Outcome::Streaming {
+                status,
+                media_type,
+                body,
+            } => http::Response::builder()
+                .status(status)
+                .header(CONTENT_TYPE, media_type)
+                .header(http::header::CACHE_CONTROL, "no-cache")
+                .header("x-accel-buffering", "no")
+                .body(Body::wrap(body))?,
             Outcome::Error {
                 status,
                 media_type,
@@ -314,7 +367,9 @@ impl<C: Contract> HttpResponse for Reply<C> {
 
     fn status_code(&self) -> StatusCode {
         match &self.outcome {
-            Outcome::Success { status, .. } | Outcome::Error { status, .. } => *status,
+            Outcome::Success { status, .. } | Outcome::Error { status, .. } | Outcome::Streaming { status, .. } => {
+                *status
+            }
             Outcome::Switching(Ok(response)) => response.status(),
             Outcome::Switching(Err(error)) => error.status_code.as_status(),
         }

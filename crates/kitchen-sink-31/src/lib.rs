@@ -6,6 +6,7 @@
 
 pub mod api;
 pub mod client;
+pub mod feeds;
 pub mod service;
 
 /// The runtime the generated server code relies on (as `crate::runtime`).

@@ -1,5 +1,5 @@
 //! The 3.1 kitchen sink's handlers: shapes, points and notes kept in
-//! memory, blobs made from their id. Written once by `cargo xtask new`
+//! memory, blobs made from their id, the shapes streamed ([`crate::feeds`]). Written once by `cargo xtask new`
 //! (every handler answered 501 until written), then by hand; after a spec
 //! change, `cargo xtask generate` and the compiler names every handler the
 //! change broke.
@@ -9,19 +9,23 @@
 //! against the 3.1 schemas as written before a handler runs.
 
 use std::collections::BTreeMap;
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
 
 use base64::Engine;
 
 use crate::api::*;
-use crate::runtime::{AuthError, Authenticator, Credential, Json, Problem};
+use crate::feeds::{Asked, Gauges, shape_events, shape_lines};
+use crate::runtime::{AuthError, Authenticator, Credential, EventStream, Json, JsonLines, Problem};
 
-/// The service: its one bearer key, and what it holds.
+/// The service: its one bearer key, what it holds, and what its streams
+/// have done.
 pub struct Service {
     key: String,
     shapes: Mutex<Vec<types::Shape>>,
     points: Mutex<BTreeMap<String, types::Point>>,
     notes: Mutex<Vec<types::Note>>,
+    pub gauges: Arc<Gauges>,
 }
 
 impl Service {
@@ -32,7 +36,12 @@ impl Service {
             shapes: Mutex::new(Vec::new()),
             points: Mutex::new(BTreeMap::new()),
             notes: Mutex::new(Vec::new()),
+            gauges: Arc::default(),
         }
+    }
+
+    fn shapes(&self) -> Vec<types::Shape> {
+        self.shapes.lock().unwrap_or_else(|e| e.into_inner()).clone()
     }
 
     /// The notes left, oldest first.
@@ -83,6 +92,24 @@ impl KitchenSink31Handlers for Service {
             Some(shape) => GetShapesByIdResponse::Ok(Json::from(shape.clone())),
             None => GetShapesByIdResponse::NotFound(Problem::new("not_found", format!("no shape {id}"))),
         }
+    }
+
+    async fn get_shapes_events(&self, _caller: &(), params: GetShapesEventsParams) -> GetShapesEventsResponse {
+        let shapes = self.shapes();
+        let asked = Asked {
+            count: params.count.map_or(shapes.len() as u64, |c| c.get()),
+            follow: params
+                .follow
+                .unwrap_or(false)
+                .then(|| Duration::from_millis(params.interval_ms.unwrap_or(100) as u64)),
+            // The pattern allows digits only.
+            after: params.last_event_id.and_then(|id| id.parse().ok()),
+        };
+        GetShapesEventsResponse::Ok(EventStream::new(shape_events(shapes, asked, &self.gauges)))
+    }
+
+    async fn get_shapes_lines(&self, _caller: &()) -> GetShapesLinesResponse {
+        GetShapesLinesResponse::Ok(JsonLines::new(shape_lines(self.shapes(), &self.gauges)))
     }
 
     async fn put_points_by_name(

@@ -189,6 +189,62 @@ pub mod types {
                 })
         }
     }
+    ///`GetShapesEventsLastEventId`
+    #[derive(::serde::Serialize, Clone, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
+    #[serde(transparent)]
+    pub struct GetShapesEventsLastEventId(::std::string::String);
+    impl ::std::ops::Deref for GetShapesEventsLastEventId {
+        type Target = ::std::string::String;
+        fn deref(&self) -> &::std::string::String {
+            &self.0
+        }
+    }
+    impl ::std::convert::From<GetShapesEventsLastEventId> for ::std::string::String {
+        fn from(value: GetShapesEventsLastEventId) -> Self {
+            value.0
+        }
+    }
+    impl ::std::str::FromStr for GetShapesEventsLastEventId {
+        type Err = self::error::ConversionError;
+        fn from_str(
+            value: &str,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+            static PATTERN: ::std::sync::LazyLock<::regress::Regex> = ::std::sync::LazyLock::new(||
+            { ::regress::Regex::new("^[0-9]{1,9}$").unwrap() });
+            if PATTERN.find(value).is_none() {
+                return Err("doesn't match pattern \"^[0-9]{1,9}$\"".into());
+            }
+            Ok(Self(value.to_string()))
+        }
+    }
+    impl ::std::convert::TryFrom<&str> for GetShapesEventsLastEventId {
+        type Error = self::error::ConversionError;
+        fn try_from(
+            value: &str,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+            value.parse()
+        }
+    }
+    impl ::std::convert::TryFrom<::std::string::String> for GetShapesEventsLastEventId {
+        type Error = self::error::ConversionError;
+        fn try_from(
+            value: ::std::string::String,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+            value.parse()
+        }
+    }
+    impl<'de> ::serde::Deserialize<'de> for GetShapesEventsLastEventId {
+        fn deserialize<D>(deserializer: D) -> ::std::result::Result<Self, D::Error>
+        where
+            D: ::serde::Deserializer<'de>,
+        {
+            ::std::string::String::deserialize(deserializer)?
+                .parse()
+                .map_err(|e: self::error::ConversionError| {
+                    <D::Error as ::serde::de::Error>::custom(e.to_string())
+                })
+        }
+    }
     ///`Name`
     #[derive(::serde::Serialize, Clone, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
     #[serde(transparent)]
@@ -507,6 +563,15 @@ pub mod types {
         pub owner: ::std::option::Option<Name>,
         pub shape: NewShape,
     }
+    ///`ShapeEvent`
+    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
+    pub struct ShapeEvent {
+        pub seq: u64,
+        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+        pub shape: ::std::option::Option<Shape>,
+        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+        pub tick: ::std::option::Option<bool>,
+    }
     ///`ShapePage`
     #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
     pub struct ShapePage {
@@ -672,7 +737,7 @@ pub const API_VERSION: &str = "1.0.0";
 /// The OpenAPI document this code was generated from, as JSON. The
 /// server serves it (unauthenticated, outside the contract) at
 /// `#document_path`.
-pub const OPENAPI_DOCUMENT: &str = "{\"openapi\":\"3.1.0\",\"jsonSchemaDialect\":\"https://spec.openapis.org/oas/3.1/dialect/base\",\"info\":{\"title\":\"Kitchen Sink 3.1\",\"summary\":\"Every OpenAPI 3.1 construct the generator reads, on running code.\",\"description\":\"Shapes, points, notes and blobs, each using what OpenAPI 3.1 (JSON\\nSchema 2020-12) adds to 3.0: null among the types, `const`, `$ref` with\\nsiblings, numeric exclusive bounds, `examples`, `$defs`, `prefixItems`,\\n`patternProperties`, `if`/`then`/`else`, several types, `contentEncoding`,\\nand a webhook. Operations without an operationId are named from their\\nmethod and path.\\n\",\"version\":\"1.0.0\",\"license\":{\"name\":\"Apache 2.0\",\"identifier\":\"Apache-2.0\"}},\"servers\":[{\"url\":\"/sink31\"}],\"security\":[{\"bearer\":[]}],\"paths\":{\"/shapes\":{\"get\":{\"summary\":\"List the shapes\",\"parameters\":[{\"name\":\"limit\",\"in\":\"query\",\"schema\":{\"type\":\"integer\",\"exclusiveMinimum\":0,\"maximum\":100}}],\"responses\":{\"200\":{\"description\":\"The shapes, oldest first\",\"content\":{\"application/json\":{\"schema\":{\"$ref\":\"#/components/schemas/ShapePage\"}}}},\"400\":{\"$ref\":\"#/components/responses/Problem\"},\"401\":{\"$ref\":\"#/components/responses/Problem\"}}},\"post\":{\"summary\":\"Add a shape\",\"requestBody\":{\"required\":true,\"content\":{\"application/json\":{\"schema\":{\"$ref\":\"#/components/schemas/NewShape\"}}}},\"responses\":{\"201\":{\"description\":\"The shape, as stored\",\"content\":{\"application/json\":{\"schema\":{\"$ref\":\"#/components/schemas/Shape\"}}}},\"400\":{\"$ref\":\"#/components/responses/Problem\"},\"401\":{\"$ref\":\"#/components/responses/Problem\"}}}},\"/shapes/{id}\":{\"parameters\":[{\"name\":\"id\",\"in\":\"path\",\"required\":true,\"schema\":{\"type\":\"integer\",\"format\":\"int64\",\"exclusiveMinimum\":0}}],\"get\":{\"summary\":\"One shape\",\"responses\":{\"200\":{\"description\":\"The shape\",\"content\":{\"application/json\":{\"schema\":{\"$ref\":\"#/components/schemas/Shape\"}}}},\"400\":{\"$ref\":\"#/components/responses/Problem\"},\"401\":{\"$ref\":\"#/components/responses/Problem\"},\"404\":{\"$ref\":\"#/components/responses/Problem\"}}}},\"/points/{name}\":{\"put\":{\"summary\":\"Store a point under a name\",\"parameters\":[{\"name\":\"name\",\"in\":\"path\",\"required\":true,\"schema\":{\"type\":\"string\",\"pattern\":\"^[a-z]{1,16}$\"}}],\"requestBody\":{\"required\":true,\"content\":{\"application/json\":{\"schema\":{\"$ref\":\"#/components/schemas/Point\"}}}},\"responses\":{\"200\":{\"description\":\"The point, as stored\",\"content\":{\"application/json\":{\"schema\":{\"$ref\":\"#/components/schemas/Point\"}}}},\"400\":{\"$ref\":\"#/components/responses/Problem\"},\"401\":{\"$ref\":\"#/components/responses/Problem\"}}}},\"/notes\":{\"post\":{\"summary\":\"Leave a note\",\"description\":\"An alert must say its level (`if`/`then`); a note must not.\",\"requestBody\":{\"required\":true,\"content\":{\"application/json\":{\"schema\":{\"$ref\":\"#/components/schemas/Note\"}}}},\"responses\":{\"204\":{\"description\":\"Noted\"},\"400\":{\"$ref\":\"#/components/responses/Problem\"},\"401\":{\"$ref\":\"#/components/responses/Problem\"}}}},\"/blobs/{id}\":{\"get\":{\"summary\":\"A blob, base64 in JSON\",\"parameters\":[{\"name\":\"id\",\"in\":\"path\",\"required\":true,\"schema\":{\"type\":\"string\",\"maxLength\":8}}],\"responses\":{\"200\":{\"description\":\"The blob\",\"content\":{\"application/json\":{\"schema\":{\"$ref\":\"#/components/schemas/Blob\"}}}},\"400\":{\"$ref\":\"#/components/responses/Problem\"},\"401\":{\"$ref\":\"#/components/responses/Problem\"}}}}},\"webhooks\":{\"shapeAdded\":{\"post\":{\"summary\":\"Sent when a shape is added (named by lint, not served)\",\"requestBody\":{\"content\":{\"application/json\":{\"schema\":{\"$ref\":\"#/components/schemas/Shape\"}}}},\"responses\":{\"204\":{\"description\":\"Received\"}}}}},\"components\":{\"securitySchemes\":{\"bearer\":{\"type\":\"http\",\"scheme\":\"bearer\"}},\"responses\":{\"Problem\":{\"description\":\"What was wrong with the request\",\"content\":{\"application/json\":{\"schema\":{\"$ref\":\"#/components/schemas/Error\"}}}}},\"schemas\":{\"Error\":{\"type\":\"object\",\"required\":[\"code\",\"message\",\"status\"],\"properties\":{\"code\":{\"type\":\"string\"},\"message\":{\"type\":\"string\"},\"status\":{\"type\":\"integer\"}}},\"Name\":{\"type\":\"string\",\"minLength\":1,\"maxLength\":40},\"NewShape\":{\"description\":\"A circle or a square, told apart by `kind`.\",\"oneOf\":[{\"title\":\"Circle\",\"type\":\"object\",\"required\":[\"kind\",\"radius\"],\"properties\":{\"kind\":{\"const\":\"circle\"},\"radius\":{\"type\":\"number\",\"exclusiveMinimum\":0,\"maximum\":1000},\"label\":{\"$ref\":\"#/components/schemas/Name\",\"maxLength\":12,\"description\":\"A short label\"}},\"additionalProperties\":false},{\"title\":\"Square\",\"type\":\"object\",\"required\":[\"kind\",\"side\"],\"properties\":{\"kind\":{\"const\":\"square\"},\"side\":{\"type\":\"number\",\"exclusiveMinimum\":0,\"maximum\":1000},\"label\":{\"$ref\":\"#/components/schemas/Name\",\"maxLength\":12,\"description\":\"A short label\"}},\"additionalProperties\":false}],\"discriminator\":{\"propertyName\":\"kind\"}},\"Shape\":{\"type\":\"object\",\"required\":[\"id\",\"shape\",\"note\"],\"properties\":{\"id\":{\"type\":\"integer\",\"format\":\"int64\",\"exclusiveMinimum\":0},\"shape\":{\"$ref\":\"#/components/schemas/NewShape\"},\"note\":{\"description\":\"Required, and may be null (null is not absent)\",\"type\":[\"string\",\"null\"],\"examples\":[\"first of its kind\"]},\"owner\":{\"anyOf\":[{\"$ref\":\"#/components/schemas/Name\"},{\"type\":\"null\"}]}}},\"ShapePage\":{\"type\":\"object\",\"required\":[\"items\",\"next\"],\"properties\":{\"items\":{\"type\":\"array\",\"items\":{\"$ref\":\"#/components/schemas/Shape\"}},\"next\":{\"description\":\"The id after the last one, or null at the end\",\"type\":[\"integer\",\"null\"],\"format\":\"int64\"}}},\"Point\":{\"$defs\":{\"Coordinate\":{\"type\":\"number\",\"minimum\":-1000,\"maximum\":1000}},\"type\":\"object\",\"required\":[\"coords\"],\"properties\":{\"coords\":{\"description\":\"x, then y (prefixItems, validated exactly)\",\"type\":\"array\",\"prefixItems\":[{\"$ref\":\"#/components/schemas/Point/$defs/Coordinate\"},{\"$ref\":\"#/components/schemas/Point/$defs/Coordinate\"}],\"items\":false,\"minItems\":2},\"labels\":{\"description\":\"Names starting `x-` only (patternProperties)\",\"type\":\"object\",\"patternProperties\":{\"^x-[a-z]{1,8}$\":{\"type\":\"string\",\"maxLength\":20}},\"additionalProperties\":false},\"tag\":{\"description\":\"A word or a number (several types)\",\"type\":[\"string\",\"integer\"],\"maxLength\":10},\"origin\":{\"$ref\":\"#/components/schemas/Point/$defs/Coordinate\"}},\"additionalProperties\":false},\"Note\":{\"type\":\"object\",\"required\":[\"kind\",\"text\"],\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"alert\",\"note\"]},\"text\":{\"type\":\"string\",\"minLength\":1,\"maxLength\":200},\"level\":{\"type\":\"integer\",\"minimum\":1,\"maximum\":5}},\"if\":{\"properties\":{\"kind\":{\"const\":\"alert\"}}},\"then\":{\"required\":[\"level\"]},\"else\":{\"not\":{\"required\":[\"level\"]}},\"unevaluatedProperties\":false},\"Blob\":{\"type\":\"object\",\"required\":[\"id\",\"data\"],\"properties\":{\"id\":{\"type\":\"string\"},\"data\":{\"type\":\"string\",\"contentEncoding\":\"base64\",\"contentMediaType\":\"application/octet-stream\"}}}}}}";
+pub const OPENAPI_DOCUMENT: &str = "{\"openapi\":\"3.1.0\",\"jsonSchemaDialect\":\"https://spec.openapis.org/oas/3.1/dialect/base\",\"info\":{\"title\":\"Kitchen Sink 3.1\",\"summary\":\"Every OpenAPI 3.1 construct the generator reads, on running code.\",\"description\":\"Shapes, points, notes and blobs, each using what OpenAPI 3.1 (JSON\\nSchema 2020-12) adds to 3.0: null among the types, `const`, `$ref` with\\nsiblings, numeric exclusive bounds, `examples`, `$defs`, `prefixItems`,\\n`patternProperties`, `if`/`then`/`else`, several types, `contentEncoding`,\\nand a webhook. Operations without an operationId are named from their\\nmethod and path.\\n\",\"version\":\"1.0.0\",\"license\":{\"name\":\"Apache 2.0\",\"identifier\":\"Apache-2.0\"}},\"servers\":[{\"url\":\"/sink31\"}],\"security\":[{\"bearer\":[]}],\"paths\":{\"/shapes\":{\"get\":{\"summary\":\"List the shapes\",\"parameters\":[{\"name\":\"limit\",\"in\":\"query\",\"schema\":{\"type\":\"integer\",\"exclusiveMinimum\":0,\"maximum\":100}}],\"responses\":{\"200\":{\"description\":\"The shapes, oldest first\",\"content\":{\"application/json\":{\"schema\":{\"$ref\":\"#/components/schemas/ShapePage\"}}}},\"400\":{\"$ref\":\"#/components/responses/Problem\"},\"401\":{\"$ref\":\"#/components/responses/Problem\"}}},\"post\":{\"summary\":\"Add a shape\",\"requestBody\":{\"required\":true,\"content\":{\"application/json\":{\"schema\":{\"$ref\":\"#/components/schemas/NewShape\"}}}},\"responses\":{\"201\":{\"description\":\"The shape, as stored\",\"content\":{\"application/json\":{\"schema\":{\"$ref\":\"#/components/schemas/Shape\"}}}},\"400\":{\"$ref\":\"#/components/responses/Problem\"},\"401\":{\"$ref\":\"#/components/responses/Problem\"}}}},\"/shapes/{id}\":{\"parameters\":[{\"name\":\"id\",\"in\":\"path\",\"required\":true,\"schema\":{\"type\":\"integer\",\"format\":\"int64\",\"exclusiveMinimum\":0}}],\"get\":{\"summary\":\"One shape\",\"responses\":{\"200\":{\"description\":\"The shape\",\"content\":{\"application/json\":{\"schema\":{\"$ref\":\"#/components/schemas/Shape\"}}}},\"400\":{\"$ref\":\"#/components/responses/Problem\"},\"401\":{\"$ref\":\"#/components/responses/Problem\"},\"404\":{\"$ref\":\"#/components/responses/Problem\"}}}},\"/shapes/events\":{\"get\":{\"summary\":\"The shapes, as Server-Sent Events\",\"description\":\"`count` `shape` events (cycling through the shapes; one per shape by\\ndefault), each numbered, its number its id; then, with `follow`, a\\n`tick` event every `intervalMs` for as long as the reader stays\\n(endless). A reader that reconnects with `Last-Event-ID` resumes\\nafter it.\\n\",\"parameters\":[{\"name\":\"Last-Event-ID\",\"in\":\"header\",\"schema\":{\"type\":\"string\",\"pattern\":\"^[0-9]{1,9}$\"}},{\"name\":\"count\",\"in\":\"query\",\"description\":\"How many shape events (none when there is no shape)\",\"schema\":{\"type\":\"integer\",\"minimum\":1,\"maximum\":10000}},{\"name\":\"follow\",\"in\":\"query\",\"schema\":{\"type\":\"boolean\"}},{\"name\":\"intervalMs\",\"in\":\"query\",\"schema\":{\"type\":\"integer\",\"minimum\":0,\"maximum\":1000}}],\"responses\":{\"200\":{\"description\":\"The events, as they come\",\"content\":{\"text/event-stream\":{\"schema\":{\"type\":\"object\",\"required\":[\"data\"],\"properties\":{\"event\":{\"type\":\"string\",\"enum\":[\"shape\",\"tick\"]},\"id\":{\"type\":\"string\",\"pattern\":\"^[0-9]+$\"},\"data\":{\"type\":\"string\",\"contentMediaType\":\"application/json\",\"contentSchema\":{\"$ref\":\"#/components/schemas/ShapeEvent\"}}}}}}},\"400\":{\"$ref\":\"#/components/responses/Problem\"},\"401\":{\"$ref\":\"#/components/responses/Problem\"}}}},\"/shapes/lines\":{\"get\":{\"summary\":\"The shapes, as JSON Lines\",\"responses\":{\"200\":{\"description\":\"One shape per line\",\"content\":{\"application/jsonl\":{\"itemSchema\":{\"$ref\":\"#/components/schemas/Shape\"}}}},\"401\":{\"$ref\":\"#/components/responses/Problem\"}}}},\"/points/{name}\":{\"put\":{\"summary\":\"Store a point under a name\",\"parameters\":[{\"name\":\"name\",\"in\":\"path\",\"required\":true,\"schema\":{\"type\":\"string\",\"pattern\":\"^[a-z]{1,16}$\"}}],\"requestBody\":{\"required\":true,\"content\":{\"application/json\":{\"schema\":{\"$ref\":\"#/components/schemas/Point\"}}}},\"responses\":{\"200\":{\"description\":\"The point, as stored\",\"content\":{\"application/json\":{\"schema\":{\"$ref\":\"#/components/schemas/Point\"}}}},\"400\":{\"$ref\":\"#/components/responses/Problem\"},\"401\":{\"$ref\":\"#/components/responses/Problem\"}}}},\"/notes\":{\"post\":{\"summary\":\"Leave a note\",\"description\":\"An alert must say its level (`if`/`then`); a note must not.\",\"requestBody\":{\"required\":true,\"content\":{\"application/json\":{\"schema\":{\"$ref\":\"#/components/schemas/Note\"}}}},\"responses\":{\"204\":{\"description\":\"Noted\"},\"400\":{\"$ref\":\"#/components/responses/Problem\"},\"401\":{\"$ref\":\"#/components/responses/Problem\"}}}},\"/blobs/{id}\":{\"get\":{\"summary\":\"A blob, base64 in JSON\",\"parameters\":[{\"name\":\"id\",\"in\":\"path\",\"required\":true,\"schema\":{\"type\":\"string\",\"maxLength\":8}}],\"responses\":{\"200\":{\"description\":\"The blob\",\"content\":{\"application/json\":{\"schema\":{\"$ref\":\"#/components/schemas/Blob\"}}}},\"400\":{\"$ref\":\"#/components/responses/Problem\"},\"401\":{\"$ref\":\"#/components/responses/Problem\"}}}}},\"webhooks\":{\"shapeAdded\":{\"post\":{\"summary\":\"Sent when a shape is added (named by lint, not served)\",\"requestBody\":{\"content\":{\"application/json\":{\"schema\":{\"$ref\":\"#/components/schemas/Shape\"}}}},\"responses\":{\"204\":{\"description\":\"Received\"}}}}},\"components\":{\"securitySchemes\":{\"bearer\":{\"type\":\"http\",\"scheme\":\"bearer\"}},\"responses\":{\"Problem\":{\"description\":\"What was wrong with the request\",\"content\":{\"application/json\":{\"schema\":{\"$ref\":\"#/components/schemas/Error\"}}}}},\"schemas\":{\"Error\":{\"type\":\"object\",\"required\":[\"code\",\"message\",\"status\"],\"properties\":{\"code\":{\"type\":\"string\"},\"message\":{\"type\":\"string\"},\"status\":{\"type\":\"integer\"}}},\"Name\":{\"type\":\"string\",\"minLength\":1,\"maxLength\":40},\"NewShape\":{\"description\":\"A circle or a square, told apart by `kind`.\",\"oneOf\":[{\"title\":\"Circle\",\"type\":\"object\",\"required\":[\"kind\",\"radius\"],\"properties\":{\"kind\":{\"const\":\"circle\"},\"radius\":{\"type\":\"number\",\"exclusiveMinimum\":0,\"maximum\":1000},\"label\":{\"$ref\":\"#/components/schemas/Name\",\"maxLength\":12,\"description\":\"A short label\"}},\"additionalProperties\":false},{\"title\":\"Square\",\"type\":\"object\",\"required\":[\"kind\",\"side\"],\"properties\":{\"kind\":{\"const\":\"square\"},\"side\":{\"type\":\"number\",\"exclusiveMinimum\":0,\"maximum\":1000},\"label\":{\"$ref\":\"#/components/schemas/Name\",\"maxLength\":12,\"description\":\"A short label\"}},\"additionalProperties\":false}],\"discriminator\":{\"propertyName\":\"kind\"}},\"Shape\":{\"type\":\"object\",\"required\":[\"id\",\"shape\",\"note\"],\"properties\":{\"id\":{\"type\":\"integer\",\"format\":\"int64\",\"exclusiveMinimum\":0},\"shape\":{\"$ref\":\"#/components/schemas/NewShape\"},\"note\":{\"description\":\"Required, and may be null (null is not absent)\",\"type\":[\"string\",\"null\"],\"examples\":[\"first of its kind\"]},\"owner\":{\"anyOf\":[{\"$ref\":\"#/components/schemas/Name\"},{\"type\":\"null\"}]}}},\"ShapePage\":{\"type\":\"object\",\"required\":[\"items\",\"next\"],\"properties\":{\"items\":{\"type\":\"array\",\"items\":{\"$ref\":\"#/components/schemas/Shape\"}},\"next\":{\"description\":\"The id after the last one, or null at the end\",\"type\":[\"integer\",\"null\"],\"format\":\"int64\"}}},\"ShapeEvent\":{\"type\":\"object\",\"required\":[\"seq\"],\"properties\":{\"seq\":{\"type\":\"integer\",\"minimum\":0},\"shape\":{\"$ref\":\"#/components/schemas/Shape\"},\"tick\":{\"type\":\"boolean\",\"const\":true}}},\"Point\":{\"$defs\":{\"Coordinate\":{\"type\":\"number\",\"minimum\":-1000,\"maximum\":1000}},\"type\":\"object\",\"required\":[\"coords\"],\"properties\":{\"coords\":{\"description\":\"x, then y (prefixItems, validated exactly)\",\"type\":\"array\",\"prefixItems\":[{\"$ref\":\"#/components/schemas/Point/$defs/Coordinate\"},{\"$ref\":\"#/components/schemas/Point/$defs/Coordinate\"}],\"items\":false,\"minItems\":2},\"labels\":{\"description\":\"Names starting `x-` only (patternProperties)\",\"type\":\"object\",\"patternProperties\":{\"^x-[a-z]{1,8}$\":{\"type\":\"string\",\"maxLength\":20}},\"additionalProperties\":false},\"tag\":{\"description\":\"A word or a number (several types)\",\"type\":[\"string\",\"integer\"],\"maxLength\":10},\"origin\":{\"$ref\":\"#/components/schemas/Point/$defs/Coordinate\"}},\"additionalProperties\":false},\"Note\":{\"type\":\"object\",\"required\":[\"kind\",\"text\"],\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"alert\",\"note\"]},\"text\":{\"type\":\"string\",\"minLength\":1,\"maxLength\":200},\"level\":{\"type\":\"integer\",\"minimum\":1,\"maximum\":5}},\"if\":{\"properties\":{\"kind\":{\"const\":\"alert\"}}},\"then\":{\"required\":[\"level\"]},\"else\":{\"not\":{\"required\":[\"level\"]}},\"unevaluatedProperties\":false},\"Blob\":{\"type\":\"object\",\"required\":[\"id\",\"data\"],\"properties\":{\"id\":{\"type\":\"string\"},\"data\":{\"type\":\"string\",\"contentEncoding\":\"base64\",\"contentMediaType\":\"application/octet-stream\"}}}}}}";
 /// The spec's `components.schemas`: how each is documented and
 /// validated.
 pub static COMPONENTS: runtime::Components = runtime::Components::new(
@@ -723,6 +788,11 @@ pub static COMPONENTS: runtime::Components = runtime::Components::new(
             validation: "{\"properties\":{\"id\":{\"allOf\":[{\"maximum\":9223372036854775807,\"minimum\":-9223372036854775808}],\"exclusiveMinimum\":0,\"format\":\"int64\",\"type\":\"integer\"},\"note\":{\"description\":\"Required, and may be null (null is not absent)\",\"type\":[\"string\",\"null\"]},\"owner\":{\"anyOf\":[{\"type\":\"null\"},{\"allOf\":[{\"$ref\":\"#/$defs/Name\"}]}]},\"shape\":{\"$ref\":\"#/$defs/NewShape\"}},\"required\":[\"id\",\"shape\",\"note\"],\"type\":\"object\"}",
         },
         runtime::ComponentSchema {
+            name: "ShapeEvent",
+            doc: "{\"properties\":{\"seq\":{\"minimum\":0,\"type\":\"integer\"},\"shape\":{\"$ref\":\"#/components/schemas/Shape\"},\"tick\":{\"enum\":[true],\"type\":\"boolean\"}},\"required\":[\"seq\"],\"type\":\"object\"}",
+            validation: "{\"properties\":{\"seq\":{\"minimum\":0,\"type\":\"integer\"},\"shape\":{\"$ref\":\"#/$defs/Shape\"},\"tick\":{\"enum\":[true],\"type\":\"boolean\"}},\"required\":[\"seq\"],\"type\":\"object\"}",
+        },
+        runtime::ComponentSchema {
             name: "ShapePage",
             doc: "{\"properties\":{\"items\":{\"items\":{\"$ref\":\"#/components/schemas/Shape\"},\"type\":\"array\"},\"next\":{\"description\":\"The id after the last one, or null at the end\",\"format\":\"int64\",\"nullable\":true,\"type\":\"integer\"}},\"required\":[\"items\",\"next\"],\"type\":\"object\"}",
             validation: "{\"properties\":{\"items\":{\"items\":{\"$ref\":\"#/$defs/Shape\"},\"type\":\"array\"},\"next\":{\"allOf\":[{\"maximum\":9223372036854775807,\"minimum\":-9223372036854775808}],\"description\":\"The id after the last one, or null at the end\",\"format\":\"int64\",\"type\":[\"integer\",\"null\"]}},\"required\":[\"items\",\"next\"],\"type\":\"object\"}",
@@ -764,6 +834,36 @@ static GET_SHAPES_BY_ID_PARAM_ID: runtime::Schema = runtime::Schema::new(
     ),
 );
 static GET_SHAPES_BY_ID_RESPONSE_200: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Shape\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Shape\"}"),
+);
+static GET_SHAPES_EVENTS_PARAM_LAST_EVENT_ID: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"pattern\":\"^[0-9]{1,9}$\",\"type\":\"string\"}",
+    ::std::option::Option::Some("{\"pattern\":\"^[0-9]{1,9}$\",\"type\":\"string\"}"),
+);
+static GET_SHAPES_EVENTS_PARAM_COUNT: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"maximum\":10000,\"minimum\":1,\"type\":\"integer\"}",
+    ::std::option::Option::Some("{\"maximum\":10000,\"minimum\":1,\"type\":\"integer\"}"),
+);
+static GET_SHAPES_EVENTS_PARAM_FOLLOW: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"type\":\"boolean\"}",
+    ::std::option::Option::None,
+);
+static GET_SHAPES_EVENTS_PARAM_INTERVAL_MS: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"maximum\":1000,\"minimum\":0,\"type\":\"integer\"}",
+    ::std::option::Option::Some("{\"maximum\":1000,\"minimum\":0,\"type\":\"integer\"}"),
+);
+static GET_SHAPES_EVENTS_RESPONSE_200: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/ShapeEvent\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/ShapeEvent\"}"),
+);
+static GET_SHAPES_LINES_RESPONSE_200: runtime::Schema = runtime::Schema::new(
     &COMPONENTS,
     "{\"$ref\":\"#/components/schemas/Shape\"}",
     ::std::option::Option::Some("{\"$ref\":\"#/$defs/Shape\"}"),
@@ -1016,6 +1116,143 @@ static GET_SHAPES_BY_ID: runtime::Operation = runtime::Operation {
     deprecation: ::std::option::Option::None,
     metrics: runtime::metrics::OperationSeries::new(),
 };
+///`get_shapes_events`: the operation's table, through which the generated layer serves it.
+pub struct GetShapesEvents;
+impl runtime::Contract for GetShapesEvents {
+    type Error = types::Error;
+    fn operation() -> &'static runtime::Operation {
+        &GET_SHAPES_EVENTS
+    }
+    fn error(status: u16, problem: runtime::Problem) -> types::Error {
+        types::Error::from_problem(status, problem)
+    }
+}
+static GET_SHAPES_EVENTS: runtime::Operation = runtime::Operation {
+    id: "get_shapes_events",
+    method: "GET",
+    path: "/sink31/shapes/events",
+    security: &[
+        runtime::Requirement(
+            &[
+                runtime::Need {
+                    scheme: runtime::Scheme::Bearer {
+                        name: "bearer",
+                    },
+                    scopes: &[],
+                },
+            ],
+        ),
+    ],
+    parameters: &[
+        runtime::Parameter {
+            name: "Last-Event-ID",
+            location: runtime::Location::Header,
+            required: false,
+            value: runtime::ValueKind::Scalar(runtime::Scalar::String),
+            explode: false,
+            default: ::std::option::Option::None,
+            description: ::std::option::Option::None,
+            schema: &GET_SHAPES_EVENTS_PARAM_LAST_EVENT_ID,
+        },
+        runtime::Parameter {
+            name: "count",
+            location: runtime::Location::Query,
+            required: false,
+            value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
+            explode: true,
+            default: ::std::option::Option::None,
+            description: ::std::option::Option::Some(
+                "How many shape events (none when there is no shape)",
+            ),
+            schema: &GET_SHAPES_EVENTS_PARAM_COUNT,
+        },
+        runtime::Parameter {
+            name: "follow",
+            location: runtime::Location::Query,
+            required: false,
+            value: runtime::ValueKind::Scalar(runtime::Scalar::Boolean),
+            explode: true,
+            default: ::std::option::Option::None,
+            description: ::std::option::Option::None,
+            schema: &GET_SHAPES_EVENTS_PARAM_FOLLOW,
+        },
+        runtime::Parameter {
+            name: "intervalMs",
+            location: runtime::Location::Query,
+            required: false,
+            value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
+            explode: true,
+            default: ::std::option::Option::None,
+            description: ::std::option::Option::None,
+            schema: &GET_SHAPES_EVENTS_PARAM_INTERVAL_MS,
+        },
+    ],
+    body: ::std::option::Option::None,
+    responses: &[
+        runtime::SuccessResponse {
+            status: 200u16,
+            description: "The events, as they come",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "text/event-stream",
+                alternatives: &[],
+                schema: &GET_SHAPES_EVENTS_RESPONSE_200,
+                doc_name: "GetShapesEventsResponseBody",
+            }),
+            headers: &[],
+        },
+    ],
+    errors: &["400", "401"],
+    other_errors: &[],
+    deprecation: ::std::option::Option::None,
+    metrics: runtime::metrics::OperationSeries::new(),
+};
+///`get_shapes_lines`: the operation's table, through which the generated layer serves it.
+pub struct GetShapesLines;
+impl runtime::Contract for GetShapesLines {
+    type Error = types::Error;
+    fn operation() -> &'static runtime::Operation {
+        &GET_SHAPES_LINES
+    }
+    fn error(status: u16, problem: runtime::Problem) -> types::Error {
+        types::Error::from_problem(status, problem)
+    }
+}
+static GET_SHAPES_LINES: runtime::Operation = runtime::Operation {
+    id: "get_shapes_lines",
+    method: "GET",
+    path: "/sink31/shapes/lines",
+    security: &[
+        runtime::Requirement(
+            &[
+                runtime::Need {
+                    scheme: runtime::Scheme::Bearer {
+                        name: "bearer",
+                    },
+                    scopes: &[],
+                },
+            ],
+        ),
+    ],
+    parameters: &[],
+    body: ::std::option::Option::None,
+    responses: &[
+        runtime::SuccessResponse {
+            status: 200u16,
+            description: "One shape per line",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/jsonl",
+                alternatives: &[],
+                schema: &GET_SHAPES_LINES_RESPONSE_200,
+                doc_name: "GetShapesLinesResponseBody",
+            }),
+            headers: &[],
+        },
+    ],
+    errors: &["401"],
+    other_errors: &[],
+    deprecation: ::std::option::Option::None,
+    metrics: runtime::metrics::OperationSeries::new(),
+};
 ///`put_points_by_name`: the operation's table, through which the generated layer serves it.
 pub struct PutPointsByName;
 impl runtime::Contract for PutPointsByName {
@@ -1199,6 +1436,8 @@ pub static OPERATIONS: &[&runtime::Operation] = &[
     &GET_SHAPES,
     &POST_SHAPES,
     &GET_SHAPES_BY_ID,
+    &GET_SHAPES_EVENTS,
+    &GET_SHAPES_LINES,
     &PUT_POINTS_BY_NAME,
     &POST_NOTES,
     &GET_BLOBS_BY_ID,
@@ -1215,6 +1454,19 @@ pub struct GetShapesParams {
 pub struct GetShapesByIdPath {
     #[serde(rename = "id")]
     pub id: ::std::num::NonZeroU64,
+}
+///The query and header parameters of `get_shapes_events`.
+#[derive(Debug, Clone, ::serde::Deserialize, ::serde::Serialize)]
+pub struct GetShapesEventsParams {
+    #[serde(rename = "Last-Event-ID", default)]
+    pub last_event_id: ::std::option::Option<types::GetShapesEventsLastEventId>,
+    ///How many shape events (none when there is no shape)
+    #[serde(rename = "count", default)]
+    pub count: ::std::option::Option<::std::num::NonZeroU64>,
+    #[serde(rename = "follow", default)]
+    pub follow: ::std::option::Option<bool>,
+    #[serde(rename = "intervalMs", default)]
+    pub interval_ms: ::std::option::Option<i64>,
 }
 ///The path parameters of `put_points_by_name`, as read.
 #[doc(hidden)]
@@ -1358,6 +1610,97 @@ impl GetShapesByIdResponse {
                     runtime::Problem::new(
                         "not_implemented",
                         "get_shapes_by_id is not implemented yet",
+                    ),
+                )
+            }
+        }
+    }
+}
+///The responses `get_shapes_events` documents: one variant per status.
+#[allow(clippy::large_enum_variant)]
+#[derive(Debug)]
+pub enum GetShapesEventsResponse {
+    ///200: The events, as they come
+    Ok(runtime::EventStream<types::ShapeEvent>),
+    ///400: What was wrong with the request
+    BadRequest(runtime::Problem),
+    ///401: What was wrong with the request
+    Unauthorized(runtime::Problem),
+    /// 501, which the spec need not document: the handler is not
+    /// written yet (what `cargo xtask new` starts every handler
+    /// with). Answered with problem details, or the Error object
+    /// where the spec documents 501 with it.
+    NotImplemented,
+}
+impl GetShapesEventsResponse {
+    /// The HTTP response this value stands for: a success response
+    /// with its documented media type and headers, or the Error
+    /// object with this variant's status.
+    pub fn into_http(self) -> runtime::Reply<GetShapesEvents> {
+        match self {
+            GetShapesEventsResponse::Ok(body) => {
+                runtime::Reply::event_stream(
+                    200u16,
+                    "text/event-stream",
+                    &GET_SHAPES_EVENTS_RESPONSE_200,
+                    body,
+                )
+            }
+            GetShapesEventsResponse::BadRequest(problem) => {
+                runtime::Reply::problem(400u16, problem)
+            }
+            GetShapesEventsResponse::Unauthorized(problem) => {
+                runtime::Reply::problem(401u16, problem)
+            }
+            GetShapesEventsResponse::NotImplemented => {
+                runtime::Reply::problem(
+                    501u16,
+                    runtime::Problem::new(
+                        "not_implemented",
+                        "get_shapes_events is not implemented yet",
+                    ),
+                )
+            }
+        }
+    }
+}
+///The responses `get_shapes_lines` documents: one variant per status.
+#[allow(clippy::large_enum_variant)]
+#[derive(Debug)]
+pub enum GetShapesLinesResponse {
+    ///200: One shape per line
+    Ok(runtime::JsonLines<types::Shape>),
+    ///401: What was wrong with the request
+    Unauthorized(runtime::Problem),
+    /// 501, which the spec need not document: the handler is not
+    /// written yet (what `cargo xtask new` starts every handler
+    /// with). Answered with problem details, or the Error object
+    /// where the spec documents 501 with it.
+    NotImplemented,
+}
+impl GetShapesLinesResponse {
+    /// The HTTP response this value stands for: a success response
+    /// with its documented media type and headers, or the Error
+    /// object with this variant's status.
+    pub fn into_http(self) -> runtime::Reply<GetShapesLines> {
+        match self {
+            GetShapesLinesResponse::Ok(body) => {
+                runtime::Reply::json_lines(
+                    200u16,
+                    "application/jsonl",
+                    &GET_SHAPES_LINES_RESPONSE_200,
+                    body,
+                )
+            }
+            GetShapesLinesResponse::Unauthorized(problem) => {
+                runtime::Reply::problem(401u16, problem)
+            }
+            GetShapesLinesResponse::NotImplemented => {
+                runtime::Reply::problem(
+                    501u16,
+                    runtime::Problem::new(
+                        "not_implemented",
+                        "get_shapes_lines is not implemented yet",
                     ),
                 )
             }
@@ -1594,6 +1937,23 @@ pub trait KitchenSink31Handlers: runtime::Authenticator {
         caller: &Self::Principal,
         id: ::std::num::NonZeroU64,
     ) -> impl ::std::future::Future<Output = GetShapesByIdResponse> + Send;
+    /**The shapes, as Server-Sent Events
+
+`count` `shape` events (cycling through the shapes; one per shape by
+default), each numbered, its number its id; then, with `follow`, a
+`tick` event every `intervalMs` for as long as the reader stays
+(endless). A reader that reconnects with `Last-Event-ID` resumes
+after it.*/
+    fn get_shapes_events(
+        &self,
+        caller: &Self::Principal,
+        params: GetShapesEventsParams,
+    ) -> impl ::std::future::Future<Output = GetShapesEventsResponse> + Send;
+    ///The shapes, as JSON Lines
+    fn get_shapes_lines(
+        &self,
+        caller: &Self::Principal,
+    ) -> impl ::std::future::Future<Output = GetShapesLinesResponse> + Send;
     ///Store a point under a name
     fn put_points_by_name(
         &self,
@@ -1874,6 +2234,78 @@ impl<H: KitchenSink31Handlers> KitchenSink31Api for StrictServer<H> {
         ::std::result::Result::Ok(::dropshot::HttpResponseOk(DOCUMENT.clone()))
     }
 }
+/// The adapters of the operations `runtime::routing` serves
+/// beyond dropshot's router (not endpoints of the trait).
+impl<H: KitchenSink31Handlers> StrictServer<H> {
+    async fn get_shapes_events(
+        rqctx: ::dropshot::RequestContext<H>,
+        _parameters: runtime::Parameters<GetShapesEvents>,
+    ) -> ::std::result::Result<runtime::Reply<GetShapesEvents>, types::Error> {
+        let handlers = rqctx.context();
+        let started = ::std::time::Instant::now();
+        let reply = async {
+            let caller = match runtime::authenticate_with(
+                    handlers,
+                    &rqctx.request,
+                    GET_SHAPES_EVENTS.security,
+                )
+                .await
+            {
+                ::std::result::Result::Ok(caller) => caller,
+                ::std::result::Result::Err(rejection) => return rejection.into_reply(),
+            };
+            let (_, params) = match runtime::read_parameters::<
+                runtime::NoParameters,
+                GetShapesEventsParams,
+                _,
+            >(&GET_SHAPES_EVENTS, &rqctx) {
+                ::std::result::Result::Ok(read) => read,
+                ::std::result::Result::Err(problem) => {
+                    return runtime::Reply::problem(400, problem);
+                }
+            };
+            #[allow(deprecated)]
+            let response = <H as KitchenSink31Handlers>::get_shapes_events(
+                    handlers,
+                    &caller,
+                    params,
+                )
+                .await;
+            response.into_http()
+        }
+            .await;
+        runtime::metrics::observe(&GET_SHAPES_EVENTS, reply.status(), started);
+        ::std::result::Result::Ok(reply)
+    }
+    async fn get_shapes_lines(
+        rqctx: ::dropshot::RequestContext<H>,
+    ) -> ::std::result::Result<runtime::Reply<GetShapesLines>, types::Error> {
+        let handlers = rqctx.context();
+        let started = ::std::time::Instant::now();
+        let reply = async {
+            let caller = match runtime::authenticate_with(
+                    handlers,
+                    &rqctx.request,
+                    GET_SHAPES_LINES.security,
+                )
+                .await
+            {
+                ::std::result::Result::Ok(caller) => caller,
+                ::std::result::Result::Err(rejection) => return rejection.into_reply(),
+            };
+            #[allow(deprecated)]
+            let response = <H as KitchenSink31Handlers>::get_shapes_lines(
+                    handlers,
+                    &caller,
+                )
+                .await;
+            response.into_http()
+        }
+            .await;
+        runtime::metrics::observe(&GET_SHAPES_LINES, reply.status(), started);
+        ::std::result::Result::Ok(reply)
+    }
+}
 ///The dropshot API description of a server of this version alone, built on `H`: see [`register_endpoints`], and the request metrics at `GET /metrics` ([`runtime::metrics`]).
 pub fn api_description<H: KitchenSink31Handlers>() -> ::std::result::Result<
     ::dropshot::ApiDescription<H>,
@@ -1939,6 +2371,33 @@ pub fn register_endpoints<H: KitchenSink31Handlers>(
                     versions(),
                 )
                 .summary("One shape"),
+        );
+    endpoints
+        .push(
+            ::dropshot::ApiEndpoint::new(
+                    "get_shapes_events".to_string(),
+                    StrictServer::<H>::get_shapes_events,
+                    ::dropshot::Method::GET,
+                    "application/json",
+                    "/sink31/shapes/events",
+                    versions(),
+                )
+                .summary("The shapes, as Server-Sent Events")
+                .description(
+                    "`count` `shape` events (cycling through the shapes; one per shape by default), each numbered, its number its id; then, with `follow`, a `tick` event every `intervalMs` for as long as the reader stays (endless). A reader that reconnects with `Last-Event-ID` resumes after it.",
+                ),
+        );
+    endpoints
+        .push(
+            ::dropshot::ApiEndpoint::new(
+                    "get_shapes_lines".to_string(),
+                    StrictServer::<H>::get_shapes_lines,
+                    ::dropshot::Method::GET,
+                    "application/json",
+                    "/sink31/shapes/lines",
+                    versions(),
+                )
+                .summary("The shapes, as JSON Lines"),
         );
     endpoints
         .push(
@@ -2107,6 +2566,52 @@ pub fn register_endpoints<H: KitchenSink31Handlers>(
                         method,
                         "application/json",
                         "/sink31/shapes",
+                        versions(),
+                    )
+                    .visible(false),
+            );
+    }
+    for method in runtime::methods_other_than(&["GET"]) {
+        endpoints
+            .push(
+                ::dropshot::ApiEndpoint::new(
+                        runtime::not_allowed_id(&method, "/sink31/shapes/events"),
+                        |rqctx: ::dropshot::RequestContext<H>| async move {
+                            runtime::method_not_allowed(
+                                    rqctx.request.method(),
+                                    rqctx.request.uri().path(),
+                                    "/sink31/shapes/events",
+                                    "GET",
+                                    types::Error::from_problem,
+                                )
+                                .map_err(types::Error::from)
+                        },
+                        method,
+                        "application/json",
+                        "/sink31/shapes/events",
+                        versions(),
+                    )
+                    .visible(false),
+            );
+    }
+    for method in runtime::methods_other_than(&["GET"]) {
+        endpoints
+            .push(
+                ::dropshot::ApiEndpoint::new(
+                        runtime::not_allowed_id(&method, "/sink31/shapes/lines"),
+                        |rqctx: ::dropshot::RequestContext<H>| async move {
+                            runtime::method_not_allowed(
+                                    rqctx.request.method(),
+                                    rqctx.request.uri().path(),
+                                    "/sink31/shapes/lines",
+                                    "GET",
+                                    types::Error::from_problem,
+                                )
+                                .map_err(types::Error::from)
+                        },
+                        method,
+                        "application/json",
+                        "/sink31/shapes/lines",
                         versions(),
                     )
                     .visible(false),

@@ -1,9 +1,15 @@
-//! A load generator for the soak test and the cancel benchmarks:
-//! `--connections` workers send listOrders and cancelOrder (on distinct ids,
-//! which oha cannot do: its URL lists are sampled with replacement) for
-//! `--seconds`, then print one JSON line of figures, latency percentiles
-//! included. The key comes from `PETSTORE_API_KEY`, so it
-//! is not visible in the process list.
+//! A load generator for the soak test and the benchmarks:
+//! `--connections` workers send requests for `--seconds`, then print one
+//! JSON line of figures, latency percentiles included. Two loads:
+//!
+//! - `--url BASE`: listOrders and cancelOrder (on distinct ids, which oha
+//!   cannot do: its URL lists are sampled with replacement), the key from
+//!   `PETSTORE_API_KEY`, so that it is not visible in the process list;
+//! - `--target URL` (repeatable) or `--targets-from-file FILE`: `--method`
+//!   (GET by default) to each in turn, with `--body FILE` as JSON, and the
+//!   key of `PETSTORE_API_KEY` when it is set: what `cargo xtask bench
+//!   --quick` runs instead of oha, which a clean clone would first build
+//!   from source for minutes.
 
 use std::collections::BTreeMap;
 use std::sync::Arc;
@@ -16,6 +22,10 @@ struct Args {
     connections: usize,
     cancel_percent: u64,
     first_id: i64,
+    /// The URLs of a `--target` load, sent in turn.
+    targets: Vec<String>,
+    method: reqwest::Method,
+    body: Option<Vec<u8>>,
 }
 
 fn parse_args() -> Result<Args, String> {
@@ -25,6 +35,9 @@ fn parse_args() -> Result<Args, String> {
         connections: 64,
         cancel_percent: 10,
         first_id: 1,
+        targets: Vec::new(),
+        method: reqwest::Method::GET,
+        body: None,
     };
     let mut it = std::env::args().skip(1);
     while let Some(flag) = it.next() {
@@ -36,12 +49,21 @@ fn parse_args() -> Result<Args, String> {
             "--connections" => args.connections = number()? as usize,
             "--cancel-percent" => args.cancel_percent = number()?.min(100),
             "--first-id" => args.first_id = number()? as i64,
+            "--target" => args.targets.push(value.clone()),
+            "--targets-from-file" => {
+                let text = std::fs::read_to_string(&value).map_err(|e| format!("{value}: {e}"))?;
+                args.targets
+                    .extend(text.lines().filter(|l| !l.is_empty()).map(str::to_string));
+            }
+            "--method" => args.method = value.parse().map_err(|e| format!("{flag}: {e}"))?,
+            "--body" => args.body = Some(std::fs::read(&value).map_err(|e| format!("{value}: {e}"))?),
             other => return Err(format!("unknown flag {other}")),
         }
     }
-    if args.url.is_empty() {
+    if args.url.is_empty() == args.targets.is_empty() {
         return Err(
-            "usage: petstore-load --url BASE_URL [--seconds N] [--connections N] [--cancel-percent P] [--first-id ID]"
+            "usage: petstore-load (--url BASE_URL [--cancel-percent P] [--first-id ID] | \
+             (--target URL)... | --targets-from-file FILE [--method M] [--body FILE]) [--seconds N] [--connections N]"
                 .into(),
         );
     }
@@ -65,10 +87,13 @@ async fn main() -> std::process::ExitCode {
             return std::process::ExitCode::FAILURE;
         }
     };
-    let Ok(key) = std::env::var("PETSTORE_API_KEY") else {
+    let key = std::env::var("PETSTORE_API_KEY").ok();
+    if key.is_none() && args.targets.is_empty() {
         eprintln!("error: set PETSTORE_API_KEY");
         return std::process::ExitCode::FAILURE;
-    };
+    }
+    let targets = Arc::new(args.targets.clone());
+    let body = args.body.clone().map(bytes::Bytes::from);
     let client = reqwest::Client::builder()
         .pool_max_idle_per_host(args.connections)
         .timeout(Duration::from_secs(30))
@@ -80,20 +105,31 @@ async fn main() -> std::process::ExitCode {
     let workers: Vec<_> = (0..args.connections)
         .map(|worker| {
             let (client, key, url, next_id) = (client.clone(), key.clone(), args.url.clone(), next_id.clone());
+            let (targets, method, body) = (targets.clone(), args.method.clone(), body.clone());
             let cancel_percent = args.cancel_percent;
             tokio::spawn(async move {
                 let mut tally = Tally::default();
                 let mut n: u64 = worker as u64;
                 while Instant::now() < deadline {
                     n += 1;
-                    let request = if n % 100 < cancel_percent {
+                    let mut request = if !targets.is_empty() {
+                        let target = &targets[n as usize % targets.len()];
+                        let request = client.request(method.clone(), target);
+                        match &body {
+                            Some(body) => request.header("content-type", "application/json").body(body.clone()),
+                            None => request,
+                        }
+                    } else if n % 100 < cancel_percent {
                         let id = next_id.fetch_add(1, Ordering::Relaxed);
                         client.delete(format!("{url}/store/orders/{id}"))
                     } else {
                         client.get(format!("{url}/store/orders"))
                     };
+                    if let Some(key) = &key {
+                        request = request.bearer_auth(key);
+                    }
                     let sent = Instant::now();
-                    let result = request.bearer_auth(&key).send().await;
+                    let result = request.send().await;
                     match result {
                         Ok(response) => {
                             let status = response.status().as_u16();

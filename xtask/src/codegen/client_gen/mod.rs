@@ -8,6 +8,7 @@ mod cookies;
 mod credentials;
 mod date_times;
 mod deprecated;
+mod event_streams;
 mod for_progenitor;
 mod forms;
 mod left_out;
@@ -80,6 +81,7 @@ pub fn generate(
     cookies::send_cookie_parameters(spec, &mut file)?;
     query_objects::write_query_objects(spec, &mut file)?;
     pages::add_streams(spec, &mut file, interface)?;
+    event_streams::add_item_streams(spec, &mut file, interface)?;
     syn::visit_mut::VisitMut::visit_file_mut(&mut MethodsReqwestLacks, &mut file);
     syn::visit_mut::VisitMut::visit_file_mut(&mut ListItemsIndented, &mut file);
     file.items.extend(server_constants(spec));

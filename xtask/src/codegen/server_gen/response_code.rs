@@ -144,8 +144,11 @@ fn success_arm(op: &Operation, success: &Success, enum_name: &syn::Ident) -> Tok
                 true => quote!(accepted.media_type(#primary, &[#(#alternatives),*])),
                 false => quote!(#primary),
             };
+            let item_schema = &content.schema;
             match content.kind {
                 "Json" => quote!(runtime::Reply::json(#status, #media_type, body)),
+                "EventStream" => quote!(runtime::Reply::event_stream(#status, #media_type, &#item_schema, body)),
+                "JsonLines" => quote!(runtime::Reply::json_lines(#status, #media_type, &#item_schema, body)),
                 "Range" => quote!(runtime::Reply::payload(#status, #media_type, body)),
                 _ => quote!(runtime::Reply::bytes(#status, #media_type, body)),
             }

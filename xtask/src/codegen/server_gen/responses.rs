@@ -30,8 +30,9 @@ pub(super) struct Content {
     /// Whether the spec lists more than one media type, so that the layer
     /// negotiates (and answers 406 for a request that accepts none).
     pub(super) negotiated: bool,
-    /// `Json`, `Text`, `Binary` or `Range` (bytes of the handler's chosen
-    /// type): how the handler hands the body over.
+    /// `Json`, `Text`, `Binary`, `Range` (bytes of the handler's chosen
+    /// type), `EventStream` or `JsonLines` (a stream of typed items): how
+    /// the handler hands the body over.
     pub(super) kind: &'static str,
     pub(super) schema: syn::Ident,
     /// The type in the variant (`runtime::Json<T>`, `String`, `Bytes`).
@@ -89,17 +90,30 @@ pub(super) fn describe_successes(cx: &mut Context<'_>, op: &OperationRef<'_>) ->
             Some(served) => {
                 let (media_type, media) = served.primary;
                 let at = format!("{location}.content.{media_type}.schema");
-                // Without a schema, any body.
+                // Without a schema, any body. A stream's schema is its
+                // items' (3.2's `itemSchema`, or the response's `schema`).
                 let any = Value::Object(Default::default());
-                let schema = media.get("schema").unwrap_or(&any);
+                let stream = media::stream_kind(media_type);
+                let schema = match stream {
+                    Some(_) => media.get("itemSchema").or(media.get("schema")).unwrap_or(&any),
+                    None => media.get("schema").unwrap_or(&any),
+                };
                 let first_success = (200..300).contains(&status) && body_type.is_none();
                 let name = match first_success {
                     true => format!("{id}-response-body"),
                     false => format!("{id}-{status}-response-body"),
                 };
-                let (kind, ty) = match shared {
-                    Some(known) => known,
-                    None => match media::kind(media_type) {
+                let (kind, ty) = match (shared, stream) {
+                    (Some(known), _) => known,
+                    (None, Some(stream)) => {
+                        let item = cx.types.add(schema, &format!("{name}-item"), &at)?;
+                        let ty = match stream {
+                            "EventStream" => quote!(runtime::EventStream<#item>),
+                            _ => quote!(runtime::JsonLines<#item>),
+                        };
+                        (stream, ty)
+                    }
+                    (None, None) => match media::kind(media_type) {
                         MediaKind::Json => {
                             let ty = cx.types.add(schema, &name, &at)?;
                             ("Json", quote!(runtime::Json<#ty>))

@@ -36,6 +36,22 @@ pub fn kind(media_type: &str) -> MediaKind {
     }
 }
 
+/// A response written as a stream of items, each validated against the
+/// item schema (OpenAPI 3.2's `itemSchema`, or the response's `schema`):
+/// `"EventStream"` (Server-Sent Events) or `"JsonLines"` (JSON Lines,
+/// NDJSON, RFC 7464 JSON text sequences).
+pub fn stream_kind(media_type: &str) -> Option<&'static str> {
+    match essence(media_type).as_str() {
+        "text/event-stream" => Some("EventStream"),
+        "application/jsonl"
+        | "application/x-jsonlines"
+        | "application/x-ndjson"
+        | "application/ndjson"
+        | "application/json-seq" => Some("JsonLines"),
+        _ => None,
+    }
+}
+
 /// Whether the text is a media type at all (`type/subtype`, parameters
 /// allowed).
 pub fn is_media_type(media_type: &str) -> bool {

@@ -36,7 +36,8 @@ impl Bench {
     /// 90/10 mix, from our load generator: oha samples its URL lists with
     /// replacement, so it would cancel some orders twice.
     pub(super) fn load(&self, url: &str, cancel_percent: u32) -> Result<Figures, String> {
-        let output = Command::new(self.release.join("petstore-load"))
+        let mut command = Command::new(self.release.join("petstore-load"));
+        command
             .args([
                 "--url",
                 url,
@@ -46,37 +47,45 @@ impl Bench {
                 &CONNECTIONS.to_string(),
             ])
             .args(["--cancel-percent", &cancel_percent.to_string()])
-            .env("PETSTORE_API_KEY", &self.key)
-            .output()
-            .map_err(|e| format!("petstore-load: {e}"))?;
-        if !output.status.success() {
-            return Err(format!(
-                "petstore-load failed: {}",
-                String::from_utf8_lossy(&output.stderr)
-            ));
-        }
-        let value: serde_json::Value = serde_json::from_slice(&output.stdout).map_err(|e| e.to_string())?;
-        let number = |key: &str| value[key].as_f64().unwrap_or(f64::NAN);
-        let requests = number("requests").max(1.0);
-        let failed = (value["connection_errors"].as_u64().unwrap_or_default()
-            + value["server_errors"].as_u64().unwrap_or_default()) as f64;
-        Ok(Figures {
-            requests_per_second: number("requests_per_second"),
-            served_per_second: number("requests_per_second") * (requests - failed).max(0.0) / requests,
-            p50_ms: number("p50_ms"),
-            p99_ms: number("p99_ms"),
-            p999_ms: number("p999_ms"),
-            errors: value["connection_errors"].as_u64().unwrap_or_default()
-                + value["server_errors"].as_u64().unwrap_or_default(),
-            statuses: value["statuses"].to_string(),
-            answered: requests as u64,
-            cancelled: value["statuses"]["204"].as_u64().unwrap_or_default(),
-            peak_rss_kib: 0,
-        })
+            .env("PETSTORE_API_KEY", &self.key);
+        run_load(command)
+    }
+
+    /// `petstore-load` in place of oha (`--quick`): `method` to `urls`
+    /// (one, or `--urls-from-file FILE`) with `connections` workers, with
+    /// the key, or without it and with the JSON in `body`.
+    fn load_targets(
+        &self,
+        urls: &[&str],
+        connections: usize,
+        method: &str,
+        body: Option<&Path>,
+    ) -> Result<Figures, String> {
+        let mut command = Command::new(self.release.join("petstore-load"));
+        command.args([
+            "--seconds",
+            &self.seconds.to_string(),
+            "--connections",
+            &connections.to_string(),
+            "--method",
+            method,
+        ]);
+        match urls {
+            ["--urls-from-file", file] => command.args(["--targets-from-file", file]),
+            urls => command.args(urls.iter().flat_map(|url| ["--target", url])),
+        };
+        match body {
+            Some(body) => command.arg("--body").arg(body).env_remove("PETSTORE_API_KEY"),
+            None => command.env("PETSTORE_API_KEY", &self.key),
+        };
+        run_load(command)
     }
 
     /// POSTs the JSON in `body` to `url` from oha, without a key.
     pub(super) fn oha_post(&self, url: &str, body: &Path) -> Result<Figures, String> {
+        if self.oha.is_none() {
+            return self.load_targets(&[url], CONNECTIONS, "POST", Some(body));
+        }
         let connections = CONNECTIONS.to_string();
         let mut args = vec!["-c", &connections, "-m", "POST", "-T", "application/json", "-D"];
         let body = body.display().to_string();
@@ -86,6 +95,9 @@ impl Bench {
 
     /// Runs oha against `urls` (one, or a file of them with `@path`).
     pub(super) fn oha(&self, urls: &[&str], connections: usize, method: &str) -> Result<Figures, String> {
+        if self.oha.is_none() {
+            return self.load_targets(urls, connections, method, None);
+        }
         let connections = connections.to_string();
         let authorization = format!("Authorization: Bearer {}", self.key);
         let mut args = vec!["-c", &connections, "-m", method, "-H", &authorization];
@@ -95,7 +107,8 @@ impl Bench {
 
     /// oha for `self.seconds`, with `args`, its JSON read into figures.
     fn run_oha(&self, args: &[&str]) -> Result<Figures, String> {
-        let output = Command::new(&self.oha)
+        let oha = self.oha.as_ref().ok_or("oha is not installed")?;
+        let output = Command::new(oha)
             // -w: requests in flight at the deadline finish and count.
             .args([
                 "--no-tui",
@@ -113,6 +126,35 @@ impl Bench {
         }
         parse_oha(&output.stdout)
     }
+}
+
+/// Runs `petstore-load`, its JSON line read into figures.
+fn run_load(mut command: Command) -> Result<Figures, String> {
+    let output = command.output().map_err(|e| format!("petstore-load: {e}"))?;
+    if !output.status.success() {
+        return Err(format!(
+            "petstore-load failed: {}",
+            String::from_utf8_lossy(&output.stderr)
+        ));
+    }
+    let value: serde_json::Value = serde_json::from_slice(&output.stdout).map_err(|e| e.to_string())?;
+    let number = |key: &str| value[key].as_f64().unwrap_or(f64::NAN);
+    let requests = number("requests").max(1.0);
+    let failed = (value["connection_errors"].as_u64().unwrap_or_default()
+        + value["server_errors"].as_u64().unwrap_or_default()) as f64;
+    Ok(Figures {
+        requests_per_second: number("requests_per_second"),
+        served_per_second: number("requests_per_second") * (requests - failed).max(0.0) / requests,
+        p50_ms: number("p50_ms"),
+        p99_ms: number("p99_ms"),
+        p999_ms: number("p999_ms"),
+        errors: value["connection_errors"].as_u64().unwrap_or_default()
+            + value["server_errors"].as_u64().unwrap_or_default(),
+        statuses: value["statuses"].to_string(),
+        answered: requests as u64,
+        cancelled: value["statuses"]["204"].as_u64().unwrap_or_default(),
+        peak_rss_kib: 0,
+    })
 }
 
 fn parse_oha(json: &[u8]) -> Result<Figures, String> {

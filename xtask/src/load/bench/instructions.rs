@@ -71,7 +71,8 @@ impl Bench {
             &db,
         ];
         let mut process = ServerProcess::start_logging_to(Path::new("valgrind"), &args, Stdio::null())?;
-        let sent = Command::new(&self.oha)
+        let oha = self.oha.as_ref().ok_or("oha is not installed (--quick)")?;
+        let sent = Command::new(oha)
             .args(["--no-tui", "-n", &requests.to_string(), "-c", "1", "-H"])
             .arg(format!("Authorization: Bearer {}", self.key))
             .arg(format!("{}/store/orders", process.url))

@@ -26,6 +26,11 @@ impl Sink31 {
         }
     }
 
+    /// The service itself (its streams' gauges).
+    pub fn service(&self) -> &kitchen_sink_31::service::Service {
+        self._server.app_private()
+    }
+
     /// The generated client, with the key as its bearer token.
     pub fn client(&self) -> Client {
         Client::new(

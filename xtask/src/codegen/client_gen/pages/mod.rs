@@ -20,12 +20,14 @@ mod cursor_pages;
 mod declaration;
 mod progenitor_output;
 
+pub(super) use self::progenitor_output::{client_method, type_argument};
+
 use heck::{ToSnakeCase, ToUpperCamelCase};
 use quote::{format_ident, quote};
 
 use self::cursor_pages::{CursorPages, EXTENSION, generated_mismatch};
 use self::declaration::declared;
-use self::progenitor_output::{PageFields, builder_send, client_method, option_inner, page_and_error};
+use self::progenitor_output::{PageFields, builder_send, option_inner, page_and_error};
 use crate::codegen::spec::{Spec, SpecError};
 use crate::codegen::targets::ClientInterface;
 

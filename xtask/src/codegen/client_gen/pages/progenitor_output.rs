@@ -11,7 +11,7 @@ pub(super) fn option_inner(ty: &syn::Type) -> Option<&syn::Type> {
 
 /// The `index`th type argument of `ty` (`Outer<A, B>`), when its last
 /// segment is named `outer` (any name when `None`).
-pub(super) fn type_argument<'a>(ty: &'a syn::Type, outer: Option<&str>, index: usize) -> Option<&'a syn::Type> {
+pub(crate) fn type_argument<'a>(ty: &'a syn::Type, outer: Option<&str>, index: usize) -> Option<&'a syn::Type> {
     let syn::Type::Path(path) = ty else { return None };
     let last = path.path.segments.last()?;
     if outer.is_some_and(|outer| last.ident != outer) {
@@ -144,7 +144,7 @@ pub(super) fn types_module(file: &syn::File) -> Option<&Vec<syn::Item>> {
     })
 }
 
-pub(super) fn client_method<'a>(file: &'a syn::File, name: &syn::Ident) -> Option<&'a syn::ImplItemFn> {
+pub(crate) fn client_method<'a>(file: &'a syn::File, name: &syn::Ident) -> Option<&'a syn::ImplItemFn> {
     file.items.iter().find_map(|item| match item {
         syn::Item::Impl(imp) if matches!(&*imp.self_ty, syn::Type::Path(p) if p.path.is_ident("Client")) => {
             imp.items.iter().find_map(|i| match i {

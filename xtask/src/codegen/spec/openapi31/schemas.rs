@@ -15,6 +15,8 @@
 //! - `contentEncoding: base64` is `format: byte`; `$schema`, `$id`,
 //!   `$comment`, `contentMediaType` and the like only annotate, and go;
 //! - `true` and `false` as schemas are `{}` and `{not: {}}`;
+//! - an event stream's schema that describes the event (`data` with a
+//!   JSON `contentSchema`, as OpenAPI 3.2 reads it) is its data's;
 //! - a keyword JSON Schema does not know (`additional_properties`), which
 //!   2020-12 reads as an annotation, goes (named).
 //!
@@ -43,8 +45,8 @@ const ANNOTATIONS_DROPPED: [&str; 10] = [
     "$defs",
 ];
 
-/// Siblings of a `$ref` that only annotate, or that the generator reads
-/// beside a reference (`readOnly`, `writeOnly`): the reference stays one.
+/// Siblings of a `$ref` that annotate or that the generator reads beside
+/// one (`readOnly`): the reference stays one.
 const REFERENCE_ANNOTATIONS: [&str; 9] = [
     "description",
     "title",
@@ -57,13 +59,12 @@ const REFERENCE_ANNOTATIONS: [&str; 9] = [
     "externalDocs",
 ];
 
-/// Every schema of the document, wherever it is.
+/// Every schema of the document, wherever it is: a value under `schema`
+/// (or `itemSchema`), or a component schema, which [`schema`] reads whole.
 pub(super) fn everywhere(doc: &mut Value, note: &mut dyn FnMut(String, &str)) {
     walk(doc, String::new(), note);
 }
 
-/// Visits the document's parts; a value under `schema`, or a component
-/// schema, is a schema, which [`schema`] reads whole.
 fn walk(value: &mut Value, at: String, note: &mut dyn FnMut(String, &str)) {
     match value {
         Value::Mapping(map) => {
@@ -80,7 +81,10 @@ fn walk(value: &mut Value, at: String, note: &mut dyn FnMut(String, &str)) {
                 } else {
                     format!("{at}.{key}")
                 };
-                if key == "schema" {
+                if key == "schema" || key == "itemSchema" {
+                    if at.ends_with("text/event-stream") {
+                        event_data(inner);
+                    }
                     schema(inner, &next, note);
                 } else if at == "components" && key == "schemas" {
                     if let Value::Mapping(schemas) = inner {
@@ -100,6 +104,24 @@ fn walk(value: &mut Value, at: String, note: &mut dyn FnMut(String, &str)) {
             }
         }
         _ => {}
+    }
+}
+
+/// An event stream's schema that describes the event (OpenAPI 3.2's
+/// reading, which 3.1 documents follow: `data` a string whose
+/// `contentSchema` is the item's, beside `event`, `id` and `retry`) is
+/// read as its data's schema, the item the handler and the client type.
+fn event_data(value: &mut Value) {
+    let data = value.get("properties").and_then(|p| p.get("data"));
+    let Some(content) = data.and_then(|d| d.get("contentSchema")) else {
+        return;
+    };
+    let json = data
+        .and_then(|d| d.get("contentMediaType"))
+        .and_then(Value::as_str)
+        .is_none_or(|media_type| media_type.contains("json"));
+    if json {
+        *value = content.clone();
     }
 }
 
