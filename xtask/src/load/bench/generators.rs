@@ -150,7 +150,11 @@ fn run_load(mut command: Command) -> Result<Figures, String> {
         p999_ms: number("p999_ms"),
         errors: value["connection_errors"].as_u64().unwrap_or_default()
             + value["server_errors"].as_u64().unwrap_or_default(),
-        statuses: value["statuses"].to_string(),
+        // As oha's are read (`200:1234 503:2`), whichever generator ran.
+        statuses: value["statuses"]
+            .as_object()
+            .map(|m| m.iter().map(|(k, v)| format!("{k}:{v}")).collect::<Vec<_>>().join(" "))
+            .unwrap_or_default(),
         answered: requests as u64,
         cancelled: value["statuses"]["204"].as_u64().unwrap_or_default(),
         peak_rss_kib: 0,

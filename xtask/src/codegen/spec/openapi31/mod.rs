@@ -22,6 +22,7 @@
 
 mod defs;
 mod kept;
+mod respelled;
 mod schemas;
 
 use serde_norway::{Mapping, Value};

@@ -12,7 +12,8 @@
 //! - a `$ref` with constraints beside it is `allOf: [$ref]` with them (3.1
 //!   applies both; 3.0 would ignore the siblings), one with annotations
 //!   only stays a reference;
-//! - `contentEncoding: base64` is `format: byte`; `$schema`, `$id`,
+//! - `contentEncoding: base64` is `format: byte`, a `contentMediaType`
+//!   of bytes (`application/octet-stream`) `format: binary`; `$schema`, `$id`,
 //!   `$comment`, `contentMediaType` and the like only annotate, and go;
 //! - `true` and `false` as schemas are `{}` and `{not: {}}`;
 //! - an event stream's schema that describes the event (`data` with a
@@ -30,20 +31,7 @@ use serde_norway::{Mapping, Value};
 
 use super::super::keywords::JSON_SCHEMA_KEY;
 use super::kept::{extension, unknown, validated_only};
-
-/// Keywords that only annotate, with no 3.0 form.
-const ANNOTATIONS_DROPPED: [&str; 10] = [
-    "$schema",
-    "$id",
-    "$anchor",
-    "$dynamicAnchor",
-    "$comment",
-    "$vocabulary",
-    "contentMediaType",
-    "contentEncoding",
-    "contentSchema",
-    "$defs",
-];
+use super::respelled::{annotations, bounds, constant};
 
 /// Siblings of a `$ref` that annotate or that the generator reads beside
 /// one (`readOnly`): the reference stays one.
@@ -156,89 +144,6 @@ fn schema(value: &mut Value, at: &str, note: &mut dyn FnMut(String, &str)) {
     unknown(map, at, note);
     children(map, at, note);
     reference_siblings(map);
-}
-
-/// `examples` as `example`; annotations 3.0 has no place for go.
-fn annotations(map: &mut Mapping) {
-    if let Some(examples) = map.shift_remove("examples")
-        && !map.contains_key("example")
-        && let Value::Sequence(mut examples) = examples
-        && !examples.is_empty()
-    {
-        map.insert("example".into(), examples.swap_remove(0));
-    }
-    if let Some(Value::String(encoding)) = map.get("contentEncoding")
-        && (encoding == "base64" || encoding == "base64url")
-        && !map.contains_key("format")
-    {
-        map.insert("format".into(), "byte".into());
-    }
-    for key in ANNOTATIONS_DROPPED {
-        map.shift_remove(key);
-    }
-}
-
-/// Numeric exclusive bounds (2020-12) as 3.0's bound and flag: the
-/// stricter of it and an inclusive bound beside it.
-fn bounds(map: &mut Mapping, at: &str, note: &mut dyn FnMut(String, &str)) {
-    for (exclusive, inclusive, stricter) in [
-        ("exclusiveMinimum", "minimum", std::cmp::Ordering::Greater),
-        ("exclusiveMaximum", "maximum", std::cmp::Ordering::Less),
-    ] {
-        match map.get(exclusive) {
-            Some(Value::Number(bound)) => {
-                let bound = Value::Number(bound.clone());
-                let keep_inclusive = map
-                    .get(inclusive)
-                    .and_then(Value::as_f64)
-                    .zip(bound.as_f64())
-                    .is_some_and(|(inclusive, exclusive)| inclusive.partial_cmp(&exclusive) == Some(stricter));
-                if keep_inclusive {
-                    map.shift_remove(exclusive);
-                } else {
-                    map.insert(inclusive.into(), bound);
-                    map.insert(exclusive.into(), Value::Bool(true));
-                }
-            }
-            Some(Value::Bool(_)) => note(
-                format!("{at}.{exclusive}"),
-                "a boolean `exclusive` bound is OpenAPI 3.0's: read as 3.0 reads it",
-            ),
-            _ => {}
-        }
-    }
-}
-
-/// `const` as a one-value `enum` (where an `enum` beside it allows the
-/// value; otherwise both are kept, for validation).
-fn constant(map: &mut Mapping) {
-    let Some(value) = map.shift_remove("const") else {
-        return;
-    };
-    let allowed = match map.get("enum") {
-        None => true,
-        Some(Value::Sequence(values)) => values.contains(&value),
-        Some(_) => false,
-    };
-    if allowed {
-        // The value's type, which a `const` implies, so that the enum is
-        // typed (and dropshot's document keeps it).
-        let implied = match &value {
-            Value::String(_) => Some("string"),
-            Value::Bool(_) => Some("boolean"),
-            Value::Number(n) if n.is_i64() || n.is_u64() => Some("integer"),
-            Value::Number(_) => Some("number"),
-            _ => None,
-        };
-        if let Some(implied) = implied
-            && !map.contains_key("type")
-        {
-            map.insert("type".into(), implied.into());
-        }
-        map.insert("enum".into(), Value::Sequence(vec![value]));
-    } else {
-        extension(map).insert("const".into(), value);
-    }
 }
 
 /// A list of types: `null` among them is `nullable`; one other type is

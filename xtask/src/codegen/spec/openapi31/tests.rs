@@ -215,6 +215,23 @@ fn keywords_without_a_rust_type_are_validated_exactly_and_named() {
 }
 
 #[test]
+fn content_keywords_say_what_3_0_formats_say() {
+    let schemas = json!({
+        "Upload": {"type": "object", "properties": {
+            "file": {"type": "string", "contentMediaType": "application/octet-stream"},
+            "blob": {"type": "string", "contentEncoding": "base64", "contentMediaType": "image/png"},
+            "html": {"type": "string", "contentMediaType": "text/html"},
+        }},
+    });
+    let (rendering, notes) = rendered(&schemas);
+    let properties = &rendering["Upload"]["properties"];
+    assert_eq!(properties["file"], json!({"type": "string", "format": "binary"}));
+    assert_eq!(properties["blob"], json!({"type": "string", "format": "byte"}));
+    assert_eq!(properties["html"], json!({"type": "string"}));
+    assert!(notes.is_empty(), "{notes:?}");
+}
+
+#[test]
 fn definitions_become_components_and_references_follow() {
     let schemas = json!({
         "Order": {
