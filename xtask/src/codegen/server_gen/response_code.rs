@@ -60,6 +60,17 @@ fn headers_struct(op: &Operation, success: &Success) -> Option<TokenStream> {
     })
 }
 
+/// The variant of a handler not written yet: `NotImplemented`, or
+/// `NotWritten` where the spec documents a 501 of its own (which takes
+/// `NotImplemented`, its reason phrase).
+fn unwritten_variant(op: &Operation) -> syn::Ident {
+    let documented = op.errors.iter().any(|arm| arm.variant == "NotImplemented");
+    match documented {
+        true => quote::format_ident!("NotWritten"),
+        false => quote::format_ident!("NotImplemented"),
+    }
+}
+
 pub(super) fn response_enum(op: &Operation) -> TokenStream {
     let name = response_enum_name(op);
     let doc = format!("The responses `{}` documents: one variant per status.", op.id);
@@ -87,6 +98,7 @@ pub(super) fn response_enum(op: &Operation) -> TokenStream {
     let marker = &op.marker;
     let accepted = negotiates(op).then(|| quote!(, accepted: &runtime::Accepted));
     let not_implemented = format!("{} is not implemented yet", op.id);
+    let unwritten = unwritten_variant(op);
     quote! {
         #(#headers_structs)*
 
@@ -102,7 +114,7 @@ pub(super) fn response_enum(op: &Operation) -> TokenStream {
             /// written yet (what `cargo xtask new` starts every handler
             /// with). Answered with problem details, or the Error object
             /// where the spec documents 501 with it.
-            NotImplemented,
+            #unwritten,
         }
 
         impl #name {
@@ -113,7 +125,7 @@ pub(super) fn response_enum(op: &Operation) -> TokenStream {
                 match self {
                     #(#success_arms)*
                     #(#error_arms)*
-                    #name::NotImplemented => runtime::Reply::problem(
+                    #name::#unwritten => runtime::Reply::problem(
                         501u16,
                         runtime::Problem::new("not_implemented", #not_implemented),
                     ),

@@ -43,7 +43,9 @@ impl Types {
     /// The Rust type of `schema` (as the spec writes it), named `name`
     /// when it needs a type of its own.
     pub(super) fn add(&mut self, schema: &Value, name: &str, location: &str) -> Result<TokenStream, SpecError> {
-        let typify = to_schemars(schema, location)?;
+        let mut apart = schema.clone();
+        type_names::fields_apart(&mut apart, &mut false, 0);
+        let typify = to_schemars(&apart, location)?;
         let error = |e: typify::Error| SpecError {
             location: location.to_string(),
             message: format!("typify cannot map this schema: {e}"),

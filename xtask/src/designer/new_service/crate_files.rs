@@ -142,8 +142,30 @@ async fn main() -> Result<(), String> {{
     )
 }
 
+/// The variant of `output` (a response enum of the contract) a handler
+/// not written yet answers: `NotWritten` where the spec documents a 501
+/// of its own, `NotImplemented` otherwise.
+fn unwritten_variant(file: &syn::File, output: &syn::Type) -> syn::Ident {
+    let name = match output {
+        syn::Type::Path(path) => path.path.segments.last().map(|s| s.ident.clone()),
+        _ => None,
+    };
+    let written_apart = file.items.iter().any(|item| match item {
+        syn::Item::Enum(e) if Some(&e.ident) == name.as_ref() => e
+            .variants
+            .iter()
+            .any(|v| v.ident == "NotWritten" && matches!(v.fields, syn::Fields::Unit)),
+        _ => false,
+    });
+    match written_apart {
+        true => quote::format_ident!("NotWritten"),
+        false => quote::format_ident!("NotImplemented"),
+    }
+}
+
 /// `src/service.rs`: the handlers trait of the generated contract,
-/// implemented with every method answering `NotImplemented`.
+/// implemented with every method answering `NotImplemented` (`NotWritten`
+/// where the spec documents a 501).
 pub(super) fn service_file(server: &str) -> Result<String, String> {
     let file = syn::parse_file(server).map_err(|e| format!("the generated contract does not parse: {e}"))?;
     let handlers = file
@@ -173,9 +195,10 @@ pub(super) fn service_file(server: &str) -> Result<String, String> {
             }
             receiver => quote!(#receiver),
         });
+        let unwritten = unwritten_variant(&file, &output);
         Some(quote! {
             async fn #name(#(#inputs),*) -> #output {
-                #output::NotImplemented
+                #output::#unwritten
             }
         })
     });

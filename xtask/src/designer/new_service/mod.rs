@@ -38,6 +38,12 @@ pub struct Created {
 }
 
 /// Parses `NAME --spec FILE` and creates the crate under `root`.
+/// The `src/service.rs` that `new` writes for the generated contract
+/// `server` (its handlers answering that they are not written yet).
+pub fn service_file_for(server: &str) -> Result<String, String> {
+    crate_files::service_file(server)
+}
+
 pub fn run(root: &Path, args: &[String]) -> Result<(), String> {
     let (name, file) = match args {
         [name, flag, file] if flag == "--spec" => (name, file),

@@ -163,3 +163,135 @@ components:
         syn::parse_file(text).unwrap();
     }
 }
+
+/// Tolerate: `null` among the values of an enum whose type is not
+/// nullable (dropshot's own `()`, YNAB's flags) means a nullable enum.
+/// Rust: two properties that would be one field (`Guid`, `guid`) make
+/// their object any JSON value (degrade), where typify wrote both fields.
+#[test]
+fn a_null_enum_value_is_nullable_and_fields_of_one_name_degrade_their_object() {
+    let generated = generated(&spec(
+        r#"paths:
+  /media:
+    get:
+      operationId: media
+      responses:
+        '200':
+          description: ok
+          content:
+            application/json:
+              schema:
+                type: object
+                properties:
+                  flag: {type: string, enum: [red, null]}
+                  meta:
+                    type: object
+                    properties:
+                      guid: {type: string}
+                      Guid: {type: array, items: {type: string}}
+"#,
+    ));
+    assert_eq!(
+        tolerated(&generated),
+        ["paths./media.get.responses.200.content.application/json.schema.properties.flag.enum"]
+    );
+    for file in &generated.files {
+        let text = &file.contents;
+        assert!(
+            !text.contains("pub guid:"),
+            "{}: no struct of two `guid` fields",
+            file.path.display()
+        );
+    }
+    // Validated as written: the flag's null, and the object's fields.
+    let server = server(&generated);
+    assert!(
+        server.contains(r#"\"type\":[\"string\",\"null\"]"#),
+        "null allowed by validation"
+    );
+    assert!(server.contains(r#"\"Guid\""#));
+}
+
+/// A discriminator's inline member that is the component of its title
+/// (written out twice, as documents do) is a reference to it; a member
+/// whose title is taken by another schema gets a name with a number
+/// (`Output2`), which Pascal case keeps apart (an `_` it would drop).
+#[test]
+fn an_inline_member_the_same_as_its_component_is_that_component() {
+    let generated = generated(&spec(
+        r#"paths:
+  /outputs:
+    get:
+      operationId: outputs
+      responses:
+        '200':
+          description: ok
+          content:
+            application/json:
+              schema: {$ref: '#/components/schemas/Result'}
+components:
+  schemas:
+    ErrorOutput:
+      title: ErrorOutput
+      type: object
+      required: [type]
+      properties: {type: {type: string, enum: [error]}, data: {type: string}}
+    Output:
+      type: object
+      properties: {a: {type: string}}
+    Result:
+      oneOf:
+        - title: ErrorOutput
+          type: object
+          required: [type]
+          properties: {type: {type: string, enum: [error]}, data: {type: string}}
+        - title: Output
+          type: object
+          required: [type]
+          properties: {type: {type: string, enum: [text]}, text: {type: string}}
+      discriminator: {propertyName: type}
+"#,
+    ));
+    assert!(generated.refused.is_empty(), "{:?}", generated.refused);
+    let server = server(&generated);
+    assert_eq!(server.matches("pub struct ErrorOutput {").count(), 1, "one ErrorOutput");
+    assert_eq!(
+        server.matches("pub struct Output2 {").count(),
+        1,
+        "the other member, named apart"
+    );
+    assert_eq!(server.matches("pub struct Output {").count(), 1);
+}
+
+/// A spec that documents 501 gives that status its variant
+/// (`NotImplemented`, with its body); the handler not written yet answers
+/// `NotWritten` there, and `cargo xtask new`'s stubs say so.
+#[test]
+fn a_documented_501_keeps_its_variant_and_the_unwritten_handler_another() {
+    let generated = generated(&spec(
+        r#"paths:
+  /stream:
+    get:
+      operationId: stream
+      responses:
+        '204': {description: ok}
+        '501':
+          description: not a sidecar
+          content: {text/plain: {schema: {type: string}}}
+  /other:
+    get:
+      operationId: other
+      responses: {'204': {description: ok}}
+"#,
+    ));
+    let server = server(&generated);
+    assert!(server.contains("NotImplemented(::std::string::String),"));
+    assert!(server.contains("    NotWritten,\n"));
+    assert!(
+        server.contains("OtherResponse::NotImplemented =>"),
+        "elsewhere as before"
+    );
+    let stubs = xtask::designer::new_service::service_file_for(server).unwrap();
+    assert!(stubs.contains("StreamResponse::NotWritten"), "{stubs}");
+    assert!(stubs.contains("OtherResponse::NotImplemented"), "{stubs}");
+}

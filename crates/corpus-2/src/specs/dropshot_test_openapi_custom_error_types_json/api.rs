@@ -124,7 +124,7 @@ pub const API_VERSION: &str = "3.5.0";
 /// The OpenAPI document this code was generated from, as JSON. The
 /// server serves it (unauthenticated, outside the contract) at
 /// `#document_path`.
-pub const OPENAPI_DOCUMENT: &str = "{\"openapi\":\"3.0.3\",\"info\":{\"title\":\"test\",\"version\":\"3.5.0\"},\"paths\":{\"/test/dropshot-error\":{\"get\":{\"operationId\":\"dropshot_error_handler\",\"responses\":{\"200\":{\"description\":\"successful operation\",\"content\":{\"application/json\":{\"schema\":{\"title\":\"Null\",\"type\":\"string\",\"enum\":[null]}}}},\"4XX\":{\"$ref\":\"#/components/responses/Error\"},\"5XX\":{\"$ref\":\"#/components/responses/Error\"}}}},\"/test/enum-error/{should_error}\":{\"get\":{\"operationId\":\"enum_error_handler\",\"parameters\":[{\"in\":\"path\",\"name\":\"should_error\",\"required\":true,\"schema\":{\"type\":\"boolean\"}}],\"responses\":{\"200\":{\"description\":\"successful operation\",\"content\":{\"application/json\":{\"schema\":{\"title\":\"Null\",\"type\":\"string\",\"enum\":[null]}}}},\"4XX\":{\"$ref\":\"#/components/responses/EnumError\"},\"5XX\":{\"$ref\":\"#/components/responses/EnumError\"}}}},\"/test/struct-error/{should_error}\":{\"get\":{\"operationId\":\"struct_error_handler\",\"parameters\":[{\"in\":\"path\",\"name\":\"should_error\",\"required\":true,\"schema\":{\"type\":\"boolean\"}}],\"responses\":{\"200\":{\"description\":\"successful operation\",\"content\":{\"application/json\":{\"schema\":{\"title\":\"Null\",\"type\":\"string\",\"enum\":[null]}}}},\"4XX\":{\"$ref\":\"#/components/responses/StructError\"},\"5XX\":{\"$ref\":\"#/components/responses/StructError\"}}}}},\"components\":{\"schemas\":{\"EnumError\":{\"oneOf\":[{\"type\":\"object\",\"properties\":{\"OverfullHbox\":{\"type\":\"object\",\"properties\":{\"badness\":{\"type\":\"integer\",\"format\":\"int32\"},\"line\":{\"type\":\"integer\",\"format\":\"uint32\",\"minimum\":0}},\"required\":[\"badness\",\"line\"]}},\"required\":[\"OverfullHbox\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"HttpError\":{\"type\":\"object\",\"properties\":{\"error_code\":{\"nullable\":true,\"type\":\"string\"},\"message\":{\"type\":\"string\"}},\"required\":[\"message\"]}},\"required\":[\"HttpError\"],\"additionalProperties\":false}]},\"Error\":{\"description\":\"Error information from a response.\",\"type\":\"object\",\"properties\":{\"error_code\":{\"type\":\"string\"},\"message\":{\"type\":\"string\"},\"request_id\":{\"type\":\"string\"}},\"required\":[\"message\",\"request_id\"]},\"ErrorKind\":{\"oneOf\":[{\"description\":\"Can't get ye flask.\",\"type\":\"string\",\"enum\":[\"CantGetYeFlask\"]},{\"description\":\"Flagrant error,\",\"type\":\"string\",\"enum\":[\"Other\"]}]},\"StructError\":{\"type\":\"object\",\"properties\":{\"kind\":{\"$ref\":\"#/components/schemas/ErrorKind\"},\"message\":{\"type\":\"string\"}},\"required\":[\"kind\",\"message\"]}},\"responses\":{\"Error\":{\"description\":\"Error\",\"content\":{\"application/json\":{\"schema\":{\"$ref\":\"#/components/schemas/Error\"}}}},\"EnumError\":{\"description\":\"EnumError\",\"content\":{\"application/json\":{\"schema\":{\"$ref\":\"#/components/schemas/EnumError\"}}}},\"StructError\":{\"description\":\"StructError\",\"content\":{\"application/json\":{\"schema\":{\"$ref\":\"#/components/schemas/StructError\"}}}}}}}";
+pub const OPENAPI_DOCUMENT: &str = "{\"openapi\":\"3.0.3\",\"info\":{\"title\":\"test\",\"version\":\"3.5.0\"},\"paths\":{\"/test/dropshot-error\":{\"get\":{\"operationId\":\"dropshot_error_handler\",\"responses\":{\"200\":{\"description\":\"successful operation\",\"content\":{\"application/json\":{\"schema\":{\"title\":\"Null\",\"type\":\"string\",\"enum\":[null],\"nullable\":true}}}},\"4XX\":{\"$ref\":\"#/components/responses/Error\"},\"5XX\":{\"$ref\":\"#/components/responses/Error\"}}}},\"/test/enum-error/{should_error}\":{\"get\":{\"operationId\":\"enum_error_handler\",\"parameters\":[{\"in\":\"path\",\"name\":\"should_error\",\"required\":true,\"schema\":{\"type\":\"boolean\"}}],\"responses\":{\"200\":{\"description\":\"successful operation\",\"content\":{\"application/json\":{\"schema\":{\"title\":\"Null\",\"type\":\"string\",\"enum\":[null],\"nullable\":true}}}},\"4XX\":{\"$ref\":\"#/components/responses/EnumError\"},\"5XX\":{\"$ref\":\"#/components/responses/EnumError\"}}}},\"/test/struct-error/{should_error}\":{\"get\":{\"operationId\":\"struct_error_handler\",\"parameters\":[{\"in\":\"path\",\"name\":\"should_error\",\"required\":true,\"schema\":{\"type\":\"boolean\"}}],\"responses\":{\"200\":{\"description\":\"successful operation\",\"content\":{\"application/json\":{\"schema\":{\"title\":\"Null\",\"type\":\"string\",\"enum\":[null],\"nullable\":true}}}},\"4XX\":{\"$ref\":\"#/components/responses/StructError\"},\"5XX\":{\"$ref\":\"#/components/responses/StructError\"}}}}},\"components\":{\"schemas\":{\"EnumError\":{\"oneOf\":[{\"type\":\"object\",\"properties\":{\"OverfullHbox\":{\"type\":\"object\",\"properties\":{\"badness\":{\"type\":\"integer\",\"format\":\"int32\"},\"line\":{\"type\":\"integer\",\"format\":\"uint32\",\"minimum\":0}},\"required\":[\"badness\",\"line\"]}},\"required\":[\"OverfullHbox\"],\"additionalProperties\":false},{\"type\":\"object\",\"properties\":{\"HttpError\":{\"type\":\"object\",\"properties\":{\"error_code\":{\"nullable\":true,\"type\":\"string\"},\"message\":{\"type\":\"string\"}},\"required\":[\"message\"]}},\"required\":[\"HttpError\"],\"additionalProperties\":false}]},\"Error\":{\"description\":\"Error information from a response.\",\"type\":\"object\",\"properties\":{\"error_code\":{\"type\":\"string\"},\"message\":{\"type\":\"string\"},\"request_id\":{\"type\":\"string\"}},\"required\":[\"message\",\"request_id\"]},\"ErrorKind\":{\"oneOf\":[{\"description\":\"Can't get ye flask.\",\"type\":\"string\",\"enum\":[\"CantGetYeFlask\"]},{\"description\":\"Flagrant error,\",\"type\":\"string\",\"enum\":[\"Other\"]}]},\"StructError\":{\"type\":\"object\",\"properties\":{\"kind\":{\"$ref\":\"#/components/schemas/ErrorKind\"},\"message\":{\"type\":\"string\"}},\"required\":[\"kind\",\"message\"]}},\"responses\":{\"Error\":{\"description\":\"Error\",\"content\":{\"application/json\":{\"schema\":{\"$ref\":\"#/components/schemas/Error\"}}}},\"EnumError\":{\"description\":\"EnumError\",\"content\":{\"application/json\":{\"schema\":{\"$ref\":\"#/components/schemas/EnumError\"}}}},\"StructError\":{\"description\":\"StructError\",\"content\":{\"application/json\":{\"schema\":{\"$ref\":\"#/components/schemas/StructError\"}}}}}}}";
 /// The spec's `components.schemas`: how each is documented and
 /// validated.
 pub static COMPONENTS: runtime::Components = runtime::Components::new(
@@ -153,9 +153,9 @@ pub static COMPONENTS: runtime::Components = runtime::Components::new(
 );
 static DROPSHOT_ERROR_HANDLER_RESPONSE_200: runtime::Schema = runtime::Schema::new(
     &COMPONENTS,
-    "{\"enum\":[null],\"title\":\"Null\",\"type\":\"string\"}",
+    "{\"enum\":[null],\"nullable\":true,\"title\":\"Null\",\"type\":\"string\"}",
     ::std::option::Option::Some(
-        "{\"enum\":[null],\"title\":\"Null\",\"type\":\"string\"}",
+        "{\"enum\":[null],\"title\":\"Null\",\"type\":[\"string\",\"null\"]}",
     ),
 );
 static DROPSHOT_ERROR_HANDLER_ERROR_4XX: runtime::Schema = runtime::Schema::new(
@@ -175,9 +175,9 @@ static ENUM_ERROR_HANDLER_PARAM_SHOULD_ERROR: runtime::Schema = runtime::Schema:
 );
 static ENUM_ERROR_HANDLER_RESPONSE_200: runtime::Schema = runtime::Schema::new(
     &COMPONENTS,
-    "{\"enum\":[null],\"title\":\"Null\",\"type\":\"string\"}",
+    "{\"enum\":[null],\"nullable\":true,\"title\":\"Null\",\"type\":\"string\"}",
     ::std::option::Option::Some(
-        "{\"enum\":[null],\"title\":\"Null\",\"type\":\"string\"}",
+        "{\"enum\":[null],\"title\":\"Null\",\"type\":[\"string\",\"null\"]}",
     ),
 );
 static ENUM_ERROR_HANDLER_ERROR_4XX: runtime::Schema = runtime::Schema::new(
@@ -197,9 +197,9 @@ static STRUCT_ERROR_HANDLER_PARAM_SHOULD_ERROR: runtime::Schema = runtime::Schem
 );
 static STRUCT_ERROR_HANDLER_RESPONSE_200: runtime::Schema = runtime::Schema::new(
     &COMPONENTS,
-    "{\"enum\":[null],\"title\":\"Null\",\"type\":\"string\"}",
+    "{\"enum\":[null],\"nullable\":true,\"title\":\"Null\",\"type\":\"string\"}",
     ::std::option::Option::Some(
-        "{\"enum\":[null],\"title\":\"Null\",\"type\":\"string\"}",
+        "{\"enum\":[null],\"title\":\"Null\",\"type\":[\"string\",\"null\"]}",
     ),
 );
 static STRUCT_ERROR_HANDLER_ERROR_4XX: runtime::Schema = runtime::Schema::new(

@@ -193,7 +193,8 @@ fn schemas_as_typify_reads(spec: &Spec) -> OpenAPI {
             _ => {}
         }
     }
-    let collide = crate::codegen::type_names::any_collide(spec.component_schemas());
+    let collide = crate::codegen::type_names::any_collide(spec.component_schemas())
+        || crate::codegen::type_names::fields_apart_everywhere(&mut spec.json.clone());
     if !found(&spec.json) && spec.degraded.is_empty() && !collide {
         return spec.api.clone();
     }
@@ -201,6 +202,7 @@ fn schemas_as_typify_reads(spec: &Spec) -> OpenAPI {
         return spec.api.clone();
     };
     rewrite(&mut json);
+    crate::codegen::type_names::fields_apart_everywhere(&mut json);
     // What typify cannot map is any JSON value, on the client as on the
     // server.
     if let Some(serde_json::Value::Object(schemas)) = json.pointer_mut("/components/schemas") {

@@ -5,8 +5,9 @@
 //!
 //! - members that each name their values that way become component
 //!   schemas of their own (their `title`, or the schema's name and their
-//!   first value), referred to from the mapping by those values, which is
-//!   what the designer evidently meant;
+//!   first value; a member the same as the component of that name is a
+//!   reference to it), referred to from the mapping by those values,
+//!   which is what the designer evidently meant;
 //! - otherwise the members cannot be told apart by the property, and the
 //!   discriminator goes (degrade): the value is validated against the
 //!   `oneOf`/`anyOf` as written.
@@ -29,12 +30,13 @@ pub(super) fn inline_members(doc: &mut Value, note: &mut impl FnMut(String, &str
     find(doc, &mut Vec::new(), String::new(), &mut found, 0);
     // Deepest first: hoisting a member moves what is inside it.
     found.sort_by_key(|(steps, _)| std::cmp::Reverse(steps.len()));
-    let mut taken: Vec<String> = doc
+    let mut known: Vec<(String, Value)> = doc
         .get("components")
         .and_then(|c| c.get("schemas"))
         .and_then(Value::as_mapping)
-        .map(|schemas| schemas.keys().map(key_text).collect())
+        .map(|schemas| schemas.iter().map(|(k, v)| (key_text(k), v.clone())).collect())
         .unwrap_or_default();
+    let mut taken: Vec<String> = known.iter().map(|(name, _)| name.clone()).collect();
     for (steps, at) in found {
         let Some(Value::Mapping(schema)) = walk_to(doc, &steps) else {
             continue;
@@ -43,7 +45,7 @@ pub(super) fn inline_members(doc: &mut Value, note: &mut impl FnMut(String, &str
             .strip_prefix("components.schemas.")
             .map(|rest| rest.split('.').next().unwrap_or_default().to_string())
             .unwrap_or_else(|| "Inline".to_string());
-        match hoisted(schema, &base, &mut taken) {
+        match hoisted(schema, &base, &mut taken, &mut known) {
             Some(members) => {
                 let Some(schemas) = components_schemas(doc) else {
                     continue;
@@ -125,16 +127,21 @@ fn walk_to<'v>(doc: &'v mut Value, steps: &[Step]) -> Option<&'v mut Value> {
 
 /// The inline members as named components, each replaced by its
 /// reference and mapped by its values; `None` (nothing changed) when a
-/// member does not name its values.
-fn hoisted(schema: &mut Mapping, base: &str, taken: &mut Vec<String>) -> Option<Vec<(String, Value)>> {
+/// member does not name its values. `known` holds the component schemas
+/// (and those hoisted so far): a member the same as one of them, under
+/// its name, is a reference to it rather than a second copy.
+fn hoisted(
+    schema: &mut Mapping,
+    base: &str,
+    taken: &mut Vec<String>,
+    known: &mut Vec<(String, Value)>,
+) -> Option<Vec<(String, Value)>> {
     let property = schema.get("discriminator")?.get("propertyName")?.as_str()?.to_string();
     let combinator = ["oneOf", "anyOf"].into_iter().find(|key| schema.contains_key(*key))?;
     let members = schema.get(combinator)?.as_sequence()?.clone();
-    let mut named = Vec::new();
-    for member in &members {
-        if member.get("$ref").is_some() {
-            continue;
-        }
+    // Each inline member's values first: one that names none changes nothing.
+    let mut values_of = Vec::new();
+    for member in members.iter().filter(|m| m.get("$ref").is_none()) {
         let values: Vec<String> = member
             .get("properties")
             .and_then(|p| p.get(property.as_str()))
@@ -146,32 +153,52 @@ fn hoisted(schema: &mut Mapping, base: &str, taken: &mut Vec<String>) -> Option<
         if values.is_empty() {
             return None;
         }
+        values_of.push(values);
+    }
+    let mut values_of = values_of.into_iter();
+    let mut hoisted = Vec::new();
+    let mut named = Vec::new();
+    let mut replaced = Vec::new();
+    for member in members {
+        if member.get("$ref").is_some() {
+            replaced.push(member);
+            continue;
+        }
+        let values = values_of.next()?;
         let title = member
             .get("title")
             .and_then(Value::as_str)
             .map(str::to_upper_camel_case);
-        let mut name = title
+        let wanted = title
             .filter(|t| !t.is_empty())
             .unwrap_or_else(|| format!("{base}{}", values[0].to_upper_camel_case()));
-        while taken.contains(&name) {
-            name.push('_');
-        }
-        taken.push(name.clone());
-        named.push((name, values));
-    }
-    let mut inline = members.iter().filter(|m| m.get("$ref").is_none());
-    let mut hoisted = Vec::new();
-    let mut replaced = Vec::new();
-    for member in &members {
-        if member.get("$ref").is_some() {
-            replaced.push(member.clone());
-            continue;
-        }
-        let (name, _) = &named[hoisted.len()];
-        hoisted.push((name.clone(), inline.next()?.clone()));
+        let same = known
+            .iter()
+            .find(|(name, schema)| name.to_upper_camel_case() == wanted && *schema == member);
+        let name = match same {
+            Some((name, _)) => name.clone(),
+            None => {
+                // A number, not `_`: the Rust type is the name in Pascal
+                // case, which would take an underscore out again.
+                let mut name = wanted.clone();
+                let mut n = 2;
+                while taken
+                    .iter()
+                    .any(|t| t.to_upper_camel_case() == name.to_upper_camel_case())
+                {
+                    name = format!("{wanted}{n}");
+                    n += 1;
+                }
+                taken.push(name.clone());
+                known.push((name.clone(), member.clone()));
+                hoisted.push((name.clone(), member));
+                name
+            }
+        };
         let mut reference = Mapping::new();
         reference.insert("$ref".into(), format!("#/components/schemas/{name}").into());
         replaced.push(Value::Mapping(reference));
+        named.push((name, values));
     }
     schema.insert(combinator.into(), Value::Sequence(replaced));
     let Some(Value::Mapping(discriminator)) = schema.get_mut("discriminator") else {

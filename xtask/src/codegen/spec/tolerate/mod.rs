@@ -32,6 +32,8 @@
 //! - a `type`'s `enum` written in another type's values (`type: string,
 //!   enum: [1, 2]`) means those values in the schema's type; an array's
 //!   `enum` of single values is its items';
+//! - `null` among an enum's values of a type that is not nullable means
+//!   a nullable enum;
 //! - a `default` of another type than the schema's is read in its type;
 //! - a parameter's list items without a type are strings;
 //! - OpenAPI 3.1's numeric `exclusiveMinimum`/`exclusiveMaximum` in a

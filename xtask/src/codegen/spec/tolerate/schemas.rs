@@ -1,4 +1,5 @@
-//! Schemas wherever they are: enums and defaults of another type, list
+//! Schemas wherever they are: enums and defaults of another type (and
+//! `null` in a non-nullable enum, which means nullable), list
 //! items without a type, numeric exclusive bounds, arrays without items,
 //! object keywords beside a scalar type, and `$ref`s into other parts of
 //! the document than `components.schemas`.
@@ -154,8 +155,18 @@ fn schema_rules(map: &mut Mapping, at: &str, doc: &Value, note: &mut impl FnMut(
                 ),
             );
         }
+        // `null` among the values of a type that is not nullable: what
+        // the designer evidently meant is a nullable enum.
+        let null = values.iter().any(Value::is_null);
         if values.is_empty() {
             map.shift_remove("enum");
+        }
+        if null && map.get("nullable").and_then(Value::as_bool) != Some(true) {
+            map.insert("nullable".into(), Value::Bool(true));
+            note(
+                format!("{at}.enum"),
+                &format!("`null` among the `enum` values of a `{ty}` that is not nullable: read as nullable"),
+            );
         }
     }
     // A `default` written in another type (`type: string, default: 1`).
