@@ -148,12 +148,20 @@ impl<C: Contract> RequestBody<C> {
             }
         };
         spec.schema.validate(&value).map_err(breaks_schema)?;
-        let mut value = value;
-        crate::values::integral_numbers_as_integers(&mut value);
         // Taken apart rather than read from: its strings move into the
         // typed value. Should serde refuse what the schema allowed, the
-        // bytes are read again, tracking where.
-        T::deserialize(value).map(Some).map_err(|_| {
+        // bytes are read again: with numbers like `4.0` as the integers
+        // they are (JSON Schema's reading, off the path of every request
+        // that has none), then, tracking where, for the reason.
+        let typed = T::deserialize(value).or_else(|first| match kind {
+            BodyKind::Json => {
+                let mut value: Value = serde_json::from_slice(&bytes).map_err(|_| first)?;
+                crate::values::integral_numbers_as_integers(&mut value);
+                T::deserialize(value)
+            }
+            _ => Err(first),
+        });
+        typed.map(Some).map_err(|_| {
             let read = match kind {
                 BodyKind::Form | BodyKind::Xml => {
                     let value = match kind {

@@ -95,7 +95,7 @@ pub(super) fn describe_successes(cx: &mut Context<'_>, op: &OperationRef<'_>) ->
                 let any = Value::Object(Default::default());
                 let stream = media::stream_kind(media_type);
                 let schema = match stream {
-                    Some(_) => media.get("itemSchema").or(media.get("schema")).unwrap_or(&any),
+                    Some(_) => media::stream_item_schema(media).unwrap_or(&any),
                     None => media.get("schema").unwrap_or(&any),
                 };
                 let first_success = (200..300).contains(&status) && body_type.is_none();

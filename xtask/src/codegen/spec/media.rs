@@ -52,6 +52,12 @@ pub fn stream_kind(media_type: &str) -> Option<&'static str> {
     }
 }
 
+/// A streamed response's item schema: 3.2's `itemSchema`, or the
+/// response's `schema`, in the media type object `media`.
+pub fn stream_item_schema(media: &Value) -> Option<&Value> {
+    media.get("itemSchema").or(media.get("schema"))
+}
+
 /// Whether the text is a media type at all (`type/subtype`, parameters
 /// allowed).
 pub fn is_media_type(media_type: &str) -> bool {

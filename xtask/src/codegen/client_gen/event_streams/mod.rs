@@ -18,7 +18,7 @@ use heck::{ToPascalCase, ToSnakeCase};
 use quote::{format_ident, quote};
 
 use super::pages::{client_method, type_argument};
-use crate::codegen::spec::media::{served_response, stream_kind};
+use crate::codegen::spec::media::{served_response, stream_item_schema, stream_kind};
 use crate::codegen::spec::{OperationRef, Spec, SpecError, is_error_key};
 use crate::codegen::targets::ClientInterface;
 
@@ -65,7 +65,7 @@ fn streamed(spec: &Spec, op: &OperationRef<'_>) -> Result<Option<(&'static str, 
         };
         let (media_type, media) = served.primary;
         let Some(kind) = stream_kind(media_type) else { continue };
-        let schema = media.get("itemSchema").or(media.get("schema"));
+        let schema = stream_item_schema(media);
         let component = schema
             .and_then(|s| s.get("$ref"))
             .and_then(|r| r.as_str())
