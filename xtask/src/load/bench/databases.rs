@@ -46,7 +46,7 @@ impl Bench {
             format!(r#"{{"pets":[{}],"orders":[{}]}}"#, pets.join(","), orders.join(",")),
         )
         .map_err(|e| e.to_string())?;
-        let server = self.release.join("petstore-server");
+        let server = self.binaries.join("petstore-server");
         let db_arg = db.display().to_string();
         self.key = seed_database(&server, &db_arg, &data, "bench", Stdio::null())?;
         self.databases.insert(size, (db.clone(), self.key.clone()));

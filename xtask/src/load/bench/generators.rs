@@ -36,7 +36,7 @@ impl Bench {
     /// 90/10 mix, from our load generator: oha samples its URL lists with
     /// replacement, so it would cancel some orders twice.
     pub(super) fn load(&self, url: &str, cancel_percent: u32) -> Result<Figures, String> {
-        let mut command = Command::new(self.release.join("petstore-load"));
+        let mut command = Command::new(self.binaries.join("petstore-load"));
         command
             .args([
                 "--url",
@@ -61,7 +61,7 @@ impl Bench {
         method: &str,
         body: Option<&Path>,
     ) -> Result<Figures, String> {
-        let mut command = Command::new(self.release.join("petstore-load"));
+        let mut command = Command::new(self.binaries.join("petstore-load"));
         command.args([
             "--seconds",
             &self.seconds.to_string(),

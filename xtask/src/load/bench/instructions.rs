@@ -53,7 +53,7 @@ impl Bench {
     fn handler_instructions(&self, db: &Path, metrics: &str, requests: usize) -> Result<u64, String> {
         let out = self.work.join(format!("callgrind-{metrics}-{requests}.out"));
         let out_arg = format!("--callgrind-out-file={}", out.display());
-        let server = self.release.join("petstore-server");
+        let server = self.binaries.join("petstore-server");
         let (server, db) = (server.display().to_string(), db.display().to_string());
         let args = [
             "--tool=callgrind",

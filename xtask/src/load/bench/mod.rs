@@ -9,7 +9,8 @@
 //! from a separate process on loopback: oha (pinned, installed into
 //! `.tools/oha`) for listOrders, and our `petstore-load` where cancels must
 //! hit distinct orders (and for everything under `--quick`, which checks
-//! that the bench runs rather than measures). [`pages`] measures version 2's pages; [`validation`] prices the generated layer's request
+//! that the bench runs rather than measures: in CI, on the dev profile the
+//! tests built already, not a release build of its own). [`pages`] measures version 2's pages; [`validation`] prices the generated layer's request
 //! checks on the kitchen sink; [`generators`] run the load; [`report`] writes the
 //! results.
 
@@ -33,7 +34,9 @@ const CONNECTIONS: usize = 64;
 
 struct Bench {
     work: PathBuf,
-    release: PathBuf,
+    /// Where the servers' binaries are: `target/release`, or
+    /// `target/debug` under `--quick`.
+    binaries: PathBuf,
     /// oha, installed for the full run; `--quick` (CI) loads with our
     /// `petstore-load` instead, which a clean clone would not first
     /// build from source for minutes.
@@ -64,12 +67,18 @@ pub fn run(root: &Path, args: &[String]) -> Result<(), String> {
         _ => return Err("usage: cargo xtask bench [--quick]".into()),
     };
     let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
+    // `--quick` checks the harness: the dev profile, whose dependencies
+    // the tests have built, spares CI a release build of minutes.
+    let profile = match quick {
+        true => "--profile=dev",
+        false => "--release",
+    };
     check(
         Command::new(&cargo)
             .current_dir(root)
             .args([
                 "build",
-                "--release",
+                profile,
                 "--quiet",
                 "-p",
                 "petstore-server",
@@ -80,7 +89,7 @@ pub fn run(root: &Path, args: &[String]) -> Result<(), String> {
                 "--bins",
             ])
             .status(),
-        "cargo build --release",
+        &format!("cargo build {profile}"),
     )?;
     let oha = match quick {
         true => None,
@@ -90,7 +99,10 @@ pub fn run(root: &Path, args: &[String]) -> Result<(), String> {
     std::fs::create_dir_all(&work).map_err(|e| e.to_string())?;
     let mut bench = Bench {
         work: work.clone(),
-        release: root.join("target/release"),
+        binaries: root.join(match quick {
+            true => "target/debug",
+            false => "target/release",
+        }),
         oha,
         seconds: if quick { 3 } else { 10 },
         key: String::new(),
@@ -104,6 +116,9 @@ pub fn run(root: &Path, args: &[String]) -> Result<(), String> {
     let result = bench.all();
     let _ = std::fs::remove_dir_all(&work);
     let (table, goals) = result?;
+    if quick {
+        println!("(--quick: the dev profile, 3 s a row: the figures show the bench runs, not the service's speed)");
+    }
     println!("{table}\n{goals}");
     let loop_figures = report::designer_loop(root, &cargo)?;
     println!("{loop_figures}");
@@ -202,7 +217,7 @@ impl Bench {
             database,
         ];
         args.extend_from_slice(extra);
-        ServerProcess::start(&self.release.join("petstore-server"), &args)
+        ServerProcess::start(&self.binaries.join("petstore-server"), &args)
     }
 
     /// listOrders of 100 orders on ours as measured (`Kind::Ours`) and on
@@ -295,11 +310,15 @@ impl Bench {
                     "--database",
                     &copy,
                 ];
-                ServerProcess::start_logging_to(&self.release.join("petstore-server"), &args, log.into())?
+                ServerProcess::start_logging_to(&self.binaries.join("petstore-server"), &args, log.into())?
             }
-            Kind::HandWritten => ServerProcess::start(&self.release.join("bench-handwritten"), &["--database", &copy])?,
-            Kind::DropshotFloor => ServerProcess::start(&self.release.join("bench-dropshot"), &["--body-file", &body])?,
-            Kind::Limit => ServerProcess::start(&self.release.join("bench-limit"), &["--body-file", &body])?,
+            Kind::HandWritten => {
+                ServerProcess::start(&self.binaries.join("bench-handwritten"), &["--database", &copy])?
+            }
+            Kind::DropshotFloor => {
+                ServerProcess::start(&self.binaries.join("bench-dropshot"), &["--body-file", &body])?
+            }
+            Kind::Limit => ServerProcess::start(&self.binaries.join("bench-limit"), &["--body-file", &body])?,
             Kind::Generated | Kind::TypedBody => return Err("quoteOrder is measured by validation_cost".into()),
         };
         self.measure_server(kind, server, tag, load)

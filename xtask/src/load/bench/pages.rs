@@ -98,7 +98,7 @@ impl Bench {
         };
         let data = self.work.join("orders-100000.json");
         let key = seed_database(
-            &self.release.join("petstore-server"),
+            &self.binaries.join("petstore-server"),
             &database.url,
             &data,
             "bench",

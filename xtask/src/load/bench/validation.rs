@@ -45,10 +45,10 @@ impl Bench {
     fn quote(&self, kind: Kind, body: &Path) -> Result<Figures, String> {
         let server = match kind {
             Kind::Generated => ServerProcess::start(
-                &self.release.join("kitchen-sink-server"),
+                &self.binaries.join("kitchen-sink-server"),
                 &["--bind", "127.0.0.1:0", "--key", "bench"],
             )?,
-            _ => ServerProcess::start(&self.release.join("bench-typed-body"), &["--bind", "127.0.0.1:0"])?,
+            _ => ServerProcess::start(&self.binaries.join("bench-typed-body"), &["--bind", "127.0.0.1:0"])?,
         };
         let mut figures = self.oha_post(&format!("{}/quotes", server.url), body)?;
         figures.peak_rss_kib = server.memory_kib("VmHWM").unwrap_or_default();
