@@ -41,6 +41,23 @@ pub fn distinct(components: &mut Map<String, Value>) -> bool {
     }
     // A title names its type wherever the schema is, `oneOf` members too.
     let names: BTreeSet<String> = components.keys().map(|name| name.to_pascal_case()).collect();
+    // A nullable component is typify's newtype over an `Option` of its
+    // inner type, which the title names: a title that is a component's
+    // name (its own, most often: `auto-merge` titled `Auto merge`) makes
+    // two types of one name. The title goes; typify names the inner type
+    // `<Name>Inner`.
+    for schema in components.values_mut() {
+        if let Value::Object(map) = schema
+            && map.get("nullable") == Some(&Value::Bool(true))
+            && map
+                .get("title")
+                .and_then(Value::as_str)
+                .is_some_and(|title| names.contains(&title.to_pascal_case()))
+        {
+            map.remove("title");
+            changed = true;
+        }
+    }
     for schema in components.values_mut() {
         titled_inside(schema, &names, &mut taken, &mut changed, 0);
     }

@@ -164,6 +164,51 @@ components:
     }
 }
 
+/// A nullable component is typify's newtype over an `Option` of an
+/// inner type its title names: a title that is its own name (GitHub's
+/// `auto-merge`, titled `Auto merge`) made two types of one name. The
+/// title goes, and the inner type is `<Name>Inner`.
+#[test]
+fn a_nullable_component_titled_with_its_own_name_is_one_type() {
+    let generated = generated(&spec(
+        r#"paths:
+  /pulls:
+    get:
+      operationId: pulls
+      responses:
+        '200':
+          description: ok
+          content:
+            application/json:
+              schema: {$ref: '#/components/schemas/auto-merge'}
+components:
+  schemas:
+    auto-merge:
+      title: Auto merge
+      type: object
+      nullable: true
+      required: [enabled]
+      properties: {enabled: {type: boolean}}
+"#,
+    ));
+    for file in &generated.files {
+        let text = &file.contents;
+        assert_eq!(
+            text.matches("pub struct AutoMerge(").count(),
+            1,
+            "{}",
+            file.path.display()
+        );
+        assert_eq!(
+            text.matches("pub struct AutoMergeInner {").count(),
+            1,
+            "{}",
+            file.path.display()
+        );
+        syn::parse_file(text).unwrap();
+    }
+}
+
 /// Tolerate: `null` among the values of an enum whose type is not
 /// nullable (dropshot's own `()`, YNAB's flags) means a nullable enum.
 /// Rust: two properties that would be one field (`Guid`, `guid`) make
