@@ -24,7 +24,8 @@
 //!   dropshot's router cannot hold, served by a dispatch; [`payload`]: bodies
 //!   whose concrete media type the handler chooses; [`negotiation`]: the
 //!   media type a response is sent as, by `Accept`; [`upgrade`]: the
-//!   WebSocket upgrade of a `101`.
+//!   WebSocket upgrade of a `101`; [`streams`]: streamed responses;
+//!   [`webhooks`]: sending the spec's webhooks and callbacks.
 
 pub mod auth;
 pub mod body;
@@ -51,6 +52,7 @@ pub mod schema;
 pub mod streams;
 pub mod upgrade;
 pub mod values;
+pub mod webhooks;
 pub mod xml;
 
 pub use auth::{AuthError, Authenticator, authenticate_optional, authenticate_with};

@@ -2,11 +2,13 @@
 //! an OpenAPI 3.1 document using every 3.1 construct the generator reads,
 //! made by `cargo xtask new`. [`api`] is its server contract and
 //! [`client`] its progenitor client (both generated: `cargo xtask
-//! generate` after a spec change); [`service`] holds its handlers.
+//! generate` after a spec change); [`service`] holds its handlers, and
+//! [`notify`] sends its webhook and callbacks.
 
 pub mod api;
 pub mod client;
 pub mod feeds;
+pub mod notify;
 pub mod service;
 
 /// The runtime the generated server code relies on (as `crate::runtime`).
@@ -24,6 +26,15 @@ pub fn start(
     log: slog::Logger,
     key: String,
 ) -> Result<dropshot::HttpServer<service::Service>, String> {
+    serve(bind, log, service::Service::new(key))
+}
+
+/// Starts serving `service` on `bind`.
+pub fn serve(
+    bind: SocketAddr,
+    log: slog::Logger,
+    service: service::Service,
+) -> Result<dropshot::HttpServer<service::Service>, String> {
     let api = api::api_description::<service::Service>().map_err(|e| format!("invalid API description: {e}"))?;
     let config = dropshot::ConfigDropshot {
         bind_address: bind,
@@ -31,7 +42,7 @@ pub fn start(
         default_handler_task_mode: dropshot::HandlerTaskMode::CancelOnDisconnect,
         ..Default::default()
     };
-    dropshot::ServerBuilder::new(api, service::Service::new(key), log)
+    dropshot::ServerBuilder::new(api, service, log)
         .config(config)
         .start()
         .map_err(|e| format!("cannot serve on {bind}: {e}"))

@@ -12,6 +12,10 @@ struct Args {
     /// The bearer key every operation takes (never logged).
     #[arg(long, env = "KITCHEN_SINK_31_KEY", hide_env_values = true)]
     key: String,
+    /// Where the `shapeAdded` webhook goes (a receiver of
+    /// `api::webhooks`, at its `/shapeAdded`); none is sent without it.
+    #[arg(long, env = "KITCHEN_SINK_31_WEBHOOK_URL")]
+    webhook_url: Option<String>,
 }
 
 #[tokio::main]
@@ -22,7 +26,8 @@ async fn main() -> Result<(), String> {
     }
     .to_logger("kitchen-sink-31")
     .map_err(|e| format!("cannot log: {e}"))?;
-    let server = kitchen_sink_31::start(args.bind, log, args.key)?;
+    let service = kitchen_sink_31::service::Service::new(args.key).with_webhook_url(args.webhook_url);
+    let server = kitchen_sink_31::serve(args.bind, log, service)?;
     println!(
         "Serving http://{}{}",
         server.local_addr(),

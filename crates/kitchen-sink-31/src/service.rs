@@ -1,5 +1,7 @@
 //! The 3.1 kitchen sink's handlers: shapes, points and notes kept in
-//! memory, blobs made from their id, the shapes streamed ([`crate::feeds`]). Written once by `cargo xtask new`
+//! memory, blobs made from their id, the shapes streamed ([`crate::feeds`]),
+//! each new shape sent to the webhook's receiver and the subscribers
+//! ([`crate::notify`]). Written once by `cargo xtask new`
 //! (every handler answered 501 until written), then by hand; after a spec
 //! change, `cargo xtask generate` and the compiler names every handler the
 //! change broke.
@@ -16,6 +18,7 @@ use base64::Engine;
 
 use crate::api::*;
 use crate::feeds::{Asked, Gauges, shape_events, shape_lines};
+use crate::notify::Notifier;
 use crate::runtime::{AuthError, Authenticator, Credential, EventStream, Json, JsonLines, Problem};
 
 /// The service: its one bearer key, what it holds, and what its streams
@@ -26,6 +29,7 @@ pub struct Service {
     points: Mutex<BTreeMap<String, types::Point>>,
     notes: Mutex<Vec<types::Note>>,
     pub gauges: Arc<Gauges>,
+    pub notifier: Arc<Notifier>,
 }
 
 impl Service {
@@ -37,7 +41,14 @@ impl Service {
             points: Mutex::new(BTreeMap::new()),
             notes: Mutex::new(Vec::new()),
             gauges: Arc::default(),
+            notifier: Arc::default(),
         }
+    }
+
+    /// The service, sending the `shapeAdded` webhook to `url`.
+    pub fn with_webhook_url(mut self, url: Option<String>) -> Self {
+        self.notifier = Arc::new(Notifier::new(url));
+        self
     }
 
     fn shapes(&self) -> Vec<types::Shape> {
@@ -83,7 +94,15 @@ impl KitchenSink31Handlers for Service {
             owner: None,
         };
         shapes.push(shape.clone());
+        self.notifier.shape_added(&shape);
         PostShapesResponse::Created(Json::from(shape))
+    }
+
+    async fn subscribe(&self, _caller: &(), body: types::SubscribeRequestBody) -> SubscribeResponse {
+        match self.notifier.subscribe(&body) {
+            Ok(id) => SubscribeResponse::Created(Json::from(types::SubscribeResponseBody { id })),
+            Err(reason) => SubscribeResponse::BadRequest(Problem::new("bad_callback_url", reason)),
+        }
     }
 
     async fn get_shapes_by_id(&self, _caller: &(), id: std::num::NonZeroU64) -> GetShapesByIdResponse {

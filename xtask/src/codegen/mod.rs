@@ -19,6 +19,8 @@ pub mod spec;
 pub mod targets;
 pub mod try_spec;
 mod type_names;
+mod until_generated;
+mod webhooks;
 
 use std::path::{Path, PathBuf};
 
@@ -60,7 +62,7 @@ pub fn generate_leaving_out(
 ) -> Result<(Vec<GeneratedFile>, Vec<LeftOut>), SpecErrors> {
     let read = apply_list(spec_text, list)?;
     let list_path = list.map(|(path, _)| path).unwrap_or_default();
-    let text = generate_text(target, &read, list_path, &[])?;
+    let text = generate_text(target, &read.text, &read, list_path, &[])?;
     let left_out = read.left_out;
     Ok((text.files, left_out))
 }
@@ -74,6 +76,8 @@ pub struct Generated {
     pub refused: Vec<LeftOut>,
     /// The operations the files map.
     pub operations: usize,
+    /// The webhooks and callbacks they send and receive.
+    pub webhooks: usize,
     /// The mistakes read as what they mean ([`spec::tolerate`]).
     pub tolerated: Vec<spec::tolerate::Tolerated>,
     /// The component schemas whose Rust type is any JSON value, with why.
@@ -84,8 +88,12 @@ impl Generated {
     /// The line `cargo xtask try` and `new` print: operations mapped and
     /// left out, and the warnings `cargo xtask lint` names.
     pub fn summary(&self) -> String {
+        let webhooks = match self.webhooks {
+            0 => String::new(),
+            n => format!(" (and {n} webhook(s) or callback(s))"),
+        };
         format!(
-            "{} operation(s) mapped, {} left out ({} listed, {} refused), {} warning(s) ({} mistake(s) tolerated, {} schema(s) degraded to any JSON value)",
+            "{} operation(s) mapped{webhooks}, {} left out ({} listed, {} refused), {} warning(s) ({} mistake(s) tolerated, {} schema(s) degraded to any JSON value)",
             self.operations,
             self.left_out.len() + self.refused.len(),
             self.left_out.len(),
@@ -110,56 +118,21 @@ pub fn generate_per_operation(
     let mut read = apply_list(spec_text, list)?;
     let list_path = list.map(|(path, _)| path).unwrap_or_default();
     let mut refused = Vec::new();
-    // Each round takes out at least one operation or component, so this ends.
-    loop {
-        let errors = match generate_text(target, &read, list_path, &refused) {
-            Ok(text) => {
-                return Ok(Generated {
-                    files: text.files,
-                    left_out: read.left_out,
-                    refused,
-                    operations: text.operations,
-                    tolerated: read.tolerated,
-                    degraded: text.degraded,
-                });
-            }
-            Err(errors) => errors,
-        };
-        let document: serde_json::Value = match serde_norway::from_str::<serde_norway::Value>(&read.text)
-            .ok()
-            .and_then(|raw| serde_json::to_value(raw).ok())
-        {
-            Some(document) => document,
-            None => return Err(errors),
-        };
-        let blamed = spec::per_operation::blame(&document, &errors);
-        let unreached = spec::per_operation::unreached(&document, &errors);
-        if blamed.is_none() && unreached.is_empty() {
-            return Err(errors);
-        }
-        if !unreached.is_empty() {
-            read.text = spec::per_operation::without_components(&read.text, &unreached)?;
-            for component in unreached {
-                let why: Vec<String> = errors
-                    .0
-                    .iter()
-                    .filter(|e| e.location == component || e.location.starts_with(&format!("{component}.")))
-                    .map(|e| format!("{}: {}", e.location, e.message))
-                    .collect();
-                read.tolerated.push(spec::tolerate::Tolerated {
-                    location: component,
-                    message: format!(
-                        "(left out) no operation uses it, and the generator cannot map it ({})",
-                        why.join("; ")
-                    ),
-                });
-            }
-        }
-        let Some(entries) = blamed else { continue };
-        let (rest, out) = leave_out::leave_out(&read.text, "the generator's refusals", &entries)?;
-        read.text = rest;
-        refused.extend(out);
-    }
+    let mut text = std::mem::take(&mut read.text);
+    let mut tolerated = std::mem::take(&mut read.tolerated);
+    let generated = until_generated::until_generated(&mut text, &mut tolerated, &mut refused, |text, refused| {
+        generate_text(target, text, &read, list_path, refused)
+    })?;
+    refused.extend(generated.webhooks_refused);
+    Ok(Generated {
+        files: generated.files,
+        left_out: read.left_out,
+        refused,
+        operations: generated.operations,
+        webhooks: generated.webhooks,
+        tolerated,
+        degraded: generated.degraded,
+    })
 }
 
 /// What one document's text gave.
@@ -167,15 +140,26 @@ struct FromText {
     files: Vec<GeneratedFile>,
     operations: usize,
     degraded: std::collections::BTreeMap<String, String>,
+    /// The webhooks and callbacks the generator refused, and how many
+    /// it maps.
+    webhooks_refused: Vec<LeftOut>,
+    webhooks: usize,
 }
 
 /// A target's files from a spec's text, all or nothing.
-fn generate_text(target: &Target, read: &Read, list_path: &str, refused: &[LeftOut]) -> Result<FromText, SpecErrors> {
+/// (`text` is the document's current text; `read` the rest of its reading.)
+fn generate_text(
+    target: &Target,
+    text: &str,
+    read: &Read,
+    list_path: &str,
+    refused: &[LeftOut],
+) -> Result<FromText, SpecErrors> {
     let left_out = &read.left_out;
-    let mut spec = spec::parse(&read.text)?;
+    let mut spec = spec::parse(text)?;
     spec.degraded = server_gen::untypable_components(&spec);
-    let document = document_json(read.served.as_deref().unwrap_or(&read.text))?;
-    let render = |file: &syn::File| render(&target.spec, list_path, left_out, refused, file);
+    let document = document_json(read.served.as_deref().unwrap_or(text))?;
+    let render = |file: &syn::File, refused: &[LeftOut]| render(&target.spec, list_path, left_out, refused, file);
     // The client (progenitor) and the server are generated side by side:
     // a warm `cargo xtask generate` waits for the slower of the two only.
     // (Their syntax trees cannot cross threads; their text can.)
@@ -193,9 +177,19 @@ fn generate_text(target: &Target, read: &Read, list_path: &str, refused: &[LeftO
                 None => None,
             };
             refusals.finish(())?;
-            Ok((render(&client.expect("refused above")), mocks.as_ref().map(render)))
+            let mocks = mocks.as_ref().map(|mocks| render(mocks, refused));
+            Ok((render(&client.expect("refused above"), refused), mocks))
         });
-        let server = server_gen::generate(&spec, &document).map(|server| render(&server));
+        // The server contract, and its webhooks' beside it, whose refusals
+        // its header names too.
+        let server = server_gen::generate(&spec, &document, None).map(|mut server| {
+            let webhooks = webhooks::module(text, &server);
+            let webhooks_refused = webhooks.as_ref().map(|m| m.refused.clone()).unwrap_or_default();
+            let count = webhooks.as_ref().map_or(0, |m| m.operations);
+            server.items.extend(webhooks.and_then(|m| m.item));
+            let all: Vec<LeftOut> = refused.iter().chain(&webhooks_refused).cloned().collect();
+            (render(&server, &all), webhooks_refused, count)
+        });
         (client.join().expect("the client's generation does not panic"), server)
     });
     let mut refusals = Refusals::default();
@@ -206,11 +200,11 @@ fn generate_text(target: &Target, read: &Read, list_path: &str, refused: &[LeftO
             None
         }
     };
-    let server = match server {
-        Ok(server) => Some(server),
+    let (server, webhooks_refused, webhooks) = match server {
+        Ok((server, webhooks_refused, webhooks)) => (Some(server), webhooks_refused, webhooks),
         Err(errors) => {
             refusals.extend(errors);
-            None
+            (None, Vec::new(), 0)
         }
     };
     let files = match (client, server) {
@@ -237,6 +231,8 @@ fn generate_text(target: &Target, read: &Read, list_path: &str, refused: &[LeftO
         files,
         operations: spec.operations().len(),
         degraded: spec.degraded.clone(),
+        webhooks_refused,
+        webhooks,
     })
 }
 

@@ -697,6 +697,72 @@ pub mod types {
                 })
         }
     }
+    ///`SubscribeRequestBody`
+    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
+    pub struct SubscribeRequestBody {
+        pub url: SubscribeRequestBodyUrl,
+    }
+    ///`SubscribeRequestBodyUrl`
+    #[derive(::serde::Serialize, Clone, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
+    #[serde(transparent)]
+    pub struct SubscribeRequestBodyUrl(::std::string::String);
+    impl ::std::ops::Deref for SubscribeRequestBodyUrl {
+        type Target = ::std::string::String;
+        fn deref(&self) -> &::std::string::String {
+            &self.0
+        }
+    }
+    impl ::std::convert::From<SubscribeRequestBodyUrl> for ::std::string::String {
+        fn from(value: SubscribeRequestBodyUrl) -> Self {
+            value.0
+        }
+    }
+    impl ::std::str::FromStr for SubscribeRequestBodyUrl {
+        type Err = self::error::ConversionError;
+        fn from_str(
+            value: &str,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+            static PATTERN: ::std::sync::LazyLock<::regress::Regex> = ::std::sync::LazyLock::new(||
+            { ::regress::Regex::new("^https?://").unwrap() });
+            if PATTERN.find(value).is_none() {
+                return Err("doesn't match pattern \"^https?://\"".into());
+            }
+            Ok(Self(value.to_string()))
+        }
+    }
+    impl ::std::convert::TryFrom<&str> for SubscribeRequestBodyUrl {
+        type Error = self::error::ConversionError;
+        fn try_from(
+            value: &str,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+            value.parse()
+        }
+    }
+    impl ::std::convert::TryFrom<::std::string::String> for SubscribeRequestBodyUrl {
+        type Error = self::error::ConversionError;
+        fn try_from(
+            value: ::std::string::String,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+            value.parse()
+        }
+    }
+    impl<'de> ::serde::Deserialize<'de> for SubscribeRequestBodyUrl {
+        fn deserialize<D>(deserializer: D) -> ::std::result::Result<Self, D::Error>
+        where
+            D: ::serde::Deserializer<'de>,
+        {
+            ::std::string::String::deserialize(deserializer)?
+                .parse()
+                .map_err(|e: self::error::ConversionError| {
+                    <D::Error as ::serde::de::Error>::custom(e.to_string())
+                })
+        }
+    }
+    ///`SubscribeResponseBody`
+    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
+    pub struct SubscribeResponseBody {
+        pub id: ::std::num::NonZeroU64,
+    }
     /// Error types.
     pub mod error {
         /// Error from a `TryFrom` or `FromStr` implementation.
@@ -737,7 +803,7 @@ pub const API_VERSION: &str = "1.0.0";
 /// The OpenAPI document this code was generated from, as JSON. The
 /// server serves it (unauthenticated, outside the contract) at
 /// `#document_path`.
-pub const OPENAPI_DOCUMENT: &str = "{\"openapi\":\"3.1.0\",\"jsonSchemaDialect\":\"https://spec.openapis.org/oas/3.1/dialect/base\",\"info\":{\"title\":\"Kitchen Sink 3.1\",\"summary\":\"Every OpenAPI 3.1 construct the generator reads, on running code.\",\"description\":\"Shapes, points, notes and blobs, each using what OpenAPI 3.1 (JSON\\nSchema 2020-12) adds to 3.0: null among the types, `const`, `$ref` with\\nsiblings, numeric exclusive bounds, `examples`, `$defs`, `prefixItems`,\\n`patternProperties`, `if`/`then`/`else`, several types, `contentEncoding`,\\nand a webhook. Operations without an operationId are named from their\\nmethod and path.\\n\",\"version\":\"1.0.0\",\"license\":{\"name\":\"Apache 2.0\",\"identifier\":\"Apache-2.0\"}},\"servers\":[{\"url\":\"/sink31\"}],\"security\":[{\"bearer\":[]}],\"paths\":{\"/shapes\":{\"get\":{\"summary\":\"List the shapes\",\"parameters\":[{\"name\":\"limit\",\"in\":\"query\",\"schema\":{\"type\":\"integer\",\"exclusiveMinimum\":0,\"maximum\":100}}],\"responses\":{\"200\":{\"description\":\"The shapes, oldest first\",\"content\":{\"application/json\":{\"schema\":{\"$ref\":\"#/components/schemas/ShapePage\"}}}},\"400\":{\"$ref\":\"#/components/responses/Problem\"},\"401\":{\"$ref\":\"#/components/responses/Problem\"}}},\"post\":{\"summary\":\"Add a shape\",\"requestBody\":{\"required\":true,\"content\":{\"application/json\":{\"schema\":{\"$ref\":\"#/components/schemas/NewShape\"}}}},\"responses\":{\"201\":{\"description\":\"The shape, as stored\",\"content\":{\"application/json\":{\"schema\":{\"$ref\":\"#/components/schemas/Shape\"}}}},\"400\":{\"$ref\":\"#/components/responses/Problem\"},\"401\":{\"$ref\":\"#/components/responses/Problem\"}}}},\"/shapes/{id}\":{\"parameters\":[{\"name\":\"id\",\"in\":\"path\",\"required\":true,\"schema\":{\"type\":\"integer\",\"format\":\"int64\",\"exclusiveMinimum\":0}}],\"get\":{\"summary\":\"One shape\",\"responses\":{\"200\":{\"description\":\"The shape\",\"content\":{\"application/json\":{\"schema\":{\"$ref\":\"#/components/schemas/Shape\"}}}},\"400\":{\"$ref\":\"#/components/responses/Problem\"},\"401\":{\"$ref\":\"#/components/responses/Problem\"},\"404\":{\"$ref\":\"#/components/responses/Problem\"}}}},\"/shapes/events\":{\"get\":{\"summary\":\"The shapes, as Server-Sent Events\",\"description\":\"`count` `shape` events (cycling through the shapes; one per shape by\\ndefault), each numbered, its number its id; then, with `follow`, a\\n`tick` event every `intervalMs` for as long as the reader stays\\n(endless). A reader that reconnects with `Last-Event-ID` resumes\\nafter it.\\n\",\"parameters\":[{\"name\":\"Last-Event-ID\",\"in\":\"header\",\"schema\":{\"type\":\"string\",\"pattern\":\"^[0-9]{1,9}$\"}},{\"name\":\"count\",\"in\":\"query\",\"description\":\"How many shape events (none when there is no shape)\",\"schema\":{\"type\":\"integer\",\"minimum\":1,\"maximum\":10000}},{\"name\":\"follow\",\"in\":\"query\",\"schema\":{\"type\":\"boolean\"}},{\"name\":\"intervalMs\",\"in\":\"query\",\"schema\":{\"type\":\"integer\",\"minimum\":0,\"maximum\":1000}}],\"responses\":{\"200\":{\"description\":\"The events, as they come\",\"content\":{\"text/event-stream\":{\"schema\":{\"type\":\"object\",\"required\":[\"data\"],\"properties\":{\"event\":{\"type\":\"string\",\"enum\":[\"shape\",\"tick\"]},\"id\":{\"type\":\"string\",\"pattern\":\"^[0-9]+$\"},\"data\":{\"type\":\"string\",\"contentMediaType\":\"application/json\",\"contentSchema\":{\"$ref\":\"#/components/schemas/ShapeEvent\"}}}}}}},\"400\":{\"$ref\":\"#/components/responses/Problem\"},\"401\":{\"$ref\":\"#/components/responses/Problem\"}}}},\"/shapes/lines\":{\"get\":{\"summary\":\"The shapes, as JSON Lines\",\"responses\":{\"200\":{\"description\":\"One shape per line\",\"content\":{\"application/jsonl\":{\"itemSchema\":{\"$ref\":\"#/components/schemas/Shape\"}}}},\"401\":{\"$ref\":\"#/components/responses/Problem\"}}}},\"/points/{name}\":{\"put\":{\"summary\":\"Store a point under a name\",\"parameters\":[{\"name\":\"name\",\"in\":\"path\",\"required\":true,\"schema\":{\"type\":\"string\",\"pattern\":\"^[a-z]{1,16}$\"}}],\"requestBody\":{\"required\":true,\"content\":{\"application/json\":{\"schema\":{\"$ref\":\"#/components/schemas/Point\"}}}},\"responses\":{\"200\":{\"description\":\"The point, as stored\",\"content\":{\"application/json\":{\"schema\":{\"$ref\":\"#/components/schemas/Point\"}}}},\"400\":{\"$ref\":\"#/components/responses/Problem\"},\"401\":{\"$ref\":\"#/components/responses/Problem\"}}}},\"/notes\":{\"post\":{\"summary\":\"Leave a note\",\"description\":\"An alert must say its level (`if`/`then`); a note must not.\",\"requestBody\":{\"required\":true,\"content\":{\"application/json\":{\"schema\":{\"$ref\":\"#/components/schemas/Note\"}}}},\"responses\":{\"204\":{\"description\":\"Noted\"},\"400\":{\"$ref\":\"#/components/responses/Problem\"},\"401\":{\"$ref\":\"#/components/responses/Problem\"}}}},\"/blobs/{id}\":{\"get\":{\"summary\":\"A blob, base64 in JSON\",\"parameters\":[{\"name\":\"id\",\"in\":\"path\",\"required\":true,\"schema\":{\"type\":\"string\",\"maxLength\":8}}],\"responses\":{\"200\":{\"description\":\"The blob\",\"content\":{\"application/json\":{\"schema\":{\"$ref\":\"#/components/schemas/Blob\"}}}},\"400\":{\"$ref\":\"#/components/responses/Problem\"},\"401\":{\"$ref\":\"#/components/responses/Problem\"}}}}},\"webhooks\":{\"shapeAdded\":{\"post\":{\"summary\":\"Sent when a shape is added (named by lint, not served)\",\"requestBody\":{\"content\":{\"application/json\":{\"schema\":{\"$ref\":\"#/components/schemas/Shape\"}}}},\"responses\":{\"204\":{\"description\":\"Received\"}}}}},\"components\":{\"securitySchemes\":{\"bearer\":{\"type\":\"http\",\"scheme\":\"bearer\"}},\"responses\":{\"Problem\":{\"description\":\"What was wrong with the request\",\"content\":{\"application/json\":{\"schema\":{\"$ref\":\"#/components/schemas/Error\"}}}}},\"schemas\":{\"Error\":{\"type\":\"object\",\"required\":[\"code\",\"message\",\"status\"],\"properties\":{\"code\":{\"type\":\"string\"},\"message\":{\"type\":\"string\"},\"status\":{\"type\":\"integer\"}}},\"Name\":{\"type\":\"string\",\"minLength\":1,\"maxLength\":40},\"NewShape\":{\"description\":\"A circle or a square, told apart by `kind`.\",\"oneOf\":[{\"title\":\"Circle\",\"type\":\"object\",\"required\":[\"kind\",\"radius\"],\"properties\":{\"kind\":{\"const\":\"circle\"},\"radius\":{\"type\":\"number\",\"exclusiveMinimum\":0,\"maximum\":1000},\"label\":{\"$ref\":\"#/components/schemas/Name\",\"maxLength\":12,\"description\":\"A short label\"}},\"additionalProperties\":false},{\"title\":\"Square\",\"type\":\"object\",\"required\":[\"kind\",\"side\"],\"properties\":{\"kind\":{\"const\":\"square\"},\"side\":{\"type\":\"number\",\"exclusiveMinimum\":0,\"maximum\":1000},\"label\":{\"$ref\":\"#/components/schemas/Name\",\"maxLength\":12,\"description\":\"A short label\"}},\"additionalProperties\":false}],\"discriminator\":{\"propertyName\":\"kind\"}},\"Shape\":{\"type\":\"object\",\"required\":[\"id\",\"shape\",\"note\"],\"properties\":{\"id\":{\"type\":\"integer\",\"format\":\"int64\",\"exclusiveMinimum\":0},\"shape\":{\"$ref\":\"#/components/schemas/NewShape\"},\"note\":{\"description\":\"Required, and may be null (null is not absent)\",\"type\":[\"string\",\"null\"],\"examples\":[\"first of its kind\"]},\"owner\":{\"anyOf\":[{\"$ref\":\"#/components/schemas/Name\"},{\"type\":\"null\"}]}}},\"ShapePage\":{\"type\":\"object\",\"required\":[\"items\",\"next\"],\"properties\":{\"items\":{\"type\":\"array\",\"items\":{\"$ref\":\"#/components/schemas/Shape\"}},\"next\":{\"description\":\"The id after the last one, or null at the end\",\"type\":[\"integer\",\"null\"],\"format\":\"int64\"}}},\"ShapeEvent\":{\"type\":\"object\",\"required\":[\"seq\"],\"properties\":{\"seq\":{\"type\":\"integer\",\"minimum\":0},\"shape\":{\"$ref\":\"#/components/schemas/Shape\"},\"tick\":{\"type\":\"boolean\",\"const\":true}}},\"Point\":{\"$defs\":{\"Coordinate\":{\"type\":\"number\",\"minimum\":-1000,\"maximum\":1000}},\"type\":\"object\",\"required\":[\"coords\"],\"properties\":{\"coords\":{\"description\":\"x, then y (prefixItems, validated exactly)\",\"type\":\"array\",\"prefixItems\":[{\"$ref\":\"#/components/schemas/Point/$defs/Coordinate\"},{\"$ref\":\"#/components/schemas/Point/$defs/Coordinate\"}],\"items\":false,\"minItems\":2},\"labels\":{\"description\":\"Names starting `x-` only (patternProperties)\",\"type\":\"object\",\"patternProperties\":{\"^x-[a-z]{1,8}$\":{\"type\":\"string\",\"maxLength\":20}},\"additionalProperties\":false},\"tag\":{\"description\":\"A word or a number (several types)\",\"type\":[\"string\",\"integer\"],\"maxLength\":10},\"origin\":{\"$ref\":\"#/components/schemas/Point/$defs/Coordinate\"}},\"additionalProperties\":false},\"Note\":{\"type\":\"object\",\"required\":[\"kind\",\"text\"],\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"alert\",\"note\"]},\"text\":{\"type\":\"string\",\"minLength\":1,\"maxLength\":200},\"level\":{\"type\":\"integer\",\"minimum\":1,\"maximum\":5}},\"if\":{\"properties\":{\"kind\":{\"const\":\"alert\"}}},\"then\":{\"required\":[\"level\"]},\"else\":{\"not\":{\"required\":[\"level\"]}},\"unevaluatedProperties\":false},\"Blob\":{\"type\":\"object\",\"required\":[\"id\",\"data\"],\"properties\":{\"id\":{\"type\":\"string\"},\"data\":{\"type\":\"string\",\"contentEncoding\":\"base64\",\"contentMediaType\":\"application/octet-stream\"}}}}}}";
+pub const OPENAPI_DOCUMENT: &str = "{\"openapi\":\"3.1.0\",\"jsonSchemaDialect\":\"https://spec.openapis.org/oas/3.1/dialect/base\",\"info\":{\"title\":\"Kitchen Sink 3.1\",\"summary\":\"Every OpenAPI 3.1 construct the generator reads, on running code.\",\"description\":\"Shapes, points, notes and blobs, each using what OpenAPI 3.1 (JSON\\nSchema 2020-12) adds to 3.0: null among the types, `const`, `$ref` with\\nsiblings, numeric exclusive bounds, `examples`, `$defs`, `prefixItems`,\\n`patternProperties`, `if`/`then`/`else`, several types, `contentEncoding`,\\na webhook, and a callback. Operations without an operationId are named from their\\nmethod and path.\\n\",\"version\":\"1.0.0\",\"license\":{\"name\":\"Apache 2.0\",\"identifier\":\"Apache-2.0\"}},\"servers\":[{\"url\":\"/sink31\"}],\"security\":[{\"bearer\":[]}],\"paths\":{\"/shapes\":{\"get\":{\"summary\":\"List the shapes\",\"parameters\":[{\"name\":\"limit\",\"in\":\"query\",\"schema\":{\"type\":\"integer\",\"exclusiveMinimum\":0,\"maximum\":100}}],\"responses\":{\"200\":{\"description\":\"The shapes, oldest first\",\"content\":{\"application/json\":{\"schema\":{\"$ref\":\"#/components/schemas/ShapePage\"}}}},\"400\":{\"$ref\":\"#/components/responses/Problem\"},\"401\":{\"$ref\":\"#/components/responses/Problem\"}}},\"post\":{\"summary\":\"Add a shape\",\"requestBody\":{\"required\":true,\"content\":{\"application/json\":{\"schema\":{\"$ref\":\"#/components/schemas/NewShape\"}}}},\"responses\":{\"201\":{\"description\":\"The shape, as stored\",\"content\":{\"application/json\":{\"schema\":{\"$ref\":\"#/components/schemas/Shape\"}}}},\"400\":{\"$ref\":\"#/components/responses/Problem\"},\"401\":{\"$ref\":\"#/components/responses/Problem\"}}}},\"/subscriptions\":{\"post\":{\"operationId\":\"subscribe\",\"summary\":\"Be told of every shape added from now on, at a URL of your own\",\"requestBody\":{\"required\":true,\"content\":{\"application/json\":{\"schema\":{\"type\":\"object\",\"required\":[\"url\"],\"properties\":{\"url\":{\"type\":\"string\",\"format\":\"uri\",\"pattern\":\"^https?://\"}}}}}},\"responses\":{\"201\":{\"description\":\"Subscribed\",\"content\":{\"application/json\":{\"schema\":{\"type\":\"object\",\"required\":[\"id\"],\"properties\":{\"id\":{\"type\":\"integer\",\"minimum\":1}}}}}},\"400\":{\"$ref\":\"#/components/responses/Problem\"},\"401\":{\"$ref\":\"#/components/responses/Problem\"}},\"callbacks\":{\"shapeAdded\":{\"{$request.body#/url}/shapes\":{\"post\":{\"summary\":\"A shape was added\",\"requestBody\":{\"required\":true,\"content\":{\"application/json\":{\"schema\":{\"type\":\"object\",\"required\":[\"subscription\",\"shape\"],\"properties\":{\"subscription\":{\"type\":\"integer\",\"minimum\":1},\"shape\":{\"$ref\":\"#/components/schemas/Shape\"}}}}}},\"responses\":{\"202\":{\"description\":\"Accepted\"},\"410\":{\"description\":\"No longer wanted\"}}}}}}}},\"/shapes/{id}\":{\"parameters\":[{\"name\":\"id\",\"in\":\"path\",\"required\":true,\"schema\":{\"type\":\"integer\",\"format\":\"int64\",\"exclusiveMinimum\":0}}],\"get\":{\"summary\":\"One shape\",\"responses\":{\"200\":{\"description\":\"The shape\",\"content\":{\"application/json\":{\"schema\":{\"$ref\":\"#/components/schemas/Shape\"}}}},\"400\":{\"$ref\":\"#/components/responses/Problem\"},\"401\":{\"$ref\":\"#/components/responses/Problem\"},\"404\":{\"$ref\":\"#/components/responses/Problem\"}}}},\"/shapes/events\":{\"get\":{\"summary\":\"The shapes, as Server-Sent Events\",\"description\":\"`count` `shape` events (cycling through the shapes; one per shape by\\ndefault), each numbered, its number its id; then, with `follow`, a\\n`tick` event every `intervalMs` for as long as the reader stays\\n(endless). A reader that reconnects with `Last-Event-ID` resumes\\nafter it.\\n\",\"parameters\":[{\"name\":\"Last-Event-ID\",\"in\":\"header\",\"schema\":{\"type\":\"string\",\"pattern\":\"^[0-9]{1,9}$\"}},{\"name\":\"count\",\"in\":\"query\",\"description\":\"How many shape events (none when there is no shape)\",\"schema\":{\"type\":\"integer\",\"minimum\":1,\"maximum\":10000}},{\"name\":\"follow\",\"in\":\"query\",\"schema\":{\"type\":\"boolean\"}},{\"name\":\"intervalMs\",\"in\":\"query\",\"schema\":{\"type\":\"integer\",\"minimum\":0,\"maximum\":1000}}],\"responses\":{\"200\":{\"description\":\"The events, as they come\",\"content\":{\"text/event-stream\":{\"schema\":{\"type\":\"object\",\"required\":[\"data\"],\"properties\":{\"event\":{\"type\":\"string\",\"enum\":[\"shape\",\"tick\"]},\"id\":{\"type\":\"string\",\"pattern\":\"^[0-9]+$\"},\"data\":{\"type\":\"string\",\"contentMediaType\":\"application/json\",\"contentSchema\":{\"$ref\":\"#/components/schemas/ShapeEvent\"}}}}}}},\"400\":{\"$ref\":\"#/components/responses/Problem\"},\"401\":{\"$ref\":\"#/components/responses/Problem\"}}}},\"/shapes/lines\":{\"get\":{\"summary\":\"The shapes, as JSON Lines\",\"responses\":{\"200\":{\"description\":\"One shape per line\",\"content\":{\"application/jsonl\":{\"itemSchema\":{\"$ref\":\"#/components/schemas/Shape\"}}}},\"401\":{\"$ref\":\"#/components/responses/Problem\"}}}},\"/points/{name}\":{\"put\":{\"summary\":\"Store a point under a name\",\"parameters\":[{\"name\":\"name\",\"in\":\"path\",\"required\":true,\"schema\":{\"type\":\"string\",\"pattern\":\"^[a-z]{1,16}$\"}}],\"requestBody\":{\"required\":true,\"content\":{\"application/json\":{\"schema\":{\"$ref\":\"#/components/schemas/Point\"}}}},\"responses\":{\"200\":{\"description\":\"The point, as stored\",\"content\":{\"application/json\":{\"schema\":{\"$ref\":\"#/components/schemas/Point\"}}}},\"400\":{\"$ref\":\"#/components/responses/Problem\"},\"401\":{\"$ref\":\"#/components/responses/Problem\"}}}},\"/notes\":{\"post\":{\"summary\":\"Leave a note\",\"description\":\"An alert must say its level (`if`/`then`); a note must not.\",\"requestBody\":{\"required\":true,\"content\":{\"application/json\":{\"schema\":{\"$ref\":\"#/components/schemas/Note\"}}}},\"responses\":{\"204\":{\"description\":\"Noted\"},\"400\":{\"$ref\":\"#/components/responses/Problem\"},\"401\":{\"$ref\":\"#/components/responses/Problem\"}}}},\"/blobs/{id}\":{\"get\":{\"summary\":\"A blob, base64 in JSON\",\"parameters\":[{\"name\":\"id\",\"in\":\"path\",\"required\":true,\"schema\":{\"type\":\"string\",\"maxLength\":8}}],\"responses\":{\"200\":{\"description\":\"The blob\",\"content\":{\"application/json\":{\"schema\":{\"$ref\":\"#/components/schemas/Blob\"}}}},\"400\":{\"$ref\":\"#/components/responses/Problem\"},\"401\":{\"$ref\":\"#/components/responses/Problem\"}}}}},\"webhooks\":{\"shapeAdded\":{\"post\":{\"summary\":\"Sent to the service's own receiver when a shape is added\",\"requestBody\":{\"required\":true,\"content\":{\"application/json\":{\"schema\":{\"$ref\":\"#/components/schemas/Shape\"}}}},\"responses\":{\"204\":{\"description\":\"Received\"}}}}},\"components\":{\"securitySchemes\":{\"bearer\":{\"type\":\"http\",\"scheme\":\"bearer\"}},\"responses\":{\"Problem\":{\"description\":\"What was wrong with the request\",\"content\":{\"application/json\":{\"schema\":{\"$ref\":\"#/components/schemas/Error\"}}}}},\"schemas\":{\"Error\":{\"type\":\"object\",\"required\":[\"code\",\"message\",\"status\"],\"properties\":{\"code\":{\"type\":\"string\"},\"message\":{\"type\":\"string\"},\"status\":{\"type\":\"integer\"}}},\"Name\":{\"type\":\"string\",\"minLength\":1,\"maxLength\":40},\"NewShape\":{\"description\":\"A circle or a square, told apart by `kind`.\",\"oneOf\":[{\"title\":\"Circle\",\"type\":\"object\",\"required\":[\"kind\",\"radius\"],\"properties\":{\"kind\":{\"const\":\"circle\"},\"radius\":{\"type\":\"number\",\"exclusiveMinimum\":0,\"maximum\":1000},\"label\":{\"$ref\":\"#/components/schemas/Name\",\"maxLength\":12,\"description\":\"A short label\"}},\"additionalProperties\":false},{\"title\":\"Square\",\"type\":\"object\",\"required\":[\"kind\",\"side\"],\"properties\":{\"kind\":{\"const\":\"square\"},\"side\":{\"type\":\"number\",\"exclusiveMinimum\":0,\"maximum\":1000},\"label\":{\"$ref\":\"#/components/schemas/Name\",\"maxLength\":12,\"description\":\"A short label\"}},\"additionalProperties\":false}],\"discriminator\":{\"propertyName\":\"kind\"}},\"Shape\":{\"type\":\"object\",\"required\":[\"id\",\"shape\",\"note\"],\"properties\":{\"id\":{\"type\":\"integer\",\"format\":\"int64\",\"exclusiveMinimum\":0},\"shape\":{\"$ref\":\"#/components/schemas/NewShape\"},\"note\":{\"description\":\"Required, and may be null (null is not absent)\",\"type\":[\"string\",\"null\"],\"examples\":[\"first of its kind\"]},\"owner\":{\"anyOf\":[{\"$ref\":\"#/components/schemas/Name\"},{\"type\":\"null\"}]}}},\"ShapePage\":{\"type\":\"object\",\"required\":[\"items\",\"next\"],\"properties\":{\"items\":{\"type\":\"array\",\"items\":{\"$ref\":\"#/components/schemas/Shape\"}},\"next\":{\"description\":\"The id after the last one, or null at the end\",\"type\":[\"integer\",\"null\"],\"format\":\"int64\"}}},\"ShapeEvent\":{\"type\":\"object\",\"required\":[\"seq\"],\"properties\":{\"seq\":{\"type\":\"integer\",\"minimum\":0},\"shape\":{\"$ref\":\"#/components/schemas/Shape\"},\"tick\":{\"type\":\"boolean\",\"const\":true}}},\"Point\":{\"$defs\":{\"Coordinate\":{\"type\":\"number\",\"minimum\":-1000,\"maximum\":1000}},\"type\":\"object\",\"required\":[\"coords\"],\"properties\":{\"coords\":{\"description\":\"x, then y (prefixItems, validated exactly)\",\"type\":\"array\",\"prefixItems\":[{\"$ref\":\"#/components/schemas/Point/$defs/Coordinate\"},{\"$ref\":\"#/components/schemas/Point/$defs/Coordinate\"}],\"items\":false,\"minItems\":2},\"labels\":{\"description\":\"Names starting `x-` only (patternProperties)\",\"type\":\"object\",\"patternProperties\":{\"^x-[a-z]{1,8}$\":{\"type\":\"string\",\"maxLength\":20}},\"additionalProperties\":false},\"tag\":{\"description\":\"A word or a number (several types)\",\"type\":[\"string\",\"integer\"],\"maxLength\":10},\"origin\":{\"$ref\":\"#/components/schemas/Point/$defs/Coordinate\"}},\"additionalProperties\":false},\"Note\":{\"type\":\"object\",\"required\":[\"kind\",\"text\"],\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"alert\",\"note\"]},\"text\":{\"type\":\"string\",\"minLength\":1,\"maxLength\":200},\"level\":{\"type\":\"integer\",\"minimum\":1,\"maximum\":5}},\"if\":{\"properties\":{\"kind\":{\"const\":\"alert\"}}},\"then\":{\"required\":[\"level\"]},\"else\":{\"not\":{\"required\":[\"level\"]}},\"unevaluatedProperties\":false},\"Blob\":{\"type\":\"object\",\"required\":[\"id\",\"data\"],\"properties\":{\"id\":{\"type\":\"string\"},\"data\":{\"type\":\"string\",\"contentEncoding\":\"base64\",\"contentMediaType\":\"application/octet-stream\"}}}}}}";
 /// The spec's `components.schemas`: how each is documented and
 /// validated.
 pub static COMPONENTS: runtime::Components = runtime::Components::new(
@@ -825,6 +891,20 @@ static POST_SHAPES_RESPONSE_201: runtime::Schema = runtime::Schema::new(
     &COMPONENTS,
     "{\"$ref\":\"#/components/schemas/Shape\"}",
     ::std::option::Option::Some("{\"$ref\":\"#/$defs/Shape\"}"),
+);
+static SUBSCRIBE_BODY: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"properties\":{\"url\":{\"format\":\"uri\",\"pattern\":\"^https?://\",\"type\":\"string\"}},\"required\":[\"url\"],\"type\":\"object\"}",
+    ::std::option::Option::Some(
+        "{\"properties\":{\"url\":{\"format\":\"uri\",\"pattern\":\"^https?://\",\"type\":\"string\"}},\"required\":[\"url\"],\"type\":\"object\"}",
+    ),
+);
+static SUBSCRIBE_RESPONSE_201: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"properties\":{\"id\":{\"minimum\":1,\"type\":\"integer\"}},\"required\":[\"id\"],\"type\":\"object\"}",
+    ::std::option::Option::Some(
+        "{\"properties\":{\"id\":{\"minimum\":1,\"type\":\"integer\"}},\"required\":[\"id\"],\"type\":\"object\"}",
+    ),
 );
 static GET_SHAPES_BY_ID_PARAM_ID: runtime::Schema = runtime::Schema::new(
     &COMPONENTS,
@@ -1049,6 +1129,63 @@ static POST_SHAPES: runtime::Operation = runtime::Operation {
                 alternatives: &[],
                 schema: &POST_SHAPES_RESPONSE_201,
                 doc_name: "PostShapesResponseBody",
+            }),
+            headers: &[],
+        },
+    ],
+    errors: &["400", "401"],
+    other_errors: &[],
+    deprecation: ::std::option::Option::None,
+    metrics: runtime::metrics::OperationSeries::new(),
+};
+///`subscribe`: the operation's table, through which the generated layer serves it.
+pub struct Subscribe;
+impl runtime::Contract for Subscribe {
+    type Error = types::Error;
+    fn operation() -> &'static runtime::Operation {
+        &SUBSCRIBE
+    }
+    fn error(status: u16, problem: runtime::Problem) -> types::Error {
+        types::Error::from_problem(status, problem)
+    }
+}
+static SUBSCRIBE: runtime::Operation = runtime::Operation {
+    id: "subscribe",
+    method: "POST",
+    path: "/sink31/subscriptions",
+    security: &[
+        runtime::Requirement(
+            &[
+                runtime::Need {
+                    scheme: runtime::Scheme::Bearer {
+                        name: "bearer",
+                    },
+                    scopes: &[],
+                },
+            ],
+        ),
+    ],
+    parameters: &[],
+    body: ::std::option::Option::Some(runtime::Body {
+        media_type: "application/json",
+        kind: runtime::BodyKind::Json,
+        alternatives: &[],
+        required: true,
+        description: ::std::option::Option::None,
+        schema: &SUBSCRIBE_BODY,
+        form_fields: &[],
+        file_parts: runtime::FileParts::Named(&[]),
+        doc_name: "SubscribeRequestBody",
+    }),
+    responses: &[
+        runtime::SuccessResponse {
+            status: 201u16,
+            description: "Subscribed",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &SUBSCRIBE_RESPONSE_201,
+                doc_name: "SubscribeResponseBody",
             }),
             headers: &[],
         },
@@ -1435,6 +1572,7 @@ static GET_BLOBS_BY_ID: runtime::Operation = runtime::Operation {
 pub static OPERATIONS: &[&runtime::Operation] = &[
     &GET_SHAPES,
     &POST_SHAPES,
+    &SUBSCRIBE,
     &GET_SHAPES_BY_ID,
     &GET_SHAPES_EVENTS,
     &GET_SHAPES_LINES,
@@ -1562,6 +1700,49 @@ impl PostShapesResponse {
                     runtime::Problem::new(
                         "not_implemented",
                         "post_shapes is not implemented yet",
+                    ),
+                )
+            }
+        }
+    }
+}
+///The responses `subscribe` documents: one variant per status.
+#[allow(clippy::large_enum_variant)]
+#[derive(Debug)]
+pub enum SubscribeResponse {
+    ///201: Subscribed
+    Created(runtime::Json<types::SubscribeResponseBody>),
+    ///400: What was wrong with the request
+    BadRequest(runtime::Problem),
+    ///401: What was wrong with the request
+    Unauthorized(runtime::Problem),
+    /// 501, which the spec need not document: the handler is not
+    /// written yet (what `cargo xtask new` starts every handler
+    /// with). Answered with problem details, or the Error object
+    /// where the spec documents 501 with it.
+    NotImplemented,
+}
+impl SubscribeResponse {
+    /// The HTTP response this value stands for: a success response
+    /// with its documented media type and headers, or the Error
+    /// object with this variant's status.
+    pub fn into_http(self) -> runtime::Reply<Subscribe> {
+        match self {
+            SubscribeResponse::Created(body) => {
+                runtime::Reply::json(201u16, "application/json", body)
+            }
+            SubscribeResponse::BadRequest(problem) => {
+                runtime::Reply::problem(400u16, problem)
+            }
+            SubscribeResponse::Unauthorized(problem) => {
+                runtime::Reply::problem(401u16, problem)
+            }
+            SubscribeResponse::NotImplemented => {
+                runtime::Reply::problem(
+                    501u16,
+                    runtime::Problem::new(
+                        "not_implemented",
+                        "subscribe is not implemented yet",
                     ),
                 )
             }
@@ -1860,6 +2041,16 @@ pub trait KitchenSink31Api {
         rqctx: ::dropshot::RequestContext<Self::Context>,
         body: runtime::RequestBody<PostShapes>,
     ) -> ::std::result::Result<runtime::Reply<PostShapes>, types::Error>;
+    ///Be told of every shape added from now on, at a URL of your own
+    #[endpoint{method = POST,
+    path = "/sink31/subscriptions",
+    operation_id = "subscribe",
+    tags = [],
+    }]
+    async fn subscribe(
+        rqctx: ::dropshot::RequestContext<Self::Context>,
+        body: runtime::RequestBody<Subscribe>,
+    ) -> ::std::result::Result<runtime::Reply<Subscribe>, types::Error>;
     ///One shape
     #[endpoint{method = GET,
     path = "/sink31/shapes/{id}",
@@ -1931,6 +2122,12 @@ pub trait KitchenSink31Handlers: runtime::Authenticator {
         caller: &Self::Principal,
         body: types::NewShape,
     ) -> impl ::std::future::Future<Output = PostShapesResponse> + Send;
+    ///Be told of every shape added from now on, at a URL of your own
+    fn subscribe(
+        &self,
+        caller: &Self::Principal,
+        body: types::SubscribeRequestBody,
+    ) -> impl ::std::future::Future<Output = SubscribeResponse> + Send;
     ///One shape
     fn get_shapes_by_id(
         &self,
@@ -2055,6 +2252,45 @@ impl<H: KitchenSink31Handlers> KitchenSink31Api for StrictServer<H> {
         }
             .await;
         runtime::metrics::observe(&POST_SHAPES, reply.status(), started);
+        ::std::result::Result::Ok(reply)
+    }
+    async fn subscribe(
+        rqctx: ::dropshot::RequestContext<Self::Context>,
+        body: runtime::RequestBody<Subscribe>,
+    ) -> ::std::result::Result<runtime::Reply<Subscribe>, types::Error> {
+        let handlers = rqctx.context();
+        let started = ::std::time::Instant::now();
+        let reply = async {
+            let caller = match runtime::authenticate_with(
+                    handlers,
+                    &rqctx.request,
+                    SUBSCRIBE.security,
+                )
+                .await
+            {
+                ::std::result::Result::Ok(caller) => caller,
+                ::std::result::Result::Err(rejection) => return rejection.into_reply(),
+            };
+            let body = match body
+                .decode::<types::SubscribeRequestBody>()
+                .and_then(runtime::required)
+            {
+                ::std::result::Result::Ok(body) => body,
+                ::std::result::Result::Err(rejection) => {
+                    return runtime::Reply::problem(rejection.status, rejection.problem);
+                }
+            };
+            #[allow(deprecated)]
+            let response = <H as KitchenSink31Handlers>::subscribe(
+                    handlers,
+                    &caller,
+                    body,
+                )
+                .await;
+            response.into_http()
+        }
+            .await;
+        runtime::metrics::observe(&SUBSCRIBE, reply.status(), started);
         ::std::result::Result::Ok(reply)
     }
     async fn get_shapes_by_id(
@@ -2363,6 +2599,20 @@ pub fn register_endpoints<H: KitchenSink31Handlers>(
     endpoints
         .push(
             ::dropshot::ApiEndpoint::new(
+                    "subscribe".to_string(),
+                    <StrictServer<H> as KitchenSink31Api>::subscribe,
+                    ::dropshot::Method::POST,
+                    "application/json",
+                    "/sink31/subscriptions",
+                    versions(),
+                )
+                .summary(
+                    "Be told of every shape added from now on, at a URL of your own",
+                ),
+        );
+    endpoints
+        .push(
+            ::dropshot::ApiEndpoint::new(
                     "get_shapes_by_id".to_string(),
                     <StrictServer<H> as KitchenSink31Api>::get_shapes_by_id,
                     ::dropshot::Method::GET,
@@ -2643,6 +2893,29 @@ pub fn register_endpoints<H: KitchenSink31Handlers>(
                     .visible(false),
             );
     }
+    for method in runtime::methods_other_than(&["POST"]) {
+        endpoints
+            .push(
+                ::dropshot::ApiEndpoint::new(
+                        runtime::not_allowed_id(&method, "/sink31/subscriptions"),
+                        |rqctx: ::dropshot::RequestContext<H>| async move {
+                            runtime::method_not_allowed(
+                                    rqctx.request.method(),
+                                    rqctx.request.uri().path(),
+                                    "/sink31/subscriptions",
+                                    "POST",
+                                    types::Error::from_problem,
+                                )
+                                .map_err(types::Error::from)
+                        },
+                        method,
+                        "application/json",
+                        "/sink31/subscriptions",
+                        versions(),
+                    )
+                    .visible(false),
+            );
+    }
     runtime::register_routed(api, endpoints)?;
     runtime::metrics::declare(OPERATIONS);
     ::std::result::Result::Ok(())
@@ -2654,4 +2927,528 @@ pub fn stub_api_description() -> ::std::result::Result<
     ::dropshot::ApiDescriptionBuildErrors,
 > {
     kitchen_sink31_api_mod::stub_api_description()
+}
+/// The spec's webhooks and callbacks: the contract of a
+/// receiver (a server of its own, each at `/<name>`: see
+/// [`webhooks::api_description`](api_description)), and
+/// the [`Sender`] the service sends them with.
+pub mod webhooks {
+    use crate::runtime;
+    /// Types from the spec's schemas (typify).
+    #[allow(clippy::all)]
+    pub mod types {
+        pub use super::super::types::*;
+        ///`SubscribeShapeAddedRequestBody`
+        #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
+        pub struct SubscribeShapeAddedRequestBody {
+            pub shape: Shape,
+            pub subscription: ::std::num::NonZeroU64,
+        }
+    }
+    /// The path the spec's `servers` share; every endpoint is served under it.
+    pub const BASE_PATH: &str = "";
+    /// The spec's `info.version`.
+    pub const API_VERSION: &str = "1.0.0";
+    /// The OpenAPI document this code was generated from, as JSON. The
+    /// server serves it (unauthenticated, outside the contract) at
+    /// `#document_path`.
+    pub const OPENAPI_DOCUMENT: &str = "{\"openapi\":\"3.0.3\",\"info\":{\"title\":\"Kitchen Sink 3.1 webhooks\",\"description\":\"The webhooks and callbacks of `Kitchen Sink 3.1`: what a receiver serves.\",\"version\":\"1.0.0\"},\"paths\":{\"/shapeAdded\":{\"post\":{\"summary\":\"Sent to the service's own receiver when a shape is added\",\"requestBody\":{\"required\":true,\"content\":{\"application/json\":{\"schema\":{\"$ref\":\"#/components/schemas/Shape\"}}}},\"responses\":{\"204\":{\"description\":\"Received\"}},\"operationId\":\"shapeAdded\"}},\"/shapeAdded/shapes\":{\"post\":{\"summary\":\"A shape was added\",\"requestBody\":{\"required\":true,\"content\":{\"application/json\":{\"schema\":{\"type\":\"object\",\"required\":[\"subscription\",\"shape\"],\"properties\":{\"subscription\":{\"type\":\"integer\",\"minimum\":1},\"shape\":{\"$ref\":\"#/components/schemas/Shape\"}}}}}},\"responses\":{\"202\":{\"description\":\"Accepted\"},\"410\":{\"description\":\"No longer wanted\"}},\"operationId\":\"subscribe_shapeAdded\"}}},\"components\":{\"securitySchemes\":{\"bearer\":{\"type\":\"http\",\"scheme\":\"bearer\"}},\"responses\":{\"Problem\":{\"description\":\"What was wrong with the request\",\"content\":{\"application/json\":{\"schema\":{\"$ref\":\"#/components/schemas/Error\"}}}}},\"schemas\":{\"Error\":{\"type\":\"object\",\"required\":[\"code\",\"message\",\"status\"],\"properties\":{\"code\":{\"type\":\"string\"},\"message\":{\"type\":\"string\"},\"status\":{\"type\":\"integer\"}}},\"Name\":{\"type\":\"string\",\"minLength\":1,\"maxLength\":40},\"NewShape\":{\"description\":\"A circle or a square, told apart by `kind`.\",\"oneOf\":[{\"$ref\":\"#/components/schemas/Circle\"},{\"$ref\":\"#/components/schemas/Square\"}],\"discriminator\":{\"propertyName\":\"kind\",\"mapping\":{\"circle\":\"#/components/schemas/Circle\",\"square\":\"#/components/schemas/Square\"}}},\"Shape\":{\"type\":\"object\",\"required\":[\"id\",\"shape\",\"note\"],\"properties\":{\"id\":{\"type\":\"integer\",\"format\":\"int64\",\"exclusiveMinimum\":true,\"minimum\":0},\"shape\":{\"$ref\":\"#/components/schemas/NewShape\"},\"note\":{\"description\":\"Required, and may be null (null is not absent)\",\"type\":\"string\",\"example\":\"first of its kind\",\"nullable\":true},\"owner\":{\"allOf\":[{\"$ref\":\"#/components/schemas/Name\"}],\"nullable\":true}}},\"ShapePage\":{\"type\":\"object\",\"required\":[\"items\",\"next\"],\"properties\":{\"items\":{\"type\":\"array\",\"items\":{\"$ref\":\"#/components/schemas/Shape\"}},\"next\":{\"description\":\"The id after the last one, or null at the end\",\"type\":\"integer\",\"format\":\"int64\",\"nullable\":true}}},\"ShapeEvent\":{\"type\":\"object\",\"required\":[\"seq\"],\"properties\":{\"seq\":{\"type\":\"integer\",\"minimum\":0},\"shape\":{\"$ref\":\"#/components/schemas/Shape\"},\"tick\":{\"type\":\"boolean\",\"enum\":[true]}}},\"Point\":{\"type\":\"object\",\"required\":[\"coords\"],\"properties\":{\"coords\":{\"description\":\"x, then y (prefixItems, validated exactly)\",\"type\":\"array\",\"minItems\":2,\"x-json-schema-2020-12\":{\"prefixItems\":[{\"$ref\":\"#/components/schemas/Point_Coordinate\"},{\"$ref\":\"#/components/schemas/Point_Coordinate\"}],\"items\":{\"not\":{}}},\"items\":{}},\"labels\":{\"description\":\"Names starting `x-` only (patternProperties)\",\"type\":\"object\",\"x-json-schema-2020-12\":{\"patternProperties\":{\"^x-[a-z]{1,8}$\":{\"type\":\"string\",\"maxLength\":20}},\"additionalProperties\":false}},\"tag\":{\"description\":\"A word or a number (several types)\",\"maxLength\":10,\"x-json-schema-2020-12\":{\"type\":[\"string\",\"integer\"]}},\"origin\":{\"$ref\":\"#/components/schemas/Point_Coordinate\"}},\"additionalProperties\":false},\"Note\":{\"type\":\"object\",\"required\":[\"kind\",\"text\"],\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"alert\",\"note\"]},\"text\":{\"type\":\"string\",\"minLength\":1,\"maxLength\":200},\"level\":{\"type\":\"integer\",\"minimum\":1,\"maximum\":5}},\"x-json-schema-2020-12\":{\"if\":{\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"alert\"]}}},\"then\":{\"required\":[\"level\"]},\"else\":{\"not\":{\"required\":[\"level\"]}},\"unevaluatedProperties\":false}},\"Blob\":{\"type\":\"object\",\"required\":[\"id\",\"data\"],\"properties\":{\"id\":{\"type\":\"string\"},\"data\":{\"type\":\"string\",\"format\":\"byte\"}}},\"Point_Coordinate\":{\"type\":\"number\",\"minimum\":-1000,\"maximum\":1000},\"Circle\":{\"title\":\"Circle\",\"type\":\"object\",\"required\":[\"kind\",\"radius\"],\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"circle\"]},\"radius\":{\"type\":\"number\",\"exclusiveMinimum\":true,\"maximum\":1000,\"minimum\":0},\"label\":{\"maxLength\":12,\"description\":\"A short label\",\"allOf\":[{\"$ref\":\"#/components/schemas/Name\"}]}},\"additionalProperties\":false},\"Square\":{\"title\":\"Square\",\"type\":\"object\",\"required\":[\"kind\",\"side\"],\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"square\"]},\"side\":{\"type\":\"number\",\"exclusiveMinimum\":true,\"maximum\":1000,\"minimum\":0},\"label\":{\"maxLength\":12,\"description\":\"A short label\",\"allOf\":[{\"$ref\":\"#/components/schemas/Name\"}]}},\"additionalProperties\":false}}}}";
+    use super::COMPONENTS;
+    static SHAPE_ADDED_BODY: runtime::Schema = runtime::Schema::new(
+        &COMPONENTS,
+        "{\"$ref\":\"#/components/schemas/Shape\"}",
+        ::std::option::Option::Some("{\"$ref\":\"#/$defs/Shape\"}"),
+    );
+    static SUBSCRIBE_SHAPE_ADDED_BODY: runtime::Schema = runtime::Schema::new(
+        &COMPONENTS,
+        "{\"properties\":{\"shape\":{\"$ref\":\"#/components/schemas/Shape\"},\"subscription\":{\"minimum\":1,\"type\":\"integer\"}},\"required\":[\"subscription\",\"shape\"],\"type\":\"object\"}",
+        ::std::option::Option::Some(
+            "{\"properties\":{\"shape\":{\"$ref\":\"#/$defs/Shape\"},\"subscription\":{\"minimum\":1,\"type\":\"integer\"}},\"required\":[\"subscription\",\"shape\"],\"type\":\"object\"}",
+        ),
+    );
+    ///`shapeAdded`: the operation's table, through which the generated layer serves it.
+    pub struct ShapeAdded;
+    impl runtime::Contract for ShapeAdded {
+        type Error = runtime::ProblemDetails;
+        const ERROR_MEDIA_TYPE: &'static str = runtime::PROBLEM_JSON;
+        fn operation() -> &'static runtime::Operation {
+            &SHAPE_ADDED
+        }
+        fn error(status: u16, problem: runtime::Problem) -> runtime::ProblemDetails {
+            runtime::ProblemDetails::from_problem(status, problem)
+        }
+    }
+    static SHAPE_ADDED: runtime::Operation = runtime::Operation {
+        id: "shapeAdded",
+        method: "POST",
+        path: "/shapeAdded",
+        security: &[],
+        parameters: &[],
+        body: ::std::option::Option::Some(runtime::Body {
+            media_type: "application/json",
+            kind: runtime::BodyKind::Json,
+            alternatives: &[],
+            required: true,
+            description: ::std::option::Option::None,
+            schema: &SHAPE_ADDED_BODY,
+            form_fields: &[],
+            file_parts: runtime::FileParts::Named(&[]),
+            doc_name: "ShapeAddedRequestBody",
+        }),
+        responses: &[
+            runtime::SuccessResponse {
+                status: 204u16,
+                description: "Received",
+                content: ::std::option::Option::None,
+                headers: &[],
+            },
+        ],
+        errors: &[],
+        other_errors: &[],
+        deprecation: ::std::option::Option::None,
+        metrics: runtime::metrics::OperationSeries::new(),
+    };
+    ///`subscribe_shapeAdded`: the operation's table, through which the generated layer serves it.
+    pub struct SubscribeShapeAdded;
+    impl runtime::Contract for SubscribeShapeAdded {
+        type Error = runtime::ProblemDetails;
+        const ERROR_MEDIA_TYPE: &'static str = runtime::PROBLEM_JSON;
+        fn operation() -> &'static runtime::Operation {
+            &SUBSCRIBE_SHAPE_ADDED
+        }
+        fn error(status: u16, problem: runtime::Problem) -> runtime::ProblemDetails {
+            runtime::ProblemDetails::from_problem(status, problem)
+        }
+    }
+    static SUBSCRIBE_SHAPE_ADDED: runtime::Operation = runtime::Operation {
+        id: "subscribe_shapeAdded",
+        method: "POST",
+        path: "/shapeAdded/shapes",
+        security: &[],
+        parameters: &[],
+        body: ::std::option::Option::Some(runtime::Body {
+            media_type: "application/json",
+            kind: runtime::BodyKind::Json,
+            alternatives: &[],
+            required: true,
+            description: ::std::option::Option::None,
+            schema: &SUBSCRIBE_SHAPE_ADDED_BODY,
+            form_fields: &[],
+            file_parts: runtime::FileParts::Named(&[]),
+            doc_name: "SubscribeShapeAddedRequestBody",
+        }),
+        responses: &[
+            runtime::SuccessResponse {
+                status: 202u16,
+                description: "Accepted",
+                content: ::std::option::Option::None,
+                headers: &[],
+            },
+        ],
+        errors: &[],
+        other_errors: &[
+            runtime::ErrorResponse {
+                key: "410",
+                description: "No longer wanted",
+                content: ::std::option::Option::None,
+            },
+        ],
+        deprecation: ::std::option::Option::None,
+        metrics: runtime::metrics::OperationSeries::new(),
+    };
+    /// Every operation's table, in the spec's order.
+    pub static OPERATIONS: &[&runtime::Operation] = &[
+        &SHAPE_ADDED,
+        &SUBSCRIBE_SHAPE_ADDED,
+    ];
+    ///The responses `shapeAdded` documents: one variant per status.
+    #[allow(clippy::large_enum_variant)]
+    #[derive(Debug)]
+    pub enum ShapeAddedResponse {
+        ///204: Received
+        NoContent,
+        /// 501, which the spec need not document: the handler is not
+        /// written yet (what `cargo xtask new` starts every handler
+        /// with). Answered with problem details, or the Error object
+        /// where the spec documents 501 with it.
+        NotImplemented,
+    }
+    impl ShapeAddedResponse {
+        /// The HTTP response this value stands for: a success response
+        /// with its documented media type and headers, or the Error
+        /// object with this variant's status.
+        pub fn into_http(self) -> runtime::Reply<ShapeAdded> {
+            match self {
+                ShapeAddedResponse::NoContent => runtime::Reply::empty(204u16),
+                ShapeAddedResponse::NotImplemented => {
+                    runtime::Reply::problem(
+                        501u16,
+                        runtime::Problem::new(
+                            "not_implemented",
+                            "shapeAdded is not implemented yet",
+                        ),
+                    )
+                }
+            }
+        }
+    }
+    ///The responses `subscribe_shapeAdded` documents: one variant per status.
+    #[allow(clippy::large_enum_variant)]
+    #[derive(Debug)]
+    pub enum SubscribeShapeAddedResponse {
+        ///202: Accepted
+        Accepted,
+        ///410: No longer wanted
+        Gone,
+        /// 501, which the spec need not document: the handler is not
+        /// written yet (what `cargo xtask new` starts every handler
+        /// with). Answered with problem details, or the Error object
+        /// where the spec documents 501 with it.
+        NotImplemented,
+    }
+    impl SubscribeShapeAddedResponse {
+        /// The HTTP response this value stands for: a success response
+        /// with its documented media type and headers, or the Error
+        /// object with this variant's status.
+        pub fn into_http(self) -> runtime::Reply<SubscribeShapeAdded> {
+            match self {
+                SubscribeShapeAddedResponse::Accepted => runtime::Reply::empty(202u16),
+                SubscribeShapeAddedResponse::Gone => runtime::Reply::error_empty(410u16),
+                SubscribeShapeAddedResponse::NotImplemented => {
+                    runtime::Reply::problem(
+                        501u16,
+                        runtime::Problem::new(
+                            "not_implemented",
+                            "subscribe_shapeAdded is not implemented yet",
+                        ),
+                    )
+                }
+            }
+        }
+    }
+    /**The `Kitchen Sink 3.1 webhooks` API as dropshot sees it: one endpoint per operation, under ``.
+
+Implemented by [`StrictServer`]; a server implements [`KitchenSink31WebhooksHandlers`] instead.*/
+    #[::dropshot::api_description]
+    pub trait KitchenSink31WebhooksApi {
+        type Context: KitchenSink31WebhooksHandlers;
+        ///Sent to the service's own receiver when a shape is added
+        #[endpoint{method = POST,
+        path = "/shapeAdded",
+        operation_id = "shapeAdded",
+        tags = [],
+        }]
+        async fn shape_added(
+            rqctx: ::dropshot::RequestContext<Self::Context>,
+            body: runtime::RequestBody<ShapeAdded>,
+        ) -> ::std::result::Result<runtime::Reply<ShapeAdded>, runtime::ProblemDetails>;
+        ///A shape was added
+        #[endpoint{method = POST,
+        path = "/shapeAdded/shapes",
+        operation_id = "subscribe_shapeAdded",
+        tags = [],
+        }]
+        async fn subscribe_shape_added(
+            rqctx: ::dropshot::RequestContext<Self::Context>,
+            body: runtime::RequestBody<SubscribeShapeAdded>,
+        ) -> ::std::result::Result<
+            runtime::Reply<SubscribeShapeAdded>,
+            runtime::ProblemDetails,
+        >;
+        /// The OpenAPI document this API was generated from. Not part of
+        /// the contract: unpublished, and open without a key.
+        #[endpoint{method = GET,
+        path = "/openapi.json",
+        unpublished = true}]
+        async fn openapi_document(
+            rqctx: ::dropshot::RequestContext<Self::Context>,
+        ) -> ::std::result::Result<
+            ::dropshot::HttpResponseOk<::serde_json::Value>,
+            runtime::ProblemDetails,
+        >;
+    }
+    /**What a `Kitchen Sink 3.1 webhooks` server implements: one method per operation, with typed inputs and a typed response.
+
+The caller of a secured operation is authenticated (by [`runtime::Authenticator`]), and its parameters and body are checked against the spec, before any method runs.*/
+    pub trait KitchenSink31WebhooksHandlers: runtime::Authenticator {
+        ///Sent to the service's own receiver when a shape is added
+        fn shape_added(
+            &self,
+            body: types::Shape,
+        ) -> impl ::std::future::Future<Output = ShapeAddedResponse> + Send;
+        ///A shape was added
+        fn subscribe_shape_added(
+            &self,
+            body: types::SubscribeShapeAddedRequestBody,
+        ) -> impl ::std::future::Future<Output = SubscribeShapeAddedResponse> + Send;
+    }
+    ///Serves the dropshot API with a [`KitchenSink31WebhooksHandlers`] implementation: authentication, parameter and body checks and response mapping live here, so an implementation cannot skip them.
+    pub struct StrictServer<H>(::std::marker::PhantomData<H>);
+    impl<H: KitchenSink31WebhooksHandlers> KitchenSink31WebhooksApi for StrictServer<H> {
+        type Context = H;
+        async fn shape_added(
+            rqctx: ::dropshot::RequestContext<Self::Context>,
+            body: runtime::RequestBody<ShapeAdded>,
+        ) -> ::std::result::Result<runtime::Reply<ShapeAdded>, runtime::ProblemDetails> {
+            let handlers = rqctx.context();
+            let started = ::std::time::Instant::now();
+            let reply = async {
+                let body = match body
+                    .decode::<types::Shape>()
+                    .and_then(runtime::required)
+                {
+                    ::std::result::Result::Ok(body) => body,
+                    ::std::result::Result::Err(rejection) => {
+                        return runtime::Reply::problem(
+                            rejection.status,
+                            rejection.problem,
+                        );
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as KitchenSink31WebhooksHandlers>::shape_added(
+                        handlers,
+                        body,
+                    )
+                    .await;
+                response.into_http()
+            }
+                .await;
+            runtime::metrics::observe(&SHAPE_ADDED, reply.status(), started);
+            ::std::result::Result::Ok(reply)
+        }
+        async fn subscribe_shape_added(
+            rqctx: ::dropshot::RequestContext<Self::Context>,
+            body: runtime::RequestBody<SubscribeShapeAdded>,
+        ) -> ::std::result::Result<
+            runtime::Reply<SubscribeShapeAdded>,
+            runtime::ProblemDetails,
+        > {
+            let handlers = rqctx.context();
+            let started = ::std::time::Instant::now();
+            let reply = async {
+                let body = match body
+                    .decode::<types::SubscribeShapeAddedRequestBody>()
+                    .and_then(runtime::required)
+                {
+                    ::std::result::Result::Ok(body) => body,
+                    ::std::result::Result::Err(rejection) => {
+                        return runtime::Reply::problem(
+                            rejection.status,
+                            rejection.problem,
+                        );
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as KitchenSink31WebhooksHandlers>::subscribe_shape_added(
+                        handlers,
+                        body,
+                    )
+                    .await;
+                response.into_http()
+            }
+                .await;
+            runtime::metrics::observe(&SUBSCRIBE_SHAPE_ADDED, reply.status(), started);
+            ::std::result::Result::Ok(reply)
+        }
+        async fn openapi_document(
+            _rqctx: ::dropshot::RequestContext<Self::Context>,
+        ) -> ::std::result::Result<
+            ::dropshot::HttpResponseOk<::serde_json::Value>,
+            runtime::ProblemDetails,
+        > {
+            static DOCUMENT: ::std::sync::LazyLock<::serde_json::Value> = ::std::sync::LazyLock::new(||
+            {
+                ::serde_json::from_str(OPENAPI_DOCUMENT)
+                    .unwrap_or(::serde_json::Value::Null)
+            });
+            ::std::result::Result::Ok(::dropshot::HttpResponseOk(DOCUMENT.clone()))
+        }
+    }
+    ///The dropshot API description of a server of this version alone, built on `H`: see [`register_endpoints`], and the request metrics at `GET /metrics` ([`runtime::metrics`]).
+    pub fn api_description<H: KitchenSink31WebhooksHandlers>() -> ::std::result::Result<
+        ::dropshot::ApiDescription<H>,
+        runtime::ApiDescriptionError,
+    > {
+        let mut api = ::dropshot::ApiDescription::new();
+        register_endpoints(&mut api, ::dropshot::ApiEndpointVersions::all)?;
+        runtime::metrics::register_endpoint(&mut api)?;
+        ::std::result::Result::Ok(api)
+    }
+    /// The versions this major answers for in a server that serves
+    /// several majors side by side: from `#major.0.0` up to the next
+    /// major.
+    pub fn endpoint_versions() -> ::dropshot::ApiEndpointVersions {
+        runtime::major_versions(1u64)
+    }
+    /// Registers this version's endpoints on `api`, which may hold
+    /// another major's already: one per operation, the document's, and a
+    /// hidden endpoint answering 405 (the Error object and `Allow`) for
+    /// each method a path does not document. Each answers for
+    /// `versions()`: `ApiEndpointVersions::all` in a server of this
+    /// version alone, [`endpoint_versions`] beside other majors (with a
+    /// version policy that tells the major by the path, such as
+    /// [`runtime::VersionByPath`]).
+    #[allow(clippy::vec_init_then_push)]
+    pub fn register_endpoints<H: KitchenSink31WebhooksHandlers>(
+        api: &mut ::dropshot::ApiDescription<H>,
+        versions: fn() -> ::dropshot::ApiEndpointVersions,
+    ) -> ::std::result::Result<(), runtime::ApiDescriptionError> {
+        let mut endpoints = ::std::vec::Vec::new();
+        endpoints
+            .push(
+                ::dropshot::ApiEndpoint::new(
+                        "shapeAdded".to_string(),
+                        <StrictServer<H> as KitchenSink31WebhooksApi>::shape_added,
+                        ::dropshot::Method::POST,
+                        "application/json",
+                        "/shapeAdded",
+                        versions(),
+                    )
+                    .summary("Sent to the service's own receiver when a shape is added"),
+            );
+        endpoints
+            .push(
+                ::dropshot::ApiEndpoint::new(
+                        "subscribe_shapeAdded".to_string(),
+                        <StrictServer<
+                            H,
+                        > as KitchenSink31WebhooksApi>::subscribe_shape_added,
+                        ::dropshot::Method::POST,
+                        "application/json",
+                        "/shapeAdded/shapes",
+                        versions(),
+                    )
+                    .summary("A shape was added"),
+            );
+        endpoints
+            .push(
+                ::dropshot::ApiEndpoint::new(
+                        "openapi_document".to_string(),
+                        <StrictServer<H> as KitchenSink31WebhooksApi>::openapi_document,
+                        ::dropshot::Method::GET,
+                        "application/json",
+                        "/openapi.json",
+                        versions(),
+                    )
+                    .visible(false),
+            );
+        for method in runtime::methods_other_than(&["GET"]) {
+            endpoints
+                .push(
+                    ::dropshot::ApiEndpoint::new(
+                            runtime::not_allowed_id(&method, "/openapi.json"),
+                            |rqctx: ::dropshot::RequestContext<H>| async move {
+                                runtime::method_not_allowed(
+                                        rqctx.request.method(),
+                                        rqctx.request.uri().path(),
+                                        "/openapi.json",
+                                        "GET",
+                                        runtime::ProblemDetails::from_problem,
+                                    )
+                                    .map_err(runtime::ProblemDetails::from)
+                            },
+                            method,
+                            "application/json",
+                            "/openapi.json",
+                            versions(),
+                        )
+                        .visible(false),
+                );
+        }
+        for method in runtime::methods_other_than(&["POST"]) {
+            endpoints
+                .push(
+                    ::dropshot::ApiEndpoint::new(
+                            runtime::not_allowed_id(&method, "/shapeAdded"),
+                            |rqctx: ::dropshot::RequestContext<H>| async move {
+                                runtime::method_not_allowed(
+                                        rqctx.request.method(),
+                                        rqctx.request.uri().path(),
+                                        "/shapeAdded",
+                                        "POST",
+                                        runtime::ProblemDetails::from_problem,
+                                    )
+                                    .map_err(runtime::ProblemDetails::from)
+                            },
+                            method,
+                            "application/json",
+                            "/shapeAdded",
+                            versions(),
+                        )
+                        .visible(false),
+                );
+        }
+        for method in runtime::methods_other_than(&["POST"]) {
+            endpoints
+                .push(
+                    ::dropshot::ApiEndpoint::new(
+                            runtime::not_allowed_id(&method, "/shapeAdded/shapes"),
+                            |rqctx: ::dropshot::RequestContext<H>| async move {
+                                runtime::method_not_allowed(
+                                        rqctx.request.method(),
+                                        rqctx.request.uri().path(),
+                                        "/shapeAdded/shapes",
+                                        "POST",
+                                        runtime::ProblemDetails::from_problem,
+                                    )
+                                    .map_err(runtime::ProblemDetails::from)
+                            },
+                            method,
+                            "application/json",
+                            "/shapeAdded/shapes",
+                            versions(),
+                        )
+                        .visible(false),
+                );
+        }
+        runtime::register_routed(api, endpoints)?;
+        runtime::metrics::declare(OPERATIONS);
+        ::std::result::Result::Ok(())
+    }
+    /// The API description without an implementation, for generating
+    /// the OpenAPI document dropshot sees.
+    pub fn stub_api_description() -> ::std::result::Result<
+        ::dropshot::ApiDescription<::dropshot::StubContext>,
+        ::dropshot::ApiDescriptionBuildErrors,
+    > {
+        kitchen_sink31_webhooks_api_mod::stub_api_description()
+    }
+    /// Sends the spec's webhooks and callbacks, one method each: the
+    /// service's side of this contract. Every request carries the
+    /// headers the inner [`runtime::webhooks::Sender`] was given.
+    #[derive(Clone, Default)]
+    pub struct Sender(pub runtime::webhooks::Sender);
+    impl Sender {
+        /// A sender over `sender` (its client and headers).
+        pub fn new(sender: runtime::webhooks::Sender) -> Self {
+            Self(sender)
+        }
+        ///Sends `shapeAdded` (`webhooks.shapeAdded`): `POST url`, its body validated against the spec before it leaves.
+        pub async fn shape_added(
+            &self,
+            url: &str,
+            body: &types::Shape,
+        ) -> ::std::result::Result<
+            runtime::webhooks::Delivery,
+            runtime::webhooks::SendError,
+        > {
+            self.0.send::<ShapeAdded>(url, runtime::webhooks::Payload::json(body)).await
+        }
+        ///Sends `subscribe_shapeAdded` (`paths./subscriptions.post.callbacks.shapeAdded.{$request.body#/url}/shapes`): `POST url`, its body validated against the spec before it leaves. The spec sends it to `{$request.body#/url}/shapes` ([`SUBSCRIBE_SHAPE_ADDED_URL`]).
+        pub async fn subscribe_shape_added(
+            &self,
+            url: &str,
+            body: &types::SubscribeShapeAddedRequestBody,
+        ) -> ::std::result::Result<
+            runtime::webhooks::Delivery,
+            runtime::webhooks::SendError,
+        > {
+            self.0
+                .send::<SubscribeShapeAdded>(url, runtime::webhooks::Payload::json(body))
+                .await
+        }
+    }
+    ///Where `subscribe_shapeAdded` is sent: a URL expression over the request that registered the callback ([`runtime::webhooks::callback_url`] evaluates it).
+    pub const SUBSCRIBE_SHAPE_ADDED_URL: &str = "{$request.body#/url}/shapes";
 }

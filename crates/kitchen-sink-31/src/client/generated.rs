@@ -755,6 +755,72 @@ pub mod types {
                 })
         }
     }
+    ///`SubscribeBody`
+    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
+    pub struct SubscribeBody {
+        pub url: SubscribeBodyUrl,
+    }
+    ///`SubscribeBodyUrl`
+    #[derive(::serde::Serialize, Clone, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
+    #[serde(transparent)]
+    pub struct SubscribeBodyUrl(::std::string::String);
+    impl ::std::ops::Deref for SubscribeBodyUrl {
+        type Target = ::std::string::String;
+        fn deref(&self) -> &::std::string::String {
+            &self.0
+        }
+    }
+    impl ::std::convert::From<SubscribeBodyUrl> for ::std::string::String {
+        fn from(value: SubscribeBodyUrl) -> Self {
+            value.0
+        }
+    }
+    impl ::std::str::FromStr for SubscribeBodyUrl {
+        type Err = self::error::ConversionError;
+        fn from_str(
+            value: &str,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+            static PATTERN: ::std::sync::LazyLock<::regress::Regex> = ::std::sync::LazyLock::new(||
+            { ::regress::Regex::new("^https?://").unwrap() });
+            if PATTERN.find(value).is_none() {
+                return Err("doesn't match pattern \"^https?://\"".into());
+            }
+            Ok(Self(value.to_string()))
+        }
+    }
+    impl ::std::convert::TryFrom<&str> for SubscribeBodyUrl {
+        type Error = self::error::ConversionError;
+        fn try_from(
+            value: &str,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+            value.parse()
+        }
+    }
+    impl ::std::convert::TryFrom<::std::string::String> for SubscribeBodyUrl {
+        type Error = self::error::ConversionError;
+        fn try_from(
+            value: ::std::string::String,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+            value.parse()
+        }
+    }
+    impl<'de> ::serde::Deserialize<'de> for SubscribeBodyUrl {
+        fn deserialize<D>(deserializer: D) -> ::std::result::Result<Self, D::Error>
+        where
+            D: ::serde::Deserializer<'de>,
+        {
+            ::std::string::String::deserialize(deserializer)?
+                .parse()
+                .map_err(|e: self::error::ConversionError| {
+                    <D::Error as ::serde::de::Error>::custom(e.to_string())
+                })
+        }
+    }
+    ///`SubscribeResponse`
+    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
+    pub struct SubscribeResponse {
+        pub id: ::std::num::NonZeroU64,
+    }
     /// Error types.
     pub mod error {
         /// Error from a `TryFrom` or `FromStr` implementation.
@@ -795,7 +861,7 @@ Shapes, points, notes and blobs, each using what OpenAPI 3.1 (JSON
 Schema 2020-12) adds to 3.0: null among the types, `const`, `$ref` with
 siblings, numeric exclusive bounds, `examples`, `$defs`, `prefixItems`,
 `patternProperties`, `if`/`then`/`else`, several types, `contentEncoding`,
-and a webhook. Operations without an operationId are named from their
+a webhook, and a callback. Operations without an operationId are named from their
 method and path.
 
 
@@ -1231,6 +1297,51 @@ Sends a `GET` request to `/shapes/{id}`
             _ => Err(Error::UnexpectedResponse(response)),
         }
     }
+    /**Be told of every shape added from now on, at a URL of your own
+
+Sends a `POST` request to `/subscriptions`
+
+*/
+    pub async fn subscribe<'a>(
+        &'a self,
+        body: &'a types::SubscribeBody,
+    ) -> Result<ResponseValue<types::SubscribeResponse>, Error<types::Error>> {
+        let url = format!("{}/subscriptions", self.baseurl,);
+        let mut header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
+        header_map
+            .append(
+                ::reqwest::header::HeaderName::from_static("api-version"),
+                ::reqwest::header::HeaderValue::from_static(Self::api_version()),
+            );
+        #[allow(unused_mut)]
+        let mut request = self
+            .client
+            .post(url)
+            .header(
+                ::reqwest::header::ACCEPT,
+                ::reqwest::header::HeaderValue::from_static("application/json"),
+            )
+            .json(&body)
+            .headers(header_map)
+            .build()?;
+        let info = OperationInfo {
+            operation_id: "subscribe",
+        };
+        self.pre(&mut request, &info).await?;
+        let result = self.exec(request, &info).await;
+        self.post(&result, &info).await?;
+        let response = result?;
+        match response.status().as_u16() {
+            201u16 => ResponseValue::from_response(response).await,
+            400u16 => {
+                Err(Error::ErrorResponse(ResponseValue::from_response(response).await?))
+            }
+            401u16 => {
+                Err(Error::ErrorResponse(ResponseValue::from_response(response).await?))
+            }
+            _ => Err(Error::UnexpectedResponse(response)),
+        }
+    }
 }
 /// Items consumers will typically use such as the Client.
 pub mod prelude {
@@ -1270,6 +1381,7 @@ impl Credentials {
         match operation {
             "get_shapes" => &[&[SecurityScheme::Bearer]],
             "post_shapes" => &[&[SecurityScheme::Bearer]],
+            "subscribe" => &[&[SecurityScheme::Bearer]],
             "get_shapes_by_id" => &[&[SecurityScheme::Bearer]],
             "get_shapes_events" => &[&[SecurityScheme::Bearer]],
             "get_shapes_lines" => &[&[SecurityScheme::Bearer]],

@@ -94,7 +94,7 @@ fn rss_kib() -> u64 {
 /// resumes.
 #[tokio::test]
 async fn a_slow_reader_holds_production_back_and_memory_stays_flat() {
-    let sink = Sink31::start().await;
+    let sink = Sink31::start_alone().await;
     one_shape(&sink).await;
     let response = sink
         .http

@@ -14,7 +14,8 @@
 //! [`parameters`], [`bodies`] and [`responses`]), [`types`], [`schemas`],
 //! [`tables`], [`endpoints`] (the traits' declarations), [`adapter`] (the
 //! strict layer), [`registration`] (the endpoints on a description that
-//! may hold other majors') and [`not_allowed`] (405s).
+//! may hold other majors'), [`not_allowed`] (405s) and, for a receiver's
+//! contract (webhooks), [`sender`].
 
 mod adapter;
 mod bodies;
@@ -29,12 +30,14 @@ mod registration;
 mod response_code;
 mod responses;
 mod schemas;
+mod sender;
 mod tables;
 mod types;
 
 use heck::ToSnakeCase;
 use quote::{format_ident, quote};
 
+use crate::codegen::spec::webhooks::Origin;
 use crate::codegen::spec::{self, Refusals, Spec, SpecError, SpecErrors, document_path};
 
 use self::adapter::adapter;
@@ -49,7 +52,9 @@ pub use self::types::untypable_components;
 use self::types::{Types, error_object};
 
 /// `document` is the spec as JSON, served by the server as it was written.
-pub fn generate(spec: &Spec, document: &str) -> Result<syn::File, SpecErrors> {
+/// `sends`: the spec is a receiver's (its webhooks and callbacks, from
+/// where each path comes), and gets a sender beside its contract.
+pub fn generate(spec: &Spec, document: &str, sends: Option<&[Origin]>) -> Result<syn::File, SpecErrors> {
     let base_path = spec::mount_path(spec);
     let document_path = format!("{base_path}{}", document_path(&spec.api));
     let error = error_object(spec)?;
@@ -175,6 +180,7 @@ pub fn generate(spec: &Spec, document: &str) -> Result<syn::File, SpecErrors> {
     let not_allowed = not_allowed::registrations(&operations, &document_path, error_type);
     let registrations = registration::registrations(&operations, &document_path, document_routed, &api_trait);
     let major = major_version(&spec.api.info.version);
+    let sender = sends.map(|origins| sender::sender(&operations, origins));
 
     let api_doc = format!(
         "The `{}` API as dropshot sees it: one endpoint per operation, under `{base_path}`.\n\n\
@@ -353,6 +359,8 @@ pub fn generate(spec: &Spec, document: &str) -> Result<syn::File, SpecErrors> {
         ) -> ::std::result::Result<::dropshot::ApiDescription<::dropshot::StubContext>, ::dropshot::ApiDescriptionBuildErrors> {
             #api_mod::stub_api_description()
         }
+
+        #sender
     };
     syn::parse2(tokens)
         .map_err(|e| SpecError::new("document", format!("the server generator emitted invalid Rust: {e}")).into())

@@ -23,6 +23,7 @@ pub mod per_operation;
 mod router;
 mod servers;
 pub mod tolerate;
+pub mod webhooks;
 
 use openapiv3::{OpenAPI, Operation, ReferenceOr};
 use serde_json::Value;

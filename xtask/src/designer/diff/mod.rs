@@ -17,10 +17,16 @@
 //! bodies) breaks them when the server accepts less; a change to what they
 //! receive (responses) breaks them when it can send something they do not
 //! expect. [`schemas`] compares schemas in either direction, at any depth.
+//!
+//! Webhooks and callbacks are compared as their receivers see them
+//! (`codegen::spec::webhooks`): the service sends the request, so its body
+//! and parameters are what a receiver receives, and the receiver's answer
+//! what it sends.
 
 mod operations;
 mod payloads;
 mod schemas;
+mod webhooks;
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
@@ -81,6 +87,9 @@ struct Differ<'a> {
     /// Whether the schema being compared is a parameter's, whose values
     /// travel as text.
     in_parameter: bool,
+    /// Whether the operations compared are webhooks: the request flows to
+    /// the consumer, the response from it.
+    webhooks: bool,
     changes: Vec<Change>,
 }
 
@@ -93,15 +102,30 @@ pub fn diff(old: &Value, new: &Value, today: &str) -> Vec<Change> {
         today,
         unchanged: unchanged_schemas(old, new),
         in_parameter: false,
+        webhooks: false,
         changes: Vec::new(),
     };
     differ.servers();
     differ.schema_names();
     differ.security_schemes();
     differ.operations();
-    differ.changes.sort();
-    differ.changes.dedup();
-    differ.changes
+    let mut changes = differ.changes;
+    changes.extend(webhooks::diff(old, new, today));
+    changes.sort();
+    changes.dedup();
+    changes
+}
+
+impl Differ<'_> {
+    /// `towards` as it flows for the operations compared: reversed for
+    /// webhooks.
+    fn flowing(&self, towards: Direction) -> Direction {
+        match (self.webhooks, towards) {
+            (false, d) => d,
+            (true, Direction::Request) => Direction::Response,
+            (true, Direction::Response) => Direction::Request,
+        }
+    }
 }
 
 /// `N breaking, W warnings, C compatible`.

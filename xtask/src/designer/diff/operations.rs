@@ -326,7 +326,7 @@ impl Differ<'_> {
         }
         if let (Some(o), Some(n)) = (schema(old), schema(new)) {
             self.in_parameter = true;
-            self.schema(&format!("{at}.schema"), o, n, Direction::Request);
+            self.schema(&format!("{at}.schema"), o, n, self.flowing(Direction::Request));
             self.in_parameter = false;
         }
     }

@@ -50,7 +50,7 @@ impl Differ<'_> {
                 if is_true(new_body.get("required")) && !is_true(old_body.get("required")) {
                     self.push(Level::Breaking, &at, "request body became required");
                 }
-                self.content(&at, &old_body, &new_body, Direction::Request);
+                self.content(&at, &old_body, &new_body, self.flowing(Direction::Request));
             }
             (None, None) => {}
         }
@@ -132,7 +132,7 @@ impl Differ<'_> {
             match (has_body(&o), has_body(&n)) {
                 (true, false) => self.push(Level::Breaking, &at, "response body removed"),
                 (false, true) => self.push(Level::Compatible, &at, "response body added"),
-                _ => self.content(&at, &o, &n, Direction::Response),
+                _ => self.content(&at, &o, &n, self.flowing(Direction::Response)),
             }
             self.headers(&at, &o, &n);
         }
@@ -179,7 +179,7 @@ impl Differ<'_> {
                 );
             }
             if let (Some(o), Some(n)) = (old_header.get("schema"), new_header.get("schema")) {
-                self.schema(&format!("{here}.schema"), o, n, Direction::Response);
+                self.schema(&format!("{here}.schema"), o, n, self.flowing(Direction::Response));
             }
         }
         for (key, (name, _)) in &new_h {

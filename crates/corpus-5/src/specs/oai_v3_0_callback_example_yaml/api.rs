@@ -354,3 +354,364 @@ pub fn stub_api_description() -> ::std::result::Result<
 > {
     callback_example_api_mod::stub_api_description()
 }
+/// The spec's webhooks and callbacks: the contract of a
+/// receiver (a server of its own, each at `/<name>`: see
+/// [`webhooks::api_description`](api_description)), and
+/// the [`Sender`] the service sends them with.
+pub mod webhooks {
+    use crate::runtime;
+    /// Types from the spec's schemas (typify).
+    #[allow(clippy::all)]
+    pub mod types {
+        pub use super::super::types::*;
+        ///`OnDataRequestBody`
+        #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, Default)]
+        pub struct OnDataRequestBody {
+            #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+            pub timestamp: ::std::option::Option<
+                ::chrono::DateTime<::chrono::offset::Utc>,
+            >,
+            #[serde(
+                rename = "userData",
+                skip_serializing_if = "::std::option::Option::is_none"
+            )]
+            pub user_data: ::std::option::Option<::std::string::String>,
+        }
+    }
+    /// The path the spec's `servers` share; every endpoint is served under it.
+    pub const BASE_PATH: &str = "";
+    /// The spec's `info.version`.
+    pub const API_VERSION: &str = "1.0.0";
+    /// The OpenAPI document this code was generated from, as JSON. The
+    /// server serves it (unauthenticated, outside the contract) at
+    /// `#document_path`.
+    pub const OPENAPI_DOCUMENT: &str = "{\"openapi\":\"3.0.3\",\"info\":{\"title\":\"Callback Example webhooks\",\"description\":\"The webhooks and callbacks of `Callback Example`: what a receiver serves.\",\"version\":\"1.0.0\"},\"paths\":{\"/onData/data\":{\"post\":{\"requestBody\":{\"description\":\"subscription payload\",\"content\":{\"application/json\":{\"schema\":{\"type\":\"object\",\"properties\":{\"timestamp\":{\"type\":\"string\",\"format\":\"date-time\"},\"userData\":{\"type\":\"string\"}}}}}},\"responses\":{\"202\":{\"description\":\"Your server implementation should return this HTTP status code\\nif the data was received successfully\\n\"},\"204\":{\"description\":\"Your server should return this HTTP status code if no longer interested\\nin further updates\\n\"}},\"operationId\":\"onData\"}}}}";
+    use super::COMPONENTS;
+    static ON_DATA_BODY: runtime::Schema = runtime::Schema::new(
+        &COMPONENTS,
+        "{\"properties\":{\"timestamp\":{\"format\":\"date-time\",\"type\":\"string\"},\"userData\":{\"type\":\"string\"}},\"type\":\"object\"}",
+        ::std::option::Option::Some(
+            "{\"properties\":{\"timestamp\":{\"format\":\"date-time\",\"type\":\"string\"},\"userData\":{\"type\":\"string\"}},\"type\":\"object\"}",
+        ),
+    );
+    ///`onData`: the operation's table, through which the generated layer serves it.
+    pub struct OnData;
+    impl runtime::Contract for OnData {
+        type Error = runtime::ProblemDetails;
+        const ERROR_MEDIA_TYPE: &'static str = runtime::PROBLEM_JSON;
+        fn operation() -> &'static runtime::Operation {
+            &ON_DATA
+        }
+        fn error(status: u16, problem: runtime::Problem) -> runtime::ProblemDetails {
+            runtime::ProblemDetails::from_problem(status, problem)
+        }
+    }
+    static ON_DATA: runtime::Operation = runtime::Operation {
+        id: "onData",
+        method: "POST",
+        path: "/onData/data",
+        security: &[],
+        parameters: &[],
+        body: ::std::option::Option::Some(runtime::Body {
+            media_type: "application/json",
+            kind: runtime::BodyKind::Json,
+            alternatives: &[],
+            required: false,
+            description: ::std::option::Option::Some("subscription payload"),
+            schema: &ON_DATA_BODY,
+            form_fields: &[],
+            file_parts: runtime::FileParts::Named(&[]),
+            doc_name: "OnDataRequestBody",
+        }),
+        responses: &[
+            runtime::SuccessResponse {
+                status: 202u16,
+                description: "Your server implementation should return this HTTP status code\nif the data was received successfully",
+                content: ::std::option::Option::None,
+                headers: &[],
+            },
+            runtime::SuccessResponse {
+                status: 204u16,
+                description: "Your server should return this HTTP status code if no longer interested\nin further updates",
+                content: ::std::option::Option::None,
+                headers: &[],
+            },
+        ],
+        errors: &[],
+        other_errors: &[],
+        deprecation: ::std::option::Option::None,
+        metrics: runtime::metrics::OperationSeries::new(),
+    };
+    /// Every operation's table, in the spec's order.
+    pub static OPERATIONS: &[&runtime::Operation] = &[&ON_DATA];
+    ///The responses `onData` documents: one variant per status.
+    #[allow(clippy::large_enum_variant)]
+    #[derive(Debug)]
+    pub enum OnDataResponse {
+        /**202: Your server implementation should return this HTTP status code
+if the data was received successfully*/
+        Accepted,
+        /**204: Your server should return this HTTP status code if no longer interested
+in further updates*/
+        NoContent,
+        /// 501, which the spec need not document: the handler is not
+        /// written yet (what `cargo xtask new` starts every handler
+        /// with). Answered with problem details, or the Error object
+        /// where the spec documents 501 with it.
+        NotImplemented,
+    }
+    impl OnDataResponse {
+        /// The HTTP response this value stands for: a success response
+        /// with its documented media type and headers, or the Error
+        /// object with this variant's status.
+        pub fn into_http(self) -> runtime::Reply<OnData> {
+            match self {
+                OnDataResponse::Accepted => runtime::Reply::empty(202u16),
+                OnDataResponse::NoContent => runtime::Reply::empty(204u16),
+                OnDataResponse::NotImplemented => {
+                    runtime::Reply::problem(
+                        501u16,
+                        runtime::Problem::new(
+                            "not_implemented",
+                            "onData is not implemented yet",
+                        ),
+                    )
+                }
+            }
+        }
+    }
+    /**The `Callback Example webhooks` API as dropshot sees it: one endpoint per operation, under ``.
+
+Implemented by [`StrictServer`]; a server implements [`CallbackExampleWebhooksHandlers`] instead.*/
+    #[::dropshot::api_description]
+    pub trait CallbackExampleWebhooksApi {
+        type Context: CallbackExampleWebhooksHandlers;
+        ///
+        #[endpoint{method = POST,
+        path = "/onData/data",
+        operation_id = "onData",
+        tags = [],
+        }]
+        async fn on_data(
+            rqctx: ::dropshot::RequestContext<Self::Context>,
+            body: runtime::RequestBody<OnData>,
+        ) -> ::std::result::Result<runtime::Reply<OnData>, runtime::ProblemDetails>;
+        /// The OpenAPI document this API was generated from. Not part of
+        /// the contract: unpublished, and open without a key.
+        #[endpoint{method = GET,
+        path = "/openapi.json",
+        unpublished = true}]
+        async fn openapi_document(
+            rqctx: ::dropshot::RequestContext<Self::Context>,
+        ) -> ::std::result::Result<
+            ::dropshot::HttpResponseOk<::serde_json::Value>,
+            runtime::ProblemDetails,
+        >;
+    }
+    /**What a `Callback Example webhooks` server implements: one method per operation, with typed inputs and a typed response.
+
+The caller of a secured operation is authenticated (by [`runtime::Authenticator`]), and its parameters and body are checked against the spec, before any method runs.*/
+    pub trait CallbackExampleWebhooksHandlers: runtime::Authenticator {
+        ///`onData`
+        fn on_data(
+            &self,
+            body: ::std::option::Option<types::OnDataRequestBody>,
+        ) -> impl ::std::future::Future<Output = OnDataResponse> + Send;
+    }
+    ///Serves the dropshot API with a [`CallbackExampleWebhooksHandlers`] implementation: authentication, parameter and body checks and response mapping live here, so an implementation cannot skip them.
+    pub struct StrictServer<H>(::std::marker::PhantomData<H>);
+    impl<H: CallbackExampleWebhooksHandlers> CallbackExampleWebhooksApi
+    for StrictServer<H> {
+        type Context = H;
+        async fn on_data(
+            rqctx: ::dropshot::RequestContext<Self::Context>,
+            body: runtime::RequestBody<OnData>,
+        ) -> ::std::result::Result<runtime::Reply<OnData>, runtime::ProblemDetails> {
+            let handlers = rqctx.context();
+            let started = ::std::time::Instant::now();
+            let reply = async {
+                let body = match body.decode::<types::OnDataRequestBody>() {
+                    ::std::result::Result::Ok(body) => body,
+                    ::std::result::Result::Err(rejection) => {
+                        return runtime::Reply::problem(
+                            rejection.status,
+                            rejection.problem,
+                        );
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as CallbackExampleWebhooksHandlers>::on_data(
+                        handlers,
+                        body,
+                    )
+                    .await;
+                response.into_http()
+            }
+                .await;
+            runtime::metrics::observe(&ON_DATA, reply.status(), started);
+            ::std::result::Result::Ok(reply)
+        }
+        async fn openapi_document(
+            _rqctx: ::dropshot::RequestContext<Self::Context>,
+        ) -> ::std::result::Result<
+            ::dropshot::HttpResponseOk<::serde_json::Value>,
+            runtime::ProblemDetails,
+        > {
+            static DOCUMENT: ::std::sync::LazyLock<::serde_json::Value> = ::std::sync::LazyLock::new(||
+            {
+                ::serde_json::from_str(OPENAPI_DOCUMENT)
+                    .unwrap_or(::serde_json::Value::Null)
+            });
+            ::std::result::Result::Ok(::dropshot::HttpResponseOk(DOCUMENT.clone()))
+        }
+    }
+    ///The dropshot API description of a server of this version alone, built on `H`: see [`register_endpoints`], and the request metrics at `GET /metrics` ([`runtime::metrics`]).
+    pub fn api_description<H: CallbackExampleWebhooksHandlers>() -> ::std::result::Result<
+        ::dropshot::ApiDescription<H>,
+        runtime::ApiDescriptionError,
+    > {
+        let mut api = ::dropshot::ApiDescription::new();
+        register_endpoints(&mut api, ::dropshot::ApiEndpointVersions::all)?;
+        runtime::metrics::register_endpoint(&mut api)?;
+        ::std::result::Result::Ok(api)
+    }
+    /// The versions this major answers for in a server that serves
+    /// several majors side by side: from `#major.0.0` up to the next
+    /// major.
+    pub fn endpoint_versions() -> ::dropshot::ApiEndpointVersions {
+        runtime::major_versions(1u64)
+    }
+    /// Registers this version's endpoints on `api`, which may hold
+    /// another major's already: one per operation, the document's, and a
+    /// hidden endpoint answering 405 (the Error object and `Allow`) for
+    /// each method a path does not document. Each answers for
+    /// `versions()`: `ApiEndpointVersions::all` in a server of this
+    /// version alone, [`endpoint_versions`] beside other majors (with a
+    /// version policy that tells the major by the path, such as
+    /// [`runtime::VersionByPath`]).
+    #[allow(clippy::vec_init_then_push)]
+    pub fn register_endpoints<H: CallbackExampleWebhooksHandlers>(
+        api: &mut ::dropshot::ApiDescription<H>,
+        versions: fn() -> ::dropshot::ApiEndpointVersions,
+    ) -> ::std::result::Result<(), runtime::ApiDescriptionError> {
+        let mut endpoints = ::std::vec::Vec::new();
+        endpoints
+            .push(
+                ::dropshot::ApiEndpoint::new(
+                    "onData".to_string(),
+                    <StrictServer<H> as CallbackExampleWebhooksApi>::on_data,
+                    ::dropshot::Method::POST,
+                    "application/json",
+                    "/onData/data",
+                    versions(),
+                ),
+            );
+        endpoints
+            .push(
+                ::dropshot::ApiEndpoint::new(
+                        "openapi_document".to_string(),
+                        <StrictServer<
+                            H,
+                        > as CallbackExampleWebhooksApi>::openapi_document,
+                        ::dropshot::Method::GET,
+                        "application/json",
+                        "/openapi.json",
+                        versions(),
+                    )
+                    .visible(false),
+            );
+        for method in runtime::methods_other_than(&["POST"]) {
+            endpoints
+                .push(
+                    ::dropshot::ApiEndpoint::new(
+                            runtime::not_allowed_id(&method, "/onData/data"),
+                            |rqctx: ::dropshot::RequestContext<H>| async move {
+                                runtime::method_not_allowed(
+                                        rqctx.request.method(),
+                                        rqctx.request.uri().path(),
+                                        "/onData/data",
+                                        "POST",
+                                        runtime::ProblemDetails::from_problem,
+                                    )
+                                    .map_err(runtime::ProblemDetails::from)
+                            },
+                            method,
+                            "application/json",
+                            "/onData/data",
+                            versions(),
+                        )
+                        .visible(false),
+                );
+        }
+        for method in runtime::methods_other_than(&["GET"]) {
+            endpoints
+                .push(
+                    ::dropshot::ApiEndpoint::new(
+                            runtime::not_allowed_id(&method, "/openapi.json"),
+                            |rqctx: ::dropshot::RequestContext<H>| async move {
+                                runtime::method_not_allowed(
+                                        rqctx.request.method(),
+                                        rqctx.request.uri().path(),
+                                        "/openapi.json",
+                                        "GET",
+                                        runtime::ProblemDetails::from_problem,
+                                    )
+                                    .map_err(runtime::ProblemDetails::from)
+                            },
+                            method,
+                            "application/json",
+                            "/openapi.json",
+                            versions(),
+                        )
+                        .visible(false),
+                );
+        }
+        runtime::register_routed(api, endpoints)?;
+        runtime::metrics::declare(OPERATIONS);
+        ::std::result::Result::Ok(())
+    }
+    /// The API description without an implementation, for generating
+    /// the OpenAPI document dropshot sees.
+    pub fn stub_api_description() -> ::std::result::Result<
+        ::dropshot::ApiDescription<::dropshot::StubContext>,
+        ::dropshot::ApiDescriptionBuildErrors,
+    > {
+        callback_example_webhooks_api_mod::stub_api_description()
+    }
+    /// Sends the spec's webhooks and callbacks, one method each: the
+    /// service's side of this contract. Every request carries the
+    /// headers the inner [`runtime::webhooks::Sender`] was given.
+    #[derive(Clone, Default)]
+    pub struct Sender(pub runtime::webhooks::Sender);
+    impl Sender {
+        /// A sender over `sender` (its client and headers).
+        pub fn new(sender: runtime::webhooks::Sender) -> Self {
+            Self(sender)
+        }
+        ///Sends `onData` (`paths./streams.post.callbacks.onData.{$request.query.callbackUrl}/data`): `POST url`, its body validated against the spec before it leaves. The spec sends it to `{$request.query.callbackUrl}/data` ([`ON_DATA_URL`]).
+        pub async fn on_data(
+            &self,
+            url: &str,
+            body: ::std::option::Option<&types::OnDataRequestBody>,
+        ) -> ::std::result::Result<
+            runtime::webhooks::Delivery,
+            runtime::webhooks::SendError,
+        > {
+            self.0
+                .send::<
+                    OnData,
+                >(
+                    url,
+                    match body {
+                        ::std::option::Option::Some(body) => {
+                            runtime::webhooks::Payload::json(body)
+                        }
+                        ::std::option::Option::None => runtime::webhooks::Payload::None,
+                    },
+                )
+                .await
+        }
+    }
+    ///Where `onData` is sent: a URL expression over the request that registered the callback ([`runtime::webhooks::callback_url`] evaluates it).
+    pub const ON_DATA_URL: &str = "{$request.query.callbackUrl}/data";
+}

@@ -4,25 +4,68 @@
 
 use kitchen_sink_31::client::{Client, Credentials};
 
+/// Tests share one process, whose resident memory a test that measures
+/// it must have to itself: every test's service holds this shared, and
+/// such a test holds it alone ([`Sink31::start_alone`]).
+static QUIET: tokio::sync::RwLock<()> = tokio::sync::RwLock::const_new(());
+
+/// A place among the tests that do not measure the process's memory.
+pub async fn shared() -> tokio::sync::RwLockReadGuard<'static, ()> {
+    QUIET.read().await
+}
+
+/// What a running service holds of [`QUIET`] (held, never read: its
+/// drop lets the others run).
+#[allow(dead_code)]
+enum Quiet {
+    Shared(tokio::sync::RwLockReadGuard<'static, ()>),
+    Alone(tokio::sync::RwLockWriteGuard<'static, ()>),
+}
+
 /// A running service, and its key.
 pub struct Sink31 {
     pub base: String,
     pub key: String,
     pub http: reqwest::Client,
     _server: dropshot::HttpServer<kitchen_sink_31::service::Service>,
+    _quiet: Quiet,
 }
 
 impl Sink31 {
     pub async fn start() -> Sink31 {
         let key = format!("sink31-{}", uuid::Uuid::new_v4().simple());
+        Self::start_with(kitchen_sink_31::service::Service::new(key.clone()), &key).await
+    }
+
+    /// [`Sink31::start`], with no other test running beside it while it
+    /// runs (for one that measures the process's memory).
+    pub async fn start_alone() -> Sink31 {
+        let alone = QUIET.write().await;
+        let key = format!("sink31-{}", uuid::Uuid::new_v4().simple());
+        Self::serve(
+            kitchen_sink_31::service::Service::new(key.clone()),
+            &key,
+            Quiet::Alone(alone),
+        )
+    }
+
+    /// Serves `service`, whose key is `key`.
+    pub async fn start_with(service: kitchen_sink_31::service::Service, key: &str) -> Sink31 {
+        let shared = Quiet::Shared(shared().await);
+        Self::serve(service, key, shared)
+    }
+
+    fn serve(service: kitchen_sink_31::service::Service, key: &str, quiet: Quiet) -> Sink31 {
+        let key = key.to_string();
         let log = slog::Logger::root(slog::Discard, slog::o!());
-        let server = kitchen_sink_31::start("127.0.0.1:0".parse().unwrap(), log, key.clone()).unwrap();
+        let server = kitchen_sink_31::serve("127.0.0.1:0".parse().unwrap(), log, service).unwrap();
         let base = format!("http://{}{}", server.local_addr(), kitchen_sink_31::api::BASE_PATH);
         Sink31 {
             base,
             key,
             http: reqwest::Client::new(),
             _server: server,
+            _quiet: quiet,
         }
     }
 

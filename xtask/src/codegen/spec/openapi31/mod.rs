@@ -14,8 +14,10 @@
 //! other than JSON Schema 2020-12 (or OpenAPI 3.1's own) is refused (its schemas would mean
 //! something else); `info.summary` and `license.identifier` go (3.0 has no
 //! place for them); a missing `paths` is empty; path items that refer to
-//! `components.pathItems` are the item referred to; `webhooks`, which
-//! 3.0 has no place for, are named as not served; `$defs` inside component
+//! `components.pathItems` are the item referred to (in `webhooks` too);
+//! `webhooks`, which 3.0 has no place for, stay where they are, rendered
+//! as paths are (openapiv3 passes over them; [`super::webhooks`] reads
+//! them); `$defs` inside component
 //! schemas become component schemas of their own ([`defs`]).
 //!
 //! A document that is not 3.1 is not touched.
@@ -104,22 +106,14 @@ pub fn to_30(doc: &mut Value, note: &mut dyn FnMut(String, &str)) -> Result<(), 
     if !top.contains_key("paths") {
         top.insert("paths".into(), Value::Mapping(Mapping::new()));
     }
-    if let Some(Value::Mapping(webhooks)) = top.shift_remove("webhooks") {
-        for (name, _) in webhooks {
-            note(
-                format!("webhooks.{}", name.as_str().unwrap_or_default()),
-                "a webhook is a request this service sends, not one it serves: not generated",
-            );
-        }
-    }
     path_item_references(top, note);
     defs::hoist(top);
     schemas::everywhere(doc, note);
     Ok(())
 }
 
-/// A path item that refers to `components.pathItems` is that item; the
-/// section goes (3.0 has none).
+/// A path item (of `paths` or `webhooks`) that refers to
+/// `components.pathItems` is that item; the section goes (3.0 has none).
 fn path_item_references(top: &mut Mapping, note: &mut dyn FnMut(String, &str)) {
     let items = top
         .get_mut("components")
@@ -127,22 +121,24 @@ fn path_item_references(top: &mut Mapping, note: &mut dyn FnMut(String, &str)) {
         .and_then(|c| c.shift_remove("pathItems"))
         .and_then(|items| items.as_mapping().cloned())
         .unwrap_or_default();
-    let Some(Value::Mapping(paths)) = top.get_mut("paths") else {
-        return;
-    };
-    for (path, item) in paths.iter_mut() {
-        let Some(target) = item.get("$ref").and_then(Value::as_str).map(str::to_string) else {
+    for section in ["paths", "webhooks"] {
+        let Some(Value::Mapping(paths)) = top.get_mut(section) else {
             continue;
         };
-        let found = target
-            .strip_prefix("#/components/pathItems/")
-            .and_then(|name| items.get(name));
-        match found {
-            Some(found) => *item = found.clone(),
-            None => note(
-                format!("paths.{}.$ref", path.as_str().unwrap_or_default()),
-                "a path item that refers elsewhere than `#/components/pathItems/<name>` is not read",
-            ),
+        for (path, item) in paths.iter_mut() {
+            let Some(target) = item.get("$ref").and_then(Value::as_str).map(str::to_string) else {
+                continue;
+            };
+            let found = target
+                .strip_prefix("#/components/pathItems/")
+                .and_then(|name| items.get(name));
+            match found {
+                Some(found) => *item = found.clone(),
+                None => note(
+                    format!("{section}.{}.$ref", path.as_str().unwrap_or_default()),
+                    "a path item that refers elsewhere than `#/components/pathItems/<name>` is not read",
+                ),
+            }
         }
     }
 }

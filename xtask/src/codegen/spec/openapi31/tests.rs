@@ -271,8 +271,8 @@ fn the_documents_top_is_read_into_3_0_and_another_dialect_is_refused() {
         "openapi: 3.1.0\n\
          info: {title: t, version: '1', summary: s, license: {name: MIT, identifier: MIT}}\n\
          jsonSchemaDialect: https://spec.openapis.org/oas/3.1/dialect/base\n\
-         webhooks: {newPet: {post: {responses: {'200': {description: ok}}}}}\n\
-         components:\n  pathItems:\n    Pets: {get: {responses: {'200': {description: ok}}}}\n\
+         webhooks: {newPet: {$ref: '#/components/pathItems/NewPet'}}\n\
+         components:\n  pathItems:\n    Pets: {get: {responses: {'200': {description: ok}}}}\n    NewPet: {post: {requestBody: {content: {application/json: {schema: {type: [string, 'null']}}}}, responses: {'200': {description: ok}}}}\n\
          paths:\n  /pets: {$ref: '#/components/pathItems/Pets'}\n",
     )
     .unwrap();
@@ -282,9 +282,13 @@ fn the_documents_top_is_read_into_3_0_and_another_dialect_is_refused() {
     assert_eq!(doc["openapi"], "3.0.3");
     assert_eq!(doc["info"]["description"], "s");
     assert!(doc["info"]["license"].get("identifier").is_none());
-    assert!(doc.get("jsonSchemaDialect").is_none() && doc.get("webhooks").is_none());
+    assert!(doc.get("jsonSchemaDialect").is_none());
     assert_eq!(doc["paths"]["/pets"]["get"]["responses"]["200"]["description"], "ok");
-    assert_eq!(notes, ["webhooks.newPet"]);
+    // Webhooks stay, their items resolved and their schemas rendered.
+    let body = &doc["webhooks"]["newPet"]["post"]["requestBody"]["content"]["application/json"]["schema"];
+    assert_eq!(body, &serde_json::json!({"type": "string", "nullable": true}));
+    assert!(doc["components"].get("pathItems").is_none());
+    assert!(notes.is_empty(), "{notes:?}");
 
     let mut other: serde_norway::Value =
         serde_norway::from_str("openapi: 3.1.0\njsonSchemaDialect: http://json-schema.org/draft-07/schema#\n").unwrap();

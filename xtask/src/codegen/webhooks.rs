@@ -1,0 +1,214 @@
+//! The `webhooks` module of a server contract: its webhooks and
+//! callbacks ([`spec::webhooks`]) generated as the contract of a receiver
+//! (the same generated layer: validation, metrics), with the sender the
+//! service sends them by. Generated operation by operation, as a
+//! document is: a webhook the generator cannot map is refused alone,
+//! with where and why, and never the document.
+//!
+//! The receiver's document holds the spec's components, so its types are
+//! the contract's: those that are the same item for item are the
+//! contract's own (`pub use super::super::types::*`), and the service
+//! sends the very values it serves.
+
+use std::collections::BTreeSet;
+
+use quote::quote;
+
+use super::spec::leave_out::LeftOut;
+use super::spec::webhooks::Origin;
+use super::spec::{self, SpecErrors};
+use super::until_generated::until_generated;
+use super::{document_json, server_gen};
+
+/// The module, and what of it was refused.
+pub(super) struct Module {
+    /// `pub mod webhooks { ... }`; `None` when every webhook was refused.
+    pub(super) item: Option<syn::Item>,
+    pub(super) refused: Vec<LeftOut>,
+    /// How many webhooks and callbacks it sends and receives.
+    pub(super) operations: usize,
+}
+
+/// The webhooks module of the contract generated from `text` (the
+/// document's 3.0 text) as `contract`; `None` when the document has no
+/// webhook and no callback.
+pub(super) fn module(text: &str, contract: &syn::File) -> Option<Module> {
+    let document: serde_norway::Value = serde_norway::from_str(text).ok()?;
+    let receiver = spec::webhooks::receiver_document(&document)?;
+    let origins = &receiver.origins;
+    // Mistakes in a webhook are read as they are in a path.
+    let (mut text, _) = spec::tolerate::tolerate(&receiver.text);
+    let mut tolerated = Vec::new();
+    let mut refused = Vec::new();
+    let generated = until_generated(&mut text, &mut tolerated, &mut refused, |text, _| {
+        let mut spec = spec::parse(text)?;
+        spec.degraded = server_gen::untypable_components(&spec);
+        let document = document_json(text)?;
+        server_gen::generate(&spec, &document, Some(origins))
+    });
+    let mut refused: Vec<LeftOut> = refused.into_iter().map(|left| at_origin(left, origins)).collect();
+    let total = operation_count(&receiver.text);
+    let item = match generated {
+        Ok(mut file) if refused.len() < total => {
+            share_types(contract, &mut file);
+            share_components(contract, &mut file);
+            let items = file.items;
+            Some(syn::parse_quote! {
+                /// The spec's webhooks and callbacks: the contract of a
+                /// receiver (a server of its own, each at `/<name>`: see
+                /// [`webhooks::api_description`](api_description)), and
+                /// the [`Sender`] the service sends them with.
+                pub mod webhooks {
+                    #(#items)*
+                }
+            })
+        }
+        Ok(_) => None,
+        Err(errors) => {
+            refused = everything_refused(origins, &errors);
+            None
+        }
+    };
+    let operations = match item {
+        Some(_) => total - refused.len(),
+        None => 0,
+    };
+    Some(Module {
+        item,
+        refused,
+        operations,
+    })
+}
+
+/// How many operations the receiver's document has.
+fn operation_count(text: &str) -> usize {
+    let document: serde_norway::Value = serde_norway::from_str(text).unwrap_or_default();
+    document
+        .get("paths")
+        .and_then(serde_norway::Value::as_mapping)
+        .into_iter()
+        .flatten()
+        .map(|(_, item)| spec::METHODS.iter().filter(|m| item.get(**m).is_some()).count())
+        .sum()
+}
+
+/// A refusal named where the webhook is written, not at the receiver's
+/// path: `POST webhooks.shapeAdded (shapeAdded)`.
+fn at_origin(left: LeftOut, origins: &[Origin]) -> LeftOut {
+    let mut operation = left.operation.clone();
+    let mut reason = left.reason.clone();
+    if let Some((method, path)) = left.method_and_path()
+        && let Some(origin) = origins.iter().find(|o| o.path == path)
+    {
+        operation = operation.replacen(&format!("{method} {path}"), &format!("{method} {}", origin.location), 1);
+    }
+    for origin in origins {
+        reason = reason.replace(&format!("paths.{}.", origin.path), &format!("{}.", origin.location));
+    }
+    LeftOut { operation, reason }
+}
+
+/// Every webhook, refused for `errors` (which belong to none alone).
+fn everything_refused(origins: &[Origin], errors: &SpecErrors) -> Vec<LeftOut> {
+    let reason = errors
+        .0
+        .iter()
+        .map(|e| format!("refused at {}: {}", e.location, e.message))
+        .collect::<Vec<_>>()
+        .join("; ");
+    origins
+        .iter()
+        .map(|origin| LeftOut {
+            operation: origin.location.clone(),
+            reason: reason.split_whitespace().collect::<Vec<_>>().join(" "),
+        })
+        .collect()
+}
+
+/// The receiver's types that are the contract's, item for item, are
+/// taken from it: a glob import of the contract's `types`, which the
+/// receiver's own items (those that differ) shadow; and the receiver's
+/// impls on a shared type that the contract has already go.
+fn share_types(contract: &syn::File, receiver: &mut syn::File) {
+    let (Some(ours), Some(theirs)) = (types_items(&contract.items), types_module(&mut receiver.items)) else {
+        return;
+    };
+    let ours: BTreeSet<String> = ours.iter().map(|item| quote!(#item).to_string()).collect();
+    let mut shared = BTreeSet::new();
+    let Some((_, items)) = &mut theirs.content else { return };
+    items.retain(|item| {
+        let same = ours.contains(&quote!(#item).to_string());
+        if same && let Some(name) = type_name(item) {
+            shared.insert(name);
+        }
+        !same
+    });
+    items.insert(
+        0,
+        syn::parse_quote!(
+            pub use super::super::types::*;
+        ),
+    );
+    let contract_impls: BTreeSet<String> = contract
+        .items
+        .iter()
+        .filter(|item| matches!(item, syn::Item::Impl(_)))
+        .map(|item| quote!(#item).to_string())
+        .collect();
+    receiver.items.retain(|item| match item {
+        syn::Item::Impl(imp) => {
+            let on_shared = match &*imp.self_ty {
+                syn::Type::Path(path) => path
+                    .path
+                    .segments
+                    .last()
+                    .is_some_and(|s| shared.contains(&s.ident.to_string())),
+                _ => false,
+            };
+            !(on_shared && contract_impls.contains(&quote!(#item).to_string()))
+        }
+        _ => true,
+    });
+}
+
+/// The receiver's table of component schemas, when it is the contract's
+/// (the same components, the same forms), is the contract's.
+fn share_components(contract: &syn::File, receiver: &mut syn::File) {
+    let components = |item: &syn::Item| matches!(item, syn::Item::Static(s) if s.ident == "COMPONENTS");
+    let Some(ours) = contract.items.iter().find(|item| components(item)) else {
+        return;
+    };
+    let ours = quote!(#ours).to_string();
+    for item in receiver.items.iter_mut() {
+        if components(item) && quote!(#item).to_string() == ours {
+            *item = syn::parse_quote!(
+                use super::COMPONENTS;
+            );
+        }
+    }
+}
+
+/// The items of `mod types` among `items`.
+fn types_items(items: &[syn::Item]) -> Option<&Vec<syn::Item>> {
+    items.iter().find_map(|item| match item {
+        syn::Item::Mod(module) if module.ident == "types" => module.content.as_ref().map(|(_, items)| items),
+        _ => None,
+    })
+}
+
+fn types_module(items: &mut [syn::Item]) -> Option<&mut syn::ItemMod> {
+    items.iter_mut().find_map(|item| match item {
+        syn::Item::Mod(module) if module.ident == "types" => Some(module),
+        _ => None,
+    })
+}
+
+/// The name of the type an item declares.
+fn type_name(item: &syn::Item) -> Option<String> {
+    match item {
+        syn::Item::Struct(s) => Some(s.ident.to_string()),
+        syn::Item::Enum(e) => Some(e.ident.to_string()),
+        syn::Item::Type(t) => Some(t.ident.to_string()),
+        _ => None,
+    }
+}
