@@ -46,6 +46,7 @@ mod classes;
 mod components;
 mod new_service;
 mod openapi31;
+mod optional_parts;
 mod webhooks;
 
 /// Nothing is left out unless it is listed: a document generates whole,

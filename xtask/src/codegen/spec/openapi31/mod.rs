@@ -107,9 +107,30 @@ pub fn to_30(doc: &mut Value, note: &mut dyn FnMut(String, &str)) -> Result<(), 
         top.insert("paths".into(), Value::Mapping(Mapping::new()));
     }
     path_item_references(top, note);
+    responses_optional(top);
     defs::hoist(top);
     schemas::everywhere(doc, note);
     Ok(())
+}
+
+/// 3.1 makes an operation's `responses` optional; 3.0 (and openapiv3)
+/// requires them. An operation without is rendered with none documented,
+/// which the generator reads as answering anything.
+fn responses_optional(top: &mut Mapping) {
+    for section in ["paths", "webhooks"] {
+        let Some(Value::Mapping(items)) = top.get_mut(section) else {
+            continue;
+        };
+        for (_, item) in items.iter_mut() {
+            for method in super::METHODS {
+                if let Some(Value::Mapping(op)) = item.get_mut(method)
+                    && !op.contains_key("responses")
+                {
+                    op.insert("responses".into(), Value::Mapping(Mapping::new()));
+                }
+            }
+        }
+    }
 }
 
 /// A path item (of `paths` or `webhooks`) that refers to

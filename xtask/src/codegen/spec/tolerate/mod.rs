@@ -69,7 +69,7 @@ use operations::{
     body_schemas, content_keys, form_data, informational_statuses, integer_statuses, response_parts,
     untyped_parameter_items,
 };
-use paths::{one_valued_variables, path_parameters, query_strings_in_paths};
+use paths::{one_valued_variables, path_item_references, path_parameters, query_strings_in_paths};
 use schemas::schemas_everywhere;
 use values::{key_text, mapping};
 
@@ -115,6 +115,7 @@ fn rewrite(doc: &mut Value, found: &mut Vec<Tolerated>) {
     };
     servers(doc, &mut note);
     security_schemes(doc, &mut note);
+    path_item_references(doc, &mut note);
     query_strings_in_paths(doc, &mut note);
     one_valued_variables(doc, &mut note);
     let paths: Vec<Value> = mapping(doc, "paths")
@@ -135,6 +136,13 @@ fn rewrite(doc: &mut Value, found: &mut Vec<Tolerated>) {
             };
             let at = format!("paths.{path}.{method}");
             form_data(op, &at, &mut note);
+            if !op.contains_key("responses") {
+                note(
+                    format!("{at}.responses"),
+                    "missing (OpenAPI 3.0 requires them, 3.1 does not): read as none documented, so any answer is the contract's",
+                );
+                op.insert("responses".into(), Value::Mapping(serde_norway::Mapping::new()));
+            }
             if let Some(Value::Mapping(responses)) = op.get_mut("responses") {
                 integer_statuses(responses, &format!("{at}.responses"), &mut note);
                 informational_statuses(responses, &format!("{at}.responses"), &mut note);

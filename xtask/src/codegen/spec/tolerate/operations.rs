@@ -186,6 +186,34 @@ pub(super) fn body_schemas(body: &mut Value, at: &str, note: &mut impl FnMut(Str
     let Some(Value::Mapping(content)) = body.get_mut("content") else {
         return;
     };
+    for (media_type, media) in content.iter_mut() {
+        let media_type = key_text(media_type);
+        let Value::Mapping(media) = media else { continue };
+        let form = ["application/x-www-form-urlencoded", "multipart/form-data"]
+            .contains(&media::essence(&media_type).as_str());
+        match media.get_mut("schema") {
+            // A JSON body with no schema: any JSON value (the type says
+            // no more than the document does).
+            None if media::kind(&media_type) == MediaKind::Json => {
+                media.insert("schema".into(), Value::Mapping(Mapping::new()));
+                note(
+                    format!("{at}.content.{media_type}"),
+                    "no schema: read as any JSON value",
+                );
+            }
+            // A form's fields without `type: object`: a form is an object.
+            Some(Value::Mapping(schema))
+                if form && !schema.contains_key("type") && schema.contains_key("properties") =>
+            {
+                schema.insert("type".into(), "object".into());
+                note(
+                    format!("{at}.content.{media_type}.schema"),
+                    "a form's properties without `type: object`: read as the object a form is",
+                );
+            }
+            _ => {}
+        }
+    }
     // Beside JSON, a form or XML, the body is read as that one value and
     // other media types get 415: nothing to read as bytes.
     let structured = content.keys().map(key_text).any(|media_type| {

@@ -1,12 +1,59 @@
-//! Paths: query strings and fragments written into them, two variables
-//! with nothing between them where one allows a single value, and path
-//! parameters their path does not name (or path variables no parameter
-//! declares).
+//! Paths: path items that refer to others, query strings and fragments
+//! written into them, two variables with nothing between them where one
+//! allows a single value, and path parameters their path does not name
+//! (or path variables no parameter declares).
 
 use serde_norway::{Mapping, Value};
 
+use super::schemas::pointed;
 use super::values::owned;
 use crate::codegen::spec::{METHODS, path_variables};
+
+/// A path item that is a `$ref` (3.0 allows one, to an item written
+/// elsewhere): one in this document (`#/paths/~1other`) is the item it
+/// points at; one elsewhere (another file) cannot be read, and its path
+/// is left out, named, instead of the document.
+pub(super) fn path_item_references(doc: &mut Value, note: &mut impl FnMut(String, &str)) {
+    let Some(Value::Mapping(paths)) = doc.get("paths") else {
+        return;
+    };
+    let mut resolved: Vec<(Value, Option<Value>, String)> = Vec::new();
+    for (path, item) in paths {
+        let Some(target) = item.get("$ref").and_then(Value::as_str) else {
+            continue;
+        };
+        let found = target
+            .strip_prefix('#')
+            .and_then(|pointer| pointed(doc, pointer))
+            .filter(|found| found.is_mapping() && found.get("$ref").is_none())
+            .cloned();
+        resolved.push((path.clone(), found, target.to_string()));
+    }
+    let Some(Value::Mapping(paths)) = doc.get_mut("paths") else {
+        return;
+    };
+    for (path, found, target) in resolved {
+        let at = format!("paths.{}", path.as_str().unwrap_or_default());
+        match found {
+            Some(item) => {
+                paths.insert(path, item);
+                note(
+                    format!("{at}.$ref"),
+                    &format!("a path item that refers to `{target}`: read as the item there"),
+                );
+            }
+            None => {
+                paths.shift_remove(&path);
+                note(
+                    at,
+                    &format!(
+                        "(left out) a path item that refers to `{target}`, which this document does not hold: not served"
+                    ),
+                );
+            }
+        }
+    }
+}
 
 /// `/x?a={a}&b={b}`: the path is `/x`, and `a` and `b` are in the query.
 pub(super) fn query_strings_in_paths(doc: &mut Value, note: &mut impl FnMut(String, &str)) {

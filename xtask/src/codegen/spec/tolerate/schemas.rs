@@ -74,6 +74,38 @@ fn schema_rules(map: &mut Mapping, at: &str, doc: &Value, note: &mut impl FnMut(
         );
     }
     let ty = map.get("type").and_then(Value::as_str).map(str::to_string);
+    // The same value twice in an enum says it once (typify cannot name
+    // two variants alike).
+    if let Some(Value::Sequence(values)) = map.get_mut("enum") {
+        let mut distinct: Vec<Value> = Vec::with_capacity(values.len());
+        for value in values.iter() {
+            if !distinct.contains(value) {
+                distinct.push(value.clone());
+            }
+        }
+        if distinct.len() < values.len() {
+            *values = distinct;
+            note(format!("{at}.enum"), "a value listed twice is listed once");
+        }
+    }
+    // `default: null` on a schema that does not allow null (a Python
+    // `None` written out): the value is absent when not given, not null,
+    // so there is no default. typify cannot write null as the type's
+    // default (it panicked), and null would fail the schema.
+    if map.get("default") == Some(&Value::Null)
+        && ty.as_deref().is_some_and(|t| t != "null")
+        && map.get("nullable") != Some(&Value::Bool(true))
+        && !map
+            .get("enum")
+            .and_then(Value::as_sequence)
+            .is_some_and(|values| values.contains(&Value::Null))
+    {
+        map.shift_remove("default");
+        note(
+            format!("{at}.default"),
+            "`null`, which the schema does not allow: read as no default (absent when not given)",
+        );
+    }
     // JSON Schema applies object keywords to objects only: beside a
     // scalar type they say nothing (httpbin's `freeform`, a string with
     // `additionalProperties`), and dropshot refuses such a parameter.
@@ -224,7 +256,7 @@ fn in_type(value: &Value, ty: &str) -> Option<Value> {
 }
 
 /// The value at a JSON pointer of the document.
-fn pointed<'a>(doc: &'a Value, pointer: &str) -> Option<&'a Value> {
+pub(super) fn pointed<'a>(doc: &'a Value, pointer: &str) -> Option<&'a Value> {
     let mut value = doc;
     for part in pointer.split('/').skip(1) {
         let part = part.replace("~1", "/").replace("~0", "~");
