@@ -24,11 +24,14 @@ pub(super) struct Read {
 /// mistakes read as they mean ([`spec::tolerate`]), without what a
 /// leave-out list names.
 pub(super) fn apply_list(spec_text: &str, list: Option<(&str, &str)>) -> Result<Read, SpecErrors> {
+    let (spec_text, unreadable) = readable(spec_text);
+    let spec_text = spec_text.as_ref();
     let (text, mut tolerated, served) = match spec::openapi31::render(spec_text)? {
         Some(rendered) => (rendered.text, rendered.notes, Some(spec_text.to_string())),
         None => (spec_text.to_string(), Vec::new(), None),
     };
     let (text, more) = spec::tolerate::tolerate(&text);
+    tolerated.extend(unreadable);
     tolerated.extend(more);
     let (text, left_out) = match list {
         Some((path, list_text)) => leave_out::leave_out(&text, path, &leave_out::parse_list(path, list_text)?)?,
@@ -40,4 +43,27 @@ pub(super) fn apply_list(spec_text: &str, list: Option<(&str, &str)>) -> Result<
         tolerated,
         served,
     })
+}
+
+/// A JSON document the YAML reader refuses (a number beyond 64 bits,
+/// which JSON allows: chaingateway's example timestamps) read by the JSON
+/// reader instead, where such a number is a float, and written as YAML
+/// for the rest to read; with the note that says so.
+fn readable(text: &str) -> (std::borrow::Cow<'_, str>, Option<spec::tolerate::Tolerated>) {
+    if serde_norway::from_str::<serde_norway::Value>(text).is_ok() {
+        return (text.into(), None);
+    }
+    let Some(yaml) = serde_json::from_str::<serde_json::Value>(text)
+        .ok()
+        .and_then(|json| serde_norway::to_string(&json).ok())
+    else {
+        return (text.into(), None);
+    };
+    let note = spec::tolerate::Tolerated {
+        location: "document".to_string(),
+        message: "JSON the YAML reader refuses (a number beyond 64 bits): read as JSON, such a number as a float, \
+                  the keys in alphabetical order"
+            .to_string(),
+    };
+    (yaml.into(), Some(note))
 }

@@ -16,6 +16,7 @@ mod media_types;
 mod methods;
 mod output_fixes;
 mod pages;
+mod panics;
 mod query_objects;
 mod servers;
 
@@ -64,9 +65,21 @@ pub fn generate(
     interface: ClientInterface,
 ) -> Result<syn::File, SpecError> {
     let api = for_progenitor(spec, Cookies::AsHeaders);
-    let mut tokens = progenitor("client", || {
-        Generator::new(&settings(credentials, interface)).generate_tokens(&api)
-    })?;
+    let generate = |api: &openapiv3::OpenAPI| {
+        progenitor("client", || {
+            Generator::new(&settings(credentials, interface)).generate_tokens(api)
+        })
+    };
+    let mut tokens = match generate(&api) {
+        Ok(tokens) => tokens,
+        // A panic blamed on the document: the operation it belongs to, if
+        // one alone panics, is refused instead.
+        Err(error) if error.message.contains("cannot map this") => {
+            let panics = |api: &openapiv3::OpenAPI| generate(api).err().map(|e| e.message);
+            return Err(panics::culprit(&api, &panics).unwrap_or(error));
+        }
+        Err(error) => return Err(error),
+    };
     if credentials == ClientCredentials::Generated {
         tokens.extend(credentials::credentials(spec));
     }

@@ -115,3 +115,62 @@ fn a_body_without_schema_a_form_without_type_and_a_repeated_enum_value_are_read(
         ]
     );
 }
+
+/// progenitor asserts on a few constructs the checks do not know (here,
+/// a redirect with a body beside an error of another type, Just Eat's
+/// menu); its panic refused the whole document. The operation that
+/// panics alone is found (by halving) and refused, with the panic's
+/// message; the rest generates.
+#[test]
+fn an_operation_progenitor_panics_on_is_refused_alone() {
+    let generated = generated(&spec(
+        r#"paths:
+  /ok:
+    get:
+      operationId: fine
+      responses:
+        '200':
+          description: ok
+          content: {application/json: {schema: {$ref: '#/components/schemas/Menu'}}}
+  /menu:
+    get:
+      operationId: menu
+      responses:
+        '301':
+          description: moved
+          content: {application/json: {schema: {$ref: '#/components/schemas/Menu'}}}
+        '400': {description: bad}
+        '500':
+          description: failed
+          content: {application/json: {schema: {$ref: '#/components/schemas/Failure'}}}
+components:
+  schemas:
+    Menu: {type: object, properties: {name: {type: string}}}
+    Failure: {type: object, properties: {reason: {type: string}}}
+"#,
+    ));
+    assert_eq!(generated.operations, 1, "{:?}", generated.refused);
+    assert_eq!(generated.refused.len(), 1);
+    let refused = &generated.refused[0];
+    assert!(refused.operation.starts_with("GET /menu"), "{refused}");
+    assert!(
+        refused
+            .reason
+            .contains("refused at paths./menu.get: progenitor (client) cannot map this"),
+        "{refused}"
+    );
+}
+
+/// JSON allows numbers beyond 64 bits (chaingateway's example
+/// timestamps); the YAML reader refused the document. It is read as JSON,
+/// such a number as a float, and named.
+#[test]
+fn a_json_document_with_a_number_beyond_64_bits_is_read() {
+    let text = r#"{"openapi": "3.0.3", "info": {"title": "t", "version": "1"},
+      "paths": {"/ts": {"get": {"operationId": "ts", "responses": {"200": {"description": "ok",
+        "content": {"application/json": {"schema": {"type": "integer"},
+          "example": -9223372036854775809}}}}}}}}"#;
+    let generated = generated(text);
+    assert_eq!(generated.operations, 1);
+    assert_eq!(tolerated(&generated), ["document"]);
+}
