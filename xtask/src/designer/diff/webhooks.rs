@@ -14,21 +14,7 @@ pub(super) fn diff(old: &Value, new: &Value, today: &str) -> Vec<Change> {
     let (Some((old_receiver, old_origins)), Some((new_receiver, new_origins))) = (receiver(old), receiver(new)) else {
         return removed_or_added(old, new, today);
     };
-    let mut differ = Differ {
-        old: &old_receiver,
-        new: &new_receiver,
-        today,
-        unchanged: unchanged_schemas(&old_receiver, &new_receiver),
-        in_parameter: false,
-        webhooks: true,
-        changes: Vec::new(),
-    };
-    differ.operations();
-    differ
-        .changes
-        .into_iter()
-        .map(|change| at_origin(change, &new_origins, &old_origins))
-        .collect()
+    diff_receivers(&old_receiver, &new_receiver, today, &new_origins, &old_origins)
 }
 
 /// When one side has no webhook at all: each of the other's is added or
@@ -36,13 +22,21 @@ pub(super) fn diff(old: &Value, new: &Value, today: &str) -> Vec<Change> {
 fn removed_or_added(old: &Value, new: &Value, today: &str) -> Vec<Change> {
     let empty = serde_json::json!({"openapi": "3.0.3", "paths": {}});
     match (receiver(old), receiver(new)) {
-        (Some((old_receiver, origins)), None) => diff_receivers(&old_receiver, &empty, today, &origins),
-        (None, Some((new_receiver, origins))) => diff_receivers(&empty, &new_receiver, today, &origins),
+        (Some((old_receiver, origins)), None) => diff_receivers(&old_receiver, &empty, today, &origins, &origins),
+        (None, Some((new_receiver, origins))) => diff_receivers(&empty, &new_receiver, today, &origins, &origins),
         _ => Vec::new(),
     }
 }
 
-fn diff_receivers(old: &Value, new: &Value, today: &str, origins: &[Origin]) -> Vec<Change> {
+/// The changes from one receiver document to another, located by the new
+/// document's origins (the old one's for a removal).
+fn diff_receivers(
+    old: &Value,
+    new: &Value,
+    today: &str,
+    new_origins: &[Origin],
+    old_origins: &[Origin],
+) -> Vec<Change> {
     let mut differ = Differ {
         old,
         new,
@@ -56,7 +50,7 @@ fn diff_receivers(old: &Value, new: &Value, today: &str, origins: &[Origin]) -> 
     differ
         .changes
         .into_iter()
-        .map(|change| at_origin(change, origins, origins))
+        .map(|change| at_origin(change, new_origins, old_origins))
         .collect()
 }
 
