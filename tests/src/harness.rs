@@ -89,9 +89,9 @@ impl TestServer {
         let storage = SqlStorage::open(url).await.unwrap();
         storage.import(&fixture()).await.unwrap();
         let (key_id, key) = keys::issue(&storage, "test").await.unwrap();
-        let log = petstore_server::logging::stderr_logger(
+        let log = api_runtime::serving::logging::stderr_logger(
             ConfigLoggingLevel::Warn,
-            petstore_server::logging::LogFormat::Text,
+            api_runtime::serving::LogFormat::Text,
         )
         .unwrap();
         let server = server::start(storage.clone(), "127.0.0.1:0".parse().unwrap(), log).unwrap();

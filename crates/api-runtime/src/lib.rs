@@ -26,6 +26,8 @@
 //!   media type a response is sent as, by `Accept`; [`upgrade`]: the
 //!   WebSocket upgrade of a `101`; [`streams`]: streamed responses;
 //!   [`webhooks`]: sending the spec's webhooks and callbacks.
+//! - [`serving`]: a service served as a process (probes, logs, the
+//!   connection reaper, a bounded shutdown), the same for every service.
 
 pub mod auth;
 pub mod body;
@@ -49,6 +51,7 @@ pub mod rejection;
 pub mod reply;
 pub mod routing;
 pub mod schema;
+pub mod serving;
 pub mod streams;
 pub mod upgrade;
 pub mod values;

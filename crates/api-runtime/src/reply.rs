@@ -49,8 +49,8 @@ enum Outcome {
         status: StatusCode,
         content: Option<(HeaderValue, Bytes)>,
     },
-    /// The 101 of an accepted WebSocket upgrade (or why it failed), as
-    /// dropshot builds it.
+    /// A response built whole: the 101 of an accepted WebSocket upgrade
+    /// (or why it failed), as dropshot builds it, or a CORS preflight's.
     Switching(Result<http::Response<Body>, HttpError>),
     /// A streamed body: events or JSON lines, written as they come.
     Streaming {
@@ -272,6 +272,46 @@ impl<C: Contract> Reply<C> {
             }
             Err(message) => Self::internal(format!("response headers: {message}")),
         }
+    }
+
+    /// The headers sent with the reply, beside the documented ones.
+    pub(crate) fn headers_mut(&mut self) -> &mut HeaderMap {
+        &mut self.headers
+    }
+
+    /// Names the request's id (the `x-request-id` dropshot answers with,
+    /// and logs every line of the request with) in the body of a 5xx, so
+    /// that a user's report finds the logs: appended to the Error object's
+    /// `message`, or to problem details' `detail`. A body with neither
+    /// (an Error object of another shape) is left as it is.
+    pub(crate) fn name_request_id(&mut self, request_id: &str) {
+        let Outcome::Error { status, body, .. } = &mut self.outcome else {
+            return;
+        };
+        if !status.is_server_error() {
+            return;
+        }
+        let Ok(serde_json::Value::Object(mut fields)) = serde_json::from_slice::<serde_json::Value>(body) else {
+            return;
+        };
+        let Some(key) = ["message", "detail"]
+            .into_iter()
+            .find(|key| fields.get(*key).is_some_and(|v| v.is_string()))
+        else {
+            return;
+        };
+        let Some(serde_json::Value::String(text)) = fields.get_mut(key) else {
+            return;
+        };
+        text.push_str(&format!(" (request id {request_id})"));
+        if let Ok(bytes) = serde_json::to_vec(&fields) {
+            *body = Bytes::from(bytes);
+        }
+    }
+
+    /// A response built whole (a CORS preflight's), sent as it is.
+    pub(crate) fn sent_as(response: http::Response<Body>) -> Self {
+        Self::with_outcome(Outcome::Switching(Ok(response)))
     }
 
     /// The challenges of a 401 (or a 403 for scopes), one

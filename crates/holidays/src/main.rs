@@ -1,25 +1,28 @@
-//! Serves holidays on `--bind` (port 0 picks a free one), prints
-//! `Serving <base URL>`, and runs until stopped.
+//! Serves holidays (`--help` lists the options every generated
+//! service takes: `--bind`, logs, metrics, CORS, the shutdown and the
+//! connections it closes), prints `Serving <base URL>`, and runs until
+//! SIGTERM or SIGINT.
 
 use clap::Parser;
+use holidays::runtime::serving::{ServeOptions, serve};
 
 #[derive(Parser)]
 #[command(about = "Serve holidays")]
 struct Args {
-    /// Where to listen.
-    #[arg(long, default_value = "127.0.0.1:8080")]
-    bind: std::net::SocketAddr,
+    #[command(flatten)]
+    serve: ServeOptions,
 }
 
 #[tokio::main]
 async fn main() -> Result<(), String> {
     let args = Args::parse();
-    let log = dropshot::ConfigLogging::StderrTerminal {
-        level: dropshot::ConfigLoggingLevel::Info,
-    }
-    .to_logger("holidays")
-    .map_err(|e| format!("cannot log: {e}"))?;
-    let server = holidays::start(args.bind, log)?;
-    println!("Serving http://{}{}", server.local_addr(), holidays::api::BASE_PATH);
-    server.await
+    let service = holidays::service::Service::default();
+    serve(
+        &args.serve,
+        service,
+        holidays::endpoints()?,
+        holidays::settings(),
+        holidays::api::BASE_PATH,
+    )
+    .await
 }

@@ -19,8 +19,26 @@ use std::net::SocketAddr;
 /// The request body limit.
 pub const BODY_LIMIT: usize = 1024 * 1024;
 
+/// The service's endpoints, as `runtime::serving` serves them (it adds
+/// `/healthz`, `/readyz` and `/metrics`).
+pub fn endpoints() -> Result<dropshot::ApiDescription<service::Service>, String> {
+    let mut api = dropshot::ApiDescription::new();
+    api::register_endpoints(&mut api, dropshot::ApiEndpointVersions::all)
+        .map_err(|e| format!("invalid API description: {e}"))?;
+    Ok(api)
+}
+
+/// How the service is served, beside its endpoints.
+pub fn settings() -> runtime::serving::Settings {
+    runtime::serving::Settings {
+        body_limit: BODY_LIMIT,
+        version_policy: None,
+    }
+}
+
 /// Starts serving [`service::Service`] on `bind` (port 0 picks a free
-/// one), with `key` its bearer key.
+/// one), with `key` its bearer key, in this process, for tests: without
+/// the signals and the connection reaper of `main`.
 pub fn start(
     bind: SocketAddr,
     log: slog::Logger,
@@ -29,7 +47,7 @@ pub fn start(
     serve(bind, log, service::Service::new(key))
 }
 
-/// Starts serving `service` on `bind`.
+/// Starts serving `service` on `bind`, in this process (see [`start`]).
 pub fn serve(
     bind: SocketAddr,
     log: slog::Logger,

@@ -30,6 +30,8 @@ pub struct Service {
     notes: Mutex<Vec<types::Note>>,
     pub gauges: Arc<Gauges>,
     pub notifier: Arc<Notifier>,
+    /// Requests in flight, the drain, CORS (`runtime::serving`).
+    serving: crate::runtime::serving::Serving,
 }
 
 impl Service {
@@ -42,6 +44,7 @@ impl Service {
             notes: Mutex::new(Vec::new()),
             gauges: Arc::default(),
             notifier: Arc::default(),
+            serving: Default::default(),
         }
     }
 
@@ -68,6 +71,10 @@ impl Authenticator for Service {
             Credential::Bearer { token, .. } if token.secret() == self.key => Ok(()),
             _ => Err(AuthError::InvalidKey),
         }
+    }
+
+    fn serving(&self) -> Option<&crate::runtime::serving::Serving> {
+        Some(&self.serving)
     }
 }
 

@@ -11,8 +11,6 @@
 //!   `patched` by our own cancels, `miss`: read from the database) and v2's
 //!   pages (`hit`, `miss`);
 //! - `petstore_cancel_batch_size`: how many cancels each commit made durable;
-//! - `petstore_connections_closed_total{reason}`: connections the reaper
-//!   closed (`silent`, `idle`, `over the client's share`, ...);
 //! - `petstore_db_wait_seconds`: how long a statement waited for a
 //!   connection of the pool (a pool too small, or a database that holds
 //!   its connections, shows here first);
@@ -257,11 +255,6 @@ pub fn database() -> &'static DatabaseMetrics {
     })
 }
 
-#[derive(Clone, Debug, Hash, PartialEq, Eq, EncodeLabelSet)]
-struct Reason {
-    reason: &'static str,
-}
-
 /// The counters the request paths bump, each resolved once: a bump is an
 /// atomic add.
 pub struct ServiceMetrics {
@@ -271,14 +264,6 @@ pub struct ServiceMetrics {
     pub page_hit: Counter,
     pub page_miss: Counter,
     pub cancel_batch: Histogram,
-    closed: Family<Reason, Counter>,
-}
-
-impl ServiceMetrics {
-    /// One connection the reaper closed, for `reason`.
-    pub fn closed(&self, reason: &'static str, count: usize) {
-        self.closed.get_or_create(&Reason { reason }).inc_by(count as u64);
-    }
 }
 
 /// The service's counters, registered on first use.
@@ -294,7 +279,6 @@ pub fn service() -> &'static ServiceMetrics {
             page_hit: lookup("page", "hit"),
             page_miss: lookup("page", "miss"),
             cancel_batch: Histogram::new([1.0, 2.0, 4.0, 8.0, 16.0, 32.0, 64.0, 128.0, 256.0]),
-            closed: Family::default(),
         };
         let mut registry = runtime::metrics::registry().lock().unwrap_or_else(|p| p.into_inner());
         registry.register(
@@ -306,11 +290,6 @@ pub fn service() -> &'static ServiceMetrics {
             "petstore_cancel_batch_size",
             "Cancels made durable by one commit",
             metrics.cancel_batch.clone(),
-        );
-        registry.register(
-            "petstore_connections_closed",
-            "Client connections the reaper closed, by reason",
-            metrics.closed.clone(),
         );
         metrics
     })

@@ -1,10 +1,10 @@
 //! The contract's handlers: what each operation means, over [`Storage`].
 
+use petstore_api::runtime::serving::Serving;
 use petstore_api::runtime::{AuthError, Authenticator, Credential, JsonArrayWriter, Problem};
 use petstore_api::{CancelOrderResponse, GetPetByIdResponse, ListOrdersResponse, PetStoreHandlers, types};
 use slog::Logger;
 
-use crate::in_flight::{InFlight, InFlightGuard};
 use crate::key_cache::KeyCache;
 use crate::keys;
 use crate::order_list::{ListError, OrderList, OrderListCache};
@@ -28,14 +28,15 @@ pub struct Service<S> {
     cursors: tokio::sync::OnceCell<CursorSigner>,
     /// Version 2's pages, per orders version.
     pages: PageCache,
-    in_flight: InFlight,
-    /// Set when a drain period starts: `/readyz` answers 503 from then on.
-    draining: std::sync::atomic::AtomicBool,
+    /// The requests in flight, the drain, and readiness: the database
+    /// answers (`Storage::ready`).
+    serving: Serving,
     log: Logger,
 }
 
 impl<S: Storage> Service<S> {
     pub fn new(storage: S, log: Logger) -> Self {
+        let ready_storage = storage.clone();
         Service {
             storage,
             versions: SharedVersionReads::default(),
@@ -44,8 +45,10 @@ impl<S: Storage> Service<S> {
             order_list: OrderListCache::default(),
             cursors: tokio::sync::OnceCell::new(),
             pages: PageCache::default(),
-            in_flight: InFlight::default(),
-            draining: std::sync::atomic::AtomicBool::new(false),
+            serving: Serving::default().ready_when(Box::new(move || {
+                let storage = ready_storage.clone();
+                Box::pin(async move { storage.ready().await.map_err(|e| format!("the database: {e}")) })
+            })),
             log,
         }
     }
@@ -57,21 +60,6 @@ impl<S: Storage> Service<S> {
     /// Version 2's pages, kept per orders version.
     pub fn pages(&self) -> &PageCache {
         &self.pages
-    }
-
-    /// The requests being answered (a shutdown waits for them).
-    /// From now on `/readyz` answers 503, so that a balancer that probes
-    /// takes the instance out; everything else is served as before.
-    pub fn start_draining(&self) {
-        self.draining.store(true, std::sync::atomic::Ordering::Release);
-    }
-
-    pub fn is_draining(&self) -> bool {
-        self.draining.load(std::sync::atomic::Ordering::Acquire)
-    }
-
-    pub fn in_flight(&self) -> &InFlight {
-        &self.in_flight
     }
 
     /// The orders' version, then the list serialized row by row (never
@@ -159,20 +147,17 @@ pub(crate) enum ServerProblem {
 const NO_KEY_HASH: [u8; 32] = [0; 32];
 
 /// The authenticated caller: the id of the key it used (never the key),
-/// and the orders' version read for the request after it arrived. It lives
-/// as long as the request is being answered, and counts it in flight.
+/// and the orders' version read for the request after it arrived.
 #[derive(Debug)]
 pub struct Caller {
     pub key_id: i64,
     pub orders_version: OrdersVersion,
-    _in_flight: InFlightGuard,
 }
 
 impl<S: Storage> Authenticator for Service<S> {
     type Principal = Caller;
 
     async fn authenticate(&self, credential: Credential) -> Result<Caller, AuthError> {
-        let in_flight = self.in_flight.enter();
         // Both versions' specs take the key as a bearer token only.
         let Some((id, secret)) = credential.token().and_then(keys::parse_key) else {
             return Err(AuthError::InvalidKey);
@@ -211,10 +196,13 @@ impl<S: Storage> Authenticator for Service<S> {
             true => Ok(Caller {
                 key_id: id,
                 orders_version: versions.orders,
-                _in_flight: in_flight,
             }),
             false => Err(AuthError::InvalidKey),
         }
+    }
+
+    fn serving(&self) -> Option<&Serving> {
+        Some(&self.serving)
     }
 }
 

@@ -15,7 +15,26 @@ use std::net::SocketAddr;
 /// The request body limit.
 pub const BODY_LIMIT: usize = 1024 * 1024;
 
-/// Starts serving [`service::Service`] on `bind` (port 0 picks a free one).
+/// The service's endpoints, as `runtime::serving` serves them (it adds
+/// `/healthz`, `/readyz` and `/metrics`).
+pub fn endpoints() -> Result<dropshot::ApiDescription<service::Service>, String> {
+    let mut api = dropshot::ApiDescription::new();
+    api::register_endpoints(&mut api, dropshot::ApiEndpointVersions::all)
+        .map_err(|e| format!("invalid API description: {e}"))?;
+    Ok(api)
+}
+
+/// How the service is served, beside its endpoints.
+pub fn settings() -> runtime::serving::Settings {
+    runtime::serving::Settings {
+        body_limit: BODY_LIMIT,
+        version_policy: None,
+    }
+}
+
+/// Starts serving [`service::Service`] on `bind` (port 0 picks a free
+/// one) in this process, for tests: without the signals and the
+/// connection reaper of `main`.
 pub fn start(bind: SocketAddr, log: slog::Logger) -> Result<dropshot::HttpServer<service::Service>, String> {
     let api = api::api_description::<service::Service>().map_err(|e| format!("invalid API description: {e}"))?;
     let config = dropshot::ConfigDropshot {
@@ -24,7 +43,7 @@ pub fn start(bind: SocketAddr, log: slog::Logger) -> Result<dropshot::HttpServer
         default_handler_task_mode: dropshot::HandlerTaskMode::CancelOnDisconnect,
         ..Default::default()
     };
-    dropshot::ServerBuilder::new(api, service::Service, log)
+    dropshot::ServerBuilder::new(api, service::Service::default(), log)
         .config(config)
         .start()
         .map_err(|e| format!("cannot serve on {bind}: {e}"))

@@ -1,29 +1,28 @@
-//! Serves petstore-v3-stub on `--bind` (port 0 picks a free one), prints
-//! `Serving <base URL>`, and runs until stopped.
+//! Serves petstore-v3-stub (`--help` lists the options every generated
+//! service takes: `--bind`, logs, metrics, CORS, the shutdown and the
+//! connections it closes), prints `Serving <base URL>`, and runs until
+//! SIGTERM or SIGINT.
 
 use clap::Parser;
+use petstore_v3_stub::runtime::serving::{ServeOptions, serve};
 
 #[derive(Parser)]
 #[command(about = "Serve petstore-v3-stub")]
 struct Args {
-    /// Where to listen.
-    #[arg(long, default_value = "127.0.0.1:8080")]
-    bind: std::net::SocketAddr,
+    #[command(flatten)]
+    serve: ServeOptions,
 }
 
 #[tokio::main]
 async fn main() -> Result<(), String> {
     let args = Args::parse();
-    let log = dropshot::ConfigLogging::StderrTerminal {
-        level: dropshot::ConfigLoggingLevel::Info,
-    }
-    .to_logger("petstore-v3-stub")
-    .map_err(|e| format!("cannot log: {e}"))?;
-    let server = petstore_v3_stub::start(args.bind, log)?;
-    println!(
-        "Serving http://{}{}",
-        server.local_addr(),
-        petstore_v3_stub::api::BASE_PATH
-    );
-    server.await
+    let service = petstore_v3_stub::service::Service::default();
+    serve(
+        &args.serve,
+        service,
+        petstore_v3_stub::endpoints()?,
+        petstore_v3_stub::settings(),
+        petstore_v3_stub::api::BASE_PATH,
+    )
+    .await
 }

@@ -5,15 +5,24 @@
 
 use crate::api::*;
 use crate::runtime;
+use crate::runtime::serving::Serving;
 use crate::runtime::{AuthError, Authenticator, Credential};
 /// The service. Hold its state here (a database pool, ...).
-pub struct Service;
+#[derive(Default)]
+pub struct Service {
+    /// Its requests in flight, its drain and readiness, and the
+    /// origins it allows (`runtime::serving`).
+    serving: Serving,
+}
 /// Accepts any credential an operation's schemes carry (a request
 /// without one still gets 401): replace it with a real check.
 impl Authenticator for Service {
     type Principal = ();
     async fn authenticate(&self, _credential: Credential) -> Result<(), AuthError> {
         Ok(())
+    }
+    fn serving(&self) -> Option<&Serving> {
+        Some(&self.serving)
     }
 }
 impl SwaggerPetstoreOpenApi30Handlers for Service {

@@ -10,7 +10,26 @@ use crate::service::Service;
 /// The request body limit: room for a pet's image in the tests.
 pub const BODY_LIMIT: usize = 256 * 1024;
 
-/// Starts serving `service` on `bind` (port 0 picks a free one).
+/// The service's endpoints, as `runtime::serving` serves them (it adds
+/// `/healthz`, `/readyz` and `/metrics`).
+pub fn endpoints() -> Result<dropshot::ApiDescription<Service>, String> {
+    let mut api = dropshot::ApiDescription::new();
+    crate::api::register_endpoints(&mut api, dropshot::ApiEndpointVersions::all)
+        .map_err(|e| format!("invalid API description: {e}"))?;
+    Ok(api)
+}
+
+/// How the service is served, beside its endpoints: its body limit.
+pub fn settings() -> crate::runtime::serving::Settings {
+    crate::runtime::serving::Settings {
+        body_limit: BODY_LIMIT,
+        version_policy: None,
+    }
+}
+
+/// Starts serving `service` on `bind` (port 0 picks a free one), in this
+/// process, for tests: without the signals and the connection reaper of
+/// the `swagger-petstore-server` binary.
 pub fn start(service: Service, bind: SocketAddr, log: slog::Logger) -> Result<HttpServer<Service>, String> {
     let api = crate::api::api_description::<Service>().map_err(|e| format!("invalid API description: {e}"))?;
     let config = ConfigDropshot {

@@ -18,6 +18,8 @@ pub struct Service {
     /// The API key (`api_key`).
     key: String,
     state: Mutex<State>,
+    /// Requests in flight, the drain, CORS (`runtime::serving`).
+    serving: crate::runtime::serving::Serving,
 }
 
 #[derive(Default)]
@@ -53,6 +55,7 @@ impl Service {
                 next_id: 1000,
                 ..State::default()
             }),
+            serving: Default::default(),
         }
     }
 
@@ -77,6 +80,10 @@ impl Authenticator for Service {
             }),
             false => Err(AuthError::InvalidKey),
         }
+    }
+
+    fn serving(&self) -> Option<&crate::runtime::serving::Serving> {
+        Some(&self.serving)
     }
 }
 

@@ -8,7 +8,10 @@ use super::{assert_none, read, workspace_root};
 /// crates of lower layers ([`dependencies`], not dev-dependencies: tests
 /// sit above everything they test). The order is ARCHITECTURE.md's.
 const LAYERS: &[(&str, &[&str])] = &[
-    ("what the generator and the runtime share", &["api-shared"]),
+    (
+        "what the generator and the runtime share; the checks served processes pass",
+        &["api-shared", "serving-checks"],
+    ),
     (
         "the generator, and the runtime generated code runs on",
         &["xtask", "api-runtime"],

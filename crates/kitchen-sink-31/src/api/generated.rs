@@ -2182,7 +2182,7 @@ impl<H: KitchenSink31Handlers> KitchenSink31Api for StrictServer<H> {
         _parameters: runtime::Parameters<GetShapes>,
     ) -> ::std::result::Result<runtime::Reply<GetShapes>, types::Error> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -2214,15 +2214,14 @@ impl<H: KitchenSink31Handlers> KitchenSink31Api for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_SHAPES, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_SHAPES, reply))
     }
     async fn post_shapes(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         body: runtime::RequestBody<PostShapes>,
     ) -> ::std::result::Result<runtime::Reply<PostShapes>, types::Error> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -2251,15 +2250,14 @@ impl<H: KitchenSink31Handlers> KitchenSink31Api for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&POST_SHAPES, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&POST_SHAPES, reply))
     }
     async fn subscribe(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         body: runtime::RequestBody<Subscribe>,
     ) -> ::std::result::Result<runtime::Reply<Subscribe>, types::Error> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -2290,15 +2288,14 @@ impl<H: KitchenSink31Handlers> KitchenSink31Api for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&SUBSCRIBE, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&SUBSCRIBE, reply))
     }
     async fn get_shapes_by_id(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<GetShapesById>,
     ) -> ::std::result::Result<runtime::Reply<GetShapesById>, types::Error> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -2330,8 +2327,7 @@ impl<H: KitchenSink31Handlers> KitchenSink31Api for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_SHAPES_BY_ID, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_SHAPES_BY_ID, reply))
     }
     async fn put_points_by_name(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -2339,7 +2335,7 @@ impl<H: KitchenSink31Handlers> KitchenSink31Api for StrictServer<H> {
         body: runtime::RequestBody<PutPointsByName>,
     ) -> ::std::result::Result<runtime::Reply<PutPointsByName>, types::Error> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -2378,15 +2374,14 @@ impl<H: KitchenSink31Handlers> KitchenSink31Api for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&PUT_POINTS_BY_NAME, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&PUT_POINTS_BY_NAME, reply))
     }
     async fn post_notes(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         body: runtime::RequestBody<PostNotes>,
     ) -> ::std::result::Result<runtime::Reply<PostNotes>, types::Error> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -2414,15 +2409,14 @@ impl<H: KitchenSink31Handlers> KitchenSink31Api for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&POST_NOTES, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&POST_NOTES, reply))
     }
     async fn get_blobs_by_id(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<GetBlobsById>,
     ) -> ::std::result::Result<runtime::Reply<GetBlobsById>, types::Error> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -2454,8 +2448,7 @@ impl<H: KitchenSink31Handlers> KitchenSink31Api for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_BLOBS_BY_ID, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_BLOBS_BY_ID, reply))
     }
     async fn openapi_document(
         _rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -2478,7 +2471,7 @@ impl<H: KitchenSink31Handlers> StrictServer<H> {
         _parameters: runtime::Parameters<GetShapesEvents>,
     ) -> ::std::result::Result<runtime::Reply<GetShapesEvents>, types::Error> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -2510,14 +2503,13 @@ impl<H: KitchenSink31Handlers> StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_SHAPES_EVENTS, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_SHAPES_EVENTS, reply))
     }
     async fn get_shapes_lines(
         rqctx: ::dropshot::RequestContext<H>,
     ) -> ::std::result::Result<runtime::Reply<GetShapesLines>, types::Error> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -2538,8 +2530,7 @@ impl<H: KitchenSink31Handlers> StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_SHAPES_LINES, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_SHAPES_LINES, reply))
     }
 }
 ///The dropshot API description of a server of this version alone, built on `H`: see [`register_endpoints`], and the request metrics at `GET /metrics` ([`runtime::metrics`]).
@@ -2709,6 +2700,13 @@ pub fn register_endpoints<H: KitchenSink31Handlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<GetBlobsById>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_BLOBS_BY_ID],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -2732,6 +2730,13 @@ pub fn register_endpoints<H: KitchenSink31Handlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/sink31/notes"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&POST_NOTES],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -2755,6 +2760,13 @@ pub fn register_endpoints<H: KitchenSink31Handlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/sink31/openapi.json"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -2781,6 +2793,13 @@ pub fn register_endpoints<H: KitchenSink31Handlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<PutPointsByName>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&PUT_POINTS_BY_NAME],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -2804,6 +2823,13 @@ pub fn register_endpoints<H: KitchenSink31Handlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/sink31/shapes"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_SHAPES, &POST_SHAPES],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -2827,6 +2853,13 @@ pub fn register_endpoints<H: KitchenSink31Handlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/sink31/shapes/events"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_SHAPES_EVENTS],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -2850,6 +2883,13 @@ pub fn register_endpoints<H: KitchenSink31Handlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/sink31/shapes/lines"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_SHAPES_LINES],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -2876,6 +2916,13 @@ pub fn register_endpoints<H: KitchenSink31Handlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<GetShapesById>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_SHAPES_BY_ID],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -2899,6 +2946,13 @@ pub fn register_endpoints<H: KitchenSink31Handlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/sink31/subscriptions"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&SUBSCRIBE],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -3191,7 +3245,7 @@ The caller of a secured operation is authenticated (by [`runtime::Authenticator`
             body: runtime::RequestBody<ShapeAdded>,
         ) -> ::std::result::Result<runtime::Reply<ShapeAdded>, runtime::ProblemDetails> {
             let handlers = rqctx.context();
-            let started = ::std::time::Instant::now();
+            let answering = runtime::serving::Answering::start(&rqctx);
             let reply = async {
                 let body = match body
                     .decode::<types::Shape>()
@@ -3214,8 +3268,7 @@ The caller of a secured operation is authenticated (by [`runtime::Authenticator`
                 response.into_http()
             }
                 .await;
-            runtime::metrics::observe(&SHAPE_ADDED, reply.status(), started);
-            ::std::result::Result::Ok(reply)
+            ::std::result::Result::Ok(answering.finish(&SHAPE_ADDED, reply))
         }
         async fn subscribe_shape_added(
             rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -3225,7 +3278,7 @@ The caller of a secured operation is authenticated (by [`runtime::Authenticator`
             runtime::ProblemDetails,
         > {
             let handlers = rqctx.context();
-            let started = ::std::time::Instant::now();
+            let answering = runtime::serving::Answering::start(&rqctx);
             let reply = async {
                 let body = match body
                     .decode::<types::SubscribeShapeAddedRequestBody>()
@@ -3248,8 +3301,7 @@ The caller of a secured operation is authenticated (by [`runtime::Authenticator`
                 response.into_http()
             }
                 .await;
-            runtime::metrics::observe(&SUBSCRIBE_SHAPE_ADDED, reply.status(), started);
-            ::std::result::Result::Ok(reply)
+            ::std::result::Result::Ok(answering.finish(&SUBSCRIBE_SHAPE_ADDED, reply))
         }
         async fn openapi_document(
             _rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -3339,6 +3391,13 @@ The caller of a secured operation is authenticated (by [`runtime::Authenticator`
                     ::dropshot::ApiEndpoint::new(
                             runtime::not_allowed_id(&method, "/openapi.json"),
                             |rqctx: ::dropshot::RequestContext<H>| async move {
+                                if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                    runtime::Authenticator::serving(rqctx.context()),
+                                    &rqctx.request,
+                                    &[],
+                                ) {
+                                    return ::std::result::Result::Ok(preflight);
+                                }
                                 runtime::method_not_allowed(
                                         rqctx.request.method(),
                                         rqctx.request.uri().path(),
@@ -3362,6 +3421,13 @@ The caller of a secured operation is authenticated (by [`runtime::Authenticator`
                     ::dropshot::ApiEndpoint::new(
                             runtime::not_allowed_id(&method, "/shapeAdded"),
                             |rqctx: ::dropshot::RequestContext<H>| async move {
+                                if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                    runtime::Authenticator::serving(rqctx.context()),
+                                    &rqctx.request,
+                                    &[&SHAPE_ADDED],
+                                ) {
+                                    return ::std::result::Result::Ok(preflight);
+                                }
                                 runtime::method_not_allowed(
                                         rqctx.request.method(),
                                         rqctx.request.uri().path(),
@@ -3385,6 +3451,13 @@ The caller of a secured operation is authenticated (by [`runtime::Authenticator`
                     ::dropshot::ApiEndpoint::new(
                             runtime::not_allowed_id(&method, "/shapeAdded/shapes"),
                             |rqctx: ::dropshot::RequestContext<H>| async move {
+                                if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                    runtime::Authenticator::serving(rqctx.context()),
+                                    &rqctx.request,
+                                    &[&SUBSCRIBE_SHAPE_ADDED],
+                                ) {
+                                    return ::std::result::Result::Ok(preflight);
+                                }
                                 runtime::method_not_allowed(
                                         rqctx.request.method(),
                                         rqctx.request.uri().path(),

@@ -11355,7 +11355,7 @@ impl<H: KitchenSinkHandlers> KitchenSinkApi for StrictServer<H> {
         _parameters: runtime::Parameters<SearchOrders>,
     ) -> ::std::result::Result<runtime::Reply<SearchOrders>, types::Error> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -11387,8 +11387,7 @@ impl<H: KitchenSinkHandlers> KitchenSinkApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&SEARCH_ORDERS, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&SEARCH_ORDERS, reply))
     }
     async fn create_order(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -11396,7 +11395,7 @@ impl<H: KitchenSinkHandlers> KitchenSinkApi for StrictServer<H> {
         body: runtime::RequestBody<CreateOrder>,
     ) -> ::std::result::Result<runtime::Reply<CreateOrder>, types::Error> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -11436,29 +11435,36 @@ impl<H: KitchenSinkHandlers> KitchenSinkApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&CREATE_ORDER, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&CREATE_ORDER, reply))
     }
     async fn order_options(
         rqctx: ::dropshot::RequestContext<Self::Context>,
     ) -> ::std::result::Result<runtime::Reply<OrderOptions>, types::Error> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
+        if let ::std::option::Option::Some(preflight) = answering
+            .preflight(
+                handlers,
+                &rqctx.request,
+                &[&SEARCH_ORDERS, &CREATE_ORDER, &ORDER_OPTIONS],
+            )
+        {
+            return ::std::result::Result::Ok(preflight);
+        }
         let reply = async {
             #[allow(deprecated)]
             let response = <H as KitchenSinkHandlers>::order_options(handlers).await;
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&ORDER_OPTIONS, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&ORDER_OPTIONS, reply))
     }
     async fn quote_order(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         body: runtime::RequestBody<QuoteOrder>,
     ) -> ::std::result::Result<runtime::Reply<QuoteOrder>, types::Error> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let body = match body.decode::<types::NewOrder>().and_then(runtime::required)
             {
@@ -11472,15 +11478,14 @@ impl<H: KitchenSinkHandlers> KitchenSinkApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&QUOTE_ORDER, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&QUOTE_ORDER, reply))
     }
     async fn get_order(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<GetOrder>,
     ) -> ::std::result::Result<runtime::Reply<GetOrder>, types::Error> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -11512,15 +11517,14 @@ impl<H: KitchenSinkHandlers> KitchenSinkApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_ORDER, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_ORDER, reply))
     }
     async fn delete_order(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<DeleteOrder>,
     ) -> ::std::result::Result<runtime::Reply<DeleteOrder>, types::Error> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -11552,15 +11556,14 @@ impl<H: KitchenSinkHandlers> KitchenSinkApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&DELETE_ORDER, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&DELETE_ORDER, reply))
     }
     async fn head_order(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<HeadOrder>,
     ) -> ::std::result::Result<runtime::Reply<HeadOrder>, types::Error> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -11592,8 +11595,7 @@ impl<H: KitchenSinkHandlers> KitchenSinkApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&HEAD_ORDER, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&HEAD_ORDER, reply))
     }
     async fn update_order(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -11601,7 +11603,7 @@ impl<H: KitchenSinkHandlers> KitchenSinkApi for StrictServer<H> {
         body: runtime::RequestBody<UpdateOrder>,
     ) -> ::std::result::Result<runtime::Reply<UpdateOrder>, types::Error> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -11644,8 +11646,7 @@ impl<H: KitchenSinkHandlers> KitchenSinkApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&UPDATE_ORDER, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&UPDATE_ORDER, reply))
     }
     async fn pay_order(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -11653,7 +11654,7 @@ impl<H: KitchenSinkHandlers> KitchenSinkApi for StrictServer<H> {
         body: runtime::RequestBody<PayOrder>,
     ) -> ::std::result::Result<runtime::Reply<PayOrder>, types::Error> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -11693,8 +11694,7 @@ impl<H: KitchenSinkHandlers> KitchenSinkApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&PAY_ORDER, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&PAY_ORDER, reply))
     }
     async fn ship_order(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -11702,7 +11702,7 @@ impl<H: KitchenSinkHandlers> KitchenSinkApi for StrictServer<H> {
         body: runtime::RequestBody<ShipOrder>,
     ) -> ::std::result::Result<runtime::Reply<ShipOrder>, types::Error> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -11741,8 +11741,7 @@ impl<H: KitchenSinkHandlers> KitchenSinkApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&SHIP_ORDER, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&SHIP_ORDER, reply))
     }
     async fn upload_document(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -11750,7 +11749,7 @@ impl<H: KitchenSinkHandlers> KitchenSinkApi for StrictServer<H> {
         body: runtime::RequestBody<UploadDocument>,
     ) -> ::std::result::Result<runtime::Reply<UploadDocument>, types::Error> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -11793,15 +11792,14 @@ impl<H: KitchenSinkHandlers> KitchenSinkApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&UPLOAD_DOCUMENT, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&UPLOAD_DOCUMENT, reply))
     }
     async fn get_photo(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<GetPhoto>,
     ) -> ::std::result::Result<runtime::Reply<GetPhoto>, types::Error> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -11833,8 +11831,7 @@ impl<H: KitchenSinkHandlers> KitchenSinkApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_PHOTO, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_PHOTO, reply))
     }
     async fn upload_photo(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -11842,7 +11839,7 @@ impl<H: KitchenSinkHandlers> KitchenSinkApi for StrictServer<H> {
         body: runtime::RequestBody<UploadPhoto>,
     ) -> ::std::result::Result<runtime::Reply<UploadPhoto>, types::Error> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -11881,15 +11878,14 @@ impl<H: KitchenSinkHandlers> KitchenSinkApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&UPLOAD_PHOTO, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&UPLOAD_PHOTO, reply))
     }
     async fn get_signature(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<GetSignature>,
     ) -> ::std::result::Result<runtime::Reply<GetSignature>, types::Error> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -11921,8 +11917,7 @@ impl<H: KitchenSinkHandlers> KitchenSinkApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_SIGNATURE, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_SIGNATURE, reply))
     }
     async fn sign_order(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -11930,7 +11925,7 @@ impl<H: KitchenSinkHandlers> KitchenSinkApi for StrictServer<H> {
         body: runtime::RequestBody<SignOrder>,
     ) -> ::std::result::Result<runtime::Reply<SignOrder>, types::Error> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -11969,15 +11964,14 @@ impl<H: KitchenSinkHandlers> KitchenSinkApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&SIGN_ORDER, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&SIGN_ORDER, reply))
     }
     async fn get_label(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<GetLabel>,
     ) -> ::std::result::Result<runtime::Reply<GetLabel>, types::Error> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -12009,8 +12003,7 @@ impl<H: KitchenSinkHandlers> KitchenSinkApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_LABEL, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_LABEL, reply))
     }
     async fn watch_order(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -12018,7 +12011,7 @@ impl<H: KitchenSinkHandlers> KitchenSinkApi for StrictServer<H> {
         handshake: runtime::Handshake,
     ) -> ::std::result::Result<runtime::Reply<WatchOrder>, types::Error> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -12057,15 +12050,14 @@ impl<H: KitchenSinkHandlers> KitchenSinkApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&WATCH_ORDER, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&WATCH_ORDER, reply))
     }
     async fn get_receipt(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<GetReceipt>,
     ) -> ::std::result::Result<runtime::Reply<GetReceipt>, types::Error> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -12097,14 +12089,13 @@ impl<H: KitchenSinkHandlers> KitchenSinkApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_RECEIPT, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_RECEIPT, reply))
     }
     async fn get_latest_order(
         rqctx: ::dropshot::RequestContext<Self::Context>,
     ) -> ::std::result::Result<runtime::Reply<GetLatestOrder>, types::Error> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -12125,8 +12116,7 @@ impl<H: KitchenSinkHandlers> KitchenSinkApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_LATEST_ORDER, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_LATEST_ORDER, reply))
     }
     async fn add_note(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -12134,7 +12124,7 @@ impl<H: KitchenSinkHandlers> KitchenSinkApi for StrictServer<H> {
         body: runtime::RequestBody<AddNote>,
     ) -> ::std::result::Result<runtime::Reply<AddNote>, types::Error> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -12173,15 +12163,14 @@ impl<H: KitchenSinkHandlers> KitchenSinkApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&ADD_NOTE, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&ADD_NOTE, reply))
     }
     async fn list_order_lines(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<ListOrderLines>,
     ) -> ::std::result::Result<runtime::Reply<ListOrderLines>, types::Error> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -12213,14 +12202,13 @@ impl<H: KitchenSinkHandlers> KitchenSinkApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&LIST_ORDER_LINES, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&LIST_ORDER_LINES, reply))
     }
     async fn export_orders(
         rqctx: ::dropshot::RequestContext<Self::Context>,
     ) -> ::std::result::Result<runtime::Reply<ExportOrders>, types::Error> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -12238,14 +12226,13 @@ impl<H: KitchenSinkHandlers> KitchenSinkApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&EXPORT_ORDERS, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&EXPORT_ORDERS, reply))
     }
     async fn get_inventory(
         rqctx: ::dropshot::RequestContext<Self::Context>,
     ) -> ::std::result::Result<runtime::Reply<GetInventory>, types::Error> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -12263,14 +12250,13 @@ impl<H: KitchenSinkHandlers> KitchenSinkApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_INVENTORY, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_INVENTORY, reply))
     }
     async fn count_orders(
         rqctx: ::dropshot::RequestContext<Self::Context>,
     ) -> ::std::result::Result<runtime::Reply<CountOrders>, types::Error> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -12288,29 +12274,27 @@ impl<H: KitchenSinkHandlers> KitchenSinkApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&COUNT_ORDERS, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&COUNT_ORDERS, reply))
     }
     async fn get_status(
         rqctx: ::dropshot::RequestContext<Self::Context>,
     ) -> ::std::result::Result<runtime::Reply<GetStatus>, types::Error> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             #[allow(deprecated)]
             let response = <H as KitchenSinkHandlers>::get_status(handlers).await;
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_STATUS, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_STATUS, reply))
     }
     async fn subscribe(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         body: runtime::RequestBody<Subscribe>,
     ) -> ::std::result::Result<runtime::Reply<Subscribe>, types::Error> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let body = match body
                 .decode::<types::SubscribeRequestBody>()
@@ -12326,15 +12310,14 @@ impl<H: KitchenSinkHandlers> KitchenSinkApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&SUBSCRIBE, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&SUBSCRIBE, reply))
     }
     async fn set_preferences(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         body: runtime::RequestBody<SetPreferences>,
     ) -> ::std::result::Result<runtime::Reply<SetPreferences>, types::Error> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let body = match body
                 .decode::<types::Preferences>()
@@ -12351,15 +12334,14 @@ impl<H: KitchenSinkHandlers> KitchenSinkApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&SET_PREFERENCES, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&SET_PREFERENCES, reply))
     }
     async fn patch_preferences(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         body: runtime::RequestBody<PatchPreferences>,
     ) -> ::std::result::Result<runtime::Reply<PatchPreferences>, types::Error> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let body = match body
                 .decode::<types::Preferences>()
@@ -12376,15 +12358,14 @@ impl<H: KitchenSinkHandlers> KitchenSinkApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&PATCH_PREFERENCES, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&PATCH_PREFERENCES, reply))
     }
     async fn list_events(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<ListEvents>,
     ) -> ::std::result::Result<runtime::Reply<ListEvents>, types::Error> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -12416,14 +12397,13 @@ impl<H: KitchenSinkHandlers> KitchenSinkApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&LIST_EVENTS, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&LIST_EVENTS, reply))
     }
     async fn list_labels(
         rqctx: ::dropshot::RequestContext<Self::Context>,
     ) -> ::std::result::Result<runtime::Reply<ListLabels>, types::Error> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -12441,8 +12421,7 @@ impl<H: KitchenSinkHandlers> KitchenSinkApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&LIST_LABELS, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&LIST_LABELS, reply))
     }
     async fn put_label(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -12450,7 +12429,7 @@ impl<H: KitchenSinkHandlers> KitchenSinkApi for StrictServer<H> {
         body: runtime::RequestBody<PutLabel>,
     ) -> ::std::result::Result<runtime::Reply<PutLabel>, types::Error> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -12489,15 +12468,14 @@ impl<H: KitchenSinkHandlers> KitchenSinkApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&PUT_LABEL, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&PUT_LABEL, reply))
     }
     async fn get_report(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<GetReport>,
     ) -> ::std::result::Result<runtime::Reply<GetReport>, types::Error> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -12530,15 +12508,14 @@ impl<H: KitchenSinkHandlers> KitchenSinkApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_REPORT, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_REPORT, reply))
     }
     async fn get_payment(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<GetPayment>,
     ) -> ::std::result::Result<runtime::Reply<GetPayment>, types::Error> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -12570,15 +12547,14 @@ impl<H: KitchenSinkHandlers> KitchenSinkApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_PAYMENT, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_PAYMENT, reply))
     }
     async fn echo_parameters(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<EchoParameters>,
     ) -> ::std::result::Result<runtime::Reply<EchoParameters>, types::Error> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -12617,15 +12593,14 @@ impl<H: KitchenSinkHandlers> KitchenSinkApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&ECHO_PARAMETERS, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&ECHO_PARAMETERS, reply))
     }
     async fn get_legacy_order(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<GetLegacyOrder>,
     ) -> ::std::result::Result<runtime::Reply<GetLegacyOrder>, types::Error> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -12657,15 +12632,14 @@ impl<H: KitchenSinkHandlers> KitchenSinkApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_LEGACY_ORDER, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_LEGACY_ORDER, reply))
     }
     async fn estimate_order(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         body: runtime::RequestBody<EstimateOrder>,
     ) -> ::std::result::Result<runtime::Reply<EstimateOrder>, types::Error> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let accepted = match runtime::negotiate(
                 &ESTIMATE_ORDER,
@@ -12691,15 +12665,14 @@ impl<H: KitchenSinkHandlers> KitchenSinkApi for StrictServer<H> {
             response.into_http(&accepted)
         }
             .await;
-        runtime::metrics::observe(&ESTIMATE_ORDER, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&ESTIMATE_ORDER, reply))
     }
     async fn classify_pet(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         body: runtime::RequestBody<ClassifyPet>,
     ) -> ::std::result::Result<runtime::Reply<ClassifyPet>, types::Error> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let body = match body.decode::<types::Pet>().and_then(runtime::required) {
                 ::std::result::Result::Ok(body) => body,
@@ -12713,28 +12686,26 @@ impl<H: KitchenSinkHandlers> KitchenSinkApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&CLASSIFY_PET, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&CLASSIFY_PET, reply))
     }
     async fn get_category_tree(
         rqctx: ::dropshot::RequestContext<Self::Context>,
     ) -> ::std::result::Result<runtime::Reply<GetCategoryTree>, types::Error> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             #[allow(deprecated)]
             let response = <H as KitchenSinkHandlers>::get_category_tree(handlers).await;
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_CATEGORY_TREE, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_CATEGORY_TREE, reply))
     }
     async fn who_am_i(
         rqctx: ::dropshot::RequestContext<Self::Context>,
     ) -> ::std::result::Result<runtime::Reply<WhoAmI>, types::Error> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_optional(
                     handlers,
@@ -12755,15 +12726,14 @@ impl<H: KitchenSinkHandlers> KitchenSinkApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&WHO_AM_I, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&WHO_AM_I, reply))
     }
     async fn refund_order(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<RefundOrder>,
     ) -> ::std::result::Result<runtime::Reply<RefundOrder>, types::Error> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -12795,8 +12765,7 @@ impl<H: KitchenSinkHandlers> KitchenSinkApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&REFUND_ORDER, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&REFUND_ORDER, reply))
     }
     async fn openapi_document(
         _rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -12819,7 +12788,7 @@ impl<H: KitchenSinkHandlers> StrictServer<H> {
         _parameters: runtime::Parameters<DownloadOrder>,
     ) -> ::std::result::Result<runtime::Reply<DownloadOrder>, types::Error> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -12851,14 +12820,13 @@ impl<H: KitchenSinkHandlers> StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&DOWNLOAD_ORDER, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&DOWNLOAD_ORDER, reply))
     }
     async fn get_order_summary(
         rqctx: ::dropshot::RequestContext<H>,
     ) -> ::std::result::Result<runtime::Reply<GetOrderSummary>, types::Error> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -12879,15 +12847,14 @@ impl<H: KitchenSinkHandlers> StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_ORDER_SUMMARY, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_ORDER_SUMMARY, reply))
     }
     async fn get_order_status(
         rqctx: ::dropshot::RequestContext<H>,
         _parameters: runtime::Parameters<GetOrderStatus>,
     ) -> ::std::result::Result<runtime::Reply<GetOrderStatus>, types::Error> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -12919,22 +12886,20 @@ impl<H: KitchenSinkHandlers> StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_ORDER_STATUS, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_ORDER_STATUS, reply))
     }
     async fn trace_status(
         rqctx: ::dropshot::RequestContext<H>,
     ) -> ::std::result::Result<runtime::Reply<TraceStatus>, types::Error> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             #[allow(deprecated)]
             let response = <H as KitchenSinkHandlers>::trace_status(handlers).await;
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&TRACE_STATUS, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&TRACE_STATUS, reply))
     }
 }
 ///The dropshot API description of a server of this version alone, built on `H`: see [`register_endpoints`], and the request metrics at `GET /metrics` ([`runtime::metrics`]).
@@ -13625,6 +13590,13 @@ pub fn register_endpoints<H: KitchenSinkHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/v1/categories/tree"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_CATEGORY_TREE],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -13654,6 +13626,13 @@ pub fn register_endpoints<H: KitchenSinkHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<EchoParameters>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&ECHO_PARAMETERS],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -13677,6 +13656,13 @@ pub fn register_endpoints<H: KitchenSinkHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/v1/estimates"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&ESTIMATE_ORDER],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -13700,6 +13686,13 @@ pub fn register_endpoints<H: KitchenSinkHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/v1/events"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&LIST_EVENTS],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -13723,6 +13716,13 @@ pub fn register_endpoints<H: KitchenSinkHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/v1/exports/orders.csv"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&EXPORT_ORDERS],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -13746,6 +13746,13 @@ pub fn register_endpoints<H: KitchenSinkHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/v1/labels/"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&LIST_LABELS],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -13772,6 +13779,13 @@ pub fn register_endpoints<H: KitchenSinkHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<PutLabel>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&PUT_LABEL],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -13795,6 +13809,13 @@ pub fn register_endpoints<H: KitchenSinkHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/v1/latest-order"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_LATEST_ORDER],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -13821,6 +13842,13 @@ pub fn register_endpoints<H: KitchenSinkHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<GetLegacyOrder>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_LEGACY_ORDER],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -13844,6 +13872,13 @@ pub fn register_endpoints<H: KitchenSinkHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/v1/newsletter"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&SUBSCRIBE],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -13867,6 +13902,13 @@ pub fn register_endpoints<H: KitchenSinkHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/v1/openapi.json"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -13890,6 +13932,13 @@ pub fn register_endpoints<H: KitchenSinkHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/v1/orders"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&SEARCH_ORDERS, &CREATE_ORDER, &ORDER_OPTIONS],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -13913,6 +13962,13 @@ pub fn register_endpoints<H: KitchenSinkHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/v1/orders/summary"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_ORDER_SUMMARY],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -13939,6 +13995,13 @@ pub fn register_endpoints<H: KitchenSinkHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<GetOrderStatus>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_ORDER_STATUS],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -13965,6 +14028,13 @@ pub fn register_endpoints<H: KitchenSinkHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<UpdateOrder>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_ORDER, &DELETE_ORDER, &HEAD_ORDER, &UPDATE_ORDER],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -13991,6 +14061,13 @@ pub fn register_endpoints<H: KitchenSinkHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<DownloadOrder>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&DOWNLOAD_ORDER],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -14020,6 +14097,13 @@ pub fn register_endpoints<H: KitchenSinkHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<UploadDocument>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&UPLOAD_DOCUMENT],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -14046,6 +14130,13 @@ pub fn register_endpoints<H: KitchenSinkHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<GetLabel>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_LABEL],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -14072,6 +14163,13 @@ pub fn register_endpoints<H: KitchenSinkHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<ListOrderLines>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&LIST_ORDER_LINES],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -14098,6 +14196,13 @@ pub fn register_endpoints<H: KitchenSinkHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<AddNote>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&ADD_NOTE],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -14124,6 +14229,13 @@ pub fn register_endpoints<H: KitchenSinkHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<PayOrder>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&PAY_ORDER],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -14150,6 +14262,13 @@ pub fn register_endpoints<H: KitchenSinkHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<UploadPhoto>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_PHOTO, &UPLOAD_PHOTO],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -14176,6 +14295,13 @@ pub fn register_endpoints<H: KitchenSinkHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<GetReceipt>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_RECEIPT],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -14202,6 +14328,13 @@ pub fn register_endpoints<H: KitchenSinkHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<RefundOrder>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&REFUND_ORDER],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -14231,6 +14364,13 @@ pub fn register_endpoints<H: KitchenSinkHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<ShipOrder>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&SHIP_ORDER],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -14260,6 +14400,13 @@ pub fn register_endpoints<H: KitchenSinkHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<SignOrder>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_SIGNATURE, &SIGN_ORDER],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -14286,6 +14433,13 @@ pub fn register_endpoints<H: KitchenSinkHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<WatchOrder>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&WATCH_ORDER],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -14312,6 +14466,13 @@ pub fn register_endpoints<H: KitchenSinkHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<GetPayment>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_PAYMENT],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -14335,6 +14496,13 @@ pub fn register_endpoints<H: KitchenSinkHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/v1/pets/classify"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&CLASSIFY_PET],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -14358,6 +14526,13 @@ pub fn register_endpoints<H: KitchenSinkHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/v1/preferences"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&SET_PREFERENCES, &PATCH_PREFERENCES],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -14381,6 +14556,13 @@ pub fn register_endpoints<H: KitchenSinkHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/v1/quotes"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&QUOTE_ORDER],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -14407,6 +14589,13 @@ pub fn register_endpoints<H: KitchenSinkHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<GetReport>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_REPORT],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -14430,6 +14619,13 @@ pub fn register_endpoints<H: KitchenSinkHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/v1/status"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_STATUS, &TRACE_STATUS],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -14453,6 +14649,13 @@ pub fn register_endpoints<H: KitchenSinkHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/v1/store/inventory"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_INVENTORY],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -14476,6 +14679,13 @@ pub fn register_endpoints<H: KitchenSinkHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/v1/store/order-count"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&COUNT_ORDERS],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -14499,6 +14709,13 @@ pub fn register_endpoints<H: KitchenSinkHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/v1/whoami"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&WHO_AM_I],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),

@@ -26,6 +26,8 @@ pub struct Service {
     keys: Vec<String>,
     started_at: DateTime<Utc>,
     state: Mutex<State>,
+    /// Requests in flight, the drain, CORS (`runtime::serving`).
+    serving: crate::runtime::serving::Serving,
 }
 
 #[derive(Default)]
@@ -69,6 +71,7 @@ impl Service {
                 next_id: 1,
                 ..State::default()
             }),
+            serving: Default::default(),
         }
     }
 
@@ -105,6 +108,10 @@ impl Authenticator for Service {
             Credential::ApiKey { key, .. } if known(key.secret()) => Ok(caller),
             _ => Err(AuthError::InvalidKey),
         }
+    }
+
+    fn serving(&self) -> Option<&crate::runtime::serving::Serving> {
+        Some(&self.serving)
     }
 }
 

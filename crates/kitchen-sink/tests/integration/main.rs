@@ -16,5 +16,6 @@ mod protocol;
 mod round_trips;
 mod schemas;
 mod security;
+mod served;
 mod typed_round_trips;
 mod validation;

@@ -1,12 +1,12 @@
 //! The command line's arguments, as clap reads them.
 
-use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::time::Duration;
 
 use clap::{Parser, Subcommand};
 
-use crate::logging::LogFormat;
+use petstore_api::runtime::serving::ServeOptions;
+use petstore_api::runtime::serving::options::seconds;
 
 #[derive(Parser)]
 #[command(name = "petstore-server", version, about = "The Pet Store orders service")]
@@ -32,59 +32,12 @@ pub(super) struct Database {
     pub(super) db_statement_limit: Duration,
 }
 
-/// When client connections that hold a descriptor without using it are
-/// closed (see `connection_reaper`).
-#[derive(clap::Args)]
-pub(super) struct ConnectionLimits {
-    /// Close a connection that has sent nothing this long after it opened.
-    #[arg(long, value_name = "SECONDS", default_value = "10", value_parser = seconds)]
-    pub(super) silent_timeout: Duration,
-    /// At most this many connections from one address may be open without
-    /// having sent anything (after their first second); newer ones are
-    /// closed.
-    #[arg(long, value_name = "N", default_value = "100")]
-    pub(super) silent_per_client: usize,
-    /// Close a connection on which nothing was sent or received this long.
-    #[arg(long, value_name = "SECONDS", default_value = "60", value_parser = seconds)]
-    pub(super) idle_timeout: Duration,
-    /// Never close connections for the reasons above (a reverse proxy in
-    /// front does it).
-    #[arg(long)]
-    pub(super) keep_silent_connections: bool,
-}
-
-/// A positive number of seconds, such as `5` or `0.5`.
-pub(super) fn seconds(text: &str) -> Result<Duration, String> {
-    match text.parse::<f64>() {
-        Ok(s) if s.is_finite() && s > 0.0 && s <= 86_400.0 => Ok(Duration::from_secs_f64(s)),
-        _ => Err(format!("{text:?} is not a number of seconds between 0 and 86400")),
-    }
-}
-
-/// On or off.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
-pub(super) enum Switch {
-    On,
-    Off,
-}
-
-/// A number of seconds from 0 to 86400.
-pub(super) fn seconds_or_zero(text: &str) -> Result<Duration, String> {
-    match text.parse::<f64>() {
-        Ok(0.0) => Ok(Duration::ZERO),
-        _ => seconds(text),
-    }
-}
-
 #[derive(Subcommand)]
 pub(super) enum Command {
     /// Serve the API under /v1.
     Serve {
         #[command(flatten)]
         db: Database,
-        /// The address to listen on.
-        #[arg(long, default_value = "127.0.0.1:8080")]
-        bind: SocketAddr,
         /// Seed demo pets and orders (if the database is empty) and print a
         /// new API key with a curl line to try.
         #[arg(long)]
@@ -94,35 +47,9 @@ pub(super) enum Command {
         /// empty database).
         #[arg(long)]
         create_database: bool,
-        /// The least severe log level written to stderr.
-        #[arg(long, default_value = "info", value_parser = ["trace", "debug", "info", "warn", "error"])]
-        log_level: String,
-        /// How log records are written to stderr: `text` (for people) or
-        /// `json` (one object per line, for log pipelines).
-        #[arg(long, value_enum, default_value = "text")]
-        log_format: LogFormat,
-        /// Count and time every request by operation, and the database's
-        /// waits and statements, served at `GET /metrics` (on by default:
-        /// within 3 % of throughput, see BENCHMARKS.md).
-        #[arg(long, value_enum, default_value = "on")]
-        metrics: Switch,
-        /// Serve `GET /metrics` on this address instead of beside the API
-        /// (stdout's third line says where: `Metrics at http://ADDR/metrics`).
-        #[arg(long, value_name = "ADDRESS")]
-        metrics_bind: Option<SocketAddr>,
-        /// On SIGTERM or SIGINT, the longest the service waits for requests
-        /// in flight before it closes the database and exits.
-        #[arg(long, value_name = "SECONDS", default_value = "10", value_parser = seconds)]
-        shutdown_timeout: Duration,
-        /// After SIGTERM, serve this long with `/readyz` answering 503
-        /// before the shutdown starts, so that a balancer that probes takes
-        /// the instance out before connections are refused. 0 (the
-        /// default) starts the shutdown at once. A second signal ends the
-        /// drain early.
-        #[arg(long, value_name = "SECONDS", default_value = "0", value_parser = seconds_or_zero)]
-        drain_seconds: Duration,
+        /// The options every served service takes.
         #[command(flatten)]
-        connections: ConnectionLimits,
+        options: ServeOptions,
     },
     /// Manage API keys.
     Keys {

@@ -10,13 +10,12 @@ use std::time::Duration;
 use anyhow::{Context, bail};
 use clap::Parser;
 
-use crate::connection_reaper::ReaperLimits;
 use crate::keys;
 use crate::storage::sql::SqlStorage;
 use crate::storage::{ImportData, ShipOutcome, Storage, backup};
-use arguments::{Cli, Command, KeysCommand, Switch};
+use arguments::{Cli, Command, KeysCommand};
 use database::{open, quiet, redact};
-use serve::{ServeOptions, serve};
+use serve::{PetStoreOptions, serve};
 
 pub fn main() -> ExitCode {
     let cli = Cli::parse();
@@ -44,36 +43,10 @@ async fn run(command: Command) -> anyhow::Result<()> {
     match command {
         Command::Serve {
             db,
-            bind,
             demo,
             create_database,
-            log_level,
-            log_format,
-            metrics,
-            metrics_bind,
-            shutdown_timeout,
-            drain_seconds,
-            connections,
-        } => {
-            let reaper = (!connections.keep_silent_connections).then_some(ReaperLimits {
-                silent: connections.silent_timeout,
-                silent_per_client: connections.silent_per_client,
-                idle: connections.idle_timeout,
-            });
-            let options = ServeOptions {
-                bind,
-                demo,
-                create_database,
-                log_level,
-                log_format,
-                metrics: metrics == Switch::On,
-                metrics_bind,
-                shutdown_timeout,
-                drain: drain_seconds,
-                reaper,
-            };
-            serve(&db, &options).await
-        }
+            options,
+        } => serve(&db, &PetStoreOptions { demo, create_database }, &options).await,
         Command::Keys { db, command } => {
             let creates = matches!(command, KeysCommand::Create { .. });
             let storage = open(&db, creates, &quiet()).await?;

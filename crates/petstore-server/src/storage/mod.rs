@@ -214,7 +214,7 @@ pub type Result<T> = std::result::Result<T, StorageError>;
 
 /// Everything the service and the CLI need from a database. Each method is
 /// one transaction.
-pub trait Storage: Send + Sync + 'static {
+pub trait Storage: Clone + Send + Sync + 'static {
     /// Orders that are not cancelled, by ascending id, handed to `visit`
     /// one at a time as they are read, so that a long list is never held in
     /// memory.

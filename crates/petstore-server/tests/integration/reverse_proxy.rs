@@ -39,7 +39,7 @@ async fn behind_haproxy_the_service_stays_reachable_during_a_flood_of_silent_con
         return;
     }
     // Each silent connection takes a descriptor here too.
-    petstore_server::process_limits::raise_open_files_limit().unwrap();
+    petstore_api::runtime::serving::process_limits::raise_open_files_limit().unwrap();
     let dir = tempfile::tempdir().unwrap();
     let database = dir.path().join("petstore.db").to_str().unwrap().to_string();
     let key = support::seed(&database, 3, 0, "proxy").await;

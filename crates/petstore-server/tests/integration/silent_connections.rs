@@ -86,7 +86,7 @@ async fn silent_and_idle_connections_are_closed_and_busy_ones_are_not() {
     let root = server.base_url.trim_end_matches("/v1");
     let (_, metrics) = support::http(&format!("{root}/metrics"), "GET", None);
     for reason in ["silent", "idle"] {
-        let series = format!("petstore_connections_closed_total{{reason=\"{reason}\"}} ");
+        let series = format!("http_connections_closed_total{{reason=\"{reason}\"}} ");
         let count: Option<u64> = metrics
             .lines()
             .find_map(|line| line.strip_prefix(series.as_str())?.trim().parse().ok());
@@ -114,7 +114,7 @@ async fn one_clients_silent_connections_beyond_its_share_are_closed_at_once() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_flood_of_silent_connections_does_not_lock_other_clients_out() {
     // The flood holds descriptors here too.
-    petstore_server::process_limits::raise_open_files_limit().unwrap();
+    petstore_api::runtime::serving::process_limits::raise_open_files_limit().unwrap();
     let dir = tempfile::tempdir().unwrap();
     let database = dir.path().join("petstore.db").to_str().unwrap().to_string();
     let key = support::seed(&database, 3, 0, "flood").await;

@@ -12,9 +12,11 @@ use super::parameter_code::{has_params, has_path, params_struct, path_struct};
 use super::response_code::negotiates;
 
 /// `context`: the server context's type as the enclosing impl names it
-/// (`Self::Context` in the trait's impl, `H` beside it).
+/// (`Self::Context` in the trait's impl, `H` beside it); `operations`:
+/// all of them (an `OPTIONS` operation answers its path's CORS preflight).
 pub(super) fn adapter(
     op: &Operation,
+    operations: &[Operation],
     error_type: &TokenStream,
     handlers_trait: &syn::Ident,
     context: &TokenStream,
@@ -26,6 +28,17 @@ pub(super) fn adapter(
         true => quote!(authenticate_optional),
         false => quote!(authenticate_with),
     };
+    // A CORS preflight to a path that documents `OPTIONS` reaches its
+    // operation: answered before authentication (it carries no
+    // credentials), from the path's operations.
+    let preflight = (op.method == "OPTIONS").then(|| {
+        let tables = path_tables(op, operations);
+        quote! {
+            if let ::std::option::Option::Some(preflight) = answering.preflight(handlers, &rqctx.request, &[#(&#tables),*]) {
+                return ::std::result::Result::Ok(preflight);
+            }
+        }
+    });
     let authenticate = op.requires_auth().then(|| {
         quote! {
             let caller = match runtime::#authenticate_fn(handlers, &rqctx.request, #table.security).await {
@@ -116,7 +129,8 @@ pub(super) fn adapter(
             #params
         ) -> #ret {
             let handlers = rqctx.context();
-            let started = ::std::time::Instant::now();
+            let answering = runtime::serving::Answering::start(&rqctx);
+            #preflight
             let reply = async {
                 #authenticate
                 #negotiate
@@ -128,8 +142,16 @@ pub(super) fn adapter(
                 response.into_http(#accepted)
             }
             .await;
-            runtime::metrics::observe(&#table, reply.status(), started);
-            ::std::result::Result::Ok(reply)
+            ::std::result::Result::Ok(answering.finish(&#table, reply))
         }
     }
+}
+
+/// The tables of the operations on `op`'s path.
+pub(super) fn path_tables<'a>(op: &Operation, operations: &'a [Operation]) -> Vec<&'a syn::Ident> {
+    operations
+        .iter()
+        .filter(|other| other.http_path == op.http_path)
+        .map(|other| &other.table)
+        .collect()
 }

@@ -133,11 +133,11 @@ pub fn generate(spec: &Spec, document: &str, sends: Option<&[Origin]>) -> Result
     let adapters = operations
         .iter()
         .filter(|op| !op.routed)
-        .map(|op| adapter(op, error_type, &handlers_trait, &quote!(Self::Context)));
+        .map(|op| adapter(op, &operations, error_type, &handlers_trait, &quote!(Self::Context)));
     let routed_adapters = operations
         .iter()
         .filter(|op| op.routed)
-        .map(|op| adapter(op, error_type, &handlers_trait, &quote!(H)));
+        .map(|op| adapter(op, &operations, error_type, &handlers_trait, &quote!(H)));
     let document_endpoint = (!document_routed).then(|| {
         quote! {
             /// The OpenAPI document this API was generated from. Not part of

@@ -17,16 +17,17 @@ pub(super) fn registrations(operations: &[Operation], document_path: &str, error
     // Path → its methods, and the marker of one of its operations with
     // parameters (dropshot checks that an endpoint takes its path's
     // parameters, hidden ones too).
-    let mut paths: BTreeMap<&str, (Vec<String>, Option<&syn::Ident>)> = BTreeMap::new();
+    let mut paths: BTreeMap<&str, (Vec<String>, Option<&syn::Ident>, Vec<&syn::Ident>)> = BTreeMap::new();
     for op in operations {
-        let (methods, parameters) = paths.entry(op.http_path.as_str()).or_default();
+        let (methods, parameters, tables) = paths.entry(op.http_path.as_str()).or_default();
         methods.push(op.method.to_string());
+        tables.push(&op.table);
         if op.parameters.iter().any(|p| p.in_path()) {
             *parameters = Some(&op.marker);
         }
     }
     paths.entry(document_path).or_default().0.push("GET".into());
-    let registrations = paths.into_iter().map(|(path, (mut methods, parameters))| {
+    let registrations = paths.into_iter().map(|(path, (mut methods, parameters, tables))| {
         methods.sort();
         methods.dedup();
         let allowed = methods.join(", ");
@@ -37,6 +38,12 @@ pub(super) fn registrations(operations: &[Operation], document_path: &str, error
                     ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, #path),
                         |rqctx: ::dropshot::RequestContext<H> #extractor| async move {
+                            // A CORS preflight, to a path without an `OPTIONS` operation.
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()), &rqctx.request, &[#(&#tables),*]
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(rqctx.request.method(), rqctx.request.uri().path(), #path, #allowed, #error_type::from_problem)
                                 .map_err(#error_type::from)
                         },

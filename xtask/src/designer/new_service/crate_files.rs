@@ -79,7 +79,26 @@ use std::net::SocketAddr;
 /// The request body limit.
 pub const BODY_LIMIT: usize = 1024 * 1024;
 
-/// Starts serving [`service::Service`] on `bind` (port 0 picks a free one).
+/// The service's endpoints, as `runtime::serving` serves them (it adds
+/// `/healthz`, `/readyz` and `/metrics`).
+pub fn endpoints() -> Result<dropshot::ApiDescription<service::Service>, String> {{
+    let mut api = dropshot::ApiDescription::new();
+    api::register_endpoints(&mut api, dropshot::ApiEndpointVersions::all)
+        .map_err(|e| format!("invalid API description: {{e}}"))?;
+    Ok(api)
+}}
+
+/// How the service is served, beside its endpoints.
+pub fn settings() -> runtime::serving::Settings {{
+    runtime::serving::Settings {{
+        body_limit: BODY_LIMIT,
+        version_policy: None,
+    }}
+}}
+
+/// Starts serving [`service::Service`] on `bind` (port 0 picks a free
+/// one) in this process, for tests: without the signals and the
+/// connection reaper of `main`.
 pub fn start(bind: SocketAddr, log: slog::Logger) -> Result<dropshot::HttpServer<service::Service>, String> {{
     let api = api::api_description::<service::Service>().map_err(|e| format!("invalid API description: {{e}}"))?;
     let config = dropshot::ConfigDropshot {{
@@ -88,7 +107,7 @@ pub fn start(bind: SocketAddr, log: slog::Logger) -> Result<dropshot::HttpServer
         default_handler_task_mode: dropshot::HandlerTaskMode::CancelOnDisconnect,
         ..Default::default()
     }};
-    dropshot::ServerBuilder::new(api, service::Service, log)
+    dropshot::ServerBuilder::new(api, service::Service::default(), log)
         .config(config)
         .start()
         .map_err(|e| format!("cannot serve on {{bind}}: {{e}}"))
@@ -113,30 +132,26 @@ pub use generated::*;
 
 pub(super) fn main_file(name: &str, lib: &str) -> String {
     format!(
-        r#"//! Serves {name} on `--bind` (port 0 picks a free one), prints
-//! `Serving <base URL>`, and runs until stopped.
+        r#"//! Serves {name} (`--help` lists the options every generated
+//! service takes: `--bind`, logs, metrics, CORS, the shutdown and the
+//! connections it closes), prints `Serving <base URL>`, and runs until
+//! SIGTERM or SIGINT.
 
 use clap::Parser;
+use {lib}::runtime::serving::{{ServeOptions, serve}};
 
 #[derive(Parser)]
 #[command(about = "Serve {name}")]
 struct Args {{
-    /// Where to listen.
-    #[arg(long, default_value = "127.0.0.1:8080")]
-    bind: std::net::SocketAddr,
+    #[command(flatten)]
+    serve: ServeOptions,
 }}
 
 #[tokio::main]
 async fn main() -> Result<(), String> {{
     let args = Args::parse();
-    let log = dropshot::ConfigLogging::StderrTerminal {{
-        level: dropshot::ConfigLoggingLevel::Info,
-    }}
-    .to_logger("{name}")
-    .map_err(|e| format!("cannot log: {{e}}"))?;
-    let server = {lib}::start(args.bind, log)?;
-    println!("Serving http://{{}}{{}}", server.local_addr(), {lib}::api::BASE_PATH);
-    server.await
+    let service = {lib}::service::Service::default();
+    serve(&args.serve, service, {lib}::endpoints()?, {lib}::settings(), {lib}::api::BASE_PATH).await
 }}
 "#
     )
@@ -213,10 +228,16 @@ pub(super) fn service_file(server: &str) -> Result<String, String> {
     let tokens = quote! {
         use crate::api::*;
         #runtime
+        use crate::runtime::serving::Serving;
         use crate::runtime::{AuthError, Authenticator, Credential};
 
         /// The service. Hold its state here (a database pool, ...).
-        pub struct Service;
+        #[derive(Default)]
+        pub struct Service {
+            /// Its requests in flight, its drain and readiness, and the
+            /// origins it allows (`runtime::serving`).
+            serving: Serving,
+        }
 
         /// Accepts any credential an operation's schemes carry (a request
         /// without one still gets 401): replace it with a real check.
@@ -225,6 +246,10 @@ pub(super) fn service_file(server: &str) -> Result<String, String> {
 
             async fn authenticate(&self, _credential: Credential) -> Result<(), AuthError> {
                 Ok(())
+            }
+
+            fn serving(&self) -> Option<&Serving> {
+                Some(&self.serving)
             }
         }
 

@@ -46,7 +46,7 @@ impl Bench {
         let server = match kind {
             Kind::Generated => ServerProcess::start(
                 &self.binaries.join("kitchen-sink-server"),
-                &["--bind", "127.0.0.1:0", "--key", "bench"],
+                &["--bind", "127.0.0.1:0", "--key", "bench", "--log-level", "error"],
             )?,
             _ => ServerProcess::start(&self.binaries.join("bench-typed-body"), &["--bind", "127.0.0.1:0"])?,
         };

@@ -788,7 +788,7 @@ impl<
         rqctx: ::dropshot::RequestContext<Self::Context>,
     ) -> ::std::result::Result<runtime::Reply<GetDatasets>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             #[allow(deprecated)]
             let response = <H as TheConsumerFinancialProtectionBureauHandlers>::get_datasets(
@@ -798,15 +798,14 @@ impl<
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_DATASETS, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_DATASETS, reply))
     }
     async fn get_dataset(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<GetDataset>,
     ) -> ::std::result::Result<runtime::Reply<GetDataset>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (path, _) = match runtime::read_parameters::<
                 GetDatasetPath,
@@ -827,8 +826,7 @@ impl<
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_DATASET, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_DATASET, reply))
     }
     async fn openapi_document(
         _rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -850,7 +848,7 @@ impl<H: TheConsumerFinancialProtectionBureauHandlers> StrictServer<H> {
         rqctx: ::dropshot::RequestContext<H>,
     ) -> ::std::result::Result<runtime::Reply<GetDatasetHmda>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             #[allow(deprecated)]
             let response = <H as TheConsumerFinancialProtectionBureauHandlers>::get_dataset_hmda(
@@ -860,15 +858,14 @@ impl<H: TheConsumerFinancialProtectionBureauHandlers> StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_DATASET_HMDA, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_DATASET_HMDA, reply))
     }
     async fn get_concept_hmda(
         rqctx: ::dropshot::RequestContext<H>,
         _parameters: runtime::Parameters<GetConceptHmda>,
     ) -> ::std::result::Result<runtime::Reply<GetConceptHmda>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (path, _) = match runtime::read_parameters::<
                 GetConceptHmdaPath,
@@ -889,15 +886,14 @@ impl<H: TheConsumerFinancialProtectionBureauHandlers> StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_CONCEPT_HMDA, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_CONCEPT_HMDA, reply))
     }
     async fn query_slice_hmda(
         rqctx: ::dropshot::RequestContext<H>,
         _parameters: runtime::Parameters<QuerySliceHmda>,
     ) -> ::std::result::Result<runtime::Reply<QuerySliceHmda>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let accepted = match runtime::negotiate(
                 &QUERY_SLICE_HMDA,
@@ -928,8 +924,7 @@ impl<H: TheConsumerFinancialProtectionBureauHandlers> StrictServer<H> {
             response.into_http(&accepted)
         }
             .await;
-        runtime::metrics::observe(&QUERY_SLICE_HMDA, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&QUERY_SLICE_HMDA, reply))
     }
     async fn get_slice_metadata_hmda(
         rqctx: ::dropshot::RequestContext<H>,
@@ -939,7 +934,7 @@ impl<H: TheConsumerFinancialProtectionBureauHandlers> StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (path, _) = match runtime::read_parameters::<
                 GetSliceMetadataHmdaPath,
@@ -960,8 +955,7 @@ impl<H: TheConsumerFinancialProtectionBureauHandlers> StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_SLICE_METADATA_HMDA, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_SLICE_METADATA_HMDA, reply))
     }
 }
 ///The dropshot API description of a server of this version alone, built on `H`: see [`register_endpoints`], and the request metrics at `GET /metrics` ([`runtime::metrics`]).
@@ -1096,6 +1090,13 @@ pub fn register_endpoints<H: TheConsumerFinancialProtectionBureauHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/data"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_DATASETS],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -1119,6 +1120,13 @@ pub fn register_endpoints<H: TheConsumerFinancialProtectionBureauHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/data/hmda"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_DATASET_HMDA],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -1145,6 +1153,13 @@ pub fn register_endpoints<H: TheConsumerFinancialProtectionBureauHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<GetConceptHmda>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_CONCEPT_HMDA],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -1171,6 +1186,13 @@ pub fn register_endpoints<H: TheConsumerFinancialProtectionBureauHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<QuerySliceHmda>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&QUERY_SLICE_HMDA],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -1200,6 +1222,13 @@ pub fn register_endpoints<H: TheConsumerFinancialProtectionBureauHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<GetSliceMetadataHmda>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_SLICE_METADATA_HMDA],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -1226,6 +1255,13 @@ pub fn register_endpoints<H: TheConsumerFinancialProtectionBureauHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<GetDataset>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_DATASET],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -1249,6 +1285,13 @@ pub fn register_endpoints<H: TheConsumerFinancialProtectionBureauHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/openapi.json"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),

@@ -1570,7 +1570,7 @@ impl<H: GoogleOAuth2Handlers> GoogleOAuth2Api for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (_, params) = match runtime::read_parameters::<
                 runtime::NoParameters,
@@ -1591,12 +1591,9 @@ impl<H: GoogleOAuth2Handlers> GoogleOAuth2Api for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(
-            &OAUTH2_GET_CERT_FOR_OPEN_ID_CONNECT,
-            reply.status(),
-            started,
-        );
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(
+            answering.finish(&OAUTH2_GET_CERT_FOR_OPEN_ID_CONNECT, reply),
+        )
     }
     async fn oauth2_tokeninfo(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -1606,7 +1603,7 @@ impl<H: GoogleOAuth2Handlers> GoogleOAuth2Api for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (_, params) = match runtime::read_parameters::<
                 runtime::NoParameters,
@@ -1627,8 +1624,7 @@ impl<H: GoogleOAuth2Handlers> GoogleOAuth2Api for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&OAUTH2_TOKENINFO, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&OAUTH2_TOKENINFO, reply))
     }
     async fn oauth2_userinfo_get(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -1638,7 +1634,7 @@ impl<H: GoogleOAuth2Handlers> GoogleOAuth2Api for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -1670,8 +1666,7 @@ impl<H: GoogleOAuth2Handlers> GoogleOAuth2Api for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&OAUTH2_USERINFO_GET, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&OAUTH2_USERINFO_GET, reply))
     }
     async fn oauth2_userinfo_v2_me_get(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -1681,7 +1676,7 @@ impl<H: GoogleOAuth2Handlers> GoogleOAuth2Api for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -1713,8 +1708,7 @@ impl<H: GoogleOAuth2Handlers> GoogleOAuth2Api for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&OAUTH2_USERINFO_V2_ME_GET, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&OAUTH2_USERINFO_V2_ME_GET, reply))
     }
     async fn openapi_document(
         _rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -1825,6 +1819,13 @@ pub fn register_endpoints<H: GoogleOAuth2Handlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/oauth2/v2/certs"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&OAUTH2_GET_CERT_FOR_OPEN_ID_CONNECT],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -1848,6 +1849,13 @@ pub fn register_endpoints<H: GoogleOAuth2Handlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/oauth2/v2/tokeninfo"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&OAUTH2_TOKENINFO],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -1871,6 +1879,13 @@ pub fn register_endpoints<H: GoogleOAuth2Handlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/oauth2/v2/userinfo"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&OAUTH2_USERINFO_GET],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -1894,6 +1909,13 @@ pub fn register_endpoints<H: GoogleOAuth2Handlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/openapi.json"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -1917,6 +1939,13 @@ pub fn register_endpoints<H: GoogleOAuth2Handlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/userinfo/v2/me"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&OAUTH2_USERINFO_V2_ME_GET],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),

@@ -2801,7 +2801,7 @@ impl<H: GeoMarkWebServiceRestApiHandlers> StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (_, params) = match runtime::read_parameters::<
                 runtime::NoParameters,
@@ -2822,8 +2822,7 @@ impl<H: GeoMarkWebServiceRestApiHandlers> StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&POST_GEOMARKS_COPY, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&POST_GEOMARKS_COPY, reply))
     }
     async fn post_geomarks_new(
         rqctx: ::dropshot::RequestContext<H>,
@@ -2833,7 +2832,7 @@ impl<H: GeoMarkWebServiceRestApiHandlers> StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let body = match body.decode::<types::PostGeomarksNewRequestBody>() {
                 ::std::result::Result::Ok(body) => body,
@@ -2850,8 +2849,7 @@ impl<H: GeoMarkWebServiceRestApiHandlers> StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&POST_GEOMARKS_NEW, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&POST_GEOMARKS_NEW, reply))
     }
     async fn get_geomarks_by_geomark_id_file_format_extension(
         rqctx: ::dropshot::RequestContext<H>,
@@ -2861,7 +2859,7 @@ impl<H: GeoMarkWebServiceRestApiHandlers> StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (path, params) = match runtime::read_parameters::<
                 GetGeomarksByGeomarkIdFileFormatExtensionPath,
@@ -2884,12 +2882,9 @@ impl<H: GeoMarkWebServiceRestApiHandlers> StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(
-            &GET_GEOMARKS_BY_GEOMARK_ID_FILE_FORMAT_EXTENSION,
-            reply.status(),
-            started,
-        );
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(
+            answering.finish(&GET_GEOMARKS_BY_GEOMARK_ID_FILE_FORMAT_EXTENSION, reply),
+        )
     }
     async fn get_geomarks_by_geomark_id_bounding_box_file_format_extension(
         rqctx: ::dropshot::RequestContext<H>,
@@ -2901,7 +2896,7 @@ impl<H: GeoMarkWebServiceRestApiHandlers> StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (path, params) = match runtime::read_parameters::<
                 GetGeomarksByGeomarkIdBoundingBoxFileFormatExtensionPath,
@@ -2924,12 +2919,13 @@ impl<H: GeoMarkWebServiceRestApiHandlers> StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(
-            &GET_GEOMARKS_BY_GEOMARK_ID_BOUNDING_BOX_FILE_FORMAT_EXTENSION,
-            reply.status(),
-            started,
-        );
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(
+            answering
+                .finish(
+                    &GET_GEOMARKS_BY_GEOMARK_ID_BOUNDING_BOX_FILE_FORMAT_EXTENSION,
+                    reply,
+                ),
+        )
     }
     async fn get_geomarks_by_geomark_id_feature_file_format_extension(
         rqctx: ::dropshot::RequestContext<H>,
@@ -2941,7 +2937,7 @@ impl<H: GeoMarkWebServiceRestApiHandlers> StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (path, params) = match runtime::read_parameters::<
                 GetGeomarksByGeomarkIdFeatureFileFormatExtensionPath,
@@ -2964,12 +2960,10 @@ impl<H: GeoMarkWebServiceRestApiHandlers> StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(
-            &GET_GEOMARKS_BY_GEOMARK_ID_FEATURE_FILE_FORMAT_EXTENSION,
-            reply.status(),
-            started,
-        );
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(
+            answering
+                .finish(&GET_GEOMARKS_BY_GEOMARK_ID_FEATURE_FILE_FORMAT_EXTENSION, reply),
+        )
     }
     async fn get_geomarks_by_geomark_id_parts_file_format_extension(
         rqctx: ::dropshot::RequestContext<H>,
@@ -2979,7 +2973,7 @@ impl<H: GeoMarkWebServiceRestApiHandlers> StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (path, params) = match runtime::read_parameters::<
                 GetGeomarksByGeomarkIdPartsFileFormatExtensionPath,
@@ -3002,12 +2996,10 @@ impl<H: GeoMarkWebServiceRestApiHandlers> StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(
-            &GET_GEOMARKS_BY_GEOMARK_ID_PARTS_FILE_FORMAT_EXTENSION,
-            reply.status(),
-            started,
-        );
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(
+            answering
+                .finish(&GET_GEOMARKS_BY_GEOMARK_ID_PARTS_FILE_FORMAT_EXTENSION, reply),
+        )
     }
     async fn get_geomarks_by_geomark_id_point_file_format_extension(
         rqctx: ::dropshot::RequestContext<H>,
@@ -3017,7 +3009,7 @@ impl<H: GeoMarkWebServiceRestApiHandlers> StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (path, params) = match runtime::read_parameters::<
                 GetGeomarksByGeomarkIdPointFileFormatExtensionPath,
@@ -3040,12 +3032,10 @@ impl<H: GeoMarkWebServiceRestApiHandlers> StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(
-            &GET_GEOMARKS_BY_GEOMARK_ID_POINT_FILE_FORMAT_EXTENSION,
-            reply.status(),
-            started,
-        );
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(
+            answering
+                .finish(&GET_GEOMARKS_BY_GEOMARK_ID_POINT_FILE_FORMAT_EXTENSION, reply),
+        )
     }
 }
 ///The dropshot API description of a server of this version alone, built on `H`: see [`register_endpoints`], and the request metrics at `GET /metrics` ([`runtime::metrics`]).
@@ -3220,6 +3210,13 @@ pub fn register_endpoints<H: GeoMarkWebServiceRestApiHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/pub/geomark/geomarks/copy"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&POST_GEOMARKS_COPY],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -3243,6 +3240,13 @@ pub fn register_endpoints<H: GeoMarkWebServiceRestApiHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/pub/geomark/geomarks/new"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&POST_GEOMARKS_NEW],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -3274,6 +3278,13 @@ pub fn register_endpoints<H: GeoMarkWebServiceRestApiHandlers>(
                                 GetGeomarksByGeomarkIdFileFormatExtension,
                             >|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_GEOMARKS_BY_GEOMARK_ID_FILE_FORMAT_EXTENSION],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -3305,6 +3316,15 @@ pub fn register_endpoints<H: GeoMarkWebServiceRestApiHandlers>(
                                 GetGeomarksByGeomarkIdBoundingBoxFileFormatExtension,
                             >|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[
+                                    &GET_GEOMARKS_BY_GEOMARK_ID_BOUNDING_BOX_FILE_FORMAT_EXTENSION,
+                                ],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -3336,6 +3356,13 @@ pub fn register_endpoints<H: GeoMarkWebServiceRestApiHandlers>(
                                 GetGeomarksByGeomarkIdFeatureFileFormatExtension,
                             >|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_GEOMARKS_BY_GEOMARK_ID_FEATURE_FILE_FORMAT_EXTENSION],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -3367,6 +3394,13 @@ pub fn register_endpoints<H: GeoMarkWebServiceRestApiHandlers>(
                                 GetGeomarksByGeomarkIdPartsFileFormatExtension,
                             >|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_GEOMARKS_BY_GEOMARK_ID_PARTS_FILE_FORMAT_EXTENSION],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -3398,6 +3432,13 @@ pub fn register_endpoints<H: GeoMarkWebServiceRestApiHandlers>(
                                 GetGeomarksByGeomarkIdPointFileFormatExtension,
                             >|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_GEOMARKS_BY_GEOMARK_ID_POINT_FILE_FORMAT_EXTENSION],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -3421,6 +3462,13 @@ pub fn register_endpoints<H: GeoMarkWebServiceRestApiHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/pub/geomark/openapi.json"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),

@@ -3550,7 +3550,7 @@ impl<H: KeyServHandlers> KeyServApi for StrictServer<H> {
         _parameters: runtime::Parameters<KeysApiCurrent>,
     ) -> ::std::result::Result<runtime::Reply<KeysApiCurrent>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (path, _) = match runtime::read_parameters::<
                 KeysApiCurrentPath,
@@ -3571,15 +3571,14 @@ impl<H: KeyServHandlers> KeyServApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&KEYS_API_CURRENT, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&KEYS_API_CURRENT, reply))
     }
     async fn keys_api_custom(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<KeysApiCustom>,
     ) -> ::std::result::Result<runtime::Reply<KeysApiCustom>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (path, _) = match runtime::read_parameters::<
                 KeysApiCustomPath,
@@ -3597,15 +3596,14 @@ impl<H: KeyServHandlers> KeyServApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&KEYS_API_CUSTOM, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&KEYS_API_CUSTOM, reply))
     }
     async fn keys_api_expiry(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<KeysApiExpiry>,
     ) -> ::std::result::Result<runtime::Reply<KeysApiExpiry>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (path, _) = match runtime::read_parameters::<
                 KeysApiExpiryPath,
@@ -3623,15 +3621,14 @@ impl<H: KeyServHandlers> KeyServApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&KEYS_API_EXPIRY, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&KEYS_API_EXPIRY, reply))
     }
     async fn keys_api_find(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<KeysApiFind>,
     ) -> ::std::result::Result<runtime::Reply<KeysApiFind>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (path, _) = match runtime::read_parameters::<
                 KeysApiFindPath,
@@ -3649,8 +3646,7 @@ impl<H: KeyServHandlers> KeyServApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&KEYS_API_FIND, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&KEYS_API_FIND, reply))
     }
     async fn products_api_patch_product2(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -3660,7 +3656,7 @@ impl<H: KeyServHandlers> KeyServApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let body = match body
                 .decode::<::std::option::Option<types::ProductCreateModify>>()
@@ -3680,8 +3676,7 @@ impl<H: KeyServHandlers> KeyServApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&PRODUCTS_API_PATCH_PRODUCT2, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&PRODUCTS_API_PATCH_PRODUCT2, reply))
     }
     async fn products_api_patch_product(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -3691,7 +3686,7 @@ impl<H: KeyServHandlers> KeyServApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let body = match body
                 .decode::<::std::option::Option<types::ProductCreateModify>>()
@@ -3711,8 +3706,7 @@ impl<H: KeyServHandlers> KeyServApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&PRODUCTS_API_PATCH_PRODUCT, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&PRODUCTS_API_PATCH_PRODUCT, reply))
     }
     async fn products_api_delete_product2(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -3722,7 +3716,7 @@ impl<H: KeyServHandlers> KeyServApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (path, params) = match runtime::read_parameters::<
                 ProductsApiDeleteProduct2Path,
@@ -3744,12 +3738,7 @@ impl<H: KeyServHandlers> KeyServApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(
-            &PRODUCTS_API_DELETE_PRODUCT2,
-            reply.status(),
-            started,
-        );
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&PRODUCTS_API_DELETE_PRODUCT2, reply))
     }
     async fn products_api_delete_product(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -3759,7 +3748,7 @@ impl<H: KeyServHandlers> KeyServApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (path, params) = match runtime::read_parameters::<
                 ProductsApiDeleteProductPath,
@@ -3781,8 +3770,7 @@ impl<H: KeyServHandlers> KeyServApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&PRODUCTS_API_DELETE_PRODUCT, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&PRODUCTS_API_DELETE_PRODUCT, reply))
     }
     async fn subscriptions_api_put_subscription(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -3792,7 +3780,7 @@ impl<H: KeyServHandlers> KeyServApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let body = match body
                 .decode::<::std::option::Option<types::SubscriptionCreateModify>>()
@@ -3812,12 +3800,9 @@ impl<H: KeyServHandlers> KeyServApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(
-            &SUBSCRIPTIONS_API_PUT_SUBSCRIPTION,
-            reply.status(),
-            started,
-        );
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(
+            answering.finish(&SUBSCRIPTIONS_API_PUT_SUBSCRIPTION, reply),
+        )
     }
     async fn subscriptions_api_put_subscription2(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -3827,7 +3812,7 @@ impl<H: KeyServHandlers> KeyServApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let body = match body
                 .decode::<::std::option::Option<types::SubscriptionCreateModify>>()
@@ -3847,12 +3832,9 @@ impl<H: KeyServHandlers> KeyServApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(
-            &SUBSCRIPTIONS_API_PUT_SUBSCRIPTION2,
-            reply.status(),
-            started,
-        );
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(
+            answering.finish(&SUBSCRIPTIONS_API_PUT_SUBSCRIPTION2, reply),
+        )
     }
     async fn subscriptions_api_delete_subscription2(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -3862,7 +3844,7 @@ impl<H: KeyServHandlers> KeyServApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (path, params) = match runtime::read_parameters::<
                 SubscriptionsApiDeleteSubscription2Path,
@@ -3884,12 +3866,9 @@ impl<H: KeyServHandlers> KeyServApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(
-            &SUBSCRIPTIONS_API_DELETE_SUBSCRIPTION2,
-            reply.status(),
-            started,
-        );
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(
+            answering.finish(&SUBSCRIPTIONS_API_DELETE_SUBSCRIPTION2, reply),
+        )
     }
     async fn subscriptions_api_delete_subscription(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -3899,7 +3878,7 @@ impl<H: KeyServHandlers> KeyServApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (path, params) = match runtime::read_parameters::<
                 SubscriptionsApiDeleteSubscriptionPath,
@@ -3921,12 +3900,9 @@ impl<H: KeyServHandlers> KeyServApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(
-            &SUBSCRIPTIONS_API_DELETE_SUBSCRIPTION,
-            reply.status(),
-            started,
-        );
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(
+            answering.finish(&SUBSCRIPTIONS_API_DELETE_SUBSCRIPTION, reply),
+        )
     }
     async fn openapi_document(
         _rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -3952,7 +3928,7 @@ impl<H: KeyServHandlers> StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let body = match body
                 .decode::<::std::option::Option<types::ApiKey>>()
@@ -3969,8 +3945,7 @@ impl<H: KeyServHandlers> StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&PRODUCTS_API_COUNT, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&PRODUCTS_API_COUNT, reply))
     }
     async fn products_api_find(
         rqctx: ::dropshot::RequestContext<H>,
@@ -3981,7 +3956,7 @@ impl<H: KeyServHandlers> StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (_, params) = match runtime::read_parameters::<
                 runtime::NoParameters,
@@ -4012,8 +3987,7 @@ impl<H: KeyServHandlers> StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&PRODUCTS_API_FIND, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&PRODUCTS_API_FIND, reply))
     }
     async fn products_api_list(
         rqctx: ::dropshot::RequestContext<H>,
@@ -4024,7 +3998,7 @@ impl<H: KeyServHandlers> StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (_, params) = match runtime::read_parameters::<
                 runtime::NoParameters,
@@ -4055,8 +4029,7 @@ impl<H: KeyServHandlers> StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&PRODUCTS_API_LIST, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&PRODUCTS_API_LIST, reply))
     }
     async fn products_api_save(
         rqctx: ::dropshot::RequestContext<H>,
@@ -4066,7 +4039,7 @@ impl<H: KeyServHandlers> StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let body = match body
                 .decode::<::std::option::Option<types::ProductCreateModify>>()
@@ -4083,8 +4056,7 @@ impl<H: KeyServHandlers> StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&PRODUCTS_API_SAVE, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&PRODUCTS_API_SAVE, reply))
     }
     async fn subscriptions_api_count(
         rqctx: ::dropshot::RequestContext<H>,
@@ -4094,7 +4066,7 @@ impl<H: KeyServHandlers> StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let body = match body
                 .decode::<::std::option::Option<types::ApiCredentials>>()
@@ -4114,8 +4086,7 @@ impl<H: KeyServHandlers> StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&SUBSCRIPTIONS_API_COUNT, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&SUBSCRIPTIONS_API_COUNT, reply))
     }
     async fn subscriptions_api_disable2(
         rqctx: ::dropshot::RequestContext<H>,
@@ -4125,7 +4096,7 @@ impl<H: KeyServHandlers> StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let body = match body
                 .decode::<::std::option::Option<types::FindCredentials>>()
@@ -4145,8 +4116,7 @@ impl<H: KeyServHandlers> StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&SUBSCRIPTIONS_API_DISABLE2, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&SUBSCRIPTIONS_API_DISABLE2, reply))
     }
     async fn subscriptions_api_disable(
         rqctx: ::dropshot::RequestContext<H>,
@@ -4156,7 +4126,7 @@ impl<H: KeyServHandlers> StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let body = match body
                 .decode::<::std::option::Option<types::FindCredentials>>()
@@ -4176,8 +4146,7 @@ impl<H: KeyServHandlers> StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&SUBSCRIPTIONS_API_DISABLE, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&SUBSCRIPTIONS_API_DISABLE, reply))
     }
     async fn subscriptions_api_enable2(
         rqctx: ::dropshot::RequestContext<H>,
@@ -4187,7 +4156,7 @@ impl<H: KeyServHandlers> StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let body = match body
                 .decode::<::std::option::Option<types::FindCredentials>>()
@@ -4207,8 +4176,7 @@ impl<H: KeyServHandlers> StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&SUBSCRIPTIONS_API_ENABLE2, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&SUBSCRIPTIONS_API_ENABLE2, reply))
     }
     async fn subscriptions_api_enable(
         rqctx: ::dropshot::RequestContext<H>,
@@ -4218,7 +4186,7 @@ impl<H: KeyServHandlers> StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let body = match body
                 .decode::<::std::option::Option<types::FindCredentials>>()
@@ -4238,8 +4206,7 @@ impl<H: KeyServHandlers> StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&SUBSCRIPTIONS_API_ENABLE, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&SUBSCRIPTIONS_API_ENABLE, reply))
     }
     async fn subscriptions_api_find(
         rqctx: ::dropshot::RequestContext<H>,
@@ -4249,7 +4216,7 @@ impl<H: KeyServHandlers> StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let body = match body
                 .decode::<::std::option::Option<types::FindCredentials>>()
@@ -4266,8 +4233,7 @@ impl<H: KeyServHandlers> StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&SUBSCRIPTIONS_API_FIND, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&SUBSCRIPTIONS_API_FIND, reply))
     }
     async fn subscriptions_api_list(
         rqctx: ::dropshot::RequestContext<H>,
@@ -4278,7 +4244,7 @@ impl<H: KeyServHandlers> StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (_, params) = match runtime::read_parameters::<
                 runtime::NoParameters,
@@ -4309,8 +4275,7 @@ impl<H: KeyServHandlers> StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&SUBSCRIPTIONS_API_LIST, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&SUBSCRIPTIONS_API_LIST, reply))
     }
     async fn subscriptions_api_save(
         rqctx: ::dropshot::RequestContext<H>,
@@ -4320,7 +4285,7 @@ impl<H: KeyServHandlers> StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let body = match body
                 .decode::<::std::option::Option<types::SubscriptionCreateModify>>()
@@ -4337,8 +4302,7 @@ impl<H: KeyServHandlers> StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&SUBSCRIPTIONS_API_SAVE, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&SUBSCRIPTIONS_API_SAVE, reply))
     }
 }
 ///The dropshot API description of a server of this version alone, built on `H`: see [`register_endpoints`], and the request metrics at `GET /metrics` ([`runtime::metrics`]).
@@ -4681,6 +4645,13 @@ pub fn register_endpoints<H: KeyServHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/openapi.json"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -4707,6 +4678,13 @@ pub fn register_endpoints<H: KeyServHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<KeysApiCurrent>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&KEYS_API_CURRENT],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -4733,6 +4711,13 @@ pub fn register_endpoints<H: KeyServHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<KeysApiCustom>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&KEYS_API_CUSTOM],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -4759,6 +4744,13 @@ pub fn register_endpoints<H: KeyServHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<KeysApiExpiry>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&KEYS_API_EXPIRY],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -4785,6 +4777,13 @@ pub fn register_endpoints<H: KeyServHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<KeysApiFind>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&KEYS_API_FIND],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -4808,6 +4807,13 @@ pub fn register_endpoints<H: KeyServHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/v1/ProductsApi"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&PRODUCTS_API_PATCH_PRODUCT2, &PRODUCTS_API_PATCH_PRODUCT],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -4831,6 +4837,13 @@ pub fn register_endpoints<H: KeyServHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/v1/ProductsApi/Count"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&PRODUCTS_API_COUNT],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -4854,6 +4867,13 @@ pub fn register_endpoints<H: KeyServHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/v1/ProductsApi/Find"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&PRODUCTS_API_FIND],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -4877,6 +4897,13 @@ pub fn register_endpoints<H: KeyServHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/v1/ProductsApi/List"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&PRODUCTS_API_LIST],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -4900,6 +4927,13 @@ pub fn register_endpoints<H: KeyServHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/v1/ProductsApi/Save"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&PRODUCTS_API_SAVE],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -4926,6 +4960,16 @@ pub fn register_endpoints<H: KeyServHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<ProductsApiDeleteProduct>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[
+                                    &PRODUCTS_API_DELETE_PRODUCT2,
+                                    &PRODUCTS_API_DELETE_PRODUCT,
+                                ],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -4949,6 +4993,16 @@ pub fn register_endpoints<H: KeyServHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/v1/SubscriptionsApi"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[
+                                    &SUBSCRIPTIONS_API_PUT_SUBSCRIPTION,
+                                    &SUBSCRIPTIONS_API_PUT_SUBSCRIPTION2,
+                                ],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -4972,6 +5026,13 @@ pub fn register_endpoints<H: KeyServHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/v1/SubscriptionsApi/Count"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&SUBSCRIPTIONS_API_COUNT],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -4995,6 +5056,13 @@ pub fn register_endpoints<H: KeyServHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/v1/SubscriptionsApi/Disable"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&SUBSCRIPTIONS_API_DISABLE2, &SUBSCRIPTIONS_API_DISABLE],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -5018,6 +5086,13 @@ pub fn register_endpoints<H: KeyServHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/v1/SubscriptionsApi/Enable"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&SUBSCRIPTIONS_API_ENABLE2, &SUBSCRIPTIONS_API_ENABLE],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -5041,6 +5116,13 @@ pub fn register_endpoints<H: KeyServHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/v1/SubscriptionsApi/Find"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&SUBSCRIPTIONS_API_FIND],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -5064,6 +5146,13 @@ pub fn register_endpoints<H: KeyServHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/v1/SubscriptionsApi/List"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&SUBSCRIPTIONS_API_LIST],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -5087,6 +5176,13 @@ pub fn register_endpoints<H: KeyServHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/v1/SubscriptionsApi/Save"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&SUBSCRIPTIONS_API_SAVE],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -5116,6 +5212,16 @@ pub fn register_endpoints<H: KeyServHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<SubscriptionsApiDeleteSubscription>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[
+                                    &SUBSCRIPTIONS_API_DELETE_SUBSCRIPTION2,
+                                    &SUBSCRIPTIONS_API_DELETE_SUBSCRIPTION,
+                                ],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),

@@ -2439,7 +2439,7 @@ impl<H: OsdbRestApiV1Handlers> OsdbRestApiV1Api for StrictServer<H> {
         _parameters: runtime::Parameters<ListActions>,
     ) -> ::std::result::Result<runtime::Reply<ListActions>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (path, _) = match runtime::read_parameters::<
                 ListActionsPath,
@@ -2460,15 +2460,14 @@ impl<H: OsdbRestApiV1Handlers> OsdbRestApiV1Api for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&LIST_ACTIONS, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&LIST_ACTIONS, reply))
     }
     async fn describe_action(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<DescribeAction>,
     ) -> ::std::result::Result<runtime::Reply<DescribeAction>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (path, _) = match runtime::read_parameters::<
                 DescribeActionPath,
@@ -2490,15 +2489,14 @@ impl<H: OsdbRestApiV1Handlers> OsdbRestApiV1Api for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&DESCRIBE_ACTION, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&DESCRIBE_ACTION, reply))
     }
     async fn action_help(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<ActionHelp>,
     ) -> ::std::result::Result<runtime::Reply<ActionHelp>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (path, _) = match runtime::read_parameters::<
                 ActionHelpPath,
@@ -2520,57 +2518,53 @@ impl<H: OsdbRestApiV1Handlers> OsdbRestApiV1Api for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&ACTION_HELP, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&ACTION_HELP, reply))
     }
     async fn login(
         rqctx: ::dropshot::RequestContext<Self::Context>,
     ) -> ::std::result::Result<runtime::Reply<Login>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             #[allow(deprecated)]
             let response = <H as OsdbRestApiV1Handlers>::login(handlers).await;
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&LOGIN, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&LOGIN, reply))
     }
     async fn logout(
         rqctx: ::dropshot::RequestContext<Self::Context>,
     ) -> ::std::result::Result<runtime::Reply<Logout>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             #[allow(deprecated)]
             let response = <H as OsdbRestApiV1Handlers>::logout(handlers).await;
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&LOGOUT, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&LOGOUT, reply))
     }
     async fn list_services(
         rqctx: ::dropshot::RequestContext<Self::Context>,
     ) -> ::std::result::Result<runtime::Reply<ListServices>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             #[allow(deprecated)]
             let response = <H as OsdbRestApiV1Handlers>::list_services(handlers).await;
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&LIST_SERVICES, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&LIST_SERVICES, reply))
     }
     async fn load_service(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         body: runtime::RequestBody<LoadService>,
     ) -> ::std::result::Result<runtime::Reply<LoadService>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let body = match body.decode::<types::LoadServiceRequestBody>() {
                 ::std::result::Result::Ok(body) => body,
@@ -2584,8 +2578,7 @@ impl<H: OsdbRestApiV1Handlers> OsdbRestApiV1Api for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&LOAD_SERVICE, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&LOAD_SERVICE, reply))
     }
     async fn describe_service(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -2595,7 +2588,7 @@ impl<H: OsdbRestApiV1Handlers> OsdbRestApiV1Api for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (path, _) = match runtime::read_parameters::<
                 DescribeServicePath,
@@ -2616,15 +2609,14 @@ impl<H: OsdbRestApiV1Handlers> OsdbRestApiV1Api for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&DESCRIBE_SERVICE, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&DESCRIBE_SERVICE, reply))
     }
     async fn unload_service(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<UnloadService>,
     ) -> ::std::result::Result<runtime::Reply<UnloadService>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (path, _) = match runtime::read_parameters::<
                 UnloadServicePath,
@@ -2645,8 +2637,7 @@ impl<H: OsdbRestApiV1Handlers> OsdbRestApiV1Api for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&UNLOAD_SERVICE, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&UNLOAD_SERVICE, reply))
     }
     async fn openapi_document(
         _rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -2853,6 +2844,13 @@ pub fn register_endpoints<H: OsdbRestApiV1Handlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<ListActions>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&LIST_ACTIONS],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -2882,6 +2880,13 @@ pub fn register_endpoints<H: OsdbRestApiV1Handlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<DescribeAction>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&DESCRIBE_ACTION],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -2911,6 +2916,13 @@ pub fn register_endpoints<H: OsdbRestApiV1Handlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<ActionHelp>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&ACTION_HELP],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -2934,6 +2946,13 @@ pub fn register_endpoints<H: OsdbRestApiV1Handlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/osdb/api/v1/login"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&LOGIN],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -2957,6 +2976,13 @@ pub fn register_endpoints<H: OsdbRestApiV1Handlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/osdb/api/v1/logout"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&LOGOUT],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -2980,6 +3006,13 @@ pub fn register_endpoints<H: OsdbRestApiV1Handlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/osdb/api/v1/services"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&LIST_SERVICES, &LOAD_SERVICE],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -3009,6 +3042,13 @@ pub fn register_endpoints<H: OsdbRestApiV1Handlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<UnloadService>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&DESCRIBE_SERVICE, &UNLOAD_SERVICE],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -3032,6 +3072,13 @@ pub fn register_endpoints<H: OsdbRestApiV1Handlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/osdb/openapi.json"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),

@@ -9293,7 +9293,7 @@ impl<H: YnabApiEndpointsHandlers> YnabApiEndpointsApi for StrictServer<H> {
         _parameters: runtime::Parameters<GetBudgets>,
     ) -> ::std::result::Result<runtime::Reply<GetBudgets>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -9325,15 +9325,14 @@ impl<H: YnabApiEndpointsHandlers> YnabApiEndpointsApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_BUDGETS, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_BUDGETS, reply))
     }
     async fn get_budget_by_id(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<GetBudgetById>,
     ) -> ::std::result::Result<runtime::Reply<GetBudgetById>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -9366,15 +9365,14 @@ impl<H: YnabApiEndpointsHandlers> YnabApiEndpointsApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_BUDGET_BY_ID, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_BUDGET_BY_ID, reply))
     }
     async fn get_accounts(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<GetAccounts>,
     ) -> ::std::result::Result<runtime::Reply<GetAccounts>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -9407,8 +9405,7 @@ impl<H: YnabApiEndpointsHandlers> YnabApiEndpointsApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_ACCOUNTS, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_ACCOUNTS, reply))
     }
     async fn create_account(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -9416,7 +9413,7 @@ impl<H: YnabApiEndpointsHandlers> YnabApiEndpointsApi for StrictServer<H> {
         body: runtime::RequestBody<CreateAccount>,
     ) -> ::std::result::Result<runtime::Reply<CreateAccount>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -9458,15 +9455,14 @@ impl<H: YnabApiEndpointsHandlers> YnabApiEndpointsApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&CREATE_ACCOUNT, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&CREATE_ACCOUNT, reply))
     }
     async fn get_account_by_id(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<GetAccountById>,
     ) -> ::std::result::Result<runtime::Reply<GetAccountById>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -9499,8 +9495,7 @@ impl<H: YnabApiEndpointsHandlers> YnabApiEndpointsApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_ACCOUNT_BY_ID, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_ACCOUNT_BY_ID, reply))
     }
     async fn get_transactions_by_account(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -9510,7 +9505,7 @@ impl<H: YnabApiEndpointsHandlers> YnabApiEndpointsApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -9544,15 +9539,14 @@ impl<H: YnabApiEndpointsHandlers> YnabApiEndpointsApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_TRANSACTIONS_BY_ACCOUNT, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_TRANSACTIONS_BY_ACCOUNT, reply))
     }
     async fn get_categories(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<GetCategories>,
     ) -> ::std::result::Result<runtime::Reply<GetCategories>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -9585,8 +9579,7 @@ impl<H: YnabApiEndpointsHandlers> YnabApiEndpointsApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_CATEGORIES, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_CATEGORIES, reply))
     }
     async fn get_category_by_id(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -9596,7 +9589,7 @@ impl<H: YnabApiEndpointsHandlers> YnabApiEndpointsApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -9629,8 +9622,7 @@ impl<H: YnabApiEndpointsHandlers> YnabApiEndpointsApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_CATEGORY_BY_ID, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_CATEGORY_BY_ID, reply))
     }
     async fn get_transactions_by_category(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -9640,7 +9632,7 @@ impl<H: YnabApiEndpointsHandlers> YnabApiEndpointsApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -9674,12 +9666,7 @@ impl<H: YnabApiEndpointsHandlers> YnabApiEndpointsApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(
-            &GET_TRANSACTIONS_BY_CATEGORY,
-            reply.status(),
-            started,
-        );
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_TRANSACTIONS_BY_CATEGORY, reply))
     }
     async fn get_budget_months(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -9689,7 +9676,7 @@ impl<H: YnabApiEndpointsHandlers> YnabApiEndpointsApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -9722,15 +9709,14 @@ impl<H: YnabApiEndpointsHandlers> YnabApiEndpointsApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_BUDGET_MONTHS, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_BUDGET_MONTHS, reply))
     }
     async fn get_budget_month(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<GetBudgetMonth>,
     ) -> ::std::result::Result<runtime::Reply<GetBudgetMonth>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -9763,8 +9749,7 @@ impl<H: YnabApiEndpointsHandlers> YnabApiEndpointsApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_BUDGET_MONTH, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_BUDGET_MONTH, reply))
     }
     async fn get_month_category_by_id(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -9774,7 +9759,7 @@ impl<H: YnabApiEndpointsHandlers> YnabApiEndpointsApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -9808,8 +9793,7 @@ impl<H: YnabApiEndpointsHandlers> YnabApiEndpointsApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_MONTH_CATEGORY_BY_ID, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_MONTH_CATEGORY_BY_ID, reply))
     }
     async fn update_month_category(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -9820,7 +9804,7 @@ impl<H: YnabApiEndpointsHandlers> YnabApiEndpointsApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -9864,8 +9848,7 @@ impl<H: YnabApiEndpointsHandlers> YnabApiEndpointsApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&UPDATE_MONTH_CATEGORY, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&UPDATE_MONTH_CATEGORY, reply))
     }
     async fn get_payee_locations(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -9875,7 +9858,7 @@ impl<H: YnabApiEndpointsHandlers> YnabApiEndpointsApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -9907,8 +9890,7 @@ impl<H: YnabApiEndpointsHandlers> YnabApiEndpointsApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_PAYEE_LOCATIONS, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_PAYEE_LOCATIONS, reply))
     }
     async fn get_payee_location_by_id(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -9918,7 +9900,7 @@ impl<H: YnabApiEndpointsHandlers> YnabApiEndpointsApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -9951,15 +9933,14 @@ impl<H: YnabApiEndpointsHandlers> YnabApiEndpointsApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_PAYEE_LOCATION_BY_ID, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_PAYEE_LOCATION_BY_ID, reply))
     }
     async fn get_payees(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<GetPayees>,
     ) -> ::std::result::Result<runtime::Reply<GetPayees>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -9992,15 +9973,14 @@ impl<H: YnabApiEndpointsHandlers> YnabApiEndpointsApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_PAYEES, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_PAYEES, reply))
     }
     async fn get_payee_by_id(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<GetPayeeById>,
     ) -> ::std::result::Result<runtime::Reply<GetPayeeById>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -10033,8 +10013,7 @@ impl<H: YnabApiEndpointsHandlers> YnabApiEndpointsApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_PAYEE_BY_ID, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_PAYEE_BY_ID, reply))
     }
     async fn get_payee_locations_by_payee(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -10044,7 +10023,7 @@ impl<H: YnabApiEndpointsHandlers> YnabApiEndpointsApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -10077,12 +10056,7 @@ impl<H: YnabApiEndpointsHandlers> YnabApiEndpointsApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(
-            &GET_PAYEE_LOCATIONS_BY_PAYEE,
-            reply.status(),
-            started,
-        );
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_PAYEE_LOCATIONS_BY_PAYEE, reply))
     }
     async fn get_transactions_by_payee(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -10092,7 +10066,7 @@ impl<H: YnabApiEndpointsHandlers> YnabApiEndpointsApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -10126,8 +10100,7 @@ impl<H: YnabApiEndpointsHandlers> YnabApiEndpointsApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_TRANSACTIONS_BY_PAYEE, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_TRANSACTIONS_BY_PAYEE, reply))
     }
     async fn get_scheduled_transactions(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -10137,7 +10110,7 @@ impl<H: YnabApiEndpointsHandlers> YnabApiEndpointsApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -10170,8 +10143,7 @@ impl<H: YnabApiEndpointsHandlers> YnabApiEndpointsApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_SCHEDULED_TRANSACTIONS, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_SCHEDULED_TRANSACTIONS, reply))
     }
     async fn get_scheduled_transaction_by_id(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -10181,7 +10153,7 @@ impl<H: YnabApiEndpointsHandlers> YnabApiEndpointsApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -10214,12 +10186,9 @@ impl<H: YnabApiEndpointsHandlers> YnabApiEndpointsApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(
-            &GET_SCHEDULED_TRANSACTION_BY_ID,
-            reply.status(),
-            started,
-        );
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(
+            answering.finish(&GET_SCHEDULED_TRANSACTION_BY_ID, reply),
+        )
     }
     async fn get_budget_settings_by_id(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -10229,7 +10198,7 @@ impl<H: YnabApiEndpointsHandlers> YnabApiEndpointsApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -10261,8 +10230,7 @@ impl<H: YnabApiEndpointsHandlers> YnabApiEndpointsApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_BUDGET_SETTINGS_BY_ID, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_BUDGET_SETTINGS_BY_ID, reply))
     }
     async fn get_transactions(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -10272,7 +10240,7 @@ impl<H: YnabApiEndpointsHandlers> YnabApiEndpointsApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -10305,8 +10273,7 @@ impl<H: YnabApiEndpointsHandlers> YnabApiEndpointsApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_TRANSACTIONS, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_TRANSACTIONS, reply))
     }
     async fn create_transaction(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -10317,7 +10284,7 @@ impl<H: YnabApiEndpointsHandlers> YnabApiEndpointsApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -10359,8 +10326,7 @@ impl<H: YnabApiEndpointsHandlers> YnabApiEndpointsApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&CREATE_TRANSACTION, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&CREATE_TRANSACTION, reply))
     }
     async fn update_transactions(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -10371,7 +10337,7 @@ impl<H: YnabApiEndpointsHandlers> YnabApiEndpointsApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -10413,8 +10379,7 @@ impl<H: YnabApiEndpointsHandlers> YnabApiEndpointsApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&UPDATE_TRANSACTIONS, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&UPDATE_TRANSACTIONS, reply))
     }
     async fn get_transaction_by_id(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -10424,7 +10389,7 @@ impl<H: YnabApiEndpointsHandlers> YnabApiEndpointsApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -10457,8 +10422,7 @@ impl<H: YnabApiEndpointsHandlers> YnabApiEndpointsApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_TRANSACTION_BY_ID, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_TRANSACTION_BY_ID, reply))
     }
     async fn update_transaction(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -10469,7 +10433,7 @@ impl<H: YnabApiEndpointsHandlers> YnabApiEndpointsApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -10512,14 +10476,13 @@ impl<H: YnabApiEndpointsHandlers> YnabApiEndpointsApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&UPDATE_TRANSACTION, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&UPDATE_TRANSACTION, reply))
     }
     async fn get_user(
         rqctx: ::dropshot::RequestContext<Self::Context>,
     ) -> ::std::result::Result<runtime::Reply<GetUser>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -10537,8 +10500,7 @@ impl<H: YnabApiEndpointsHandlers> YnabApiEndpointsApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_USER, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_USER, reply))
     }
     async fn openapi_document(
         _rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -10565,7 +10527,7 @@ impl<H: YnabApiEndpointsHandlers> StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -10607,8 +10569,7 @@ impl<H: YnabApiEndpointsHandlers> StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&BULK_CREATE_TRANSACTIONS, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&BULK_CREATE_TRANSACTIONS, reply))
     }
     async fn import_transactions(
         rqctx: ::dropshot::RequestContext<H>,
@@ -10618,7 +10579,7 @@ impl<H: YnabApiEndpointsHandlers> StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -10650,8 +10611,7 @@ impl<H: YnabApiEndpointsHandlers> StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&IMPORT_TRANSACTIONS, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&IMPORT_TRANSACTIONS, reply))
     }
 }
 ///The dropshot API description of a server of this version alone, built on `H`: see [`register_endpoints`], and the request metrics at `GET /metrics` ([`runtime::metrics`]).
@@ -11146,6 +11106,13 @@ pub fn register_endpoints<H: YnabApiEndpointsHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/v1/budgets"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_BUDGETS],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -11172,6 +11139,13 @@ pub fn register_endpoints<H: YnabApiEndpointsHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<GetBudgetById>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_BUDGET_BY_ID],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -11201,6 +11175,13 @@ pub fn register_endpoints<H: YnabApiEndpointsHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<CreateAccount>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_ACCOUNTS, &CREATE_ACCOUNT],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -11230,6 +11211,13 @@ pub fn register_endpoints<H: YnabApiEndpointsHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<GetAccountById>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_ACCOUNT_BY_ID],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -11259,6 +11247,13 @@ pub fn register_endpoints<H: YnabApiEndpointsHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<GetTransactionsByAccount>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_TRANSACTIONS_BY_ACCOUNT],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -11288,6 +11283,13 @@ pub fn register_endpoints<H: YnabApiEndpointsHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<GetCategories>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_CATEGORIES],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -11317,6 +11319,13 @@ pub fn register_endpoints<H: YnabApiEndpointsHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<GetCategoryById>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_CATEGORY_BY_ID],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -11346,6 +11355,13 @@ pub fn register_endpoints<H: YnabApiEndpointsHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<GetTransactionsByCategory>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_TRANSACTIONS_BY_CATEGORY],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -11375,6 +11391,13 @@ pub fn register_endpoints<H: YnabApiEndpointsHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<GetBudgetMonths>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_BUDGET_MONTHS],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -11404,6 +11427,13 @@ pub fn register_endpoints<H: YnabApiEndpointsHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<GetBudgetMonth>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_BUDGET_MONTH],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -11433,6 +11463,13 @@ pub fn register_endpoints<H: YnabApiEndpointsHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<UpdateMonthCategory>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_MONTH_CATEGORY_BY_ID, &UPDATE_MONTH_CATEGORY],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -11462,6 +11499,13 @@ pub fn register_endpoints<H: YnabApiEndpointsHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<GetPayeeLocations>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_PAYEE_LOCATIONS],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -11491,6 +11535,13 @@ pub fn register_endpoints<H: YnabApiEndpointsHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<GetPayeeLocationById>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_PAYEE_LOCATION_BY_ID],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -11520,6 +11571,13 @@ pub fn register_endpoints<H: YnabApiEndpointsHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<GetPayees>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_PAYEES],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -11549,6 +11607,13 @@ pub fn register_endpoints<H: YnabApiEndpointsHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<GetPayeeById>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_PAYEE_BY_ID],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -11578,6 +11643,13 @@ pub fn register_endpoints<H: YnabApiEndpointsHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<GetPayeeLocationsByPayee>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_PAYEE_LOCATIONS_BY_PAYEE],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -11607,6 +11679,13 @@ pub fn register_endpoints<H: YnabApiEndpointsHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<GetTransactionsByPayee>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_TRANSACTIONS_BY_PAYEE],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -11636,6 +11715,13 @@ pub fn register_endpoints<H: YnabApiEndpointsHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<GetScheduledTransactions>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_SCHEDULED_TRANSACTIONS],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -11665,6 +11751,13 @@ pub fn register_endpoints<H: YnabApiEndpointsHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<GetScheduledTransactionById>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_SCHEDULED_TRANSACTION_BY_ID],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -11694,6 +11787,13 @@ pub fn register_endpoints<H: YnabApiEndpointsHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<GetBudgetSettingsById>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_BUDGET_SETTINGS_BY_ID],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -11723,6 +11823,17 @@ pub fn register_endpoints<H: YnabApiEndpointsHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<UpdateTransactions>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[
+                                    &GET_TRANSACTIONS,
+                                    &CREATE_TRANSACTION,
+                                    &UPDATE_TRANSACTIONS,
+                                ],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -11752,6 +11863,13 @@ pub fn register_endpoints<H: YnabApiEndpointsHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<BulkCreateTransactions>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&BULK_CREATE_TRANSACTIONS],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -11781,6 +11899,13 @@ pub fn register_endpoints<H: YnabApiEndpointsHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<ImportTransactions>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&IMPORT_TRANSACTIONS],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -11810,6 +11935,13 @@ pub fn register_endpoints<H: YnabApiEndpointsHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<UpdateTransaction>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_TRANSACTION_BY_ID, &UPDATE_TRANSACTION],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -11833,6 +11965,13 @@ pub fn register_endpoints<H: YnabApiEndpointsHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/v1/openapi.json"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -11856,6 +11995,13 @@ pub fn register_endpoints<H: YnabApiEndpointsHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/v1/user"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_USER],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),

@@ -4134,7 +4134,7 @@ impl<H: Box20UploadsHandlers> StrictServer<H> {
         body: runtime::RequestBody<UploadFile>,
     ) -> ::std::result::Result<runtime::Reply<UploadFile>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -4165,8 +4165,7 @@ impl<H: Box20UploadsHandlers> StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&UPLOAD_FILE, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&UPLOAD_FILE, reply))
     }
     async fn create_upload_session(
         rqctx: ::dropshot::RequestContext<H>,
@@ -4176,7 +4175,7 @@ impl<H: Box20UploadsHandlers> StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -4207,8 +4206,7 @@ impl<H: Box20UploadsHandlers> StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&CREATE_UPLOAD_SESSION, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&CREATE_UPLOAD_SESSION, reply))
     }
     async fn get_upload_session(
         rqctx: ::dropshot::RequestContext<H>,
@@ -4218,7 +4216,7 @@ impl<H: Box20UploadsHandlers> StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -4250,8 +4248,7 @@ impl<H: Box20UploadsHandlers> StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_UPLOAD_SESSION, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_UPLOAD_SESSION, reply))
     }
     async fn upload_part(
         rqctx: ::dropshot::RequestContext<H>,
@@ -4259,7 +4256,7 @@ impl<H: Box20UploadsHandlers> StrictServer<H> {
         body: runtime::RequestBody<UploadPart>,
     ) -> ::std::result::Result<runtime::Reply<UploadPart>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -4302,8 +4299,7 @@ impl<H: Box20UploadsHandlers> StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&UPLOAD_PART, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&UPLOAD_PART, reply))
     }
     async fn abort_upload_session(
         rqctx: ::dropshot::RequestContext<H>,
@@ -4313,7 +4309,7 @@ impl<H: Box20UploadsHandlers> StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -4345,8 +4341,7 @@ impl<H: Box20UploadsHandlers> StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&ABORT_UPLOAD_SESSION, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&ABORT_UPLOAD_SESSION, reply))
     }
     async fn commit_upload_session(
         rqctx: ::dropshot::RequestContext<H>,
@@ -4357,7 +4352,7 @@ impl<H: Box20UploadsHandlers> StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -4400,15 +4395,14 @@ impl<H: Box20UploadsHandlers> StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&COMMIT_UPLOAD_SESSION, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&COMMIT_UPLOAD_SESSION, reply))
     }
     async fn list_parts(
         rqctx: ::dropshot::RequestContext<H>,
         _parameters: runtime::Parameters<ListParts>,
     ) -> ::std::result::Result<runtime::Reply<ListParts>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -4441,8 +4435,7 @@ impl<H: Box20UploadsHandlers> StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&LIST_PARTS, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&LIST_PARTS, reply))
     }
     async fn upload_file_version(
         rqctx: ::dropshot::RequestContext<H>,
@@ -4453,7 +4446,7 @@ impl<H: Box20UploadsHandlers> StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -4493,8 +4486,7 @@ impl<H: Box20UploadsHandlers> StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&UPLOAD_FILE_VERSION, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&UPLOAD_FILE_VERSION, reply))
     }
     async fn create_upload_session_new_version(
         rqctx: ::dropshot::RequestContext<H>,
@@ -4505,7 +4497,7 @@ impl<H: Box20UploadsHandlers> StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -4547,12 +4539,9 @@ impl<H: Box20UploadsHandlers> StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(
-            &CREATE_UPLOAD_SESSION_NEW_VERSION,
-            reply.status(),
-            started,
-        );
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(
+            answering.finish(&CREATE_UPLOAD_SESSION_NEW_VERSION, reply),
+        )
     }
 }
 ///The dropshot API description of a server of this version alone, built on `H`: see [`register_endpoints`], and the request metrics at `GET /metrics` ([`runtime::metrics`]).
@@ -4739,6 +4728,13 @@ pub fn register_endpoints<H: Box20UploadsHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/api/2.0/files/content"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&UPLOAD_FILE],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -4765,6 +4761,13 @@ pub fn register_endpoints<H: Box20UploadsHandlers>(
                             "/api/2.0/files/upload_sessions",
                         ),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&CREATE_UPLOAD_SESSION],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -4794,6 +4797,13 @@ pub fn register_endpoints<H: Box20UploadsHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<AbortUploadSession>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_UPLOAD_SESSION, &UPLOAD_PART, &ABORT_UPLOAD_SESSION],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -4823,6 +4833,13 @@ pub fn register_endpoints<H: Box20UploadsHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<CommitUploadSession>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&COMMIT_UPLOAD_SESSION],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -4852,6 +4869,13 @@ pub fn register_endpoints<H: Box20UploadsHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<ListParts>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&LIST_PARTS],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -4881,6 +4905,13 @@ pub fn register_endpoints<H: Box20UploadsHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<UploadFileVersion>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&UPLOAD_FILE_VERSION],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -4910,6 +4941,13 @@ pub fn register_endpoints<H: Box20UploadsHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<CreateUploadSessionNewVersion>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&CREATE_UPLOAD_SESSION_NEW_VERSION],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -4933,6 +4971,13 @@ pub fn register_endpoints<H: Box20UploadsHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/api/2.0/openapi.json"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),

@@ -5257,7 +5257,7 @@ impl<H: Api1passwordConnectHandlers> Api1passwordConnectApi for StrictServer<H> 
         _parameters: runtime::Parameters<GetApiActivity>,
     ) -> ::std::result::Result<runtime::Reply<GetApiActivity>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -5289,8 +5289,7 @@ impl<H: Api1passwordConnectHandlers> Api1passwordConnectApi for StrictServer<H> 
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_API_ACTIVITY, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_API_ACTIVITY, reply))
     }
     async fn get_server_health(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -5299,7 +5298,7 @@ impl<H: Api1passwordConnectHandlers> Api1passwordConnectApi for StrictServer<H> 
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             #[allow(deprecated)]
             let response = <H as Api1passwordConnectHandlers>::get_server_health(
@@ -5309,14 +5308,13 @@ impl<H: Api1passwordConnectHandlers> Api1passwordConnectApi for StrictServer<H> 
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_SERVER_HEALTH, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_SERVER_HEALTH, reply))
     }
     async fn get_heartbeat(
         rqctx: ::dropshot::RequestContext<Self::Context>,
     ) -> ::std::result::Result<runtime::Reply<GetHeartbeat>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             #[allow(deprecated)]
             let response = <H as Api1passwordConnectHandlers>::get_heartbeat(handlers)
@@ -5324,8 +5322,7 @@ impl<H: Api1passwordConnectHandlers> Api1passwordConnectApi for StrictServer<H> 
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_HEARTBEAT, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_HEARTBEAT, reply))
     }
     async fn get_prometheus_metrics(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -5334,7 +5331,7 @@ impl<H: Api1passwordConnectHandlers> Api1passwordConnectApi for StrictServer<H> 
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             #[allow(deprecated)]
             let response = <H as Api1passwordConnectHandlers>::get_prometheus_metrics(
@@ -5344,15 +5341,14 @@ impl<H: Api1passwordConnectHandlers> Api1passwordConnectApi for StrictServer<H> 
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_PROMETHEUS_METRICS, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_PROMETHEUS_METRICS, reply))
     }
     async fn get_vaults(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<GetVaults>,
     ) -> ::std::result::Result<runtime::Reply<GetVaults>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -5384,15 +5380,14 @@ impl<H: Api1passwordConnectHandlers> Api1passwordConnectApi for StrictServer<H> 
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_VAULTS, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_VAULTS, reply))
     }
     async fn get_vault_by_id(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<GetVaultById>,
     ) -> ::std::result::Result<runtime::Reply<GetVaultById>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -5424,15 +5419,14 @@ impl<H: Api1passwordConnectHandlers> Api1passwordConnectApi for StrictServer<H> 
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_VAULT_BY_ID, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_VAULT_BY_ID, reply))
     }
     async fn get_vault_items(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<GetVaultItems>,
     ) -> ::std::result::Result<runtime::Reply<GetVaultItems>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -5465,8 +5459,7 @@ impl<H: Api1passwordConnectHandlers> Api1passwordConnectApi for StrictServer<H> 
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_VAULT_ITEMS, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_VAULT_ITEMS, reply))
     }
     async fn create_vault_item(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -5477,7 +5470,7 @@ impl<H: Api1passwordConnectHandlers> Api1passwordConnectApi for StrictServer<H> 
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -5516,8 +5509,7 @@ impl<H: Api1passwordConnectHandlers> Api1passwordConnectApi for StrictServer<H> 
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&CREATE_VAULT_ITEM, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&CREATE_VAULT_ITEM, reply))
     }
     async fn get_vault_item_by_id(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -5527,7 +5519,7 @@ impl<H: Api1passwordConnectHandlers> Api1passwordConnectApi for StrictServer<H> 
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -5560,8 +5552,7 @@ impl<H: Api1passwordConnectHandlers> Api1passwordConnectApi for StrictServer<H> 
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_VAULT_ITEM_BY_ID, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_VAULT_ITEM_BY_ID, reply))
     }
     async fn update_vault_item(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -5572,7 +5563,7 @@ impl<H: Api1passwordConnectHandlers> Api1passwordConnectApi for StrictServer<H> 
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -5612,8 +5603,7 @@ impl<H: Api1passwordConnectHandlers> Api1passwordConnectApi for StrictServer<H> 
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&UPDATE_VAULT_ITEM, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&UPDATE_VAULT_ITEM, reply))
     }
     async fn delete_vault_item(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -5623,7 +5613,7 @@ impl<H: Api1passwordConnectHandlers> Api1passwordConnectApi for StrictServer<H> 
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -5656,8 +5646,7 @@ impl<H: Api1passwordConnectHandlers> Api1passwordConnectApi for StrictServer<H> 
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&DELETE_VAULT_ITEM, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&DELETE_VAULT_ITEM, reply))
     }
     async fn patch_vault_item(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -5665,7 +5654,7 @@ impl<H: Api1passwordConnectHandlers> Api1passwordConnectApi for StrictServer<H> 
         body: runtime::RequestBody<PatchVaultItem>,
     ) -> ::std::result::Result<runtime::Reply<PatchVaultItem>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -5705,15 +5694,14 @@ impl<H: Api1passwordConnectHandlers> Api1passwordConnectApi for StrictServer<H> 
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&PATCH_VAULT_ITEM, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&PATCH_VAULT_ITEM, reply))
     }
     async fn get_item_files(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<GetItemFiles>,
     ) -> ::std::result::Result<runtime::Reply<GetItemFiles>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -5747,8 +5735,7 @@ impl<H: Api1passwordConnectHandlers> Api1passwordConnectApi for StrictServer<H> 
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_ITEM_FILES, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_ITEM_FILES, reply))
     }
     async fn get_details_of_file_by_id(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -5758,7 +5745,7 @@ impl<H: Api1passwordConnectHandlers> Api1passwordConnectApi for StrictServer<H> 
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -5793,8 +5780,7 @@ impl<H: Api1passwordConnectHandlers> Api1passwordConnectApi for StrictServer<H> 
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_DETAILS_OF_FILE_BY_ID, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_DETAILS_OF_FILE_BY_ID, reply))
     }
     async fn download_file_by_id(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -5804,7 +5790,7 @@ impl<H: Api1passwordConnectHandlers> Api1passwordConnectApi for StrictServer<H> 
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -5838,8 +5824,7 @@ impl<H: Api1passwordConnectHandlers> Api1passwordConnectApi for StrictServer<H> 
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&DOWNLOAD_FILE_BY_ID, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&DOWNLOAD_FILE_BY_ID, reply))
     }
     async fn openapi_document(
         _rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -6102,6 +6087,13 @@ pub fn register_endpoints<H: Api1passwordConnectHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/activity"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_API_ACTIVITY],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -6125,6 +6117,13 @@ pub fn register_endpoints<H: Api1passwordConnectHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/health"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_SERVER_HEALTH],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -6148,6 +6147,13 @@ pub fn register_endpoints<H: Api1passwordConnectHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/heartbeat"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_HEARTBEAT],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -6171,6 +6177,13 @@ pub fn register_endpoints<H: Api1passwordConnectHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/metrics"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_PROMETHEUS_METRICS],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -6194,6 +6207,13 @@ pub fn register_endpoints<H: Api1passwordConnectHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/openapi.json"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -6217,6 +6237,13 @@ pub fn register_endpoints<H: Api1passwordConnectHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/vaults"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_VAULTS],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -6243,6 +6270,13 @@ pub fn register_endpoints<H: Api1passwordConnectHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<GetVaultById>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_VAULT_BY_ID],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -6269,6 +6303,13 @@ pub fn register_endpoints<H: Api1passwordConnectHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<CreateVaultItem>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_VAULT_ITEMS, &CREATE_VAULT_ITEM],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -6298,6 +6339,18 @@ pub fn register_endpoints<H: Api1passwordConnectHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<PatchVaultItem>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[
+                                    &GET_VAULT_ITEM_BY_ID,
+                                    &UPDATE_VAULT_ITEM,
+                                    &DELETE_VAULT_ITEM,
+                                    &PATCH_VAULT_ITEM,
+                                ],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -6327,6 +6380,13 @@ pub fn register_endpoints<H: Api1passwordConnectHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<GetItemFiles>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_ITEM_FILES],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -6356,6 +6416,13 @@ pub fn register_endpoints<H: Api1passwordConnectHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<GetDetailsOfFileById>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_DETAILS_OF_FILE_BY_ID],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -6385,6 +6452,13 @@ pub fn register_endpoints<H: Api1passwordConnectHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<DownloadFileById>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&DOWNLOAD_FILE_BY_ID],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),

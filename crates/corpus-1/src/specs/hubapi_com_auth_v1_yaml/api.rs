@@ -867,7 +867,7 @@ impl<H: OAuthServiceHandlers> OAuthServiceApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (path, _) = match runtime::read_parameters::<
                 GetOauthV1AccessTokensTokenGetAccessTokenPath,
@@ -888,12 +888,9 @@ impl<H: OAuthServiceHandlers> OAuthServiceApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(
-            &GET_OAUTH_V1_ACCESS_TOKENS_TOKEN_GET_ACCESS_TOKEN,
-            reply.status(),
-            started,
-        );
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(
+            answering.finish(&GET_OAUTH_V1_ACCESS_TOKENS_TOKEN_GET_ACCESS_TOKEN, reply),
+        )
     }
     async fn get_oauth_v1_refresh_tokens_token_get_refresh_token(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -903,7 +900,7 @@ impl<H: OAuthServiceHandlers> OAuthServiceApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (path, _) = match runtime::read_parameters::<
                 GetOauthV1RefreshTokensTokenGetRefreshTokenPath,
@@ -924,12 +921,9 @@ impl<H: OAuthServiceHandlers> OAuthServiceApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(
-            &GET_OAUTH_V1_REFRESH_TOKENS_TOKEN_GET_REFRESH_TOKEN,
-            reply.status(),
-            started,
-        );
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(
+            answering.finish(&GET_OAUTH_V1_REFRESH_TOKENS_TOKEN_GET_REFRESH_TOKEN, reply),
+        )
     }
     async fn delete_oauth_v1_refresh_tokens_token_archive_refresh_token(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -941,7 +935,7 @@ impl<H: OAuthServiceHandlers> OAuthServiceApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (path, _) = match runtime::read_parameters::<
                 DeleteOauthV1RefreshTokensTokenArchiveRefreshTokenPath,
@@ -962,12 +956,13 @@ impl<H: OAuthServiceHandlers> OAuthServiceApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(
-            &DELETE_OAUTH_V1_REFRESH_TOKENS_TOKEN_ARCHIVE_REFRESH_TOKEN,
-            reply.status(),
-            started,
-        );
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(
+            answering
+                .finish(
+                    &DELETE_OAUTH_V1_REFRESH_TOKENS_TOKEN_ARCHIVE_REFRESH_TOKEN,
+                    reply,
+                ),
+        )
     }
     async fn post_oauth_v1_token_create_token(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -977,7 +972,7 @@ impl<H: OAuthServiceHandlers> OAuthServiceApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let body = match body
                 .decode::<types::PostOauthV1TokenCreateTokenRequestBody>()
@@ -996,12 +991,9 @@ impl<H: OAuthServiceHandlers> OAuthServiceApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(
-            &POST_OAUTH_V1_TOKEN_CREATE_TOKEN,
-            reply.status(),
-            started,
-        );
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(
+            answering.finish(&POST_OAUTH_V1_TOKEN_CREATE_TOKEN, reply),
+        )
     }
     async fn openapi_document(
         _rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -1129,6 +1121,13 @@ pub fn register_endpoints<H: OAuthServiceHandlers>(
                                 GetOauthV1AccessTokensTokenGetAccessToken,
                             >|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_OAUTH_V1_ACCESS_TOKENS_TOKEN_GET_ACCESS_TOKEN],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -1160,6 +1159,16 @@ pub fn register_endpoints<H: OAuthServiceHandlers>(
                                 DeleteOauthV1RefreshTokensTokenArchiveRefreshToken,
                             >|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[
+                                    &GET_OAUTH_V1_REFRESH_TOKENS_TOKEN_GET_REFRESH_TOKEN,
+                                    &DELETE_OAUTH_V1_REFRESH_TOKENS_TOKEN_ARCHIVE_REFRESH_TOKEN,
+                                ],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -1183,6 +1192,13 @@ pub fn register_endpoints<H: OAuthServiceHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/oauth/v1/token"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&POST_OAUTH_V1_TOKEN_CREATE_TOKEN],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -1206,6 +1222,13 @@ pub fn register_endpoints<H: OAuthServiceHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/openapi.json"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),

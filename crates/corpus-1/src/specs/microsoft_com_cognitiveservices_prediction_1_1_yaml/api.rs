@@ -1060,7 +1060,7 @@ impl<H: PredictionEndpointHandlers> PredictionEndpointApi for StrictServer<H> {
         body: runtime::RequestBody<PredictImage>,
     ) -> ::std::result::Result<runtime::Reply<PredictImage>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let accepted = match runtime::negotiate(
                 &PREDICT_IMAGE,
@@ -1104,8 +1104,7 @@ impl<H: PredictionEndpointHandlers> PredictionEndpointApi for StrictServer<H> {
             response.into_http(&accepted)
         }
             .await;
-        runtime::metrics::observe(&PREDICT_IMAGE, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&PREDICT_IMAGE, reply))
     }
     async fn predict_image_with_no_store(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -1116,7 +1115,7 @@ impl<H: PredictionEndpointHandlers> PredictionEndpointApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let accepted = match runtime::negotiate(
                 &PREDICT_IMAGE_WITH_NO_STORE,
@@ -1160,8 +1159,7 @@ impl<H: PredictionEndpointHandlers> PredictionEndpointApi for StrictServer<H> {
             response.into_http(&accepted)
         }
             .await;
-        runtime::metrics::observe(&PREDICT_IMAGE_WITH_NO_STORE, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&PREDICT_IMAGE_WITH_NO_STORE, reply))
     }
     async fn predict_image_url(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -1172,7 +1170,7 @@ impl<H: PredictionEndpointHandlers> PredictionEndpointApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let accepted = match runtime::negotiate(
                 &PREDICT_IMAGE_URL,
@@ -1211,8 +1209,7 @@ impl<H: PredictionEndpointHandlers> PredictionEndpointApi for StrictServer<H> {
             response.into_http(&accepted)
         }
             .await;
-        runtime::metrics::observe(&PREDICT_IMAGE_URL, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&PREDICT_IMAGE_URL, reply))
     }
     async fn predict_image_url_with_no_store(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -1223,7 +1220,7 @@ impl<H: PredictionEndpointHandlers> PredictionEndpointApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let accepted = match runtime::negotiate(
                 &PREDICT_IMAGE_URL_WITH_NO_STORE,
@@ -1262,12 +1259,9 @@ impl<H: PredictionEndpointHandlers> PredictionEndpointApi for StrictServer<H> {
             response.into_http(&accepted)
         }
             .await;
-        runtime::metrics::observe(
-            &PREDICT_IMAGE_URL_WITH_NO_STORE,
-            reply.status(),
-            started,
-        );
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(
+            answering.finish(&PREDICT_IMAGE_URL_WITH_NO_STORE, reply),
+        )
     }
 }
 /// The adapters of the operations `runtime::routing` serves
@@ -1393,6 +1387,13 @@ pub fn register_endpoints<H: PredictionEndpointHandlers>(
                             "/customvision/v1.1/Prediction/openapi.json",
                         ),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -1422,6 +1423,13 @@ pub fn register_endpoints<H: PredictionEndpointHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<PredictImage>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&PREDICT_IMAGE],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -1451,6 +1459,13 @@ pub fn register_endpoints<H: PredictionEndpointHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<PredictImageWithNoStore>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&PREDICT_IMAGE_WITH_NO_STORE],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -1480,6 +1495,13 @@ pub fn register_endpoints<H: PredictionEndpointHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<PredictImageUrl>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&PREDICT_IMAGE_URL],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -1509,6 +1531,13 @@ pub fn register_endpoints<H: PredictionEndpointHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<PredictImageUrlWithNoStore>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&PREDICT_IMAGE_URL_WITH_NO_STORE],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),

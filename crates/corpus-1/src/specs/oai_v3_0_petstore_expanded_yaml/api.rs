@@ -699,7 +699,7 @@ impl<H: SwaggerPetstoreHandlers> SwaggerPetstoreApi for StrictServer<H> {
         _parameters: runtime::Parameters<FindPets>,
     ) -> ::std::result::Result<runtime::Reply<FindPets>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (_, params) = match runtime::read_parameters::<
                 runtime::NoParameters,
@@ -717,15 +717,14 @@ impl<H: SwaggerPetstoreHandlers> SwaggerPetstoreApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&FIND_PETS, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&FIND_PETS, reply))
     }
     async fn add_pet(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         body: runtime::RequestBody<AddPet>,
     ) -> ::std::result::Result<runtime::Reply<AddPet>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let body = match body.decode::<types::NewPet>().and_then(runtime::required) {
                 ::std::result::Result::Ok(body) => body,
@@ -738,15 +737,14 @@ impl<H: SwaggerPetstoreHandlers> SwaggerPetstoreApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&ADD_PET, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&ADD_PET, reply))
     }
     async fn find_pet_by_id(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<FindPetById>,
     ) -> ::std::result::Result<runtime::Reply<FindPetById>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (path, _) = match runtime::read_parameters::<
                 FindPetByIdPath,
@@ -767,15 +765,14 @@ impl<H: SwaggerPetstoreHandlers> SwaggerPetstoreApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&FIND_PET_BY_ID, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&FIND_PET_BY_ID, reply))
     }
     async fn delete_pet(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<DeletePet>,
     ) -> ::std::result::Result<runtime::Reply<DeletePet>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (path, _) = match runtime::read_parameters::<
                 DeletePetPath,
@@ -793,8 +790,7 @@ impl<H: SwaggerPetstoreHandlers> SwaggerPetstoreApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&DELETE_PET, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&DELETE_PET, reply))
     }
     async fn openapi_document(
         _rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -910,6 +906,13 @@ pub fn register_endpoints<H: SwaggerPetstoreHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/v2/openapi.json"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -933,6 +936,13 @@ pub fn register_endpoints<H: SwaggerPetstoreHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/v2/pets"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&FIND_PETS, &ADD_PET],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -959,6 +969,13 @@ pub fn register_endpoints<H: SwaggerPetstoreHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<DeletePet>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&FIND_PET_BY_ID, &DELETE_PET],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),

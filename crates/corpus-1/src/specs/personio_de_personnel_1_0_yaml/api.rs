@@ -3721,7 +3721,7 @@ impl<H: PersonnelDataHandlers> PersonnelDataApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (_, params) = match runtime::read_parameters::<
                 runtime::NoParameters,
@@ -3742,8 +3742,7 @@ impl<H: PersonnelDataHandlers> PersonnelDataApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_COMPANY_ATTENDANCES, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_COMPANY_ATTENDANCES, reply))
     }
     async fn post_company_attendances(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -3753,7 +3752,7 @@ impl<H: PersonnelDataHandlers> PersonnelDataApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let body = match body
                 .decode::<types::NewAttendancePeriodRequest>()
@@ -3773,8 +3772,7 @@ impl<H: PersonnelDataHandlers> PersonnelDataApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&POST_COMPANY_ATTENDANCES, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&POST_COMPANY_ATTENDANCES, reply))
     }
     async fn delete_company_attendances_by_id(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -3784,7 +3782,7 @@ impl<H: PersonnelDataHandlers> PersonnelDataApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (path, _) = match runtime::read_parameters::<
                 DeleteCompanyAttendancesByIdPath,
@@ -3805,12 +3803,9 @@ impl<H: PersonnelDataHandlers> PersonnelDataApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(
-            &DELETE_COMPANY_ATTENDANCES_BY_ID,
-            reply.status(),
-            started,
-        );
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(
+            answering.finish(&DELETE_COMPANY_ATTENDANCES_BY_ID, reply),
+        )
     }
     async fn patch_company_attendances_by_id(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -3821,7 +3816,7 @@ impl<H: PersonnelDataHandlers> PersonnelDataApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (path, _) = match runtime::read_parameters::<
                 PatchCompanyAttendancesByIdPath,
@@ -3852,12 +3847,9 @@ impl<H: PersonnelDataHandlers> PersonnelDataApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(
-            &PATCH_COMPANY_ATTENDANCES_BY_ID,
-            reply.status(),
-            started,
-        );
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(
+            answering.finish(&PATCH_COMPANY_ATTENDANCES_BY_ID, reply),
+        )
     }
     async fn get_company_employees(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -3866,7 +3858,7 @@ impl<H: PersonnelDataHandlers> PersonnelDataApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             #[allow(deprecated)]
             let response = <H as PersonnelDataHandlers>::get_company_employees(handlers)
@@ -3874,8 +3866,7 @@ impl<H: PersonnelDataHandlers> PersonnelDataApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_COMPANY_EMPLOYEES, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_COMPANY_EMPLOYEES, reply))
     }
     async fn post_company_employees(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -3885,7 +3876,7 @@ impl<H: PersonnelDataHandlers> PersonnelDataApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let body = match body
                 .decode::<types::PostCompanyEmployeesRequestBody>()
@@ -3905,8 +3896,7 @@ impl<H: PersonnelDataHandlers> PersonnelDataApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&POST_COMPANY_EMPLOYEES, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&POST_COMPANY_EMPLOYEES, reply))
     }
     async fn get_company_employees_by_employee_id(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -3916,7 +3906,7 @@ impl<H: PersonnelDataHandlers> PersonnelDataApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (path, _) = match runtime::read_parameters::<
                 GetCompanyEmployeesByEmployeeIdPath,
@@ -3937,12 +3927,9 @@ impl<H: PersonnelDataHandlers> PersonnelDataApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(
-            &GET_COMPANY_EMPLOYEES_BY_EMPLOYEE_ID,
-            reply.status(),
-            started,
-        );
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(
+            answering.finish(&GET_COMPANY_EMPLOYEES_BY_EMPLOYEE_ID, reply),
+        )
     }
     async fn get_company_employees_by_employee_id_profile_picture_by_width(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -3954,7 +3941,7 @@ impl<H: PersonnelDataHandlers> PersonnelDataApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (path, _) = match runtime::read_parameters::<
                 GetCompanyEmployeesByEmployeeIdProfilePictureByWidthPath,
@@ -3976,12 +3963,13 @@ impl<H: PersonnelDataHandlers> PersonnelDataApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(
-            &GET_COMPANY_EMPLOYEES_BY_EMPLOYEE_ID_PROFILE_PICTURE_BY_WIDTH,
-            reply.status(),
-            started,
-        );
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(
+            answering
+                .finish(
+                    &GET_COMPANY_EMPLOYEES_BY_EMPLOYEE_ID_PROFILE_PICTURE_BY_WIDTH,
+                    reply,
+                ),
+        )
     }
     async fn get_company_time_off_types(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -3991,7 +3979,7 @@ impl<H: PersonnelDataHandlers> PersonnelDataApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (_, params) = match runtime::read_parameters::<
                 runtime::NoParameters,
@@ -4012,8 +4000,7 @@ impl<H: PersonnelDataHandlers> PersonnelDataApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_COMPANY_TIME_OFF_TYPES, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_COMPANY_TIME_OFF_TYPES, reply))
     }
     async fn get_company_time_offs(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -4023,7 +4010,7 @@ impl<H: PersonnelDataHandlers> PersonnelDataApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (_, params) = match runtime::read_parameters::<
                 runtime::NoParameters,
@@ -4044,8 +4031,7 @@ impl<H: PersonnelDataHandlers> PersonnelDataApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_COMPANY_TIME_OFFS, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_COMPANY_TIME_OFFS, reply))
     }
     async fn post_company_time_offs(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -4055,7 +4041,7 @@ impl<H: PersonnelDataHandlers> PersonnelDataApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let body = match body
                 .decode::<types::CreateTimeOffPeriodRequest>()
@@ -4075,8 +4061,7 @@ impl<H: PersonnelDataHandlers> PersonnelDataApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&POST_COMPANY_TIME_OFFS, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&POST_COMPANY_TIME_OFFS, reply))
     }
     async fn get_company_time_offs_by_id(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -4086,7 +4071,7 @@ impl<H: PersonnelDataHandlers> PersonnelDataApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (path, _) = match runtime::read_parameters::<
                 GetCompanyTimeOffsByIdPath,
@@ -4107,8 +4092,7 @@ impl<H: PersonnelDataHandlers> PersonnelDataApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_COMPANY_TIME_OFFS_BY_ID, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_COMPANY_TIME_OFFS_BY_ID, reply))
     }
     async fn delete_company_time_offs_by_id(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -4118,7 +4102,7 @@ impl<H: PersonnelDataHandlers> PersonnelDataApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (path, _) = match runtime::read_parameters::<
                 DeleteCompanyTimeOffsByIdPath,
@@ -4139,12 +4123,9 @@ impl<H: PersonnelDataHandlers> PersonnelDataApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(
-            &DELETE_COMPANY_TIME_OFFS_BY_ID,
-            reply.status(),
-            started,
-        );
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(
+            answering.finish(&DELETE_COMPANY_TIME_OFFS_BY_ID, reply),
+        )
     }
     async fn openapi_document(
         _rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -4393,6 +4374,13 @@ pub fn register_endpoints<H: PersonnelDataHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/v1/company/attendances"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_COMPANY_ATTENDANCES, &POST_COMPANY_ATTENDANCES],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -4419,6 +4407,16 @@ pub fn register_endpoints<H: PersonnelDataHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<PatchCompanyAttendancesById>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[
+                                    &DELETE_COMPANY_ATTENDANCES_BY_ID,
+                                    &PATCH_COMPANY_ATTENDANCES_BY_ID,
+                                ],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -4442,6 +4440,13 @@ pub fn register_endpoints<H: PersonnelDataHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/v1/company/employees"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_COMPANY_EMPLOYEES, &POST_COMPANY_EMPLOYEES],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -4471,6 +4476,13 @@ pub fn register_endpoints<H: PersonnelDataHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<GetCompanyEmployeesByEmployeeId>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_COMPANY_EMPLOYEES_BY_EMPLOYEE_ID],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -4502,6 +4514,15 @@ pub fn register_endpoints<H: PersonnelDataHandlers>(
                                 GetCompanyEmployeesByEmployeeIdProfilePictureByWidth,
                             >|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[
+                                    &GET_COMPANY_EMPLOYEES_BY_EMPLOYEE_ID_PROFILE_PICTURE_BY_WIDTH,
+                                ],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -4525,6 +4546,13 @@ pub fn register_endpoints<H: PersonnelDataHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/v1/company/time-off-types"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_COMPANY_TIME_OFF_TYPES],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -4548,6 +4576,13 @@ pub fn register_endpoints<H: PersonnelDataHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/v1/company/time-offs"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_COMPANY_TIME_OFFS, &POST_COMPANY_TIME_OFFS],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -4574,6 +4609,16 @@ pub fn register_endpoints<H: PersonnelDataHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<DeleteCompanyTimeOffsById>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[
+                                    &GET_COMPANY_TIME_OFFS_BY_ID,
+                                    &DELETE_COMPANY_TIME_OFFS_BY_ID,
+                                ],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -4597,6 +4642,13 @@ pub fn register_endpoints<H: PersonnelDataHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/v1/openapi.json"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),

@@ -4692,7 +4692,7 @@ impl<H: ApiEndpointsHandlers> ApiEndpointsApi for StrictServer<H> {
         rqctx: ::dropshot::RequestContext<Self::Context>,
     ) -> ::std::result::Result<runtime::Reply<GetProject>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -4710,8 +4710,7 @@ impl<H: ApiEndpointsHandlers> ApiEndpointsApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_PROJECT, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_PROJECT, reply))
     }
     async fn get_api_specification(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -4721,7 +4720,7 @@ impl<H: ApiEndpointsHandlers> ApiEndpointsApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -4753,8 +4752,7 @@ impl<H: ApiEndpointsHandlers> ApiEndpointsApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_API_SPECIFICATION, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_API_SPECIFICATION, reply))
     }
     async fn upload_api_specification(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -4765,7 +4763,7 @@ impl<H: ApiEndpointsHandlers> ApiEndpointsApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -4810,8 +4808,7 @@ impl<H: ApiEndpointsHandlers> ApiEndpointsApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&UPLOAD_API_SPECIFICATION, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&UPLOAD_API_SPECIFICATION, reply))
     }
     async fn update_api_specification(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -4822,7 +4819,7 @@ impl<H: ApiEndpointsHandlers> ApiEndpointsApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -4867,8 +4864,7 @@ impl<H: ApiEndpointsHandlers> ApiEndpointsApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&UPDATE_API_SPECIFICATION, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&UPDATE_API_SPECIFICATION, reply))
     }
     async fn delete_api_specification(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -4878,7 +4874,7 @@ impl<H: ApiEndpointsHandlers> ApiEndpointsApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -4910,15 +4906,14 @@ impl<H: ApiEndpointsHandlers> ApiEndpointsApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&DELETE_API_SPECIFICATION, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&DELETE_API_SPECIFICATION, reply))
     }
     async fn get_category(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<GetCategory>,
     ) -> ::std::result::Result<runtime::Reply<GetCategory>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -4951,8 +4946,7 @@ impl<H: ApiEndpointsHandlers> ApiEndpointsApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_CATEGORY, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_CATEGORY, reply))
     }
     async fn get_category_docs(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -4962,7 +4956,7 @@ impl<H: ApiEndpointsHandlers> ApiEndpointsApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -4995,15 +4989,14 @@ impl<H: ApiEndpointsHandlers> ApiEndpointsApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_CATEGORY_DOCS, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_CATEGORY_DOCS, reply))
     }
     async fn get_changelogs(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<GetChangelogs>,
     ) -> ::std::result::Result<runtime::Reply<GetChangelogs>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -5035,8 +5028,7 @@ impl<H: ApiEndpointsHandlers> ApiEndpointsApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_CHANGELOGS, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_CHANGELOGS, reply))
     }
     async fn create_changelog(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -5046,7 +5038,7 @@ impl<H: ApiEndpointsHandlers> ApiEndpointsApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -5077,15 +5069,14 @@ impl<H: ApiEndpointsHandlers> ApiEndpointsApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&CREATE_CHANGELOG, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&CREATE_CHANGELOG, reply))
     }
     async fn get_changelog(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<GetChangelog>,
     ) -> ::std::result::Result<runtime::Reply<GetChangelog>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -5117,8 +5108,7 @@ impl<H: ApiEndpointsHandlers> ApiEndpointsApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_CHANGELOG, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_CHANGELOG, reply))
     }
     async fn update_changelog(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -5129,7 +5119,7 @@ impl<H: ApiEndpointsHandlers> ApiEndpointsApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -5171,8 +5161,7 @@ impl<H: ApiEndpointsHandlers> ApiEndpointsApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&UPDATE_CHANGELOG, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&UPDATE_CHANGELOG, reply))
     }
     async fn delete_changelog(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -5182,7 +5171,7 @@ impl<H: ApiEndpointsHandlers> ApiEndpointsApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -5214,15 +5203,14 @@ impl<H: ApiEndpointsHandlers> ApiEndpointsApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&DELETE_CHANGELOG, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&DELETE_CHANGELOG, reply))
     }
     async fn get_custom_pages(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<GetCustomPages>,
     ) -> ::std::result::Result<runtime::Reply<GetCustomPages>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -5254,8 +5242,7 @@ impl<H: ApiEndpointsHandlers> ApiEndpointsApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_CUSTOM_PAGES, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_CUSTOM_PAGES, reply))
     }
     async fn create_custom_page(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -5265,7 +5252,7 @@ impl<H: ApiEndpointsHandlers> ApiEndpointsApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -5296,15 +5283,14 @@ impl<H: ApiEndpointsHandlers> ApiEndpointsApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&CREATE_CUSTOM_PAGE, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&CREATE_CUSTOM_PAGE, reply))
     }
     async fn get_custom_page(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<GetCustomPage>,
     ) -> ::std::result::Result<runtime::Reply<GetCustomPage>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -5336,8 +5322,7 @@ impl<H: ApiEndpointsHandlers> ApiEndpointsApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_CUSTOM_PAGE, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_CUSTOM_PAGE, reply))
     }
     async fn update_custom_page(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -5348,7 +5333,7 @@ impl<H: ApiEndpointsHandlers> ApiEndpointsApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -5390,8 +5375,7 @@ impl<H: ApiEndpointsHandlers> ApiEndpointsApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&UPDATE_CUSTOM_PAGE, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&UPDATE_CUSTOM_PAGE, reply))
     }
     async fn delete_custom_page(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -5401,7 +5385,7 @@ impl<H: ApiEndpointsHandlers> ApiEndpointsApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -5433,8 +5417,7 @@ impl<H: ApiEndpointsHandlers> ApiEndpointsApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&DELETE_CUSTOM_PAGE, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&DELETE_CUSTOM_PAGE, reply))
     }
     async fn create_doc(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -5442,7 +5425,7 @@ impl<H: ApiEndpointsHandlers> ApiEndpointsApi for StrictServer<H> {
         body: runtime::RequestBody<CreateDoc>,
     ) -> ::std::result::Result<runtime::Reply<CreateDoc>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -5481,15 +5464,14 @@ impl<H: ApiEndpointsHandlers> ApiEndpointsApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&CREATE_DOC, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&CREATE_DOC, reply))
     }
     async fn get_doc(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<GetDoc>,
     ) -> ::std::result::Result<runtime::Reply<GetDoc>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -5522,8 +5504,7 @@ impl<H: ApiEndpointsHandlers> ApiEndpointsApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_DOC, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_DOC, reply))
     }
     async fn update_doc(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -5531,7 +5512,7 @@ impl<H: ApiEndpointsHandlers> ApiEndpointsApi for StrictServer<H> {
         body: runtime::RequestBody<UpdateDoc>,
     ) -> ::std::result::Result<runtime::Reply<UpdateDoc>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -5571,15 +5552,14 @@ impl<H: ApiEndpointsHandlers> ApiEndpointsApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&UPDATE_DOC, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&UPDATE_DOC, reply))
     }
     async fn delete_doc(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<DeleteDoc>,
     ) -> ::std::result::Result<runtime::Reply<DeleteDoc>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -5612,14 +5592,13 @@ impl<H: ApiEndpointsHandlers> ApiEndpointsApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&DELETE_DOC, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&DELETE_DOC, reply))
     }
     async fn get_errors(
         rqctx: ::dropshot::RequestContext<Self::Context>,
     ) -> ::std::result::Result<runtime::Reply<GetErrors>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -5637,15 +5616,14 @@ impl<H: ApiEndpointsHandlers> ApiEndpointsApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_ERRORS, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_ERRORS, reply))
     }
     async fn upload_swagger(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         body: runtime::RequestBody<UploadSwagger>,
     ) -> ::std::result::Result<runtime::Reply<UploadSwagger>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -5679,8 +5657,7 @@ impl<H: ApiEndpointsHandlers> ApiEndpointsApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&UPLOAD_SWAGGER, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&UPLOAD_SWAGGER, reply))
     }
     async fn update_swagger(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -5688,7 +5665,7 @@ impl<H: ApiEndpointsHandlers> ApiEndpointsApi for StrictServer<H> {
         body: runtime::RequestBody<UpdateSwagger>,
     ) -> ::std::result::Result<runtime::Reply<UpdateSwagger>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -5733,15 +5710,14 @@ impl<H: ApiEndpointsHandlers> ApiEndpointsApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&UPDATE_SWAGGER, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&UPDATE_SWAGGER, reply))
     }
     async fn delete_swagger(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<DeleteSwagger>,
     ) -> ::std::result::Result<runtime::Reply<DeleteSwagger>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -5773,14 +5749,13 @@ impl<H: ApiEndpointsHandlers> ApiEndpointsApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&DELETE_SWAGGER, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&DELETE_SWAGGER, reply))
     }
     async fn get_versions(
         rqctx: ::dropshot::RequestContext<Self::Context>,
     ) -> ::std::result::Result<runtime::Reply<GetVersions>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -5798,15 +5773,14 @@ impl<H: ApiEndpointsHandlers> ApiEndpointsApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_VERSIONS, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_VERSIONS, reply))
     }
     async fn create_version(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         body: runtime::RequestBody<CreateVersion>,
     ) -> ::std::result::Result<runtime::Reply<CreateVersion>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -5835,15 +5809,14 @@ impl<H: ApiEndpointsHandlers> ApiEndpointsApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&CREATE_VERSION, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&CREATE_VERSION, reply))
     }
     async fn get_version(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<GetVersion>,
     ) -> ::std::result::Result<runtime::Reply<GetVersion>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -5875,8 +5848,7 @@ impl<H: ApiEndpointsHandlers> ApiEndpointsApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_VERSION, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_VERSION, reply))
     }
     async fn update_version(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -5884,7 +5856,7 @@ impl<H: ApiEndpointsHandlers> ApiEndpointsApi for StrictServer<H> {
         body: runtime::RequestBody<UpdateVersion>,
     ) -> ::std::result::Result<runtime::Reply<UpdateVersion>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -5924,15 +5896,14 @@ impl<H: ApiEndpointsHandlers> ApiEndpointsApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&UPDATE_VERSION, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&UPDATE_VERSION, reply))
     }
     async fn delete_version(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<DeleteVersion>,
     ) -> ::std::result::Result<runtime::Reply<DeleteVersion>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -5964,8 +5935,7 @@ impl<H: ApiEndpointsHandlers> ApiEndpointsApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&DELETE_VERSION, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&DELETE_VERSION, reply))
     }
     async fn openapi_document(
         _rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -5988,7 +5958,7 @@ impl<H: ApiEndpointsHandlers> StrictServer<H> {
         _parameters: runtime::Parameters<SearchDocs>,
     ) -> ::std::result::Result<runtime::Reply<SearchDocs>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -6020,8 +5990,7 @@ impl<H: ApiEndpointsHandlers> StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&SEARCH_DOCS, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&SEARCH_DOCS, reply))
     }
 }
 ///The dropshot API description of a server of this version alone, built on `H`: see [`register_endpoints`], and the request metrics at `GET /metrics` ([`runtime::metrics`]).
@@ -6516,6 +6485,13 @@ pub fn register_endpoints<H: ApiEndpointsHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/api/v1/"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_PROJECT],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -6539,6 +6515,13 @@ pub fn register_endpoints<H: ApiEndpointsHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/api/v1/api-specification"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_API_SPECIFICATION, &UPLOAD_API_SPECIFICATION],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -6568,6 +6551,13 @@ pub fn register_endpoints<H: ApiEndpointsHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<DeleteApiSpecification>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&UPDATE_API_SPECIFICATION, &DELETE_API_SPECIFICATION],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -6594,6 +6584,13 @@ pub fn register_endpoints<H: ApiEndpointsHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<GetCategory>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_CATEGORY],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -6623,6 +6620,13 @@ pub fn register_endpoints<H: ApiEndpointsHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<GetCategoryDocs>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_CATEGORY_DOCS],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -6646,6 +6650,13 @@ pub fn register_endpoints<H: ApiEndpointsHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/api/v1/changelogs"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_CHANGELOGS, &CREATE_CHANGELOG],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -6672,6 +6683,13 @@ pub fn register_endpoints<H: ApiEndpointsHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<DeleteChangelog>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_CHANGELOG, &UPDATE_CHANGELOG, &DELETE_CHANGELOG],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -6695,6 +6713,13 @@ pub fn register_endpoints<H: ApiEndpointsHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/api/v1/custompages"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_CUSTOM_PAGES, &CREATE_CUSTOM_PAGE],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -6721,6 +6746,17 @@ pub fn register_endpoints<H: ApiEndpointsHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<DeleteCustomPage>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[
+                                    &GET_CUSTOM_PAGE,
+                                    &UPDATE_CUSTOM_PAGE,
+                                    &DELETE_CUSTOM_PAGE,
+                                ],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -6744,6 +6780,13 @@ pub fn register_endpoints<H: ApiEndpointsHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/api/v1/docs"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&CREATE_DOC],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -6767,6 +6810,13 @@ pub fn register_endpoints<H: ApiEndpointsHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/api/v1/docs/search"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&SEARCH_DOCS],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -6793,6 +6843,13 @@ pub fn register_endpoints<H: ApiEndpointsHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<DeleteDoc>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_DOC, &UPDATE_DOC, &DELETE_DOC],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -6816,6 +6873,13 @@ pub fn register_endpoints<H: ApiEndpointsHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/api/v1/errors"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_ERRORS],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -6839,6 +6903,13 @@ pub fn register_endpoints<H: ApiEndpointsHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/api/v1/openapi.json"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -6862,6 +6933,13 @@ pub fn register_endpoints<H: ApiEndpointsHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/api/v1/swagger"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&UPLOAD_SWAGGER],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -6888,6 +6966,13 @@ pub fn register_endpoints<H: ApiEndpointsHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<DeleteSwagger>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&UPDATE_SWAGGER, &DELETE_SWAGGER],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -6911,6 +6996,13 @@ pub fn register_endpoints<H: ApiEndpointsHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/api/v1/version"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_VERSIONS, &CREATE_VERSION],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -6937,6 +7029,13 @@ pub fn register_endpoints<H: ApiEndpointsHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<DeleteVersion>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_VERSION, &UPDATE_VERSION, &DELETE_VERSION],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),

@@ -18489,7 +18489,7 @@ impl<H: SpotifyWebApiHandlers> SpotifyWebApiApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -18521,12 +18521,7 @@ impl<H: SpotifyWebApiHandlers> SpotifyWebApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(
-            &ENDPOINT_GET_MULTIPLE_ALBUMS,
-            reply.status(),
-            started,
-        );
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&ENDPOINT_GET_MULTIPLE_ALBUMS, reply))
     }
     async fn endpoint_get_an_album(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -18536,7 +18531,7 @@ impl<H: SpotifyWebApiHandlers> SpotifyWebApiApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -18569,8 +18564,7 @@ impl<H: SpotifyWebApiHandlers> SpotifyWebApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&ENDPOINT_GET_AN_ALBUM, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&ENDPOINT_GET_AN_ALBUM, reply))
     }
     async fn endpoint_get_an_albums_tracks(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -18580,7 +18574,7 @@ impl<H: SpotifyWebApiHandlers> SpotifyWebApiApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -18613,12 +18607,9 @@ impl<H: SpotifyWebApiHandlers> SpotifyWebApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(
-            &ENDPOINT_GET_AN_ALBUMS_TRACKS,
-            reply.status(),
-            started,
-        );
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(
+            answering.finish(&ENDPOINT_GET_AN_ALBUMS_TRACKS, reply),
+        )
     }
     async fn endpoint_get_multiple_artists(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -18628,7 +18619,7 @@ impl<H: SpotifyWebApiHandlers> SpotifyWebApiApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -18660,12 +18651,9 @@ impl<H: SpotifyWebApiHandlers> SpotifyWebApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(
-            &ENDPOINT_GET_MULTIPLE_ARTISTS,
-            reply.status(),
-            started,
-        );
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(
+            answering.finish(&ENDPOINT_GET_MULTIPLE_ARTISTS, reply),
+        )
     }
     async fn endpoint_get_an_artist(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -18675,7 +18663,7 @@ impl<H: SpotifyWebApiHandlers> SpotifyWebApiApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -18707,8 +18695,7 @@ impl<H: SpotifyWebApiHandlers> SpotifyWebApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&ENDPOINT_GET_AN_ARTIST, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&ENDPOINT_GET_AN_ARTIST, reply))
     }
     async fn endpoint_get_an_artists_albums(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -18718,7 +18705,7 @@ impl<H: SpotifyWebApiHandlers> SpotifyWebApiApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -18751,12 +18738,9 @@ impl<H: SpotifyWebApiHandlers> SpotifyWebApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(
-            &ENDPOINT_GET_AN_ARTISTS_ALBUMS,
-            reply.status(),
-            started,
-        );
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(
+            answering.finish(&ENDPOINT_GET_AN_ARTISTS_ALBUMS, reply),
+        )
     }
     async fn endpoint_get_an_artists_related_artists(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -18766,7 +18750,7 @@ impl<H: SpotifyWebApiHandlers> SpotifyWebApiApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -18798,12 +18782,9 @@ impl<H: SpotifyWebApiHandlers> SpotifyWebApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(
-            &ENDPOINT_GET_AN_ARTISTS_RELATED_ARTISTS,
-            reply.status(),
-            started,
-        );
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(
+            answering.finish(&ENDPOINT_GET_AN_ARTISTS_RELATED_ARTISTS, reply),
+        )
     }
     async fn endpoint_get_an_artists_top_tracks(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -18813,7 +18794,7 @@ impl<H: SpotifyWebApiHandlers> SpotifyWebApiApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -18846,12 +18827,9 @@ impl<H: SpotifyWebApiHandlers> SpotifyWebApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(
-            &ENDPOINT_GET_AN_ARTISTS_TOP_TRACKS,
-            reply.status(),
-            started,
-        );
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(
+            answering.finish(&ENDPOINT_GET_AN_ARTISTS_TOP_TRACKS, reply),
+        )
     }
     async fn endpoint_get_audio_analysis(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -18861,7 +18839,7 @@ impl<H: SpotifyWebApiHandlers> SpotifyWebApiApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -18893,8 +18871,7 @@ impl<H: SpotifyWebApiHandlers> SpotifyWebApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&ENDPOINT_GET_AUDIO_ANALYSIS, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&ENDPOINT_GET_AUDIO_ANALYSIS, reply))
     }
     async fn endpoint_get_several_audio_features(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -18904,7 +18881,7 @@ impl<H: SpotifyWebApiHandlers> SpotifyWebApiApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -18936,12 +18913,9 @@ impl<H: SpotifyWebApiHandlers> SpotifyWebApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(
-            &ENDPOINT_GET_SEVERAL_AUDIO_FEATURES,
-            reply.status(),
-            started,
-        );
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(
+            answering.finish(&ENDPOINT_GET_SEVERAL_AUDIO_FEATURES, reply),
+        )
     }
     async fn endpoint_get_audio_features(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -18951,7 +18925,7 @@ impl<H: SpotifyWebApiHandlers> SpotifyWebApiApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -18983,8 +18957,7 @@ impl<H: SpotifyWebApiHandlers> SpotifyWebApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&ENDPOINT_GET_AUDIO_FEATURES, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&ENDPOINT_GET_AUDIO_FEATURES, reply))
     }
     async fn endpoint_get_categories(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -18994,7 +18967,7 @@ impl<H: SpotifyWebApiHandlers> SpotifyWebApiApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -19026,8 +18999,7 @@ impl<H: SpotifyWebApiHandlers> SpotifyWebApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&ENDPOINT_GET_CATEGORIES, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&ENDPOINT_GET_CATEGORIES, reply))
     }
     async fn endpoint_get_a_category(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -19037,7 +19009,7 @@ impl<H: SpotifyWebApiHandlers> SpotifyWebApiApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -19070,8 +19042,7 @@ impl<H: SpotifyWebApiHandlers> SpotifyWebApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&ENDPOINT_GET_A_CATEGORY, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&ENDPOINT_GET_A_CATEGORY, reply))
     }
     async fn endpoint_get_a_categories_playlists(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -19081,7 +19052,7 @@ impl<H: SpotifyWebApiHandlers> SpotifyWebApiApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -19114,12 +19085,9 @@ impl<H: SpotifyWebApiHandlers> SpotifyWebApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(
-            &ENDPOINT_GET_A_CATEGORIES_PLAYLISTS,
-            reply.status(),
-            started,
-        );
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(
+            answering.finish(&ENDPOINT_GET_A_CATEGORIES_PLAYLISTS, reply),
+        )
     }
     async fn endpoint_get_featured_playlists(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -19129,7 +19097,7 @@ impl<H: SpotifyWebApiHandlers> SpotifyWebApiApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -19161,12 +19129,9 @@ impl<H: SpotifyWebApiHandlers> SpotifyWebApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(
-            &ENDPOINT_GET_FEATURED_PLAYLISTS,
-            reply.status(),
-            started,
-        );
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(
+            answering.finish(&ENDPOINT_GET_FEATURED_PLAYLISTS, reply),
+        )
     }
     async fn endpoint_get_new_releases(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -19176,7 +19141,7 @@ impl<H: SpotifyWebApiHandlers> SpotifyWebApiApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -19208,8 +19173,7 @@ impl<H: SpotifyWebApiHandlers> SpotifyWebApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&ENDPOINT_GET_NEW_RELEASES, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&ENDPOINT_GET_NEW_RELEASES, reply))
     }
     async fn endpoint_get_multiple_episodes(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -19219,7 +19183,7 @@ impl<H: SpotifyWebApiHandlers> SpotifyWebApiApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -19251,12 +19215,9 @@ impl<H: SpotifyWebApiHandlers> SpotifyWebApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(
-            &ENDPOINT_GET_MULTIPLE_EPISODES,
-            reply.status(),
-            started,
-        );
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(
+            answering.finish(&ENDPOINT_GET_MULTIPLE_EPISODES, reply),
+        )
     }
     async fn endpoint_get_an_episode(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -19266,7 +19227,7 @@ impl<H: SpotifyWebApiHandlers> SpotifyWebApiApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -19299,8 +19260,7 @@ impl<H: SpotifyWebApiHandlers> SpotifyWebApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&ENDPOINT_GET_AN_EPISODE, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&ENDPOINT_GET_AN_EPISODE, reply))
     }
     async fn endpoint_get_available_markets(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -19309,7 +19269,7 @@ impl<H: SpotifyWebApiHandlers> SpotifyWebApiApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -19330,12 +19290,9 @@ impl<H: SpotifyWebApiHandlers> SpotifyWebApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(
-            &ENDPOINT_GET_AVAILABLE_MARKETS,
-            reply.status(),
-            started,
-        );
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(
+            answering.finish(&ENDPOINT_GET_AVAILABLE_MARKETS, reply),
+        )
     }
     async fn endpoint_get_current_users_profile(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -19344,7 +19301,7 @@ impl<H: SpotifyWebApiHandlers> SpotifyWebApiApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -19365,12 +19322,9 @@ impl<H: SpotifyWebApiHandlers> SpotifyWebApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(
-            &ENDPOINT_GET_CURRENT_USERS_PROFILE,
-            reply.status(),
-            started,
-        );
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(
+            answering.finish(&ENDPOINT_GET_CURRENT_USERS_PROFILE, reply),
+        )
     }
     async fn endpoint_get_users_saved_albums(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -19380,7 +19334,7 @@ impl<H: SpotifyWebApiHandlers> SpotifyWebApiApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -19412,12 +19366,9 @@ impl<H: SpotifyWebApiHandlers> SpotifyWebApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(
-            &ENDPOINT_GET_USERS_SAVED_ALBUMS,
-            reply.status(),
-            started,
-        );
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(
+            answering.finish(&ENDPOINT_GET_USERS_SAVED_ALBUMS, reply),
+        )
     }
     async fn endpoint_save_albums_user(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -19428,7 +19379,7 @@ impl<H: SpotifyWebApiHandlers> SpotifyWebApiApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -19467,8 +19418,7 @@ impl<H: SpotifyWebApiHandlers> SpotifyWebApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&ENDPOINT_SAVE_ALBUMS_USER, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&ENDPOINT_SAVE_ALBUMS_USER, reply))
     }
     async fn endpoint_remove_albums_user(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -19479,7 +19429,7 @@ impl<H: SpotifyWebApiHandlers> SpotifyWebApiApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -19519,8 +19469,7 @@ impl<H: SpotifyWebApiHandlers> SpotifyWebApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&ENDPOINT_REMOVE_ALBUMS_USER, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&ENDPOINT_REMOVE_ALBUMS_USER, reply))
     }
     async fn endpoint_check_users_saved_albums(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -19530,7 +19479,7 @@ impl<H: SpotifyWebApiHandlers> SpotifyWebApiApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -19562,12 +19511,9 @@ impl<H: SpotifyWebApiHandlers> SpotifyWebApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(
-            &ENDPOINT_CHECK_USERS_SAVED_ALBUMS,
-            reply.status(),
-            started,
-        );
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(
+            answering.finish(&ENDPOINT_CHECK_USERS_SAVED_ALBUMS, reply),
+        )
     }
     async fn endpoint_get_users_saved_episodes(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -19577,7 +19523,7 @@ impl<H: SpotifyWebApiHandlers> SpotifyWebApiApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -19609,12 +19555,9 @@ impl<H: SpotifyWebApiHandlers> SpotifyWebApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(
-            &ENDPOINT_GET_USERS_SAVED_EPISODES,
-            reply.status(),
-            started,
-        );
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(
+            answering.finish(&ENDPOINT_GET_USERS_SAVED_EPISODES, reply),
+        )
     }
     async fn endpoint_save_episodes_user(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -19625,7 +19568,7 @@ impl<H: SpotifyWebApiHandlers> SpotifyWebApiApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -19665,8 +19608,7 @@ impl<H: SpotifyWebApiHandlers> SpotifyWebApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&ENDPOINT_SAVE_EPISODES_USER, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&ENDPOINT_SAVE_EPISODES_USER, reply))
     }
     async fn endpoint_remove_episodes_user(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -19677,7 +19619,7 @@ impl<H: SpotifyWebApiHandlers> SpotifyWebApiApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -19718,12 +19660,9 @@ impl<H: SpotifyWebApiHandlers> SpotifyWebApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(
-            &ENDPOINT_REMOVE_EPISODES_USER,
-            reply.status(),
-            started,
-        );
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(
+            answering.finish(&ENDPOINT_REMOVE_EPISODES_USER, reply),
+        )
     }
     async fn endpoint_check_users_saved_episodes(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -19733,7 +19672,7 @@ impl<H: SpotifyWebApiHandlers> SpotifyWebApiApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -19765,12 +19704,9 @@ impl<H: SpotifyWebApiHandlers> SpotifyWebApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(
-            &ENDPOINT_CHECK_USERS_SAVED_EPISODES,
-            reply.status(),
-            started,
-        );
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(
+            answering.finish(&ENDPOINT_CHECK_USERS_SAVED_EPISODES, reply),
+        )
     }
     async fn endpoint_get_followed(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -19780,7 +19716,7 @@ impl<H: SpotifyWebApiHandlers> SpotifyWebApiApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -19812,8 +19748,7 @@ impl<H: SpotifyWebApiHandlers> SpotifyWebApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&ENDPOINT_GET_FOLLOWED, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&ENDPOINT_GET_FOLLOWED, reply))
     }
     async fn endpoint_follow_artists_users(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -19824,7 +19759,7 @@ impl<H: SpotifyWebApiHandlers> SpotifyWebApiApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -19866,12 +19801,9 @@ impl<H: SpotifyWebApiHandlers> SpotifyWebApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(
-            &ENDPOINT_FOLLOW_ARTISTS_USERS,
-            reply.status(),
-            started,
-        );
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(
+            answering.finish(&ENDPOINT_FOLLOW_ARTISTS_USERS, reply),
+        )
     }
     async fn endpoint_unfollow_artists_users(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -19882,7 +19814,7 @@ impl<H: SpotifyWebApiHandlers> SpotifyWebApiApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -19923,12 +19855,9 @@ impl<H: SpotifyWebApiHandlers> SpotifyWebApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(
-            &ENDPOINT_UNFOLLOW_ARTISTS_USERS,
-            reply.status(),
-            started,
-        );
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(
+            answering.finish(&ENDPOINT_UNFOLLOW_ARTISTS_USERS, reply),
+        )
     }
     async fn endpoint_check_current_user_follows(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -19938,7 +19867,7 @@ impl<H: SpotifyWebApiHandlers> SpotifyWebApiApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -19970,12 +19899,9 @@ impl<H: SpotifyWebApiHandlers> SpotifyWebApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(
-            &ENDPOINT_CHECK_CURRENT_USER_FOLLOWS,
-            reply.status(),
-            started,
-        );
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(
+            answering.finish(&ENDPOINT_CHECK_CURRENT_USER_FOLLOWS, reply),
+        )
     }
     async fn endpoint_get_information_about_the_users_current_playback(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -19987,7 +19913,7 @@ impl<H: SpotifyWebApiHandlers> SpotifyWebApiApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -20019,12 +19945,13 @@ impl<H: SpotifyWebApiHandlers> SpotifyWebApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(
-            &ENDPOINT_GET_INFORMATION_ABOUT_THE_USERS_CURRENT_PLAYBACK,
-            reply.status(),
-            started,
-        );
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(
+            answering
+                .finish(
+                    &ENDPOINT_GET_INFORMATION_ABOUT_THE_USERS_CURRENT_PLAYBACK,
+                    reply,
+                ),
+        )
     }
     async fn endpoint_transfer_a_users_playback(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -20034,7 +19961,7 @@ impl<H: SpotifyWebApiHandlers> SpotifyWebApiApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -20065,12 +19992,9 @@ impl<H: SpotifyWebApiHandlers> SpotifyWebApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(
-            &ENDPOINT_TRANSFER_A_USERS_PLAYBACK,
-            reply.status(),
-            started,
-        );
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(
+            answering.finish(&ENDPOINT_TRANSFER_A_USERS_PLAYBACK, reply),
+        )
     }
     async fn endpoint_get_the_users_currently_playing_track(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -20080,7 +20004,7 @@ impl<H: SpotifyWebApiHandlers> SpotifyWebApiApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -20112,12 +20036,9 @@ impl<H: SpotifyWebApiHandlers> SpotifyWebApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(
-            &ENDPOINT_GET_THE_USERS_CURRENTLY_PLAYING_TRACK,
-            reply.status(),
-            started,
-        );
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(
+            answering.finish(&ENDPOINT_GET_THE_USERS_CURRENTLY_PLAYING_TRACK, reply),
+        )
     }
     async fn endpoint_get_a_users_available_devices(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -20126,7 +20047,7 @@ impl<H: SpotifyWebApiHandlers> SpotifyWebApiApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -20147,12 +20068,9 @@ impl<H: SpotifyWebApiHandlers> SpotifyWebApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(
-            &ENDPOINT_GET_A_USERS_AVAILABLE_DEVICES,
-            reply.status(),
-            started,
-        );
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(
+            answering.finish(&ENDPOINT_GET_A_USERS_AVAILABLE_DEVICES, reply),
+        )
     }
     async fn endpoint_skip_users_playback_to_next_track(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -20162,7 +20080,7 @@ impl<H: SpotifyWebApiHandlers> SpotifyWebApiApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -20194,12 +20112,9 @@ impl<H: SpotifyWebApiHandlers> SpotifyWebApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(
-            &ENDPOINT_SKIP_USERS_PLAYBACK_TO_NEXT_TRACK,
-            reply.status(),
-            started,
-        );
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(
+            answering.finish(&ENDPOINT_SKIP_USERS_PLAYBACK_TO_NEXT_TRACK, reply),
+        )
     }
     async fn endpoint_pause_a_users_playback(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -20209,7 +20124,7 @@ impl<H: SpotifyWebApiHandlers> SpotifyWebApiApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -20241,12 +20156,9 @@ impl<H: SpotifyWebApiHandlers> SpotifyWebApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(
-            &ENDPOINT_PAUSE_A_USERS_PLAYBACK,
-            reply.status(),
-            started,
-        );
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(
+            answering.finish(&ENDPOINT_PAUSE_A_USERS_PLAYBACK, reply),
+        )
     }
     async fn endpoint_start_a_users_playback(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -20257,7 +20169,7 @@ impl<H: SpotifyWebApiHandlers> SpotifyWebApiApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -20298,12 +20210,9 @@ impl<H: SpotifyWebApiHandlers> SpotifyWebApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(
-            &ENDPOINT_START_A_USERS_PLAYBACK,
-            reply.status(),
-            started,
-        );
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(
+            answering.finish(&ENDPOINT_START_A_USERS_PLAYBACK, reply),
+        )
     }
     async fn endpoint_skip_users_playback_to_previous_track(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -20313,7 +20222,7 @@ impl<H: SpotifyWebApiHandlers> SpotifyWebApiApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -20345,12 +20254,9 @@ impl<H: SpotifyWebApiHandlers> SpotifyWebApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(
-            &ENDPOINT_SKIP_USERS_PLAYBACK_TO_PREVIOUS_TRACK,
-            reply.status(),
-            started,
-        );
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(
+            answering.finish(&ENDPOINT_SKIP_USERS_PLAYBACK_TO_PREVIOUS_TRACK, reply),
+        )
     }
     async fn endpoint_add_to_queue(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -20360,7 +20266,7 @@ impl<H: SpotifyWebApiHandlers> SpotifyWebApiApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -20392,8 +20298,7 @@ impl<H: SpotifyWebApiHandlers> SpotifyWebApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&ENDPOINT_ADD_TO_QUEUE, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&ENDPOINT_ADD_TO_QUEUE, reply))
     }
     async fn endpoint_get_recently_played(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -20403,7 +20308,7 @@ impl<H: SpotifyWebApiHandlers> SpotifyWebApiApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -20435,12 +20340,7 @@ impl<H: SpotifyWebApiHandlers> SpotifyWebApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(
-            &ENDPOINT_GET_RECENTLY_PLAYED,
-            reply.status(),
-            started,
-        );
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&ENDPOINT_GET_RECENTLY_PLAYED, reply))
     }
     async fn endpoint_set_repeat_mode_on_users_playback(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -20450,7 +20350,7 @@ impl<H: SpotifyWebApiHandlers> SpotifyWebApiApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -20482,12 +20382,9 @@ impl<H: SpotifyWebApiHandlers> SpotifyWebApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(
-            &ENDPOINT_SET_REPEAT_MODE_ON_USERS_PLAYBACK,
-            reply.status(),
-            started,
-        );
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(
+            answering.finish(&ENDPOINT_SET_REPEAT_MODE_ON_USERS_PLAYBACK, reply),
+        )
     }
     async fn endpoint_seek_to_position_in_currently_playing_track(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -20497,7 +20394,7 @@ impl<H: SpotifyWebApiHandlers> SpotifyWebApiApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -20529,12 +20426,10 @@ impl<H: SpotifyWebApiHandlers> SpotifyWebApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(
-            &ENDPOINT_SEEK_TO_POSITION_IN_CURRENTLY_PLAYING_TRACK,
-            reply.status(),
-            started,
-        );
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(
+            answering
+                .finish(&ENDPOINT_SEEK_TO_POSITION_IN_CURRENTLY_PLAYING_TRACK, reply),
+        )
     }
     async fn endpoint_toggle_shuffle_for_users_playback(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -20544,7 +20439,7 @@ impl<H: SpotifyWebApiHandlers> SpotifyWebApiApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -20576,12 +20471,9 @@ impl<H: SpotifyWebApiHandlers> SpotifyWebApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(
-            &ENDPOINT_TOGGLE_SHUFFLE_FOR_USERS_PLAYBACK,
-            reply.status(),
-            started,
-        );
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(
+            answering.finish(&ENDPOINT_TOGGLE_SHUFFLE_FOR_USERS_PLAYBACK, reply),
+        )
     }
     async fn endpoint_set_volume_for_users_playback(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -20591,7 +20483,7 @@ impl<H: SpotifyWebApiHandlers> SpotifyWebApiApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -20623,12 +20515,9 @@ impl<H: SpotifyWebApiHandlers> SpotifyWebApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(
-            &ENDPOINT_SET_VOLUME_FOR_USERS_PLAYBACK,
-            reply.status(),
-            started,
-        );
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(
+            answering.finish(&ENDPOINT_SET_VOLUME_FOR_USERS_PLAYBACK, reply),
+        )
     }
     async fn endpoint_get_a_list_of_current_users_playlists(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -20638,7 +20527,7 @@ impl<H: SpotifyWebApiHandlers> SpotifyWebApiApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -20670,12 +20559,9 @@ impl<H: SpotifyWebApiHandlers> SpotifyWebApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(
-            &ENDPOINT_GET_A_LIST_OF_CURRENT_USERS_PLAYLISTS,
-            reply.status(),
-            started,
-        );
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(
+            answering.finish(&ENDPOINT_GET_A_LIST_OF_CURRENT_USERS_PLAYLISTS, reply),
+        )
     }
     async fn endpoint_get_users_saved_shows(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -20685,7 +20571,7 @@ impl<H: SpotifyWebApiHandlers> SpotifyWebApiApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -20717,12 +20603,9 @@ impl<H: SpotifyWebApiHandlers> SpotifyWebApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(
-            &ENDPOINT_GET_USERS_SAVED_SHOWS,
-            reply.status(),
-            started,
-        );
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(
+            answering.finish(&ENDPOINT_GET_USERS_SAVED_SHOWS, reply),
+        )
     }
     async fn endpoint_save_shows_user(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -20733,7 +20616,7 @@ impl<H: SpotifyWebApiHandlers> SpotifyWebApiApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -20772,8 +20655,7 @@ impl<H: SpotifyWebApiHandlers> SpotifyWebApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&ENDPOINT_SAVE_SHOWS_USER, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&ENDPOINT_SAVE_SHOWS_USER, reply))
     }
     async fn endpoint_remove_shows_user(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -20784,7 +20666,7 @@ impl<H: SpotifyWebApiHandlers> SpotifyWebApiApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -20823,8 +20705,7 @@ impl<H: SpotifyWebApiHandlers> SpotifyWebApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&ENDPOINT_REMOVE_SHOWS_USER, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&ENDPOINT_REMOVE_SHOWS_USER, reply))
     }
     async fn endpoint_check_users_saved_shows(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -20834,7 +20715,7 @@ impl<H: SpotifyWebApiHandlers> SpotifyWebApiApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -20866,12 +20747,9 @@ impl<H: SpotifyWebApiHandlers> SpotifyWebApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(
-            &ENDPOINT_CHECK_USERS_SAVED_SHOWS,
-            reply.status(),
-            started,
-        );
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(
+            answering.finish(&ENDPOINT_CHECK_USERS_SAVED_SHOWS, reply),
+        )
     }
     async fn endpoint_get_users_top_artists_and_tracks(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -20881,7 +20759,7 @@ impl<H: SpotifyWebApiHandlers> SpotifyWebApiApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -20914,12 +20792,9 @@ impl<H: SpotifyWebApiHandlers> SpotifyWebApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(
-            &ENDPOINT_GET_USERS_TOP_ARTISTS_AND_TRACKS,
-            reply.status(),
-            started,
-        );
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(
+            answering.finish(&ENDPOINT_GET_USERS_TOP_ARTISTS_AND_TRACKS, reply),
+        )
     }
     async fn endpoint_get_users_saved_tracks(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -20929,7 +20804,7 @@ impl<H: SpotifyWebApiHandlers> SpotifyWebApiApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -20961,12 +20836,9 @@ impl<H: SpotifyWebApiHandlers> SpotifyWebApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(
-            &ENDPOINT_GET_USERS_SAVED_TRACKS,
-            reply.status(),
-            started,
-        );
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(
+            answering.finish(&ENDPOINT_GET_USERS_SAVED_TRACKS, reply),
+        )
     }
     async fn endpoint_save_tracks_user(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -20977,7 +20849,7 @@ impl<H: SpotifyWebApiHandlers> SpotifyWebApiApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -21016,8 +20888,7 @@ impl<H: SpotifyWebApiHandlers> SpotifyWebApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&ENDPOINT_SAVE_TRACKS_USER, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&ENDPOINT_SAVE_TRACKS_USER, reply))
     }
     async fn endpoint_remove_tracks_user(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -21028,7 +20899,7 @@ impl<H: SpotifyWebApiHandlers> SpotifyWebApiApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -21068,8 +20939,7 @@ impl<H: SpotifyWebApiHandlers> SpotifyWebApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&ENDPOINT_REMOVE_TRACKS_USER, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&ENDPOINT_REMOVE_TRACKS_USER, reply))
     }
     async fn endpoint_check_users_saved_tracks(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -21079,7 +20949,7 @@ impl<H: SpotifyWebApiHandlers> SpotifyWebApiApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -21111,12 +20981,9 @@ impl<H: SpotifyWebApiHandlers> SpotifyWebApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(
-            &ENDPOINT_CHECK_USERS_SAVED_TRACKS,
-            reply.status(),
-            started,
-        );
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(
+            answering.finish(&ENDPOINT_CHECK_USERS_SAVED_TRACKS, reply),
+        )
     }
     async fn endpoint_get_playlist(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -21126,7 +20993,7 @@ impl<H: SpotifyWebApiHandlers> SpotifyWebApiApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -21159,8 +21026,7 @@ impl<H: SpotifyWebApiHandlers> SpotifyWebApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&ENDPOINT_GET_PLAYLIST, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&ENDPOINT_GET_PLAYLIST, reply))
     }
     async fn endpoint_change_playlist_details(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -21171,7 +21037,7 @@ impl<H: SpotifyWebApiHandlers> SpotifyWebApiApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -21212,12 +21078,9 @@ impl<H: SpotifyWebApiHandlers> SpotifyWebApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(
-            &ENDPOINT_CHANGE_PLAYLIST_DETAILS,
-            reply.status(),
-            started,
-        );
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(
+            answering.finish(&ENDPOINT_CHANGE_PLAYLIST_DETAILS, reply),
+        )
     }
     async fn endpoint_follow_playlist(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -21228,7 +21091,7 @@ impl<H: SpotifyWebApiHandlers> SpotifyWebApiApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -21267,8 +21130,7 @@ impl<H: SpotifyWebApiHandlers> SpotifyWebApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&ENDPOINT_FOLLOW_PLAYLIST, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&ENDPOINT_FOLLOW_PLAYLIST, reply))
     }
     async fn endpoint_unfollow_playlist(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -21278,7 +21140,7 @@ impl<H: SpotifyWebApiHandlers> SpotifyWebApiApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -21310,8 +21172,7 @@ impl<H: SpotifyWebApiHandlers> SpotifyWebApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&ENDPOINT_UNFOLLOW_PLAYLIST, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&ENDPOINT_UNFOLLOW_PLAYLIST, reply))
     }
     async fn endpoint_check_if_user_follows_playlist(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -21321,7 +21182,7 @@ impl<H: SpotifyWebApiHandlers> SpotifyWebApiApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -21354,12 +21215,9 @@ impl<H: SpotifyWebApiHandlers> SpotifyWebApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(
-            &ENDPOINT_CHECK_IF_USER_FOLLOWS_PLAYLIST,
-            reply.status(),
-            started,
-        );
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(
+            answering.finish(&ENDPOINT_CHECK_IF_USER_FOLLOWS_PLAYLIST, reply),
+        )
     }
     async fn endpoint_get_playlist_cover(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -21369,7 +21227,7 @@ impl<H: SpotifyWebApiHandlers> SpotifyWebApiApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -21401,8 +21259,7 @@ impl<H: SpotifyWebApiHandlers> SpotifyWebApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&ENDPOINT_GET_PLAYLIST_COVER, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&ENDPOINT_GET_PLAYLIST_COVER, reply))
     }
     async fn endpoint_upload_custom_playlist_cover(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -21413,7 +21270,7 @@ impl<H: SpotifyWebApiHandlers> SpotifyWebApiApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -21452,12 +21309,9 @@ impl<H: SpotifyWebApiHandlers> SpotifyWebApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(
-            &ENDPOINT_UPLOAD_CUSTOM_PLAYLIST_COVER,
-            reply.status(),
-            started,
-        );
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(
+            answering.finish(&ENDPOINT_UPLOAD_CUSTOM_PLAYLIST_COVER, reply),
+        )
     }
     async fn endpoint_get_playlists_tracks(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -21467,7 +21321,7 @@ impl<H: SpotifyWebApiHandlers> SpotifyWebApiApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -21500,12 +21354,9 @@ impl<H: SpotifyWebApiHandlers> SpotifyWebApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(
-            &ENDPOINT_GET_PLAYLISTS_TRACKS,
-            reply.status(),
-            started,
-        );
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(
+            answering.finish(&ENDPOINT_GET_PLAYLISTS_TRACKS, reply),
+        )
     }
     async fn endpoint_reorder_or_replace_playlists_tracks(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -21516,7 +21367,7 @@ impl<H: SpotifyWebApiHandlers> SpotifyWebApiApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -21558,12 +21409,9 @@ impl<H: SpotifyWebApiHandlers> SpotifyWebApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(
-            &ENDPOINT_REORDER_OR_REPLACE_PLAYLISTS_TRACKS,
-            reply.status(),
-            started,
-        );
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(
+            answering.finish(&ENDPOINT_REORDER_OR_REPLACE_PLAYLISTS_TRACKS, reply),
+        )
     }
     async fn endpoint_add_tracks_to_playlist(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -21574,7 +21422,7 @@ impl<H: SpotifyWebApiHandlers> SpotifyWebApiApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -21616,12 +21464,9 @@ impl<H: SpotifyWebApiHandlers> SpotifyWebApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(
-            &ENDPOINT_ADD_TRACKS_TO_PLAYLIST,
-            reply.status(),
-            started,
-        );
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(
+            answering.finish(&ENDPOINT_ADD_TRACKS_TO_PLAYLIST, reply),
+        )
     }
     async fn endpoint_remove_tracks_playlist(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -21632,7 +21477,7 @@ impl<H: SpotifyWebApiHandlers> SpotifyWebApiApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -21674,12 +21519,9 @@ impl<H: SpotifyWebApiHandlers> SpotifyWebApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(
-            &ENDPOINT_REMOVE_TRACKS_PLAYLIST,
-            reply.status(),
-            started,
-        );
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(
+            answering.finish(&ENDPOINT_REMOVE_TRACKS_PLAYLIST, reply),
+        )
     }
     async fn endpoint_get_recommendations(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -21689,7 +21531,7 @@ impl<H: SpotifyWebApiHandlers> SpotifyWebApiApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -21721,12 +21563,7 @@ impl<H: SpotifyWebApiHandlers> SpotifyWebApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(
-            &ENDPOINT_GET_RECOMMENDATIONS,
-            reply.status(),
-            started,
-        );
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&ENDPOINT_GET_RECOMMENDATIONS, reply))
     }
     async fn endpoint_get_recommendation_genres(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -21735,7 +21572,7 @@ impl<H: SpotifyWebApiHandlers> SpotifyWebApiApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -21756,19 +21593,16 @@ impl<H: SpotifyWebApiHandlers> SpotifyWebApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(
-            &ENDPOINT_GET_RECOMMENDATION_GENRES,
-            reply.status(),
-            started,
-        );
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(
+            answering.finish(&ENDPOINT_GET_RECOMMENDATION_GENRES, reply),
+        )
     }
     async fn endpoint_search(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<EndpointSearch>,
     ) -> ::std::result::Result<runtime::Reply<EndpointSearch>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -21800,8 +21634,7 @@ impl<H: SpotifyWebApiHandlers> SpotifyWebApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&ENDPOINT_SEARCH, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&ENDPOINT_SEARCH, reply))
     }
     async fn endpoint_get_multiple_shows(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -21811,7 +21644,7 @@ impl<H: SpotifyWebApiHandlers> SpotifyWebApiApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -21843,8 +21676,7 @@ impl<H: SpotifyWebApiHandlers> SpotifyWebApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&ENDPOINT_GET_MULTIPLE_SHOWS, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&ENDPOINT_GET_MULTIPLE_SHOWS, reply))
     }
     async fn endpoint_get_a_show(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -21854,7 +21686,7 @@ impl<H: SpotifyWebApiHandlers> SpotifyWebApiApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -21887,8 +21719,7 @@ impl<H: SpotifyWebApiHandlers> SpotifyWebApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&ENDPOINT_GET_A_SHOW, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&ENDPOINT_GET_A_SHOW, reply))
     }
     async fn endpoint_get_a_shows_episodes(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -21898,7 +21729,7 @@ impl<H: SpotifyWebApiHandlers> SpotifyWebApiApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -21931,12 +21762,9 @@ impl<H: SpotifyWebApiHandlers> SpotifyWebApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(
-            &ENDPOINT_GET_A_SHOWS_EPISODES,
-            reply.status(),
-            started,
-        );
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(
+            answering.finish(&ENDPOINT_GET_A_SHOWS_EPISODES, reply),
+        )
     }
     async fn endpoint_get_several_tracks(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -21946,7 +21774,7 @@ impl<H: SpotifyWebApiHandlers> SpotifyWebApiApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -21978,8 +21806,7 @@ impl<H: SpotifyWebApiHandlers> SpotifyWebApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&ENDPOINT_GET_SEVERAL_TRACKS, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&ENDPOINT_GET_SEVERAL_TRACKS, reply))
     }
     async fn endpoint_get_track(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -21989,7 +21816,7 @@ impl<H: SpotifyWebApiHandlers> SpotifyWebApiApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -22022,8 +21849,7 @@ impl<H: SpotifyWebApiHandlers> SpotifyWebApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&ENDPOINT_GET_TRACK, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&ENDPOINT_GET_TRACK, reply))
     }
     async fn endpoint_get_users_profile(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -22033,7 +21859,7 @@ impl<H: SpotifyWebApiHandlers> SpotifyWebApiApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -22065,8 +21891,7 @@ impl<H: SpotifyWebApiHandlers> SpotifyWebApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&ENDPOINT_GET_USERS_PROFILE, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&ENDPOINT_GET_USERS_PROFILE, reply))
     }
     async fn endpoint_get_list_users_playlists(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -22076,7 +21901,7 @@ impl<H: SpotifyWebApiHandlers> SpotifyWebApiApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -22109,12 +21934,9 @@ impl<H: SpotifyWebApiHandlers> SpotifyWebApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(
-            &ENDPOINT_GET_LIST_USERS_PLAYLISTS,
-            reply.status(),
-            started,
-        );
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(
+            answering.finish(&ENDPOINT_GET_LIST_USERS_PLAYLISTS, reply),
+        )
     }
     async fn endpoint_create_playlist(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -22125,7 +21947,7 @@ impl<H: SpotifyWebApiHandlers> SpotifyWebApiApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -22167,8 +21989,7 @@ impl<H: SpotifyWebApiHandlers> SpotifyWebApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&ENDPOINT_CREATE_PLAYLIST, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&ENDPOINT_CREATE_PLAYLIST, reply))
     }
     async fn openapi_document(
         _rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -23526,6 +23347,13 @@ pub fn register_endpoints<H: SpotifyWebApiHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/v1/albums"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&ENDPOINT_GET_MULTIPLE_ALBUMS],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -23552,6 +23380,13 @@ pub fn register_endpoints<H: SpotifyWebApiHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<EndpointGetAnAlbum>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&ENDPOINT_GET_AN_ALBUM],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -23578,6 +23413,13 @@ pub fn register_endpoints<H: SpotifyWebApiHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<EndpointGetAnAlbumsTracks>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&ENDPOINT_GET_AN_ALBUMS_TRACKS],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -23601,6 +23443,13 @@ pub fn register_endpoints<H: SpotifyWebApiHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/v1/artists"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&ENDPOINT_GET_MULTIPLE_ARTISTS],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -23627,6 +23476,13 @@ pub fn register_endpoints<H: SpotifyWebApiHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<EndpointGetAnArtist>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&ENDPOINT_GET_AN_ARTIST],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -23653,6 +23509,13 @@ pub fn register_endpoints<H: SpotifyWebApiHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<EndpointGetAnArtistsAlbums>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&ENDPOINT_GET_AN_ARTISTS_ALBUMS],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -23682,6 +23545,13 @@ pub fn register_endpoints<H: SpotifyWebApiHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<EndpointGetAnArtistsRelatedArtists>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&ENDPOINT_GET_AN_ARTISTS_RELATED_ARTISTS],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -23708,6 +23578,13 @@ pub fn register_endpoints<H: SpotifyWebApiHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<EndpointGetAnArtistsTopTracks>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&ENDPOINT_GET_AN_ARTISTS_TOP_TRACKS],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -23734,6 +23611,13 @@ pub fn register_endpoints<H: SpotifyWebApiHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<EndpointGetAudioAnalysis>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&ENDPOINT_GET_AUDIO_ANALYSIS],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -23757,6 +23641,13 @@ pub fn register_endpoints<H: SpotifyWebApiHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/v1/audio-features"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&ENDPOINT_GET_SEVERAL_AUDIO_FEATURES],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -23783,6 +23674,13 @@ pub fn register_endpoints<H: SpotifyWebApiHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<EndpointGetAudioFeatures>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&ENDPOINT_GET_AUDIO_FEATURES],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -23806,6 +23704,13 @@ pub fn register_endpoints<H: SpotifyWebApiHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/v1/browse/categories"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&ENDPOINT_GET_CATEGORIES],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -23835,6 +23740,13 @@ pub fn register_endpoints<H: SpotifyWebApiHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<EndpointGetACategory>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&ENDPOINT_GET_A_CATEGORY],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -23864,6 +23776,13 @@ pub fn register_endpoints<H: SpotifyWebApiHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<EndpointGetACategoriesPlaylists>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&ENDPOINT_GET_A_CATEGORIES_PLAYLISTS],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -23890,6 +23809,13 @@ pub fn register_endpoints<H: SpotifyWebApiHandlers>(
                             "/v1/browse/featured-playlists",
                         ),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&ENDPOINT_GET_FEATURED_PLAYLISTS],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -23913,6 +23839,13 @@ pub fn register_endpoints<H: SpotifyWebApiHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/v1/browse/new-releases"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&ENDPOINT_GET_NEW_RELEASES],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -23936,6 +23869,13 @@ pub fn register_endpoints<H: SpotifyWebApiHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/v1/episodes"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&ENDPOINT_GET_MULTIPLE_EPISODES],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -23962,6 +23902,13 @@ pub fn register_endpoints<H: SpotifyWebApiHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<EndpointGetAnEpisode>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&ENDPOINT_GET_AN_EPISODE],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -23985,6 +23932,13 @@ pub fn register_endpoints<H: SpotifyWebApiHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/v1/markets"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&ENDPOINT_GET_AVAILABLE_MARKETS],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -24008,6 +23962,13 @@ pub fn register_endpoints<H: SpotifyWebApiHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/v1/me"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&ENDPOINT_GET_CURRENT_USERS_PROFILE],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -24031,6 +23992,17 @@ pub fn register_endpoints<H: SpotifyWebApiHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/v1/me/albums"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[
+                                    &ENDPOINT_GET_USERS_SAVED_ALBUMS,
+                                    &ENDPOINT_SAVE_ALBUMS_USER,
+                                    &ENDPOINT_REMOVE_ALBUMS_USER,
+                                ],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -24054,6 +24026,13 @@ pub fn register_endpoints<H: SpotifyWebApiHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/v1/me/albums/contains"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&ENDPOINT_CHECK_USERS_SAVED_ALBUMS],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -24077,6 +24056,17 @@ pub fn register_endpoints<H: SpotifyWebApiHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/v1/me/episodes"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[
+                                    &ENDPOINT_GET_USERS_SAVED_EPISODES,
+                                    &ENDPOINT_SAVE_EPISODES_USER,
+                                    &ENDPOINT_REMOVE_EPISODES_USER,
+                                ],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -24100,6 +24090,13 @@ pub fn register_endpoints<H: SpotifyWebApiHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/v1/me/episodes/contains"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&ENDPOINT_CHECK_USERS_SAVED_EPISODES],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -24123,6 +24120,17 @@ pub fn register_endpoints<H: SpotifyWebApiHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/v1/me/following"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[
+                                    &ENDPOINT_GET_FOLLOWED,
+                                    &ENDPOINT_FOLLOW_ARTISTS_USERS,
+                                    &ENDPOINT_UNFOLLOW_ARTISTS_USERS,
+                                ],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -24146,6 +24154,13 @@ pub fn register_endpoints<H: SpotifyWebApiHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/v1/me/following/contains"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&ENDPOINT_CHECK_CURRENT_USER_FOLLOWS],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -24169,6 +24184,16 @@ pub fn register_endpoints<H: SpotifyWebApiHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/v1/me/player"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[
+                                    &ENDPOINT_GET_INFORMATION_ABOUT_THE_USERS_CURRENT_PLAYBACK,
+                                    &ENDPOINT_TRANSFER_A_USERS_PLAYBACK,
+                                ],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -24195,6 +24220,13 @@ pub fn register_endpoints<H: SpotifyWebApiHandlers>(
                             "/v1/me/player/currently-playing",
                         ),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&ENDPOINT_GET_THE_USERS_CURRENTLY_PLAYING_TRACK],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -24218,6 +24250,13 @@ pub fn register_endpoints<H: SpotifyWebApiHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/v1/me/player/devices"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&ENDPOINT_GET_A_USERS_AVAILABLE_DEVICES],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -24241,6 +24280,13 @@ pub fn register_endpoints<H: SpotifyWebApiHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/v1/me/player/next"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&ENDPOINT_SKIP_USERS_PLAYBACK_TO_NEXT_TRACK],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -24264,6 +24310,13 @@ pub fn register_endpoints<H: SpotifyWebApiHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/v1/me/player/pause"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&ENDPOINT_PAUSE_A_USERS_PLAYBACK],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -24287,6 +24340,13 @@ pub fn register_endpoints<H: SpotifyWebApiHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/v1/me/player/play"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&ENDPOINT_START_A_USERS_PLAYBACK],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -24310,6 +24370,13 @@ pub fn register_endpoints<H: SpotifyWebApiHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/v1/me/player/previous"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&ENDPOINT_SKIP_USERS_PLAYBACK_TO_PREVIOUS_TRACK],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -24333,6 +24400,13 @@ pub fn register_endpoints<H: SpotifyWebApiHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/v1/me/player/queue"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&ENDPOINT_ADD_TO_QUEUE],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -24359,6 +24433,13 @@ pub fn register_endpoints<H: SpotifyWebApiHandlers>(
                             "/v1/me/player/recently-played",
                         ),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&ENDPOINT_GET_RECENTLY_PLAYED],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -24382,6 +24463,13 @@ pub fn register_endpoints<H: SpotifyWebApiHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/v1/me/player/repeat"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&ENDPOINT_SET_REPEAT_MODE_ON_USERS_PLAYBACK],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -24405,6 +24493,13 @@ pub fn register_endpoints<H: SpotifyWebApiHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/v1/me/player/seek"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&ENDPOINT_SEEK_TO_POSITION_IN_CURRENTLY_PLAYING_TRACK],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -24428,6 +24523,13 @@ pub fn register_endpoints<H: SpotifyWebApiHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/v1/me/player/shuffle"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&ENDPOINT_TOGGLE_SHUFFLE_FOR_USERS_PLAYBACK],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -24451,6 +24553,13 @@ pub fn register_endpoints<H: SpotifyWebApiHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/v1/me/player/volume"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&ENDPOINT_SET_VOLUME_FOR_USERS_PLAYBACK],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -24474,6 +24583,13 @@ pub fn register_endpoints<H: SpotifyWebApiHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/v1/me/playlists"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&ENDPOINT_GET_A_LIST_OF_CURRENT_USERS_PLAYLISTS],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -24497,6 +24613,17 @@ pub fn register_endpoints<H: SpotifyWebApiHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/v1/me/shows"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[
+                                    &ENDPOINT_GET_USERS_SAVED_SHOWS,
+                                    &ENDPOINT_SAVE_SHOWS_USER,
+                                    &ENDPOINT_REMOVE_SHOWS_USER,
+                                ],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -24520,6 +24647,13 @@ pub fn register_endpoints<H: SpotifyWebApiHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/v1/me/shows/contains"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&ENDPOINT_CHECK_USERS_SAVED_SHOWS],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -24546,6 +24680,13 @@ pub fn register_endpoints<H: SpotifyWebApiHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<EndpointGetUsersTopArtistsAndTracks>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&ENDPOINT_GET_USERS_TOP_ARTISTS_AND_TRACKS],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -24569,6 +24710,17 @@ pub fn register_endpoints<H: SpotifyWebApiHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/v1/me/tracks"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[
+                                    &ENDPOINT_GET_USERS_SAVED_TRACKS,
+                                    &ENDPOINT_SAVE_TRACKS_USER,
+                                    &ENDPOINT_REMOVE_TRACKS_USER,
+                                ],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -24592,6 +24744,13 @@ pub fn register_endpoints<H: SpotifyWebApiHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/v1/me/tracks/contains"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&ENDPOINT_CHECK_USERS_SAVED_TRACKS],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -24615,6 +24774,13 @@ pub fn register_endpoints<H: SpotifyWebApiHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/v1/openapi.json"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -24641,6 +24807,13 @@ pub fn register_endpoints<H: SpotifyWebApiHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<EndpointChangePlaylistDetails>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&ENDPOINT_GET_PLAYLIST, &ENDPOINT_CHANGE_PLAYLIST_DETAILS],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -24670,6 +24843,13 @@ pub fn register_endpoints<H: SpotifyWebApiHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<EndpointUnfollowPlaylist>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&ENDPOINT_FOLLOW_PLAYLIST, &ENDPOINT_UNFOLLOW_PLAYLIST],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -24699,6 +24879,13 @@ pub fn register_endpoints<H: SpotifyWebApiHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<EndpointCheckIfUserFollowsPlaylist>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&ENDPOINT_CHECK_IF_USER_FOLLOWS_PLAYLIST],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -24728,6 +24915,16 @@ pub fn register_endpoints<H: SpotifyWebApiHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<EndpointUploadCustomPlaylistCover>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[
+                                    &ENDPOINT_GET_PLAYLIST_COVER,
+                                    &ENDPOINT_UPLOAD_CUSTOM_PLAYLIST_COVER,
+                                ],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -24757,6 +24954,18 @@ pub fn register_endpoints<H: SpotifyWebApiHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<EndpointRemoveTracksPlaylist>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[
+                                    &ENDPOINT_GET_PLAYLISTS_TRACKS,
+                                    &ENDPOINT_REORDER_OR_REPLACE_PLAYLISTS_TRACKS,
+                                    &ENDPOINT_ADD_TRACKS_TO_PLAYLIST,
+                                    &ENDPOINT_REMOVE_TRACKS_PLAYLIST,
+                                ],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -24780,6 +24989,13 @@ pub fn register_endpoints<H: SpotifyWebApiHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/v1/recommendations"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&ENDPOINT_GET_RECOMMENDATIONS],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -24806,6 +25022,13 @@ pub fn register_endpoints<H: SpotifyWebApiHandlers>(
                             "/v1/recommendations/available-genre-seeds",
                         ),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&ENDPOINT_GET_RECOMMENDATION_GENRES],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -24829,6 +25052,13 @@ pub fn register_endpoints<H: SpotifyWebApiHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/v1/search"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&ENDPOINT_SEARCH],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -24852,6 +25082,13 @@ pub fn register_endpoints<H: SpotifyWebApiHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/v1/shows"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&ENDPOINT_GET_MULTIPLE_SHOWS],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -24878,6 +25115,13 @@ pub fn register_endpoints<H: SpotifyWebApiHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<EndpointGetAShow>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&ENDPOINT_GET_A_SHOW],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -24904,6 +25148,13 @@ pub fn register_endpoints<H: SpotifyWebApiHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<EndpointGetAShowsEpisodes>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&ENDPOINT_GET_A_SHOWS_EPISODES],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -24927,6 +25178,13 @@ pub fn register_endpoints<H: SpotifyWebApiHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/v1/tracks"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&ENDPOINT_GET_SEVERAL_TRACKS],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -24953,6 +25211,13 @@ pub fn register_endpoints<H: SpotifyWebApiHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<EndpointGetTrack>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&ENDPOINT_GET_TRACK],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -24979,6 +25244,13 @@ pub fn register_endpoints<H: SpotifyWebApiHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<EndpointGetUsersProfile>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&ENDPOINT_GET_USERS_PROFILE],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -25008,6 +25280,16 @@ pub fn register_endpoints<H: SpotifyWebApiHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<EndpointCreatePlaylist>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[
+                                    &ENDPOINT_GET_LIST_USERS_PLAYLISTS,
+                                    &ENDPOINT_CREATE_PLAYLIST,
+                                ],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),

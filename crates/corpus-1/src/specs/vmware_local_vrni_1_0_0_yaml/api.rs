@@ -34357,7 +34357,7 @@ for StrictServer<H> {
         body: runtime::RequestBody<Create>,
     ) -> ::std::result::Result<runtime::Reply<Create>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let body = match body
                 .decode::<types::UserCredential>()
@@ -34377,14 +34377,13 @@ for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&CREATE, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&CREATE, reply))
     }
     async fn delete(
         rqctx: ::dropshot::RequestContext<Self::Context>,
     ) -> ::std::result::Result<runtime::Reply<Delete>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -34405,8 +34404,7 @@ for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&DELETE, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&DELETE, reply))
     }
     async fn list_arista_switches(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -34415,7 +34413,7 @@ for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -34436,8 +34434,7 @@ for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&LIST_ARISTA_SWITCHES, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&LIST_ARISTA_SWITCHES, reply))
     }
     async fn add_arista_switch(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -34447,7 +34444,7 @@ for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -34475,8 +34472,7 @@ for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&ADD_ARISTA_SWITCH, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&ADD_ARISTA_SWITCH, reply))
     }
     async fn get_arista_switch(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -34486,7 +34482,7 @@ for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -34518,8 +34514,7 @@ for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_ARISTA_SWITCH, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_ARISTA_SWITCH, reply))
     }
     async fn update_arista_switch(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -34530,7 +34525,7 @@ for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -34569,8 +34564,7 @@ for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&UPDATE_ARISTA_SWITCH, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&UPDATE_ARISTA_SWITCH, reply))
     }
     async fn delete_arista_switch(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -34580,7 +34574,7 @@ for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -34612,8 +34606,7 @@ for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&DELETE_ARISTA_SWITCH, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&DELETE_ARISTA_SWITCH, reply))
     }
     async fn disable_arista_switch(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -34623,7 +34616,7 @@ for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -34655,8 +34648,7 @@ for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&DISABLE_ARISTA_SWITCH, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&DISABLE_ARISTA_SWITCH, reply))
     }
     async fn enable_arista_switch(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -34666,7 +34658,7 @@ for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -34698,8 +34690,7 @@ for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&ENABLE_ARISTA_SWITCH, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&ENABLE_ARISTA_SWITCH, reply))
     }
     async fn get_arista_switch_snmp_config(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -34709,7 +34700,7 @@ for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -34741,12 +34732,9 @@ for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(
-            &GET_ARISTA_SWITCH_SNMP_CONFIG,
-            reply.status(),
-            started,
-        );
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(
+            answering.finish(&GET_ARISTA_SWITCH_SNMP_CONFIG, reply),
+        )
     }
     async fn update_arista_switch_snmp_config(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -34757,7 +34745,7 @@ for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -34796,12 +34784,9 @@ for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(
-            &UPDATE_ARISTA_SWITCH_SNMP_CONFIG,
-            reply.status(),
-            started,
-        );
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(
+            answering.finish(&UPDATE_ARISTA_SWITCH_SNMP_CONFIG, reply),
+        )
     }
     async fn list_brocade_switches(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -34810,7 +34795,7 @@ for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -34831,8 +34816,7 @@ for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&LIST_BROCADE_SWITCHES, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&LIST_BROCADE_SWITCHES, reply))
     }
     async fn add_brocade_switch(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -34842,7 +34826,7 @@ for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -34870,8 +34854,7 @@ for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&ADD_BROCADE_SWITCH, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&ADD_BROCADE_SWITCH, reply))
     }
     async fn get_brocade_switch(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -34881,7 +34864,7 @@ for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -34913,8 +34896,7 @@ for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_BROCADE_SWITCH, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_BROCADE_SWITCH, reply))
     }
     async fn update_brocade_switch(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -34925,7 +34907,7 @@ for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -34964,8 +34946,7 @@ for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&UPDATE_BROCADE_SWITCH, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&UPDATE_BROCADE_SWITCH, reply))
     }
     async fn delete_brocade_switch(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -34975,7 +34956,7 @@ for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -35007,8 +34988,7 @@ for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&DELETE_BROCADE_SWITCH, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&DELETE_BROCADE_SWITCH, reply))
     }
     async fn disable_brocade_switch(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -35018,7 +34998,7 @@ for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -35050,8 +35030,7 @@ for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&DISABLE_BROCADE_SWITCH, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&DISABLE_BROCADE_SWITCH, reply))
     }
     async fn enable_brocade_switch(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -35061,7 +35040,7 @@ for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -35093,8 +35072,7 @@ for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&ENABLE_BROCADE_SWITCH, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&ENABLE_BROCADE_SWITCH, reply))
     }
     async fn get_brocade_switch_snmp_config(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -35104,7 +35082,7 @@ for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -35136,12 +35114,9 @@ for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(
-            &GET_BROCADE_SWITCH_SNMP_CONFIG,
-            reply.status(),
-            started,
-        );
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(
+            answering.finish(&GET_BROCADE_SWITCH_SNMP_CONFIG, reply),
+        )
     }
     async fn update_brocade_switch_snmp_config(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -35152,7 +35127,7 @@ for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -35191,12 +35166,9 @@ for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(
-            &UPDATE_BROCADE_SWITCH_SNMP_CONFIG,
-            reply.status(),
-            started,
-        );
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(
+            answering.finish(&UPDATE_BROCADE_SWITCH_SNMP_CONFIG, reply),
+        )
     }
     async fn list_checkpoint_firewalls(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -35205,7 +35177,7 @@ for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -35226,8 +35198,7 @@ for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&LIST_CHECKPOINT_FIREWALLS, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&LIST_CHECKPOINT_FIREWALLS, reply))
     }
     async fn add_checkpoint_firewall(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -35237,7 +35208,7 @@ for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -35266,8 +35237,7 @@ for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&ADD_CHECKPOINT_FIREWALL, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&ADD_CHECKPOINT_FIREWALL, reply))
     }
     async fn get_checkpoint_firewall(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -35277,7 +35247,7 @@ for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -35309,8 +35279,7 @@ for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_CHECKPOINT_FIREWALL, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_CHECKPOINT_FIREWALL, reply))
     }
     async fn update_checkpoint_firewall(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -35321,7 +35290,7 @@ for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -35360,8 +35329,7 @@ for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&UPDATE_CHECKPOINT_FIREWALL, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&UPDATE_CHECKPOINT_FIREWALL, reply))
     }
     async fn delete_checkpoint_firewall(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -35371,7 +35339,7 @@ for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -35403,8 +35371,7 @@ for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&DELETE_CHECKPOINT_FIREWALL, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&DELETE_CHECKPOINT_FIREWALL, reply))
     }
     async fn disable_checkpoint_firewall(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -35414,7 +35381,7 @@ for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -35446,8 +35413,7 @@ for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&DISABLE_CHECKPOINT_FIREWALL, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&DISABLE_CHECKPOINT_FIREWALL, reply))
     }
     async fn enable_checkpoint_firewall(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -35457,7 +35423,7 @@ for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -35489,8 +35455,7 @@ for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&ENABLE_CHECKPOINT_FIREWALL, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&ENABLE_CHECKPOINT_FIREWALL, reply))
     }
     async fn list_cisco_switches(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -35499,7 +35464,7 @@ for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -35520,15 +35485,14 @@ for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&LIST_CISCO_SWITCHES, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&LIST_CISCO_SWITCHES, reply))
     }
     async fn add_cisco_switch(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         body: runtime::RequestBody<AddCiscoSwitch>,
     ) -> ::std::result::Result<runtime::Reply<AddCiscoSwitch>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -35556,15 +35520,14 @@ for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&ADD_CISCO_SWITCH, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&ADD_CISCO_SWITCH, reply))
     }
     async fn get_cisco_switch(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<GetCiscoSwitch>,
     ) -> ::std::result::Result<runtime::Reply<GetCiscoSwitch>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -35596,8 +35559,7 @@ for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_CISCO_SWITCH, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_CISCO_SWITCH, reply))
     }
     async fn update_cisco_switch(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -35608,7 +35570,7 @@ for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -35647,8 +35609,7 @@ for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&UPDATE_CISCO_SWITCH, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&UPDATE_CISCO_SWITCH, reply))
     }
     async fn delete_cisco_switch(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -35658,7 +35619,7 @@ for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -35690,8 +35651,7 @@ for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&DELETE_CISCO_SWITCH, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&DELETE_CISCO_SWITCH, reply))
     }
     async fn disable_cisco_switch(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -35701,7 +35661,7 @@ for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -35733,8 +35693,7 @@ for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&DISABLE_CISCO_SWITCH, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&DISABLE_CISCO_SWITCH, reply))
     }
     async fn enable_cisco_switch(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -35744,7 +35703,7 @@ for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -35776,8 +35735,7 @@ for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&ENABLE_CISCO_SWITCH, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&ENABLE_CISCO_SWITCH, reply))
     }
     async fn get_cisco_switch_snmp_config(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -35787,7 +35745,7 @@ for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -35819,12 +35777,7 @@ for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(
-            &GET_CISCO_SWITCH_SNMP_CONFIG,
-            reply.status(),
-            started,
-        );
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_CISCO_SWITCH_SNMP_CONFIG, reply))
     }
     async fn update_cisco_switch_snmp_config(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -35835,7 +35788,7 @@ for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -35874,12 +35827,9 @@ for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(
-            &UPDATE_CISCO_SWITCH_SNMP_CONFIG,
-            reply.status(),
-            started,
-        );
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(
+            answering.finish(&UPDATE_CISCO_SWITCH_SNMP_CONFIG, reply),
+        )
     }
     async fn list_dell_switches(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -35888,7 +35838,7 @@ for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -35909,15 +35859,14 @@ for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&LIST_DELL_SWITCHES, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&LIST_DELL_SWITCHES, reply))
     }
     async fn add_dell_switch(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         body: runtime::RequestBody<AddDellSwitch>,
     ) -> ::std::result::Result<runtime::Reply<AddDellSwitch>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -35945,15 +35894,14 @@ for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&ADD_DELL_SWITCH, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&ADD_DELL_SWITCH, reply))
     }
     async fn get_dell_switch(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<GetDellSwitch>,
     ) -> ::std::result::Result<runtime::Reply<GetDellSwitch>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -35985,8 +35933,7 @@ for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_DELL_SWITCH, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_DELL_SWITCH, reply))
     }
     async fn update_dell_switch(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -35997,7 +35944,7 @@ for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -36036,8 +35983,7 @@ for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&UPDATE_DELL_SWITCH, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&UPDATE_DELL_SWITCH, reply))
     }
     async fn delete_dell_switch(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -36047,7 +35993,7 @@ for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -36079,8 +36025,7 @@ for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&DELETE_DELL_SWITCH, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&DELETE_DELL_SWITCH, reply))
     }
     async fn disable_dell_switch(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -36090,7 +36035,7 @@ for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -36122,8 +36067,7 @@ for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&DISABLE_DELL_SWITCH, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&DISABLE_DELL_SWITCH, reply))
     }
     async fn enable_dell_switch(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -36133,7 +36077,7 @@ for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -36165,8 +36109,7 @@ for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&ENABLE_DELL_SWITCH, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&ENABLE_DELL_SWITCH, reply))
     }
     async fn get_dell_switch_snmp_config(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -36176,7 +36119,7 @@ for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -36208,8 +36151,7 @@ for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_DELL_SWITCH_SNMP_CONFIG, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_DELL_SWITCH_SNMP_CONFIG, reply))
     }
     async fn update_dell_switch_snmp_config(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -36220,7 +36162,7 @@ for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -36259,12 +36201,9 @@ for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(
-            &UPDATE_DELL_SWITCH_SNMP_CONFIG,
-            reply.status(),
-            started,
-        );
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(
+            answering.finish(&UPDATE_DELL_SWITCH_SNMP_CONFIG, reply),
+        )
     }
     async fn list_hpov_managers(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -36273,7 +36212,7 @@ for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -36294,15 +36233,14 @@ for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&LIST_HPOV_MANAGERS, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&LIST_HPOV_MANAGERS, reply))
     }
     async fn add_hpov_manager(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         body: runtime::RequestBody<AddHpovManager>,
     ) -> ::std::result::Result<runtime::Reply<AddHpovManager>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -36330,15 +36268,14 @@ for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&ADD_HPOV_MANAGER, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&ADD_HPOV_MANAGER, reply))
     }
     async fn get_hpov_manager(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<GetHpovManager>,
     ) -> ::std::result::Result<runtime::Reply<GetHpovManager>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -36370,8 +36307,7 @@ for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_HPOV_MANAGER, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_HPOV_MANAGER, reply))
     }
     async fn update_hpov_manager(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -36382,7 +36318,7 @@ for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -36421,8 +36357,7 @@ for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&UPDATE_HPOV_MANAGER, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&UPDATE_HPOV_MANAGER, reply))
     }
     async fn delete_hpov_manager(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -36432,7 +36367,7 @@ for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -36464,8 +36399,7 @@ for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&DELETE_HPOV_MANAGER, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&DELETE_HPOV_MANAGER, reply))
     }
     async fn disable_hpov_manager(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -36475,7 +36409,7 @@ for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -36507,8 +36441,7 @@ for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&DISABLE_HPOV_MANAGER, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&DISABLE_HPOV_MANAGER, reply))
     }
     async fn enable_hpov_manager(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -36518,7 +36451,7 @@ for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -36550,8 +36483,7 @@ for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&ENABLE_HPOV_MANAGER, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&ENABLE_HPOV_MANAGER, reply))
     }
     async fn list_hpvc_managers(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -36560,7 +36492,7 @@ for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -36581,15 +36513,14 @@ for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&LIST_HPVC_MANAGERS, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&LIST_HPVC_MANAGERS, reply))
     }
     async fn add_hpvc_manager(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         body: runtime::RequestBody<AddHpvcManager>,
     ) -> ::std::result::Result<runtime::Reply<AddHpvcManager>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -36617,15 +36548,14 @@ for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&ADD_HPVC_MANAGER, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&ADD_HPVC_MANAGER, reply))
     }
     async fn get_hpvc_manager(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<GetHpvcManager>,
     ) -> ::std::result::Result<runtime::Reply<GetHpvcManager>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -36657,8 +36587,7 @@ for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_HPVC_MANAGER, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_HPVC_MANAGER, reply))
     }
     async fn update_hpvc_manager(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -36669,7 +36598,7 @@ for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -36708,8 +36637,7 @@ for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&UPDATE_HPVC_MANAGER, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&UPDATE_HPVC_MANAGER, reply))
     }
     async fn delete_hpvc_manager(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -36719,7 +36647,7 @@ for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -36751,8 +36679,7 @@ for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&DELETE_HPVC_MANAGER, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&DELETE_HPVC_MANAGER, reply))
     }
     async fn disable_hpvc_manager(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -36762,7 +36689,7 @@ for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -36794,8 +36721,7 @@ for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&DISABLE_HPVC_MANAGER, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&DISABLE_HPVC_MANAGER, reply))
     }
     async fn enable_hpvc_manager(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -36805,7 +36731,7 @@ for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -36837,8 +36763,7 @@ for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&ENABLE_HPVC_MANAGER, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&ENABLE_HPVC_MANAGER, reply))
     }
     async fn list_juniper_switches(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -36847,7 +36772,7 @@ for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -36868,8 +36793,7 @@ for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&LIST_JUNIPER_SWITCHES, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&LIST_JUNIPER_SWITCHES, reply))
     }
     async fn add_juniper_switch(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -36879,7 +36803,7 @@ for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -36907,8 +36831,7 @@ for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&ADD_JUNIPER_SWITCH, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&ADD_JUNIPER_SWITCH, reply))
     }
     async fn get_juniper_switch(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -36918,7 +36841,7 @@ for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -36950,8 +36873,7 @@ for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_JUNIPER_SWITCH, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_JUNIPER_SWITCH, reply))
     }
     async fn update_juniper_switch(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -36962,7 +36884,7 @@ for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -37001,8 +36923,7 @@ for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&UPDATE_JUNIPER_SWITCH, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&UPDATE_JUNIPER_SWITCH, reply))
     }
     async fn delete_juniper_switch(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -37012,7 +36933,7 @@ for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -37044,8 +36965,7 @@ for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&DELETE_JUNIPER_SWITCH, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&DELETE_JUNIPER_SWITCH, reply))
     }
     async fn disable_juniper_switch(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -37055,7 +36975,7 @@ for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -37087,8 +37007,7 @@ for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&DISABLE_JUNIPER_SWITCH, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&DISABLE_JUNIPER_SWITCH, reply))
     }
     async fn enable_juniper_switch(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -37098,7 +37017,7 @@ for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -37130,8 +37049,7 @@ for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&ENABLE_JUNIPER_SWITCH, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&ENABLE_JUNIPER_SWITCH, reply))
     }
     async fn get_juniper_switch_snmp_config(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -37141,7 +37059,7 @@ for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -37173,12 +37091,9 @@ for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(
-            &GET_JUNIPER_SWITCH_SNMP_CONFIG,
-            reply.status(),
-            started,
-        );
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(
+            answering.finish(&GET_JUNIPER_SWITCH_SNMP_CONFIG, reply),
+        )
     }
     async fn update_juniper_switch_snmp_config(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -37189,7 +37104,7 @@ for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -37228,12 +37143,9 @@ for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(
-            &UPDATE_JUNIPER_SWITCH_SNMP_CONFIG,
-            reply.status(),
-            started,
-        );
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(
+            answering.finish(&UPDATE_JUNIPER_SWITCH_SNMP_CONFIG, reply),
+        )
     }
     async fn list_nsxv_managers(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -37242,7 +37154,7 @@ for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -37263,8 +37175,7 @@ for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&LIST_NSXV_MANAGERS, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&LIST_NSXV_MANAGERS, reply))
     }
     async fn add_nsxv_manager_datasource(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -37274,7 +37185,7 @@ for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -37302,15 +37213,14 @@ for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&ADD_NSXV_MANAGER_DATASOURCE, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&ADD_NSXV_MANAGER_DATASOURCE, reply))
     }
     async fn get_nsxv_manager(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<GetNsxvManager>,
     ) -> ::std::result::Result<runtime::Reply<GetNsxvManager>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -37342,8 +37252,7 @@ for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_NSXV_MANAGER, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_NSXV_MANAGER, reply))
     }
     async fn update_nsxv_manager(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -37354,7 +37263,7 @@ for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -37393,8 +37302,7 @@ for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&UPDATE_NSXV_MANAGER, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&UPDATE_NSXV_MANAGER, reply))
     }
     async fn delete_nsxv_manager(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -37404,7 +37312,7 @@ for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -37436,8 +37344,7 @@ for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&DELETE_NSXV_MANAGER, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&DELETE_NSXV_MANAGER, reply))
     }
     async fn get_nsxv_controller_cluster(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -37447,7 +37354,7 @@ for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -37479,8 +37386,7 @@ for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_NSXV_CONTROLLER_CLUSTER, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_NSXV_CONTROLLER_CLUSTER, reply))
     }
     async fn update_nsxv_controller_cluster(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -37491,7 +37397,7 @@ for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -37530,12 +37436,9 @@ for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(
-            &UPDATE_NSXV_CONTROLLER_CLUSTER,
-            reply.status(),
-            started,
-        );
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(
+            answering.finish(&UPDATE_NSXV_CONTROLLER_CLUSTER, reply),
+        )
     }
     async fn disable_nsxv_manager(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -37545,7 +37448,7 @@ for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -37577,8 +37480,7 @@ for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&DISABLE_NSXV_MANAGER, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&DISABLE_NSXV_MANAGER, reply))
     }
     async fn enable_nsxv_manager(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -37588,7 +37490,7 @@ for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -37620,8 +37522,7 @@ for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&ENABLE_NSXV_MANAGER, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&ENABLE_NSXV_MANAGER, reply))
     }
     async fn list_panorama_firewalls(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -37630,7 +37531,7 @@ for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -37651,8 +37552,7 @@ for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&LIST_PANORAMA_FIREWALLS, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&LIST_PANORAMA_FIREWALLS, reply))
     }
     async fn add_panorama_firewall(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -37662,7 +37562,7 @@ for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -37690,8 +37590,7 @@ for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&ADD_PANORAMA_FIREWALL, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&ADD_PANORAMA_FIREWALL, reply))
     }
     async fn get_panorama_firewall(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -37701,7 +37600,7 @@ for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -37733,8 +37632,7 @@ for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_PANORAMA_FIREWALL, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_PANORAMA_FIREWALL, reply))
     }
     async fn update_panorama_firewall(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -37745,7 +37643,7 @@ for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -37784,8 +37682,7 @@ for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&UPDATE_PANORAMA_FIREWALL, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&UPDATE_PANORAMA_FIREWALL, reply))
     }
     async fn delete_panorama_firewall(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -37795,7 +37692,7 @@ for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -37827,8 +37724,7 @@ for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&DELETE_PANORAMA_FIREWALL, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&DELETE_PANORAMA_FIREWALL, reply))
     }
     async fn disable_panorama_firewall(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -37838,7 +37734,7 @@ for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -37870,8 +37766,7 @@ for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&DISABLE_PANORAMA_FIREWALL, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&DISABLE_PANORAMA_FIREWALL, reply))
     }
     async fn enable_panorama_firewall(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -37881,7 +37776,7 @@ for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -37913,8 +37808,7 @@ for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&ENABLE_PANORAMA_FIREWALL, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&ENABLE_PANORAMA_FIREWALL, reply))
     }
     async fn list_ucs_managers(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -37923,7 +37817,7 @@ for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -37944,15 +37838,14 @@ for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&LIST_UCS_MANAGERS, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&LIST_UCS_MANAGERS, reply))
     }
     async fn add_ucs_manager(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         body: runtime::RequestBody<AddUcsManager>,
     ) -> ::std::result::Result<runtime::Reply<AddUcsManager>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -37980,15 +37873,14 @@ for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&ADD_UCS_MANAGER, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&ADD_UCS_MANAGER, reply))
     }
     async fn get_ucs_manager(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<GetUcsManager>,
     ) -> ::std::result::Result<runtime::Reply<GetUcsManager>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -38020,8 +37912,7 @@ for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_UCS_MANAGER, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_UCS_MANAGER, reply))
     }
     async fn update_ucs_manager(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -38032,7 +37923,7 @@ for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -38071,8 +37962,7 @@ for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&UPDATE_UCS_MANAGER, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&UPDATE_UCS_MANAGER, reply))
     }
     async fn delete_ucs_manager(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -38082,7 +37972,7 @@ for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -38114,8 +38004,7 @@ for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&DELETE_UCS_MANAGER, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&DELETE_UCS_MANAGER, reply))
     }
     async fn disable_ucs_manager(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -38125,7 +38014,7 @@ for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -38157,8 +38046,7 @@ for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&DISABLE_UCS_MANAGER, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&DISABLE_UCS_MANAGER, reply))
     }
     async fn enable_ucs_manager(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -38168,7 +38056,7 @@ for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -38200,8 +38088,7 @@ for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&ENABLE_UCS_MANAGER, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&ENABLE_UCS_MANAGER, reply))
     }
     async fn get_ucs_snmp_config(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -38211,7 +38098,7 @@ for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -38243,8 +38130,7 @@ for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_UCS_SNMP_CONFIG, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_UCS_SNMP_CONFIG, reply))
     }
     async fn update_ucs_snmp_config(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -38255,7 +38141,7 @@ for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -38294,14 +38180,13 @@ for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&UPDATE_UCS_SNMP_CONFIG, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&UPDATE_UCS_SNMP_CONFIG, reply))
     }
     async fn list_vcenters(
         rqctx: ::dropshot::RequestContext<Self::Context>,
     ) -> ::std::result::Result<runtime::Reply<ListVcenters>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -38322,8 +38207,7 @@ for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&LIST_VCENTERS, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&LIST_VCENTERS, reply))
     }
     async fn add_vcenter_datasource(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -38333,7 +38217,7 @@ for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -38364,15 +38248,14 @@ for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&ADD_VCENTER_DATASOURCE, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&ADD_VCENTER_DATASOURCE, reply))
     }
     async fn get_vcenter(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<GetVcenter>,
     ) -> ::std::result::Result<runtime::Reply<GetVcenter>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -38404,8 +38287,7 @@ for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_VCENTER, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_VCENTER, reply))
     }
     async fn update_vcenter(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -38413,7 +38295,7 @@ for StrictServer<H> {
         body: runtime::RequestBody<UpdateVcenter>,
     ) -> ::std::result::Result<runtime::Reply<UpdateVcenter>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -38452,15 +38334,14 @@ for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&UPDATE_VCENTER, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&UPDATE_VCENTER, reply))
     }
     async fn delete_vcenter(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<DeleteVcenter>,
     ) -> ::std::result::Result<runtime::Reply<DeleteVcenter>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -38492,15 +38373,14 @@ for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&DELETE_VCENTER, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&DELETE_VCENTER, reply))
     }
     async fn disable_vcenter(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<DisableVcenter>,
     ) -> ::std::result::Result<runtime::Reply<DisableVcenter>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -38532,15 +38412,14 @@ for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&DISABLE_VCENTER, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&DISABLE_VCENTER, reply))
     }
     async fn enable_vcenter(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<EnableVcenter>,
     ) -> ::std::result::Result<runtime::Reply<EnableVcenter>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -38572,15 +38451,14 @@ for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&ENABLE_VCENTER, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&ENABLE_VCENTER, reply))
     }
     async fn list_clusters(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<ListClusters>,
     ) -> ::std::result::Result<runtime::Reply<ListClusters>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -38612,15 +38490,14 @@ for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&LIST_CLUSTERS, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&LIST_CLUSTERS, reply))
     }
     async fn get_cluster(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<GetCluster>,
     ) -> ::std::result::Result<runtime::Reply<GetCluster>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -38653,15 +38530,14 @@ for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_CLUSTER, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_CLUSTER, reply))
     }
     async fn list_datastores(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<ListDatastores>,
     ) -> ::std::result::Result<runtime::Reply<ListDatastores>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -38693,15 +38569,14 @@ for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&LIST_DATASTORES, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&LIST_DATASTORES, reply))
     }
     async fn get_datastore(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<GetDatastore>,
     ) -> ::std::result::Result<runtime::Reply<GetDatastore>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -38734,8 +38609,7 @@ for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_DATASTORE, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_DATASTORE, reply))
     }
     async fn list_distributed_virtual_portgroups(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -38745,7 +38619,7 @@ for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -38777,12 +38651,9 @@ for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(
-            &LIST_DISTRIBUTED_VIRTUAL_PORTGROUPS,
-            reply.status(),
-            started,
-        );
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(
+            answering.finish(&LIST_DISTRIBUTED_VIRTUAL_PORTGROUPS, reply),
+        )
     }
     async fn get_distributed_virtual_portgroup(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -38792,7 +38663,7 @@ for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -38825,12 +38696,9 @@ for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(
-            &GET_DISTRIBUTED_VIRTUAL_PORTGROUP,
-            reply.status(),
-            started,
-        );
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(
+            answering.finish(&GET_DISTRIBUTED_VIRTUAL_PORTGROUP, reply),
+        )
     }
     async fn list_distributed_virtual_switches(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -38840,7 +38708,7 @@ for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -38872,12 +38740,9 @@ for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(
-            &LIST_DISTRIBUTED_VIRTUAL_SWITCHES,
-            reply.status(),
-            started,
-        );
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(
+            answering.finish(&LIST_DISTRIBUTED_VIRTUAL_SWITCHES, reply),
+        )
     }
     async fn get_distributed_virtual_switch(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -38887,7 +38752,7 @@ for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -38920,12 +38785,9 @@ for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(
-            &GET_DISTRIBUTED_VIRTUAL_SWITCH,
-            reply.status(),
-            started,
-        );
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(
+            answering.finish(&GET_DISTRIBUTED_VIRTUAL_SWITCH, reply),
+        )
     }
     async fn list_firewall_rules(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -38935,7 +38797,7 @@ for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -38967,8 +38829,7 @@ for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&LIST_FIREWALL_RULES, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&LIST_FIREWALL_RULES, reply))
     }
     async fn get_firewall_rule(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -38978,7 +38839,7 @@ for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -39011,15 +38872,14 @@ for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_FIREWALL_RULE, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_FIREWALL_RULE, reply))
     }
     async fn list_firewalls(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<ListFirewalls>,
     ) -> ::std::result::Result<runtime::Reply<ListFirewalls>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -39051,15 +38911,14 @@ for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&LIST_FIREWALLS, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&LIST_FIREWALLS, reply))
     }
     async fn get_firewall(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<GetFirewall>,
     ) -> ::std::result::Result<runtime::Reply<GetFirewall>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -39092,15 +38951,14 @@ for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_FIREWALL, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_FIREWALL, reply))
     }
     async fn get_flows(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<GetFlows>,
     ) -> ::std::result::Result<runtime::Reply<GetFlows>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -39132,15 +38990,14 @@ for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_FLOWS, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_FLOWS, reply))
     }
     async fn get_flow(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<GetFlow>,
     ) -> ::std::result::Result<runtime::Reply<GetFlow>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -39173,15 +39030,14 @@ for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_FLOW, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_FLOW, reply))
     }
     async fn list_folders(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<ListFolders>,
     ) -> ::std::result::Result<runtime::Reply<ListFolders>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -39213,15 +39069,14 @@ for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&LIST_FOLDERS, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&LIST_FOLDERS, reply))
     }
     async fn get_folder(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<GetFolder>,
     ) -> ::std::result::Result<runtime::Reply<GetFolder>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -39254,15 +39109,14 @@ for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_FOLDER, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_FOLDER, reply))
     }
     async fn list_hosts(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<ListHosts>,
     ) -> ::std::result::Result<runtime::Reply<ListHosts>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -39294,15 +39148,14 @@ for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&LIST_HOSTS, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&LIST_HOSTS, reply))
     }
     async fn get_host(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<GetHost>,
     ) -> ::std::result::Result<runtime::Reply<GetHost>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -39335,15 +39188,14 @@ for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_HOST, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_HOST, reply))
     }
     async fn list_ip_sets(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<ListIpSets>,
     ) -> ::std::result::Result<runtime::Reply<ListIpSets>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -39375,15 +39227,14 @@ for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&LIST_IP_SETS, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&LIST_IP_SETS, reply))
     }
     async fn get_ip_set(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<GetIpSet>,
     ) -> ::std::result::Result<runtime::Reply<GetIpSet>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -39416,8 +39267,7 @@ for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_IP_SET, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_IP_SET, reply))
     }
     async fn list_layer2_networks(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -39427,7 +39277,7 @@ for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -39459,8 +39309,7 @@ for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&LIST_LAYER2_NETWORKS, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&LIST_LAYER2_NETWORKS, reply))
     }
     async fn get_layer2_network(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -39470,7 +39319,7 @@ for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -39503,15 +39352,14 @@ for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_LAYER2_NETWORK, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_LAYER2_NETWORK, reply))
     }
     async fn get_names(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         body: runtime::RequestBody<GetNames>,
     ) -> ::std::result::Result<runtime::Reply<GetNames>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -39542,15 +39390,14 @@ for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_NAMES, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_NAMES, reply))
     }
     async fn get_name(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<GetName>,
     ) -> ::std::result::Result<runtime::Reply<GetName>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -39583,8 +39430,7 @@ for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_NAME, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_NAME, reply))
     }
     async fn list_nsx_managers(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -39594,7 +39440,7 @@ for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -39626,15 +39472,14 @@ for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&LIST_NSX_MANAGERS, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&LIST_NSX_MANAGERS, reply))
     }
     async fn get_nsx_manager(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<GetNsxManager>,
     ) -> ::std::result::Result<runtime::Reply<GetNsxManager>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -39667,8 +39512,7 @@ for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_NSX_MANAGER, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_NSX_MANAGER, reply))
     }
     async fn list_problem_events(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -39678,7 +39522,7 @@ for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -39710,8 +39554,7 @@ for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&LIST_PROBLEM_EVENTS, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&LIST_PROBLEM_EVENTS, reply))
     }
     async fn get_problem_event(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -39721,7 +39564,7 @@ for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -39754,8 +39597,7 @@ for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_PROBLEM_EVENT, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_PROBLEM_EVENT, reply))
     }
     async fn list_security_groups(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -39765,7 +39607,7 @@ for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -39797,8 +39639,7 @@ for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&LIST_SECURITY_GROUPS, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&LIST_SECURITY_GROUPS, reply))
     }
     async fn get_security_group(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -39808,7 +39649,7 @@ for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -39841,8 +39682,7 @@ for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_SECURITY_GROUP, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_SECURITY_GROUP, reply))
     }
     async fn list_security_tags(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -39852,7 +39692,7 @@ for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -39884,15 +39724,14 @@ for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&LIST_SECURITY_TAGS, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&LIST_SECURITY_TAGS, reply))
     }
     async fn get_security_tag(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<GetSecurityTag>,
     ) -> ::std::result::Result<runtime::Reply<GetSecurityTag>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -39925,8 +39764,7 @@ for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_SECURITY_TAG, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_SECURITY_TAG, reply))
     }
     async fn list_service_groups(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -39936,7 +39774,7 @@ for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -39968,8 +39806,7 @@ for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&LIST_SERVICE_GROUPS, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&LIST_SERVICE_GROUPS, reply))
     }
     async fn get_service_group(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -39979,7 +39816,7 @@ for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -40012,15 +39849,14 @@ for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_SERVICE_GROUP, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_SERVICE_GROUP, reply))
     }
     async fn list_services(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<ListServices>,
     ) -> ::std::result::Result<runtime::Reply<ListServices>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -40052,15 +39888,14 @@ for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&LIST_SERVICES, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&LIST_SERVICES, reply))
     }
     async fn get_service(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<GetService>,
     ) -> ::std::result::Result<runtime::Reply<GetService>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -40093,8 +39928,7 @@ for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_SERVICE, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_SERVICE, reply))
     }
     async fn list_datacenters(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -40104,7 +39938,7 @@ for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -40136,15 +39970,14 @@ for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&LIST_DATACENTERS, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&LIST_DATACENTERS, reply))
     }
     async fn get_datacenter(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<GetDatacenter>,
     ) -> ::std::result::Result<runtime::Reply<GetDatacenter>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -40177,8 +40010,7 @@ for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_DATACENTER, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_DATACENTER, reply))
     }
     async fn list_vcenter_managers(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -40188,7 +40020,7 @@ for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -40220,8 +40052,7 @@ for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&LIST_VCENTER_MANAGERS, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&LIST_VCENTER_MANAGERS, reply))
     }
     async fn get_vcenter_manager(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -40231,7 +40062,7 @@ for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -40264,15 +40095,14 @@ for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_VCENTER_MANAGER, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_VCENTER_MANAGER, reply))
     }
     async fn list_vmknics(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<ListVmknics>,
     ) -> ::std::result::Result<runtime::Reply<ListVmknics>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -40304,15 +40134,14 @@ for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&LIST_VMKNICS, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&LIST_VMKNICS, reply))
     }
     async fn get_vmknic(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<GetVmknic>,
     ) -> ::std::result::Result<runtime::Reply<GetVmknic>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -40345,15 +40174,14 @@ for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_VMKNIC, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_VMKNIC, reply))
     }
     async fn list_vms(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<ListVms>,
     ) -> ::std::result::Result<runtime::Reply<ListVms>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -40385,15 +40213,14 @@ for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&LIST_VMS, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&LIST_VMS, reply))
     }
     async fn get_vm(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<GetVm>,
     ) -> ::std::result::Result<runtime::Reply<GetVm>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -40426,15 +40253,14 @@ for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_VM, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_VM, reply))
     }
     async fn list_vnics(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<ListVnics>,
     ) -> ::std::result::Result<runtime::Reply<ListVnics>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -40466,15 +40292,14 @@ for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&LIST_VNICS, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&LIST_VNICS, reply))
     }
     async fn get_vnic(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<GetVnic>,
     ) -> ::std::result::Result<runtime::Reply<GetVnic>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -40507,8 +40332,7 @@ for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_VNIC, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_VNIC, reply))
     }
     async fn list_applications(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -40518,7 +40342,7 @@ for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -40550,15 +40374,14 @@ for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&LIST_APPLICATIONS, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&LIST_APPLICATIONS, reply))
     }
     async fn add_application(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         body: runtime::RequestBody<AddApplication>,
     ) -> ::std::result::Result<runtime::Reply<AddApplication>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -40589,15 +40412,14 @@ for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&ADD_APPLICATION, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&ADD_APPLICATION, reply))
     }
     async fn get_application(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<GetApplication>,
     ) -> ::std::result::Result<runtime::Reply<GetApplication>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -40629,8 +40451,7 @@ for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_APPLICATION, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_APPLICATION, reply))
     }
     async fn delete_application(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -40640,7 +40461,7 @@ for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -40672,8 +40493,7 @@ for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&DELETE_APPLICATION, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&DELETE_APPLICATION, reply))
     }
     async fn list_application_tiers(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -40683,7 +40503,7 @@ for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -40715,8 +40535,7 @@ for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&LIST_APPLICATION_TIERS, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&LIST_APPLICATION_TIERS, reply))
     }
     async fn add_tier(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -40724,7 +40543,7 @@ for StrictServer<H> {
         body: runtime::RequestBody<AddTier>,
     ) -> ::std::result::Result<runtime::Reply<AddTier>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -40766,8 +40585,7 @@ for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&ADD_TIER, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&ADD_TIER, reply))
     }
     async fn get_application_tier(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -40777,7 +40595,7 @@ for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -40810,15 +40628,14 @@ for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_APPLICATION_TIER, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_APPLICATION_TIER, reply))
     }
     async fn delete_tier(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<DeleteTier>,
     ) -> ::std::result::Result<runtime::Reply<DeleteTier>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -40851,15 +40668,14 @@ for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&DELETE_TIER, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&DELETE_TIER, reply))
     }
     async fn get_tier(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<GetTier>,
     ) -> ::std::result::Result<runtime::Reply<GetTier>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -40891,14 +40707,13 @@ for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_TIER, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_TIER, reply))
     }
     async fn get_version(
         rqctx: ::dropshot::RequestContext<Self::Context>,
     ) -> ::std::result::Result<runtime::Reply<GetVersion>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -40919,14 +40734,13 @@ for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_VERSION, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_VERSION, reply))
     }
     async fn list_nodes(
         rqctx: ::dropshot::RequestContext<Self::Context>,
     ) -> ::std::result::Result<runtime::Reply<ListNodes>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -40947,15 +40761,14 @@ for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&LIST_NODES, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&LIST_NODES, reply))
     }
     async fn get_node(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<GetNode>,
     ) -> ::std::result::Result<runtime::Reply<GetNode>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -40987,8 +40800,7 @@ for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_NODE, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_NODE, reply))
     }
     async fn list_recommended_rules(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -40998,7 +40810,7 @@ for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -41026,8 +40838,7 @@ for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&LIST_RECOMMENDED_RULES, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&LIST_RECOMMENDED_RULES, reply))
     }
     async fn export_nsx_recommended_rules(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -41037,7 +40848,7 @@ for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -41065,19 +40876,14 @@ for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(
-            &EXPORT_NSX_RECOMMENDED_RULES,
-            reply.status(),
-            started,
-        );
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&EXPORT_NSX_RECOMMENDED_RULES, reply))
     }
     async fn search_entities(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         body: runtime::RequestBody<SearchEntities>,
     ) -> ::std::result::Result<runtime::Reply<SearchEntities>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -41105,8 +40911,7 @@ for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&SEARCH_ENTITIES, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&SEARCH_ENTITIES, reply))
     }
     async fn openapi_document(
         _rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -43757,6 +43562,13 @@ pub fn register_endpoints<H: VRealizeNetworkInsightApiReferenceHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/auth/token"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&CREATE, &DELETE],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -43783,6 +43595,13 @@ pub fn register_endpoints<H: VRealizeNetworkInsightApiReferenceHandlers>(
                             "/data-sources/arista-switches",
                         ),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&LIST_ARISTA_SWITCHES, &ADD_ARISTA_SWITCH],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -43812,6 +43631,17 @@ pub fn register_endpoints<H: VRealizeNetworkInsightApiReferenceHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<DeleteAristaSwitch>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[
+                                    &GET_ARISTA_SWITCH,
+                                    &UPDATE_ARISTA_SWITCH,
+                                    &DELETE_ARISTA_SWITCH,
+                                ],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -43841,6 +43671,13 @@ pub fn register_endpoints<H: VRealizeNetworkInsightApiReferenceHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<DisableAristaSwitch>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&DISABLE_ARISTA_SWITCH],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -43870,6 +43707,13 @@ pub fn register_endpoints<H: VRealizeNetworkInsightApiReferenceHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<EnableAristaSwitch>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&ENABLE_ARISTA_SWITCH],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -43899,6 +43743,16 @@ pub fn register_endpoints<H: VRealizeNetworkInsightApiReferenceHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<UpdateAristaSwitchSnmpConfig>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[
+                                    &GET_ARISTA_SWITCH_SNMP_CONFIG,
+                                    &UPDATE_ARISTA_SWITCH_SNMP_CONFIG,
+                                ],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -43925,6 +43779,13 @@ pub fn register_endpoints<H: VRealizeNetworkInsightApiReferenceHandlers>(
                             "/data-sources/brocade-switches",
                         ),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&LIST_BROCADE_SWITCHES, &ADD_BROCADE_SWITCH],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -43954,6 +43815,17 @@ pub fn register_endpoints<H: VRealizeNetworkInsightApiReferenceHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<DeleteBrocadeSwitch>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[
+                                    &GET_BROCADE_SWITCH,
+                                    &UPDATE_BROCADE_SWITCH,
+                                    &DELETE_BROCADE_SWITCH,
+                                ],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -43983,6 +43855,13 @@ pub fn register_endpoints<H: VRealizeNetworkInsightApiReferenceHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<DisableBrocadeSwitch>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&DISABLE_BROCADE_SWITCH],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -44012,6 +43891,13 @@ pub fn register_endpoints<H: VRealizeNetworkInsightApiReferenceHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<EnableBrocadeSwitch>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&ENABLE_BROCADE_SWITCH],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -44041,6 +43927,16 @@ pub fn register_endpoints<H: VRealizeNetworkInsightApiReferenceHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<UpdateBrocadeSwitchSnmpConfig>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[
+                                    &GET_BROCADE_SWITCH_SNMP_CONFIG,
+                                    &UPDATE_BROCADE_SWITCH_SNMP_CONFIG,
+                                ],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -44067,6 +43963,13 @@ pub fn register_endpoints<H: VRealizeNetworkInsightApiReferenceHandlers>(
                             "/data-sources/checkpoint-firewalls",
                         ),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&LIST_CHECKPOINT_FIREWALLS, &ADD_CHECKPOINT_FIREWALL],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -44096,6 +43999,17 @@ pub fn register_endpoints<H: VRealizeNetworkInsightApiReferenceHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<DeleteCheckpointFirewall>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[
+                                    &GET_CHECKPOINT_FIREWALL,
+                                    &UPDATE_CHECKPOINT_FIREWALL,
+                                    &DELETE_CHECKPOINT_FIREWALL,
+                                ],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -44125,6 +44039,13 @@ pub fn register_endpoints<H: VRealizeNetworkInsightApiReferenceHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<DisableCheckpointFirewall>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&DISABLE_CHECKPOINT_FIREWALL],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -44154,6 +44075,13 @@ pub fn register_endpoints<H: VRealizeNetworkInsightApiReferenceHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<EnableCheckpointFirewall>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&ENABLE_CHECKPOINT_FIREWALL],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -44177,6 +44105,13 @@ pub fn register_endpoints<H: VRealizeNetworkInsightApiReferenceHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/data-sources/cisco-switches"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&LIST_CISCO_SWITCHES, &ADD_CISCO_SWITCH],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -44206,6 +44141,17 @@ pub fn register_endpoints<H: VRealizeNetworkInsightApiReferenceHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<DeleteCiscoSwitch>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[
+                                    &GET_CISCO_SWITCH,
+                                    &UPDATE_CISCO_SWITCH,
+                                    &DELETE_CISCO_SWITCH,
+                                ],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -44235,6 +44181,13 @@ pub fn register_endpoints<H: VRealizeNetworkInsightApiReferenceHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<DisableCiscoSwitch>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&DISABLE_CISCO_SWITCH],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -44264,6 +44217,13 @@ pub fn register_endpoints<H: VRealizeNetworkInsightApiReferenceHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<EnableCiscoSwitch>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&ENABLE_CISCO_SWITCH],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -44293,6 +44253,16 @@ pub fn register_endpoints<H: VRealizeNetworkInsightApiReferenceHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<UpdateCiscoSwitchSnmpConfig>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[
+                                    &GET_CISCO_SWITCH_SNMP_CONFIG,
+                                    &UPDATE_CISCO_SWITCH_SNMP_CONFIG,
+                                ],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -44316,6 +44286,13 @@ pub fn register_endpoints<H: VRealizeNetworkInsightApiReferenceHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/data-sources/dell-switches"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&LIST_DELL_SWITCHES, &ADD_DELL_SWITCH],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -44345,6 +44322,17 @@ pub fn register_endpoints<H: VRealizeNetworkInsightApiReferenceHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<DeleteDellSwitch>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[
+                                    &GET_DELL_SWITCH,
+                                    &UPDATE_DELL_SWITCH,
+                                    &DELETE_DELL_SWITCH,
+                                ],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -44374,6 +44362,13 @@ pub fn register_endpoints<H: VRealizeNetworkInsightApiReferenceHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<DisableDellSwitch>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&DISABLE_DELL_SWITCH],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -44403,6 +44398,13 @@ pub fn register_endpoints<H: VRealizeNetworkInsightApiReferenceHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<EnableDellSwitch>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&ENABLE_DELL_SWITCH],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -44432,6 +44434,16 @@ pub fn register_endpoints<H: VRealizeNetworkInsightApiReferenceHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<UpdateDellSwitchSnmpConfig>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[
+                                    &GET_DELL_SWITCH_SNMP_CONFIG,
+                                    &UPDATE_DELL_SWITCH_SNMP_CONFIG,
+                                ],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -44455,6 +44467,13 @@ pub fn register_endpoints<H: VRealizeNetworkInsightApiReferenceHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/data-sources/hpov-managers"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&LIST_HPOV_MANAGERS, &ADD_HPOV_MANAGER],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -44484,6 +44503,17 @@ pub fn register_endpoints<H: VRealizeNetworkInsightApiReferenceHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<DeleteHpovManager>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[
+                                    &GET_HPOV_MANAGER,
+                                    &UPDATE_HPOV_MANAGER,
+                                    &DELETE_HPOV_MANAGER,
+                                ],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -44513,6 +44543,13 @@ pub fn register_endpoints<H: VRealizeNetworkInsightApiReferenceHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<DisableHpovManager>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&DISABLE_HPOV_MANAGER],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -44542,6 +44579,13 @@ pub fn register_endpoints<H: VRealizeNetworkInsightApiReferenceHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<EnableHpovManager>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&ENABLE_HPOV_MANAGER],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -44565,6 +44609,13 @@ pub fn register_endpoints<H: VRealizeNetworkInsightApiReferenceHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/data-sources/hpvc-managers"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&LIST_HPVC_MANAGERS, &ADD_HPVC_MANAGER],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -44594,6 +44645,17 @@ pub fn register_endpoints<H: VRealizeNetworkInsightApiReferenceHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<DeleteHpvcManager>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[
+                                    &GET_HPVC_MANAGER,
+                                    &UPDATE_HPVC_MANAGER,
+                                    &DELETE_HPVC_MANAGER,
+                                ],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -44623,6 +44685,13 @@ pub fn register_endpoints<H: VRealizeNetworkInsightApiReferenceHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<DisableHpvcManager>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&DISABLE_HPVC_MANAGER],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -44652,6 +44721,13 @@ pub fn register_endpoints<H: VRealizeNetworkInsightApiReferenceHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<EnableHpvcManager>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&ENABLE_HPVC_MANAGER],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -44678,6 +44754,13 @@ pub fn register_endpoints<H: VRealizeNetworkInsightApiReferenceHandlers>(
                             "/data-sources/juniper-switches",
                         ),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&LIST_JUNIPER_SWITCHES, &ADD_JUNIPER_SWITCH],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -44707,6 +44790,17 @@ pub fn register_endpoints<H: VRealizeNetworkInsightApiReferenceHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<DeleteJuniperSwitch>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[
+                                    &GET_JUNIPER_SWITCH,
+                                    &UPDATE_JUNIPER_SWITCH,
+                                    &DELETE_JUNIPER_SWITCH,
+                                ],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -44736,6 +44830,13 @@ pub fn register_endpoints<H: VRealizeNetworkInsightApiReferenceHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<DisableJuniperSwitch>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&DISABLE_JUNIPER_SWITCH],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -44765,6 +44866,13 @@ pub fn register_endpoints<H: VRealizeNetworkInsightApiReferenceHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<EnableJuniperSwitch>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&ENABLE_JUNIPER_SWITCH],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -44794,6 +44902,16 @@ pub fn register_endpoints<H: VRealizeNetworkInsightApiReferenceHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<UpdateJuniperSwitchSnmpConfig>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[
+                                    &GET_JUNIPER_SWITCH_SNMP_CONFIG,
+                                    &UPDATE_JUNIPER_SWITCH_SNMP_CONFIG,
+                                ],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -44817,6 +44935,13 @@ pub fn register_endpoints<H: VRealizeNetworkInsightApiReferenceHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/data-sources/nsxv-managers"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&LIST_NSXV_MANAGERS, &ADD_NSXV_MANAGER_DATASOURCE],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -44846,6 +44971,17 @@ pub fn register_endpoints<H: VRealizeNetworkInsightApiReferenceHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<DeleteNsxvManager>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[
+                                    &GET_NSXV_MANAGER,
+                                    &UPDATE_NSXV_MANAGER,
+                                    &DELETE_NSXV_MANAGER,
+                                ],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -44875,6 +45011,16 @@ pub fn register_endpoints<H: VRealizeNetworkInsightApiReferenceHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<UpdateNsxvControllerCluster>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[
+                                    &GET_NSXV_CONTROLLER_CLUSTER,
+                                    &UPDATE_NSXV_CONTROLLER_CLUSTER,
+                                ],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -44904,6 +45050,13 @@ pub fn register_endpoints<H: VRealizeNetworkInsightApiReferenceHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<DisableNsxvManager>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&DISABLE_NSXV_MANAGER],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -44933,6 +45086,13 @@ pub fn register_endpoints<H: VRealizeNetworkInsightApiReferenceHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<EnableNsxvManager>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&ENABLE_NSXV_MANAGER],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -44959,6 +45119,13 @@ pub fn register_endpoints<H: VRealizeNetworkInsightApiReferenceHandlers>(
                             "/data-sources/panorama-firewalls",
                         ),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&LIST_PANORAMA_FIREWALLS, &ADD_PANORAMA_FIREWALL],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -44988,6 +45155,17 @@ pub fn register_endpoints<H: VRealizeNetworkInsightApiReferenceHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<DeletePanoramaFirewall>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[
+                                    &GET_PANORAMA_FIREWALL,
+                                    &UPDATE_PANORAMA_FIREWALL,
+                                    &DELETE_PANORAMA_FIREWALL,
+                                ],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -45017,6 +45195,13 @@ pub fn register_endpoints<H: VRealizeNetworkInsightApiReferenceHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<DisablePanoramaFirewall>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&DISABLE_PANORAMA_FIREWALL],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -45046,6 +45231,13 @@ pub fn register_endpoints<H: VRealizeNetworkInsightApiReferenceHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<EnablePanoramaFirewall>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&ENABLE_PANORAMA_FIREWALL],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -45069,6 +45261,13 @@ pub fn register_endpoints<H: VRealizeNetworkInsightApiReferenceHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/data-sources/ucs-managers"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&LIST_UCS_MANAGERS, &ADD_UCS_MANAGER],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -45098,6 +45297,17 @@ pub fn register_endpoints<H: VRealizeNetworkInsightApiReferenceHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<DeleteUcsManager>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[
+                                    &GET_UCS_MANAGER,
+                                    &UPDATE_UCS_MANAGER,
+                                    &DELETE_UCS_MANAGER,
+                                ],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -45127,6 +45337,13 @@ pub fn register_endpoints<H: VRealizeNetworkInsightApiReferenceHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<DisableUcsManager>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&DISABLE_UCS_MANAGER],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -45156,6 +45373,13 @@ pub fn register_endpoints<H: VRealizeNetworkInsightApiReferenceHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<EnableUcsManager>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&ENABLE_UCS_MANAGER],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -45185,6 +45409,13 @@ pub fn register_endpoints<H: VRealizeNetworkInsightApiReferenceHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<UpdateUcsSnmpConfig>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_UCS_SNMP_CONFIG, &UPDATE_UCS_SNMP_CONFIG],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -45208,6 +45439,13 @@ pub fn register_endpoints<H: VRealizeNetworkInsightApiReferenceHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/data-sources/vcenters"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&LIST_VCENTERS, &ADD_VCENTER_DATASOURCE],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -45234,6 +45472,13 @@ pub fn register_endpoints<H: VRealizeNetworkInsightApiReferenceHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<DeleteVcenter>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_VCENTER, &UPDATE_VCENTER, &DELETE_VCENTER],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -45263,6 +45508,13 @@ pub fn register_endpoints<H: VRealizeNetworkInsightApiReferenceHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<DisableVcenter>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&DISABLE_VCENTER],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -45292,6 +45544,13 @@ pub fn register_endpoints<H: VRealizeNetworkInsightApiReferenceHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<EnableVcenter>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&ENABLE_VCENTER],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -45315,6 +45574,13 @@ pub fn register_endpoints<H: VRealizeNetworkInsightApiReferenceHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/entities/clusters"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&LIST_CLUSTERS],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -45341,6 +45607,13 @@ pub fn register_endpoints<H: VRealizeNetworkInsightApiReferenceHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<GetCluster>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_CLUSTER],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -45364,6 +45637,13 @@ pub fn register_endpoints<H: VRealizeNetworkInsightApiReferenceHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/entities/datastores"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&LIST_DATASTORES],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -45390,6 +45670,13 @@ pub fn register_endpoints<H: VRealizeNetworkInsightApiReferenceHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<GetDatastore>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_DATASTORE],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -45416,6 +45703,13 @@ pub fn register_endpoints<H: VRealizeNetworkInsightApiReferenceHandlers>(
                             "/entities/distributed-virtual-portgroups",
                         ),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&LIST_DISTRIBUTED_VIRTUAL_PORTGROUPS],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -45445,6 +45739,13 @@ pub fn register_endpoints<H: VRealizeNetworkInsightApiReferenceHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<GetDistributedVirtualPortgroup>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_DISTRIBUTED_VIRTUAL_PORTGROUP],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -45471,6 +45772,13 @@ pub fn register_endpoints<H: VRealizeNetworkInsightApiReferenceHandlers>(
                             "/entities/distributed-virtual-switches",
                         ),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&LIST_DISTRIBUTED_VIRTUAL_SWITCHES],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -45500,6 +45808,13 @@ pub fn register_endpoints<H: VRealizeNetworkInsightApiReferenceHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<GetDistributedVirtualSwitch>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_DISTRIBUTED_VIRTUAL_SWITCH],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -45523,6 +45838,13 @@ pub fn register_endpoints<H: VRealizeNetworkInsightApiReferenceHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/entities/firewall-rules"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&LIST_FIREWALL_RULES],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -45552,6 +45874,13 @@ pub fn register_endpoints<H: VRealizeNetworkInsightApiReferenceHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<GetFirewallRule>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_FIREWALL_RULE],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -45575,6 +45904,13 @@ pub fn register_endpoints<H: VRealizeNetworkInsightApiReferenceHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/entities/firewalls"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&LIST_FIREWALLS],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -45601,6 +45937,13 @@ pub fn register_endpoints<H: VRealizeNetworkInsightApiReferenceHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<GetFirewall>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_FIREWALL],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -45624,6 +45967,13 @@ pub fn register_endpoints<H: VRealizeNetworkInsightApiReferenceHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/entities/flows"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_FLOWS],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -45650,6 +46000,13 @@ pub fn register_endpoints<H: VRealizeNetworkInsightApiReferenceHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<GetFlow>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_FLOW],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -45673,6 +46030,13 @@ pub fn register_endpoints<H: VRealizeNetworkInsightApiReferenceHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/entities/folders"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&LIST_FOLDERS],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -45699,6 +46063,13 @@ pub fn register_endpoints<H: VRealizeNetworkInsightApiReferenceHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<GetFolder>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_FOLDER],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -45722,6 +46093,13 @@ pub fn register_endpoints<H: VRealizeNetworkInsightApiReferenceHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/entities/hosts"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&LIST_HOSTS],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -45748,6 +46126,13 @@ pub fn register_endpoints<H: VRealizeNetworkInsightApiReferenceHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<GetHost>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_HOST],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -45771,6 +46156,13 @@ pub fn register_endpoints<H: VRealizeNetworkInsightApiReferenceHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/entities/ip-sets"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&LIST_IP_SETS],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -45797,6 +46189,13 @@ pub fn register_endpoints<H: VRealizeNetworkInsightApiReferenceHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<GetIpSet>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_IP_SET],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -45820,6 +46219,13 @@ pub fn register_endpoints<H: VRealizeNetworkInsightApiReferenceHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/entities/layer2-networks"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&LIST_LAYER2_NETWORKS],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -45849,6 +46255,13 @@ pub fn register_endpoints<H: VRealizeNetworkInsightApiReferenceHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<GetLayer2Network>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_LAYER2_NETWORK],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -45872,6 +46285,13 @@ pub fn register_endpoints<H: VRealizeNetworkInsightApiReferenceHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/entities/names"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_NAMES],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -45898,6 +46318,13 @@ pub fn register_endpoints<H: VRealizeNetworkInsightApiReferenceHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<GetName>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_NAME],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -45921,6 +46348,13 @@ pub fn register_endpoints<H: VRealizeNetworkInsightApiReferenceHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/entities/nsx-managers"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&LIST_NSX_MANAGERS],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -45947,6 +46381,13 @@ pub fn register_endpoints<H: VRealizeNetworkInsightApiReferenceHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<GetNsxManager>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_NSX_MANAGER],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -45970,6 +46411,13 @@ pub fn register_endpoints<H: VRealizeNetworkInsightApiReferenceHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/entities/problems"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&LIST_PROBLEM_EVENTS],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -45996,6 +46444,13 @@ pub fn register_endpoints<H: VRealizeNetworkInsightApiReferenceHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<GetProblemEvent>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_PROBLEM_EVENT],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -46019,6 +46474,13 @@ pub fn register_endpoints<H: VRealizeNetworkInsightApiReferenceHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/entities/security-groups"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&LIST_SECURITY_GROUPS],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -46048,6 +46510,13 @@ pub fn register_endpoints<H: VRealizeNetworkInsightApiReferenceHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<GetSecurityGroup>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_SECURITY_GROUP],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -46071,6 +46540,13 @@ pub fn register_endpoints<H: VRealizeNetworkInsightApiReferenceHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/entities/security-tags"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&LIST_SECURITY_TAGS],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -46097,6 +46573,13 @@ pub fn register_endpoints<H: VRealizeNetworkInsightApiReferenceHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<GetSecurityTag>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_SECURITY_TAG],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -46120,6 +46603,13 @@ pub fn register_endpoints<H: VRealizeNetworkInsightApiReferenceHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/entities/service-groups"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&LIST_SERVICE_GROUPS],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -46149,6 +46639,13 @@ pub fn register_endpoints<H: VRealizeNetworkInsightApiReferenceHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<GetServiceGroup>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_SERVICE_GROUP],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -46172,6 +46669,13 @@ pub fn register_endpoints<H: VRealizeNetworkInsightApiReferenceHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/entities/services"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&LIST_SERVICES],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -46198,6 +46702,13 @@ pub fn register_endpoints<H: VRealizeNetworkInsightApiReferenceHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<GetService>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_SERVICE],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -46221,6 +46732,13 @@ pub fn register_endpoints<H: VRealizeNetworkInsightApiReferenceHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/entities/vc-datacenters"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&LIST_DATACENTERS],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -46250,6 +46768,13 @@ pub fn register_endpoints<H: VRealizeNetworkInsightApiReferenceHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<GetDatacenter>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_DATACENTER],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -46273,6 +46798,13 @@ pub fn register_endpoints<H: VRealizeNetworkInsightApiReferenceHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/entities/vcenter-managers"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&LIST_VCENTER_MANAGERS],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -46302,6 +46834,13 @@ pub fn register_endpoints<H: VRealizeNetworkInsightApiReferenceHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<GetVcenterManager>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_VCENTER_MANAGER],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -46325,6 +46864,13 @@ pub fn register_endpoints<H: VRealizeNetworkInsightApiReferenceHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/entities/vmknics"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&LIST_VMKNICS],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -46351,6 +46897,13 @@ pub fn register_endpoints<H: VRealizeNetworkInsightApiReferenceHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<GetVmknic>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_VMKNIC],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -46374,6 +46927,13 @@ pub fn register_endpoints<H: VRealizeNetworkInsightApiReferenceHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/entities/vms"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&LIST_VMS],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -46400,6 +46960,13 @@ pub fn register_endpoints<H: VRealizeNetworkInsightApiReferenceHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<GetVm>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_VM],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -46423,6 +46990,13 @@ pub fn register_endpoints<H: VRealizeNetworkInsightApiReferenceHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/entities/vnics"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&LIST_VNICS],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -46449,6 +47023,13 @@ pub fn register_endpoints<H: VRealizeNetworkInsightApiReferenceHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<GetVnic>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_VNIC],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -46472,6 +47053,13 @@ pub fn register_endpoints<H: VRealizeNetworkInsightApiReferenceHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/groups/applications"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&LIST_APPLICATIONS, &ADD_APPLICATION],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -46498,6 +47086,13 @@ pub fn register_endpoints<H: VRealizeNetworkInsightApiReferenceHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<DeleteApplication>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_APPLICATION, &DELETE_APPLICATION],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -46527,6 +47122,13 @@ pub fn register_endpoints<H: VRealizeNetworkInsightApiReferenceHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<AddTier>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&LIST_APPLICATION_TIERS, &ADD_TIER],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -46556,6 +47158,13 @@ pub fn register_endpoints<H: VRealizeNetworkInsightApiReferenceHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<DeleteTier>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_APPLICATION_TIER, &DELETE_TIER],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -46582,6 +47191,13 @@ pub fn register_endpoints<H: VRealizeNetworkInsightApiReferenceHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<GetTier>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_TIER],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -46605,6 +47221,13 @@ pub fn register_endpoints<H: VRealizeNetworkInsightApiReferenceHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/info/version"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_VERSION],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -46628,6 +47251,13 @@ pub fn register_endpoints<H: VRealizeNetworkInsightApiReferenceHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/infra/nodes"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&LIST_NODES],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -46654,6 +47284,13 @@ pub fn register_endpoints<H: VRealizeNetworkInsightApiReferenceHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<GetNode>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_NODE],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -46677,6 +47314,13 @@ pub fn register_endpoints<H: VRealizeNetworkInsightApiReferenceHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/micro-seg/recommended-rules"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&LIST_RECOMMENDED_RULES],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -46703,6 +47347,13 @@ pub fn register_endpoints<H: VRealizeNetworkInsightApiReferenceHandlers>(
                             "/micro-seg/recommended-rules/nsx",
                         ),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&EXPORT_NSX_RECOMMENDED_RULES],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -46726,6 +47377,13 @@ pub fn register_endpoints<H: VRealizeNetworkInsightApiReferenceHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/openapi.json"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -46749,6 +47407,13 @@ pub fn register_endpoints<H: VRealizeNetworkInsightApiReferenceHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/search"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&SEARCH_ENTITIES],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),

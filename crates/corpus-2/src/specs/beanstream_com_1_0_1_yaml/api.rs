@@ -4570,7 +4570,7 @@ impl<H: BeanstreamPaymentsHandlers> BeanstreamPaymentsApi for StrictServer<H> {
         body: runtime::RequestBody<PostPayments>,
     ) -> ::std::result::Result<runtime::Reply<PostPayments>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let body = match body.decode::<types::PaymentRequest>() {
                 ::std::result::Result::Ok(body) => body,
@@ -4587,8 +4587,7 @@ impl<H: BeanstreamPaymentsHandlers> BeanstreamPaymentsApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&POST_PAYMENTS, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&POST_PAYMENTS, reply))
     }
     async fn get_payments_by_trans_id(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -4598,7 +4597,7 @@ impl<H: BeanstreamPaymentsHandlers> BeanstreamPaymentsApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (path, _) = match runtime::read_parameters::<
                 GetPaymentsByTransIdPath,
@@ -4619,8 +4618,7 @@ impl<H: BeanstreamPaymentsHandlers> BeanstreamPaymentsApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_PAYMENTS_BY_TRANS_ID, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_PAYMENTS_BY_TRANS_ID, reply))
     }
     async fn post_payments_by_trans_id_completions(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -4631,7 +4629,7 @@ impl<H: BeanstreamPaymentsHandlers> BeanstreamPaymentsApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (path, _) = match runtime::read_parameters::<
                 PostPaymentsByTransIdCompletionsPath,
@@ -4659,12 +4657,9 @@ impl<H: BeanstreamPaymentsHandlers> BeanstreamPaymentsApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(
-            &POST_PAYMENTS_BY_TRANS_ID_COMPLETIONS,
-            reply.status(),
-            started,
-        );
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(
+            answering.finish(&POST_PAYMENTS_BY_TRANS_ID_COMPLETIONS, reply),
+        )
     }
     async fn post_payments_by_trans_id_returns(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -4675,7 +4670,7 @@ impl<H: BeanstreamPaymentsHandlers> BeanstreamPaymentsApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (path, _) = match runtime::read_parameters::<
                 PostPaymentsByTransIdReturnsPath,
@@ -4703,12 +4698,9 @@ impl<H: BeanstreamPaymentsHandlers> BeanstreamPaymentsApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(
-            &POST_PAYMENTS_BY_TRANS_ID_RETURNS,
-            reply.status(),
-            started,
-        );
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(
+            answering.finish(&POST_PAYMENTS_BY_TRANS_ID_RETURNS, reply),
+        )
     }
     async fn post_payments_by_trans_id_void(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -4719,7 +4711,7 @@ impl<H: BeanstreamPaymentsHandlers> BeanstreamPaymentsApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (path, _) = match runtime::read_parameters::<
                 PostPaymentsByTransIdVoidPath,
@@ -4747,19 +4739,16 @@ impl<H: BeanstreamPaymentsHandlers> BeanstreamPaymentsApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(
-            &POST_PAYMENTS_BY_TRANS_ID_VOID,
-            reply.status(),
-            started,
-        );
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(
+            answering.finish(&POST_PAYMENTS_BY_TRANS_ID_VOID, reply),
+        )
     }
     async fn post_profiles(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         body: runtime::RequestBody<PostProfiles>,
     ) -> ::std::result::Result<runtime::Reply<PostProfiles>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let body = match body
                 .decode::<types::CreateProfileBody>()
@@ -4779,8 +4768,7 @@ impl<H: BeanstreamPaymentsHandlers> BeanstreamPaymentsApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&POST_PROFILES, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&POST_PROFILES, reply))
     }
     async fn get_profiles_by_profile_id(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -4790,7 +4778,7 @@ impl<H: BeanstreamPaymentsHandlers> BeanstreamPaymentsApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (path, _) = match runtime::read_parameters::<
                 GetProfilesByProfileIdPath,
@@ -4811,8 +4799,7 @@ impl<H: BeanstreamPaymentsHandlers> BeanstreamPaymentsApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_PROFILES_BY_PROFILE_ID, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_PROFILES_BY_PROFILE_ID, reply))
     }
     async fn put_profiles_by_profile_id(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -4823,7 +4810,7 @@ impl<H: BeanstreamPaymentsHandlers> BeanstreamPaymentsApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (path, _) = match runtime::read_parameters::<
                 PutProfilesByProfileIdPath,
@@ -4854,8 +4841,7 @@ impl<H: BeanstreamPaymentsHandlers> BeanstreamPaymentsApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&PUT_PROFILES_BY_PROFILE_ID, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&PUT_PROFILES_BY_PROFILE_ID, reply))
     }
     async fn delete_profiles_by_profile_id(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -4865,7 +4851,7 @@ impl<H: BeanstreamPaymentsHandlers> BeanstreamPaymentsApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (path, _) = match runtime::read_parameters::<
                 DeleteProfilesByProfileIdPath,
@@ -4886,12 +4872,9 @@ impl<H: BeanstreamPaymentsHandlers> BeanstreamPaymentsApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(
-            &DELETE_PROFILES_BY_PROFILE_ID,
-            reply.status(),
-            started,
-        );
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(
+            answering.finish(&DELETE_PROFILES_BY_PROFILE_ID, reply),
+        )
     }
     async fn get_profiles_by_profile_id_cards(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -4901,7 +4884,7 @@ impl<H: BeanstreamPaymentsHandlers> BeanstreamPaymentsApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (path, _) = match runtime::read_parameters::<
                 GetProfilesByProfileIdCardsPath,
@@ -4922,12 +4905,9 @@ impl<H: BeanstreamPaymentsHandlers> BeanstreamPaymentsApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(
-            &GET_PROFILES_BY_PROFILE_ID_CARDS,
-            reply.status(),
-            started,
-        );
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(
+            answering.finish(&GET_PROFILES_BY_PROFILE_ID_CARDS, reply),
+        )
     }
     async fn post_profiles_by_profile_id_cards(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -4938,7 +4918,7 @@ impl<H: BeanstreamPaymentsHandlers> BeanstreamPaymentsApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (path, _) = match runtime::read_parameters::<
                 PostProfilesByProfileIdCardsPath,
@@ -4969,12 +4949,9 @@ impl<H: BeanstreamPaymentsHandlers> BeanstreamPaymentsApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(
-            &POST_PROFILES_BY_PROFILE_ID_CARDS,
-            reply.status(),
-            started,
-        );
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(
+            answering.finish(&POST_PROFILES_BY_PROFILE_ID_CARDS, reply),
+        )
     }
     async fn put_profiles_by_profile_id_cards_by_card_id(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -4985,7 +4962,7 @@ impl<H: BeanstreamPaymentsHandlers> BeanstreamPaymentsApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (path, _) = match runtime::read_parameters::<
                 PutProfilesByProfileIdCardsByCardIdPath,
@@ -5017,12 +4994,9 @@ impl<H: BeanstreamPaymentsHandlers> BeanstreamPaymentsApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(
-            &PUT_PROFILES_BY_PROFILE_ID_CARDS_BY_CARD_ID,
-            reply.status(),
-            started,
-        );
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(
+            answering.finish(&PUT_PROFILES_BY_PROFILE_ID_CARDS_BY_CARD_ID, reply),
+        )
     }
     async fn delete_profiles_by_profile_id_cards_by_card_id(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -5032,7 +5006,7 @@ impl<H: BeanstreamPaymentsHandlers> BeanstreamPaymentsApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (path, _) = match runtime::read_parameters::<
                 DeleteProfilesByProfileIdCardsByCardIdPath,
@@ -5054,19 +5028,16 @@ impl<H: BeanstreamPaymentsHandlers> BeanstreamPaymentsApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(
-            &DELETE_PROFILES_BY_PROFILE_ID_CARDS_BY_CARD_ID,
-            reply.status(),
-            started,
-        );
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(
+            answering.finish(&DELETE_PROFILES_BY_PROFILE_ID_CARDS_BY_CARD_ID, reply),
+        )
     }
     async fn post_reports(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         body: runtime::RequestBody<PostReports>,
     ) -> ::std::result::Result<runtime::Reply<PostReports>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let body = match body.decode::<types::SearchQuery>() {
                 ::std::result::Result::Ok(body) => body,
@@ -5083,8 +5054,7 @@ impl<H: BeanstreamPaymentsHandlers> BeanstreamPaymentsApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&POST_REPORTS, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&POST_REPORTS, reply))
     }
     async fn post_scripts_tokenization_tokens(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -5094,7 +5064,7 @@ impl<H: BeanstreamPaymentsHandlers> BeanstreamPaymentsApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let body = match body.decode::<types::TokenRequest>() {
                 ::std::result::Result::Ok(body) => body,
@@ -5111,12 +5081,9 @@ impl<H: BeanstreamPaymentsHandlers> BeanstreamPaymentsApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(
-            &POST_SCRIPTS_TOKENIZATION_TOKENS,
-            reply.status(),
-            started,
-        );
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(
+            answering.finish(&POST_SCRIPTS_TOKENIZATION_TOKENS, reply),
+        )
     }
     async fn openapi_document(
         _rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -5431,6 +5398,13 @@ pub fn register_endpoints<H: BeanstreamPaymentsHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/api/v1/openapi.json"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -5454,6 +5428,13 @@ pub fn register_endpoints<H: BeanstreamPaymentsHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/api/v1/payments"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&POST_PAYMENTS],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -5480,6 +5461,13 @@ pub fn register_endpoints<H: BeanstreamPaymentsHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<GetPaymentsByTransId>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_PAYMENTS_BY_TRANS_ID],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -5509,6 +5497,13 @@ pub fn register_endpoints<H: BeanstreamPaymentsHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<PostPaymentsByTransIdCompletions>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&POST_PAYMENTS_BY_TRANS_ID_COMPLETIONS],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -5538,6 +5533,13 @@ pub fn register_endpoints<H: BeanstreamPaymentsHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<PostPaymentsByTransIdReturns>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&POST_PAYMENTS_BY_TRANS_ID_RETURNS],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -5567,6 +5569,13 @@ pub fn register_endpoints<H: BeanstreamPaymentsHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<PostPaymentsByTransIdVoid>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&POST_PAYMENTS_BY_TRANS_ID_VOID],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -5590,6 +5599,13 @@ pub fn register_endpoints<H: BeanstreamPaymentsHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/api/v1/profiles"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&POST_PROFILES],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -5616,6 +5632,17 @@ pub fn register_endpoints<H: BeanstreamPaymentsHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<DeleteProfilesByProfileId>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[
+                                    &GET_PROFILES_BY_PROFILE_ID,
+                                    &PUT_PROFILES_BY_PROFILE_ID,
+                                    &DELETE_PROFILES_BY_PROFILE_ID,
+                                ],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -5645,6 +5672,16 @@ pub fn register_endpoints<H: BeanstreamPaymentsHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<PostProfilesByProfileIdCards>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[
+                                    &GET_PROFILES_BY_PROFILE_ID_CARDS,
+                                    &POST_PROFILES_BY_PROFILE_ID_CARDS,
+                                ],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -5676,6 +5713,16 @@ pub fn register_endpoints<H: BeanstreamPaymentsHandlers>(
                                 DeleteProfilesByProfileIdCardsByCardId,
                             >|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[
+                                    &PUT_PROFILES_BY_PROFILE_ID_CARDS_BY_CARD_ID,
+                                    &DELETE_PROFILES_BY_PROFILE_ID_CARDS_BY_CARD_ID,
+                                ],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -5699,6 +5746,13 @@ pub fn register_endpoints<H: BeanstreamPaymentsHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/api/v1/reports"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&POST_REPORTS],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -5725,6 +5779,13 @@ pub fn register_endpoints<H: BeanstreamPaymentsHandlers>(
                             "/api/v1/scripts/tokenization/tokens",
                         ),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&POST_SCRIPTS_TOKENIZATION_TOKENS],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),

@@ -882,7 +882,7 @@ impl<H: CnabOnlineHandlers> CnabOnlineApi for StrictServer<H> {
         body: runtime::RequestBody<PostFile>,
     ) -> ::std::result::Result<runtime::Reply<PostFile>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let body = match body.bytes().and_then(runtime::required) {
                 ::std::result::Result::Ok(body) => body,
@@ -895,8 +895,7 @@ impl<H: CnabOnlineHandlers> CnabOnlineApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&POST_FILE, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&POST_FILE, reply))
     }
     async fn get_file_by_file_id(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -906,7 +905,7 @@ impl<H: CnabOnlineHandlers> CnabOnlineApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (path, _) = match runtime::read_parameters::<
                 GetFileByFileIdPath,
@@ -927,8 +926,7 @@ impl<H: CnabOnlineHandlers> CnabOnlineApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_FILE_BY_FILE_ID, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_FILE_BY_FILE_ID, reply))
     }
     async fn get_file_by_file_id_lines(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -938,7 +936,7 @@ impl<H: CnabOnlineHandlers> CnabOnlineApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (path, _) = match runtime::read_parameters::<
                 GetFileByFileIdLinesPath,
@@ -959,8 +957,7 @@ impl<H: CnabOnlineHandlers> CnabOnlineApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_FILE_BY_FILE_ID_LINES, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_FILE_BY_FILE_ID_LINES, reply))
     }
     async fn get_file_by_file_id_occurrences(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -970,7 +967,7 @@ impl<H: CnabOnlineHandlers> CnabOnlineApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (path, _) = match runtime::read_parameters::<
                 GetFileByFileIdOccurrencesPath,
@@ -991,12 +988,9 @@ impl<H: CnabOnlineHandlers> CnabOnlineApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(
-            &GET_FILE_BY_FILE_ID_OCCURRENCES,
-            reply.status(),
-            started,
-        );
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(
+            answering.finish(&GET_FILE_BY_FILE_ID_OCCURRENCES, reply),
+        )
     }
     async fn openapi_document(
         _rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -1120,6 +1114,13 @@ pub fn register_endpoints<H: CnabOnlineHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/v1/file"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&POST_FILE],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -1146,6 +1147,13 @@ pub fn register_endpoints<H: CnabOnlineHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<GetFileByFileId>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_FILE_BY_FILE_ID],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -1172,6 +1180,13 @@ pub fn register_endpoints<H: CnabOnlineHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<GetFileByFileIdLines>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_FILE_BY_FILE_ID_LINES],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -1201,6 +1216,13 @@ pub fn register_endpoints<H: CnabOnlineHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<GetFileByFileIdOccurrences>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_FILE_BY_FILE_ID_OCCURRENCES],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -1224,6 +1246,13 @@ pub fn register_endpoints<H: CnabOnlineHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/v1/openapi.json"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),

@@ -1772,7 +1772,7 @@ impl<H: RegulationsGovHandlers> StrictServer<H> {
         _parameters: runtime::Parameters<Docket>,
     ) -> ::std::result::Result<runtime::Reply<Docket>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -1805,15 +1805,14 @@ impl<H: RegulationsGovHandlers> StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&DOCKET, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&DOCKET, reply))
     }
     async fn document(
         rqctx: ::dropshot::RequestContext<H>,
         _parameters: runtime::Parameters<Document>,
     ) -> ::std::result::Result<runtime::Reply<Document>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -1846,15 +1845,14 @@ impl<H: RegulationsGovHandlers> StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&DOCUMENT, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&DOCUMENT, reply))
     }
     async fn documents(
         rqctx: ::dropshot::RequestContext<H>,
         _parameters: runtime::Parameters<Documents>,
     ) -> ::std::result::Result<runtime::Reply<Documents>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -1887,8 +1885,7 @@ impl<H: RegulationsGovHandlers> StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&DOCUMENTS, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&DOCUMENTS, reply))
     }
     async fn openapi_document(
         _rqctx: ::dropshot::RequestContext<H>,
@@ -1999,6 +1996,13 @@ pub fn register_endpoints<H: RegulationsGovHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<Docket>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&DOCKET],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -2028,6 +2032,13 @@ pub fn register_endpoints<H: RegulationsGovHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<Document>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&DOCUMENT],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -2057,6 +2068,13 @@ pub fn register_endpoints<H: RegulationsGovHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<Documents>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&DOCUMENTS],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -2080,6 +2098,13 @@ pub fn register_endpoints<H: RegulationsGovHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/regulations/v3/openapi.json"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),

@@ -673,15 +673,14 @@ impl<H: TestHandlers> TestApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             #[allow(deprecated)]
             let response = <H as TestHandlers>::dropshot_error_handler(handlers).await;
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&DROPSHOT_ERROR_HANDLER, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&DROPSHOT_ERROR_HANDLER, reply))
     }
     async fn enum_error_handler(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -691,7 +690,7 @@ impl<H: TestHandlers> TestApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (path, _) = match runtime::read_parameters::<
                 EnumErrorHandlerPath,
@@ -712,8 +711,7 @@ impl<H: TestHandlers> TestApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&ENUM_ERROR_HANDLER, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&ENUM_ERROR_HANDLER, reply))
     }
     async fn struct_error_handler(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -723,7 +721,7 @@ impl<H: TestHandlers> TestApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (path, _) = match runtime::read_parameters::<
                 StructErrorHandlerPath,
@@ -744,8 +742,7 @@ impl<H: TestHandlers> TestApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&STRUCT_ERROR_HANDLER, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&STRUCT_ERROR_HANDLER, reply))
     }
     async fn openapi_document(
         _rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -841,6 +838,13 @@ pub fn register_endpoints<H: TestHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/openapi.json"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -864,6 +868,13 @@ pub fn register_endpoints<H: TestHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/test/dropshot-error"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&DROPSHOT_ERROR_HANDLER],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -893,6 +904,13 @@ pub fn register_endpoints<H: TestHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<EnumErrorHandler>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&ENUM_ERROR_HANDLER],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -922,6 +940,13 @@ pub fn register_endpoints<H: TestHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<StructErrorHandler>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&STRUCT_ERROR_HANDLER],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),

@@ -2576,7 +2576,7 @@ impl<H: SandboxHandlers> SandboxApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (_, params) = match runtime::read_parameters::<
                 runtime::NoParameters,
@@ -2597,15 +2597,14 @@ impl<H: SandboxHandlers> SandboxApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_SANDBOXES_ACTIVITY, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_SANDBOXES_ACTIVITY, reply))
     }
     async fn get_sandboxes(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<GetSandboxes>,
     ) -> ::std::result::Result<runtime::Reply<GetSandboxes>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (_, params) = match runtime::read_parameters::<
                 runtime::NoParameters,
@@ -2622,15 +2621,14 @@ impl<H: SandboxHandlers> SandboxApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_SANDBOXES, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_SANDBOXES, reply))
     }
     async fn create_sandbox(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         body: runtime::RequestBody<CreateSandbox>,
     ) -> ::std::result::Result<runtime::Reply<CreateSandbox>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let body = match body
                 .decode::<types::CreateSandbox>()
@@ -2646,15 +2644,14 @@ impl<H: SandboxHandlers> SandboxApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&CREATE_SANDBOX, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&CREATE_SANDBOX, reply))
     }
     async fn get_sandbox(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<GetSandbox>,
     ) -> ::std::result::Result<runtime::Reply<GetSandbox>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (path, _) = match runtime::read_parameters::<
                 GetSandboxPath,
@@ -2675,8 +2672,7 @@ impl<H: SandboxHandlers> SandboxApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_SANDBOX, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_SANDBOX, reply))
     }
     async fn update_sandbox(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -2684,7 +2680,7 @@ impl<H: SandboxHandlers> SandboxApi for StrictServer<H> {
         body: runtime::RequestBody<UpdateSandbox>,
     ) -> ::std::result::Result<runtime::Reply<UpdateSandbox>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (path, _) = match runtime::read_parameters::<
                 UpdateSandboxPath,
@@ -2713,15 +2709,14 @@ impl<H: SandboxHandlers> SandboxApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&UPDATE_SANDBOX, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&UPDATE_SANDBOX, reply))
     }
     async fn delete_sandbox(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<DeleteSandbox>,
     ) -> ::std::result::Result<runtime::Reply<DeleteSandbox>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (path, _) = match runtime::read_parameters::<
                 DeleteSandboxPath,
@@ -2742,15 +2737,14 @@ impl<H: SandboxHandlers> SandboxApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&DELETE_SANDBOX, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&DELETE_SANDBOX, reply))
     }
     async fn fork_sandbox(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<ForkSandbox>,
     ) -> ::std::result::Result<runtime::Reply<ForkSandbox>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (path, _) = match runtime::read_parameters::<
                 ForkSandboxPath,
@@ -2771,8 +2765,7 @@ impl<H: SandboxHandlers> SandboxApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&FORK_SANDBOX, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&FORK_SANDBOX, reply))
     }
     async fn get_sandbox_state(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -2782,7 +2775,7 @@ impl<H: SandboxHandlers> SandboxApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (path, _) = match runtime::read_parameters::<
                 GetSandboxStatePath,
@@ -2803,8 +2796,7 @@ impl<H: SandboxHandlers> SandboxApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_SANDBOX_STATE, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_SANDBOX_STATE, reply))
     }
     async fn delete_sandbox_state(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -2814,7 +2806,7 @@ impl<H: SandboxHandlers> SandboxApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (path, _) = match runtime::read_parameters::<
                 DeleteSandboxStatePath,
@@ -2835,8 +2827,7 @@ impl<H: SandboxHandlers> SandboxApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&DELETE_SANDBOX_STATE, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&DELETE_SANDBOX_STATE, reply))
     }
     async fn openapi_document(
         _rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -3016,6 +3007,13 @@ pub fn register_endpoints<H: SandboxHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/api/1/activity/search"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_SANDBOXES_ACTIVITY],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -3039,6 +3037,13 @@ pub fn register_endpoints<H: SandboxHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/api/1/sandboxes"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_SANDBOXES, &CREATE_SANDBOX],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -3068,6 +3073,13 @@ pub fn register_endpoints<H: SandboxHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<DeleteSandbox>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_SANDBOX, &UPDATE_SANDBOX, &DELETE_SANDBOX],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -3097,6 +3109,13 @@ pub fn register_endpoints<H: SandboxHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<ForkSandbox>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&FORK_SANDBOX],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -3126,6 +3145,13 @@ pub fn register_endpoints<H: SandboxHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<DeleteSandboxState>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_SANDBOX_STATE, &DELETE_SANDBOX_STATE],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -3149,6 +3175,13 @@ pub fn register_endpoints<H: SandboxHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/api/openapi.json"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),

@@ -1699,7 +1699,7 @@ for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (_, params) = match runtime::read_parameters::<
                 runtime::NoParameters,
@@ -1720,12 +1720,9 @@ for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(
-            &RETRIEVE_NEAR_EARTH_OBJECT_FEED,
-            reply.status(),
-            started,
-        );
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(
+            answering.finish(&RETRIEVE_NEAR_EARTH_OBJECT_FEED, reply),
+        )
     }
     async fn retrieve_neo_feed_today(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -1735,7 +1732,7 @@ for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (_, params) = match runtime::read_parameters::<
                 runtime::NoParameters,
@@ -1756,8 +1753,7 @@ for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&RETRIEVE_NEO_FEED_TODAY, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&RETRIEVE_NEO_FEED_TODAY, reply))
     }
     async fn retrieve_near_earth_object_by_id(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -1767,7 +1763,7 @@ for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (path, _) = match runtime::read_parameters::<
                 RetrieveNearEarthObjectByIdPath,
@@ -1788,12 +1784,9 @@ for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(
-            &RETRIEVE_NEAR_EARTH_OBJECT_BY_ID,
-            reply.status(),
-            started,
-        );
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(
+            answering.finish(&RETRIEVE_NEAR_EARTH_OBJECT_BY_ID, reply),
+        )
     }
     async fn retrieve_current_neo_statistics(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -1802,7 +1795,7 @@ for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             #[allow(deprecated)]
             let response = <H as NeoWsNearEarthObjectWebServiceHandlers>::retrieve_current_neo_statistics(
@@ -1812,12 +1805,9 @@ for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(
-            &RETRIEVE_CURRENT_NEO_STATISTICS,
-            reply.status(),
-            started,
-        );
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(
+            answering.finish(&RETRIEVE_CURRENT_NEO_STATISTICS, reply),
+        )
     }
     async fn openapi_document(
         _rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -1843,7 +1833,7 @@ impl<H: NeoWsNearEarthObjectWebServiceHandlers> StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (_, params) = match runtime::read_parameters::<
                 runtime::NoParameters,
@@ -1864,8 +1854,7 @@ impl<H: NeoWsNearEarthObjectWebServiceHandlers> StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&BROWSE_NEAR_EARTH_OBJECTS, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&BROWSE_NEAR_EARTH_OBJECTS, reply))
     }
     async fn retrieve_sentry_risk_data(
         rqctx: ::dropshot::RequestContext<H>,
@@ -1875,7 +1864,7 @@ impl<H: NeoWsNearEarthObjectWebServiceHandlers> StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (_, params) = match runtime::read_parameters::<
                 runtime::NoParameters,
@@ -1896,8 +1885,7 @@ impl<H: NeoWsNearEarthObjectWebServiceHandlers> StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&RETRIEVE_SENTRY_RISK_DATA, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&RETRIEVE_SENTRY_RISK_DATA, reply))
     }
     async fn retrieve_sentry_risk_data_by_id(
         rqctx: ::dropshot::RequestContext<H>,
@@ -1907,7 +1895,7 @@ impl<H: NeoWsNearEarthObjectWebServiceHandlers> StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (path, _) = match runtime::read_parameters::<
                 RetrieveSentryRiskDataByIdPath,
@@ -1928,12 +1916,9 @@ impl<H: NeoWsNearEarthObjectWebServiceHandlers> StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(
-            &RETRIEVE_SENTRY_RISK_DATA_BY_ID,
-            reply.status(),
-            started,
-        );
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(
+            answering.finish(&RETRIEVE_SENTRY_RISK_DATA_BY_ID, reply),
+        )
     }
 }
 ///The dropshot API description of a server of this version alone, built on `H`: see [`register_endpoints`], and the request metrics at `GET /metrics` ([`runtime::metrics`]).
@@ -2096,6 +2081,13 @@ pub fn register_endpoints<H: NeoWsNearEarthObjectWebServiceHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/openapi.json"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -2119,6 +2111,13 @@ pub fn register_endpoints<H: NeoWsNearEarthObjectWebServiceHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/rest/v1/feed"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&RETRIEVE_NEAR_EARTH_OBJECT_FEED],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -2142,6 +2141,13 @@ pub fn register_endpoints<H: NeoWsNearEarthObjectWebServiceHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/rest/v1/feed/today"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&RETRIEVE_NEO_FEED_TODAY],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -2165,6 +2171,13 @@ pub fn register_endpoints<H: NeoWsNearEarthObjectWebServiceHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/rest/v1/neo/browse"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&BROWSE_NEAR_EARTH_OBJECTS],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -2188,6 +2201,13 @@ pub fn register_endpoints<H: NeoWsNearEarthObjectWebServiceHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/rest/v1/neo/sentry"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&RETRIEVE_SENTRY_RISK_DATA],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -2217,6 +2237,13 @@ pub fn register_endpoints<H: NeoWsNearEarthObjectWebServiceHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<RetrieveSentryRiskDataById>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&RETRIEVE_SENTRY_RISK_DATA_BY_ID],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -2243,6 +2270,13 @@ pub fn register_endpoints<H: NeoWsNearEarthObjectWebServiceHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<RetrieveNearEarthObjectById>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&RETRIEVE_NEAR_EARTH_OBJECT_BY_ID],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -2266,6 +2300,13 @@ pub fn register_endpoints<H: NeoWsNearEarthObjectWebServiceHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/rest/v1/stats"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&RETRIEVE_CURRENT_NEO_STATISTICS],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),

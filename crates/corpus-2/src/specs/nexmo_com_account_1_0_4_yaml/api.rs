@@ -2179,7 +2179,7 @@ impl<H: AccountApiHandlers> AccountApiApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let accepted = match runtime::negotiate(
                 &GET_ACCOUNT_BALANCE,
@@ -2209,8 +2209,7 @@ impl<H: AccountApiHandlers> AccountApiApi for StrictServer<H> {
             response.into_http(&accepted)
         }
             .await;
-        runtime::metrics::observe(&GET_ACCOUNT_BALANCE, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_ACCOUNT_BALANCE, reply))
     }
     async fn register_sender(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -2218,7 +2217,7 @@ impl<H: AccountApiHandlers> AccountApiApi for StrictServer<H> {
         body: runtime::RequestBody<RegisterSender>,
     ) -> ::std::result::Result<runtime::Reply<RegisterSender>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (_, params) = match runtime::read_parameters::<
                 runtime::NoParameters,
@@ -2249,8 +2248,7 @@ impl<H: AccountApiHandlers> AccountApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&REGISTER_SENDER, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&REGISTER_SENDER, reply))
     }
     async fn change_account_settings(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -2261,7 +2259,7 @@ impl<H: AccountApiHandlers> AccountApiApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let accepted = match runtime::negotiate(
                 &CHANGE_ACCOUNT_SETTINGS,
@@ -2298,8 +2296,7 @@ impl<H: AccountApiHandlers> AccountApiApi for StrictServer<H> {
             response.into_http(&accepted)
         }
             .await;
-        runtime::metrics::observe(&CHANGE_ACCOUNT_SETTINGS, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&CHANGE_ACCOUNT_SETTINGS, reply))
     }
     async fn top_up_account_balance(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -2310,7 +2307,7 @@ impl<H: AccountApiHandlers> AccountApiApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let accepted = match runtime::negotiate(
                 &TOP_UP_ACCOUNT_BALANCE,
@@ -2350,8 +2347,7 @@ impl<H: AccountApiHandlers> AccountApiApi for StrictServer<H> {
             response.into_http(&accepted)
         }
             .await;
-        runtime::metrics::observe(&TOP_UP_ACCOUNT_BALANCE, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&TOP_UP_ACCOUNT_BALANCE, reply))
     }
     async fn retrieve_api_secrets(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -2361,7 +2357,7 @@ impl<H: AccountApiHandlers> AccountApiApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -2393,8 +2389,7 @@ impl<H: AccountApiHandlers> AccountApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&RETRIEVE_API_SECRETS, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&RETRIEVE_API_SECRETS, reply))
     }
     async fn create_api_secret(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -2405,7 +2400,7 @@ impl<H: AccountApiHandlers> AccountApiApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -2447,8 +2442,7 @@ impl<H: AccountApiHandlers> AccountApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&CREATE_API_SECRET, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&CREATE_API_SECRET, reply))
     }
     async fn retrieve_api_secret(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -2458,7 +2452,7 @@ impl<H: AccountApiHandlers> AccountApiApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -2491,8 +2485,7 @@ impl<H: AccountApiHandlers> AccountApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&RETRIEVE_API_SECRET, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&RETRIEVE_API_SECRET, reply))
     }
     async fn revoke_api_secret(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -2502,7 +2495,7 @@ impl<H: AccountApiHandlers> AccountApiApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -2535,8 +2528,7 @@ impl<H: AccountApiHandlers> AccountApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&REVOKE_API_SECRET, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&REVOKE_API_SECRET, reply))
     }
     async fn openapi_document(
         _rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -2713,6 +2705,13 @@ pub fn register_endpoints<H: AccountApiHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/account/get-balance"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_ACCOUNT_BALANCE],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -2736,6 +2735,13 @@ pub fn register_endpoints<H: AccountApiHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/account/register-sender"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&REGISTER_SENDER],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -2759,6 +2765,13 @@ pub fn register_endpoints<H: AccountApiHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/account/settings"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&CHANGE_ACCOUNT_SETTINGS],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -2782,6 +2795,13 @@ pub fn register_endpoints<H: AccountApiHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/account/top-up"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&TOP_UP_ACCOUNT_BALANCE],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -2808,6 +2828,13 @@ pub fn register_endpoints<H: AccountApiHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<CreateApiSecret>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&RETRIEVE_API_SECRETS, &CREATE_API_SECRET],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -2837,6 +2864,13 @@ pub fn register_endpoints<H: AccountApiHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<RevokeApiSecret>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&RETRIEVE_API_SECRET, &REVOKE_API_SECRET],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -2860,6 +2894,13 @@ pub fn register_endpoints<H: AccountApiHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/openapi.json"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),

@@ -572,7 +572,7 @@ impl<H: UsptoDataSetApiHandlers> UsptoDataSetApiApi for StrictServer<H> {
         rqctx: ::dropshot::RequestContext<Self::Context>,
     ) -> ::std::result::Result<runtime::Reply<ListDataSets>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             #[allow(deprecated)]
             let response = <H as UsptoDataSetApiHandlers>::list_data_sets(handlers)
@@ -580,8 +580,7 @@ impl<H: UsptoDataSetApiHandlers> UsptoDataSetApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&LIST_DATA_SETS, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&LIST_DATA_SETS, reply))
     }
     async fn list_searchable_fields(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -591,7 +590,7 @@ impl<H: UsptoDataSetApiHandlers> UsptoDataSetApiApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (path, _) = match runtime::read_parameters::<
                 ListSearchableFieldsPath,
@@ -613,8 +612,7 @@ impl<H: UsptoDataSetApiHandlers> UsptoDataSetApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&LIST_SEARCHABLE_FIELDS, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&LIST_SEARCHABLE_FIELDS, reply))
     }
     async fn perform_search(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -622,7 +620,7 @@ impl<H: UsptoDataSetApiHandlers> UsptoDataSetApiApi for StrictServer<H> {
         body: runtime::RequestBody<PerformSearch>,
     ) -> ::std::result::Result<runtime::Reply<PerformSearch>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (path, _) = match runtime::read_parameters::<
                 PerformSearchPath,
@@ -651,8 +649,7 @@ impl<H: UsptoDataSetApiHandlers> UsptoDataSetApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&PERFORM_SEARCH, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&PERFORM_SEARCH, reply))
     }
 }
 /// The adapters of the operations `runtime::routing` serves
@@ -768,6 +765,13 @@ pub fn register_endpoints<H: UsptoDataSetApiHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/ds-api/"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&LIST_DATA_SETS],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -791,6 +795,13 @@ pub fn register_endpoints<H: UsptoDataSetApiHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/ds-api/openapi.json"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -820,6 +831,13 @@ pub fn register_endpoints<H: UsptoDataSetApiHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<ListSearchableFields>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&LIST_SEARCHABLE_FIELDS],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -849,6 +867,13 @@ pub fn register_endpoints<H: UsptoDataSetApiHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<PerformSearch>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&PERFORM_SEARCH],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),

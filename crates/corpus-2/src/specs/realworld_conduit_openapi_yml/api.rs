@@ -3476,7 +3476,7 @@ impl<H: RealWorldConduitApiHandlers> RealWorldConduitApiApi for StrictServer<H> 
         body: runtime::RequestBody<Login>,
     ) -> ::std::result::Result<runtime::Reply<Login>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let body = match body
                 .decode::<types::LoginRequestBody>()
@@ -3493,15 +3493,14 @@ impl<H: RealWorldConduitApiHandlers> RealWorldConduitApiApi for StrictServer<H> 
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&LOGIN, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&LOGIN, reply))
     }
     async fn create_user(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         body: runtime::RequestBody<CreateUser>,
     ) -> ::std::result::Result<runtime::Reply<CreateUser>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let body = match body
                 .decode::<types::CreateUserRequestBody>()
@@ -3521,14 +3520,13 @@ impl<H: RealWorldConduitApiHandlers> RealWorldConduitApiApi for StrictServer<H> 
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&CREATE_USER, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&CREATE_USER, reply))
     }
     async fn get_current_user(
         rqctx: ::dropshot::RequestContext<Self::Context>,
     ) -> ::std::result::Result<runtime::Reply<GetCurrentUser>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -3549,8 +3547,7 @@ impl<H: RealWorldConduitApiHandlers> RealWorldConduitApiApi for StrictServer<H> 
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_CURRENT_USER, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_CURRENT_USER, reply))
     }
     async fn update_current_user(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -3560,7 +3557,7 @@ impl<H: RealWorldConduitApiHandlers> RealWorldConduitApiApi for StrictServer<H> 
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -3591,8 +3588,7 @@ impl<H: RealWorldConduitApiHandlers> RealWorldConduitApiApi for StrictServer<H> 
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&UPDATE_CURRENT_USER, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&UPDATE_CURRENT_USER, reply))
     }
     async fn get_profile_by_username(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -3602,7 +3598,7 @@ impl<H: RealWorldConduitApiHandlers> RealWorldConduitApiApi for StrictServer<H> 
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (path, _) = match runtime::read_parameters::<
                 GetProfileByUsernamePath,
@@ -3623,8 +3619,7 @@ impl<H: RealWorldConduitApiHandlers> RealWorldConduitApiApi for StrictServer<H> 
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_PROFILE_BY_USERNAME, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_PROFILE_BY_USERNAME, reply))
     }
     async fn follow_user_by_username(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -3634,7 +3629,7 @@ impl<H: RealWorldConduitApiHandlers> RealWorldConduitApiApi for StrictServer<H> 
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -3666,8 +3661,7 @@ impl<H: RealWorldConduitApiHandlers> RealWorldConduitApiApi for StrictServer<H> 
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&FOLLOW_USER_BY_USERNAME, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&FOLLOW_USER_BY_USERNAME, reply))
     }
     async fn unfollow_user_by_username(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -3677,7 +3671,7 @@ impl<H: RealWorldConduitApiHandlers> RealWorldConduitApiApi for StrictServer<H> 
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -3709,15 +3703,14 @@ impl<H: RealWorldConduitApiHandlers> RealWorldConduitApiApi for StrictServer<H> 
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&UNFOLLOW_USER_BY_USERNAME, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&UNFOLLOW_USER_BY_USERNAME, reply))
     }
     async fn get_articles(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<GetArticles>,
     ) -> ::std::result::Result<runtime::Reply<GetArticles>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (_, params) = match runtime::read_parameters::<
                 runtime::NoParameters,
@@ -3738,15 +3731,14 @@ impl<H: RealWorldConduitApiHandlers> RealWorldConduitApiApi for StrictServer<H> 
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_ARTICLES, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_ARTICLES, reply))
     }
     async fn create_article(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         body: runtime::RequestBody<CreateArticle>,
     ) -> ::std::result::Result<runtime::Reply<CreateArticle>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -3777,15 +3769,14 @@ impl<H: RealWorldConduitApiHandlers> RealWorldConduitApiApi for StrictServer<H> 
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&CREATE_ARTICLE, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&CREATE_ARTICLE, reply))
     }
     async fn get_article(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<GetArticle>,
     ) -> ::std::result::Result<runtime::Reply<GetArticle>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (path, _) = match runtime::read_parameters::<
                 GetArticlePath,
@@ -3806,8 +3797,7 @@ impl<H: RealWorldConduitApiHandlers> RealWorldConduitApiApi for StrictServer<H> 
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_ARTICLE, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_ARTICLE, reply))
     }
     async fn update_article(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -3815,7 +3805,7 @@ impl<H: RealWorldConduitApiHandlers> RealWorldConduitApiApi for StrictServer<H> 
         body: runtime::RequestBody<UpdateArticle>,
     ) -> ::std::result::Result<runtime::Reply<UpdateArticle>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -3857,15 +3847,14 @@ impl<H: RealWorldConduitApiHandlers> RealWorldConduitApiApi for StrictServer<H> 
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&UPDATE_ARTICLE, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&UPDATE_ARTICLE, reply))
     }
     async fn delete_article(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<DeleteArticle>,
     ) -> ::std::result::Result<runtime::Reply<DeleteArticle>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -3897,8 +3886,7 @@ impl<H: RealWorldConduitApiHandlers> RealWorldConduitApiApi for StrictServer<H> 
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&DELETE_ARTICLE, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&DELETE_ARTICLE, reply))
     }
     async fn get_article_comments(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -3908,7 +3896,7 @@ impl<H: RealWorldConduitApiHandlers> RealWorldConduitApiApi for StrictServer<H> 
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (path, _) = match runtime::read_parameters::<
                 GetArticleCommentsPath,
@@ -3929,8 +3917,7 @@ impl<H: RealWorldConduitApiHandlers> RealWorldConduitApiApi for StrictServer<H> 
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_ARTICLE_COMMENTS, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_ARTICLE_COMMENTS, reply))
     }
     async fn create_article_comment(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -3941,7 +3928,7 @@ impl<H: RealWorldConduitApiHandlers> RealWorldConduitApiApi for StrictServer<H> 
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -3983,8 +3970,7 @@ impl<H: RealWorldConduitApiHandlers> RealWorldConduitApiApi for StrictServer<H> 
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&CREATE_ARTICLE_COMMENT, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&CREATE_ARTICLE_COMMENT, reply))
     }
     async fn delete_article_comment(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -3994,7 +3980,7 @@ impl<H: RealWorldConduitApiHandlers> RealWorldConduitApiApi for StrictServer<H> 
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -4027,8 +4013,7 @@ impl<H: RealWorldConduitApiHandlers> RealWorldConduitApiApi for StrictServer<H> 
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&DELETE_ARTICLE_COMMENT, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&DELETE_ARTICLE_COMMENT, reply))
     }
     async fn create_article_favorite(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -4038,7 +4023,7 @@ impl<H: RealWorldConduitApiHandlers> RealWorldConduitApiApi for StrictServer<H> 
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -4070,8 +4055,7 @@ impl<H: RealWorldConduitApiHandlers> RealWorldConduitApiApi for StrictServer<H> 
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&CREATE_ARTICLE_FAVORITE, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&CREATE_ARTICLE_FAVORITE, reply))
     }
     async fn delete_article_favorite(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -4081,7 +4065,7 @@ impl<H: RealWorldConduitApiHandlers> RealWorldConduitApiApi for StrictServer<H> 
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -4113,22 +4097,20 @@ impl<H: RealWorldConduitApiHandlers> RealWorldConduitApiApi for StrictServer<H> 
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&DELETE_ARTICLE_FAVORITE, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&DELETE_ARTICLE_FAVORITE, reply))
     }
     async fn get_tags(
         rqctx: ::dropshot::RequestContext<Self::Context>,
     ) -> ::std::result::Result<runtime::Reply<GetTags>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             #[allow(deprecated)]
             let response = <H as RealWorldConduitApiHandlers>::get_tags(handlers).await;
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_TAGS, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_TAGS, reply))
     }
     async fn openapi_document(
         _rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -4154,7 +4136,7 @@ impl<H: RealWorldConduitApiHandlers> StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -4186,8 +4168,7 @@ impl<H: RealWorldConduitApiHandlers> StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_ARTICLES_FEED, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_ARTICLES_FEED, reply))
     }
 }
 ///The dropshot API description of a server of this version alone, built on `H`: see [`register_endpoints`], and the request metrics at `GET /metrics` ([`runtime::metrics`]).
@@ -4509,6 +4490,13 @@ pub fn register_endpoints<H: RealWorldConduitApiHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/api/articles"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_ARTICLES, &CREATE_ARTICLE],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -4532,6 +4520,13 @@ pub fn register_endpoints<H: RealWorldConduitApiHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/api/articles/feed"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_ARTICLES_FEED],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -4558,6 +4553,13 @@ pub fn register_endpoints<H: RealWorldConduitApiHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<DeleteArticle>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_ARTICLE, &UPDATE_ARTICLE, &DELETE_ARTICLE],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -4587,6 +4589,13 @@ pub fn register_endpoints<H: RealWorldConduitApiHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<CreateArticleComment>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_ARTICLE_COMMENTS, &CREATE_ARTICLE_COMMENT],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -4616,6 +4625,13 @@ pub fn register_endpoints<H: RealWorldConduitApiHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<DeleteArticleComment>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&DELETE_ARTICLE_COMMENT],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -4645,6 +4661,13 @@ pub fn register_endpoints<H: RealWorldConduitApiHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<DeleteArticleFavorite>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&CREATE_ARTICLE_FAVORITE, &DELETE_ARTICLE_FAVORITE],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -4668,6 +4691,13 @@ pub fn register_endpoints<H: RealWorldConduitApiHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/api/openapi.json"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -4694,6 +4724,13 @@ pub fn register_endpoints<H: RealWorldConduitApiHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<GetProfileByUsername>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_PROFILE_BY_USERNAME],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -4723,6 +4760,13 @@ pub fn register_endpoints<H: RealWorldConduitApiHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<UnfollowUserByUsername>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&FOLLOW_USER_BY_USERNAME, &UNFOLLOW_USER_BY_USERNAME],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -4746,6 +4790,13 @@ pub fn register_endpoints<H: RealWorldConduitApiHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/api/tags"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_TAGS],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -4769,6 +4820,13 @@ pub fn register_endpoints<H: RealWorldConduitApiHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/api/user"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_CURRENT_USER, &UPDATE_CURRENT_USER],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -4792,6 +4850,13 @@ pub fn register_endpoints<H: RealWorldConduitApiHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/api/users"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&CREATE_USER],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -4815,6 +4880,13 @@ pub fn register_endpoints<H: RealWorldConduitApiHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/api/users/login"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&LOGIN],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),

@@ -10134,7 +10134,7 @@ impl<H: CatalogInventoryHandlers> CatalogInventoryApi for StrictServer<H> {
         body: runtime::RequestBody<PostGraphQl>,
     ) -> ::std::result::Result<runtime::Reply<PostGraphQl>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -10165,8 +10165,7 @@ impl<H: CatalogInventoryHandlers> CatalogInventoryApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&POST_GRAPH_QL, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&POST_GRAPH_QL, reply))
     }
     async fn get_documentation(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -10175,7 +10174,7 @@ impl<H: CatalogInventoryHandlers> CatalogInventoryApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -10196,8 +10195,7 @@ impl<H: CatalogInventoryHandlers> CatalogInventoryApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_DOCUMENTATION, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_DOCUMENTATION, reply))
     }
     async fn list_service_credential_types(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -10207,7 +10205,7 @@ impl<H: CatalogInventoryHandlers> CatalogInventoryApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -10239,12 +10237,9 @@ impl<H: CatalogInventoryHandlers> CatalogInventoryApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(
-            &LIST_SERVICE_CREDENTIAL_TYPES,
-            reply.status(),
-            started,
-        );
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(
+            answering.finish(&LIST_SERVICE_CREDENTIAL_TYPES, reply),
+        )
     }
     async fn show_service_credential_type(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -10254,7 +10249,7 @@ impl<H: CatalogInventoryHandlers> CatalogInventoryApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -10286,12 +10281,7 @@ impl<H: CatalogInventoryHandlers> CatalogInventoryApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(
-            &SHOW_SERVICE_CREDENTIAL_TYPE,
-            reply.status(),
-            started,
-        );
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&SHOW_SERVICE_CREDENTIAL_TYPE, reply))
     }
     async fn list_service_credentials(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -10301,7 +10291,7 @@ impl<H: CatalogInventoryHandlers> CatalogInventoryApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -10333,8 +10323,7 @@ impl<H: CatalogInventoryHandlers> CatalogInventoryApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&LIST_SERVICE_CREDENTIALS, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&LIST_SERVICE_CREDENTIALS, reply))
     }
     async fn show_service_credential(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -10344,7 +10333,7 @@ impl<H: CatalogInventoryHandlers> CatalogInventoryApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -10376,8 +10365,7 @@ impl<H: CatalogInventoryHandlers> CatalogInventoryApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&SHOW_SERVICE_CREDENTIAL, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&SHOW_SERVICE_CREDENTIAL, reply))
     }
     async fn list_service_instances(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -10387,7 +10375,7 @@ impl<H: CatalogInventoryHandlers> CatalogInventoryApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -10419,8 +10407,7 @@ impl<H: CatalogInventoryHandlers> CatalogInventoryApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&LIST_SERVICE_INSTANCES, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&LIST_SERVICE_INSTANCES, reply))
     }
     async fn show_service_instance(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -10430,7 +10417,7 @@ impl<H: CatalogInventoryHandlers> CatalogInventoryApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -10462,8 +10449,7 @@ impl<H: CatalogInventoryHandlers> CatalogInventoryApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&SHOW_SERVICE_INSTANCE, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&SHOW_SERVICE_INSTANCE, reply))
     }
     async fn list_service_inventories(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -10473,7 +10459,7 @@ impl<H: CatalogInventoryHandlers> CatalogInventoryApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -10505,8 +10491,7 @@ impl<H: CatalogInventoryHandlers> CatalogInventoryApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&LIST_SERVICE_INVENTORIES, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&LIST_SERVICE_INVENTORIES, reply))
     }
     async fn show_service_inventory(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -10516,7 +10501,7 @@ impl<H: CatalogInventoryHandlers> CatalogInventoryApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -10548,8 +10533,7 @@ impl<H: CatalogInventoryHandlers> CatalogInventoryApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&SHOW_SERVICE_INVENTORY, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&SHOW_SERVICE_INVENTORY, reply))
     }
     async fn tag_service_inventory(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -10560,7 +10544,7 @@ impl<H: CatalogInventoryHandlers> CatalogInventoryApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -10602,8 +10586,7 @@ impl<H: CatalogInventoryHandlers> CatalogInventoryApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&TAG_SERVICE_INVENTORY, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&TAG_SERVICE_INVENTORY, reply))
     }
     async fn list_service_inventory_tags(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -10613,7 +10596,7 @@ impl<H: CatalogInventoryHandlers> CatalogInventoryApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -10646,8 +10629,7 @@ impl<H: CatalogInventoryHandlers> CatalogInventoryApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&LIST_SERVICE_INVENTORY_TAGS, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&LIST_SERVICE_INVENTORY_TAGS, reply))
     }
     async fn untag_service_inventory(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -10658,7 +10640,7 @@ impl<H: CatalogInventoryHandlers> CatalogInventoryApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -10700,8 +10682,7 @@ impl<H: CatalogInventoryHandlers> CatalogInventoryApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&UNTAG_SERVICE_INVENTORY, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&UNTAG_SERVICE_INVENTORY, reply))
     }
     async fn list_service_offering_nodes(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -10711,7 +10692,7 @@ impl<H: CatalogInventoryHandlers> CatalogInventoryApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -10743,8 +10724,7 @@ impl<H: CatalogInventoryHandlers> CatalogInventoryApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&LIST_SERVICE_OFFERING_NODES, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&LIST_SERVICE_OFFERING_NODES, reply))
     }
     async fn show_service_offering_node(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -10754,7 +10734,7 @@ impl<H: CatalogInventoryHandlers> CatalogInventoryApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -10786,8 +10766,7 @@ impl<H: CatalogInventoryHandlers> CatalogInventoryApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&SHOW_SERVICE_OFFERING_NODE, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&SHOW_SERVICE_OFFERING_NODE, reply))
     }
     async fn list_service_offerings(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -10797,7 +10776,7 @@ impl<H: CatalogInventoryHandlers> CatalogInventoryApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -10829,8 +10808,7 @@ impl<H: CatalogInventoryHandlers> CatalogInventoryApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&LIST_SERVICE_OFFERINGS, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&LIST_SERVICE_OFFERINGS, reply))
     }
     async fn show_service_offering(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -10840,7 +10818,7 @@ impl<H: CatalogInventoryHandlers> CatalogInventoryApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -10872,8 +10850,7 @@ impl<H: CatalogInventoryHandlers> CatalogInventoryApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&SHOW_SERVICE_OFFERING, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&SHOW_SERVICE_OFFERING, reply))
     }
     async fn applied_inventories_tags_for_service_offering(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -10884,7 +10861,7 @@ impl<H: CatalogInventoryHandlers> CatalogInventoryApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -10926,12 +10903,9 @@ impl<H: CatalogInventoryHandlers> CatalogInventoryApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(
-            &APPLIED_INVENTORIES_TAGS_FOR_SERVICE_OFFERING,
-            reply.status(),
-            started,
-        );
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(
+            answering.finish(&APPLIED_INVENTORIES_TAGS_FOR_SERVICE_OFFERING, reply),
+        )
     }
     async fn order_service_offering(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -10942,7 +10916,7 @@ impl<H: CatalogInventoryHandlers> CatalogInventoryApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -10984,8 +10958,7 @@ impl<H: CatalogInventoryHandlers> CatalogInventoryApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&ORDER_SERVICE_OFFERING, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&ORDER_SERVICE_OFFERING, reply))
     }
     async fn list_service_offering_service_instances(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -10995,7 +10968,7 @@ impl<H: CatalogInventoryHandlers> CatalogInventoryApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -11028,12 +11001,9 @@ impl<H: CatalogInventoryHandlers> CatalogInventoryApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(
-            &LIST_SERVICE_OFFERING_SERVICE_INSTANCES,
-            reply.status(),
-            started,
-        );
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(
+            answering.finish(&LIST_SERVICE_OFFERING_SERVICE_INSTANCES, reply),
+        )
     }
     async fn list_service_offering_service_offering_nodes(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -11043,7 +11013,7 @@ impl<H: CatalogInventoryHandlers> CatalogInventoryApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -11076,12 +11046,9 @@ impl<H: CatalogInventoryHandlers> CatalogInventoryApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(
-            &LIST_SERVICE_OFFERING_SERVICE_OFFERING_NODES,
-            reply.status(),
-            started,
-        );
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(
+            answering.finish(&LIST_SERVICE_OFFERING_SERVICE_OFFERING_NODES, reply),
+        )
     }
     async fn list_service_offering_service_plans(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -11091,7 +11058,7 @@ impl<H: CatalogInventoryHandlers> CatalogInventoryApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -11124,12 +11091,9 @@ impl<H: CatalogInventoryHandlers> CatalogInventoryApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(
-            &LIST_SERVICE_OFFERING_SERVICE_PLANS,
-            reply.status(),
-            started,
-        );
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(
+            answering.finish(&LIST_SERVICE_OFFERING_SERVICE_PLANS, reply),
+        )
     }
     async fn list_service_plans(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -11139,7 +11103,7 @@ impl<H: CatalogInventoryHandlers> CatalogInventoryApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -11171,8 +11135,7 @@ impl<H: CatalogInventoryHandlers> CatalogInventoryApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&LIST_SERVICE_PLANS, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&LIST_SERVICE_PLANS, reply))
     }
     async fn show_service_plan(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -11182,7 +11145,7 @@ impl<H: CatalogInventoryHandlers> CatalogInventoryApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -11214,15 +11177,14 @@ impl<H: CatalogInventoryHandlers> CatalogInventoryApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&SHOW_SERVICE_PLAN, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&SHOW_SERVICE_PLAN, reply))
     }
     async fn list_sources(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<ListSources>,
     ) -> ::std::result::Result<runtime::Reply<ListSources>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -11254,15 +11216,14 @@ impl<H: CatalogInventoryHandlers> CatalogInventoryApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&LIST_SOURCES, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&LIST_SOURCES, reply))
     }
     async fn show_source(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<ShowSource>,
     ) -> ::std::result::Result<runtime::Reply<ShowSource>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -11294,8 +11255,7 @@ impl<H: CatalogInventoryHandlers> CatalogInventoryApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&SHOW_SOURCE, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&SHOW_SOURCE, reply))
     }
     async fn incremental_refresh_source(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -11305,7 +11265,7 @@ impl<H: CatalogInventoryHandlers> CatalogInventoryApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -11337,15 +11297,14 @@ impl<H: CatalogInventoryHandlers> CatalogInventoryApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&INCREMENTAL_REFRESH_SOURCE, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&INCREMENTAL_REFRESH_SOURCE, reply))
     }
     async fn refresh_source(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<RefreshSource>,
     ) -> ::std::result::Result<runtime::Reply<RefreshSource>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -11377,8 +11336,7 @@ impl<H: CatalogInventoryHandlers> CatalogInventoryApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&REFRESH_SOURCE, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&REFRESH_SOURCE, reply))
     }
     async fn list_source_service_instances(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -11388,7 +11346,7 @@ impl<H: CatalogInventoryHandlers> CatalogInventoryApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -11421,12 +11379,9 @@ impl<H: CatalogInventoryHandlers> CatalogInventoryApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(
-            &LIST_SOURCE_SERVICE_INSTANCES,
-            reply.status(),
-            started,
-        );
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(
+            answering.finish(&LIST_SOURCE_SERVICE_INSTANCES, reply),
+        )
     }
     async fn list_source_service_inventories(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -11436,7 +11391,7 @@ impl<H: CatalogInventoryHandlers> CatalogInventoryApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -11469,12 +11424,9 @@ impl<H: CatalogInventoryHandlers> CatalogInventoryApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(
-            &LIST_SOURCE_SERVICE_INVENTORIES,
-            reply.status(),
-            started,
-        );
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(
+            answering.finish(&LIST_SOURCE_SERVICE_INVENTORIES, reply),
+        )
     }
     async fn list_source_service_offering_nodes(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -11484,7 +11436,7 @@ impl<H: CatalogInventoryHandlers> CatalogInventoryApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -11517,12 +11469,9 @@ impl<H: CatalogInventoryHandlers> CatalogInventoryApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(
-            &LIST_SOURCE_SERVICE_OFFERING_NODES,
-            reply.status(),
-            started,
-        );
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(
+            answering.finish(&LIST_SOURCE_SERVICE_OFFERING_NODES, reply),
+        )
     }
     async fn list_source_service_offerings(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -11532,7 +11481,7 @@ impl<H: CatalogInventoryHandlers> CatalogInventoryApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -11565,12 +11514,9 @@ impl<H: CatalogInventoryHandlers> CatalogInventoryApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(
-            &LIST_SOURCE_SERVICE_OFFERINGS,
-            reply.status(),
-            started,
-        );
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(
+            answering.finish(&LIST_SOURCE_SERVICE_OFFERINGS, reply),
+        )
     }
     async fn list_source_service_plans(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -11580,7 +11526,7 @@ impl<H: CatalogInventoryHandlers> CatalogInventoryApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -11613,8 +11559,7 @@ impl<H: CatalogInventoryHandlers> CatalogInventoryApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&LIST_SOURCE_SERVICE_PLANS, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&LIST_SOURCE_SERVICE_PLANS, reply))
     }
     async fn list_source_tasks(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -11624,7 +11569,7 @@ impl<H: CatalogInventoryHandlers> CatalogInventoryApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -11657,15 +11602,14 @@ impl<H: CatalogInventoryHandlers> CatalogInventoryApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&LIST_SOURCE_TASKS, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&LIST_SOURCE_TASKS, reply))
     }
     async fn list_tags(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<ListTags>,
     ) -> ::std::result::Result<runtime::Reply<ListTags>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -11697,15 +11641,14 @@ impl<H: CatalogInventoryHandlers> CatalogInventoryApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&LIST_TAGS, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&LIST_TAGS, reply))
     }
     async fn list_tasks(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<ListTasks>,
     ) -> ::std::result::Result<runtime::Reply<ListTasks>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -11737,15 +11680,14 @@ impl<H: CatalogInventoryHandlers> CatalogInventoryApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&LIST_TASKS, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&LIST_TASKS, reply))
     }
     async fn show_task(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<ShowTask>,
     ) -> ::std::result::Result<runtime::Reply<ShowTask>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -11777,8 +11719,7 @@ impl<H: CatalogInventoryHandlers> CatalogInventoryApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&SHOW_TASK, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&SHOW_TASK, reply))
     }
     async fn update_task(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -11786,7 +11727,7 @@ impl<H: CatalogInventoryHandlers> CatalogInventoryApi for StrictServer<H> {
         body: runtime::RequestBody<UpdateTask>,
     ) -> ::std::result::Result<runtime::Reply<UpdateTask>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -11825,8 +11766,7 @@ impl<H: CatalogInventoryHandlers> CatalogInventoryApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&UPDATE_TASK, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&UPDATE_TASK, reply))
     }
     async fn openapi_document(
         _rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -12447,6 +12387,13 @@ pub fn register_endpoints<H: CatalogInventoryHandlers>(
                             "/api/catalog-inventory/v1.0/.well-known/openapi.json",
                         ),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -12473,6 +12420,13 @@ pub fn register_endpoints<H: CatalogInventoryHandlers>(
                             "/api/catalog-inventory/v1.0/graphql",
                         ),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&POST_GRAPH_QL],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -12499,6 +12453,13 @@ pub fn register_endpoints<H: CatalogInventoryHandlers>(
                             "/api/catalog-inventory/v1.0/openapi.json",
                         ),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_DOCUMENTATION],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -12525,6 +12486,13 @@ pub fn register_endpoints<H: CatalogInventoryHandlers>(
                             "/api/catalog-inventory/v1.0/service_credential_types",
                         ),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&LIST_SERVICE_CREDENTIAL_TYPES],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -12554,6 +12522,13 @@ pub fn register_endpoints<H: CatalogInventoryHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<ShowServiceCredentialType>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&SHOW_SERVICE_CREDENTIAL_TYPE],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -12580,6 +12555,13 @@ pub fn register_endpoints<H: CatalogInventoryHandlers>(
                             "/api/catalog-inventory/v1.0/service_credentials",
                         ),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&LIST_SERVICE_CREDENTIALS],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -12609,6 +12591,13 @@ pub fn register_endpoints<H: CatalogInventoryHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<ShowServiceCredential>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&SHOW_SERVICE_CREDENTIAL],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -12635,6 +12624,13 @@ pub fn register_endpoints<H: CatalogInventoryHandlers>(
                             "/api/catalog-inventory/v1.0/service_instances",
                         ),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&LIST_SERVICE_INSTANCES],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -12664,6 +12660,13 @@ pub fn register_endpoints<H: CatalogInventoryHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<ShowServiceInstance>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&SHOW_SERVICE_INSTANCE],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -12690,6 +12693,13 @@ pub fn register_endpoints<H: CatalogInventoryHandlers>(
                             "/api/catalog-inventory/v1.0/service_inventories",
                         ),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&LIST_SERVICE_INVENTORIES],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -12719,6 +12729,13 @@ pub fn register_endpoints<H: CatalogInventoryHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<ShowServiceInventory>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&SHOW_SERVICE_INVENTORY],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -12748,6 +12765,13 @@ pub fn register_endpoints<H: CatalogInventoryHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<TagServiceInventory>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&TAG_SERVICE_INVENTORY],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -12777,6 +12801,13 @@ pub fn register_endpoints<H: CatalogInventoryHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<ListServiceInventoryTags>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&LIST_SERVICE_INVENTORY_TAGS],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -12806,6 +12837,13 @@ pub fn register_endpoints<H: CatalogInventoryHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<UntagServiceInventory>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&UNTAG_SERVICE_INVENTORY],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -12832,6 +12870,13 @@ pub fn register_endpoints<H: CatalogInventoryHandlers>(
                             "/api/catalog-inventory/v1.0/service_offering_nodes",
                         ),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&LIST_SERVICE_OFFERING_NODES],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -12861,6 +12906,13 @@ pub fn register_endpoints<H: CatalogInventoryHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<ShowServiceOfferingNode>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&SHOW_SERVICE_OFFERING_NODE],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -12887,6 +12939,13 @@ pub fn register_endpoints<H: CatalogInventoryHandlers>(
                             "/api/catalog-inventory/v1.0/service_offerings",
                         ),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&LIST_SERVICE_OFFERINGS],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -12916,6 +12975,13 @@ pub fn register_endpoints<H: CatalogInventoryHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<ShowServiceOffering>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&SHOW_SERVICE_OFFERING],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -12947,6 +13013,13 @@ pub fn register_endpoints<H: CatalogInventoryHandlers>(
                                 AppliedInventoriesTagsForServiceOffering,
                             >|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&APPLIED_INVENTORIES_TAGS_FOR_SERVICE_OFFERING],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -12976,6 +13049,13 @@ pub fn register_endpoints<H: CatalogInventoryHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<OrderServiceOffering>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&ORDER_SERVICE_OFFERING],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -13005,6 +13085,13 @@ pub fn register_endpoints<H: CatalogInventoryHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<ListServiceOfferingServiceInstances>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&LIST_SERVICE_OFFERING_SERVICE_INSTANCES],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -13036,6 +13123,13 @@ pub fn register_endpoints<H: CatalogInventoryHandlers>(
                                 ListServiceOfferingServiceOfferingNodes,
                             >|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&LIST_SERVICE_OFFERING_SERVICE_OFFERING_NODES],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -13065,6 +13159,13 @@ pub fn register_endpoints<H: CatalogInventoryHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<ListServiceOfferingServicePlans>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&LIST_SERVICE_OFFERING_SERVICE_PLANS],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -13091,6 +13192,13 @@ pub fn register_endpoints<H: CatalogInventoryHandlers>(
                             "/api/catalog-inventory/v1.0/service_plans",
                         ),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&LIST_SERVICE_PLANS],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -13120,6 +13228,13 @@ pub fn register_endpoints<H: CatalogInventoryHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<ShowServicePlan>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&SHOW_SERVICE_PLAN],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -13146,6 +13261,13 @@ pub fn register_endpoints<H: CatalogInventoryHandlers>(
                             "/api/catalog-inventory/v1.0/sources",
                         ),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&LIST_SOURCES],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -13175,6 +13297,13 @@ pub fn register_endpoints<H: CatalogInventoryHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<ShowSource>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&SHOW_SOURCE],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -13204,6 +13333,13 @@ pub fn register_endpoints<H: CatalogInventoryHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<IncrementalRefreshSource>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&INCREMENTAL_REFRESH_SOURCE],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -13233,6 +13369,13 @@ pub fn register_endpoints<H: CatalogInventoryHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<RefreshSource>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&REFRESH_SOURCE],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -13262,6 +13405,13 @@ pub fn register_endpoints<H: CatalogInventoryHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<ListSourceServiceInstances>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&LIST_SOURCE_SERVICE_INSTANCES],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -13291,6 +13441,13 @@ pub fn register_endpoints<H: CatalogInventoryHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<ListSourceServiceInventories>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&LIST_SOURCE_SERVICE_INVENTORIES],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -13320,6 +13477,13 @@ pub fn register_endpoints<H: CatalogInventoryHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<ListSourceServiceOfferingNodes>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&LIST_SOURCE_SERVICE_OFFERING_NODES],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -13349,6 +13513,13 @@ pub fn register_endpoints<H: CatalogInventoryHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<ListSourceServiceOfferings>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&LIST_SOURCE_SERVICE_OFFERINGS],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -13378,6 +13549,13 @@ pub fn register_endpoints<H: CatalogInventoryHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<ListSourceServicePlans>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&LIST_SOURCE_SERVICE_PLANS],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -13407,6 +13585,13 @@ pub fn register_endpoints<H: CatalogInventoryHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<ListSourceTasks>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&LIST_SOURCE_TASKS],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -13433,6 +13618,13 @@ pub fn register_endpoints<H: CatalogInventoryHandlers>(
                             "/api/catalog-inventory/v1.0/tags",
                         ),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&LIST_TAGS],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -13459,6 +13651,13 @@ pub fn register_endpoints<H: CatalogInventoryHandlers>(
                             "/api/catalog-inventory/v1.0/tasks",
                         ),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&LIST_TASKS],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -13488,6 +13687,13 @@ pub fn register_endpoints<H: CatalogInventoryHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<UpdateTask>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&SHOW_TASK, &UPDATE_TASK],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),

@@ -13709,7 +13709,7 @@ impl<H: RumbleApiHandlers> RumbleApiApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -13741,8 +13741,7 @@ impl<H: RumbleApiHandlers> RumbleApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_ACCOUNT_AGENTS, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_ACCOUNT_AGENTS, reply))
     }
     async fn get_account_credentials(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -13752,7 +13751,7 @@ impl<H: RumbleApiHandlers> RumbleApiApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -13784,8 +13783,7 @@ impl<H: RumbleApiHandlers> RumbleApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_ACCOUNT_CREDENTIALS, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_ACCOUNT_CREDENTIALS, reply))
     }
     async fn create_account_credential(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -13795,7 +13793,7 @@ impl<H: RumbleApiHandlers> RumbleApiApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -13826,8 +13824,7 @@ impl<H: RumbleApiHandlers> RumbleApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&CREATE_ACCOUNT_CREDENTIAL, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&CREATE_ACCOUNT_CREDENTIAL, reply))
     }
     async fn get_account_credential(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -13837,7 +13834,7 @@ impl<H: RumbleApiHandlers> RumbleApiApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -13869,8 +13866,7 @@ impl<H: RumbleApiHandlers> RumbleApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_ACCOUNT_CREDENTIAL, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_ACCOUNT_CREDENTIAL, reply))
     }
     async fn remove_account_credential(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -13880,7 +13876,7 @@ impl<H: RumbleApiHandlers> RumbleApiApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -13912,8 +13908,7 @@ impl<H: RumbleApiHandlers> RumbleApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&REMOVE_ACCOUNT_CREDENTIAL, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&REMOVE_ACCOUNT_CREDENTIAL, reply))
     }
     async fn export_events_json(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -13923,7 +13918,7 @@ impl<H: RumbleApiHandlers> RumbleApiApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -13955,8 +13950,7 @@ impl<H: RumbleApiHandlers> RumbleApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&EXPORT_EVENTS_JSON, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&EXPORT_EVENTS_JSON, reply))
     }
     async fn export_events_jsonl(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -13966,7 +13960,7 @@ impl<H: RumbleApiHandlers> RumbleApiApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -13998,14 +13992,13 @@ impl<H: RumbleApiHandlers> RumbleApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&EXPORT_EVENTS_JSONL, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&EXPORT_EVENTS_JSONL, reply))
     }
     async fn get_account_keys(
         rqctx: ::dropshot::RequestContext<Self::Context>,
     ) -> ::std::result::Result<runtime::Reply<GetAccountKeys>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -14023,8 +14016,7 @@ impl<H: RumbleApiHandlers> RumbleApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_ACCOUNT_KEYS, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_ACCOUNT_KEYS, reply))
     }
     async fn create_account_key(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -14034,7 +14026,7 @@ impl<H: RumbleApiHandlers> RumbleApiApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -14065,15 +14057,14 @@ impl<H: RumbleApiHandlers> RumbleApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&CREATE_ACCOUNT_KEY, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&CREATE_ACCOUNT_KEY, reply))
     }
     async fn get_account_key(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<GetAccountKey>,
     ) -> ::std::result::Result<runtime::Reply<GetAccountKey>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -14105,8 +14096,7 @@ impl<H: RumbleApiHandlers> RumbleApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_ACCOUNT_KEY, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_ACCOUNT_KEY, reply))
     }
     async fn remove_account_key(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -14116,7 +14106,7 @@ impl<H: RumbleApiHandlers> RumbleApiApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -14148,8 +14138,7 @@ impl<H: RumbleApiHandlers> RumbleApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&REMOVE_ACCOUNT_KEY, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&REMOVE_ACCOUNT_KEY, reply))
     }
     async fn rotate_account_key(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -14159,7 +14148,7 @@ impl<H: RumbleApiHandlers> RumbleApiApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -14191,8 +14180,7 @@ impl<H: RumbleApiHandlers> RumbleApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&ROTATE_ACCOUNT_KEY, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&ROTATE_ACCOUNT_KEY, reply))
     }
     async fn get_account_license(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -14201,7 +14189,7 @@ impl<H: RumbleApiHandlers> RumbleApiApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -14222,8 +14210,7 @@ impl<H: RumbleApiHandlers> RumbleApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_ACCOUNT_LICENSE, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_ACCOUNT_LICENSE, reply))
     }
     async fn get_account_organizations(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -14233,7 +14220,7 @@ impl<H: RumbleApiHandlers> RumbleApiApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -14265,8 +14252,7 @@ impl<H: RumbleApiHandlers> RumbleApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_ACCOUNT_ORGANIZATIONS, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_ACCOUNT_ORGANIZATIONS, reply))
     }
     async fn create_account_organization(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -14276,7 +14262,7 @@ impl<H: RumbleApiHandlers> RumbleApiApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -14307,8 +14293,7 @@ impl<H: RumbleApiHandlers> RumbleApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&CREATE_ACCOUNT_ORGANIZATION, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&CREATE_ACCOUNT_ORGANIZATION, reply))
     }
     async fn get_account_organization(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -14318,7 +14303,7 @@ impl<H: RumbleApiHandlers> RumbleApiApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -14350,8 +14335,7 @@ impl<H: RumbleApiHandlers> RumbleApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_ACCOUNT_ORGANIZATION, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_ACCOUNT_ORGANIZATION, reply))
     }
     async fn remove_account_organization(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -14361,7 +14345,7 @@ impl<H: RumbleApiHandlers> RumbleApiApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -14393,8 +14377,7 @@ impl<H: RumbleApiHandlers> RumbleApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&REMOVE_ACCOUNT_ORGANIZATION, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&REMOVE_ACCOUNT_ORGANIZATION, reply))
     }
     async fn update_account_organization(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -14405,7 +14388,7 @@ impl<H: RumbleApiHandlers> RumbleApiApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -14447,8 +14430,7 @@ impl<H: RumbleApiHandlers> RumbleApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&UPDATE_ACCOUNT_ORGANIZATION, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&UPDATE_ACCOUNT_ORGANIZATION, reply))
     }
     async fn delete_account_organization_export_token(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -14458,7 +14440,7 @@ impl<H: RumbleApiHandlers> RumbleApiApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -14490,12 +14472,9 @@ impl<H: RumbleApiHandlers> RumbleApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(
-            &DELETE_ACCOUNT_ORGANIZATION_EXPORT_TOKEN,
-            reply.status(),
-            started,
-        );
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(
+            answering.finish(&DELETE_ACCOUNT_ORGANIZATION_EXPORT_TOKEN, reply),
+        )
     }
     async fn rotate_account_organization_export_token(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -14505,7 +14484,7 @@ impl<H: RumbleApiHandlers> RumbleApiApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -14537,12 +14516,9 @@ impl<H: RumbleApiHandlers> RumbleApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(
-            &ROTATE_ACCOUNT_ORGANIZATION_EXPORT_TOKEN,
-            reply.status(),
-            started,
-        );
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(
+            answering.finish(&ROTATE_ACCOUNT_ORGANIZATION_EXPORT_TOKEN, reply),
+        )
     }
     async fn get_account_sites(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -14552,7 +14528,7 @@ impl<H: RumbleApiHandlers> RumbleApiApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -14584,8 +14560,7 @@ impl<H: RumbleApiHandlers> RumbleApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_ACCOUNT_SITES, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_ACCOUNT_SITES, reply))
     }
     async fn get_account_tasks(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -14595,7 +14570,7 @@ impl<H: RumbleApiHandlers> RumbleApiApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -14627,8 +14602,7 @@ impl<H: RumbleApiHandlers> RumbleApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_ACCOUNT_TASKS, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_ACCOUNT_TASKS, reply))
     }
     async fn get_account_users(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -14637,7 +14611,7 @@ impl<H: RumbleApiHandlers> RumbleApiApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -14655,8 +14629,7 @@ impl<H: RumbleApiHandlers> RumbleApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_ACCOUNT_USERS, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_ACCOUNT_USERS, reply))
     }
     async fn create_account_user(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -14666,7 +14639,7 @@ impl<H: RumbleApiHandlers> RumbleApiApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -14697,15 +14670,14 @@ impl<H: RumbleApiHandlers> RumbleApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&CREATE_ACCOUNT_USER, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&CREATE_ACCOUNT_USER, reply))
     }
     async fn get_account_user(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<GetAccountUser>,
     ) -> ::std::result::Result<runtime::Reply<GetAccountUser>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -14737,8 +14709,7 @@ impl<H: RumbleApiHandlers> RumbleApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_ACCOUNT_USER, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_ACCOUNT_USER, reply))
     }
     async fn remove_account_user(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -14748,7 +14719,7 @@ impl<H: RumbleApiHandlers> RumbleApiApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -14780,8 +14751,7 @@ impl<H: RumbleApiHandlers> RumbleApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&REMOVE_ACCOUNT_USER, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&REMOVE_ACCOUNT_USER, reply))
     }
     async fn update_account_user(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -14792,7 +14762,7 @@ impl<H: RumbleApiHandlers> RumbleApiApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -14834,8 +14804,7 @@ impl<H: RumbleApiHandlers> RumbleApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&UPDATE_ACCOUNT_USER, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&UPDATE_ACCOUNT_USER, reply))
     }
     async fn reset_account_user_lockout(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -14845,7 +14814,7 @@ impl<H: RumbleApiHandlers> RumbleApiApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -14877,8 +14846,7 @@ impl<H: RumbleApiHandlers> RumbleApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&RESET_ACCOUNT_USER_LOCKOUT, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&RESET_ACCOUNT_USER_LOCKOUT, reply))
     }
     async fn reset_account_user_mfa(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -14888,7 +14856,7 @@ impl<H: RumbleApiHandlers> RumbleApiApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -14920,8 +14888,7 @@ impl<H: RumbleApiHandlers> RumbleApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&RESET_ACCOUNT_USER_MFA, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&RESET_ACCOUNT_USER_MFA, reply))
     }
     async fn reset_account_user_password(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -14931,7 +14898,7 @@ impl<H: RumbleApiHandlers> RumbleApiApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -14963,8 +14930,7 @@ impl<H: RumbleApiHandlers> RumbleApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&RESET_ACCOUNT_USER_PASSWORD, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&RESET_ACCOUNT_USER_PASSWORD, reply))
     }
     async fn export_assets_cisco_csv(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -14974,7 +14940,7 @@ impl<H: RumbleApiHandlers> RumbleApiApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -15006,8 +14972,7 @@ impl<H: RumbleApiHandlers> RumbleApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&EXPORT_ASSETS_CISCO_CSV, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&EXPORT_ASSETS_CISCO_CSV, reply))
     }
     async fn export_assets_csv(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -15017,7 +14982,7 @@ impl<H: RumbleApiHandlers> RumbleApiApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -15049,8 +15014,7 @@ impl<H: RumbleApiHandlers> RumbleApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&EXPORT_ASSETS_CSV, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&EXPORT_ASSETS_CSV, reply))
     }
     async fn export_assets_json(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -15060,7 +15024,7 @@ impl<H: RumbleApiHandlers> RumbleApiApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -15092,8 +15056,7 @@ impl<H: RumbleApiHandlers> RumbleApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&EXPORT_ASSETS_JSON, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&EXPORT_ASSETS_JSON, reply))
     }
     async fn export_assets_jsonl(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -15103,7 +15066,7 @@ impl<H: RumbleApiHandlers> RumbleApiApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -15135,8 +15098,7 @@ impl<H: RumbleApiHandlers> RumbleApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&EXPORT_ASSETS_JSONL, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&EXPORT_ASSETS_JSONL, reply))
     }
     async fn export_assets_nmap_xml(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -15146,7 +15108,7 @@ impl<H: RumbleApiHandlers> RumbleApiApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -15178,8 +15140,7 @@ impl<H: RumbleApiHandlers> RumbleApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&EXPORT_ASSETS_NMAP_XML, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&EXPORT_ASSETS_NMAP_XML, reply))
     }
     async fn snow_export_assets_csv(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -15188,7 +15149,7 @@ impl<H: RumbleApiHandlers> RumbleApiApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -15209,8 +15170,7 @@ impl<H: RumbleApiHandlers> RumbleApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&SNOW_EXPORT_ASSETS_CSV, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&SNOW_EXPORT_ASSETS_CSV, reply))
     }
     async fn snow_export_assets_json(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -15219,7 +15179,7 @@ impl<H: RumbleApiHandlers> RumbleApiApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -15240,8 +15200,7 @@ impl<H: RumbleApiHandlers> RumbleApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&SNOW_EXPORT_ASSETS_JSON, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&SNOW_EXPORT_ASSETS_JSON, reply))
     }
     async fn splunk_asset_sync_created_json(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -15251,7 +15210,7 @@ impl<H: RumbleApiHandlers> RumbleApiApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -15283,12 +15242,9 @@ impl<H: RumbleApiHandlers> RumbleApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(
-            &SPLUNK_ASSET_SYNC_CREATED_JSON,
-            reply.status(),
-            started,
-        );
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(
+            answering.finish(&SPLUNK_ASSET_SYNC_CREATED_JSON, reply),
+        )
     }
     async fn splunk_asset_sync_updated_json(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -15298,7 +15254,7 @@ impl<H: RumbleApiHandlers> RumbleApiApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -15330,12 +15286,9 @@ impl<H: RumbleApiHandlers> RumbleApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(
-            &SPLUNK_ASSET_SYNC_UPDATED_JSON,
-            reply.status(),
-            started,
-        );
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(
+            answering.finish(&SPLUNK_ASSET_SYNC_UPDATED_JSON, reply),
+        )
     }
     async fn export_services_csv(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -15345,7 +15298,7 @@ impl<H: RumbleApiHandlers> RumbleApiApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -15377,8 +15330,7 @@ impl<H: RumbleApiHandlers> RumbleApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&EXPORT_SERVICES_CSV, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&EXPORT_SERVICES_CSV, reply))
     }
     async fn export_services_json(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -15388,7 +15340,7 @@ impl<H: RumbleApiHandlers> RumbleApiApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -15420,8 +15372,7 @@ impl<H: RumbleApiHandlers> RumbleApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&EXPORT_SERVICES_JSON, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&EXPORT_SERVICES_JSON, reply))
     }
     async fn export_services_jsonl(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -15431,7 +15382,7 @@ impl<H: RumbleApiHandlers> RumbleApiApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -15463,8 +15414,7 @@ impl<H: RumbleApiHandlers> RumbleApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&EXPORT_SERVICES_JSONL, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&EXPORT_SERVICES_JSONL, reply))
     }
     async fn snow_export_services_csv(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -15473,7 +15423,7 @@ impl<H: RumbleApiHandlers> RumbleApiApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -15494,14 +15444,13 @@ impl<H: RumbleApiHandlers> RumbleApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&SNOW_EXPORT_SERVICES_CSV, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&SNOW_EXPORT_SERVICES_CSV, reply))
     }
     async fn export_sites_csv(
         rqctx: ::dropshot::RequestContext<Self::Context>,
     ) -> ::std::result::Result<runtime::Reply<ExportSitesCsv>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -15519,8 +15468,7 @@ impl<H: RumbleApiHandlers> RumbleApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&EXPORT_SITES_CSV, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&EXPORT_SITES_CSV, reply))
     }
     async fn export_sites_json(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -15530,7 +15478,7 @@ impl<H: RumbleApiHandlers> RumbleApiApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -15562,8 +15510,7 @@ impl<H: RumbleApiHandlers> RumbleApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&EXPORT_SITES_JSON, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&EXPORT_SITES_JSON, reply))
     }
     async fn export_sites_jsonl(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -15573,7 +15520,7 @@ impl<H: RumbleApiHandlers> RumbleApiApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -15605,8 +15552,7 @@ impl<H: RumbleApiHandlers> RumbleApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&EXPORT_SITES_JSONL, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&EXPORT_SITES_JSONL, reply))
     }
     async fn export_wireless_csv(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -15616,7 +15562,7 @@ impl<H: RumbleApiHandlers> RumbleApiApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -15648,8 +15594,7 @@ impl<H: RumbleApiHandlers> RumbleApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&EXPORT_WIRELESS_CSV, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&EXPORT_WIRELESS_CSV, reply))
     }
     async fn export_wireless_json(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -15659,7 +15604,7 @@ impl<H: RumbleApiHandlers> RumbleApiApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -15691,8 +15636,7 @@ impl<H: RumbleApiHandlers> RumbleApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&EXPORT_WIRELESS_JSON, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&EXPORT_WIRELESS_JSON, reply))
     }
     async fn export_wireless_jsonl(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -15702,7 +15646,7 @@ impl<H: RumbleApiHandlers> RumbleApiApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -15734,8 +15678,7 @@ impl<H: RumbleApiHandlers> RumbleApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&EXPORT_WIRELESS_JSONL, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&EXPORT_WIRELESS_JSONL, reply))
     }
     async fn get_organization(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -15744,7 +15687,7 @@ impl<H: RumbleApiHandlers> RumbleApiApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -15762,8 +15705,7 @@ impl<H: RumbleApiHandlers> RumbleApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_ORGANIZATION, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_ORGANIZATION, reply))
     }
     async fn update_organization(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -15773,7 +15715,7 @@ impl<H: RumbleApiHandlers> RumbleApiApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -15804,14 +15746,13 @@ impl<H: RumbleApiHandlers> RumbleApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&UPDATE_ORGANIZATION, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&UPDATE_ORGANIZATION, reply))
     }
     async fn get_agents(
         rqctx: ::dropshot::RequestContext<Self::Context>,
     ) -> ::std::result::Result<runtime::Reply<GetAgents>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -15828,15 +15769,14 @@ impl<H: RumbleApiHandlers> RumbleApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_AGENTS, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_AGENTS, reply))
     }
     async fn get_agent(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<GetAgent>,
     ) -> ::std::result::Result<runtime::Reply<GetAgent>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -15868,15 +15808,14 @@ impl<H: RumbleApiHandlers> RumbleApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_AGENT, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_AGENT, reply))
     }
     async fn remove_agent(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<RemoveAgent>,
     ) -> ::std::result::Result<runtime::Reply<RemoveAgent>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -15908,8 +15847,7 @@ impl<H: RumbleApiHandlers> RumbleApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&REMOVE_AGENT, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&REMOVE_AGENT, reply))
     }
     async fn update_agent_site(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -15920,7 +15858,7 @@ impl<H: RumbleApiHandlers> RumbleApiApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -15962,15 +15900,14 @@ impl<H: RumbleApiHandlers> RumbleApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&UPDATE_AGENT_SITE, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&UPDATE_AGENT_SITE, reply))
     }
     async fn upgrade_agent(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<UpgradeAgent>,
     ) -> ::std::result::Result<runtime::Reply<UpgradeAgent>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -16002,15 +15939,14 @@ impl<H: RumbleApiHandlers> RumbleApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&UPGRADE_AGENT, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&UPGRADE_AGENT, reply))
     }
     async fn get_assets(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<GetAssets>,
     ) -> ::std::result::Result<runtime::Reply<GetAssets>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -16042,15 +15978,14 @@ impl<H: RumbleApiHandlers> RumbleApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_ASSETS, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_ASSETS, reply))
     }
     async fn get_asset(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<GetAsset>,
     ) -> ::std::result::Result<runtime::Reply<GetAsset>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -16082,15 +16017,14 @@ impl<H: RumbleApiHandlers> RumbleApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_ASSET, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_ASSET, reply))
     }
     async fn remove_asset(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<RemoveAsset>,
     ) -> ::std::result::Result<runtime::Reply<RemoveAsset>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -16122,8 +16056,7 @@ impl<H: RumbleApiHandlers> RumbleApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&REMOVE_ASSET, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&REMOVE_ASSET, reply))
     }
     async fn update_asset_comments(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -16134,7 +16067,7 @@ impl<H: RumbleApiHandlers> RumbleApiApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -16176,8 +16109,7 @@ impl<H: RumbleApiHandlers> RumbleApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&UPDATE_ASSET_COMMENTS, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&UPDATE_ASSET_COMMENTS, reply))
     }
     async fn update_asset_tags(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -16188,7 +16120,7 @@ impl<H: RumbleApiHandlers> RumbleApiApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -16230,14 +16162,13 @@ impl<H: RumbleApiHandlers> RumbleApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&UPDATE_ASSET_TAGS, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&UPDATE_ASSET_TAGS, reply))
     }
     async fn get_key(
         rqctx: ::dropshot::RequestContext<Self::Context>,
     ) -> ::std::result::Result<runtime::Reply<GetKey>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -16254,14 +16185,13 @@ impl<H: RumbleApiHandlers> RumbleApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_KEY, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_KEY, reply))
     }
     async fn remove_key(
         rqctx: ::dropshot::RequestContext<Self::Context>,
     ) -> ::std::result::Result<runtime::Reply<RemoveKey>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -16278,14 +16208,13 @@ impl<H: RumbleApiHandlers> RumbleApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&REMOVE_KEY, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&REMOVE_KEY, reply))
     }
     async fn rotate_key(
         rqctx: ::dropshot::RequestContext<Self::Context>,
     ) -> ::std::result::Result<runtime::Reply<RotateKey>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -16302,15 +16231,14 @@ impl<H: RumbleApiHandlers> RumbleApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&ROTATE_KEY, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&ROTATE_KEY, reply))
     }
     async fn get_services(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<GetServices>,
     ) -> ::std::result::Result<runtime::Reply<GetServices>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -16342,15 +16270,14 @@ impl<H: RumbleApiHandlers> RumbleApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_SERVICES, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_SERVICES, reply))
     }
     async fn get_service(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<GetService>,
     ) -> ::std::result::Result<runtime::Reply<GetService>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -16382,15 +16309,14 @@ impl<H: RumbleApiHandlers> RumbleApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_SERVICE, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_SERVICE, reply))
     }
     async fn remove_service(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<RemoveService>,
     ) -> ::std::result::Result<runtime::Reply<RemoveService>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -16422,14 +16348,13 @@ impl<H: RumbleApiHandlers> RumbleApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&REMOVE_SERVICE, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&REMOVE_SERVICE, reply))
     }
     async fn get_sites(
         rqctx: ::dropshot::RequestContext<Self::Context>,
     ) -> ::std::result::Result<runtime::Reply<GetSites>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -16446,15 +16371,14 @@ impl<H: RumbleApiHandlers> RumbleApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_SITES, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_SITES, reply))
     }
     async fn create_site(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         body: runtime::RequestBody<CreateSite>,
     ) -> ::std::result::Result<runtime::Reply<CreateSite>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -16481,15 +16405,14 @@ impl<H: RumbleApiHandlers> RumbleApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&CREATE_SITE, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&CREATE_SITE, reply))
     }
     async fn get_site(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<GetSite>,
     ) -> ::std::result::Result<runtime::Reply<GetSite>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -16521,15 +16444,14 @@ impl<H: RumbleApiHandlers> RumbleApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_SITE, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_SITE, reply))
     }
     async fn remove_site(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<RemoveSite>,
     ) -> ::std::result::Result<runtime::Reply<RemoveSite>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -16561,8 +16483,7 @@ impl<H: RumbleApiHandlers> RumbleApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&REMOVE_SITE, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&REMOVE_SITE, reply))
     }
     async fn update_site(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -16570,7 +16491,7 @@ impl<H: RumbleApiHandlers> RumbleApiApi for StrictServer<H> {
         body: runtime::RequestBody<UpdateSite>,
     ) -> ::std::result::Result<runtime::Reply<UpdateSite>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -16612,8 +16533,7 @@ impl<H: RumbleApiHandlers> RumbleApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&UPDATE_SITE, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&UPDATE_SITE, reply))
     }
     async fn import_scan_data(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -16621,7 +16541,7 @@ impl<H: RumbleApiHandlers> RumbleApiApi for StrictServer<H> {
         body: runtime::RequestBody<ImportScanData>,
     ) -> ::std::result::Result<runtime::Reply<ImportScanData>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -16660,8 +16580,7 @@ impl<H: RumbleApiHandlers> RumbleApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&IMPORT_SCAN_DATA, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&IMPORT_SCAN_DATA, reply))
     }
     async fn create_scan(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -16669,7 +16588,7 @@ impl<H: RumbleApiHandlers> RumbleApiApi for StrictServer<H> {
         body: runtime::RequestBody<CreateScan>,
     ) -> ::std::result::Result<runtime::Reply<CreateScan>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -16708,15 +16627,14 @@ impl<H: RumbleApiHandlers> RumbleApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&CREATE_SCAN, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&CREATE_SCAN, reply))
     }
     async fn get_tasks(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<GetTasks>,
     ) -> ::std::result::Result<runtime::Reply<GetTasks>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -16744,15 +16662,14 @@ impl<H: RumbleApiHandlers> RumbleApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_TASKS, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_TASKS, reply))
     }
     async fn get_task(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<GetTask>,
     ) -> ::std::result::Result<runtime::Reply<GetTask>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -16784,8 +16701,7 @@ impl<H: RumbleApiHandlers> RumbleApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_TASK, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_TASK, reply))
     }
     async fn update_task(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -16793,7 +16709,7 @@ impl<H: RumbleApiHandlers> RumbleApiApi for StrictServer<H> {
         body: runtime::RequestBody<UpdateTask>,
     ) -> ::std::result::Result<runtime::Reply<UpdateTask>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -16832,8 +16748,7 @@ impl<H: RumbleApiHandlers> RumbleApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&UPDATE_TASK, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&UPDATE_TASK, reply))
     }
     async fn get_task_change_report(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -16843,7 +16758,7 @@ impl<H: RumbleApiHandlers> RumbleApiApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -16875,8 +16790,7 @@ impl<H: RumbleApiHandlers> RumbleApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_TASK_CHANGE_REPORT, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_TASK_CHANGE_REPORT, reply))
     }
     async fn get_task_scan_data(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -16886,7 +16800,7 @@ impl<H: RumbleApiHandlers> RumbleApiApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -16918,15 +16832,14 @@ impl<H: RumbleApiHandlers> RumbleApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_TASK_SCAN_DATA, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_TASK_SCAN_DATA, reply))
     }
     async fn hide_task(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<HideTask>,
     ) -> ::std::result::Result<runtime::Reply<HideTask>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -16958,15 +16871,14 @@ impl<H: RumbleApiHandlers> RumbleApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&HIDE_TASK, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&HIDE_TASK, reply))
     }
     async fn stop_task(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<StopTask>,
     ) -> ::std::result::Result<runtime::Reply<StopTask>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -16998,8 +16910,7 @@ impl<H: RumbleApiHandlers> RumbleApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&STOP_TASK, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&STOP_TASK, reply))
     }
     async fn get_wireless_la_ns(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -17009,7 +16920,7 @@ impl<H: RumbleApiHandlers> RumbleApiApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -17041,15 +16952,14 @@ impl<H: RumbleApiHandlers> RumbleApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_WIRELESS_LA_NS, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_WIRELESS_LA_NS, reply))
     }
     async fn get_wireless_lan(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<GetWirelessLan>,
     ) -> ::std::result::Result<runtime::Reply<GetWirelessLan>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -17081,8 +16991,7 @@ impl<H: RumbleApiHandlers> RumbleApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_WIRELESS_LAN, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_WIRELESS_LAN, reply))
     }
     async fn remove_wireless_lan(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -17092,7 +17001,7 @@ impl<H: RumbleApiHandlers> RumbleApiApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -17124,8 +17033,7 @@ impl<H: RumbleApiHandlers> RumbleApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&REMOVE_WIRELESS_LAN, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&REMOVE_WIRELESS_LAN, reply))
     }
     async fn get_latest_agent_version(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -17134,7 +17042,7 @@ impl<H: RumbleApiHandlers> RumbleApiApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             #[allow(deprecated)]
             let response = <H as RumbleApiHandlers>::get_latest_agent_version(handlers)
@@ -17142,8 +17050,7 @@ impl<H: RumbleApiHandlers> RumbleApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_LATEST_AGENT_VERSION, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_LATEST_AGENT_VERSION, reply))
     }
     async fn get_latest_platform_version(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -17152,7 +17059,7 @@ impl<H: RumbleApiHandlers> RumbleApiApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             #[allow(deprecated)]
             let response = <H as RumbleApiHandlers>::get_latest_platform_version(
@@ -17162,8 +17069,7 @@ impl<H: RumbleApiHandlers> RumbleApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_LATEST_PLATFORM_VERSION, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_LATEST_PLATFORM_VERSION, reply))
     }
     async fn get_latest_scanner_version(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -17172,7 +17078,7 @@ impl<H: RumbleApiHandlers> RumbleApiApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             #[allow(deprecated)]
             let response = <H as RumbleApiHandlers>::get_latest_scanner_version(handlers)
@@ -17180,8 +17086,7 @@ impl<H: RumbleApiHandlers> RumbleApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_LATEST_SCANNER_VERSION, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_LATEST_SCANNER_VERSION, reply))
     }
     async fn openapi_document(
         _rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -17207,7 +17112,7 @@ impl<H: RumbleApiHandlers> StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -17238,8 +17143,7 @@ impl<H: RumbleApiHandlers> StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&CREATE_ACCOUNT_USER_INVITE, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&CREATE_ACCOUNT_USER_INVITE, reply))
     }
 }
 ///The dropshot API description of a server of this version alone, built on `H`: see [`register_endpoints`], and the request metrics at `GET /metrics` ([`runtime::metrics`]).
@@ -18448,6 +18352,13 @@ pub fn register_endpoints<H: RumbleApiHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/api/v1.0/account/agents"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_ACCOUNT_AGENTS],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -18474,6 +18385,13 @@ pub fn register_endpoints<H: RumbleApiHandlers>(
                             "/api/v1.0/account/credentials",
                         ),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_ACCOUNT_CREDENTIALS, &CREATE_ACCOUNT_CREDENTIAL],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -18503,6 +18421,13 @@ pub fn register_endpoints<H: RumbleApiHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<RemoveAccountCredential>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_ACCOUNT_CREDENTIAL, &REMOVE_ACCOUNT_CREDENTIAL],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -18529,6 +18454,13 @@ pub fn register_endpoints<H: RumbleApiHandlers>(
                             "/api/v1.0/account/events.json",
                         ),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&EXPORT_EVENTS_JSON],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -18555,6 +18487,13 @@ pub fn register_endpoints<H: RumbleApiHandlers>(
                             "/api/v1.0/account/events.jsonl",
                         ),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&EXPORT_EVENTS_JSONL],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -18578,6 +18517,13 @@ pub fn register_endpoints<H: RumbleApiHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/api/v1.0/account/keys"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_ACCOUNT_KEYS, &CREATE_ACCOUNT_KEY],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -18607,6 +18553,13 @@ pub fn register_endpoints<H: RumbleApiHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<RemoveAccountKey>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_ACCOUNT_KEY, &REMOVE_ACCOUNT_KEY],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -18636,6 +18589,13 @@ pub fn register_endpoints<H: RumbleApiHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<RotateAccountKey>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&ROTATE_ACCOUNT_KEY],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -18659,6 +18619,13 @@ pub fn register_endpoints<H: RumbleApiHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/api/v1.0/account/license"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_ACCOUNT_LICENSE],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -18682,6 +18649,13 @@ pub fn register_endpoints<H: RumbleApiHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/api/v1.0/account/orgs"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_ACCOUNT_ORGANIZATIONS, &CREATE_ACCOUNT_ORGANIZATION],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -18711,6 +18685,17 @@ pub fn register_endpoints<H: RumbleApiHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<UpdateAccountOrganization>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[
+                                    &GET_ACCOUNT_ORGANIZATION,
+                                    &REMOVE_ACCOUNT_ORGANIZATION,
+                                    &UPDATE_ACCOUNT_ORGANIZATION,
+                                ],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -18740,6 +18725,13 @@ pub fn register_endpoints<H: RumbleApiHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<DeleteAccountOrganizationExportToken>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&DELETE_ACCOUNT_ORGANIZATION_EXPORT_TOKEN],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -18769,6 +18761,13 @@ pub fn register_endpoints<H: RumbleApiHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<RotateAccountOrganizationExportToken>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&ROTATE_ACCOUNT_ORGANIZATION_EXPORT_TOKEN],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -18792,6 +18791,13 @@ pub fn register_endpoints<H: RumbleApiHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/api/v1.0/account/sites"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_ACCOUNT_SITES],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -18815,6 +18821,13 @@ pub fn register_endpoints<H: RumbleApiHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/api/v1.0/account/tasks"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_ACCOUNT_TASKS],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -18838,6 +18851,13 @@ pub fn register_endpoints<H: RumbleApiHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/api/v1.0/account/users"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_ACCOUNT_USERS, &CREATE_ACCOUNT_USER],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -18864,6 +18884,13 @@ pub fn register_endpoints<H: RumbleApiHandlers>(
                             "/api/v1.0/account/users/invite",
                         ),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&CREATE_ACCOUNT_USER_INVITE],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -18893,6 +18920,17 @@ pub fn register_endpoints<H: RumbleApiHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<UpdateAccountUser>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[
+                                    &GET_ACCOUNT_USER,
+                                    &REMOVE_ACCOUNT_USER,
+                                    &UPDATE_ACCOUNT_USER,
+                                ],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -18922,6 +18960,13 @@ pub fn register_endpoints<H: RumbleApiHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<ResetAccountUserLockout>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&RESET_ACCOUNT_USER_LOCKOUT],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -18951,6 +18996,13 @@ pub fn register_endpoints<H: RumbleApiHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<ResetAccountUserMfa>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&RESET_ACCOUNT_USER_MFA],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -18980,6 +19032,13 @@ pub fn register_endpoints<H: RumbleApiHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<ResetAccountUserPassword>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&RESET_ACCOUNT_USER_PASSWORD],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -19006,6 +19065,13 @@ pub fn register_endpoints<H: RumbleApiHandlers>(
                             "/api/v1.0/export/org/assets.cisco.csv",
                         ),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&EXPORT_ASSETS_CISCO_CSV],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -19032,6 +19098,13 @@ pub fn register_endpoints<H: RumbleApiHandlers>(
                             "/api/v1.0/export/org/assets.csv",
                         ),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&EXPORT_ASSETS_CSV],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -19058,6 +19131,13 @@ pub fn register_endpoints<H: RumbleApiHandlers>(
                             "/api/v1.0/export/org/assets.json",
                         ),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&EXPORT_ASSETS_JSON],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -19084,6 +19164,13 @@ pub fn register_endpoints<H: RumbleApiHandlers>(
                             "/api/v1.0/export/org/assets.jsonl",
                         ),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&EXPORT_ASSETS_JSONL],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -19110,6 +19197,13 @@ pub fn register_endpoints<H: RumbleApiHandlers>(
                             "/api/v1.0/export/org/assets.nmap.xml",
                         ),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&EXPORT_ASSETS_NMAP_XML],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -19136,6 +19230,13 @@ pub fn register_endpoints<H: RumbleApiHandlers>(
                             "/api/v1.0/export/org/assets.servicenow.csv",
                         ),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&SNOW_EXPORT_ASSETS_CSV],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -19162,6 +19263,13 @@ pub fn register_endpoints<H: RumbleApiHandlers>(
                             "/api/v1.0/export/org/assets.servicenow.json",
                         ),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&SNOW_EXPORT_ASSETS_JSON],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -19188,6 +19296,13 @@ pub fn register_endpoints<H: RumbleApiHandlers>(
                             "/api/v1.0/export/org/assets/sync/created/assets.json",
                         ),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&SPLUNK_ASSET_SYNC_CREATED_JSON],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -19214,6 +19329,13 @@ pub fn register_endpoints<H: RumbleApiHandlers>(
                             "/api/v1.0/export/org/assets/sync/updated/assets.json",
                         ),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&SPLUNK_ASSET_SYNC_UPDATED_JSON],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -19240,6 +19362,13 @@ pub fn register_endpoints<H: RumbleApiHandlers>(
                             "/api/v1.0/export/org/services.csv",
                         ),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&EXPORT_SERVICES_CSV],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -19266,6 +19395,13 @@ pub fn register_endpoints<H: RumbleApiHandlers>(
                             "/api/v1.0/export/org/services.json",
                         ),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&EXPORT_SERVICES_JSON],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -19292,6 +19428,13 @@ pub fn register_endpoints<H: RumbleApiHandlers>(
                             "/api/v1.0/export/org/services.jsonl",
                         ),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&EXPORT_SERVICES_JSONL],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -19318,6 +19461,13 @@ pub fn register_endpoints<H: RumbleApiHandlers>(
                             "/api/v1.0/export/org/services.servicenow.csv",
                         ),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&SNOW_EXPORT_SERVICES_CSV],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -19344,6 +19494,13 @@ pub fn register_endpoints<H: RumbleApiHandlers>(
                             "/api/v1.0/export/org/sites.csv",
                         ),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&EXPORT_SITES_CSV],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -19370,6 +19527,13 @@ pub fn register_endpoints<H: RumbleApiHandlers>(
                             "/api/v1.0/export/org/sites.json",
                         ),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&EXPORT_SITES_JSON],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -19396,6 +19560,13 @@ pub fn register_endpoints<H: RumbleApiHandlers>(
                             "/api/v1.0/export/org/sites.jsonl",
                         ),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&EXPORT_SITES_JSONL],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -19422,6 +19593,13 @@ pub fn register_endpoints<H: RumbleApiHandlers>(
                             "/api/v1.0/export/org/wireless.csv",
                         ),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&EXPORT_WIRELESS_CSV],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -19448,6 +19626,13 @@ pub fn register_endpoints<H: RumbleApiHandlers>(
                             "/api/v1.0/export/org/wireless.json",
                         ),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&EXPORT_WIRELESS_JSON],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -19474,6 +19659,13 @@ pub fn register_endpoints<H: RumbleApiHandlers>(
                             "/api/v1.0/export/org/wireless.jsonl",
                         ),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&EXPORT_WIRELESS_JSONL],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -19497,6 +19689,13 @@ pub fn register_endpoints<H: RumbleApiHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/api/v1.0/openapi.json"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -19520,6 +19719,13 @@ pub fn register_endpoints<H: RumbleApiHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/api/v1.0/org"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_ORGANIZATION, &UPDATE_ORGANIZATION],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -19543,6 +19749,13 @@ pub fn register_endpoints<H: RumbleApiHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/api/v1.0/org/agents"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_AGENTS],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -19572,6 +19785,13 @@ pub fn register_endpoints<H: RumbleApiHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<UpdateAgentSite>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_AGENT, &REMOVE_AGENT, &UPDATE_AGENT_SITE],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -19601,6 +19821,13 @@ pub fn register_endpoints<H: RumbleApiHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<UpgradeAgent>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&UPGRADE_AGENT],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -19624,6 +19851,13 @@ pub fn register_endpoints<H: RumbleApiHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/api/v1.0/org/assets"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_ASSETS],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -19653,6 +19887,13 @@ pub fn register_endpoints<H: RumbleApiHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<RemoveAsset>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_ASSET, &REMOVE_ASSET],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -19682,6 +19923,13 @@ pub fn register_endpoints<H: RumbleApiHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<UpdateAssetComments>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&UPDATE_ASSET_COMMENTS],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -19711,6 +19959,13 @@ pub fn register_endpoints<H: RumbleApiHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<UpdateAssetTags>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&UPDATE_ASSET_TAGS],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -19734,6 +19989,13 @@ pub fn register_endpoints<H: RumbleApiHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/api/v1.0/org/key"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_KEY, &REMOVE_KEY],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -19757,6 +20019,13 @@ pub fn register_endpoints<H: RumbleApiHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/api/v1.0/org/key/rotate"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&ROTATE_KEY],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -19780,6 +20049,13 @@ pub fn register_endpoints<H: RumbleApiHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/api/v1.0/org/services"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_SERVICES],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -19809,6 +20085,13 @@ pub fn register_endpoints<H: RumbleApiHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<RemoveService>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_SERVICE, &REMOVE_SERVICE],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -19832,6 +20115,13 @@ pub fn register_endpoints<H: RumbleApiHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/api/v1.0/org/sites"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_SITES, &CREATE_SITE],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -19861,6 +20151,13 @@ pub fn register_endpoints<H: RumbleApiHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<UpdateSite>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_SITE, &REMOVE_SITE, &UPDATE_SITE],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -19890,6 +20187,13 @@ pub fn register_endpoints<H: RumbleApiHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<ImportScanData>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&IMPORT_SCAN_DATA],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -19919,6 +20223,13 @@ pub fn register_endpoints<H: RumbleApiHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<CreateScan>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&CREATE_SCAN],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -19942,6 +20253,13 @@ pub fn register_endpoints<H: RumbleApiHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/api/v1.0/org/tasks"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_TASKS],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -19971,6 +20289,13 @@ pub fn register_endpoints<H: RumbleApiHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<UpdateTask>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_TASK, &UPDATE_TASK],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -20000,6 +20325,13 @@ pub fn register_endpoints<H: RumbleApiHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<GetTaskChangeReport>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_TASK_CHANGE_REPORT],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -20029,6 +20361,13 @@ pub fn register_endpoints<H: RumbleApiHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<GetTaskScanData>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_TASK_SCAN_DATA],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -20058,6 +20397,13 @@ pub fn register_endpoints<H: RumbleApiHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<HideTask>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&HIDE_TASK],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -20087,6 +20433,13 @@ pub fn register_endpoints<H: RumbleApiHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<StopTask>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&STOP_TASK],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -20110,6 +20463,13 @@ pub fn register_endpoints<H: RumbleApiHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/api/v1.0/org/wireless"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_WIRELESS_LA_NS],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -20139,6 +20499,13 @@ pub fn register_endpoints<H: RumbleApiHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<RemoveWirelessLan>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_WIRELESS_LAN, &REMOVE_WIRELESS_LAN],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -20165,6 +20532,13 @@ pub fn register_endpoints<H: RumbleApiHandlers>(
                             "/api/v1.0/releases/agent/version",
                         ),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_LATEST_AGENT_VERSION],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -20191,6 +20565,13 @@ pub fn register_endpoints<H: RumbleApiHandlers>(
                             "/api/v1.0/releases/platform/version",
                         ),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_LATEST_PLATFORM_VERSION],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -20217,6 +20598,13 @@ pub fn register_endpoints<H: RumbleApiHandlers>(
                             "/api/v1.0/releases/scanner/version",
                         ),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_LATEST_SCANNER_VERSION],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),

@@ -9687,7 +9687,7 @@ impl<H: TraccarHandlers> TraccarApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -9719,8 +9719,7 @@ impl<H: TraccarHandlers> TraccarApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_ATTRIBUTES_COMPUTED, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_ATTRIBUTES_COMPUTED, reply))
     }
     async fn post_attributes_computed(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -9730,7 +9729,7 @@ impl<H: TraccarHandlers> TraccarApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -9761,8 +9760,7 @@ impl<H: TraccarHandlers> TraccarApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&POST_ATTRIBUTES_COMPUTED, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&POST_ATTRIBUTES_COMPUTED, reply))
     }
     async fn put_attributes_computed_by_id(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -9773,7 +9771,7 @@ impl<H: TraccarHandlers> TraccarApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -9815,12 +9813,9 @@ impl<H: TraccarHandlers> TraccarApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(
-            &PUT_ATTRIBUTES_COMPUTED_BY_ID,
-            reply.status(),
-            started,
-        );
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(
+            answering.finish(&PUT_ATTRIBUTES_COMPUTED_BY_ID, reply),
+        )
     }
     async fn delete_attributes_computed_by_id(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -9830,7 +9825,7 @@ impl<H: TraccarHandlers> TraccarApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -9862,19 +9857,16 @@ impl<H: TraccarHandlers> TraccarApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(
-            &DELETE_ATTRIBUTES_COMPUTED_BY_ID,
-            reply.status(),
-            started,
-        );
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(
+            answering.finish(&DELETE_ATTRIBUTES_COMPUTED_BY_ID, reply),
+        )
     }
     async fn get_calendars(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<GetCalendars>,
     ) -> ::std::result::Result<runtime::Reply<GetCalendars>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -9906,15 +9898,14 @@ impl<H: TraccarHandlers> TraccarApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_CALENDARS, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_CALENDARS, reply))
     }
     async fn post_calendars(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         body: runtime::RequestBody<PostCalendars>,
     ) -> ::std::result::Result<runtime::Reply<PostCalendars>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -9943,8 +9934,7 @@ impl<H: TraccarHandlers> TraccarApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&POST_CALENDARS, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&POST_CALENDARS, reply))
     }
     async fn put_calendars_by_id(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -9955,7 +9945,7 @@ impl<H: TraccarHandlers> TraccarApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -9995,8 +9985,7 @@ impl<H: TraccarHandlers> TraccarApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&PUT_CALENDARS_BY_ID, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&PUT_CALENDARS_BY_ID, reply))
     }
     async fn delete_calendars_by_id(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -10006,7 +9995,7 @@ impl<H: TraccarHandlers> TraccarApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -10038,15 +10027,14 @@ impl<H: TraccarHandlers> TraccarApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&DELETE_CALENDARS_BY_ID, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&DELETE_CALENDARS_BY_ID, reply))
     }
     async fn get_commands(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<GetCommands>,
     ) -> ::std::result::Result<runtime::Reply<GetCommands>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -10078,15 +10066,14 @@ impl<H: TraccarHandlers> TraccarApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_COMMANDS, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_COMMANDS, reply))
     }
     async fn post_commands(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         body: runtime::RequestBody<PostCommands>,
     ) -> ::std::result::Result<runtime::Reply<PostCommands>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -10111,8 +10098,7 @@ impl<H: TraccarHandlers> TraccarApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&POST_COMMANDS, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&POST_COMMANDS, reply))
     }
     async fn put_commands_by_id(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -10123,7 +10109,7 @@ impl<H: TraccarHandlers> TraccarApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -10163,8 +10149,7 @@ impl<H: TraccarHandlers> TraccarApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&PUT_COMMANDS_BY_ID, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&PUT_COMMANDS_BY_ID, reply))
     }
     async fn delete_commands_by_id(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -10174,7 +10159,7 @@ impl<H: TraccarHandlers> TraccarApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -10206,15 +10191,14 @@ impl<H: TraccarHandlers> TraccarApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&DELETE_COMMANDS_BY_ID, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&DELETE_COMMANDS_BY_ID, reply))
     }
     async fn get_devices(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<GetDevices>,
     ) -> ::std::result::Result<runtime::Reply<GetDevices>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -10242,15 +10226,14 @@ impl<H: TraccarHandlers> TraccarApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_DEVICES, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_DEVICES, reply))
     }
     async fn post_devices(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         body: runtime::RequestBody<PostDevices>,
     ) -> ::std::result::Result<runtime::Reply<PostDevices>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -10274,8 +10257,7 @@ impl<H: TraccarHandlers> TraccarApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&POST_DEVICES, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&POST_DEVICES, reply))
     }
     async fn put_devices_by_id(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -10283,7 +10265,7 @@ impl<H: TraccarHandlers> TraccarApi for StrictServer<H> {
         body: runtime::RequestBody<PutDevicesById>,
     ) -> ::std::result::Result<runtime::Reply<PutDevicesById>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -10322,8 +10304,7 @@ impl<H: TraccarHandlers> TraccarApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&PUT_DEVICES_BY_ID, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&PUT_DEVICES_BY_ID, reply))
     }
     async fn delete_devices_by_id(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -10333,7 +10314,7 @@ impl<H: TraccarHandlers> TraccarApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -10365,8 +10346,7 @@ impl<H: TraccarHandlers> TraccarApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&DELETE_DEVICES_BY_ID, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&DELETE_DEVICES_BY_ID, reply))
     }
     async fn put_devices_by_id_accumulators(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -10377,7 +10357,7 @@ impl<H: TraccarHandlers> TraccarApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -10419,19 +10399,16 @@ impl<H: TraccarHandlers> TraccarApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(
-            &PUT_DEVICES_BY_ID_ACCUMULATORS,
-            reply.status(),
-            started,
-        );
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(
+            answering.finish(&PUT_DEVICES_BY_ID_ACCUMULATORS, reply),
+        )
     }
     async fn get_drivers(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<GetDrivers>,
     ) -> ::std::result::Result<runtime::Reply<GetDrivers>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -10459,15 +10436,14 @@ impl<H: TraccarHandlers> TraccarApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_DRIVERS, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_DRIVERS, reply))
     }
     async fn post_drivers(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         body: runtime::RequestBody<PostDrivers>,
     ) -> ::std::result::Result<runtime::Reply<PostDrivers>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -10491,8 +10467,7 @@ impl<H: TraccarHandlers> TraccarApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&POST_DRIVERS, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&POST_DRIVERS, reply))
     }
     async fn put_drivers_by_id(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -10500,7 +10475,7 @@ impl<H: TraccarHandlers> TraccarApi for StrictServer<H> {
         body: runtime::RequestBody<PutDriversById>,
     ) -> ::std::result::Result<runtime::Reply<PutDriversById>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -10539,8 +10514,7 @@ impl<H: TraccarHandlers> TraccarApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&PUT_DRIVERS_BY_ID, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&PUT_DRIVERS_BY_ID, reply))
     }
     async fn delete_drivers_by_id(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -10550,7 +10524,7 @@ impl<H: TraccarHandlers> TraccarApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -10582,15 +10556,14 @@ impl<H: TraccarHandlers> TraccarApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&DELETE_DRIVERS_BY_ID, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&DELETE_DRIVERS_BY_ID, reply))
     }
     async fn get_events_by_id(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<GetEventsById>,
     ) -> ::std::result::Result<runtime::Reply<GetEventsById>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -10622,15 +10595,14 @@ impl<H: TraccarHandlers> TraccarApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_EVENTS_BY_ID, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_EVENTS_BY_ID, reply))
     }
     async fn get_geofences(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<GetGeofences>,
     ) -> ::std::result::Result<runtime::Reply<GetGeofences>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -10662,15 +10634,14 @@ impl<H: TraccarHandlers> TraccarApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_GEOFENCES, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_GEOFENCES, reply))
     }
     async fn post_geofences(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         body: runtime::RequestBody<PostGeofences>,
     ) -> ::std::result::Result<runtime::Reply<PostGeofences>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -10699,8 +10670,7 @@ impl<H: TraccarHandlers> TraccarApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&POST_GEOFENCES, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&POST_GEOFENCES, reply))
     }
     async fn put_geofences_by_id(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -10711,7 +10681,7 @@ impl<H: TraccarHandlers> TraccarApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -10751,8 +10721,7 @@ impl<H: TraccarHandlers> TraccarApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&PUT_GEOFENCES_BY_ID, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&PUT_GEOFENCES_BY_ID, reply))
     }
     async fn delete_geofences_by_id(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -10762,7 +10731,7 @@ impl<H: TraccarHandlers> TraccarApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -10794,15 +10763,14 @@ impl<H: TraccarHandlers> TraccarApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&DELETE_GEOFENCES_BY_ID, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&DELETE_GEOFENCES_BY_ID, reply))
     }
     async fn get_groups(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<GetGroups>,
     ) -> ::std::result::Result<runtime::Reply<GetGroups>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -10830,15 +10798,14 @@ impl<H: TraccarHandlers> TraccarApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_GROUPS, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_GROUPS, reply))
     }
     async fn post_groups(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         body: runtime::RequestBody<PostGroups>,
     ) -> ::std::result::Result<runtime::Reply<PostGroups>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -10862,8 +10829,7 @@ impl<H: TraccarHandlers> TraccarApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&POST_GROUPS, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&POST_GROUPS, reply))
     }
     async fn put_groups_by_id(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -10871,7 +10837,7 @@ impl<H: TraccarHandlers> TraccarApi for StrictServer<H> {
         body: runtime::RequestBody<PutGroupsById>,
     ) -> ::std::result::Result<runtime::Reply<PutGroupsById>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -10910,8 +10876,7 @@ impl<H: TraccarHandlers> TraccarApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&PUT_GROUPS_BY_ID, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&PUT_GROUPS_BY_ID, reply))
     }
     async fn delete_groups_by_id(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -10921,7 +10886,7 @@ impl<H: TraccarHandlers> TraccarApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -10953,15 +10918,14 @@ impl<H: TraccarHandlers> TraccarApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&DELETE_GROUPS_BY_ID, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&DELETE_GROUPS_BY_ID, reply))
     }
     async fn get_maintenance(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<GetMaintenance>,
     ) -> ::std::result::Result<runtime::Reply<GetMaintenance>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -10993,8 +10957,7 @@ impl<H: TraccarHandlers> TraccarApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_MAINTENANCE, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_MAINTENANCE, reply))
     }
     async fn post_maintenance(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -11004,7 +10967,7 @@ impl<H: TraccarHandlers> TraccarApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -11035,8 +10998,7 @@ impl<H: TraccarHandlers> TraccarApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&POST_MAINTENANCE, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&POST_MAINTENANCE, reply))
     }
     async fn put_maintenance_by_id(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -11047,7 +11009,7 @@ impl<H: TraccarHandlers> TraccarApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -11089,8 +11051,7 @@ impl<H: TraccarHandlers> TraccarApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&PUT_MAINTENANCE_BY_ID, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&PUT_MAINTENANCE_BY_ID, reply))
     }
     async fn delete_maintenance_by_id(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -11100,7 +11061,7 @@ impl<H: TraccarHandlers> TraccarApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -11132,8 +11093,7 @@ impl<H: TraccarHandlers> TraccarApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&DELETE_MAINTENANCE_BY_ID, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&DELETE_MAINTENANCE_BY_ID, reply))
     }
     async fn get_notifications(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -11143,7 +11103,7 @@ impl<H: TraccarHandlers> TraccarApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -11175,8 +11135,7 @@ impl<H: TraccarHandlers> TraccarApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_NOTIFICATIONS, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_NOTIFICATIONS, reply))
     }
     async fn post_notifications(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -11186,7 +11145,7 @@ impl<H: TraccarHandlers> TraccarApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -11217,8 +11176,7 @@ impl<H: TraccarHandlers> TraccarApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&POST_NOTIFICATIONS, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&POST_NOTIFICATIONS, reply))
     }
     async fn put_notifications_by_id(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -11229,7 +11187,7 @@ impl<H: TraccarHandlers> TraccarApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -11271,8 +11229,7 @@ impl<H: TraccarHandlers> TraccarApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&PUT_NOTIFICATIONS_BY_ID, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&PUT_NOTIFICATIONS_BY_ID, reply))
     }
     async fn delete_notifications_by_id(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -11282,7 +11239,7 @@ impl<H: TraccarHandlers> TraccarApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -11314,8 +11271,7 @@ impl<H: TraccarHandlers> TraccarApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&DELETE_NOTIFICATIONS_BY_ID, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&DELETE_NOTIFICATIONS_BY_ID, reply))
     }
     async fn post_permissions(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -11325,7 +11281,7 @@ impl<H: TraccarHandlers> TraccarApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -11356,8 +11312,7 @@ impl<H: TraccarHandlers> TraccarApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&POST_PERMISSIONS, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&POST_PERMISSIONS, reply))
     }
     async fn delete_permissions(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -11367,7 +11322,7 @@ impl<H: TraccarHandlers> TraccarApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -11398,15 +11353,14 @@ impl<H: TraccarHandlers> TraccarApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&DELETE_PERMISSIONS, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&DELETE_PERMISSIONS, reply))
     }
     async fn get_positions(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<GetPositions>,
     ) -> ::std::result::Result<runtime::Reply<GetPositions>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -11447,8 +11401,7 @@ impl<H: TraccarHandlers> TraccarApi for StrictServer<H> {
             response.into_http(&accepted)
         }
             .await;
-        runtime::metrics::observe(&GET_POSITIONS, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_POSITIONS, reply))
     }
     async fn get_reports_events(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -11458,7 +11411,7 @@ impl<H: TraccarHandlers> TraccarApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -11499,8 +11452,7 @@ impl<H: TraccarHandlers> TraccarApi for StrictServer<H> {
             response.into_http(&accepted)
         }
             .await;
-        runtime::metrics::observe(&GET_REPORTS_EVENTS, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_REPORTS_EVENTS, reply))
     }
     async fn get_reports_route(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -11510,7 +11462,7 @@ impl<H: TraccarHandlers> TraccarApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -11551,8 +11503,7 @@ impl<H: TraccarHandlers> TraccarApi for StrictServer<H> {
             response.into_http(&accepted)
         }
             .await;
-        runtime::metrics::observe(&GET_REPORTS_ROUTE, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_REPORTS_ROUTE, reply))
     }
     async fn get_reports_stops(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -11562,7 +11513,7 @@ impl<H: TraccarHandlers> TraccarApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -11603,8 +11554,7 @@ impl<H: TraccarHandlers> TraccarApi for StrictServer<H> {
             response.into_http(&accepted)
         }
             .await;
-        runtime::metrics::observe(&GET_REPORTS_STOPS, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_REPORTS_STOPS, reply))
     }
     async fn get_reports_summary(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -11614,7 +11564,7 @@ impl<H: TraccarHandlers> TraccarApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -11655,8 +11605,7 @@ impl<H: TraccarHandlers> TraccarApi for StrictServer<H> {
             response.into_http(&accepted)
         }
             .await;
-        runtime::metrics::observe(&GET_REPORTS_SUMMARY, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_REPORTS_SUMMARY, reply))
     }
     async fn get_reports_trips(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -11666,7 +11615,7 @@ impl<H: TraccarHandlers> TraccarApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -11707,14 +11656,13 @@ impl<H: TraccarHandlers> TraccarApi for StrictServer<H> {
             response.into_http(&accepted)
         }
             .await;
-        runtime::metrics::observe(&GET_REPORTS_TRIPS, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_REPORTS_TRIPS, reply))
     }
     async fn get_server(
         rqctx: ::dropshot::RequestContext<Self::Context>,
     ) -> ::std::result::Result<runtime::Reply<GetServer>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -11731,15 +11679,14 @@ impl<H: TraccarHandlers> TraccarApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_SERVER, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_SERVER, reply))
     }
     async fn put_server(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         body: runtime::RequestBody<PutServer>,
     ) -> ::std::result::Result<runtime::Reply<PutServer>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -11763,15 +11710,14 @@ impl<H: TraccarHandlers> TraccarApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&PUT_SERVER, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&PUT_SERVER, reply))
     }
     async fn get_session(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<GetSession>,
     ) -> ::std::result::Result<runtime::Reply<GetSession>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -11799,15 +11745,14 @@ impl<H: TraccarHandlers> TraccarApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_SESSION, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_SESSION, reply))
     }
     async fn post_session(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         body: runtime::RequestBody<PostSession>,
     ) -> ::std::result::Result<runtime::Reply<PostSession>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -11834,14 +11779,13 @@ impl<H: TraccarHandlers> TraccarApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&POST_SESSION, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&POST_SESSION, reply))
     }
     async fn delete_session(
         rqctx: ::dropshot::RequestContext<Self::Context>,
     ) -> ::std::result::Result<runtime::Reply<DeleteSession>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -11859,15 +11803,14 @@ impl<H: TraccarHandlers> TraccarApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&DELETE_SESSION, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&DELETE_SESSION, reply))
     }
     async fn get_statistics(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<GetStatistics>,
     ) -> ::std::result::Result<runtime::Reply<GetStatistics>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -11899,15 +11842,14 @@ impl<H: TraccarHandlers> TraccarApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_STATISTICS, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_STATISTICS, reply))
     }
     async fn get_users(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<GetUsers>,
     ) -> ::std::result::Result<runtime::Reply<GetUsers>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -11935,15 +11877,14 @@ impl<H: TraccarHandlers> TraccarApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_USERS, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_USERS, reply))
     }
     async fn post_users(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         body: runtime::RequestBody<PostUsers>,
     ) -> ::std::result::Result<runtime::Reply<PostUsers>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -11967,8 +11908,7 @@ impl<H: TraccarHandlers> TraccarApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&POST_USERS, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&POST_USERS, reply))
     }
     async fn put_users_by_id(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -11976,7 +11916,7 @@ impl<H: TraccarHandlers> TraccarApi for StrictServer<H> {
         body: runtime::RequestBody<PutUsersById>,
     ) -> ::std::result::Result<runtime::Reply<PutUsersById>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -12015,8 +11955,7 @@ impl<H: TraccarHandlers> TraccarApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&PUT_USERS_BY_ID, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&PUT_USERS_BY_ID, reply))
     }
     async fn delete_users_by_id(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -12026,7 +11965,7 @@ impl<H: TraccarHandlers> TraccarApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -12058,8 +11997,7 @@ impl<H: TraccarHandlers> TraccarApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&DELETE_USERS_BY_ID, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&DELETE_USERS_BY_ID, reply))
     }
     async fn openapi_document(
         _rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -12085,7 +12023,7 @@ impl<H: TraccarHandlers> StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -12117,8 +12055,7 @@ impl<H: TraccarHandlers> StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_COMMANDS_SEND, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_COMMANDS_SEND, reply))
     }
     async fn post_commands_send(
         rqctx: ::dropshot::RequestContext<H>,
@@ -12128,7 +12065,7 @@ impl<H: TraccarHandlers> StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -12157,8 +12094,7 @@ impl<H: TraccarHandlers> StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&POST_COMMANDS_SEND, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&POST_COMMANDS_SEND, reply))
     }
     async fn get_commands_types(
         rqctx: ::dropshot::RequestContext<H>,
@@ -12168,7 +12104,7 @@ impl<H: TraccarHandlers> StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -12200,8 +12136,7 @@ impl<H: TraccarHandlers> StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_COMMANDS_TYPES, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_COMMANDS_TYPES, reply))
     }
     async fn post_notifications_test(
         rqctx: ::dropshot::RequestContext<H>,
@@ -12210,7 +12145,7 @@ impl<H: TraccarHandlers> StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -12231,8 +12166,7 @@ impl<H: TraccarHandlers> StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&POST_NOTIFICATIONS_TEST, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&POST_NOTIFICATIONS_TEST, reply))
     }
     async fn get_notifications_types(
         rqctx: ::dropshot::RequestContext<H>,
@@ -12241,7 +12175,7 @@ impl<H: TraccarHandlers> StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -12262,8 +12196,7 @@ impl<H: TraccarHandlers> StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_NOTIFICATIONS_TYPES, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_NOTIFICATIONS_TYPES, reply))
     }
 }
 ///The dropshot API description of a server of this version alone, built on `H`: see [`register_endpoints`], and the request metrics at `GET /metrics` ([`runtime::metrics`]).
@@ -13157,6 +13090,13 @@ pub fn register_endpoints<H: TraccarHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/api/attributes/computed"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_ATTRIBUTES_COMPUTED, &POST_ATTRIBUTES_COMPUTED],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -13186,6 +13126,16 @@ pub fn register_endpoints<H: TraccarHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<DeleteAttributesComputedById>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[
+                                    &PUT_ATTRIBUTES_COMPUTED_BY_ID,
+                                    &DELETE_ATTRIBUTES_COMPUTED_BY_ID,
+                                ],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -13209,6 +13159,13 @@ pub fn register_endpoints<H: TraccarHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/api/calendars"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_CALENDARS, &POST_CALENDARS],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -13235,6 +13192,13 @@ pub fn register_endpoints<H: TraccarHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<DeleteCalendarsById>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&PUT_CALENDARS_BY_ID, &DELETE_CALENDARS_BY_ID],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -13258,6 +13222,13 @@ pub fn register_endpoints<H: TraccarHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/api/commands"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_COMMANDS, &POST_COMMANDS],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -13281,6 +13252,13 @@ pub fn register_endpoints<H: TraccarHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/api/commands/send"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_COMMANDS_SEND, &POST_COMMANDS_SEND],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -13304,6 +13282,13 @@ pub fn register_endpoints<H: TraccarHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/api/commands/types"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_COMMANDS_TYPES],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -13330,6 +13315,13 @@ pub fn register_endpoints<H: TraccarHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<DeleteCommandsById>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&PUT_COMMANDS_BY_ID, &DELETE_COMMANDS_BY_ID],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -13353,6 +13345,13 @@ pub fn register_endpoints<H: TraccarHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/api/devices"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_DEVICES, &POST_DEVICES],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -13379,6 +13378,13 @@ pub fn register_endpoints<H: TraccarHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<DeleteDevicesById>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&PUT_DEVICES_BY_ID, &DELETE_DEVICES_BY_ID],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -13408,6 +13414,13 @@ pub fn register_endpoints<H: TraccarHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<PutDevicesByIdAccumulators>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&PUT_DEVICES_BY_ID_ACCUMULATORS],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -13431,6 +13444,13 @@ pub fn register_endpoints<H: TraccarHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/api/drivers"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_DRIVERS, &POST_DRIVERS],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -13457,6 +13477,13 @@ pub fn register_endpoints<H: TraccarHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<DeleteDriversById>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&PUT_DRIVERS_BY_ID, &DELETE_DRIVERS_BY_ID],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -13483,6 +13510,13 @@ pub fn register_endpoints<H: TraccarHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<GetEventsById>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_EVENTS_BY_ID],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -13506,6 +13540,13 @@ pub fn register_endpoints<H: TraccarHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/api/geofences"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_GEOFENCES, &POST_GEOFENCES],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -13532,6 +13573,13 @@ pub fn register_endpoints<H: TraccarHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<DeleteGeofencesById>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&PUT_GEOFENCES_BY_ID, &DELETE_GEOFENCES_BY_ID],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -13555,6 +13603,13 @@ pub fn register_endpoints<H: TraccarHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/api/groups"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_GROUPS, &POST_GROUPS],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -13581,6 +13636,13 @@ pub fn register_endpoints<H: TraccarHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<DeleteGroupsById>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&PUT_GROUPS_BY_ID, &DELETE_GROUPS_BY_ID],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -13604,6 +13666,13 @@ pub fn register_endpoints<H: TraccarHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/api/maintenance"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_MAINTENANCE, &POST_MAINTENANCE],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -13630,6 +13699,13 @@ pub fn register_endpoints<H: TraccarHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<DeleteMaintenanceById>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&PUT_MAINTENANCE_BY_ID, &DELETE_MAINTENANCE_BY_ID],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -13653,6 +13729,13 @@ pub fn register_endpoints<H: TraccarHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/api/notifications"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_NOTIFICATIONS, &POST_NOTIFICATIONS],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -13676,6 +13759,13 @@ pub fn register_endpoints<H: TraccarHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/api/notifications/test"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&POST_NOTIFICATIONS_TEST],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -13699,6 +13789,13 @@ pub fn register_endpoints<H: TraccarHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/api/notifications/types"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_NOTIFICATIONS_TYPES],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -13725,6 +13822,13 @@ pub fn register_endpoints<H: TraccarHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<DeleteNotificationsById>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&PUT_NOTIFICATIONS_BY_ID, &DELETE_NOTIFICATIONS_BY_ID],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -13748,6 +13852,13 @@ pub fn register_endpoints<H: TraccarHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/api/openapi.json"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -13771,6 +13882,13 @@ pub fn register_endpoints<H: TraccarHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/api/permissions"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&POST_PERMISSIONS, &DELETE_PERMISSIONS],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -13794,6 +13912,13 @@ pub fn register_endpoints<H: TraccarHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/api/positions"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_POSITIONS],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -13817,6 +13942,13 @@ pub fn register_endpoints<H: TraccarHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/api/reports/events"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_REPORTS_EVENTS],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -13840,6 +13972,13 @@ pub fn register_endpoints<H: TraccarHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/api/reports/route"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_REPORTS_ROUTE],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -13863,6 +14002,13 @@ pub fn register_endpoints<H: TraccarHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/api/reports/stops"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_REPORTS_STOPS],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -13886,6 +14032,13 @@ pub fn register_endpoints<H: TraccarHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/api/reports/summary"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_REPORTS_SUMMARY],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -13909,6 +14062,13 @@ pub fn register_endpoints<H: TraccarHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/api/reports/trips"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_REPORTS_TRIPS],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -13932,6 +14092,13 @@ pub fn register_endpoints<H: TraccarHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/api/server"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_SERVER, &PUT_SERVER],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -13955,6 +14122,13 @@ pub fn register_endpoints<H: TraccarHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/api/session"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_SESSION, &POST_SESSION, &DELETE_SESSION],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -13978,6 +14152,13 @@ pub fn register_endpoints<H: TraccarHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/api/statistics"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_STATISTICS],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -14001,6 +14182,13 @@ pub fn register_endpoints<H: TraccarHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/api/users"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_USERS, &POST_USERS],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -14027,6 +14215,13 @@ pub fn register_endpoints<H: TraccarHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<DeleteUsersById>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&PUT_USERS_BY_ID, &DELETE_USERS_BY_ID],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),

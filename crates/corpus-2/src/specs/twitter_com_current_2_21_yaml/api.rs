@@ -25156,7 +25156,7 @@ impl<H: TwitterApiV2Handlers> TwitterApiV2Api for StrictServer<H> {
         rqctx: ::dropshot::RequestContext<Self::Context>,
     ) -> ::std::result::Result<runtime::Reply<GetOpenApiSpec>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             #[allow(deprecated)]
             let response = <H as TwitterApiV2Handlers>::get_open_api_spec(handlers)
@@ -25164,8 +25164,7 @@ impl<H: TwitterApiV2Handlers> TwitterApiV2Api for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_OPEN_API_SPEC, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_OPEN_API_SPEC, reply))
     }
     async fn find_spaces_by_ids(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -25175,7 +25174,7 @@ impl<H: TwitterApiV2Handlers> TwitterApiV2Api for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -25207,15 +25206,14 @@ impl<H: TwitterApiV2Handlers> TwitterApiV2Api for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&FIND_SPACES_BY_IDS, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&FIND_SPACES_BY_IDS, reply))
     }
     async fn find_space_by_id(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<FindSpaceById>,
     ) -> ::std::result::Result<runtime::Reply<FindSpaceById>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -25248,15 +25246,14 @@ impl<H: TwitterApiV2Handlers> TwitterApiV2Api for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&FIND_SPACE_BY_ID, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&FIND_SPACE_BY_ID, reply))
     }
     async fn find_tweets_by_id(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<FindTweetsById>,
     ) -> ::std::result::Result<runtime::Reply<FindTweetsById>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -25288,15 +25285,14 @@ impl<H: TwitterApiV2Handlers> TwitterApiV2Api for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&FIND_TWEETS_BY_ID, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&FIND_TWEETS_BY_ID, reply))
     }
     async fn find_tweet_by_id(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<FindTweetById>,
     ) -> ::std::result::Result<runtime::Reply<FindTweetById>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -25329,8 +25325,7 @@ impl<H: TwitterApiV2Handlers> TwitterApiV2Api for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&FIND_TWEET_BY_ID, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&FIND_TWEET_BY_ID, reply))
     }
     async fn hide_reply_by_id(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -25338,7 +25333,7 @@ impl<H: TwitterApiV2Handlers> TwitterApiV2Api for StrictServer<H> {
         body: runtime::RequestBody<HideReplyById>,
     ) -> ::std::result::Result<runtime::Reply<HideReplyById>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -25377,8 +25372,7 @@ impl<H: TwitterApiV2Handlers> TwitterApiV2Api for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&HIDE_REPLY_BY_ID, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&HIDE_REPLY_BY_ID, reply))
     }
     async fn tweets_id_liking_users(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -25388,7 +25382,7 @@ impl<H: TwitterApiV2Handlers> TwitterApiV2Api for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -25420,8 +25414,7 @@ impl<H: TwitterApiV2Handlers> TwitterApiV2Api for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&TWEETS_ID_LIKING_USERS, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&TWEETS_ID_LIKING_USERS, reply))
     }
     async fn tweets_id_retweeting_users(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -25431,7 +25424,7 @@ impl<H: TwitterApiV2Handlers> TwitterApiV2Api for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -25463,15 +25456,14 @@ impl<H: TwitterApiV2Handlers> TwitterApiV2Api for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&TWEETS_ID_RETWEETING_USERS, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&TWEETS_ID_RETWEETING_USERS, reply))
     }
     async fn find_users_by_id(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<FindUsersById>,
     ) -> ::std::result::Result<runtime::Reply<FindUsersById>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -25503,15 +25495,14 @@ impl<H: TwitterApiV2Handlers> TwitterApiV2Api for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&FIND_USERS_BY_ID, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&FIND_USERS_BY_ID, reply))
     }
     async fn find_user_by_id(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<FindUserById>,
     ) -> ::std::result::Result<runtime::Reply<FindUserById>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -25544,8 +25535,7 @@ impl<H: TwitterApiV2Handlers> TwitterApiV2Api for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&FIND_USER_BY_ID, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&FIND_USER_BY_ID, reply))
     }
     async fn users_id_blocking(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -25555,7 +25545,7 @@ impl<H: TwitterApiV2Handlers> TwitterApiV2Api for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -25588,8 +25578,7 @@ impl<H: TwitterApiV2Handlers> TwitterApiV2Api for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&USERS_ID_BLOCKING, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&USERS_ID_BLOCKING, reply))
     }
     async fn users_id_block(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -25597,7 +25586,7 @@ impl<H: TwitterApiV2Handlers> TwitterApiV2Api for StrictServer<H> {
         body: runtime::RequestBody<UsersIdBlock>,
     ) -> ::std::result::Result<runtime::Reply<UsersIdBlock>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -25636,8 +25625,7 @@ impl<H: TwitterApiV2Handlers> TwitterApiV2Api for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&USERS_ID_BLOCK, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&USERS_ID_BLOCK, reply))
     }
     async fn users_id_followers(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -25647,7 +25635,7 @@ impl<H: TwitterApiV2Handlers> TwitterApiV2Api for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -25680,8 +25668,7 @@ impl<H: TwitterApiV2Handlers> TwitterApiV2Api for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&USERS_ID_FOLLOWERS, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&USERS_ID_FOLLOWERS, reply))
     }
     async fn users_id_following(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -25691,7 +25678,7 @@ impl<H: TwitterApiV2Handlers> TwitterApiV2Api for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -25724,8 +25711,7 @@ impl<H: TwitterApiV2Handlers> TwitterApiV2Api for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&USERS_ID_FOLLOWING, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&USERS_ID_FOLLOWING, reply))
     }
     async fn users_id_follow(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -25733,7 +25719,7 @@ impl<H: TwitterApiV2Handlers> TwitterApiV2Api for StrictServer<H> {
         body: runtime::RequestBody<UsersIdFollow>,
     ) -> ::std::result::Result<runtime::Reply<UsersIdFollow>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -25772,8 +25758,7 @@ impl<H: TwitterApiV2Handlers> TwitterApiV2Api for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&USERS_ID_FOLLOW, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&USERS_ID_FOLLOW, reply))
     }
     async fn users_id_liked_tweets(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -25783,7 +25768,7 @@ impl<H: TwitterApiV2Handlers> TwitterApiV2Api for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -25816,8 +25801,7 @@ impl<H: TwitterApiV2Handlers> TwitterApiV2Api for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&USERS_ID_LIKED_TWEETS, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&USERS_ID_LIKED_TWEETS, reply))
     }
     async fn users_id_like(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -25825,7 +25809,7 @@ impl<H: TwitterApiV2Handlers> TwitterApiV2Api for StrictServer<H> {
         body: runtime::RequestBody<UsersIdLike>,
     ) -> ::std::result::Result<runtime::Reply<UsersIdLike>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -25864,15 +25848,14 @@ impl<H: TwitterApiV2Handlers> TwitterApiV2Api for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&USERS_ID_LIKE, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&USERS_ID_LIKE, reply))
     }
     async fn users_id_unlike(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<UsersIdUnlike>,
     ) -> ::std::result::Result<runtime::Reply<UsersIdUnlike>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -25905,8 +25888,7 @@ impl<H: TwitterApiV2Handlers> TwitterApiV2Api for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&USERS_ID_UNLIKE, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&USERS_ID_UNLIKE, reply))
     }
     async fn users_id_mentions(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -25916,7 +25898,7 @@ impl<H: TwitterApiV2Handlers> TwitterApiV2Api for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -25949,8 +25931,7 @@ impl<H: TwitterApiV2Handlers> TwitterApiV2Api for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&USERS_ID_MENTIONS, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&USERS_ID_MENTIONS, reply))
     }
     async fn users_id_mute(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -25958,7 +25939,7 @@ impl<H: TwitterApiV2Handlers> TwitterApiV2Api for StrictServer<H> {
         body: runtime::RequestBody<UsersIdMute>,
     ) -> ::std::result::Result<runtime::Reply<UsersIdMute>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -25997,8 +25978,7 @@ impl<H: TwitterApiV2Handlers> TwitterApiV2Api for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&USERS_ID_MUTE, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&USERS_ID_MUTE, reply))
     }
     async fn users_id_retweets(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -26009,7 +25989,7 @@ impl<H: TwitterApiV2Handlers> TwitterApiV2Api for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -26048,8 +26028,7 @@ impl<H: TwitterApiV2Handlers> TwitterApiV2Api for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&USERS_ID_RETWEETS, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&USERS_ID_RETWEETS, reply))
     }
     async fn users_id_unretweets(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -26059,7 +26038,7 @@ impl<H: TwitterApiV2Handlers> TwitterApiV2Api for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -26092,15 +26071,14 @@ impl<H: TwitterApiV2Handlers> TwitterApiV2Api for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&USERS_ID_UNRETWEETS, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&USERS_ID_UNRETWEETS, reply))
     }
     async fn users_id_tweets(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<UsersIdTweets>,
     ) -> ::std::result::Result<runtime::Reply<UsersIdTweets>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -26133,8 +26111,7 @@ impl<H: TwitterApiV2Handlers> TwitterApiV2Api for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&USERS_ID_TWEETS, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&USERS_ID_TWEETS, reply))
     }
     async fn openapi_document(
         _rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -26160,7 +26137,7 @@ impl<H: TwitterApiV2Handlers> StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -26192,15 +26169,14 @@ impl<H: TwitterApiV2Handlers> StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&FIND_SPACES_BY_CREATOR_IDS, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&FIND_SPACES_BY_CREATOR_IDS, reply))
     }
     async fn search_spaces(
         rqctx: ::dropshot::RequestContext<H>,
         _parameters: runtime::Parameters<SearchSpaces>,
     ) -> ::std::result::Result<runtime::Reply<SearchSpaces>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -26232,8 +26208,7 @@ impl<H: TwitterApiV2Handlers> StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&SEARCH_SPACES, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&SEARCH_SPACES, reply))
     }
     async fn tweet_counts_full_archive_search(
         rqctx: ::dropshot::RequestContext<H>,
@@ -26243,7 +26218,7 @@ impl<H: TwitterApiV2Handlers> StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -26275,12 +26250,9 @@ impl<H: TwitterApiV2Handlers> StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(
-            &TWEET_COUNTS_FULL_ARCHIVE_SEARCH,
-            reply.status(),
-            started,
-        );
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(
+            answering.finish(&TWEET_COUNTS_FULL_ARCHIVE_SEARCH, reply),
+        )
     }
     async fn tweet_counts_recent_search(
         rqctx: ::dropshot::RequestContext<H>,
@@ -26290,7 +26262,7 @@ impl<H: TwitterApiV2Handlers> StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -26322,15 +26294,14 @@ impl<H: TwitterApiV2Handlers> StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&TWEET_COUNTS_RECENT_SEARCH, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&TWEET_COUNTS_RECENT_SEARCH, reply))
     }
     async fn sample_stream(
         rqctx: ::dropshot::RequestContext<H>,
         _parameters: runtime::Parameters<SampleStream>,
     ) -> ::std::result::Result<runtime::Reply<SampleStream>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -26362,8 +26333,7 @@ impl<H: TwitterApiV2Handlers> StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&SAMPLE_STREAM, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&SAMPLE_STREAM, reply))
     }
     async fn tweets_fullarchive_search(
         rqctx: ::dropshot::RequestContext<H>,
@@ -26373,7 +26343,7 @@ impl<H: TwitterApiV2Handlers> StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -26405,8 +26375,7 @@ impl<H: TwitterApiV2Handlers> StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&TWEETS_FULLARCHIVE_SEARCH, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&TWEETS_FULLARCHIVE_SEARCH, reply))
     }
     async fn tweets_recent_search(
         rqctx: ::dropshot::RequestContext<H>,
@@ -26416,7 +26385,7 @@ impl<H: TwitterApiV2Handlers> StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -26448,15 +26417,14 @@ impl<H: TwitterApiV2Handlers> StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&TWEETS_RECENT_SEARCH, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&TWEETS_RECENT_SEARCH, reply))
     }
     async fn search_stream(
         rqctx: ::dropshot::RequestContext<H>,
         _parameters: runtime::Parameters<SearchStream>,
     ) -> ::std::result::Result<runtime::Reply<SearchStream>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -26488,15 +26456,14 @@ impl<H: TwitterApiV2Handlers> StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&SEARCH_STREAM, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&SEARCH_STREAM, reply))
     }
     async fn get_rules(
         rqctx: ::dropshot::RequestContext<H>,
         _parameters: runtime::Parameters<GetRules>,
     ) -> ::std::result::Result<runtime::Reply<GetRules>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -26528,8 +26495,7 @@ impl<H: TwitterApiV2Handlers> StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_RULES, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_RULES, reply))
     }
     async fn add_or_delete_rules(
         rqctx: ::dropshot::RequestContext<H>,
@@ -26540,7 +26506,7 @@ impl<H: TwitterApiV2Handlers> StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -26582,8 +26548,7 @@ impl<H: TwitterApiV2Handlers> StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&ADD_OR_DELETE_RULES, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&ADD_OR_DELETE_RULES, reply))
     }
     async fn find_users_by_username(
         rqctx: ::dropshot::RequestContext<H>,
@@ -26593,7 +26558,7 @@ impl<H: TwitterApiV2Handlers> StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -26625,8 +26590,7 @@ impl<H: TwitterApiV2Handlers> StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&FIND_USERS_BY_USERNAME, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&FIND_USERS_BY_USERNAME, reply))
     }
     async fn find_user_by_username(
         rqctx: ::dropshot::RequestContext<H>,
@@ -26636,7 +26600,7 @@ impl<H: TwitterApiV2Handlers> StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -26669,15 +26633,14 @@ impl<H: TwitterApiV2Handlers> StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&FIND_USER_BY_USERNAME, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&FIND_USER_BY_USERNAME, reply))
     }
     async fn users_id_unblock(
         rqctx: ::dropshot::RequestContext<H>,
         _parameters: runtime::Parameters<UsersIdUnblock>,
     ) -> ::std::result::Result<runtime::Reply<UsersIdUnblock>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -26710,8 +26673,7 @@ impl<H: TwitterApiV2Handlers> StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&USERS_ID_UNBLOCK, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&USERS_ID_UNBLOCK, reply))
     }
     async fn users_id_unfollow(
         rqctx: ::dropshot::RequestContext<H>,
@@ -26721,7 +26683,7 @@ impl<H: TwitterApiV2Handlers> StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -26754,15 +26716,14 @@ impl<H: TwitterApiV2Handlers> StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&USERS_ID_UNFOLLOW, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&USERS_ID_UNFOLLOW, reply))
     }
     async fn users_id_unmute(
         rqctx: ::dropshot::RequestContext<H>,
         _parameters: runtime::Parameters<UsersIdUnmute>,
     ) -> ::std::result::Result<runtime::Reply<UsersIdUnmute>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -26795,8 +26756,7 @@ impl<H: TwitterApiV2Handlers> StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&USERS_ID_UNMUTE, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&USERS_ID_UNMUTE, reply))
     }
 }
 ///The dropshot API description of a server of this version alone, built on `H`: see [`register_endpoints`], and the request metrics at `GET /metrics` ([`runtime::metrics`]).
@@ -27441,6 +27401,13 @@ pub fn register_endpoints<H: TwitterApiV2Handlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/2/openapi.json"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_OPEN_API_SPEC],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -27464,6 +27431,13 @@ pub fn register_endpoints<H: TwitterApiV2Handlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/2/spaces"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&FIND_SPACES_BY_IDS],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -27487,6 +27461,13 @@ pub fn register_endpoints<H: TwitterApiV2Handlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/2/spaces/by/creator_ids"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&FIND_SPACES_BY_CREATOR_IDS],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -27510,6 +27491,13 @@ pub fn register_endpoints<H: TwitterApiV2Handlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/2/spaces/search"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&SEARCH_SPACES],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -27536,6 +27524,13 @@ pub fn register_endpoints<H: TwitterApiV2Handlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<FindSpaceById>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&FIND_SPACE_BY_ID],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -27559,6 +27554,13 @@ pub fn register_endpoints<H: TwitterApiV2Handlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/2/tweets"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&FIND_TWEETS_BY_ID],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -27582,6 +27584,13 @@ pub fn register_endpoints<H: TwitterApiV2Handlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/2/tweets/counts/all"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&TWEET_COUNTS_FULL_ARCHIVE_SEARCH],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -27605,6 +27614,13 @@ pub fn register_endpoints<H: TwitterApiV2Handlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/2/tweets/counts/recent"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&TWEET_COUNTS_RECENT_SEARCH],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -27628,6 +27644,13 @@ pub fn register_endpoints<H: TwitterApiV2Handlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/2/tweets/sample/stream"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&SAMPLE_STREAM],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -27651,6 +27674,13 @@ pub fn register_endpoints<H: TwitterApiV2Handlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/2/tweets/search/all"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&TWEETS_FULLARCHIVE_SEARCH],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -27674,6 +27704,13 @@ pub fn register_endpoints<H: TwitterApiV2Handlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/2/tweets/search/recent"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&TWEETS_RECENT_SEARCH],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -27697,6 +27734,13 @@ pub fn register_endpoints<H: TwitterApiV2Handlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/2/tweets/search/stream"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&SEARCH_STREAM],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -27723,6 +27767,13 @@ pub fn register_endpoints<H: TwitterApiV2Handlers>(
                             "/2/tweets/search/stream/rules",
                         ),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_RULES, &ADD_OR_DELETE_RULES],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -27749,6 +27800,13 @@ pub fn register_endpoints<H: TwitterApiV2Handlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<FindTweetById>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&FIND_TWEET_BY_ID],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -27775,6 +27833,13 @@ pub fn register_endpoints<H: TwitterApiV2Handlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<HideReplyById>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&HIDE_REPLY_BY_ID],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -27801,6 +27866,13 @@ pub fn register_endpoints<H: TwitterApiV2Handlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<TweetsIdLikingUsers>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&TWEETS_ID_LIKING_USERS],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -27827,6 +27899,13 @@ pub fn register_endpoints<H: TwitterApiV2Handlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<TweetsIdRetweetingUsers>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&TWEETS_ID_RETWEETING_USERS],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -27850,6 +27929,13 @@ pub fn register_endpoints<H: TwitterApiV2Handlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/2/users"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&FIND_USERS_BY_ID],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -27873,6 +27959,13 @@ pub fn register_endpoints<H: TwitterApiV2Handlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/2/users/by"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&FIND_USERS_BY_USERNAME],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -27902,6 +27995,13 @@ pub fn register_endpoints<H: TwitterApiV2Handlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<FindUserByUsername>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&FIND_USER_BY_USERNAME],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -27928,6 +28028,13 @@ pub fn register_endpoints<H: TwitterApiV2Handlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<FindUserById>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&FIND_USER_BY_ID],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -27954,6 +28061,13 @@ pub fn register_endpoints<H: TwitterApiV2Handlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<UsersIdBlock>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&USERS_ID_BLOCKING, &USERS_ID_BLOCK],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -27980,6 +28094,13 @@ pub fn register_endpoints<H: TwitterApiV2Handlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<UsersIdFollowers>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&USERS_ID_FOLLOWERS],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -28006,6 +28127,13 @@ pub fn register_endpoints<H: TwitterApiV2Handlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<UsersIdFollow>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&USERS_ID_FOLLOWING, &USERS_ID_FOLLOW],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -28032,6 +28160,13 @@ pub fn register_endpoints<H: TwitterApiV2Handlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<UsersIdLikedTweets>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&USERS_ID_LIKED_TWEETS],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -28058,6 +28193,13 @@ pub fn register_endpoints<H: TwitterApiV2Handlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<UsersIdLike>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&USERS_ID_LIKE],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -28087,6 +28229,13 @@ pub fn register_endpoints<H: TwitterApiV2Handlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<UsersIdUnlike>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&USERS_ID_UNLIKE],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -28113,6 +28262,13 @@ pub fn register_endpoints<H: TwitterApiV2Handlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<UsersIdMentions>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&USERS_ID_MENTIONS],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -28139,6 +28295,13 @@ pub fn register_endpoints<H: TwitterApiV2Handlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<UsersIdMute>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&USERS_ID_MUTE],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -28165,6 +28328,13 @@ pub fn register_endpoints<H: TwitterApiV2Handlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<UsersIdRetweets>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&USERS_ID_RETWEETS],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -28194,6 +28364,13 @@ pub fn register_endpoints<H: TwitterApiV2Handlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<UsersIdUnretweets>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&USERS_ID_UNRETWEETS],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -28220,6 +28397,13 @@ pub fn register_endpoints<H: TwitterApiV2Handlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<UsersIdTweets>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&USERS_ID_TWEETS],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -28249,6 +28433,13 @@ pub fn register_endpoints<H: TwitterApiV2Handlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<UsersIdUnblock>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&USERS_ID_UNBLOCK],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -28278,6 +28469,13 @@ pub fn register_endpoints<H: TwitterApiV2Handlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<UsersIdUnfollow>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&USERS_ID_UNFOLLOW],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -28307,6 +28505,13 @@ pub fn register_endpoints<H: TwitterApiV2Handlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<UsersIdUnmute>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&USERS_ID_UNMUTE],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -28330,6 +28535,13 @@ pub fn register_endpoints<H: TwitterApiV2Handlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/openapi.json"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),

@@ -1696,7 +1696,7 @@ impl<H: ApiDatumboxComHandlers> ApiDatumboxComApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let body = match body.decode::<types::AdultContentDetectionRequestBody>() {
                 ::std::result::Result::Ok(body) => body,
@@ -1713,8 +1713,7 @@ impl<H: ApiDatumboxComHandlers> ApiDatumboxComApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&ADULT_CONTENT_DETECTION, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&ADULT_CONTENT_DETECTION, reply))
     }
     async fn commercial_detection(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -1724,7 +1723,7 @@ impl<H: ApiDatumboxComHandlers> ApiDatumboxComApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let body = match body.decode::<types::CommercialDetectionRequestBody>() {
                 ::std::result::Result::Ok(body) => body,
@@ -1741,8 +1740,7 @@ impl<H: ApiDatumboxComHandlers> ApiDatumboxComApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&COMMERCIAL_DETECTION, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&COMMERCIAL_DETECTION, reply))
     }
     async fn document_similarity(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -1752,7 +1750,7 @@ impl<H: ApiDatumboxComHandlers> ApiDatumboxComApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let body = match body.decode::<types::DocumentSimilarityRequestBody>() {
                 ::std::result::Result::Ok(body) => body,
@@ -1769,8 +1767,7 @@ impl<H: ApiDatumboxComHandlers> ApiDatumboxComApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&DOCUMENT_SIMILARITY, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&DOCUMENT_SIMILARITY, reply))
     }
     async fn educational_detection(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -1780,7 +1777,7 @@ impl<H: ApiDatumboxComHandlers> ApiDatumboxComApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let body = match body.decode::<types::EducationalDetectionRequestBody>() {
                 ::std::result::Result::Ok(body) => body,
@@ -1797,8 +1794,7 @@ impl<H: ApiDatumboxComHandlers> ApiDatumboxComApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&EDUCATIONAL_DETECTION, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&EDUCATIONAL_DETECTION, reply))
     }
     async fn gender_detection(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -1808,7 +1804,7 @@ impl<H: ApiDatumboxComHandlers> ApiDatumboxComApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let body = match body.decode::<types::GenderDetectionRequestBody>() {
                 ::std::result::Result::Ok(body) => body,
@@ -1825,8 +1821,7 @@ impl<H: ApiDatumboxComHandlers> ApiDatumboxComApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GENDER_DETECTION, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GENDER_DETECTION, reply))
     }
     async fn keyword_extraction(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -1836,7 +1831,7 @@ impl<H: ApiDatumboxComHandlers> ApiDatumboxComApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let body = match body.decode::<types::KeywordExtractionRequestBody>() {
                 ::std::result::Result::Ok(body) => body,
@@ -1853,8 +1848,7 @@ impl<H: ApiDatumboxComHandlers> ApiDatumboxComApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&KEYWORD_EXTRACTION, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&KEYWORD_EXTRACTION, reply))
     }
     async fn language_detection(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -1864,7 +1858,7 @@ impl<H: ApiDatumboxComHandlers> ApiDatumboxComApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let body = match body.decode::<types::LanguageDetectionRequestBody>() {
                 ::std::result::Result::Ok(body) => body,
@@ -1881,8 +1875,7 @@ impl<H: ApiDatumboxComHandlers> ApiDatumboxComApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&LANGUAGE_DETECTION, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&LANGUAGE_DETECTION, reply))
     }
     async fn readability_assessment(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -1892,7 +1885,7 @@ impl<H: ApiDatumboxComHandlers> ApiDatumboxComApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let body = match body.decode::<types::ReadabilityAssessmentRequestBody>() {
                 ::std::result::Result::Ok(body) => body,
@@ -1909,8 +1902,7 @@ impl<H: ApiDatumboxComHandlers> ApiDatumboxComApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&READABILITY_ASSESSMENT, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&READABILITY_ASSESSMENT, reply))
     }
     async fn sentiment_analysis(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -1920,7 +1912,7 @@ impl<H: ApiDatumboxComHandlers> ApiDatumboxComApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let body = match body.decode::<types::SentimentAnalysisRequestBody>() {
                 ::std::result::Result::Ok(body) => body,
@@ -1937,15 +1929,14 @@ impl<H: ApiDatumboxComHandlers> ApiDatumboxComApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&SENTIMENT_ANALYSIS, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&SENTIMENT_ANALYSIS, reply))
     }
     async fn spam_detection(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         body: runtime::RequestBody<SpamDetection>,
     ) -> ::std::result::Result<runtime::Reply<SpamDetection>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let body = match body.decode::<types::SpamDetectionRequestBody>() {
                 ::std::result::Result::Ok(body) => body,
@@ -1959,8 +1950,7 @@ impl<H: ApiDatumboxComHandlers> ApiDatumboxComApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&SPAM_DETECTION, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&SPAM_DETECTION, reply))
     }
     async fn subjectivity_analysis(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -1970,7 +1960,7 @@ impl<H: ApiDatumboxComHandlers> ApiDatumboxComApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let body = match body.decode::<types::SubjectivityAnalysisRequestBody>() {
                 ::std::result::Result::Ok(body) => body,
@@ -1987,15 +1977,14 @@ impl<H: ApiDatumboxComHandlers> ApiDatumboxComApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&SUBJECTIVITY_ANALYSIS, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&SUBJECTIVITY_ANALYSIS, reply))
     }
     async fn text_extraction(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         body: runtime::RequestBody<TextExtraction>,
     ) -> ::std::result::Result<runtime::Reply<TextExtraction>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let body = match body.decode::<types::TextExtractionRequestBody>() {
                 ::std::result::Result::Ok(body) => body,
@@ -2009,8 +1998,7 @@ impl<H: ApiDatumboxComHandlers> ApiDatumboxComApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&TEXT_EXTRACTION, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&TEXT_EXTRACTION, reply))
     }
     async fn topic_classification(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -2020,7 +2008,7 @@ impl<H: ApiDatumboxComHandlers> ApiDatumboxComApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let body = match body.decode::<types::TopicClassificationRequestBody>() {
                 ::std::result::Result::Ok(body) => body,
@@ -2037,8 +2025,7 @@ impl<H: ApiDatumboxComHandlers> ApiDatumboxComApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&TOPIC_CLASSIFICATION, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&TOPIC_CLASSIFICATION, reply))
     }
     async fn twitter_sentiment_analysis(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -2048,7 +2035,7 @@ impl<H: ApiDatumboxComHandlers> ApiDatumboxComApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let body = match body.decode::<types::TwitterSentimentAnalysisRequestBody>()
             {
@@ -2066,8 +2053,7 @@ impl<H: ApiDatumboxComHandlers> ApiDatumboxComApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&TWITTER_SENTIMENT_ANALYSIS, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&TWITTER_SENTIMENT_ANALYSIS, reply))
     }
     async fn openapi_document(
         _rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -2357,6 +2343,13 @@ pub fn register_endpoints<H: ApiDatumboxComHandlers>(
                             "/1.0/AdultContentDetection.json",
                         ),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&ADULT_CONTENT_DETECTION],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -2383,6 +2376,13 @@ pub fn register_endpoints<H: ApiDatumboxComHandlers>(
                             "/1.0/CommercialDetection.json",
                         ),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&COMMERCIAL_DETECTION],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -2406,6 +2406,13 @@ pub fn register_endpoints<H: ApiDatumboxComHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/1.0/DocumentSimilarity.json"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&DOCUMENT_SIMILARITY],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -2432,6 +2439,13 @@ pub fn register_endpoints<H: ApiDatumboxComHandlers>(
                             "/1.0/EducationalDetection.json",
                         ),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&EDUCATIONAL_DETECTION],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -2455,6 +2469,13 @@ pub fn register_endpoints<H: ApiDatumboxComHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/1.0/GenderDetection.json"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GENDER_DETECTION],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -2478,6 +2499,13 @@ pub fn register_endpoints<H: ApiDatumboxComHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/1.0/KeywordExtraction.json"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&KEYWORD_EXTRACTION],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -2501,6 +2529,13 @@ pub fn register_endpoints<H: ApiDatumboxComHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/1.0/LanguageDetection.json"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&LANGUAGE_DETECTION],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -2527,6 +2562,13 @@ pub fn register_endpoints<H: ApiDatumboxComHandlers>(
                             "/1.0/ReadabilityAssessment.json",
                         ),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&READABILITY_ASSESSMENT],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -2550,6 +2592,13 @@ pub fn register_endpoints<H: ApiDatumboxComHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/1.0/SentimentAnalysis.json"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&SENTIMENT_ANALYSIS],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -2573,6 +2622,13 @@ pub fn register_endpoints<H: ApiDatumboxComHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/1.0/SpamDetection.json"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&SPAM_DETECTION],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -2599,6 +2655,13 @@ pub fn register_endpoints<H: ApiDatumboxComHandlers>(
                             "/1.0/SubjectivityAnalysis.json",
                         ),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&SUBJECTIVITY_ANALYSIS],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -2622,6 +2685,13 @@ pub fn register_endpoints<H: ApiDatumboxComHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/1.0/TextExtraction.json"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&TEXT_EXTRACTION],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -2648,6 +2718,13 @@ pub fn register_endpoints<H: ApiDatumboxComHandlers>(
                             "/1.0/TopicClassification.json",
                         ),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&TOPIC_CLASSIFICATION],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -2674,6 +2751,13 @@ pub fn register_endpoints<H: ApiDatumboxComHandlers>(
                             "/1.0/TwitterSentimentAnalysis.json",
                         ),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&TWITTER_SENTIMENT_ANALYSIS],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -2697,6 +2781,13 @@ pub fn register_endpoints<H: ApiDatumboxComHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/openapi.json"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),

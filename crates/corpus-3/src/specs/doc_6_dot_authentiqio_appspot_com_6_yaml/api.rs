@@ -2883,7 +2883,7 @@ impl<H: AuthentiqApiHandlers> AuthentiqApiApi for StrictServer<H> {
         body: runtime::RequestBody<KeyRegister>,
     ) -> ::std::result::Result<runtime::Reply<KeyRegister>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let body = match body.bytes().and_then(runtime::required) {
                 ::std::result::Result::Ok(body) => body,
@@ -2897,8 +2897,7 @@ impl<H: AuthentiqApiHandlers> AuthentiqApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&KEY_REGISTER, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&KEY_REGISTER, reply))
     }
     async fn key_revoke_nosecret(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -2908,7 +2907,7 @@ impl<H: AuthentiqApiHandlers> AuthentiqApiApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (_, params) = match runtime::read_parameters::<
                 runtime::NoParameters,
@@ -2929,15 +2928,14 @@ impl<H: AuthentiqApiHandlers> AuthentiqApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&KEY_REVOKE_NOSECRET, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&KEY_REVOKE_NOSECRET, reply))
     }
     async fn key_retrieve(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<KeyRetrieve>,
     ) -> ::std::result::Result<runtime::Reply<KeyRetrieve>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (path, _) = match runtime::read_parameters::<
                 KeyRetrievePath,
@@ -2955,8 +2953,7 @@ impl<H: AuthentiqApiHandlers> AuthentiqApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&KEY_RETRIEVE, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&KEY_RETRIEVE, reply))
     }
     async fn key_bind(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -2964,7 +2961,7 @@ impl<H: AuthentiqApiHandlers> AuthentiqApiApi for StrictServer<H> {
         body: runtime::RequestBody<KeyBind>,
     ) -> ::std::result::Result<runtime::Reply<KeyBind>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (path, _) = match runtime::read_parameters::<
                 KeyBindPath,
@@ -2988,8 +2985,7 @@ impl<H: AuthentiqApiHandlers> AuthentiqApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&KEY_BIND, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&KEY_BIND, reply))
     }
     async fn key_update(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -2997,7 +2993,7 @@ impl<H: AuthentiqApiHandlers> AuthentiqApiApi for StrictServer<H> {
         body: runtime::RequestBody<KeyUpdate>,
     ) -> ::std::result::Result<runtime::Reply<KeyUpdate>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (path, _) = match runtime::read_parameters::<
                 KeyUpdatePath,
@@ -3025,15 +3021,14 @@ impl<H: AuthentiqApiHandlers> AuthentiqApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&KEY_UPDATE, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&KEY_UPDATE, reply))
     }
     async fn key_revoke(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<KeyRevoke>,
     ) -> ::std::result::Result<runtime::Reply<KeyRevoke>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (path, params) = match runtime::read_parameters::<
                 KeyRevokePath,
@@ -3055,15 +3050,14 @@ impl<H: AuthentiqApiHandlers> AuthentiqApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&KEY_REVOKE, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&KEY_REVOKE, reply))
     }
     async fn head_key_by_pk(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<HeadKeyByPk>,
     ) -> ::std::result::Result<runtime::Reply<HeadKeyByPk>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (path, _) = match runtime::read_parameters::<
                 HeadKeyByPkPath,
@@ -3081,8 +3075,7 @@ impl<H: AuthentiqApiHandlers> AuthentiqApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&HEAD_KEY_BY_PK, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&HEAD_KEY_BY_PK, reply))
     }
     async fn push_login_request(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -3093,7 +3086,7 @@ impl<H: AuthentiqApiHandlers> AuthentiqApiApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (_, params) = match runtime::read_parameters::<
                 runtime::NoParameters,
@@ -3121,8 +3114,7 @@ impl<H: AuthentiqApiHandlers> AuthentiqApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&PUSH_LOGIN_REQUEST, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&PUSH_LOGIN_REQUEST, reply))
     }
     async fn sign_request(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -3130,7 +3122,7 @@ impl<H: AuthentiqApiHandlers> AuthentiqApiApi for StrictServer<H> {
         body: runtime::RequestBody<SignRequest>,
     ) -> ::std::result::Result<runtime::Reply<SignRequest>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (_, params) = match runtime::read_parameters::<
                 runtime::NoParameters,
@@ -3158,15 +3150,14 @@ impl<H: AuthentiqApiHandlers> AuthentiqApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&SIGN_REQUEST, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&SIGN_REQUEST, reply))
     }
     async fn sign_retrieve(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<SignRetrieve>,
     ) -> ::std::result::Result<runtime::Reply<SignRetrieve>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let accepted = match runtime::negotiate(
                 &SIGN_RETRIEVE,
@@ -3193,15 +3184,14 @@ impl<H: AuthentiqApiHandlers> AuthentiqApiApi for StrictServer<H> {
             response.into_http(&accepted)
         }
             .await;
-        runtime::metrics::observe(&SIGN_RETRIEVE, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&SIGN_RETRIEVE, reply))
     }
     async fn sign_update(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<SignUpdate>,
     ) -> ::std::result::Result<runtime::Reply<SignUpdate>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (path, _) = match runtime::read_parameters::<
                 SignUpdatePath,
@@ -3219,15 +3209,14 @@ impl<H: AuthentiqApiHandlers> AuthentiqApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&SIGN_UPDATE, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&SIGN_UPDATE, reply))
     }
     async fn sign_confirm(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<SignConfirm>,
     ) -> ::std::result::Result<runtime::Reply<SignConfirm>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (path, _) = match runtime::read_parameters::<
                 SignConfirmPath,
@@ -3245,15 +3234,14 @@ impl<H: AuthentiqApiHandlers> AuthentiqApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&SIGN_CONFIRM, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&SIGN_CONFIRM, reply))
     }
     async fn sign_delete(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<SignDelete>,
     ) -> ::std::result::Result<runtime::Reply<SignDelete>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (path, _) = match runtime::read_parameters::<
                 SignDeletePath,
@@ -3271,8 +3259,7 @@ impl<H: AuthentiqApiHandlers> AuthentiqApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&SIGN_DELETE, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&SIGN_DELETE, reply))
     }
     async fn sign_retrieve_head(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -3282,7 +3269,7 @@ impl<H: AuthentiqApiHandlers> AuthentiqApiApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (path, _) = match runtime::read_parameters::<
                 SignRetrieveHeadPath,
@@ -3303,8 +3290,7 @@ impl<H: AuthentiqApiHandlers> AuthentiqApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&SIGN_RETRIEVE_HEAD, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&SIGN_RETRIEVE_HEAD, reply))
     }
     async fn openapi_document(
         _rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -3578,6 +3564,13 @@ pub fn register_endpoints<H: AuthentiqApiHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/key"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&KEY_REGISTER, &KEY_REVOKE_NOSECRET],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -3606,6 +3599,19 @@ pub fn register_endpoints<H: AuthentiqApiHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<HeadKeyByPk>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[
+                                    &KEY_RETRIEVE,
+                                    &KEY_BIND,
+                                    &KEY_UPDATE,
+                                    &KEY_REVOKE,
+                                    &HEAD_KEY_BY_PK,
+                                ],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -3629,6 +3635,13 @@ pub fn register_endpoints<H: AuthentiqApiHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/login"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&PUSH_LOGIN_REQUEST],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -3652,6 +3665,13 @@ pub fn register_endpoints<H: AuthentiqApiHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/openapi.json"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -3675,6 +3695,13 @@ pub fn register_endpoints<H: AuthentiqApiHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/scope"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&SIGN_REQUEST],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -3703,6 +3730,19 @@ pub fn register_endpoints<H: AuthentiqApiHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<SignRetrieveHead>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[
+                                    &SIGN_RETRIEVE,
+                                    &SIGN_UPDATE,
+                                    &SIGN_CONFIRM,
+                                    &SIGN_DELETE,
+                                    &SIGN_RETRIEVE_HEAD,
+                                ],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),

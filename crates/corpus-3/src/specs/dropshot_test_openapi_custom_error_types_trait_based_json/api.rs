@@ -661,22 +661,21 @@ impl<H: TestHandlers> TestApi for StrictServer<H> {
         rqctx: ::dropshot::RequestContext<Self::Context>,
     ) -> ::std::result::Result<runtime::Reply<DropshotError>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             #[allow(deprecated)]
             let response = <H as TestHandlers>::dropshot_error(handlers).await;
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&DROPSHOT_ERROR, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&DROPSHOT_ERROR, reply))
     }
     async fn enum_error(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<EnumError>,
     ) -> ::std::result::Result<runtime::Reply<EnumError>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (path, _) = match runtime::read_parameters::<
                 EnumErrorPath,
@@ -694,15 +693,14 @@ impl<H: TestHandlers> TestApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&ENUM_ERROR, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&ENUM_ERROR, reply))
     }
     async fn struct_error(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<StructError>,
     ) -> ::std::result::Result<runtime::Reply<StructError>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (path, _) = match runtime::read_parameters::<
                 StructErrorPath,
@@ -720,8 +718,7 @@ impl<H: TestHandlers> TestApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&STRUCT_ERROR, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&STRUCT_ERROR, reply))
     }
     async fn openapi_document(
         _rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -817,6 +814,13 @@ pub fn register_endpoints<H: TestHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/openapi.json"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -840,6 +844,13 @@ pub fn register_endpoints<H: TestHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/test/dropshot-error"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&DROPSHOT_ERROR],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -869,6 +880,13 @@ pub fn register_endpoints<H: TestHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<EnumError>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&ENUM_ERROR],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -898,6 +916,13 @@ pub fn register_endpoints<H: TestHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<StructError>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&STRUCT_ERROR],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),

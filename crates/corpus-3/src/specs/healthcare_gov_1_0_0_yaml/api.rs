@@ -2746,7 +2746,7 @@ impl<H: HealthcareHandlers> StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (path, _) = match runtime::read_parameters::<
                 GetApiArticlesMediaTypeExtensionPath,
@@ -2767,12 +2767,9 @@ impl<H: HealthcareHandlers> StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(
-            &GET_API_ARTICLES_MEDIA_TYPE_EXTENSION,
-            reply.status(),
-            started,
-        );
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(
+            answering.finish(&GET_API_ARTICLES_MEDIA_TYPE_EXTENSION, reply),
+        )
     }
     async fn get_api_blog_media_type_extension(
         rqctx: ::dropshot::RequestContext<H>,
@@ -2782,7 +2779,7 @@ impl<H: HealthcareHandlers> StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (path, _) = match runtime::read_parameters::<
                 GetApiBlogMediaTypeExtensionPath,
@@ -2803,12 +2800,9 @@ impl<H: HealthcareHandlers> StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(
-            &GET_API_BLOG_MEDIA_TYPE_EXTENSION,
-            reply.status(),
-            started,
-        );
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(
+            answering.finish(&GET_API_BLOG_MEDIA_TYPE_EXTENSION, reply),
+        )
     }
     async fn get_api_glossary_media_type_extension(
         rqctx: ::dropshot::RequestContext<H>,
@@ -2818,7 +2812,7 @@ impl<H: HealthcareHandlers> StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (path, _) = match runtime::read_parameters::<
                 GetApiGlossaryMediaTypeExtensionPath,
@@ -2839,12 +2833,9 @@ impl<H: HealthcareHandlers> StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(
-            &GET_API_GLOSSARY_MEDIA_TYPE_EXTENSION,
-            reply.status(),
-            started,
-        );
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(
+            answering.finish(&GET_API_GLOSSARY_MEDIA_TYPE_EXTENSION, reply),
+        )
     }
     async fn get_api_questions_media_type_extension(
         rqctx: ::dropshot::RequestContext<H>,
@@ -2854,7 +2845,7 @@ impl<H: HealthcareHandlers> StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (path, _) = match runtime::read_parameters::<
                 GetApiQuestionsMediaTypeExtensionPath,
@@ -2875,12 +2866,9 @@ impl<H: HealthcareHandlers> StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(
-            &GET_API_QUESTIONS_MEDIA_TYPE_EXTENSION,
-            reply.status(),
-            started,
-        );
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(
+            answering.finish(&GET_API_QUESTIONS_MEDIA_TYPE_EXTENSION, reply),
+        )
     }
     async fn get_api_states_media_type_extension(
         rqctx: ::dropshot::RequestContext<H>,
@@ -2890,7 +2878,7 @@ impl<H: HealthcareHandlers> StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (path, _) = match runtime::read_parameters::<
                 GetApiStatesMediaTypeExtensionPath,
@@ -2911,12 +2899,9 @@ impl<H: HealthcareHandlers> StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(
-            &GET_API_STATES_MEDIA_TYPE_EXTENSION,
-            reply.status(),
-            started,
-        );
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(
+            answering.finish(&GET_API_STATES_MEDIA_TYPE_EXTENSION, reply),
+        )
     }
     async fn get_api_topics_media_type_extension(
         rqctx: ::dropshot::RequestContext<H>,
@@ -2926,7 +2911,7 @@ impl<H: HealthcareHandlers> StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (path, _) = match runtime::read_parameters::<
                 GetApiTopicsMediaTypeExtensionPath,
@@ -2947,12 +2932,9 @@ impl<H: HealthcareHandlers> StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(
-            &GET_API_TOPICS_MEDIA_TYPE_EXTENSION,
-            reply.status(),
-            started,
-        );
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(
+            answering.finish(&GET_API_TOPICS_MEDIA_TYPE_EXTENSION, reply),
+        )
     }
     async fn get_blog_page_name_json(
         rqctx: ::dropshot::RequestContext<H>,
@@ -2962,7 +2944,7 @@ impl<H: HealthcareHandlers> StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (path, _) = match runtime::read_parameters::<
                 GetBlogPageNameJsonPath,
@@ -2983,8 +2965,7 @@ impl<H: HealthcareHandlers> StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_BLOG_PAGE_NAME_JSON, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_BLOG_PAGE_NAME_JSON, reply))
     }
     async fn get_es_blog_page_name_json(
         rqctx: ::dropshot::RequestContext<H>,
@@ -2994,7 +2975,7 @@ impl<H: HealthcareHandlers> StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (path, _) = match runtime::read_parameters::<
                 GetEsBlogPageNameJsonPath,
@@ -3015,8 +2996,7 @@ impl<H: HealthcareHandlers> StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_ES_BLOG_PAGE_NAME_JSON, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_ES_BLOG_PAGE_NAME_JSON, reply))
     }
     async fn get_es_glossary_page_name_json(
         rqctx: ::dropshot::RequestContext<H>,
@@ -3026,7 +3006,7 @@ impl<H: HealthcareHandlers> StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (path, _) = match runtime::read_parameters::<
                 GetEsGlossaryPageNameJsonPath,
@@ -3047,12 +3027,9 @@ impl<H: HealthcareHandlers> StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(
-            &GET_ES_GLOSSARY_PAGE_NAME_JSON,
-            reply.status(),
-            started,
-        );
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(
+            answering.finish(&GET_ES_GLOSSARY_PAGE_NAME_JSON, reply),
+        )
     }
     async fn get_es_question_page_name_json(
         rqctx: ::dropshot::RequestContext<H>,
@@ -3062,7 +3039,7 @@ impl<H: HealthcareHandlers> StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (path, _) = match runtime::read_parameters::<
                 GetEsQuestionPageNameJsonPath,
@@ -3083,12 +3060,9 @@ impl<H: HealthcareHandlers> StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(
-            &GET_ES_QUESTION_PAGE_NAME_JSON,
-            reply.status(),
-            started,
-        );
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(
+            answering.finish(&GET_ES_QUESTION_PAGE_NAME_JSON, reply),
+        )
     }
     async fn get_es_page_name_json(
         rqctx: ::dropshot::RequestContext<H>,
@@ -3098,7 +3072,7 @@ impl<H: HealthcareHandlers> StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (path, _) = match runtime::read_parameters::<
                 GetEsPageNameJsonPath,
@@ -3119,8 +3093,7 @@ impl<H: HealthcareHandlers> StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_ES_PAGE_NAME_JSON, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_ES_PAGE_NAME_JSON, reply))
     }
     async fn get_es_state_name_json(
         rqctx: ::dropshot::RequestContext<H>,
@@ -3130,7 +3103,7 @@ impl<H: HealthcareHandlers> StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (path, _) = match runtime::read_parameters::<
                 GetEsStateNameJsonPath,
@@ -3151,8 +3124,7 @@ impl<H: HealthcareHandlers> StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_ES_STATE_NAME_JSON, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_ES_STATE_NAME_JSON, reply))
     }
     async fn get_glossary_page_name_json(
         rqctx: ::dropshot::RequestContext<H>,
@@ -3162,7 +3134,7 @@ impl<H: HealthcareHandlers> StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (path, _) = match runtime::read_parameters::<
                 GetGlossaryPageNameJsonPath,
@@ -3183,8 +3155,7 @@ impl<H: HealthcareHandlers> StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_GLOSSARY_PAGE_NAME_JSON, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_GLOSSARY_PAGE_NAME_JSON, reply))
     }
     async fn get_question_page_name_json(
         rqctx: ::dropshot::RequestContext<H>,
@@ -3194,7 +3165,7 @@ impl<H: HealthcareHandlers> StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (path, _) = match runtime::read_parameters::<
                 GetQuestionPageNameJsonPath,
@@ -3215,8 +3186,7 @@ impl<H: HealthcareHandlers> StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_QUESTION_PAGE_NAME_JSON, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_QUESTION_PAGE_NAME_JSON, reply))
     }
     async fn get_page_name_json(
         rqctx: ::dropshot::RequestContext<H>,
@@ -3226,7 +3196,7 @@ impl<H: HealthcareHandlers> StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (path, _) = match runtime::read_parameters::<
                 GetPageNameJsonPath,
@@ -3247,8 +3217,7 @@ impl<H: HealthcareHandlers> StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_PAGE_NAME_JSON, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_PAGE_NAME_JSON, reply))
     }
     async fn get_state_name_json(
         rqctx: ::dropshot::RequestContext<H>,
@@ -3258,7 +3227,7 @@ impl<H: HealthcareHandlers> StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (path, _) = match runtime::read_parameters::<
                 GetStateNameJsonPath,
@@ -3279,8 +3248,7 @@ impl<H: HealthcareHandlers> StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_STATE_NAME_JSON, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_STATE_NAME_JSON, reply))
     }
     async fn openapi_document(
         _rqctx: ::dropshot::RequestContext<H>,
@@ -3540,6 +3508,13 @@ pub fn register_endpoints<H: HealthcareHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<GetApiArticlesMediaTypeExtension>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_API_ARTICLES_MEDIA_TYPE_EXTENSION],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -3569,6 +3544,13 @@ pub fn register_endpoints<H: HealthcareHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<GetApiBlogMediaTypeExtension>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_API_BLOG_MEDIA_TYPE_EXTENSION],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -3598,6 +3580,13 @@ pub fn register_endpoints<H: HealthcareHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<GetApiGlossaryMediaTypeExtension>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_API_GLOSSARY_MEDIA_TYPE_EXTENSION],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -3627,6 +3616,13 @@ pub fn register_endpoints<H: HealthcareHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<GetApiQuestionsMediaTypeExtension>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_API_QUESTIONS_MEDIA_TYPE_EXTENSION],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -3656,6 +3652,13 @@ pub fn register_endpoints<H: HealthcareHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<GetApiStatesMediaTypeExtension>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_API_STATES_MEDIA_TYPE_EXTENSION],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -3685,6 +3688,13 @@ pub fn register_endpoints<H: HealthcareHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<GetApiTopicsMediaTypeExtension>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_API_TOPICS_MEDIA_TYPE_EXTENSION],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -3711,6 +3721,13 @@ pub fn register_endpoints<H: HealthcareHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<GetBlogPageNameJson>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_BLOG_PAGE_NAME_JSON],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -3737,6 +3754,13 @@ pub fn register_endpoints<H: HealthcareHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<GetEsBlogPageNameJson>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_ES_BLOG_PAGE_NAME_JSON],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -3763,6 +3787,13 @@ pub fn register_endpoints<H: HealthcareHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<GetEsGlossaryPageNameJson>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_ES_GLOSSARY_PAGE_NAME_JSON],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -3789,6 +3820,13 @@ pub fn register_endpoints<H: HealthcareHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<GetEsQuestionPageNameJson>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_ES_QUESTION_PAGE_NAME_JSON],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -3815,6 +3853,13 @@ pub fn register_endpoints<H: HealthcareHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<GetEsPageNameJson>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_ES_PAGE_NAME_JSON],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -3841,6 +3886,13 @@ pub fn register_endpoints<H: HealthcareHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<GetEsStateNameJson>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_ES_STATE_NAME_JSON],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -3867,6 +3919,13 @@ pub fn register_endpoints<H: HealthcareHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<GetGlossaryPageNameJson>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_GLOSSARY_PAGE_NAME_JSON],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -3890,6 +3949,13 @@ pub fn register_endpoints<H: HealthcareHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/openapi.json"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -3916,6 +3982,13 @@ pub fn register_endpoints<H: HealthcareHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<GetQuestionPageNameJson>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_QUESTION_PAGE_NAME_JSON],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -3942,6 +4015,13 @@ pub fn register_endpoints<H: HealthcareHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<GetPageNameJson>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_PAGE_NAME_JSON],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -3968,6 +4048,13 @@ pub fn register_endpoints<H: HealthcareHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<GetStateNameJson>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_STATE_NAME_JSON],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),

@@ -2334,7 +2334,7 @@ impl<H: HighwaysEnglandApiHandlers> StrictServer<H> {
         _parameters: runtime::Parameters<AreasGet>,
     ) -> ::std::result::Result<runtime::Reply<AreasGet>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (path, _) = match runtime::read_parameters::<
                 AreasGetPath,
@@ -2355,8 +2355,7 @@ impl<H: HighwaysEnglandApiHandlers> StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&AREAS_GET, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&AREAS_GET, reply))
     }
     async fn get_v_version_areas_by_area_ids(
         rqctx: ::dropshot::RequestContext<H>,
@@ -2366,7 +2365,7 @@ impl<H: HighwaysEnglandApiHandlers> StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (path, _) = match runtime::read_parameters::<
                 GetVVersionAreasByAreaIdsPath,
@@ -2388,12 +2387,9 @@ impl<H: HighwaysEnglandApiHandlers> StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(
-            &GET_V_VERSION_AREAS_BY_AREA_IDS,
-            reply.status(),
-            started,
-        );
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(
+            answering.finish(&GET_V_VERSION_AREAS_BY_AREA_IDS, reply),
+        )
     }
     async fn quality_get_daily_data_quality_for_site(
         rqctx: ::dropshot::RequestContext<H>,
@@ -2403,7 +2399,7 @@ impl<H: HighwaysEnglandApiHandlers> StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (path, params) = match runtime::read_parameters::<
                 QualityGetDailyDataQualityForSitePath,
@@ -2425,12 +2421,9 @@ impl<H: HighwaysEnglandApiHandlers> StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(
-            &QUALITY_GET_DAILY_DATA_QUALITY_FOR_SITE,
-            reply.status(),
-            started,
-        );
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(
+            answering.finish(&QUALITY_GET_DAILY_DATA_QUALITY_FOR_SITE, reply),
+        )
     }
     async fn quality_get_overall_data_quality_for_sites(
         rqctx: ::dropshot::RequestContext<H>,
@@ -2440,7 +2433,7 @@ impl<H: HighwaysEnglandApiHandlers> StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (path, params) = match runtime::read_parameters::<
                 QualityGetOverallDataQualityForSitesPath,
@@ -2462,19 +2455,16 @@ impl<H: HighwaysEnglandApiHandlers> StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(
-            &QUALITY_GET_OVERALL_DATA_QUALITY_FOR_SITES,
-            reply.status(),
-            started,
-        );
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(
+            answering.finish(&QUALITY_GET_OVERALL_DATA_QUALITY_FOR_SITES, reply),
+        )
     }
     async fn reports_index(
         rqctx: ::dropshot::RequestContext<H>,
         _parameters: runtime::Parameters<ReportsIndex>,
     ) -> ::std::result::Result<runtime::Reply<ReportsIndex>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (path, params) = match runtime::read_parameters::<
                 ReportsIndexPath,
@@ -2497,8 +2487,7 @@ impl<H: HighwaysEnglandApiHandlers> StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&REPORTS_INDEX, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&REPORTS_INDEX, reply))
     }
     async fn get_v_version_reports_by_start_date_to_by_end_date_by_report_type(
         rqctx: ::dropshot::RequestContext<H>,
@@ -2510,7 +2499,7 @@ impl<H: HighwaysEnglandApiHandlers> StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (path, params) = match runtime::read_parameters::<
                 GetVVersionReportsByStartDateToByEndDateByReportTypePath,
@@ -2538,19 +2527,20 @@ impl<H: HighwaysEnglandApiHandlers> StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(
-            &GET_V_VERSION_REPORTS_BY_START_DATE_TO_BY_END_DATE_BY_REPORT_TYPE,
-            reply.status(),
-            started,
-        );
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(
+            answering
+                .finish(
+                    &GET_V_VERSION_REPORTS_BY_START_DATE_TO_BY_END_DATE_BY_REPORT_TYPE,
+                    reply,
+                ),
+        )
     }
     async fn sites_index(
         rqctx: ::dropshot::RequestContext<H>,
         _parameters: runtime::Parameters<SitesIndex>,
     ) -> ::std::result::Result<runtime::Reply<SitesIndex>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (path, _) = match runtime::read_parameters::<
                 SitesIndexPath,
@@ -2571,8 +2561,7 @@ impl<H: HighwaysEnglandApiHandlers> StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&SITES_INDEX, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&SITES_INDEX, reply))
     }
     async fn get_v_version_sites_by_site_ids(
         rqctx: ::dropshot::RequestContext<H>,
@@ -2582,7 +2571,7 @@ impl<H: HighwaysEnglandApiHandlers> StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (path, _) = match runtime::read_parameters::<
                 GetVVersionSitesBySiteIdsPath,
@@ -2604,19 +2593,16 @@ impl<H: HighwaysEnglandApiHandlers> StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(
-            &GET_V_VERSION_SITES_BY_SITE_IDS,
-            reply.status(),
-            started,
-        );
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(
+            answering.finish(&GET_V_VERSION_SITES_BY_SITE_IDS, reply),
+        )
     }
     async fn site_types_index(
         rqctx: ::dropshot::RequestContext<H>,
         _parameters: runtime::Parameters<SiteTypesIndex>,
     ) -> ::std::result::Result<runtime::Reply<SiteTypesIndex>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (path, _) = match runtime::read_parameters::<
                 SiteTypesIndexPath,
@@ -2637,8 +2623,7 @@ impl<H: HighwaysEnglandApiHandlers> StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&SITE_TYPES_INDEX, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&SITE_TYPES_INDEX, reply))
     }
     async fn site_types_get_sites_for_public_facing_api(
         rqctx: ::dropshot::RequestContext<H>,
@@ -2648,7 +2633,7 @@ impl<H: HighwaysEnglandApiHandlers> StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (path, _) = match runtime::read_parameters::<
                 SiteTypesGetSitesForPublicFacingApiPath,
@@ -2670,12 +2655,9 @@ impl<H: HighwaysEnglandApiHandlers> StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(
-            &SITE_TYPES_GET_SITES_FOR_PUBLIC_FACING_API,
-            reply.status(),
-            started,
-        );
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(
+            answering.finish(&SITE_TYPES_GET_SITES_FOR_PUBLIC_FACING_API, reply),
+        )
     }
     async fn openapi_document(
         _rqctx: ::dropshot::RequestContext<H>,
@@ -2873,6 +2855,13 @@ pub fn register_endpoints<H: HighwaysEnglandApiHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/api/openapi.json"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -2899,6 +2888,13 @@ pub fn register_endpoints<H: HighwaysEnglandApiHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<AreasGet>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&AREAS_GET],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -2928,6 +2924,13 @@ pub fn register_endpoints<H: HighwaysEnglandApiHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<GetVVersionAreasByAreaIds>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_V_VERSION_AREAS_BY_AREA_IDS],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -2957,6 +2960,13 @@ pub fn register_endpoints<H: HighwaysEnglandApiHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<QualityGetDailyDataQualityForSite>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&QUALITY_GET_DAILY_DATA_QUALITY_FOR_SITE],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -2986,6 +2996,13 @@ pub fn register_endpoints<H: HighwaysEnglandApiHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<QualityGetOverallDataQualityForSites>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&QUALITY_GET_OVERALL_DATA_QUALITY_FOR_SITES],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -3015,6 +3032,13 @@ pub fn register_endpoints<H: HighwaysEnglandApiHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<ReportsIndex>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&REPORTS_INDEX],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -3046,6 +3070,15 @@ pub fn register_endpoints<H: HighwaysEnglandApiHandlers>(
                                 GetVVersionReportsByStartDateToByEndDateByReportType,
                             >|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[
+                                    &GET_V_VERSION_REPORTS_BY_START_DATE_TO_BY_END_DATE_BY_REPORT_TYPE,
+                                ],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -3072,6 +3105,13 @@ pub fn register_endpoints<H: HighwaysEnglandApiHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<SitesIndex>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&SITES_INDEX],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -3101,6 +3141,13 @@ pub fn register_endpoints<H: HighwaysEnglandApiHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<GetVVersionSitesBySiteIds>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_V_VERSION_SITES_BY_SITE_IDS],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -3127,6 +3174,13 @@ pub fn register_endpoints<H: HighwaysEnglandApiHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<SiteTypesIndex>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&SITE_TYPES_INDEX],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -3156,6 +3210,13 @@ pub fn register_endpoints<H: HighwaysEnglandApiHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<SiteTypesGetSitesForPublicFacingApi>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&SITE_TYPES_GET_SITES_FOR_PUBLIC_FACING_API],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),

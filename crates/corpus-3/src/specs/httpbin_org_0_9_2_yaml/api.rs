@@ -7862,7 +7862,7 @@ impl<H: HttpbinOrgHandlers> HttpbinOrgApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (path, _) = match runtime::read_parameters::<
                 GetAbsoluteRedirectByNPath,
@@ -7883,78 +7883,72 @@ impl<H: HttpbinOrgHandlers> HttpbinOrgApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_ABSOLUTE_REDIRECT_BY_N, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_ABSOLUTE_REDIRECT_BY_N, reply))
     }
     async fn get_anything(
         rqctx: ::dropshot::RequestContext<Self::Context>,
     ) -> ::std::result::Result<runtime::Reply<GetAnything>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             #[allow(deprecated)]
             let response = <H as HttpbinOrgHandlers>::get_anything(handlers).await;
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_ANYTHING, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_ANYTHING, reply))
     }
     async fn put_anything(
         rqctx: ::dropshot::RequestContext<Self::Context>,
     ) -> ::std::result::Result<runtime::Reply<PutAnything>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             #[allow(deprecated)]
             let response = <H as HttpbinOrgHandlers>::put_anything(handlers).await;
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&PUT_ANYTHING, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&PUT_ANYTHING, reply))
     }
     async fn post_anything(
         rqctx: ::dropshot::RequestContext<Self::Context>,
     ) -> ::std::result::Result<runtime::Reply<PostAnything>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             #[allow(deprecated)]
             let response = <H as HttpbinOrgHandlers>::post_anything(handlers).await;
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&POST_ANYTHING, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&POST_ANYTHING, reply))
     }
     async fn delete_anything(
         rqctx: ::dropshot::RequestContext<Self::Context>,
     ) -> ::std::result::Result<runtime::Reply<DeleteAnything>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             #[allow(deprecated)]
             let response = <H as HttpbinOrgHandlers>::delete_anything(handlers).await;
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&DELETE_ANYTHING, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&DELETE_ANYTHING, reply))
     }
     async fn patch_anything(
         rqctx: ::dropshot::RequestContext<Self::Context>,
     ) -> ::std::result::Result<runtime::Reply<PatchAnything>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             #[allow(deprecated)]
             let response = <H as HttpbinOrgHandlers>::patch_anything(handlers).await;
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&PATCH_ANYTHING, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&PATCH_ANYTHING, reply))
     }
     async fn get_anything_by_anything(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -7964,7 +7958,7 @@ impl<H: HttpbinOrgHandlers> HttpbinOrgApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (path, _) = match runtime::read_parameters::<
                 GetAnythingByAnythingPath,
@@ -7985,8 +7979,7 @@ impl<H: HttpbinOrgHandlers> HttpbinOrgApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_ANYTHING_BY_ANYTHING, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_ANYTHING_BY_ANYTHING, reply))
     }
     async fn put_anything_by_anything(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -7996,7 +7989,7 @@ impl<H: HttpbinOrgHandlers> HttpbinOrgApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (path, _) = match runtime::read_parameters::<
                 PutAnythingByAnythingPath,
@@ -8017,8 +8010,7 @@ impl<H: HttpbinOrgHandlers> HttpbinOrgApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&PUT_ANYTHING_BY_ANYTHING, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&PUT_ANYTHING_BY_ANYTHING, reply))
     }
     async fn post_anything_by_anything(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -8028,7 +8020,7 @@ impl<H: HttpbinOrgHandlers> HttpbinOrgApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (path, _) = match runtime::read_parameters::<
                 PostAnythingByAnythingPath,
@@ -8049,8 +8041,7 @@ impl<H: HttpbinOrgHandlers> HttpbinOrgApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&POST_ANYTHING_BY_ANYTHING, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&POST_ANYTHING_BY_ANYTHING, reply))
     }
     async fn delete_anything_by_anything(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -8060,7 +8051,7 @@ impl<H: HttpbinOrgHandlers> HttpbinOrgApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (path, _) = match runtime::read_parameters::<
                 DeleteAnythingByAnythingPath,
@@ -8081,8 +8072,7 @@ impl<H: HttpbinOrgHandlers> HttpbinOrgApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&DELETE_ANYTHING_BY_ANYTHING, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&DELETE_ANYTHING_BY_ANYTHING, reply))
     }
     async fn patch_anything_by_anything(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -8092,7 +8082,7 @@ impl<H: HttpbinOrgHandlers> HttpbinOrgApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (path, _) = match runtime::read_parameters::<
                 PatchAnythingByAnythingPath,
@@ -8113,8 +8103,7 @@ impl<H: HttpbinOrgHandlers> HttpbinOrgApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&PATCH_ANYTHING_BY_ANYTHING, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&PATCH_ANYTHING_BY_ANYTHING, reply))
     }
     async fn get_base64_by_value(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -8124,7 +8113,7 @@ impl<H: HttpbinOrgHandlers> HttpbinOrgApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (path, _) = match runtime::read_parameters::<
                 GetBase64ByValuePath,
@@ -8145,8 +8134,7 @@ impl<H: HttpbinOrgHandlers> HttpbinOrgApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_BASE64_BY_VALUE, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_BASE64_BY_VALUE, reply))
     }
     async fn get_basic_auth_by_user_by_passwd(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -8156,7 +8144,7 @@ impl<H: HttpbinOrgHandlers> HttpbinOrgApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (path, _) = match runtime::read_parameters::<
                 GetBasicAuthByUserByPasswdPath,
@@ -8178,47 +8166,42 @@ impl<H: HttpbinOrgHandlers> HttpbinOrgApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(
-            &GET_BASIC_AUTH_BY_USER_BY_PASSWD,
-            reply.status(),
-            started,
-        );
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(
+            answering.finish(&GET_BASIC_AUTH_BY_USER_BY_PASSWD, reply),
+        )
     }
     async fn get_bearer(
         rqctx: ::dropshot::RequestContext<Self::Context>,
     ) -> ::std::result::Result<runtime::Reply<GetBearer>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             #[allow(deprecated)]
             let response = <H as HttpbinOrgHandlers>::get_bearer(handlers).await;
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_BEARER, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_BEARER, reply))
     }
     async fn get_brotli(
         rqctx: ::dropshot::RequestContext<Self::Context>,
     ) -> ::std::result::Result<runtime::Reply<GetBrotli>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             #[allow(deprecated)]
             let response = <H as HttpbinOrgHandlers>::get_brotli(handlers).await;
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_BROTLI, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_BROTLI, reply))
     }
     async fn get_bytes_by_n(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<GetBytesByN>,
     ) -> ::std::result::Result<runtime::Reply<GetBytesByN>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (path, _) = match runtime::read_parameters::<
                 GetBytesByNPath,
@@ -8236,15 +8219,14 @@ impl<H: HttpbinOrgHandlers> HttpbinOrgApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_BYTES_BY_N, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_BYTES_BY_N, reply))
     }
     async fn get_cache(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<GetCache>,
     ) -> ::std::result::Result<runtime::Reply<GetCache>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (_, params) = match runtime::read_parameters::<
                 runtime::NoParameters,
@@ -8261,8 +8243,7 @@ impl<H: HttpbinOrgHandlers> HttpbinOrgApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_CACHE, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_CACHE, reply))
     }
     async fn get_cache_by_value(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -8272,7 +8253,7 @@ impl<H: HttpbinOrgHandlers> HttpbinOrgApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (path, _) = match runtime::read_parameters::<
                 GetCacheByValuePath,
@@ -8293,22 +8274,20 @@ impl<H: HttpbinOrgHandlers> HttpbinOrgApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_CACHE_BY_VALUE, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_CACHE_BY_VALUE, reply))
     }
     async fn get_cookies(
         rqctx: ::dropshot::RequestContext<Self::Context>,
     ) -> ::std::result::Result<runtime::Reply<GetCookies>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             #[allow(deprecated)]
             let response = <H as HttpbinOrgHandlers>::get_cookies(handlers).await;
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_COOKIES, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_COOKIES, reply))
     }
     async fn get_cookies_delete(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -8318,7 +8297,7 @@ impl<H: HttpbinOrgHandlers> HttpbinOrgApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (_, params) = match runtime::read_parameters::<
                 runtime::NoParameters,
@@ -8339,15 +8318,14 @@ impl<H: HttpbinOrgHandlers> HttpbinOrgApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_COOKIES_DELETE, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_COOKIES_DELETE, reply))
     }
     async fn get_cookies_set(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<GetCookiesSet>,
     ) -> ::std::result::Result<runtime::Reply<GetCookiesSet>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (_, params) = match runtime::read_parameters::<
                 runtime::NoParameters,
@@ -8365,8 +8343,7 @@ impl<H: HttpbinOrgHandlers> HttpbinOrgApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_COOKIES_SET, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_COOKIES_SET, reply))
     }
     async fn get_cookies_set_by_name_by_value(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -8376,7 +8353,7 @@ impl<H: HttpbinOrgHandlers> HttpbinOrgApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (path, _) = match runtime::read_parameters::<
                 GetCookiesSetByNameByValuePath,
@@ -8398,26 +8375,22 @@ impl<H: HttpbinOrgHandlers> HttpbinOrgApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(
-            &GET_COOKIES_SET_BY_NAME_BY_VALUE,
-            reply.status(),
-            started,
-        );
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(
+            answering.finish(&GET_COOKIES_SET_BY_NAME_BY_VALUE, reply),
+        )
     }
     async fn get_deflate(
         rqctx: ::dropshot::RequestContext<Self::Context>,
     ) -> ::std::result::Result<runtime::Reply<GetDeflate>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             #[allow(deprecated)]
             let response = <H as HttpbinOrgHandlers>::get_deflate(handlers).await;
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_DEFLATE, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_DEFLATE, reply))
     }
     async fn get_delay_by_delay(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -8427,7 +8400,7 @@ impl<H: HttpbinOrgHandlers> HttpbinOrgApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (path, _) = match runtime::read_parameters::<
                 GetDelayByDelayPath,
@@ -8448,8 +8421,7 @@ impl<H: HttpbinOrgHandlers> HttpbinOrgApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_DELAY_BY_DELAY, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_DELAY_BY_DELAY, reply))
     }
     async fn put_delay_by_delay(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -8459,7 +8431,7 @@ impl<H: HttpbinOrgHandlers> HttpbinOrgApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (path, _) = match runtime::read_parameters::<
                 PutDelayByDelayPath,
@@ -8480,8 +8452,7 @@ impl<H: HttpbinOrgHandlers> HttpbinOrgApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&PUT_DELAY_BY_DELAY, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&PUT_DELAY_BY_DELAY, reply))
     }
     async fn post_delay_by_delay(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -8491,7 +8462,7 @@ impl<H: HttpbinOrgHandlers> HttpbinOrgApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (path, _) = match runtime::read_parameters::<
                 PostDelayByDelayPath,
@@ -8512,8 +8483,7 @@ impl<H: HttpbinOrgHandlers> HttpbinOrgApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&POST_DELAY_BY_DELAY, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&POST_DELAY_BY_DELAY, reply))
     }
     async fn delete_delay_by_delay(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -8523,7 +8493,7 @@ impl<H: HttpbinOrgHandlers> HttpbinOrgApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (path, _) = match runtime::read_parameters::<
                 DeleteDelayByDelayPath,
@@ -8544,8 +8514,7 @@ impl<H: HttpbinOrgHandlers> HttpbinOrgApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&DELETE_DELAY_BY_DELAY, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&DELETE_DELAY_BY_DELAY, reply))
     }
     async fn patch_delay_by_delay(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -8555,7 +8524,7 @@ impl<H: HttpbinOrgHandlers> HttpbinOrgApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (path, _) = match runtime::read_parameters::<
                 PatchDelayByDelayPath,
@@ -8576,36 +8545,33 @@ impl<H: HttpbinOrgHandlers> HttpbinOrgApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&PATCH_DELAY_BY_DELAY, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&PATCH_DELAY_BY_DELAY, reply))
     }
     async fn delete_delete(
         rqctx: ::dropshot::RequestContext<Self::Context>,
     ) -> ::std::result::Result<runtime::Reply<DeleteDelete>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             #[allow(deprecated)]
             let response = <H as HttpbinOrgHandlers>::delete_delete(handlers).await;
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&DELETE_DELETE, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&DELETE_DELETE, reply))
     }
     async fn get_deny(
         rqctx: ::dropshot::RequestContext<Self::Context>,
     ) -> ::std::result::Result<runtime::Reply<GetDeny>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             #[allow(deprecated)]
             let response = <H as HttpbinOrgHandlers>::get_deny(handlers).await;
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_DENY, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_DENY, reply))
     }
     async fn get_digest_auth_by_qop_by_user_by_passwd(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -8615,7 +8581,7 @@ impl<H: HttpbinOrgHandlers> HttpbinOrgApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (path, _) = match runtime::read_parameters::<
                 GetDigestAuthByQopByUserByPasswdPath,
@@ -8638,12 +8604,9 @@ impl<H: HttpbinOrgHandlers> HttpbinOrgApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(
-            &GET_DIGEST_AUTH_BY_QOP_BY_USER_BY_PASSWD,
-            reply.status(),
-            started,
-        );
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(
+            answering.finish(&GET_DIGEST_AUTH_BY_QOP_BY_USER_BY_PASSWD, reply),
+        )
     }
     async fn get_digest_auth_by_qop_by_user_by_passwd_by_algorithm(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -8653,7 +8616,7 @@ impl<H: HttpbinOrgHandlers> HttpbinOrgApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (path, _) = match runtime::read_parameters::<
                 GetDigestAuthByQopByUserByPasswdByAlgorithmPath,
@@ -8677,12 +8640,10 @@ impl<H: HttpbinOrgHandlers> HttpbinOrgApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(
-            &GET_DIGEST_AUTH_BY_QOP_BY_USER_BY_PASSWD_BY_ALGORITHM,
-            reply.status(),
-            started,
-        );
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(
+            answering
+                .finish(&GET_DIGEST_AUTH_BY_QOP_BY_USER_BY_PASSWD_BY_ALGORITHM, reply),
+        )
     }
     async fn get_digest_auth_by_qop_by_user_by_passwd_by_algorithm_by_stale_after(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -8694,7 +8655,7 @@ impl<H: HttpbinOrgHandlers> HttpbinOrgApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (path, _) = match runtime::read_parameters::<
                 GetDigestAuthByQopByUserByPasswdByAlgorithmByStaleAfterPath,
@@ -8722,19 +8683,20 @@ impl<H: HttpbinOrgHandlers> HttpbinOrgApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(
-            &GET_DIGEST_AUTH_BY_QOP_BY_USER_BY_PASSWD_BY_ALGORITHM_BY_STALE_AFTER,
-            reply.status(),
-            started,
-        );
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(
+            answering
+                .finish(
+                    &GET_DIGEST_AUTH_BY_QOP_BY_USER_BY_PASSWD_BY_ALGORITHM_BY_STALE_AFTER,
+                    reply,
+                ),
+        )
     }
     async fn get_drip(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<GetDrip>,
     ) -> ::std::result::Result<runtime::Reply<GetDrip>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (_, params) = match runtime::read_parameters::<
                 runtime::NoParameters,
@@ -8751,8 +8713,7 @@ impl<H: HttpbinOrgHandlers> HttpbinOrgApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_DRIP, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_DRIP, reply))
     }
     async fn get_encoding_utf8(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -8761,22 +8722,21 @@ impl<H: HttpbinOrgHandlers> HttpbinOrgApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             #[allow(deprecated)]
             let response = <H as HttpbinOrgHandlers>::get_encoding_utf8(handlers).await;
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_ENCODING_UTF8, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_ENCODING_UTF8, reply))
     }
     async fn get_etag_by_etag(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<GetEtagByEtag>,
     ) -> ::std::result::Result<runtime::Reply<GetEtagByEtag>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (path, params) = match runtime::read_parameters::<
                 GetEtagByEtagPath,
@@ -8798,50 +8758,46 @@ impl<H: HttpbinOrgHandlers> HttpbinOrgApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_ETAG_BY_ETAG, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_ETAG_BY_ETAG, reply))
     }
     async fn get_get(
         rqctx: ::dropshot::RequestContext<Self::Context>,
     ) -> ::std::result::Result<runtime::Reply<GetGet>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             #[allow(deprecated)]
             let response = <H as HttpbinOrgHandlers>::get_get(handlers).await;
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_GET, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_GET, reply))
     }
     async fn get_gzip(
         rqctx: ::dropshot::RequestContext<Self::Context>,
     ) -> ::std::result::Result<runtime::Reply<GetGzip>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             #[allow(deprecated)]
             let response = <H as HttpbinOrgHandlers>::get_gzip(handlers).await;
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_GZIP, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_GZIP, reply))
     }
     async fn get_headers(
         rqctx: ::dropshot::RequestContext<Self::Context>,
     ) -> ::std::result::Result<runtime::Reply<GetHeaders>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             #[allow(deprecated)]
             let response = <H as HttpbinOrgHandlers>::get_headers(handlers).await;
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_HEADERS, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_HEADERS, reply))
     }
     async fn get_hidden_basic_auth_by_user_by_passwd(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -8851,7 +8807,7 @@ impl<H: HttpbinOrgHandlers> HttpbinOrgApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (path, _) = match runtime::read_parameters::<
                 GetHiddenBasicAuthByUserByPasswdPath,
@@ -8873,124 +8829,113 @@ impl<H: HttpbinOrgHandlers> HttpbinOrgApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(
-            &GET_HIDDEN_BASIC_AUTH_BY_USER_BY_PASSWD,
-            reply.status(),
-            started,
-        );
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(
+            answering.finish(&GET_HIDDEN_BASIC_AUTH_BY_USER_BY_PASSWD, reply),
+        )
     }
     async fn get_html(
         rqctx: ::dropshot::RequestContext<Self::Context>,
     ) -> ::std::result::Result<runtime::Reply<GetHtml>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             #[allow(deprecated)]
             let response = <H as HttpbinOrgHandlers>::get_html(handlers).await;
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_HTML, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_HTML, reply))
     }
     async fn get_image(
         rqctx: ::dropshot::RequestContext<Self::Context>,
     ) -> ::std::result::Result<runtime::Reply<GetImage>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             #[allow(deprecated)]
             let response = <H as HttpbinOrgHandlers>::get_image(handlers).await;
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_IMAGE, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_IMAGE, reply))
     }
     async fn get_image_jpeg(
         rqctx: ::dropshot::RequestContext<Self::Context>,
     ) -> ::std::result::Result<runtime::Reply<GetImageJpeg>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             #[allow(deprecated)]
             let response = <H as HttpbinOrgHandlers>::get_image_jpeg(handlers).await;
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_IMAGE_JPEG, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_IMAGE_JPEG, reply))
     }
     async fn get_image_png(
         rqctx: ::dropshot::RequestContext<Self::Context>,
     ) -> ::std::result::Result<runtime::Reply<GetImagePng>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             #[allow(deprecated)]
             let response = <H as HttpbinOrgHandlers>::get_image_png(handlers).await;
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_IMAGE_PNG, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_IMAGE_PNG, reply))
     }
     async fn get_image_svg(
         rqctx: ::dropshot::RequestContext<Self::Context>,
     ) -> ::std::result::Result<runtime::Reply<GetImageSvg>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             #[allow(deprecated)]
             let response = <H as HttpbinOrgHandlers>::get_image_svg(handlers).await;
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_IMAGE_SVG, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_IMAGE_SVG, reply))
     }
     async fn get_image_webp(
         rqctx: ::dropshot::RequestContext<Self::Context>,
     ) -> ::std::result::Result<runtime::Reply<GetImageWebp>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             #[allow(deprecated)]
             let response = <H as HttpbinOrgHandlers>::get_image_webp(handlers).await;
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_IMAGE_WEBP, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_IMAGE_WEBP, reply))
     }
     async fn get_ip(
         rqctx: ::dropshot::RequestContext<Self::Context>,
     ) -> ::std::result::Result<runtime::Reply<GetIp>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             #[allow(deprecated)]
             let response = <H as HttpbinOrgHandlers>::get_ip(handlers).await;
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_IP, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_IP, reply))
     }
     async fn get_json(
         rqctx: ::dropshot::RequestContext<Self::Context>,
     ) -> ::std::result::Result<runtime::Reply<GetJson>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             #[allow(deprecated)]
             let response = <H as HttpbinOrgHandlers>::get_json(handlers).await;
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_JSON, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_JSON, reply))
     }
     async fn get_links_by_n_by_offset(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -9000,7 +8945,7 @@ impl<H: HttpbinOrgHandlers> HttpbinOrgApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (path, _) = match runtime::read_parameters::<
                 GetLinksByNByOffsetPath,
@@ -9022,50 +8967,46 @@ impl<H: HttpbinOrgHandlers> HttpbinOrgApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_LINKS_BY_N_BY_OFFSET, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_LINKS_BY_N_BY_OFFSET, reply))
     }
     async fn patch_patch(
         rqctx: ::dropshot::RequestContext<Self::Context>,
     ) -> ::std::result::Result<runtime::Reply<PatchPatch>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             #[allow(deprecated)]
             let response = <H as HttpbinOrgHandlers>::patch_patch(handlers).await;
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&PATCH_PATCH, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&PATCH_PATCH, reply))
     }
     async fn post_post(
         rqctx: ::dropshot::RequestContext<Self::Context>,
     ) -> ::std::result::Result<runtime::Reply<PostPost>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             #[allow(deprecated)]
             let response = <H as HttpbinOrgHandlers>::post_post(handlers).await;
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&POST_POST, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&POST_POST, reply))
     }
     async fn put_put(
         rqctx: ::dropshot::RequestContext<Self::Context>,
     ) -> ::std::result::Result<runtime::Reply<PutPut>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             #[allow(deprecated)]
             let response = <H as HttpbinOrgHandlers>::put_put(handlers).await;
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&PUT_PUT, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&PUT_PUT, reply))
     }
     async fn get_range_by_numbytes(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -9075,7 +9016,7 @@ impl<H: HttpbinOrgHandlers> HttpbinOrgApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (path, _) = match runtime::read_parameters::<
                 GetRangeByNumbytesPath,
@@ -9096,15 +9037,14 @@ impl<H: HttpbinOrgHandlers> HttpbinOrgApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_RANGE_BY_NUMBYTES, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_RANGE_BY_NUMBYTES, reply))
     }
     async fn get_redirect_to(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<GetRedirectTo>,
     ) -> ::std::result::Result<runtime::Reply<GetRedirectTo>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (_, params) = match runtime::read_parameters::<
                 runtime::NoParameters,
@@ -9122,15 +9062,14 @@ impl<H: HttpbinOrgHandlers> HttpbinOrgApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_REDIRECT_TO, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_REDIRECT_TO, reply))
     }
     async fn put_redirect_to(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         body: runtime::RequestBody<PutRedirectTo>,
     ) -> ::std::result::Result<runtime::Reply<PutRedirectTo>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let body = match body
                 .decode::<types::PutRedirectToRequestBody>()
@@ -9147,15 +9086,14 @@ impl<H: HttpbinOrgHandlers> HttpbinOrgApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&PUT_REDIRECT_TO, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&PUT_REDIRECT_TO, reply))
     }
     async fn post_redirect_to(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         body: runtime::RequestBody<PostRedirectTo>,
     ) -> ::std::result::Result<runtime::Reply<PostRedirectTo>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let body = match body
                 .decode::<types::PostRedirectToRequestBody>()
@@ -9172,8 +9110,7 @@ impl<H: HttpbinOrgHandlers> HttpbinOrgApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&POST_REDIRECT_TO, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&POST_REDIRECT_TO, reply))
     }
     async fn delete_redirect_to(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -9182,15 +9119,14 @@ impl<H: HttpbinOrgHandlers> HttpbinOrgApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             #[allow(deprecated)]
             let response = <H as HttpbinOrgHandlers>::delete_redirect_to(handlers).await;
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&DELETE_REDIRECT_TO, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&DELETE_REDIRECT_TO, reply))
     }
     async fn patch_redirect_to(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -9199,22 +9135,21 @@ impl<H: HttpbinOrgHandlers> HttpbinOrgApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             #[allow(deprecated)]
             let response = <H as HttpbinOrgHandlers>::patch_redirect_to(handlers).await;
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&PATCH_REDIRECT_TO, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&PATCH_REDIRECT_TO, reply))
     }
     async fn get_redirect_by_n(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<GetRedirectByN>,
     ) -> ::std::result::Result<runtime::Reply<GetRedirectByN>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (path, _) = match runtime::read_parameters::<
                 GetRedirectByNPath,
@@ -9232,8 +9167,7 @@ impl<H: HttpbinOrgHandlers> HttpbinOrgApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_REDIRECT_BY_N, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_REDIRECT_BY_N, reply))
     }
     async fn get_relative_redirect_by_n(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -9243,7 +9177,7 @@ impl<H: HttpbinOrgHandlers> HttpbinOrgApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (path, _) = match runtime::read_parameters::<
                 GetRelativeRedirectByNPath,
@@ -9264,8 +9198,7 @@ impl<H: HttpbinOrgHandlers> HttpbinOrgApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_RELATIVE_REDIRECT_BY_N, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_RELATIVE_REDIRECT_BY_N, reply))
     }
     async fn get_response_headers(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -9275,7 +9208,7 @@ impl<H: HttpbinOrgHandlers> HttpbinOrgApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (_, params) = match runtime::read_parameters::<
                 runtime::NoParameters,
@@ -9296,8 +9229,7 @@ impl<H: HttpbinOrgHandlers> HttpbinOrgApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_RESPONSE_HEADERS, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_RESPONSE_HEADERS, reply))
     }
     async fn post_response_headers(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -9307,7 +9239,7 @@ impl<H: HttpbinOrgHandlers> HttpbinOrgApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (_, params) = match runtime::read_parameters::<
                 runtime::NoParameters,
@@ -9328,22 +9260,20 @@ impl<H: HttpbinOrgHandlers> HttpbinOrgApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&POST_RESPONSE_HEADERS, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&POST_RESPONSE_HEADERS, reply))
     }
     async fn get_robots_txt(
         rqctx: ::dropshot::RequestContext<Self::Context>,
     ) -> ::std::result::Result<runtime::Reply<GetRobotsTxt>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             #[allow(deprecated)]
             let response = <H as HttpbinOrgHandlers>::get_robots_txt(handlers).await;
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_ROBOTS_TXT, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_ROBOTS_TXT, reply))
     }
     async fn get_status_by_codes(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -9353,7 +9283,7 @@ impl<H: HttpbinOrgHandlers> HttpbinOrgApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (path, _) = match runtime::read_parameters::<
                 GetStatusByCodesPath,
@@ -9374,8 +9304,7 @@ impl<H: HttpbinOrgHandlers> HttpbinOrgApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_STATUS_BY_CODES, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_STATUS_BY_CODES, reply))
     }
     async fn put_status_by_codes(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -9385,7 +9314,7 @@ impl<H: HttpbinOrgHandlers> HttpbinOrgApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (path, _) = match runtime::read_parameters::<
                 PutStatusByCodesPath,
@@ -9406,8 +9335,7 @@ impl<H: HttpbinOrgHandlers> HttpbinOrgApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&PUT_STATUS_BY_CODES, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&PUT_STATUS_BY_CODES, reply))
     }
     async fn post_status_by_codes(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -9417,7 +9345,7 @@ impl<H: HttpbinOrgHandlers> HttpbinOrgApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (path, _) = match runtime::read_parameters::<
                 PostStatusByCodesPath,
@@ -9438,8 +9366,7 @@ impl<H: HttpbinOrgHandlers> HttpbinOrgApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&POST_STATUS_BY_CODES, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&POST_STATUS_BY_CODES, reply))
     }
     async fn delete_status_by_codes(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -9449,7 +9376,7 @@ impl<H: HttpbinOrgHandlers> HttpbinOrgApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (path, _) = match runtime::read_parameters::<
                 DeleteStatusByCodesPath,
@@ -9470,8 +9397,7 @@ impl<H: HttpbinOrgHandlers> HttpbinOrgApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&DELETE_STATUS_BY_CODES, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&DELETE_STATUS_BY_CODES, reply))
     }
     async fn patch_status_by_codes(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -9481,7 +9407,7 @@ impl<H: HttpbinOrgHandlers> HttpbinOrgApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (path, _) = match runtime::read_parameters::<
                 PatchStatusByCodesPath,
@@ -9502,8 +9428,7 @@ impl<H: HttpbinOrgHandlers> HttpbinOrgApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&PATCH_STATUS_BY_CODES, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&PATCH_STATUS_BY_CODES, reply))
     }
     async fn get_stream_bytes_by_n(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -9513,7 +9438,7 @@ impl<H: HttpbinOrgHandlers> HttpbinOrgApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (path, _) = match runtime::read_parameters::<
                 GetStreamBytesByNPath,
@@ -9534,15 +9459,14 @@ impl<H: HttpbinOrgHandlers> HttpbinOrgApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_STREAM_BYTES_BY_N, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_STREAM_BYTES_BY_N, reply))
     }
     async fn get_stream_by_n(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<GetStreamByN>,
     ) -> ::std::result::Result<runtime::Reply<GetStreamByN>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (path, _) = match runtime::read_parameters::<
                 GetStreamByNPath,
@@ -9560,50 +9484,46 @@ impl<H: HttpbinOrgHandlers> HttpbinOrgApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_STREAM_BY_N, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_STREAM_BY_N, reply))
     }
     async fn get_user_agent(
         rqctx: ::dropshot::RequestContext<Self::Context>,
     ) -> ::std::result::Result<runtime::Reply<GetUserAgent>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             #[allow(deprecated)]
             let response = <H as HttpbinOrgHandlers>::get_user_agent(handlers).await;
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_USER_AGENT, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_USER_AGENT, reply))
     }
     async fn get_uuid(
         rqctx: ::dropshot::RequestContext<Self::Context>,
     ) -> ::std::result::Result<runtime::Reply<GetUuid>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             #[allow(deprecated)]
             let response = <H as HttpbinOrgHandlers>::get_uuid(handlers).await;
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_UUID, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_UUID, reply))
     }
     async fn get_xml(
         rqctx: ::dropshot::RequestContext<Self::Context>,
     ) -> ::std::result::Result<runtime::Reply<GetXml>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             #[allow(deprecated)]
             let response = <H as HttpbinOrgHandlers>::get_xml(handlers).await;
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_XML, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_XML, reply))
     }
     async fn openapi_document(
         _rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -9625,15 +9545,14 @@ impl<H: HttpbinOrgHandlers> StrictServer<H> {
         rqctx: ::dropshot::RequestContext<H>,
     ) -> ::std::result::Result<runtime::Reply<TraceAnything>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             #[allow(deprecated)]
             let response = <H as HttpbinOrgHandlers>::trace_anything(handlers).await;
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&TRACE_ANYTHING, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&TRACE_ANYTHING, reply))
     }
     async fn trace_anything_by_anything(
         rqctx: ::dropshot::RequestContext<H>,
@@ -9643,7 +9562,7 @@ impl<H: HttpbinOrgHandlers> StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (path, _) = match runtime::read_parameters::<
                 TraceAnythingByAnythingPath,
@@ -9664,8 +9583,7 @@ impl<H: HttpbinOrgHandlers> StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&TRACE_ANYTHING_BY_ANYTHING, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&TRACE_ANYTHING_BY_ANYTHING, reply))
     }
     async fn trace_delay_by_delay(
         rqctx: ::dropshot::RequestContext<H>,
@@ -9675,7 +9593,7 @@ impl<H: HttpbinOrgHandlers> StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (path, _) = match runtime::read_parameters::<
                 TraceDelayByDelayPath,
@@ -9696,8 +9614,7 @@ impl<H: HttpbinOrgHandlers> StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&TRACE_DELAY_BY_DELAY, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&TRACE_DELAY_BY_DELAY, reply))
     }
     async fn trace_redirect_to(
         rqctx: ::dropshot::RequestContext<H>,
@@ -9706,15 +9623,14 @@ impl<H: HttpbinOrgHandlers> StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             #[allow(deprecated)]
             let response = <H as HttpbinOrgHandlers>::trace_redirect_to(handlers).await;
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&TRACE_REDIRECT_TO, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&TRACE_REDIRECT_TO, reply))
     }
     async fn trace_status_by_codes(
         rqctx: ::dropshot::RequestContext<H>,
@@ -9724,7 +9640,7 @@ impl<H: HttpbinOrgHandlers> StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (path, _) = match runtime::read_parameters::<
                 TraceStatusByCodesPath,
@@ -9745,8 +9661,7 @@ impl<H: HttpbinOrgHandlers> StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&TRACE_STATUS_BY_CODES, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&TRACE_STATUS_BY_CODES, reply))
     }
 }
 ///The dropshot API description of a server of this version alone, built on `H`: see [`register_endpoints`], and the request metrics at `GET /metrics` ([`runtime::metrics`]).
@@ -10858,6 +10773,13 @@ pub fn register_endpoints<H: HttpbinOrgHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<GetAbsoluteRedirectByN>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_ABSOLUTE_REDIRECT_BY_N],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -10883,6 +10805,20 @@ pub fn register_endpoints<H: HttpbinOrgHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/anything"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[
+                                    &GET_ANYTHING,
+                                    &PUT_ANYTHING,
+                                    &POST_ANYTHING,
+                                    &DELETE_ANYTHING,
+                                    &PATCH_ANYTHING,
+                                    &TRACE_ANYTHING,
+                                ],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -10911,6 +10847,20 @@ pub fn register_endpoints<H: HttpbinOrgHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<TraceAnythingByAnything>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[
+                                    &GET_ANYTHING_BY_ANYTHING,
+                                    &PUT_ANYTHING_BY_ANYTHING,
+                                    &POST_ANYTHING_BY_ANYTHING,
+                                    &DELETE_ANYTHING_BY_ANYTHING,
+                                    &PATCH_ANYTHING_BY_ANYTHING,
+                                    &TRACE_ANYTHING_BY_ANYTHING,
+                                ],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -10937,6 +10887,13 @@ pub fn register_endpoints<H: HttpbinOrgHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<GetBase64ByValue>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_BASE64_BY_VALUE],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -10963,6 +10920,13 @@ pub fn register_endpoints<H: HttpbinOrgHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<GetBasicAuthByUserByPasswd>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_BASIC_AUTH_BY_USER_BY_PASSWD],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -10986,6 +10950,13 @@ pub fn register_endpoints<H: HttpbinOrgHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/bearer"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_BEARER],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -11009,6 +10980,13 @@ pub fn register_endpoints<H: HttpbinOrgHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/brotli"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_BROTLI],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -11035,6 +11013,13 @@ pub fn register_endpoints<H: HttpbinOrgHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<GetBytesByN>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_BYTES_BY_N],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -11058,6 +11043,13 @@ pub fn register_endpoints<H: HttpbinOrgHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/cache"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_CACHE],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -11084,6 +11076,13 @@ pub fn register_endpoints<H: HttpbinOrgHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<GetCacheByValue>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_CACHE_BY_VALUE],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -11107,6 +11106,13 @@ pub fn register_endpoints<H: HttpbinOrgHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/cookies"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_COOKIES],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -11130,6 +11136,13 @@ pub fn register_endpoints<H: HttpbinOrgHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/cookies/delete"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_COOKIES_DELETE],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -11153,6 +11166,13 @@ pub fn register_endpoints<H: HttpbinOrgHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/cookies/set"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_COOKIES_SET],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -11179,6 +11199,13 @@ pub fn register_endpoints<H: HttpbinOrgHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<GetCookiesSetByNameByValue>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_COOKIES_SET_BY_NAME_BY_VALUE],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -11202,6 +11229,13 @@ pub fn register_endpoints<H: HttpbinOrgHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/deflate"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_DEFLATE],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -11230,6 +11264,20 @@ pub fn register_endpoints<H: HttpbinOrgHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<TraceDelayByDelay>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[
+                                    &GET_DELAY_BY_DELAY,
+                                    &PUT_DELAY_BY_DELAY,
+                                    &POST_DELAY_BY_DELAY,
+                                    &DELETE_DELAY_BY_DELAY,
+                                    &PATCH_DELAY_BY_DELAY,
+                                    &TRACE_DELAY_BY_DELAY,
+                                ],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -11253,6 +11301,13 @@ pub fn register_endpoints<H: HttpbinOrgHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/delete"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&DELETE_DELETE],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -11276,6 +11331,13 @@ pub fn register_endpoints<H: HttpbinOrgHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/deny"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_DENY],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -11305,6 +11367,13 @@ pub fn register_endpoints<H: HttpbinOrgHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<GetDigestAuthByQopByUserByPasswd>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_DIGEST_AUTH_BY_QOP_BY_USER_BY_PASSWD],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -11336,6 +11405,13 @@ pub fn register_endpoints<H: HttpbinOrgHandlers>(
                                 GetDigestAuthByQopByUserByPasswdByAlgorithm,
                             >|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_DIGEST_AUTH_BY_QOP_BY_USER_BY_PASSWD_BY_ALGORITHM],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -11367,6 +11443,15 @@ pub fn register_endpoints<H: HttpbinOrgHandlers>(
                                 GetDigestAuthByQopByUserByPasswdByAlgorithmByStaleAfter,
                             >|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[
+                                    &GET_DIGEST_AUTH_BY_QOP_BY_USER_BY_PASSWD_BY_ALGORITHM_BY_STALE_AFTER,
+                                ],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -11390,6 +11475,13 @@ pub fn register_endpoints<H: HttpbinOrgHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/drip"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_DRIP],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -11413,6 +11505,13 @@ pub fn register_endpoints<H: HttpbinOrgHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/encoding/utf8"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_ENCODING_UTF8],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -11439,6 +11538,13 @@ pub fn register_endpoints<H: HttpbinOrgHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<GetEtagByEtag>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_ETAG_BY_ETAG],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -11462,6 +11568,13 @@ pub fn register_endpoints<H: HttpbinOrgHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/get"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_GET],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -11485,6 +11598,13 @@ pub fn register_endpoints<H: HttpbinOrgHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/gzip"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_GZIP],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -11508,6 +11628,13 @@ pub fn register_endpoints<H: HttpbinOrgHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/headers"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_HEADERS],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -11537,6 +11664,13 @@ pub fn register_endpoints<H: HttpbinOrgHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<GetHiddenBasicAuthByUserByPasswd>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_HIDDEN_BASIC_AUTH_BY_USER_BY_PASSWD],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -11560,6 +11694,13 @@ pub fn register_endpoints<H: HttpbinOrgHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/html"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_HTML],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -11583,6 +11724,13 @@ pub fn register_endpoints<H: HttpbinOrgHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/image"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_IMAGE],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -11606,6 +11754,13 @@ pub fn register_endpoints<H: HttpbinOrgHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/image/jpeg"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_IMAGE_JPEG],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -11629,6 +11784,13 @@ pub fn register_endpoints<H: HttpbinOrgHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/image/png"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_IMAGE_PNG],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -11652,6 +11814,13 @@ pub fn register_endpoints<H: HttpbinOrgHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/image/svg"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_IMAGE_SVG],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -11675,6 +11844,13 @@ pub fn register_endpoints<H: HttpbinOrgHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/image/webp"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_IMAGE_WEBP],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -11698,6 +11874,13 @@ pub fn register_endpoints<H: HttpbinOrgHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/ip"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_IP],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -11721,6 +11904,13 @@ pub fn register_endpoints<H: HttpbinOrgHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/json"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_JSON],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -11747,6 +11937,13 @@ pub fn register_endpoints<H: HttpbinOrgHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<GetLinksByNByOffset>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_LINKS_BY_N_BY_OFFSET],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -11770,6 +11967,13 @@ pub fn register_endpoints<H: HttpbinOrgHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/openapi.json"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -11793,6 +11997,13 @@ pub fn register_endpoints<H: HttpbinOrgHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/patch"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&PATCH_PATCH],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -11816,6 +12027,13 @@ pub fn register_endpoints<H: HttpbinOrgHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/post"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&POST_POST],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -11839,6 +12057,13 @@ pub fn register_endpoints<H: HttpbinOrgHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/put"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&PUT_PUT],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -11865,6 +12090,13 @@ pub fn register_endpoints<H: HttpbinOrgHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<GetRangeByNumbytes>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_RANGE_BY_NUMBYTES],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -11890,6 +12122,20 @@ pub fn register_endpoints<H: HttpbinOrgHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/redirect-to"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[
+                                    &GET_REDIRECT_TO,
+                                    &PUT_REDIRECT_TO,
+                                    &POST_REDIRECT_TO,
+                                    &DELETE_REDIRECT_TO,
+                                    &PATCH_REDIRECT_TO,
+                                    &TRACE_REDIRECT_TO,
+                                ],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -11916,6 +12162,13 @@ pub fn register_endpoints<H: HttpbinOrgHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<GetRedirectByN>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_REDIRECT_BY_N],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -11942,6 +12195,13 @@ pub fn register_endpoints<H: HttpbinOrgHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<GetRelativeRedirectByN>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_RELATIVE_REDIRECT_BY_N],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -11965,6 +12225,13 @@ pub fn register_endpoints<H: HttpbinOrgHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/response-headers"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_RESPONSE_HEADERS, &POST_RESPONSE_HEADERS],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -11988,6 +12255,13 @@ pub fn register_endpoints<H: HttpbinOrgHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/robots.txt"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_ROBOTS_TXT],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -12016,6 +12290,20 @@ pub fn register_endpoints<H: HttpbinOrgHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<TraceStatusByCodes>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[
+                                    &GET_STATUS_BY_CODES,
+                                    &PUT_STATUS_BY_CODES,
+                                    &POST_STATUS_BY_CODES,
+                                    &DELETE_STATUS_BY_CODES,
+                                    &PATCH_STATUS_BY_CODES,
+                                    &TRACE_STATUS_BY_CODES,
+                                ],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -12042,6 +12330,13 @@ pub fn register_endpoints<H: HttpbinOrgHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<GetStreamBytesByN>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_STREAM_BYTES_BY_N],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -12068,6 +12363,13 @@ pub fn register_endpoints<H: HttpbinOrgHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<GetStreamByN>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_STREAM_BY_N],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -12091,6 +12393,13 @@ pub fn register_endpoints<H: HttpbinOrgHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/user-agent"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_USER_AGENT],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -12114,6 +12423,13 @@ pub fn register_endpoints<H: HttpbinOrgHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/uuid"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_UUID],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -12137,6 +12453,13 @@ pub fn register_endpoints<H: HttpbinOrgHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/xml"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_XML],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),

@@ -1702,7 +1702,7 @@ impl<H: MicrosoftSecurityUpdatesHandlers> StrictServer<H> {
         _parameters: runtime::Parameters<GetUpdates>,
     ) -> ::std::result::Result<runtime::Reply<GetUpdates>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -1743,15 +1743,14 @@ impl<H: MicrosoftSecurityUpdatesHandlers> StrictServer<H> {
             response.into_http(&accepted)
         }
             .await;
-        runtime::metrics::observe(&GET_UPDATES, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_UPDATES, reply))
     }
     async fn get_updates_id(
         rqctx: ::dropshot::RequestContext<H>,
         _parameters: runtime::Parameters<GetUpdatesId>,
     ) -> ::std::result::Result<runtime::Reply<GetUpdatesId>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -1793,15 +1792,14 @@ impl<H: MicrosoftSecurityUpdatesHandlers> StrictServer<H> {
             response.into_http(&accepted)
         }
             .await;
-        runtime::metrics::observe(&GET_UPDATES_ID, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_UPDATES_ID, reply))
     }
     async fn get_cvrf_by_id(
         rqctx: ::dropshot::RequestContext<H>,
         _parameters: runtime::Parameters<GetCvrfById>,
     ) -> ::std::result::Result<runtime::Reply<GetCvrfById>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -1843,8 +1841,7 @@ impl<H: MicrosoftSecurityUpdatesHandlers> StrictServer<H> {
             response.into_http(&accepted)
         }
             .await;
-        runtime::metrics::observe(&GET_CVRF_BY_ID, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_CVRF_BY_ID, reply))
     }
     async fn openapi_document(
         _rqctx: ::dropshot::RequestContext<H>,
@@ -1950,6 +1947,13 @@ pub fn register_endpoints<H: MicrosoftSecurityUpdatesHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/Updates"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_UPDATES],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -1976,6 +1980,13 @@ pub fn register_endpoints<H: MicrosoftSecurityUpdatesHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<GetUpdatesId>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_UPDATES_ID],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -2002,6 +2013,13 @@ pub fn register_endpoints<H: MicrosoftSecurityUpdatesHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<GetCvrfById>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_CVRF_BY_ID],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -2025,6 +2043,13 @@ pub fn register_endpoints<H: MicrosoftSecurityUpdatesHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/openapi.json"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),

@@ -563,7 +563,7 @@ impl<H: SwaggerPetstoreHandlers> SwaggerPetstoreApi for StrictServer<H> {
         _parameters: runtime::Parameters<ListPets>,
     ) -> ::std::result::Result<runtime::Reply<ListPets>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (_, params) = match runtime::read_parameters::<
                 runtime::NoParameters,
@@ -581,15 +581,14 @@ impl<H: SwaggerPetstoreHandlers> SwaggerPetstoreApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&LIST_PETS, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&LIST_PETS, reply))
     }
     async fn create_pets(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         body: runtime::RequestBody<CreatePets>,
     ) -> ::std::result::Result<runtime::Reply<CreatePets>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let body = match body.decode::<types::Pet>().and_then(runtime::required) {
                 ::std::result::Result::Ok(body) => body,
@@ -603,15 +602,14 @@ impl<H: SwaggerPetstoreHandlers> SwaggerPetstoreApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&CREATE_PETS, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&CREATE_PETS, reply))
     }
     async fn show_pet_by_id(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<ShowPetById>,
     ) -> ::std::result::Result<runtime::Reply<ShowPetById>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (path, _) = match runtime::read_parameters::<
                 ShowPetByIdPath,
@@ -632,8 +630,7 @@ impl<H: SwaggerPetstoreHandlers> SwaggerPetstoreApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&SHOW_PET_BY_ID, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&SHOW_PET_BY_ID, reply))
     }
     async fn openapi_document(
         _rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -735,6 +732,13 @@ pub fn register_endpoints<H: SwaggerPetstoreHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/v1/openapi.json"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -758,6 +762,13 @@ pub fn register_endpoints<H: SwaggerPetstoreHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/v1/pets"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&LIST_PETS, &CREATE_PETS],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -784,6 +795,13 @@ pub fn register_endpoints<H: SwaggerPetstoreHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<ShowPetById>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&SHOW_PET_BY_ID],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),

@@ -2512,36 +2512,34 @@ impl<H: BuildomatHandlers> BuildomatApi for StrictServer<H> {
         rqctx: ::dropshot::RequestContext<Self::Context>,
     ) -> ::std::result::Result<runtime::Reply<ControlHold>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             #[allow(deprecated)]
             let response = <H as BuildomatHandlers>::control_hold(handlers).await;
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&CONTROL_HOLD, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&CONTROL_HOLD, reply))
     }
     async fn control_resume(
         rqctx: ::dropshot::RequestContext<Self::Context>,
     ) -> ::std::result::Result<runtime::Reply<ControlResume>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             #[allow(deprecated)]
             let response = <H as BuildomatHandlers>::control_resume(handlers).await;
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&CONTROL_RESUME, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&CONTROL_RESUME, reply))
     }
     async fn task_get(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<TaskGet>,
     ) -> ::std::result::Result<runtime::Reply<TaskGet>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (path, _) = match runtime::read_parameters::<
                 TaskGetPath,
@@ -2558,29 +2556,27 @@ impl<H: BuildomatHandlers> BuildomatApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&TASK_GET, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&TASK_GET, reply))
     }
     async fn tasks_get(
         rqctx: ::dropshot::RequestContext<Self::Context>,
     ) -> ::std::result::Result<runtime::Reply<TasksGet>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             #[allow(deprecated)]
             let response = <H as BuildomatHandlers>::tasks_get(handlers).await;
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&TASKS_GET, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&TASKS_GET, reply))
     }
     async fn task_submit(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         body: runtime::RequestBody<TaskSubmit>,
     ) -> ::std::result::Result<runtime::Reply<TaskSubmit>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let body = match body
                 .decode::<types::TaskSubmit>()
@@ -2596,15 +2592,14 @@ impl<H: BuildomatHandlers> BuildomatApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&TASK_SUBMIT, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&TASK_SUBMIT, reply))
     }
     async fn task_events_get(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<TaskEventsGet>,
     ) -> ::std::result::Result<runtime::Reply<TaskEventsGet>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (path, params) = match runtime::read_parameters::<
                 TaskEventsGetPath,
@@ -2626,15 +2621,14 @@ impl<H: BuildomatHandlers> BuildomatApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&TASK_EVENTS_GET, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&TASK_EVENTS_GET, reply))
     }
     async fn task_outputs_get(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<TaskOutputsGet>,
     ) -> ::std::result::Result<runtime::Reply<TaskOutputsGet>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (path, _) = match runtime::read_parameters::<
                 TaskOutputsGetPath,
@@ -2655,8 +2649,7 @@ impl<H: BuildomatHandlers> BuildomatApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&TASK_OUTPUTS_GET, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&TASK_OUTPUTS_GET, reply))
     }
     async fn task_output_download(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -2666,7 +2659,7 @@ impl<H: BuildomatHandlers> BuildomatApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (path, _) = match runtime::read_parameters::<
                 TaskOutputDownloadPath,
@@ -2688,15 +2681,14 @@ impl<H: BuildomatHandlers> BuildomatApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&TASK_OUTPUT_DOWNLOAD, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&TASK_OUTPUT_DOWNLOAD, reply))
     }
     async fn user_create(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         body: runtime::RequestBody<UserCreate>,
     ) -> ::std::result::Result<runtime::Reply<UserCreate>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let body = match body
                 .decode::<types::UserCreate>()
@@ -2712,29 +2704,27 @@ impl<H: BuildomatHandlers> BuildomatApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&USER_CREATE, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&USER_CREATE, reply))
     }
     async fn whoami(
         rqctx: ::dropshot::RequestContext<Self::Context>,
     ) -> ::std::result::Result<runtime::Reply<Whoami>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             #[allow(deprecated)]
             let response = <H as BuildomatHandlers>::whoami(handlers).await;
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&WHOAMI, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&WHOAMI, reply))
     }
     async fn whoami_put_name(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         body: runtime::RequestBody<WhoamiPutName>,
     ) -> ::std::result::Result<runtime::Reply<WhoamiPutName>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let body = match body.text() {
                 ::std::result::Result::Ok(body) => body,
@@ -2748,8 +2738,7 @@ impl<H: BuildomatHandlers> BuildomatApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&WHOAMI_PUT_NAME, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&WHOAMI_PUT_NAME, reply))
     }
     async fn worker_bootstrap(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -2759,7 +2748,7 @@ impl<H: BuildomatHandlers> BuildomatApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let body = match body
                 .decode::<types::WorkerBootstrap>()
@@ -2776,22 +2765,20 @@ impl<H: BuildomatHandlers> BuildomatApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&WORKER_BOOTSTRAP, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&WORKER_BOOTSTRAP, reply))
     }
     async fn worker_ping(
         rqctx: ::dropshot::RequestContext<Self::Context>,
     ) -> ::std::result::Result<runtime::Reply<WorkerPing>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             #[allow(deprecated)]
             let response = <H as BuildomatHandlers>::worker_ping(handlers).await;
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&WORKER_PING, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&WORKER_PING, reply))
     }
     async fn worker_task_append(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -2802,7 +2789,7 @@ impl<H: BuildomatHandlers> BuildomatApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (path, _) = match runtime::read_parameters::<
                 WorkerTaskAppendPath,
@@ -2833,8 +2820,7 @@ impl<H: BuildomatHandlers> BuildomatApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&WORKER_TASK_APPEND, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&WORKER_TASK_APPEND, reply))
     }
     async fn worker_task_upload_chunk(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -2845,7 +2831,7 @@ impl<H: BuildomatHandlers> BuildomatApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (path, _) = match runtime::read_parameters::<
                 WorkerTaskUploadChunkPath,
@@ -2873,8 +2859,7 @@ impl<H: BuildomatHandlers> BuildomatApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&WORKER_TASK_UPLOAD_CHUNK, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&WORKER_TASK_UPLOAD_CHUNK, reply))
     }
     async fn worker_task_complete(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -2885,7 +2870,7 @@ impl<H: BuildomatHandlers> BuildomatApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (path, _) = match runtime::read_parameters::<
                 WorkerTaskCompletePath,
@@ -2916,8 +2901,7 @@ impl<H: BuildomatHandlers> BuildomatApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&WORKER_TASK_COMPLETE, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&WORKER_TASK_COMPLETE, reply))
     }
     async fn worker_task_add_output(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -2928,7 +2912,7 @@ impl<H: BuildomatHandlers> BuildomatApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (path, _) = match runtime::read_parameters::<
                 WorkerTaskAddOutputPath,
@@ -2959,43 +2943,40 @@ impl<H: BuildomatHandlers> BuildomatApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&WORKER_TASK_ADD_OUTPUT, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&WORKER_TASK_ADD_OUTPUT, reply))
     }
     async fn workers_list(
         rqctx: ::dropshot::RequestContext<Self::Context>,
     ) -> ::std::result::Result<runtime::Reply<WorkersList>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             #[allow(deprecated)]
             let response = <H as BuildomatHandlers>::workers_list(handlers).await;
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&WORKERS_LIST, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&WORKERS_LIST, reply))
     }
     async fn workers_recycle(
         rqctx: ::dropshot::RequestContext<Self::Context>,
     ) -> ::std::result::Result<runtime::Reply<WorkersRecycle>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             #[allow(deprecated)]
             let response = <H as BuildomatHandlers>::workers_recycle(handlers).await;
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&WORKERS_RECYCLE, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&WORKERS_RECYCLE, reply))
     }
     async fn header_arg(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<HeaderArg>,
     ) -> ::std::result::Result<runtime::Reply<HeaderArg>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (_, params) = match runtime::read_parameters::<
                 runtime::NoParameters,
@@ -3012,8 +2993,7 @@ impl<H: BuildomatHandlers> BuildomatApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&HEADER_ARG, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&HEADER_ARG, reply))
     }
     async fn openapi_document(
         _rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -3296,6 +3276,13 @@ pub fn register_endpoints<H: BuildomatHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/openapi.json"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -3319,6 +3306,13 @@ pub fn register_endpoints<H: BuildomatHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/v1/control/hold"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&CONTROL_HOLD],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -3342,6 +3336,13 @@ pub fn register_endpoints<H: BuildomatHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/v1/control/resume"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&CONTROL_RESUME],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -3365,6 +3366,13 @@ pub fn register_endpoints<H: BuildomatHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/v1/header-arg"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&HEADER_ARG],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -3391,6 +3399,13 @@ pub fn register_endpoints<H: BuildomatHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<TaskGet>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&TASK_GET],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -3414,6 +3429,13 @@ pub fn register_endpoints<H: BuildomatHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/v1/tasks"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&TASKS_GET, &TASK_SUBMIT],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -3440,6 +3462,13 @@ pub fn register_endpoints<H: BuildomatHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<TaskEventsGet>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&TASK_EVENTS_GET],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -3466,6 +3495,13 @@ pub fn register_endpoints<H: BuildomatHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<TaskOutputsGet>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&TASK_OUTPUTS_GET],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -3495,6 +3531,13 @@ pub fn register_endpoints<H: BuildomatHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<TaskOutputDownload>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&TASK_OUTPUT_DOWNLOAD],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -3518,6 +3561,13 @@ pub fn register_endpoints<H: BuildomatHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/v1/users"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&USER_CREATE],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -3541,6 +3591,13 @@ pub fn register_endpoints<H: BuildomatHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/v1/whoami"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&WHOAMI],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -3564,6 +3621,13 @@ pub fn register_endpoints<H: BuildomatHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/v1/whoami/name"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&WHOAMI_PUT_NAME],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -3587,6 +3651,13 @@ pub fn register_endpoints<H: BuildomatHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/v1/worker/bootstrap"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&WORKER_BOOTSTRAP],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -3610,6 +3681,13 @@ pub fn register_endpoints<H: BuildomatHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/v1/worker/ping"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&WORKER_PING],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -3639,6 +3717,13 @@ pub fn register_endpoints<H: BuildomatHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<WorkerTaskAppend>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&WORKER_TASK_APPEND],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -3665,6 +3750,13 @@ pub fn register_endpoints<H: BuildomatHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<WorkerTaskUploadChunk>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&WORKER_TASK_UPLOAD_CHUNK],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -3694,6 +3786,13 @@ pub fn register_endpoints<H: BuildomatHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<WorkerTaskComplete>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&WORKER_TASK_COMPLETE],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -3723,6 +3822,13 @@ pub fn register_endpoints<H: BuildomatHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<WorkerTaskAddOutput>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&WORKER_TASK_ADD_OUTPUT],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -3746,6 +3852,13 @@ pub fn register_endpoints<H: BuildomatHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/v1/workers"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&WORKERS_LIST],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -3769,6 +3882,13 @@ pub fn register_endpoints<H: BuildomatHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/v1/workers/recycle"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&WORKERS_RECYCLE],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),

@@ -1010,7 +1010,7 @@ impl<H: LinkExampleHandlers> LinkExampleApi for StrictServer<H> {
         _parameters: runtime::Parameters<GetUserByName>,
     ) -> ::std::result::Result<runtime::Reply<GetUserByName>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (path, _) = match runtime::read_parameters::<
                 GetUserByNamePath,
@@ -1031,8 +1031,7 @@ impl<H: LinkExampleHandlers> LinkExampleApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_USER_BY_NAME, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_USER_BY_NAME, reply))
     }
     async fn get_repositories_by_owner(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -1042,7 +1041,7 @@ impl<H: LinkExampleHandlers> LinkExampleApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (path, _) = match runtime::read_parameters::<
                 GetRepositoriesByOwnerPath,
@@ -1063,15 +1062,14 @@ impl<H: LinkExampleHandlers> LinkExampleApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_REPOSITORIES_BY_OWNER, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_REPOSITORIES_BY_OWNER, reply))
     }
     async fn get_repository(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<GetRepository>,
     ) -> ::std::result::Result<runtime::Reply<GetRepository>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (path, _) = match runtime::read_parameters::<
                 GetRepositoryPath,
@@ -1093,8 +1091,7 @@ impl<H: LinkExampleHandlers> LinkExampleApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_REPOSITORY, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_REPOSITORY, reply))
     }
     async fn get_pull_requests_by_repository(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -1104,7 +1101,7 @@ impl<H: LinkExampleHandlers> LinkExampleApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (path, params) = match runtime::read_parameters::<
                 GetPullRequestsByRepositoryPath,
@@ -1127,12 +1124,9 @@ impl<H: LinkExampleHandlers> LinkExampleApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(
-            &GET_PULL_REQUESTS_BY_REPOSITORY,
-            reply.status(),
-            started,
-        );
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(
+            answering.finish(&GET_PULL_REQUESTS_BY_REPOSITORY, reply),
+        )
     }
     async fn get_pull_requests_by_id(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -1142,7 +1136,7 @@ impl<H: LinkExampleHandlers> LinkExampleApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (path, _) = match runtime::read_parameters::<
                 GetPullRequestsByIdPath,
@@ -1165,8 +1159,7 @@ impl<H: LinkExampleHandlers> LinkExampleApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_PULL_REQUESTS_BY_ID, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_PULL_REQUESTS_BY_ID, reply))
     }
     async fn merge_pull_request(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -1176,7 +1169,7 @@ impl<H: LinkExampleHandlers> LinkExampleApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (path, _) = match runtime::read_parameters::<
                 MergePullRequestPath,
@@ -1199,8 +1192,7 @@ impl<H: LinkExampleHandlers> LinkExampleApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&MERGE_PULL_REQUEST, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&MERGE_PULL_REQUEST, reply))
     }
     async fn openapi_document(
         _rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -1332,6 +1324,13 @@ pub fn register_endpoints<H: LinkExampleHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<GetRepositoriesByOwner>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_REPOSITORIES_BY_OWNER],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -1361,6 +1360,13 @@ pub fn register_endpoints<H: LinkExampleHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<GetRepository>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_REPOSITORY],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -1390,6 +1396,13 @@ pub fn register_endpoints<H: LinkExampleHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<GetPullRequestsByRepository>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_PULL_REQUESTS_BY_REPOSITORY],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -1419,6 +1432,13 @@ pub fn register_endpoints<H: LinkExampleHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<GetPullRequestsById>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_PULL_REQUESTS_BY_ID],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -1448,6 +1468,13 @@ pub fn register_endpoints<H: LinkExampleHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<MergePullRequest>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&MERGE_PULL_REQUEST],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -1474,6 +1501,13 @@ pub fn register_endpoints<H: LinkExampleHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<GetUserByName>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_USER_BY_NAME],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -1497,6 +1531,13 @@ pub fn register_endpoints<H: LinkExampleHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/openapi.json"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),

@@ -1280,7 +1280,7 @@ impl<H: OpenApiGeneratorOnlineHandlers> OpenApiGeneratorOnlineApi for StrictServ
         rqctx: ::dropshot::RequestContext<Self::Context>,
     ) -> ::std::result::Result<runtime::Reply<ClientOptions>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             #[allow(deprecated)]
             let response = <H as OpenApiGeneratorOnlineHandlers>::client_options(
@@ -1290,8 +1290,7 @@ impl<H: OpenApiGeneratorOnlineHandlers> OpenApiGeneratorOnlineApi for StrictServ
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&CLIENT_OPTIONS, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&CLIENT_OPTIONS, reply))
     }
     async fn get_client_options(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -1301,7 +1300,7 @@ impl<H: OpenApiGeneratorOnlineHandlers> OpenApiGeneratorOnlineApi for StrictServ
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (path, _) = match runtime::read_parameters::<
                 GetClientOptionsPath,
@@ -1322,8 +1321,7 @@ impl<H: OpenApiGeneratorOnlineHandlers> OpenApiGeneratorOnlineApi for StrictServ
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_CLIENT_OPTIONS, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_CLIENT_OPTIONS, reply))
     }
     async fn generate_client(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -1331,7 +1329,7 @@ impl<H: OpenApiGeneratorOnlineHandlers> OpenApiGeneratorOnlineApi for StrictServ
         body: runtime::RequestBody<GenerateClient>,
     ) -> ::std::result::Result<runtime::Reply<GenerateClient>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (path, _) = match runtime::read_parameters::<
                 GenerateClientPath,
@@ -1362,15 +1360,14 @@ impl<H: OpenApiGeneratorOnlineHandlers> OpenApiGeneratorOnlineApi for StrictServ
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GENERATE_CLIENT, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GENERATE_CLIENT, reply))
     }
     async fn download_file(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<DownloadFile>,
     ) -> ::std::result::Result<runtime::Reply<DownloadFile>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (path, _) = match runtime::read_parameters::<
                 DownloadFilePath,
@@ -1391,14 +1388,13 @@ impl<H: OpenApiGeneratorOnlineHandlers> OpenApiGeneratorOnlineApi for StrictServ
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&DOWNLOAD_FILE, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&DOWNLOAD_FILE, reply))
     }
     async fn server_options(
         rqctx: ::dropshot::RequestContext<Self::Context>,
     ) -> ::std::result::Result<runtime::Reply<ServerOptions>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             #[allow(deprecated)]
             let response = <H as OpenApiGeneratorOnlineHandlers>::server_options(
@@ -1408,8 +1404,7 @@ impl<H: OpenApiGeneratorOnlineHandlers> OpenApiGeneratorOnlineApi for StrictServ
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&SERVER_OPTIONS, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&SERVER_OPTIONS, reply))
     }
     async fn get_server_options(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -1419,7 +1414,7 @@ impl<H: OpenApiGeneratorOnlineHandlers> OpenApiGeneratorOnlineApi for StrictServ
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (path, _) = match runtime::read_parameters::<
                 GetServerOptionsPath,
@@ -1440,8 +1435,7 @@ impl<H: OpenApiGeneratorOnlineHandlers> OpenApiGeneratorOnlineApi for StrictServ
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_SERVER_OPTIONS, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_SERVER_OPTIONS, reply))
     }
     async fn generate_server_for_language(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -1452,7 +1446,7 @@ impl<H: OpenApiGeneratorOnlineHandlers> OpenApiGeneratorOnlineApi for StrictServ
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (path, _) = match runtime::read_parameters::<
                 GenerateServerForLanguagePath,
@@ -1483,12 +1477,7 @@ impl<H: OpenApiGeneratorOnlineHandlers> OpenApiGeneratorOnlineApi for StrictServ
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(
-            &GENERATE_SERVER_FOR_LANGUAGE,
-            reply.status(),
-            started,
-        );
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GENERATE_SERVER_FOR_LANGUAGE, reply))
     }
     async fn openapi_document(
         _rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -1654,6 +1643,13 @@ pub fn register_endpoints<H: OpenApiGeneratorOnlineHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/api/gen/clients"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&CLIENT_OPTIONS],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -1680,6 +1676,13 @@ pub fn register_endpoints<H: OpenApiGeneratorOnlineHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<GenerateClient>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_CLIENT_OPTIONS, &GENERATE_CLIENT],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -1706,6 +1709,13 @@ pub fn register_endpoints<H: OpenApiGeneratorOnlineHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<DownloadFile>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&DOWNLOAD_FILE],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -1729,6 +1739,13 @@ pub fn register_endpoints<H: OpenApiGeneratorOnlineHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/api/gen/servers"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&SERVER_OPTIONS],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -1755,6 +1772,13 @@ pub fn register_endpoints<H: OpenApiGeneratorOnlineHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<GenerateServerForLanguage>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_SERVER_OPTIONS, &GENERATE_SERVER_FOR_LANGUAGE],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -1778,6 +1802,13 @@ pub fn register_endpoints<H: OpenApiGeneratorOnlineHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/openapi.json"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),

@@ -1526,7 +1526,7 @@ impl<H: SelfServiceDeveloperApiHandlers> SelfServiceDeveloperApiApi for StrictSe
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (_, params) = match runtime::read_parameters::<
                 runtime::NoParameters,
@@ -1554,8 +1554,7 @@ impl<H: SelfServiceDeveloperApiHandlers> SelfServiceDeveloperApiApi for StrictSe
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&POST_ADDRESS_AUTOCOMPLETE, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&POST_ADDRESS_AUTOCOMPLETE, reply))
     }
     async fn post_contact_enrich(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -1566,7 +1565,7 @@ impl<H: SelfServiceDeveloperApiHandlers> SelfServiceDeveloperApiApi for StrictSe
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (_, params) = match runtime::read_parameters::<
                 runtime::NoParameters,
@@ -1594,8 +1593,7 @@ impl<H: SelfServiceDeveloperApiHandlers> SelfServiceDeveloperApiApi for StrictSe
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&POST_CONTACT_ENRICH, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&POST_CONTACT_ENRICH, reply))
     }
     async fn post_email_enrich(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -1606,7 +1604,7 @@ impl<H: SelfServiceDeveloperApiHandlers> SelfServiceDeveloperApiApi for StrictSe
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (_, params) = match runtime::read_parameters::<
                 runtime::NoParameters,
@@ -1634,8 +1632,7 @@ impl<H: SelfServiceDeveloperApiHandlers> SelfServiceDeveloperApiApi for StrictSe
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&POST_EMAIL_ENRICH, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&POST_EMAIL_ENRICH, reply))
     }
     async fn search(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -1643,7 +1640,7 @@ impl<H: SelfServiceDeveloperApiHandlers> SelfServiceDeveloperApiApi for StrictSe
         body: runtime::RequestBody<Search>,
     ) -> ::std::result::Result<runtime::Reply<Search>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (_, params) = match runtime::read_parameters::<
                 runtime::NoParameters,
@@ -1671,8 +1668,7 @@ impl<H: SelfServiceDeveloperApiHandlers> SelfServiceDeveloperApiApi for StrictSe
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&SEARCH, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&SEARCH, reply))
     }
     async fn post_phone_enrich(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -1683,7 +1679,7 @@ impl<H: SelfServiceDeveloperApiHandlers> SelfServiceDeveloperApiApi for StrictSe
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (_, params) = match runtime::read_parameters::<
                 runtime::NoParameters,
@@ -1711,8 +1707,7 @@ impl<H: SelfServiceDeveloperApiHandlers> SelfServiceDeveloperApiApi for StrictSe
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&POST_PHONE_ENRICH, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&POST_PHONE_ENRICH, reply))
     }
     async fn openapi_document(
         _rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -1852,6 +1847,13 @@ pub fn register_endpoints<H: SelfServiceDeveloperApiHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/address/autocomplete"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&POST_ADDRESS_AUTOCOMPLETE],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -1875,6 +1877,13 @@ pub fn register_endpoints<H: SelfServiceDeveloperApiHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/contact/enrich"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&POST_CONTACT_ENRICH],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -1898,6 +1907,13 @@ pub fn register_endpoints<H: SelfServiceDeveloperApiHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/email/enrich"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&POST_EMAIL_ENRICH],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -1921,6 +1937,13 @@ pub fn register_endpoints<H: SelfServiceDeveloperApiHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/identity/verify_id"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&SEARCH],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -1944,6 +1967,13 @@ pub fn register_endpoints<H: SelfServiceDeveloperApiHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/openapi.json"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -1967,6 +1997,13 @@ pub fn register_endpoints<H: SelfServiceDeveloperApiHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/phone/enrich"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&POST_PHONE_ENRICH],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),

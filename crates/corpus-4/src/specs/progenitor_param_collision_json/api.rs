@@ -293,7 +293,7 @@ for StrictServer<H> {
         _parameters: runtime::Parameters<KeyGet>,
     ) -> ::std::result::Result<runtime::Reply<KeyGet>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (path, params) = match runtime::read_parameters::<
                 KeyGetPath,
@@ -315,8 +315,7 @@ for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&KEY_GET, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&KEY_GET, reply))
     }
     async fn openapi_document(
         _rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -394,6 +393,13 @@ pub fn register_endpoints<H: ParameterNameCollisionTestHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<KeyGet>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&KEY_GET],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -417,6 +423,13 @@ pub fn register_endpoints<H: ParameterNameCollisionTestHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/openapi.json"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),

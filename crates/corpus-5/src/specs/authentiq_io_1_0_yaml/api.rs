@@ -1941,7 +1941,7 @@ impl<H: AuthentiqConnectHandlers> StrictServer<H> {
         _parameters: runtime::Parameters<Authorize>,
     ) -> ::std::result::Result<runtime::Reply<Authorize>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (_, params) = match runtime::read_parameters::<
                 runtime::NoParameters,
@@ -1959,14 +1959,13 @@ impl<H: AuthentiqConnectHandlers> StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&AUTHORIZE, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&AUTHORIZE, reply))
     }
     async fn client(
         rqctx: ::dropshot::RequestContext<H>,
     ) -> ::std::result::Result<runtime::Reply<Client>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -1990,15 +1989,14 @@ impl<H: AuthentiqConnectHandlers> StrictServer<H> {
             response.into_http(&accepted)
         }
             .await;
-        runtime::metrics::observe(&CLIENT, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&CLIENT, reply))
     }
     async fn create_client(
         rqctx: ::dropshot::RequestContext<H>,
         body: runtime::RequestBody<CreateClient>,
     ) -> ::std::result::Result<runtime::Reply<CreateClient>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -2026,15 +2024,14 @@ impl<H: AuthentiqConnectHandlers> StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&CREATE_CLIENT, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&CREATE_CLIENT, reply))
     }
     async fn get_client(
         rqctx: ::dropshot::RequestContext<H>,
         _parameters: runtime::Parameters<GetClient>,
     ) -> ::std::result::Result<runtime::Reply<GetClient>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -2075,8 +2072,7 @@ impl<H: AuthentiqConnectHandlers> StrictServer<H> {
             response.into_http(&accepted)
         }
             .await;
-        runtime::metrics::observe(&GET_CLIENT, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_CLIENT, reply))
     }
     async fn update_client(
         rqctx: ::dropshot::RequestContext<H>,
@@ -2084,7 +2080,7 @@ impl<H: AuthentiqConnectHandlers> StrictServer<H> {
         body: runtime::RequestBody<UpdateClient>,
     ) -> ::std::result::Result<runtime::Reply<UpdateClient>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -2132,15 +2128,14 @@ impl<H: AuthentiqConnectHandlers> StrictServer<H> {
             response.into_http(&accepted)
         }
             .await;
-        runtime::metrics::observe(&UPDATE_CLIENT, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&UPDATE_CLIENT, reply))
     }
     async fn client_client_id(
         rqctx: ::dropshot::RequestContext<H>,
         _parameters: runtime::Parameters<ClientClientId>,
     ) -> ::std::result::Result<runtime::Reply<ClientClientId>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -2172,15 +2167,14 @@ impl<H: AuthentiqConnectHandlers> StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&CLIENT_CLIENT_ID, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&CLIENT_CLIENT_ID, reply))
     }
     async fn token(
         rqctx: ::dropshot::RequestContext<H>,
         body: runtime::RequestBody<Token>,
     ) -> ::std::result::Result<runtime::Reply<Token>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let accepted = match runtime::negotiate(&TOKEN, rqctx.request.headers()) {
                 ::std::result::Result::Ok(accepted) => accepted,
@@ -2199,14 +2193,13 @@ impl<H: AuthentiqConnectHandlers> StrictServer<H> {
             response.into_http(&accepted)
         }
             .await;
-        runtime::metrics::observe(&TOKEN, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&TOKEN, reply))
     }
     async fn user_info(
         rqctx: ::dropshot::RequestContext<H>,
     ) -> ::std::result::Result<runtime::Reply<UserInfo>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -2233,8 +2226,7 @@ impl<H: AuthentiqConnectHandlers> StrictServer<H> {
             response.into_http(&accepted)
         }
             .await;
-        runtime::metrics::observe(&USER_INFO, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&USER_INFO, reply))
     }
     async fn authorize_iframe(
         rqctx: ::dropshot::RequestContext<H>,
@@ -2244,7 +2236,7 @@ impl<H: AuthentiqConnectHandlers> StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (path, _) = match runtime::read_parameters::<
                 AuthorizeIframePath,
@@ -2265,8 +2257,7 @@ impl<H: AuthentiqConnectHandlers> StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&AUTHORIZE_IFRAME, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&AUTHORIZE_IFRAME, reply))
     }
     async fn openapi_document(
         _rqctx: ::dropshot::RequestContext<H>,
@@ -2468,6 +2459,13 @@ pub fn register_endpoints<H: AuthentiqConnectHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/authorize"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&AUTHORIZE],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -2491,6 +2489,13 @@ pub fn register_endpoints<H: AuthentiqConnectHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/client"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&CLIENT, &CREATE_CLIENT],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -2517,6 +2522,13 @@ pub fn register_endpoints<H: AuthentiqConnectHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<ClientClientId>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_CLIENT, &UPDATE_CLIENT, &CLIENT_CLIENT_ID],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -2540,6 +2552,13 @@ pub fn register_endpoints<H: AuthentiqConnectHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/openapi.json"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -2563,6 +2582,13 @@ pub fn register_endpoints<H: AuthentiqConnectHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/token"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&TOKEN],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -2586,6 +2612,13 @@ pub fn register_endpoints<H: AuthentiqConnectHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/userinfo"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&USER_INFO],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -2612,6 +2645,13 @@ pub fn register_endpoints<H: AuthentiqConnectHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<AuthorizeIframe>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&AUTHORIZE_IFRAME],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),

@@ -1795,7 +1795,7 @@ impl<H: BhagavadGitaApiHandlers> BhagavadGitaApiApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (_, params) = match runtime::read_parameters::<
                 runtime::NoParameters,
@@ -1816,8 +1816,7 @@ impl<H: BhagavadGitaApiHandlers> BhagavadGitaApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_API_V1_CHAPTERS, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_API_V1_CHAPTERS, reply))
     }
     async fn get_api_v1_chapters_by_chapter_number(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -1827,7 +1826,7 @@ impl<H: BhagavadGitaApiHandlers> BhagavadGitaApiApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (path, params) = match runtime::read_parameters::<
                 GetApiV1ChaptersByChapterNumberPath,
@@ -1849,12 +1848,9 @@ impl<H: BhagavadGitaApiHandlers> BhagavadGitaApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(
-            &GET_API_V1_CHAPTERS_BY_CHAPTER_NUMBER,
-            reply.status(),
-            started,
-        );
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(
+            answering.finish(&GET_API_V1_CHAPTERS_BY_CHAPTER_NUMBER, reply),
+        )
     }
     async fn get_api_v1_chapters_by_chapter_number_verses(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -1864,7 +1860,7 @@ impl<H: BhagavadGitaApiHandlers> BhagavadGitaApiApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (path, params) = match runtime::read_parameters::<
                 GetApiV1ChaptersByChapterNumberVersesPath,
@@ -1886,12 +1882,9 @@ impl<H: BhagavadGitaApiHandlers> BhagavadGitaApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(
-            &GET_API_V1_CHAPTERS_BY_CHAPTER_NUMBER_VERSES,
-            reply.status(),
-            started,
-        );
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(
+            answering.finish(&GET_API_V1_CHAPTERS_BY_CHAPTER_NUMBER_VERSES, reply),
+        )
     }
     async fn get_api_v1_chapters_by_chapter_number_verses_by_verse_number(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -1903,7 +1896,7 @@ impl<H: BhagavadGitaApiHandlers> BhagavadGitaApiApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (path, params) = match runtime::read_parameters::<
                 GetApiV1ChaptersByChapterNumberVersesByVerseNumberPath,
@@ -1926,19 +1919,20 @@ impl<H: BhagavadGitaApiHandlers> BhagavadGitaApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(
-            &GET_API_V1_CHAPTERS_BY_CHAPTER_NUMBER_VERSES_BY_VERSE_NUMBER,
-            reply.status(),
-            started,
-        );
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(
+            answering
+                .finish(
+                    &GET_API_V1_CHAPTERS_BY_CHAPTER_NUMBER_VERSES_BY_VERSE_NUMBER,
+                    reply,
+                ),
+        )
     }
     async fn get_api_v1_verses(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<GetApiV1Verses>,
     ) -> ::std::result::Result<runtime::Reply<GetApiV1Verses>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (_, params) = match runtime::read_parameters::<
                 runtime::NoParameters,
@@ -1959,8 +1953,7 @@ impl<H: BhagavadGitaApiHandlers> BhagavadGitaApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_API_V1_VERSES, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_API_V1_VERSES, reply))
     }
     async fn post_auth_oauth_token(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -1970,7 +1963,7 @@ impl<H: BhagavadGitaApiHandlers> BhagavadGitaApiApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let body = match body
                 .decode::<types::PostAuthOauthTokenRequestBody>()
@@ -1990,8 +1983,7 @@ impl<H: BhagavadGitaApiHandlers> BhagavadGitaApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&POST_AUTH_OAUTH_TOKEN, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&POST_AUTH_OAUTH_TOKEN, reply))
     }
     async fn openapi_document(
         _rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -2148,6 +2140,13 @@ pub fn register_endpoints<H: BhagavadGitaApiHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/api/v1/chapters"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_API_V1_CHAPTERS],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -2177,6 +2176,13 @@ pub fn register_endpoints<H: BhagavadGitaApiHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<GetApiV1ChaptersByChapterNumber>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_API_V1_CHAPTERS_BY_CHAPTER_NUMBER],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -2208,6 +2214,13 @@ pub fn register_endpoints<H: BhagavadGitaApiHandlers>(
                                 GetApiV1ChaptersByChapterNumberVerses,
                             >|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_API_V1_CHAPTERS_BY_CHAPTER_NUMBER_VERSES],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -2239,6 +2252,15 @@ pub fn register_endpoints<H: BhagavadGitaApiHandlers>(
                                 GetApiV1ChaptersByChapterNumberVersesByVerseNumber,
                             >|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[
+                                    &GET_API_V1_CHAPTERS_BY_CHAPTER_NUMBER_VERSES_BY_VERSE_NUMBER,
+                                ],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -2262,6 +2284,13 @@ pub fn register_endpoints<H: BhagavadGitaApiHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/api/v1/verses"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_API_V1_VERSES],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -2285,6 +2314,13 @@ pub fn register_endpoints<H: BhagavadGitaApiHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/auth/oauth/token"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&POST_AUTH_OAUTH_TOKEN],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -2308,6 +2344,13 @@ pub fn register_endpoints<H: BhagavadGitaApiHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/openapi.json"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),

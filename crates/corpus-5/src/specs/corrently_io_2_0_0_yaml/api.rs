@@ -2269,7 +2269,7 @@ impl<H: CorrentlyIoHandlers> CorrentlyIoApi for StrictServer<H> {
         _parameters: runtime::Parameters<GsiBesthour>,
     ) -> ::std::result::Result<runtime::Reply<GsiBesthour>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (_, params) = match runtime::read_parameters::<
                 runtime::NoParameters,
@@ -2287,15 +2287,14 @@ impl<H: CorrentlyIoHandlers> CorrentlyIoApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GSI_BESTHOUR, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GSI_BESTHOUR, reply))
     }
     async fn gsi_dispatch(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<GsiDispatch>,
     ) -> ::std::result::Result<runtime::Reply<GsiDispatch>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (_, params) = match runtime::read_parameters::<
                 runtime::NoParameters,
@@ -2313,15 +2312,14 @@ impl<H: CorrentlyIoHandlers> CorrentlyIoApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GSI_DISPATCH, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GSI_DISPATCH, reply))
     }
     async fn gsi_marketdata(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<GsiMarketdata>,
     ) -> ::std::result::Result<runtime::Reply<GsiMarketdata>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (_, params) = match runtime::read_parameters::<
                 runtime::NoParameters,
@@ -2339,15 +2337,14 @@ impl<H: CorrentlyIoHandlers> CorrentlyIoApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GSI_MARKETDATA, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GSI_MARKETDATA, reply))
     }
     async fn gsi_prediction(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<GsiPrediction>,
     ) -> ::std::result::Result<runtime::Reply<GsiPrediction>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (_, params) = match runtime::read_parameters::<
                 runtime::NoParameters,
@@ -2365,15 +2362,14 @@ impl<H: CorrentlyIoHandlers> CorrentlyIoApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GSI_PREDICTION, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GSI_PREDICTION, reply))
     }
     async fn metering_get(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<MeteringGet>,
     ) -> ::std::result::Result<runtime::Reply<MeteringGet>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (_, params) = match runtime::read_parameters::<
                 runtime::NoParameters,
@@ -2391,15 +2387,14 @@ impl<H: CorrentlyIoHandlers> CorrentlyIoApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&METERING_GET, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&METERING_GET, reply))
     }
     async fn metering_post(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         body: runtime::RequestBody<MeteringPost>,
     ) -> ::std::result::Result<runtime::Reply<MeteringPost>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let body = match body
                 .decode::<types::MeteringPostRequestBody>()
@@ -2416,8 +2411,7 @@ impl<H: CorrentlyIoHandlers> CorrentlyIoApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&METERING_POST, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&METERING_POST, reply))
     }
     async fn stromkonto_balances(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -2427,7 +2421,7 @@ impl<H: CorrentlyIoHandlers> CorrentlyIoApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (_, params) = match runtime::read_parameters::<
                 runtime::NoParameters,
@@ -2448,8 +2442,7 @@ impl<H: CorrentlyIoHandlers> CorrentlyIoApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&STROMKONTO_BALANCES, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&STROMKONTO_BALANCES, reply))
     }
     async fn stromkonto_choices(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -2459,7 +2452,7 @@ impl<H: CorrentlyIoHandlers> CorrentlyIoApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (_, params) = match runtime::read_parameters::<
                 runtime::NoParameters,
@@ -2480,8 +2473,7 @@ impl<H: CorrentlyIoHandlers> CorrentlyIoApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&STROMKONTO_CHOICES, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&STROMKONTO_CHOICES, reply))
     }
     async fn stromkonto_login(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -2491,7 +2483,7 @@ impl<H: CorrentlyIoHandlers> CorrentlyIoApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let body = match body
                 .decode::<types::StromkontoLoginRequestBody>()
@@ -2508,8 +2500,7 @@ impl<H: CorrentlyIoHandlers> CorrentlyIoApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&STROMKONTO_LOGIN, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&STROMKONTO_LOGIN, reply))
     }
     async fn prepare_transaction(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -2519,7 +2510,7 @@ impl<H: CorrentlyIoHandlers> CorrentlyIoApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let body = match body
                 .decode::<types::PrepareTransactionRequestBody>()
@@ -2539,8 +2530,7 @@ impl<H: CorrentlyIoHandlers> CorrentlyIoApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&PREPARE_TRANSACTION, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&PREPARE_TRANSACTION, reply))
     }
     async fn stromkonto_register(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -2550,7 +2540,7 @@ impl<H: CorrentlyIoHandlers> CorrentlyIoApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let body = match body
                 .decode::<types::StromkontoRegisterRequestBody>()
@@ -2570,15 +2560,14 @@ impl<H: CorrentlyIoHandlers> CorrentlyIoApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&STROMKONTO_REGISTER, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&STROMKONTO_REGISTER, reply))
     }
     async fn tariff_slph0(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<TariffSlph0>,
     ) -> ::std::result::Result<runtime::Reply<TariffSlph0>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (_, params) = match runtime::read_parameters::<
                 runtime::NoParameters,
@@ -2596,15 +2585,14 @@ impl<H: CorrentlyIoHandlers> CorrentlyIoApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&TARIFF_SLPH0, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&TARIFF_SLPH0, reply))
     }
     async fn wimstatus(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<Wimstatus>,
     ) -> ::std::result::Result<runtime::Reply<Wimstatus>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (_, params) = match runtime::read_parameters::<
                 runtime::NoParameters,
@@ -2621,8 +2609,7 @@ impl<H: CorrentlyIoHandlers> CorrentlyIoApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&WIMSTATUS, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&WIMSTATUS, reply))
     }
     async fn openapi_document(
         _rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -2893,6 +2880,13 @@ pub fn register_endpoints<H: CorrentlyIoHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/v2.0/gsi/bestHour"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GSI_BESTHOUR],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -2916,6 +2910,13 @@ pub fn register_endpoints<H: CorrentlyIoHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/v2.0/gsi/dispatch"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GSI_DISPATCH],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -2939,6 +2940,13 @@ pub fn register_endpoints<H: CorrentlyIoHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/v2.0/gsi/marketdata"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GSI_MARKETDATA],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -2962,6 +2970,13 @@ pub fn register_endpoints<H: CorrentlyIoHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/v2.0/gsi/prediction"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GSI_PREDICTION],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -2985,6 +3000,13 @@ pub fn register_endpoints<H: CorrentlyIoHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/v2.0/metering/reading"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&METERING_GET, &METERING_POST],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -3008,6 +3030,13 @@ pub fn register_endpoints<H: CorrentlyIoHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/v2.0/openapi.json"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -3031,6 +3060,13 @@ pub fn register_endpoints<H: CorrentlyIoHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/v2.0/stromkonto/balances"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&STROMKONTO_BALANCES],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -3054,6 +3090,13 @@ pub fn register_endpoints<H: CorrentlyIoHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/v2.0/stromkonto/choices"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&STROMKONTO_CHOICES],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -3077,6 +3120,13 @@ pub fn register_endpoints<H: CorrentlyIoHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/v2.0/stromkonto/login"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&STROMKONTO_LOGIN],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -3103,6 +3153,13 @@ pub fn register_endpoints<H: CorrentlyIoHandlers>(
                             "/v2.0/stromkonto/prepareTransaction",
                         ),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&PREPARE_TRANSACTION],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -3126,6 +3183,13 @@ pub fn register_endpoints<H: CorrentlyIoHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/v2.0/stromkonto/register"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&STROMKONTO_REGISTER],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -3149,6 +3213,13 @@ pub fn register_endpoints<H: CorrentlyIoHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/v2.0/tariff/slph0"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&TARIFF_SLPH0],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -3172,6 +3243,13 @@ pub fn register_endpoints<H: CorrentlyIoHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/v2.0/wim/status"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&WIMSTATUS],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),

@@ -17673,7 +17673,7 @@ impl<H: WebsetsHandlers> WebsetsApi for StrictServer<H> {
         _parameters: runtime::Parameters<WebsetsList>,
     ) -> ::std::result::Result<runtime::Reply<WebsetsList>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -17705,15 +17705,14 @@ impl<H: WebsetsHandlers> WebsetsApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&WEBSETS_LIST, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&WEBSETS_LIST, reply))
     }
     async fn websets_create(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         body: runtime::RequestBody<WebsetsCreate>,
     ) -> ::std::result::Result<runtime::Reply<WebsetsCreate>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -17744,15 +17743,14 @@ impl<H: WebsetsHandlers> WebsetsApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&WEBSETS_CREATE, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&WEBSETS_CREATE, reply))
     }
     async fn websets_get(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<WebsetsGet>,
     ) -> ::std::result::Result<runtime::Reply<WebsetsGet>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -17785,8 +17783,7 @@ impl<H: WebsetsHandlers> WebsetsApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&WEBSETS_GET, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&WEBSETS_GET, reply))
     }
     async fn websets_update(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -17794,7 +17791,7 @@ impl<H: WebsetsHandlers> WebsetsApi for StrictServer<H> {
         body: runtime::RequestBody<WebsetsUpdate>,
     ) -> ::std::result::Result<runtime::Reply<WebsetsUpdate>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -17836,15 +17833,14 @@ impl<H: WebsetsHandlers> WebsetsApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&WEBSETS_UPDATE, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&WEBSETS_UPDATE, reply))
     }
     async fn websets_delete(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<WebsetsDelete>,
     ) -> ::std::result::Result<runtime::Reply<WebsetsDelete>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -17876,15 +17872,14 @@ impl<H: WebsetsHandlers> WebsetsApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&WEBSETS_DELETE, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&WEBSETS_DELETE, reply))
     }
     async fn websets_cancel(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<WebsetsCancel>,
     ) -> ::std::result::Result<runtime::Reply<WebsetsCancel>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -17916,15 +17911,14 @@ impl<H: WebsetsHandlers> WebsetsApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&WEBSETS_CANCEL, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&WEBSETS_CANCEL, reply))
     }
     async fn webhooks_list(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<WebhooksList>,
     ) -> ::std::result::Result<runtime::Reply<WebhooksList>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -17956,15 +17950,14 @@ impl<H: WebsetsHandlers> WebsetsApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&WEBHOOKS_LIST, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&WEBHOOKS_LIST, reply))
     }
     async fn webhooks_create(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         body: runtime::RequestBody<WebhooksCreate>,
     ) -> ::std::result::Result<runtime::Reply<WebhooksCreate>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -17995,15 +17988,14 @@ impl<H: WebsetsHandlers> WebsetsApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&WEBHOOKS_CREATE, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&WEBHOOKS_CREATE, reply))
     }
     async fn webhooks_get(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<WebhooksGet>,
     ) -> ::std::result::Result<runtime::Reply<WebhooksGet>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -18035,15 +18027,14 @@ impl<H: WebsetsHandlers> WebsetsApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&WEBHOOKS_GET, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&WEBHOOKS_GET, reply))
     }
     async fn webhooks_delete(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<WebhooksDelete>,
     ) -> ::std::result::Result<runtime::Reply<WebhooksDelete>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -18075,8 +18066,7 @@ impl<H: WebsetsHandlers> WebsetsApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&WEBHOOKS_DELETE, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&WEBHOOKS_DELETE, reply))
     }
     async fn webhooks_update(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -18084,7 +18074,7 @@ impl<H: WebsetsHandlers> WebsetsApi for StrictServer<H> {
         body: runtime::RequestBody<WebhooksUpdate>,
     ) -> ::std::result::Result<runtime::Reply<WebhooksUpdate>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -18126,8 +18116,7 @@ impl<H: WebsetsHandlers> WebsetsApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&WEBHOOKS_UPDATE, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&WEBHOOKS_UPDATE, reply))
     }
     async fn webhooks_attempts_list(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -18137,7 +18126,7 @@ impl<H: WebsetsHandlers> WebsetsApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -18170,15 +18159,14 @@ impl<H: WebsetsHandlers> WebsetsApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&WEBHOOKS_ATTEMPTS_LIST, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&WEBHOOKS_ATTEMPTS_LIST, reply))
     }
     async fn events_list(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<EventsList>,
     ) -> ::std::result::Result<runtime::Reply<EventsList>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -18206,15 +18194,14 @@ impl<H: WebsetsHandlers> WebsetsApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&EVENTS_LIST, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&EVENTS_LIST, reply))
     }
     async fn events_get(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<EventsGet>,
     ) -> ::std::result::Result<runtime::Reply<EventsGet>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -18242,15 +18229,14 @@ impl<H: WebsetsHandlers> WebsetsApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&EVENTS_GET, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&EVENTS_GET, reply))
     }
     async fn monitors_list(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<MonitorsList>,
     ) -> ::std::result::Result<runtime::Reply<MonitorsList>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -18282,15 +18268,14 @@ impl<H: WebsetsHandlers> WebsetsApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&MONITORS_LIST, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&MONITORS_LIST, reply))
     }
     async fn monitors_create(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         body: runtime::RequestBody<MonitorsCreate>,
     ) -> ::std::result::Result<runtime::Reply<MonitorsCreate>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -18321,15 +18306,14 @@ impl<H: WebsetsHandlers> WebsetsApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&MONITORS_CREATE, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&MONITORS_CREATE, reply))
     }
     async fn monitors_get(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<MonitorsGet>,
     ) -> ::std::result::Result<runtime::Reply<MonitorsGet>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -18361,15 +18345,14 @@ impl<H: WebsetsHandlers> WebsetsApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&MONITORS_GET, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&MONITORS_GET, reply))
     }
     async fn monitors_delete(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<MonitorsDelete>,
     ) -> ::std::result::Result<runtime::Reply<MonitorsDelete>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -18401,8 +18384,7 @@ impl<H: WebsetsHandlers> WebsetsApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&MONITORS_DELETE, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&MONITORS_DELETE, reply))
     }
     async fn monitors_update(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -18410,7 +18392,7 @@ impl<H: WebsetsHandlers> WebsetsApi for StrictServer<H> {
         body: runtime::RequestBody<MonitorsUpdate>,
     ) -> ::std::result::Result<runtime::Reply<MonitorsUpdate>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -18452,15 +18434,14 @@ impl<H: WebsetsHandlers> WebsetsApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&MONITORS_UPDATE, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&MONITORS_UPDATE, reply))
     }
     async fn imports_list(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<ImportsList>,
     ) -> ::std::result::Result<runtime::Reply<ImportsList>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -18492,15 +18473,14 @@ impl<H: WebsetsHandlers> WebsetsApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&IMPORTS_LIST, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&IMPORTS_LIST, reply))
     }
     async fn imports_create(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         body: runtime::RequestBody<ImportsCreate>,
     ) -> ::std::result::Result<runtime::Reply<ImportsCreate>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -18531,15 +18511,14 @@ impl<H: WebsetsHandlers> WebsetsApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&IMPORTS_CREATE, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&IMPORTS_CREATE, reply))
     }
     async fn imports_get(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<ImportsGet>,
     ) -> ::std::result::Result<runtime::Reply<ImportsGet>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -18571,15 +18550,14 @@ impl<H: WebsetsHandlers> WebsetsApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&IMPORTS_GET, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&IMPORTS_GET, reply))
     }
     async fn imports_delete(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<ImportsDelete>,
     ) -> ::std::result::Result<runtime::Reply<ImportsDelete>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -18611,8 +18589,7 @@ impl<H: WebsetsHandlers> WebsetsApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&IMPORTS_DELETE, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&IMPORTS_DELETE, reply))
     }
     async fn imports_update(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -18620,7 +18597,7 @@ impl<H: WebsetsHandlers> WebsetsApi for StrictServer<H> {
         body: runtime::RequestBody<ImportsUpdate>,
     ) -> ::std::result::Result<runtime::Reply<ImportsUpdate>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -18662,8 +18639,7 @@ impl<H: WebsetsHandlers> WebsetsApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&IMPORTS_UPDATE, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&IMPORTS_UPDATE, reply))
     }
     async fn openapi_document(
         _rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -18686,7 +18662,7 @@ impl<H: WebsetsHandlers> StrictServer<H> {
         body: runtime::RequestBody<WebsetsPreview>,
     ) -> ::std::result::Result<runtime::Reply<WebsetsPreview>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -18717,8 +18693,7 @@ impl<H: WebsetsHandlers> StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&WEBSETS_PREVIEW, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&WEBSETS_PREVIEW, reply))
     }
     async fn websets_items_get(
         rqctx: ::dropshot::RequestContext<H>,
@@ -18728,7 +18703,7 @@ impl<H: WebsetsHandlers> StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -18761,8 +18736,7 @@ impl<H: WebsetsHandlers> StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&WEBSETS_ITEMS_GET, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&WEBSETS_ITEMS_GET, reply))
     }
     async fn websets_items_delete(
         rqctx: ::dropshot::RequestContext<H>,
@@ -18772,7 +18746,7 @@ impl<H: WebsetsHandlers> StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -18805,8 +18779,7 @@ impl<H: WebsetsHandlers> StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&WEBSETS_ITEMS_DELETE, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&WEBSETS_ITEMS_DELETE, reply))
     }
     async fn websets_items_list(
         rqctx: ::dropshot::RequestContext<H>,
@@ -18816,7 +18789,7 @@ impl<H: WebsetsHandlers> StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -18849,8 +18822,7 @@ impl<H: WebsetsHandlers> StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&WEBSETS_ITEMS_LIST, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&WEBSETS_ITEMS_LIST, reply))
     }
     async fn websets_enrichments_create(
         rqctx: ::dropshot::RequestContext<H>,
@@ -18861,7 +18833,7 @@ impl<H: WebsetsHandlers> StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -18903,8 +18875,7 @@ impl<H: WebsetsHandlers> StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&WEBSETS_ENRICHMENTS_CREATE, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&WEBSETS_ENRICHMENTS_CREATE, reply))
     }
     async fn websets_enrichments_get(
         rqctx: ::dropshot::RequestContext<H>,
@@ -18914,7 +18885,7 @@ impl<H: WebsetsHandlers> StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -18947,8 +18918,7 @@ impl<H: WebsetsHandlers> StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&WEBSETS_ENRICHMENTS_GET, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&WEBSETS_ENRICHMENTS_GET, reply))
     }
     async fn websets_enrichments_delete(
         rqctx: ::dropshot::RequestContext<H>,
@@ -18958,7 +18928,7 @@ impl<H: WebsetsHandlers> StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -18991,8 +18961,7 @@ impl<H: WebsetsHandlers> StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&WEBSETS_ENRICHMENTS_DELETE, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&WEBSETS_ENRICHMENTS_DELETE, reply))
     }
     async fn websets_enrichments_update(
         rqctx: ::dropshot::RequestContext<H>,
@@ -19003,7 +18972,7 @@ impl<H: WebsetsHandlers> StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -19046,8 +19015,7 @@ impl<H: WebsetsHandlers> StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&WEBSETS_ENRICHMENTS_UPDATE, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&WEBSETS_ENRICHMENTS_UPDATE, reply))
     }
     async fn websets_enrichments_cancel(
         rqctx: ::dropshot::RequestContext<H>,
@@ -19057,7 +19025,7 @@ impl<H: WebsetsHandlers> StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -19090,8 +19058,7 @@ impl<H: WebsetsHandlers> StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&WEBSETS_ENRICHMENTS_CANCEL, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&WEBSETS_ENRICHMENTS_CANCEL, reply))
     }
     async fn websets_searches_create(
         rqctx: ::dropshot::RequestContext<H>,
@@ -19102,7 +19069,7 @@ impl<H: WebsetsHandlers> StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -19144,8 +19111,7 @@ impl<H: WebsetsHandlers> StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&WEBSETS_SEARCHES_CREATE, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&WEBSETS_SEARCHES_CREATE, reply))
     }
     async fn websets_searches_get(
         rqctx: ::dropshot::RequestContext<H>,
@@ -19155,7 +19121,7 @@ impl<H: WebsetsHandlers> StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -19188,8 +19154,7 @@ impl<H: WebsetsHandlers> StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&WEBSETS_SEARCHES_GET, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&WEBSETS_SEARCHES_GET, reply))
     }
     async fn websets_searches_cancel(
         rqctx: ::dropshot::RequestContext<H>,
@@ -19199,7 +19164,7 @@ impl<H: WebsetsHandlers> StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -19232,8 +19197,7 @@ impl<H: WebsetsHandlers> StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&WEBSETS_SEARCHES_CANCEL, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&WEBSETS_SEARCHES_CANCEL, reply))
     }
     async fn monitors_runs_list(
         rqctx: ::dropshot::RequestContext<H>,
@@ -19243,7 +19207,7 @@ impl<H: WebsetsHandlers> StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -19275,8 +19239,7 @@ impl<H: WebsetsHandlers> StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&MONITORS_RUNS_LIST, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&MONITORS_RUNS_LIST, reply))
     }
     async fn monitors_runs_get(
         rqctx: ::dropshot::RequestContext<H>,
@@ -19286,7 +19249,7 @@ impl<H: WebsetsHandlers> StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -19319,8 +19282,7 @@ impl<H: WebsetsHandlers> StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&MONITORS_RUNS_GET, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&MONITORS_RUNS_GET, reply))
     }
 }
 ///The dropshot API description of a server of this version alone, built on `H`: see [`register_endpoints`], and the request metrics at `GET /metrics` ([`runtime::metrics`]).
@@ -19942,6 +19904,13 @@ pub fn register_endpoints<H: WebsetsHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/websets/openapi.json"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -19965,6 +19934,13 @@ pub fn register_endpoints<H: WebsetsHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/websets/v0/events"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&EVENTS_LIST],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -19991,6 +19967,13 @@ pub fn register_endpoints<H: WebsetsHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<EventsGet>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&EVENTS_GET],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -20014,6 +19997,13 @@ pub fn register_endpoints<H: WebsetsHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/websets/v0/imports"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&IMPORTS_LIST, &IMPORTS_CREATE],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -20040,6 +20030,13 @@ pub fn register_endpoints<H: WebsetsHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<ImportsUpdate>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&IMPORTS_GET, &IMPORTS_DELETE, &IMPORTS_UPDATE],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -20063,6 +20060,13 @@ pub fn register_endpoints<H: WebsetsHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/websets/v0/monitors"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&MONITORS_LIST, &MONITORS_CREATE],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -20089,6 +20093,13 @@ pub fn register_endpoints<H: WebsetsHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<MonitorsUpdate>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&MONITORS_GET, &MONITORS_DELETE, &MONITORS_UPDATE],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -20118,6 +20129,13 @@ pub fn register_endpoints<H: WebsetsHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<MonitorsRunsList>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&MONITORS_RUNS_LIST],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -20147,6 +20165,13 @@ pub fn register_endpoints<H: WebsetsHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<MonitorsRunsGet>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&MONITORS_RUNS_GET],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -20170,6 +20195,13 @@ pub fn register_endpoints<H: WebsetsHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/websets/v0/webhooks"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&WEBHOOKS_LIST, &WEBHOOKS_CREATE],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -20196,6 +20228,13 @@ pub fn register_endpoints<H: WebsetsHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<WebhooksUpdate>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&WEBHOOKS_GET, &WEBHOOKS_DELETE, &WEBHOOKS_UPDATE],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -20225,6 +20264,13 @@ pub fn register_endpoints<H: WebsetsHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<WebhooksAttemptsList>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&WEBHOOKS_ATTEMPTS_LIST],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -20248,6 +20294,13 @@ pub fn register_endpoints<H: WebsetsHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/websets/v0/websets"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&WEBSETS_LIST, &WEBSETS_CREATE],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -20271,6 +20324,13 @@ pub fn register_endpoints<H: WebsetsHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/websets/v0/websets/preview"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&WEBSETS_PREVIEW],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -20297,6 +20357,13 @@ pub fn register_endpoints<H: WebsetsHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<WebsetsDelete>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&WEBSETS_GET, &WEBSETS_UPDATE, &WEBSETS_DELETE],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -20326,6 +20393,13 @@ pub fn register_endpoints<H: WebsetsHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<WebsetsCancel>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&WEBSETS_CANCEL],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -20355,6 +20429,13 @@ pub fn register_endpoints<H: WebsetsHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<WebsetsEnrichmentsCreate>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&WEBSETS_ENRICHMENTS_CREATE],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -20384,6 +20465,17 @@ pub fn register_endpoints<H: WebsetsHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<WebsetsEnrichmentsUpdate>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[
+                                    &WEBSETS_ENRICHMENTS_GET,
+                                    &WEBSETS_ENRICHMENTS_DELETE,
+                                    &WEBSETS_ENRICHMENTS_UPDATE,
+                                ],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -20413,6 +20505,13 @@ pub fn register_endpoints<H: WebsetsHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<WebsetsEnrichmentsCancel>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&WEBSETS_ENRICHMENTS_CANCEL],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -20442,6 +20541,13 @@ pub fn register_endpoints<H: WebsetsHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<WebsetsItemsList>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&WEBSETS_ITEMS_LIST],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -20471,6 +20577,13 @@ pub fn register_endpoints<H: WebsetsHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<WebsetsItemsDelete>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&WEBSETS_ITEMS_GET, &WEBSETS_ITEMS_DELETE],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -20500,6 +20613,13 @@ pub fn register_endpoints<H: WebsetsHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<WebsetsSearchesCreate>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&WEBSETS_SEARCHES_CREATE],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -20529,6 +20649,13 @@ pub fn register_endpoints<H: WebsetsHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<WebsetsSearchesGet>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&WEBSETS_SEARCHES_GET],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -20558,6 +20685,13 @@ pub fn register_endpoints<H: WebsetsHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<WebsetsSearchesCancel>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&WEBSETS_SEARCHES_CANCEL],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),

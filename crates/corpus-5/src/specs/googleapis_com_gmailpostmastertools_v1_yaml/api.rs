@@ -2247,7 +2247,7 @@ impl<H: GmailPostmasterToolsApiHandlers> GmailPostmasterToolsApiApi for StrictSe
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -2280,12 +2280,9 @@ impl<H: GmailPostmasterToolsApiHandlers> GmailPostmasterToolsApiApi for StrictSe
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(
-            &GMAILPOSTMASTERTOOLS_DOMAINS_TRAFFIC_STATS_GET,
-            reply.status(),
-            started,
-        );
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(
+            answering.finish(&GMAILPOSTMASTERTOOLS_DOMAINS_TRAFFIC_STATS_GET, reply),
+        )
     }
     async fn openapi_document(
         _rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -2311,7 +2308,7 @@ impl<H: GmailPostmasterToolsApiHandlers> StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -2343,12 +2340,9 @@ impl<H: GmailPostmasterToolsApiHandlers> StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(
-            &GMAILPOSTMASTERTOOLS_DOMAINS_LIST,
-            reply.status(),
-            started,
-        );
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(
+            answering.finish(&GMAILPOSTMASTERTOOLS_DOMAINS_LIST, reply),
+        )
     }
     async fn gmailpostmastertools_domains_traffic_stats_list(
         rqctx: ::dropshot::RequestContext<H>,
@@ -2358,7 +2352,7 @@ impl<H: GmailPostmasterToolsApiHandlers> StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -2391,12 +2385,9 @@ impl<H: GmailPostmasterToolsApiHandlers> StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(
-            &GMAILPOSTMASTERTOOLS_DOMAINS_TRAFFIC_STATS_LIST,
-            reply.status(),
-            started,
-        );
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(
+            answering.finish(&GMAILPOSTMASTERTOOLS_DOMAINS_TRAFFIC_STATS_LIST, reply),
+        )
     }
 }
 ///The dropshot API description of a server of this version alone, built on `H`: see [`register_endpoints`], and the request metrics at `GET /metrics` ([`runtime::metrics`]).
@@ -2494,6 +2485,13 @@ pub fn register_endpoints<H: GmailPostmasterToolsApiHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/openapi.json"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -2517,6 +2515,13 @@ pub fn register_endpoints<H: GmailPostmasterToolsApiHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/v1/domains"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GMAILPOSTMASTERTOOLS_DOMAINS_LIST],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -2545,6 +2550,13 @@ pub fn register_endpoints<H: GmailPostmasterToolsApiHandlers>(
                                 GmailpostmastertoolsDomainsTrafficStatsGet,
                             >|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GMAILPOSTMASTERTOOLS_DOMAINS_TRAFFIC_STATS_GET],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -2573,6 +2585,13 @@ pub fn register_endpoints<H: GmailPostmasterToolsApiHandlers>(
                                 GmailpostmastertoolsDomainsTrafficStatsList,
                             >|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GMAILPOSTMASTERTOOLS_DOMAINS_TRAFFIC_STATS_LIST],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),

@@ -1740,7 +1740,7 @@ impl<
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -1771,15 +1771,14 @@ impl<
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&START_SCREENSHOT_TEST, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&START_SCREENSHOT_TEST, reply))
     }
     async fn screenshots(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<Screenshots>,
     ) -> ::std::result::Result<runtime::Reply<Screenshots>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -1811,8 +1810,7 @@ impl<
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&SCREENSHOTS, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&SCREENSHOTS, reply))
     }
 }
 /// The adapters of the operations `runtime::routing` serves
@@ -1823,7 +1821,7 @@ impl<H: LambdaTestScreenshotsApiDocumentationHandlers> StrictServer<H> {
         _parameters: runtime::Parameters<Devices>,
     ) -> ::std::result::Result<runtime::Reply<Devices>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -1855,15 +1853,14 @@ impl<H: LambdaTestScreenshotsApiDocumentationHandlers> StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&DEVICES, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&DEVICES, reply))
     }
     async fn os_browsers(
         rqctx: ::dropshot::RequestContext<H>,
         _parameters: runtime::Parameters<OsBrowsers>,
     ) -> ::std::result::Result<runtime::Reply<OsBrowsers>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -1895,14 +1892,13 @@ impl<H: LambdaTestScreenshotsApiDocumentationHandlers> StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&OS_BROWSERS, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&OS_BROWSERS, reply))
     }
     async fn profiles(
         rqctx: ::dropshot::RequestContext<H>,
     ) -> ::std::result::Result<runtime::Reply<Profiles>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -1923,14 +1919,13 @@ impl<H: LambdaTestScreenshotsApiDocumentationHandlers> StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&PROFILES, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&PROFILES, reply))
     }
     async fn resolutions(
         rqctx: ::dropshot::RequestContext<H>,
     ) -> ::std::result::Result<runtime::Reply<Resolutions>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -1951,8 +1946,7 @@ impl<H: LambdaTestScreenshotsApiDocumentationHandlers> StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&RESOLUTIONS, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&RESOLUTIONS, reply))
     }
     async fn stop_screenshots_test(
         rqctx: ::dropshot::RequestContext<H>,
@@ -1962,7 +1956,7 @@ impl<H: LambdaTestScreenshotsApiDocumentationHandlers> StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -1994,8 +1988,7 @@ impl<H: LambdaTestScreenshotsApiDocumentationHandlers> StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&STOP_SCREENSHOTS_TEST, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&STOP_SCREENSHOTS_TEST, reply))
     }
     async fn zipped_screenshots(
         rqctx: ::dropshot::RequestContext<H>,
@@ -2005,7 +1998,7 @@ impl<H: LambdaTestScreenshotsApiDocumentationHandlers> StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -2037,8 +2030,7 @@ impl<H: LambdaTestScreenshotsApiDocumentationHandlers> StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&ZIPPED_SCREENSHOTS, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&ZIPPED_SCREENSHOTS, reply))
     }
     async fn openapi_document(
         _rqctx: ::dropshot::RequestContext<H>,
@@ -2221,6 +2213,13 @@ pub fn register_endpoints<H: LambdaTestScreenshotsApiDocumentationHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/screenshots/v1/"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&START_SCREENSHOT_TEST],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -2244,6 +2243,13 @@ pub fn register_endpoints<H: LambdaTestScreenshotsApiDocumentationHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/screenshots/v1/devices"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&DEVICES],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -2267,6 +2273,13 @@ pub fn register_endpoints<H: LambdaTestScreenshotsApiDocumentationHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/screenshots/v1/openapi.json"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -2290,6 +2303,13 @@ pub fn register_endpoints<H: LambdaTestScreenshotsApiDocumentationHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/screenshots/v1/os-browsers"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&OS_BROWSERS],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -2313,6 +2333,13 @@ pub fn register_endpoints<H: LambdaTestScreenshotsApiDocumentationHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/screenshots/v1/profiles"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&PROFILES],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -2336,6 +2363,13 @@ pub fn register_endpoints<H: LambdaTestScreenshotsApiDocumentationHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/screenshots/v1/resolutions"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&RESOLUTIONS],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -2365,6 +2399,13 @@ pub fn register_endpoints<H: LambdaTestScreenshotsApiDocumentationHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<StopScreenshotsTest>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&STOP_SCREENSHOTS_TEST],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -2391,6 +2432,13 @@ pub fn register_endpoints<H: LambdaTestScreenshotsApiDocumentationHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<Screenshots>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&SCREENSHOTS],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -2420,6 +2468,13 @@ pub fn register_endpoints<H: LambdaTestScreenshotsApiDocumentationHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<ZippedScreenshots>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&ZIPPED_SCREENSHOTS],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),

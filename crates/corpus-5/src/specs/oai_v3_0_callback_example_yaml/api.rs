@@ -208,7 +208,7 @@ impl<H: CallbackExampleHandlers> CallbackExampleApi for StrictServer<H> {
         _parameters: runtime::Parameters<PostStreams>,
     ) -> ::std::result::Result<runtime::Reply<PostStreams>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (_, params) = match runtime::read_parameters::<
                 runtime::NoParameters,
@@ -226,8 +226,7 @@ impl<H: CallbackExampleHandlers> CallbackExampleApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&POST_STREAMS, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&POST_STREAMS, reply))
     }
     async fn openapi_document(
         _rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -302,6 +301,13 @@ pub fn register_endpoints<H: CallbackExampleHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/openapi.json"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -325,6 +331,13 @@ pub fn register_endpoints<H: CallbackExampleHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/streams"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&POST_STREAMS],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -528,7 +541,7 @@ The caller of a secured operation is authenticated (by [`runtime::Authenticator`
             body: runtime::RequestBody<OnData>,
         ) -> ::std::result::Result<runtime::Reply<OnData>, runtime::ProblemDetails> {
             let handlers = rqctx.context();
-            let started = ::std::time::Instant::now();
+            let answering = runtime::serving::Answering::start(&rqctx);
             let reply = async {
                 let body = match body.decode::<types::OnDataRequestBody>() {
                     ::std::result::Result::Ok(body) => body,
@@ -548,8 +561,7 @@ The caller of a secured operation is authenticated (by [`runtime::Authenticator`
                 response.into_http()
             }
                 .await;
-            runtime::metrics::observe(&ON_DATA, reply.status(), started);
-            ::std::result::Result::Ok(reply)
+            ::std::result::Result::Ok(answering.finish(&ON_DATA, reply))
         }
         async fn openapi_document(
             _rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -626,6 +638,13 @@ The caller of a secured operation is authenticated (by [`runtime::Authenticator`
                     ::dropshot::ApiEndpoint::new(
                             runtime::not_allowed_id(&method, "/onData/data"),
                             |rqctx: ::dropshot::RequestContext<H>| async move {
+                                if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                    runtime::Authenticator::serving(rqctx.context()),
+                                    &rqctx.request,
+                                    &[&ON_DATA],
+                                ) {
+                                    return ::std::result::Result::Ok(preflight);
+                                }
                                 runtime::method_not_allowed(
                                         rqctx.request.method(),
                                         rqctx.request.uri().path(),
@@ -649,6 +668,13 @@ The caller of a secured operation is authenticated (by [`runtime::Authenticator`
                     ::dropshot::ApiEndpoint::new(
                             runtime::not_allowed_id(&method, "/openapi.json"),
                             |rqctx: ::dropshot::RequestContext<H>| async move {
+                                if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                    runtime::Authenticator::serving(rqctx.context()),
+                                    &rqctx.request,
+                                    &[],
+                                ) {
+                                    return ::std::result::Result::Ok(preflight);
+                                }
                                 runtime::method_not_allowed(
                                         rqctx.request.method(),
                                         rqctx.request.uri().path(),

@@ -10074,7 +10074,7 @@ impl<H: PocketSmithHandlers> PocketSmithApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -10106,8 +10106,7 @@ impl<H: PocketSmithHandlers> PocketSmithApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_ACCOUNTS_BY_ID, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_ACCOUNTS_BY_ID, reply))
     }
     async fn put_accounts_by_id(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -10118,7 +10117,7 @@ impl<H: PocketSmithHandlers> PocketSmithApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -10157,8 +10156,7 @@ impl<H: PocketSmithHandlers> PocketSmithApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&PUT_ACCOUNTS_BY_ID, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&PUT_ACCOUNTS_BY_ID, reply))
     }
     async fn delete_accounts_by_id(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -10168,7 +10166,7 @@ impl<H: PocketSmithHandlers> PocketSmithApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -10200,8 +10198,7 @@ impl<H: PocketSmithHandlers> PocketSmithApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&DELETE_ACCOUNTS_BY_ID, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&DELETE_ACCOUNTS_BY_ID, reply))
     }
     async fn get_accounts_by_id_transactions(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -10211,7 +10208,7 @@ impl<H: PocketSmithHandlers> PocketSmithApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -10244,12 +10241,9 @@ impl<H: PocketSmithHandlers> PocketSmithApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(
-            &GET_ACCOUNTS_BY_ID_TRANSACTIONS,
-            reply.status(),
-            started,
-        );
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(
+            answering.finish(&GET_ACCOUNTS_BY_ID_TRANSACTIONS, reply),
+        )
     }
     async fn get_attachments_by_id(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -10259,7 +10253,7 @@ impl<H: PocketSmithHandlers> PocketSmithApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -10291,8 +10285,7 @@ impl<H: PocketSmithHandlers> PocketSmithApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_ATTACHMENTS_BY_ID, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_ATTACHMENTS_BY_ID, reply))
     }
     async fn put_attachments_by_id(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -10303,7 +10296,7 @@ impl<H: PocketSmithHandlers> PocketSmithApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -10342,8 +10335,7 @@ impl<H: PocketSmithHandlers> PocketSmithApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&PUT_ATTACHMENTS_BY_ID, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&PUT_ATTACHMENTS_BY_ID, reply))
     }
     async fn delete_attachments_by_id(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -10353,7 +10345,7 @@ impl<H: PocketSmithHandlers> PocketSmithApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -10385,8 +10377,7 @@ impl<H: PocketSmithHandlers> PocketSmithApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&DELETE_ATTACHMENTS_BY_ID, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&DELETE_ATTACHMENTS_BY_ID, reply))
     }
     async fn get_categories_by_id(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -10396,7 +10387,7 @@ impl<H: PocketSmithHandlers> PocketSmithApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -10428,8 +10419,7 @@ impl<H: PocketSmithHandlers> PocketSmithApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_CATEGORIES_BY_ID, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_CATEGORIES_BY_ID, reply))
     }
     async fn put_categories_by_id(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -10440,7 +10430,7 @@ impl<H: PocketSmithHandlers> PocketSmithApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -10479,8 +10469,7 @@ impl<H: PocketSmithHandlers> PocketSmithApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&PUT_CATEGORIES_BY_ID, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&PUT_CATEGORIES_BY_ID, reply))
     }
     async fn delete_categories_by_id(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -10490,7 +10479,7 @@ impl<H: PocketSmithHandlers> PocketSmithApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -10522,8 +10511,7 @@ impl<H: PocketSmithHandlers> PocketSmithApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&DELETE_CATEGORIES_BY_ID, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&DELETE_CATEGORIES_BY_ID, reply))
     }
     async fn post_categories_by_id_category_rules(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -10534,7 +10522,7 @@ impl<H: PocketSmithHandlers> PocketSmithApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -10575,12 +10563,9 @@ impl<H: PocketSmithHandlers> PocketSmithApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(
-            &POST_CATEGORIES_BY_ID_CATEGORY_RULES,
-            reply.status(),
-            started,
-        );
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(
+            answering.finish(&POST_CATEGORIES_BY_ID_CATEGORY_RULES, reply),
+        )
     }
     async fn get_institutions_by_id(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -10590,7 +10575,7 @@ impl<H: PocketSmithHandlers> PocketSmithApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -10622,8 +10607,7 @@ impl<H: PocketSmithHandlers> PocketSmithApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_INSTITUTIONS_BY_ID, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_INSTITUTIONS_BY_ID, reply))
     }
     async fn put_institutions_by_id(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -10634,7 +10618,7 @@ impl<H: PocketSmithHandlers> PocketSmithApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -10673,8 +10657,7 @@ impl<H: PocketSmithHandlers> PocketSmithApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&PUT_INSTITUTIONS_BY_ID, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&PUT_INSTITUTIONS_BY_ID, reply))
     }
     async fn delete_institutions_by_id(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -10684,7 +10667,7 @@ impl<H: PocketSmithHandlers> PocketSmithApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -10716,8 +10699,7 @@ impl<H: PocketSmithHandlers> PocketSmithApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&DELETE_INSTITUTIONS_BY_ID, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&DELETE_INSTITUTIONS_BY_ID, reply))
     }
     async fn get_institutions_by_id_accounts(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -10727,7 +10709,7 @@ impl<H: PocketSmithHandlers> PocketSmithApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -10759,18 +10741,15 @@ impl<H: PocketSmithHandlers> PocketSmithApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(
-            &GET_INSTITUTIONS_BY_ID_ACCOUNTS,
-            reply.status(),
-            started,
-        );
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(
+            answering.finish(&GET_INSTITUTIONS_BY_ID_ACCOUNTS, reply),
+        )
     }
     async fn get_me(
         rqctx: ::dropshot::RequestContext<Self::Context>,
     ) -> ::std::result::Result<runtime::Reply<GetMe>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -10787,8 +10766,7 @@ impl<H: PocketSmithHandlers> PocketSmithApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_ME, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_ME, reply))
     }
     async fn get_transaction_accounts_by_id(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -10798,7 +10776,7 @@ impl<H: PocketSmithHandlers> PocketSmithApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -10830,12 +10808,9 @@ impl<H: PocketSmithHandlers> PocketSmithApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(
-            &GET_TRANSACTION_ACCOUNTS_BY_ID,
-            reply.status(),
-            started,
-        );
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(
+            answering.finish(&GET_TRANSACTION_ACCOUNTS_BY_ID, reply),
+        )
     }
     async fn put_transaction_accounts_by_id(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -10846,7 +10821,7 @@ impl<H: PocketSmithHandlers> PocketSmithApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -10887,12 +10862,9 @@ impl<H: PocketSmithHandlers> PocketSmithApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(
-            &PUT_TRANSACTION_ACCOUNTS_BY_ID,
-            reply.status(),
-            started,
-        );
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(
+            answering.finish(&PUT_TRANSACTION_ACCOUNTS_BY_ID, reply),
+        )
     }
     async fn get_transaction_accounts_by_id_transactions(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -10902,7 +10874,7 @@ impl<H: PocketSmithHandlers> PocketSmithApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -10935,12 +10907,9 @@ impl<H: PocketSmithHandlers> PocketSmithApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(
-            &GET_TRANSACTION_ACCOUNTS_BY_ID_TRANSACTIONS,
-            reply.status(),
-            started,
-        );
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(
+            answering.finish(&GET_TRANSACTION_ACCOUNTS_BY_ID_TRANSACTIONS, reply),
+        )
     }
     async fn post_transaction_accounts_by_id_transactions(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -10951,7 +10920,7 @@ impl<H: PocketSmithHandlers> PocketSmithApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -10992,12 +10961,9 @@ impl<H: PocketSmithHandlers> PocketSmithApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(
-            &POST_TRANSACTION_ACCOUNTS_BY_ID_TRANSACTIONS,
-            reply.status(),
-            started,
-        );
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(
+            answering.finish(&POST_TRANSACTION_ACCOUNTS_BY_ID_TRANSACTIONS, reply),
+        )
     }
     async fn get_transactions_by_id(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -11007,7 +10973,7 @@ impl<H: PocketSmithHandlers> PocketSmithApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -11039,8 +11005,7 @@ impl<H: PocketSmithHandlers> PocketSmithApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_TRANSACTIONS_BY_ID, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_TRANSACTIONS_BY_ID, reply))
     }
     async fn put_transactions_by_id(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -11051,7 +11016,7 @@ impl<H: PocketSmithHandlers> PocketSmithApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -11091,8 +11056,7 @@ impl<H: PocketSmithHandlers> PocketSmithApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&PUT_TRANSACTIONS_BY_ID, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&PUT_TRANSACTIONS_BY_ID, reply))
     }
     async fn get_transactions_by_id_attachments(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -11102,7 +11066,7 @@ impl<H: PocketSmithHandlers> PocketSmithApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -11134,12 +11098,9 @@ impl<H: PocketSmithHandlers> PocketSmithApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(
-            &GET_TRANSACTIONS_BY_ID_ATTACHMENTS,
-            reply.status(),
-            started,
-        );
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(
+            answering.finish(&GET_TRANSACTIONS_BY_ID_ATTACHMENTS, reply),
+        )
     }
     async fn post_transactions_by_id_attachments(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -11150,7 +11111,7 @@ impl<H: PocketSmithHandlers> PocketSmithApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -11191,19 +11152,16 @@ impl<H: PocketSmithHandlers> PocketSmithApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(
-            &POST_TRANSACTIONS_BY_ID_ATTACHMENTS,
-            reply.status(),
-            started,
-        );
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(
+            answering.finish(&POST_TRANSACTIONS_BY_ID_ATTACHMENTS, reply),
+        )
     }
     async fn get_users_by_id(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<GetUsersById>,
     ) -> ::std::result::Result<runtime::Reply<GetUsersById>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -11235,8 +11193,7 @@ impl<H: PocketSmithHandlers> PocketSmithApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_USERS_BY_ID, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_USERS_BY_ID, reply))
     }
     async fn put_users_by_id(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -11244,7 +11201,7 @@ impl<H: PocketSmithHandlers> PocketSmithApi for StrictServer<H> {
         body: runtime::RequestBody<PutUsersById>,
     ) -> ::std::result::Result<runtime::Reply<PutUsersById>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -11283,8 +11240,7 @@ impl<H: PocketSmithHandlers> PocketSmithApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&PUT_USERS_BY_ID, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&PUT_USERS_BY_ID, reply))
     }
     async fn get_users_by_id_accounts(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -11294,7 +11250,7 @@ impl<H: PocketSmithHandlers> PocketSmithApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -11326,8 +11282,7 @@ impl<H: PocketSmithHandlers> PocketSmithApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_USERS_BY_ID_ACCOUNTS, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_USERS_BY_ID_ACCOUNTS, reply))
     }
     async fn put_users_by_id_accounts(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -11338,7 +11293,7 @@ impl<H: PocketSmithHandlers> PocketSmithApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -11377,8 +11332,7 @@ impl<H: PocketSmithHandlers> PocketSmithApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&PUT_USERS_BY_ID_ACCOUNTS, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&PUT_USERS_BY_ID_ACCOUNTS, reply))
     }
     async fn post_users_by_id_accounts(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -11389,7 +11343,7 @@ impl<H: PocketSmithHandlers> PocketSmithApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -11428,8 +11382,7 @@ impl<H: PocketSmithHandlers> PocketSmithApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&POST_USERS_BY_ID_ACCOUNTS, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&POST_USERS_BY_ID_ACCOUNTS, reply))
     }
     async fn get_users_by_id_attachments(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -11439,7 +11392,7 @@ impl<H: PocketSmithHandlers> PocketSmithApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -11472,8 +11425,7 @@ impl<H: PocketSmithHandlers> PocketSmithApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_USERS_BY_ID_ATTACHMENTS, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_USERS_BY_ID_ATTACHMENTS, reply))
     }
     async fn post_users_by_id_attachments(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -11484,7 +11436,7 @@ impl<H: PocketSmithHandlers> PocketSmithApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -11524,12 +11476,7 @@ impl<H: PocketSmithHandlers> PocketSmithApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(
-            &POST_USERS_BY_ID_ATTACHMENTS,
-            reply.status(),
-            started,
-        );
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&POST_USERS_BY_ID_ATTACHMENTS, reply))
     }
     async fn get_users_by_id_budget(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -11539,7 +11486,7 @@ impl<H: PocketSmithHandlers> PocketSmithApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -11572,8 +11519,7 @@ impl<H: PocketSmithHandlers> PocketSmithApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_USERS_BY_ID_BUDGET, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_USERS_BY_ID_BUDGET, reply))
     }
     async fn get_users_by_id_budget_summary(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -11583,7 +11529,7 @@ impl<H: PocketSmithHandlers> PocketSmithApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -11616,12 +11562,9 @@ impl<H: PocketSmithHandlers> PocketSmithApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(
-            &GET_USERS_BY_ID_BUDGET_SUMMARY,
-            reply.status(),
-            started,
-        );
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(
+            answering.finish(&GET_USERS_BY_ID_BUDGET_SUMMARY, reply),
+        )
     }
     async fn get_users_by_id_categories(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -11631,7 +11574,7 @@ impl<H: PocketSmithHandlers> PocketSmithApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -11663,8 +11606,7 @@ impl<H: PocketSmithHandlers> PocketSmithApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_USERS_BY_ID_CATEGORIES, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_USERS_BY_ID_CATEGORIES, reply))
     }
     async fn post_users_by_id_categories(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -11675,7 +11617,7 @@ impl<H: PocketSmithHandlers> PocketSmithApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -11714,8 +11656,7 @@ impl<H: PocketSmithHandlers> PocketSmithApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&POST_USERS_BY_ID_CATEGORIES, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&POST_USERS_BY_ID_CATEGORIES, reply))
     }
     async fn get_users_by_id_category_rules(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -11725,7 +11666,7 @@ impl<H: PocketSmithHandlers> PocketSmithApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -11757,12 +11698,9 @@ impl<H: PocketSmithHandlers> PocketSmithApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(
-            &GET_USERS_BY_ID_CATEGORY_RULES,
-            reply.status(),
-            started,
-        );
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(
+            answering.finish(&GET_USERS_BY_ID_CATEGORY_RULES, reply),
+        )
     }
     async fn get_users_by_id_institutions(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -11772,7 +11710,7 @@ impl<H: PocketSmithHandlers> PocketSmithApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -11804,12 +11742,7 @@ impl<H: PocketSmithHandlers> PocketSmithApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(
-            &GET_USERS_BY_ID_INSTITUTIONS,
-            reply.status(),
-            started,
-        );
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_USERS_BY_ID_INSTITUTIONS, reply))
     }
     async fn post_users_by_id_institutions(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -11820,7 +11753,7 @@ impl<H: PocketSmithHandlers> PocketSmithApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -11860,12 +11793,9 @@ impl<H: PocketSmithHandlers> PocketSmithApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(
-            &POST_USERS_BY_ID_INSTITUTIONS,
-            reply.status(),
-            started,
-        );
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(
+            answering.finish(&POST_USERS_BY_ID_INSTITUTIONS, reply),
+        )
     }
     async fn get_users_by_id_transaction_accounts(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -11875,7 +11805,7 @@ impl<H: PocketSmithHandlers> PocketSmithApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -11907,12 +11837,9 @@ impl<H: PocketSmithHandlers> PocketSmithApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(
-            &GET_USERS_BY_ID_TRANSACTION_ACCOUNTS,
-            reply.status(),
-            started,
-        );
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(
+            answering.finish(&GET_USERS_BY_ID_TRANSACTION_ACCOUNTS, reply),
+        )
     }
     async fn get_users_by_id_transactions(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -11922,7 +11849,7 @@ impl<H: PocketSmithHandlers> PocketSmithApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -11955,12 +11882,7 @@ impl<H: PocketSmithHandlers> PocketSmithApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(
-            &GET_USERS_BY_ID_TRANSACTIONS,
-            reply.status(),
-            started,
-        );
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_USERS_BY_ID_TRANSACTIONS, reply))
     }
     async fn get_users_by_id_trend_analysis(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -11970,7 +11892,7 @@ impl<H: PocketSmithHandlers> PocketSmithApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -12003,12 +11925,9 @@ impl<H: PocketSmithHandlers> PocketSmithApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(
-            &GET_USERS_BY_ID_TREND_ANALYSIS,
-            reply.status(),
-            started,
-        );
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(
+            answering.finish(&GET_USERS_BY_ID_TREND_ANALYSIS, reply),
+        )
     }
     async fn openapi_document(
         _rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -12036,7 +11955,7 @@ impl<H: PocketSmithHandlers> StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -12073,12 +11992,13 @@ impl<H: PocketSmithHandlers> StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(
-            &DELETE_TRANSACTIONS_BY_TRANSACTION_ID_ATTACHMENTS_BY_ATTACHMENT_ID,
-            reply.status(),
-            started,
-        );
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(
+            answering
+                .finish(
+                    &DELETE_TRANSACTIONS_BY_TRANSACTION_ID_ATTACHMENTS_BY_ATTACHMENT_ID,
+                    reply,
+                ),
+        )
     }
 }
 ///The dropshot API description of a server of this version alone, built on `H`: see [`register_endpoints`], and the request metrics at `GET /metrics` ([`runtime::metrics`]).
@@ -12763,6 +12683,17 @@ pub fn register_endpoints<H: PocketSmithHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<DeleteAccountsById>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[
+                                    &GET_ACCOUNTS_BY_ID,
+                                    &PUT_ACCOUNTS_BY_ID,
+                                    &DELETE_ACCOUNTS_BY_ID,
+                                ],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -12792,6 +12723,13 @@ pub fn register_endpoints<H: PocketSmithHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<GetAccountsByIdTransactions>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_ACCOUNTS_BY_ID_TRANSACTIONS],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -12818,6 +12756,17 @@ pub fn register_endpoints<H: PocketSmithHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<DeleteAttachmentsById>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[
+                                    &GET_ATTACHMENTS_BY_ID,
+                                    &PUT_ATTACHMENTS_BY_ID,
+                                    &DELETE_ATTACHMENTS_BY_ID,
+                                ],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -12844,6 +12793,17 @@ pub fn register_endpoints<H: PocketSmithHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<DeleteCategoriesById>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[
+                                    &GET_CATEGORIES_BY_ID,
+                                    &PUT_CATEGORIES_BY_ID,
+                                    &DELETE_CATEGORIES_BY_ID,
+                                ],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -12873,6 +12833,13 @@ pub fn register_endpoints<H: PocketSmithHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<PostCategoriesByIdCategoryRules>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&POST_CATEGORIES_BY_ID_CATEGORY_RULES],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -12899,6 +12866,17 @@ pub fn register_endpoints<H: PocketSmithHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<DeleteInstitutionsById>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[
+                                    &GET_INSTITUTIONS_BY_ID,
+                                    &PUT_INSTITUTIONS_BY_ID,
+                                    &DELETE_INSTITUTIONS_BY_ID,
+                                ],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -12928,6 +12906,13 @@ pub fn register_endpoints<H: PocketSmithHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<GetInstitutionsByIdAccounts>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_INSTITUTIONS_BY_ID_ACCOUNTS],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -12951,6 +12936,13 @@ pub fn register_endpoints<H: PocketSmithHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/v2/me"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_ME],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -12974,6 +12966,13 @@ pub fn register_endpoints<H: PocketSmithHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/v2/openapi.json"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -13003,6 +13002,16 @@ pub fn register_endpoints<H: PocketSmithHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<PutTransactionAccountsById>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[
+                                    &GET_TRANSACTION_ACCOUNTS_BY_ID,
+                                    &PUT_TRANSACTION_ACCOUNTS_BY_ID,
+                                ],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -13034,6 +13043,16 @@ pub fn register_endpoints<H: PocketSmithHandlers>(
                                 PostTransactionAccountsByIdTransactions,
                             >|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[
+                                    &GET_TRANSACTION_ACCOUNTS_BY_ID_TRANSACTIONS,
+                                    &POST_TRANSACTION_ACCOUNTS_BY_ID_TRANSACTIONS,
+                                ],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -13060,6 +13079,13 @@ pub fn register_endpoints<H: PocketSmithHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<PutTransactionsById>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_TRANSACTIONS_BY_ID, &PUT_TRANSACTIONS_BY_ID],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -13089,6 +13115,16 @@ pub fn register_endpoints<H: PocketSmithHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<PostTransactionsByIdAttachments>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[
+                                    &GET_TRANSACTIONS_BY_ID_ATTACHMENTS,
+                                    &POST_TRANSACTIONS_BY_ID_ATTACHMENTS,
+                                ],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -13120,6 +13156,15 @@ pub fn register_endpoints<H: PocketSmithHandlers>(
                                 DeleteTransactionsByTransactionIdAttachmentsByAttachmentId,
                             >|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[
+                                    &DELETE_TRANSACTIONS_BY_TRANSACTION_ID_ATTACHMENTS_BY_ATTACHMENT_ID,
+                                ],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -13146,6 +13191,13 @@ pub fn register_endpoints<H: PocketSmithHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<PutUsersById>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_USERS_BY_ID, &PUT_USERS_BY_ID],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -13172,6 +13224,17 @@ pub fn register_endpoints<H: PocketSmithHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<PostUsersByIdAccounts>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[
+                                    &GET_USERS_BY_ID_ACCOUNTS,
+                                    &PUT_USERS_BY_ID_ACCOUNTS,
+                                    &POST_USERS_BY_ID_ACCOUNTS,
+                                ],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -13198,6 +13261,16 @@ pub fn register_endpoints<H: PocketSmithHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<PostUsersByIdAttachments>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[
+                                    &GET_USERS_BY_ID_ATTACHMENTS,
+                                    &POST_USERS_BY_ID_ATTACHMENTS,
+                                ],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -13224,6 +13297,13 @@ pub fn register_endpoints<H: PocketSmithHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<GetUsersByIdBudget>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_USERS_BY_ID_BUDGET],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -13253,6 +13333,13 @@ pub fn register_endpoints<H: PocketSmithHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<GetUsersByIdBudgetSummary>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_USERS_BY_ID_BUDGET_SUMMARY],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -13279,6 +13366,13 @@ pub fn register_endpoints<H: PocketSmithHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<PostUsersByIdCategories>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_USERS_BY_ID_CATEGORIES, &POST_USERS_BY_ID_CATEGORIES],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -13308,6 +13402,13 @@ pub fn register_endpoints<H: PocketSmithHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<GetUsersByIdCategoryRules>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_USERS_BY_ID_CATEGORY_RULES],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -13334,6 +13435,16 @@ pub fn register_endpoints<H: PocketSmithHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<PostUsersByIdInstitutions>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[
+                                    &GET_USERS_BY_ID_INSTITUTIONS,
+                                    &POST_USERS_BY_ID_INSTITUTIONS,
+                                ],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -13363,6 +13474,13 @@ pub fn register_endpoints<H: PocketSmithHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<GetUsersByIdTransactionAccounts>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_USERS_BY_ID_TRANSACTION_ACCOUNTS],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -13389,6 +13507,13 @@ pub fn register_endpoints<H: PocketSmithHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<GetUsersByIdTransactions>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_USERS_BY_ID_TRANSACTIONS],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -13418,6 +13543,13 @@ pub fn register_endpoints<H: PocketSmithHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<GetUsersByIdTrendAnalysis>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_USERS_BY_ID_TREND_ANALYSIS],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),

@@ -43453,7 +43453,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
         _parameters: runtime::Parameters<DiskViewById>,
     ) -> ::std::result::Result<runtime::Reply<DiskViewById>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (path, _) = match runtime::read_parameters::<
                 DiskViewByIdPath,
@@ -43474,15 +43474,14 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&DISK_VIEW_BY_ID, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&DISK_VIEW_BY_ID, reply))
     }
     async fn image_view_by_id(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<ImageViewById>,
     ) -> ::std::result::Result<runtime::Reply<ImageViewById>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (path, _) = match runtime::read_parameters::<
                 ImageViewByIdPath,
@@ -43503,8 +43502,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&IMAGE_VIEW_BY_ID, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&IMAGE_VIEW_BY_ID, reply))
     }
     async fn instance_view_by_id(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -43514,7 +43512,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (path, _) = match runtime::read_parameters::<
                 InstanceViewByIdPath,
@@ -43535,8 +43533,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&INSTANCE_VIEW_BY_ID, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&INSTANCE_VIEW_BY_ID, reply))
     }
     async fn instance_network_interface_view_by_id(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -43546,7 +43543,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (path, _) = match runtime::read_parameters::<
                 InstanceNetworkInterfaceViewByIdPath,
@@ -43567,12 +43564,9 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(
-            &INSTANCE_NETWORK_INTERFACE_VIEW_BY_ID,
-            reply.status(),
-            started,
-        );
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(
+            answering.finish(&INSTANCE_NETWORK_INTERFACE_VIEW_BY_ID, reply),
+        )
     }
     async fn organization_view_by_id(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -43582,7 +43576,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (path, _) = match runtime::read_parameters::<
                 OrganizationViewByIdPath,
@@ -43603,8 +43597,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&ORGANIZATION_VIEW_BY_ID, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&ORGANIZATION_VIEW_BY_ID, reply))
     }
     async fn project_view_by_id(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -43614,7 +43607,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (path, _) = match runtime::read_parameters::<
                 ProjectViewByIdPath,
@@ -43635,8 +43628,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&PROJECT_VIEW_BY_ID, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&PROJECT_VIEW_BY_ID, reply))
     }
     async fn snapshot_view_by_id(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -43646,7 +43638,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (path, _) = match runtime::read_parameters::<
                 SnapshotViewByIdPath,
@@ -43667,8 +43659,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&SNAPSHOT_VIEW_BY_ID, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&SNAPSHOT_VIEW_BY_ID, reply))
     }
     async fn vpc_router_route_view_by_id(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -43678,7 +43669,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (path, _) = match runtime::read_parameters::<
                 VpcRouterRouteViewByIdPath,
@@ -43699,8 +43690,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&VPC_ROUTER_ROUTE_VIEW_BY_ID, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&VPC_ROUTER_ROUTE_VIEW_BY_ID, reply))
     }
     async fn vpc_router_view_by_id(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -43710,7 +43700,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (path, _) = match runtime::read_parameters::<
                 VpcRouterViewByIdPath,
@@ -43731,8 +43721,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&VPC_ROUTER_VIEW_BY_ID, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&VPC_ROUTER_VIEW_BY_ID, reply))
     }
     async fn vpc_subnet_view_by_id(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -43742,7 +43731,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (path, _) = match runtime::read_parameters::<
                 VpcSubnetViewByIdPath,
@@ -43763,15 +43752,14 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&VPC_SUBNET_VIEW_BY_ID, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&VPC_SUBNET_VIEW_BY_ID, reply))
     }
     async fn vpc_view_by_id(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<VpcViewById>,
     ) -> ::std::result::Result<runtime::Reply<VpcViewById>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (path, _) = match runtime::read_parameters::<
                 VpcViewByIdPath,
@@ -43792,8 +43780,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&VPC_VIEW_BY_ID, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&VPC_VIEW_BY_ID, reply))
     }
     async fn device_auth_request(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -43803,7 +43790,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let body = match body
                 .decode::<types::DeviceAuthRequest>()
@@ -43823,8 +43810,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&DEVICE_AUTH_REQUEST, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&DEVICE_AUTH_REQUEST, reply))
     }
     async fn device_auth_confirm(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -43834,7 +43820,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let body = match body
                 .decode::<types::DeviceAuthVerify>()
@@ -43854,8 +43840,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&DEVICE_AUTH_CONFIRM, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&DEVICE_AUTH_CONFIRM, reply))
     }
     async fn device_access_token(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -43865,7 +43850,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let body = match body
                 .decode::<types::DeviceAccessTokenRequest>()
@@ -43885,15 +43870,14 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&DEVICE_ACCESS_TOKEN, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&DEVICE_ACCESS_TOKEN, reply))
     }
     async fn group_list(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<GroupList>,
     ) -> ::std::result::Result<runtime::Reply<GroupList>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (_, params) = match runtime::read_parameters::<
                 runtime::NoParameters,
@@ -43911,15 +43895,14 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GROUP_LIST, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GROUP_LIST, reply))
     }
     async fn login_spoof(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         body: runtime::RequestBody<LoginSpoof>,
     ) -> ::std::result::Result<runtime::Reply<LoginSpoof>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let body = match body
                 .decode::<types::SpoofLoginBody>()
@@ -43936,8 +43919,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&LOGIN_SPOOF, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&LOGIN_SPOOF, reply))
     }
     async fn login_local(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -43945,7 +43927,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
         body: runtime::RequestBody<LoginLocal>,
     ) -> ::std::result::Result<runtime::Reply<LoginLocal>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (path, _) = match runtime::read_parameters::<
                 LoginLocalPath,
@@ -43976,15 +43958,14 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&LOGIN_LOCAL, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&LOGIN_LOCAL, reply))
     }
     async fn login_saml_begin(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<LoginSamlBegin>,
     ) -> ::std::result::Result<runtime::Reply<LoginSamlBegin>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (path, _) = match runtime::read_parameters::<
                 LoginSamlBeginPath,
@@ -44006,8 +43987,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&LOGIN_SAML_BEGIN, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&LOGIN_SAML_BEGIN, reply))
     }
     async fn login_saml(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -44015,7 +43995,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
         body: runtime::RequestBody<LoginSaml>,
     ) -> ::std::result::Result<runtime::Reply<LoginSaml>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (path, _) = match runtime::read_parameters::<
                 LoginSamlPath,
@@ -44044,22 +44024,20 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&LOGIN_SAML, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&LOGIN_SAML, reply))
     }
     async fn logout(
         rqctx: ::dropshot::RequestContext<Self::Context>,
     ) -> ::std::result::Result<runtime::Reply<Logout>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             #[allow(deprecated)]
             let response = <H as OxideRegionApiHandlers>::logout(handlers).await;
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&LOGOUT, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&LOGOUT, reply))
     }
     async fn organization_list(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -44069,7 +44047,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (_, params) = match runtime::read_parameters::<
                 runtime::NoParameters,
@@ -44090,8 +44068,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&ORGANIZATION_LIST, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&ORGANIZATION_LIST, reply))
     }
     async fn organization_create(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -44101,7 +44078,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let body = match body
                 .decode::<types::OrganizationCreate>()
@@ -44121,8 +44098,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&ORGANIZATION_CREATE, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&ORGANIZATION_CREATE, reply))
     }
     async fn organization_view(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -44132,7 +44108,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (path, _) = match runtime::read_parameters::<
                 OrganizationViewPath,
@@ -44153,8 +44129,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&ORGANIZATION_VIEW, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&ORGANIZATION_VIEW, reply))
     }
     async fn organization_update(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -44165,7 +44140,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (path, _) = match runtime::read_parameters::<
                 OrganizationUpdatePath,
@@ -44196,8 +44171,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&ORGANIZATION_UPDATE, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&ORGANIZATION_UPDATE, reply))
     }
     async fn organization_delete(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -44207,7 +44181,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (path, _) = match runtime::read_parameters::<
                 OrganizationDeletePath,
@@ -44228,8 +44202,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&ORGANIZATION_DELETE, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&ORGANIZATION_DELETE, reply))
     }
     async fn organization_policy_view(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -44239,7 +44212,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (path, _) = match runtime::read_parameters::<
                 OrganizationPolicyViewPath,
@@ -44260,8 +44233,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&ORGANIZATION_POLICY_VIEW, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&ORGANIZATION_POLICY_VIEW, reply))
     }
     async fn organization_policy_update(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -44272,7 +44244,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (path, _) = match runtime::read_parameters::<
                 OrganizationPolicyUpdatePath,
@@ -44303,15 +44275,14 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&ORGANIZATION_POLICY_UPDATE, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&ORGANIZATION_POLICY_UPDATE, reply))
     }
     async fn project_list(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<ProjectList>,
     ) -> ::std::result::Result<runtime::Reply<ProjectList>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (path, params) = match runtime::read_parameters::<
                 ProjectListPath,
@@ -44333,8 +44304,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&PROJECT_LIST, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&PROJECT_LIST, reply))
     }
     async fn project_create(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -44342,7 +44312,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
         body: runtime::RequestBody<ProjectCreate>,
     ) -> ::std::result::Result<runtime::Reply<ProjectCreate>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (path, _) = match runtime::read_parameters::<
                 ProjectCreatePath,
@@ -44373,15 +44343,14 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&PROJECT_CREATE, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&PROJECT_CREATE, reply))
     }
     async fn project_view(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<ProjectView>,
     ) -> ::std::result::Result<runtime::Reply<ProjectView>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (path, _) = match runtime::read_parameters::<
                 ProjectViewPath,
@@ -44403,8 +44372,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&PROJECT_VIEW, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&PROJECT_VIEW, reply))
     }
     async fn project_update(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -44412,7 +44380,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
         body: runtime::RequestBody<ProjectUpdate>,
     ) -> ::std::result::Result<runtime::Reply<ProjectUpdate>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (path, _) = match runtime::read_parameters::<
                 ProjectUpdatePath,
@@ -44444,15 +44412,14 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&PROJECT_UPDATE, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&PROJECT_UPDATE, reply))
     }
     async fn project_delete(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<ProjectDelete>,
     ) -> ::std::result::Result<runtime::Reply<ProjectDelete>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (path, _) = match runtime::read_parameters::<
                 ProjectDeletePath,
@@ -44474,15 +44441,14 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&PROJECT_DELETE, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&PROJECT_DELETE, reply))
     }
     async fn disk_list(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<DiskList>,
     ) -> ::std::result::Result<runtime::Reply<DiskList>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (path, params) = match runtime::read_parameters::<
                 DiskListPath,
@@ -44505,8 +44471,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&DISK_LIST, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&DISK_LIST, reply))
     }
     async fn disk_create(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -44514,7 +44479,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
         body: runtime::RequestBody<DiskCreate>,
     ) -> ::std::result::Result<runtime::Reply<DiskCreate>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (path, _) = match runtime::read_parameters::<
                 DiskCreatePath,
@@ -44546,15 +44511,14 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&DISK_CREATE, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&DISK_CREATE, reply))
     }
     async fn disk_view(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<DiskView>,
     ) -> ::std::result::Result<runtime::Reply<DiskView>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (path, _) = match runtime::read_parameters::<
                 DiskViewPath,
@@ -44577,15 +44541,14 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&DISK_VIEW, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&DISK_VIEW, reply))
     }
     async fn disk_delete(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<DiskDelete>,
     ) -> ::std::result::Result<runtime::Reply<DiskDelete>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (path, _) = match runtime::read_parameters::<
                 DiskDeletePath,
@@ -44608,8 +44571,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&DISK_DELETE, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&DISK_DELETE, reply))
     }
     async fn disk_metrics_list(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -44619,7 +44581,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (path, params) = match runtime::read_parameters::<
                 DiskMetricsListPath,
@@ -44644,15 +44606,14 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&DISK_METRICS_LIST, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&DISK_METRICS_LIST, reply))
     }
     async fn image_list(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<ImageList>,
     ) -> ::std::result::Result<runtime::Reply<ImageList>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (path, params) = match runtime::read_parameters::<
                 ImageListPath,
@@ -44675,8 +44636,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&IMAGE_LIST, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&IMAGE_LIST, reply))
     }
     async fn image_create(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -44684,7 +44644,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
         body: runtime::RequestBody<ImageCreate>,
     ) -> ::std::result::Result<runtime::Reply<ImageCreate>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (path, _) = match runtime::read_parameters::<
                 ImageCreatePath,
@@ -44716,15 +44676,14 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&IMAGE_CREATE, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&IMAGE_CREATE, reply))
     }
     async fn image_view(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<ImageView>,
     ) -> ::std::result::Result<runtime::Reply<ImageView>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (path, _) = match runtime::read_parameters::<
                 ImageViewPath,
@@ -44747,15 +44706,14 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&IMAGE_VIEW, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&IMAGE_VIEW, reply))
     }
     async fn image_delete(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<ImageDelete>,
     ) -> ::std::result::Result<runtime::Reply<ImageDelete>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (path, _) = match runtime::read_parameters::<
                 ImageDeletePath,
@@ -44778,15 +44736,14 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&IMAGE_DELETE, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&IMAGE_DELETE, reply))
     }
     async fn instance_list(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<InstanceList>,
     ) -> ::std::result::Result<runtime::Reply<InstanceList>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (path, params) = match runtime::read_parameters::<
                 InstanceListPath,
@@ -44809,8 +44766,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&INSTANCE_LIST, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&INSTANCE_LIST, reply))
     }
     async fn instance_create(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -44818,7 +44774,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
         body: runtime::RequestBody<InstanceCreate>,
     ) -> ::std::result::Result<runtime::Reply<InstanceCreate>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (path, _) = match runtime::read_parameters::<
                 InstanceCreatePath,
@@ -44850,15 +44806,14 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&INSTANCE_CREATE, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&INSTANCE_CREATE, reply))
     }
     async fn instance_view(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<InstanceView>,
     ) -> ::std::result::Result<runtime::Reply<InstanceView>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (path, _) = match runtime::read_parameters::<
                 InstanceViewPath,
@@ -44881,15 +44836,14 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&INSTANCE_VIEW, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&INSTANCE_VIEW, reply))
     }
     async fn instance_delete(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<InstanceDelete>,
     ) -> ::std::result::Result<runtime::Reply<InstanceDelete>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (path, _) = match runtime::read_parameters::<
                 InstanceDeletePath,
@@ -44912,8 +44866,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&INSTANCE_DELETE, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&INSTANCE_DELETE, reply))
     }
     async fn instance_disk_list(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -44923,7 +44876,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (path, params) = match runtime::read_parameters::<
                 InstanceDiskListPath,
@@ -44947,8 +44900,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&INSTANCE_DISK_LIST, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&INSTANCE_DISK_LIST, reply))
     }
     async fn instance_disk_attach(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -44959,7 +44911,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (path, _) = match runtime::read_parameters::<
                 InstanceDiskAttachPath,
@@ -44992,8 +44944,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&INSTANCE_DISK_ATTACH, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&INSTANCE_DISK_ATTACH, reply))
     }
     async fn instance_disk_detach(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -45004,7 +44955,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (path, _) = match runtime::read_parameters::<
                 InstanceDiskDetachPath,
@@ -45037,8 +44988,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&INSTANCE_DISK_DETACH, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&INSTANCE_DISK_DETACH, reply))
     }
     async fn instance_external_ip_list(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -45048,7 +44998,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (path, _) = match runtime::read_parameters::<
                 InstanceExternalIpListPath,
@@ -45071,8 +45021,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&INSTANCE_EXTERNAL_IP_LIST, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&INSTANCE_EXTERNAL_IP_LIST, reply))
     }
     async fn instance_migrate(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -45083,7 +45032,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (path, _) = match runtime::read_parameters::<
                 InstanceMigratePath,
@@ -45116,8 +45065,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&INSTANCE_MIGRATE, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&INSTANCE_MIGRATE, reply))
     }
     async fn instance_network_interface_list(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -45127,7 +45075,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (path, params) = match runtime::read_parameters::<
                 InstanceNetworkInterfaceListPath,
@@ -45151,12 +45099,9 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(
-            &INSTANCE_NETWORK_INTERFACE_LIST,
-            reply.status(),
-            started,
-        );
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(
+            answering.finish(&INSTANCE_NETWORK_INTERFACE_LIST, reply),
+        )
     }
     async fn instance_network_interface_create(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -45167,7 +45112,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (path, _) = match runtime::read_parameters::<
                 InstanceNetworkInterfaceCreatePath,
@@ -45200,12 +45145,9 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(
-            &INSTANCE_NETWORK_INTERFACE_CREATE,
-            reply.status(),
-            started,
-        );
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(
+            answering.finish(&INSTANCE_NETWORK_INTERFACE_CREATE, reply),
+        )
     }
     async fn instance_network_interface_view(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -45215,7 +45157,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (path, _) = match runtime::read_parameters::<
                 InstanceNetworkInterfaceViewPath,
@@ -45239,12 +45181,9 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(
-            &INSTANCE_NETWORK_INTERFACE_VIEW,
-            reply.status(),
-            started,
-        );
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(
+            answering.finish(&INSTANCE_NETWORK_INTERFACE_VIEW, reply),
+        )
     }
     async fn instance_network_interface_update(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -45255,7 +45194,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (path, _) = match runtime::read_parameters::<
                 InstanceNetworkInterfaceUpdatePath,
@@ -45289,12 +45228,9 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(
-            &INSTANCE_NETWORK_INTERFACE_UPDATE,
-            reply.status(),
-            started,
-        );
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(
+            answering.finish(&INSTANCE_NETWORK_INTERFACE_UPDATE, reply),
+        )
     }
     async fn instance_network_interface_delete(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -45304,7 +45240,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (path, _) = match runtime::read_parameters::<
                 InstanceNetworkInterfaceDeletePath,
@@ -45328,19 +45264,16 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(
-            &INSTANCE_NETWORK_INTERFACE_DELETE,
-            reply.status(),
-            started,
-        );
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(
+            answering.finish(&INSTANCE_NETWORK_INTERFACE_DELETE, reply),
+        )
     }
     async fn instance_reboot(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<InstanceReboot>,
     ) -> ::std::result::Result<runtime::Reply<InstanceReboot>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (path, _) = match runtime::read_parameters::<
                 InstanceRebootPath,
@@ -45363,8 +45296,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&INSTANCE_REBOOT, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&INSTANCE_REBOOT, reply))
     }
     async fn instance_serial_console(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -45374,7 +45306,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (path, params) = match runtime::read_parameters::<
                 InstanceSerialConsolePath,
@@ -45398,8 +45330,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&INSTANCE_SERIAL_CONSOLE, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&INSTANCE_SERIAL_CONSOLE, reply))
     }
     async fn instance_serial_console_stream(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -45409,7 +45340,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (path, _) = match runtime::read_parameters::<
                 InstanceSerialConsoleStreamPath,
@@ -45432,12 +45363,9 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(
-            &INSTANCE_SERIAL_CONSOLE_STREAM,
-            reply.status(),
-            started,
-        );
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(
+            answering.finish(&INSTANCE_SERIAL_CONSOLE_STREAM, reply),
+        )
     }
     async fn instance_serial_console_stream_v2(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -45448,7 +45376,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (path, _) = match runtime::read_parameters::<
                 InstanceSerialConsoleStreamV2Path,
@@ -45478,19 +45406,16 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(
-            &INSTANCE_SERIAL_CONSOLE_STREAM_V2,
-            reply.status(),
-            started,
-        );
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(
+            answering.finish(&INSTANCE_SERIAL_CONSOLE_STREAM_V2, reply),
+        )
     }
     async fn instance_start(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<InstanceStart>,
     ) -> ::std::result::Result<runtime::Reply<InstanceStart>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (path, _) = match runtime::read_parameters::<
                 InstanceStartPath,
@@ -45513,15 +45438,14 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&INSTANCE_START, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&INSTANCE_START, reply))
     }
     async fn instance_stop(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<InstanceStop>,
     ) -> ::std::result::Result<runtime::Reply<InstanceStop>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (path, _) = match runtime::read_parameters::<
                 InstanceStopPath,
@@ -45544,8 +45468,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&INSTANCE_STOP, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&INSTANCE_STOP, reply))
     }
     async fn project_policy_view(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -45555,7 +45478,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (path, _) = match runtime::read_parameters::<
                 ProjectPolicyViewPath,
@@ -45577,8 +45500,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&PROJECT_POLICY_VIEW, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&PROJECT_POLICY_VIEW, reply))
     }
     async fn project_policy_update(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -45589,7 +45511,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (path, _) = match runtime::read_parameters::<
                 ProjectPolicyUpdatePath,
@@ -45621,15 +45543,14 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&PROJECT_POLICY_UPDATE, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&PROJECT_POLICY_UPDATE, reply))
     }
     async fn snapshot_list(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<SnapshotList>,
     ) -> ::std::result::Result<runtime::Reply<SnapshotList>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (path, params) = match runtime::read_parameters::<
                 SnapshotListPath,
@@ -45652,8 +45573,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&SNAPSHOT_LIST, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&SNAPSHOT_LIST, reply))
     }
     async fn snapshot_create(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -45661,7 +45581,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
         body: runtime::RequestBody<SnapshotCreate>,
     ) -> ::std::result::Result<runtime::Reply<SnapshotCreate>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (path, _) = match runtime::read_parameters::<
                 SnapshotCreatePath,
@@ -45693,15 +45613,14 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&SNAPSHOT_CREATE, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&SNAPSHOT_CREATE, reply))
     }
     async fn snapshot_view(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<SnapshotView>,
     ) -> ::std::result::Result<runtime::Reply<SnapshotView>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (path, _) = match runtime::read_parameters::<
                 SnapshotViewPath,
@@ -45724,15 +45643,14 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&SNAPSHOT_VIEW, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&SNAPSHOT_VIEW, reply))
     }
     async fn snapshot_delete(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<SnapshotDelete>,
     ) -> ::std::result::Result<runtime::Reply<SnapshotDelete>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (path, _) = match runtime::read_parameters::<
                 SnapshotDeletePath,
@@ -45755,15 +45673,14 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&SNAPSHOT_DELETE, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&SNAPSHOT_DELETE, reply))
     }
     async fn vpc_list(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<VpcList>,
     ) -> ::std::result::Result<runtime::Reply<VpcList>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (path, params) = match runtime::read_parameters::<
                 VpcListPath,
@@ -45786,8 +45703,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&VPC_LIST, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&VPC_LIST, reply))
     }
     async fn vpc_create(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -45795,7 +45711,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
         body: runtime::RequestBody<VpcCreate>,
     ) -> ::std::result::Result<runtime::Reply<VpcCreate>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (path, _) = match runtime::read_parameters::<
                 VpcCreatePath,
@@ -45827,15 +45743,14 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&VPC_CREATE, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&VPC_CREATE, reply))
     }
     async fn vpc_view(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<VpcView>,
     ) -> ::std::result::Result<runtime::Reply<VpcView>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (path, _) = match runtime::read_parameters::<
                 VpcViewPath,
@@ -45858,8 +45773,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&VPC_VIEW, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&VPC_VIEW, reply))
     }
     async fn vpc_update(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -45867,7 +45781,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
         body: runtime::RequestBody<VpcUpdate>,
     ) -> ::std::result::Result<runtime::Reply<VpcUpdate>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (path, _) = match runtime::read_parameters::<
                 VpcUpdatePath,
@@ -45900,15 +45814,14 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&VPC_UPDATE, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&VPC_UPDATE, reply))
     }
     async fn vpc_delete(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<VpcDelete>,
     ) -> ::std::result::Result<runtime::Reply<VpcDelete>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (path, _) = match runtime::read_parameters::<
                 VpcDeletePath,
@@ -45931,8 +45844,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&VPC_DELETE, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&VPC_DELETE, reply))
     }
     async fn vpc_firewall_rules_view(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -45942,7 +45854,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (path, _) = match runtime::read_parameters::<
                 VpcFirewallRulesViewPath,
@@ -45965,8 +45877,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&VPC_FIREWALL_RULES_VIEW, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&VPC_FIREWALL_RULES_VIEW, reply))
     }
     async fn vpc_firewall_rules_update(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -45977,7 +45888,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (path, _) = match runtime::read_parameters::<
                 VpcFirewallRulesUpdatePath,
@@ -46010,15 +45921,14 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&VPC_FIREWALL_RULES_UPDATE, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&VPC_FIREWALL_RULES_UPDATE, reply))
     }
     async fn vpc_router_list(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<VpcRouterList>,
     ) -> ::std::result::Result<runtime::Reply<VpcRouterList>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (path, params) = match runtime::read_parameters::<
                 VpcRouterListPath,
@@ -46042,8 +45952,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&VPC_ROUTER_LIST, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&VPC_ROUTER_LIST, reply))
     }
     async fn vpc_router_create(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -46054,7 +45963,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (path, _) = match runtime::read_parameters::<
                 VpcRouterCreatePath,
@@ -46087,15 +45996,14 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&VPC_ROUTER_CREATE, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&VPC_ROUTER_CREATE, reply))
     }
     async fn vpc_router_view(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<VpcRouterView>,
     ) -> ::std::result::Result<runtime::Reply<VpcRouterView>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (path, _) = match runtime::read_parameters::<
                 VpcRouterViewPath,
@@ -46119,8 +46027,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&VPC_ROUTER_VIEW, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&VPC_ROUTER_VIEW, reply))
     }
     async fn vpc_router_update(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -46131,7 +46038,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (path, _) = match runtime::read_parameters::<
                 VpcRouterUpdatePath,
@@ -46165,8 +46072,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&VPC_ROUTER_UPDATE, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&VPC_ROUTER_UPDATE, reply))
     }
     async fn vpc_router_delete(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -46176,7 +46082,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (path, _) = match runtime::read_parameters::<
                 VpcRouterDeletePath,
@@ -46200,8 +46106,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&VPC_ROUTER_DELETE, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&VPC_ROUTER_DELETE, reply))
     }
     async fn vpc_router_route_list(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -46211,7 +46116,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (path, params) = match runtime::read_parameters::<
                 VpcRouterRouteListPath,
@@ -46236,8 +46141,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&VPC_ROUTER_ROUTE_LIST, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&VPC_ROUTER_ROUTE_LIST, reply))
     }
     async fn vpc_router_route_create(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -46248,7 +46152,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (path, _) = match runtime::read_parameters::<
                 VpcRouterRouteCreatePath,
@@ -46282,8 +46186,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&VPC_ROUTER_ROUTE_CREATE, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&VPC_ROUTER_ROUTE_CREATE, reply))
     }
     async fn vpc_router_route_view(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -46293,7 +46196,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (path, _) = match runtime::read_parameters::<
                 VpcRouterRouteViewPath,
@@ -46318,8 +46221,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&VPC_ROUTER_ROUTE_VIEW, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&VPC_ROUTER_ROUTE_VIEW, reply))
     }
     async fn vpc_router_route_update(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -46330,7 +46232,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (path, _) = match runtime::read_parameters::<
                 VpcRouterRouteUpdatePath,
@@ -46365,8 +46267,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&VPC_ROUTER_ROUTE_UPDATE, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&VPC_ROUTER_ROUTE_UPDATE, reply))
     }
     async fn vpc_router_route_delete(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -46376,7 +46277,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (path, _) = match runtime::read_parameters::<
                 VpcRouterRouteDeletePath,
@@ -46401,15 +46302,14 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&VPC_ROUTER_ROUTE_DELETE, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&VPC_ROUTER_ROUTE_DELETE, reply))
     }
     async fn vpc_subnet_list(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<VpcSubnetList>,
     ) -> ::std::result::Result<runtime::Reply<VpcSubnetList>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (path, params) = match runtime::read_parameters::<
                 VpcSubnetListPath,
@@ -46433,8 +46333,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&VPC_SUBNET_LIST, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&VPC_SUBNET_LIST, reply))
     }
     async fn vpc_subnet_create(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -46445,7 +46344,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (path, _) = match runtime::read_parameters::<
                 VpcSubnetCreatePath,
@@ -46478,15 +46377,14 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&VPC_SUBNET_CREATE, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&VPC_SUBNET_CREATE, reply))
     }
     async fn vpc_subnet_view(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<VpcSubnetView>,
     ) -> ::std::result::Result<runtime::Reply<VpcSubnetView>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (path, _) = match runtime::read_parameters::<
                 VpcSubnetViewPath,
@@ -46510,8 +46408,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&VPC_SUBNET_VIEW, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&VPC_SUBNET_VIEW, reply))
     }
     async fn vpc_subnet_update(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -46522,7 +46419,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (path, _) = match runtime::read_parameters::<
                 VpcSubnetUpdatePath,
@@ -46556,8 +46453,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&VPC_SUBNET_UPDATE, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&VPC_SUBNET_UPDATE, reply))
     }
     async fn vpc_subnet_delete(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -46567,7 +46463,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (path, _) = match runtime::read_parameters::<
                 VpcSubnetDeletePath,
@@ -46591,8 +46487,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&VPC_SUBNET_DELETE, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&VPC_SUBNET_DELETE, reply))
     }
     async fn vpc_subnet_list_network_interfaces(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -46602,7 +46497,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (path, params) = match runtime::read_parameters::<
                 VpcSubnetListNetworkInterfacesPath,
@@ -46627,33 +46522,29 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(
-            &VPC_SUBNET_LIST_NETWORK_INTERFACES,
-            reply.status(),
-            started,
-        );
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(
+            answering.finish(&VPC_SUBNET_LIST_NETWORK_INTERFACES, reply),
+        )
     }
     async fn policy_view(
         rqctx: ::dropshot::RequestContext<Self::Context>,
     ) -> ::std::result::Result<runtime::Reply<PolicyView>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             #[allow(deprecated)]
             let response = <H as OxideRegionApiHandlers>::policy_view(handlers).await;
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&POLICY_VIEW, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&POLICY_VIEW, reply))
     }
     async fn policy_update(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         body: runtime::RequestBody<PolicyUpdate>,
     ) -> ::std::result::Result<runtime::Reply<PolicyUpdate>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let body = match body
                 .decode::<types::SiloRolePolicy>()
@@ -46670,15 +46561,14 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&POLICY_UPDATE, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&POLICY_UPDATE, reply))
     }
     async fn role_list(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<RoleList>,
     ) -> ::std::result::Result<runtime::Reply<RoleList>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (_, params) = match runtime::read_parameters::<
                 runtime::NoParameters,
@@ -46696,15 +46586,14 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&ROLE_LIST, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&ROLE_LIST, reply))
     }
     async fn role_view(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<RoleView>,
     ) -> ::std::result::Result<runtime::Reply<RoleView>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (path, _) = match runtime::read_parameters::<
                 RoleViewPath,
@@ -46725,22 +46614,20 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&ROLE_VIEW, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&ROLE_VIEW, reply))
     }
     async fn session_me(
         rqctx: ::dropshot::RequestContext<Self::Context>,
     ) -> ::std::result::Result<runtime::Reply<SessionMe>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             #[allow(deprecated)]
             let response = <H as OxideRegionApiHandlers>::session_me(handlers).await;
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&SESSION_ME, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&SESSION_ME, reply))
     }
     async fn session_me_groups(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -46750,7 +46637,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (_, params) = match runtime::read_parameters::<
                 runtime::NoParameters,
@@ -46771,8 +46658,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&SESSION_ME_GROUPS, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&SESSION_ME_GROUPS, reply))
     }
     async fn session_sshkey_list(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -46782,7 +46668,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (_, params) = match runtime::read_parameters::<
                 runtime::NoParameters,
@@ -46803,8 +46689,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&SESSION_SSHKEY_LIST, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&SESSION_SSHKEY_LIST, reply))
     }
     async fn session_sshkey_create(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -46814,7 +46699,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let body = match body
                 .decode::<types::SshKeyCreate>()
@@ -46834,8 +46719,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&SESSION_SSHKEY_CREATE, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&SESSION_SSHKEY_CREATE, reply))
     }
     async fn session_sshkey_view(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -46845,7 +46729,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (path, _) = match runtime::read_parameters::<
                 SessionSshkeyViewPath,
@@ -46866,8 +46750,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&SESSION_SSHKEY_VIEW, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&SESSION_SSHKEY_VIEW, reply))
     }
     async fn session_sshkey_delete(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -46877,7 +46760,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (path, _) = match runtime::read_parameters::<
                 SessionSshkeyDeletePath,
@@ -46898,8 +46781,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&SESSION_SSHKEY_DELETE, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&SESSION_SSHKEY_DELETE, reply))
     }
     async fn system_image_view_by_id(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -46909,7 +46791,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (path, _) = match runtime::read_parameters::<
                 SystemImageViewByIdPath,
@@ -46930,15 +46812,14 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&SYSTEM_IMAGE_VIEW_BY_ID, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&SYSTEM_IMAGE_VIEW_BY_ID, reply))
     }
     async fn ip_pool_view_by_id(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<IpPoolViewById>,
     ) -> ::std::result::Result<runtime::Reply<IpPoolViewById>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (path, _) = match runtime::read_parameters::<
                 IpPoolViewByIdPath,
@@ -46959,15 +46840,14 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&IP_POOL_VIEW_BY_ID, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&IP_POOL_VIEW_BY_ID, reply))
     }
     async fn silo_view_by_id(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<SiloViewById>,
     ) -> ::std::result::Result<runtime::Reply<SiloViewById>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (path, _) = match runtime::read_parameters::<
                 SiloViewByIdPath,
@@ -46988,8 +46868,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&SILO_VIEW_BY_ID, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&SILO_VIEW_BY_ID, reply))
     }
     async fn certificate_list(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -46999,7 +46878,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (_, params) = match runtime::read_parameters::<
                 runtime::NoParameters,
@@ -47020,8 +46899,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&CERTIFICATE_LIST, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&CERTIFICATE_LIST, reply))
     }
     async fn certificate_create(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -47031,7 +46909,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let body = match body
                 .decode::<types::CertificateCreate>()
@@ -47051,8 +46929,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&CERTIFICATE_CREATE, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&CERTIFICATE_CREATE, reply))
     }
     async fn certificate_view(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -47062,7 +46939,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (path, _) = match runtime::read_parameters::<
                 CertificateViewPath,
@@ -47083,8 +46960,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&CERTIFICATE_VIEW, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&CERTIFICATE_VIEW, reply))
     }
     async fn certificate_delete(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -47094,7 +46970,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (path, _) = match runtime::read_parameters::<
                 CertificateDeletePath,
@@ -47115,8 +46991,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&CERTIFICATE_DELETE, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&CERTIFICATE_DELETE, reply))
     }
     async fn physical_disk_list(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -47126,7 +47001,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (_, params) = match runtime::read_parameters::<
                 runtime::NoParameters,
@@ -47147,15 +47022,14 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&PHYSICAL_DISK_LIST, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&PHYSICAL_DISK_LIST, reply))
     }
     async fn rack_list(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<RackList>,
     ) -> ::std::result::Result<runtime::Reply<RackList>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (_, params) = match runtime::read_parameters::<
                 runtime::NoParameters,
@@ -47173,15 +47047,14 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&RACK_LIST, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&RACK_LIST, reply))
     }
     async fn rack_view(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<RackView>,
     ) -> ::std::result::Result<runtime::Reply<RackView>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (path, _) = match runtime::read_parameters::<
                 RackViewPath,
@@ -47202,15 +47075,14 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&RACK_VIEW, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&RACK_VIEW, reply))
     }
     async fn sled_list(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<SledList>,
     ) -> ::std::result::Result<runtime::Reply<SledList>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (_, params) = match runtime::read_parameters::<
                 runtime::NoParameters,
@@ -47228,15 +47100,14 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&SLED_LIST, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&SLED_LIST, reply))
     }
     async fn sled_view(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<SledView>,
     ) -> ::std::result::Result<runtime::Reply<SledView>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (path, _) = match runtime::read_parameters::<
                 SledViewPath,
@@ -47257,8 +47128,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&SLED_VIEW, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&SLED_VIEW, reply))
     }
     async fn sled_physical_disk_list(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -47268,7 +47138,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (path, params) = match runtime::read_parameters::<
                 SledPhysicalDiskListPath,
@@ -47290,8 +47160,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&SLED_PHYSICAL_DISK_LIST, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&SLED_PHYSICAL_DISK_LIST, reply))
     }
     async fn system_image_list(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -47301,7 +47170,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (_, params) = match runtime::read_parameters::<
                 runtime::NoParameters,
@@ -47322,8 +47191,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&SYSTEM_IMAGE_LIST, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&SYSTEM_IMAGE_LIST, reply))
     }
     async fn system_image_create(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -47333,7 +47201,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let body = match body
                 .decode::<types::GlobalImageCreate>()
@@ -47353,8 +47221,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&SYSTEM_IMAGE_CREATE, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&SYSTEM_IMAGE_CREATE, reply))
     }
     async fn system_image_view(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -47364,7 +47231,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (path, _) = match runtime::read_parameters::<
                 SystemImageViewPath,
@@ -47385,8 +47252,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&SYSTEM_IMAGE_VIEW, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&SYSTEM_IMAGE_VIEW, reply))
     }
     async fn system_image_delete(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -47396,7 +47262,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (path, _) = match runtime::read_parameters::<
                 SystemImageDeletePath,
@@ -47417,15 +47283,14 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&SYSTEM_IMAGE_DELETE, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&SYSTEM_IMAGE_DELETE, reply))
     }
     async fn ip_pool_list(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<IpPoolList>,
     ) -> ::std::result::Result<runtime::Reply<IpPoolList>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (_, params) = match runtime::read_parameters::<
                 runtime::NoParameters,
@@ -47443,15 +47308,14 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&IP_POOL_LIST, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&IP_POOL_LIST, reply))
     }
     async fn ip_pool_create(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         body: runtime::RequestBody<IpPoolCreate>,
     ) -> ::std::result::Result<runtime::Reply<IpPoolCreate>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let body = match body
                 .decode::<types::IpPoolCreate>()
@@ -47468,15 +47332,14 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&IP_POOL_CREATE, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&IP_POOL_CREATE, reply))
     }
     async fn ip_pool_view(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<IpPoolView>,
     ) -> ::std::result::Result<runtime::Reply<IpPoolView>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (path, _) = match runtime::read_parameters::<
                 IpPoolViewPath,
@@ -47497,8 +47360,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&IP_POOL_VIEW, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&IP_POOL_VIEW, reply))
     }
     async fn ip_pool_update(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -47506,7 +47368,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
         body: runtime::RequestBody<IpPoolUpdate>,
     ) -> ::std::result::Result<runtime::Reply<IpPoolUpdate>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (path, _) = match runtime::read_parameters::<
                 IpPoolUpdatePath,
@@ -47537,15 +47399,14 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&IP_POOL_UPDATE, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&IP_POOL_UPDATE, reply))
     }
     async fn ip_pool_delete(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<IpPoolDelete>,
     ) -> ::std::result::Result<runtime::Reply<IpPoolDelete>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (path, _) = match runtime::read_parameters::<
                 IpPoolDeletePath,
@@ -47566,8 +47427,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&IP_POOL_DELETE, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&IP_POOL_DELETE, reply))
     }
     async fn ip_pool_range_list(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -47577,7 +47437,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (path, params) = match runtime::read_parameters::<
                 IpPoolRangeListPath,
@@ -47599,8 +47459,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&IP_POOL_RANGE_LIST, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&IP_POOL_RANGE_LIST, reply))
     }
     async fn ip_pool_range_add(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -47608,7 +47467,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
         body: runtime::RequestBody<IpPoolRangeAdd>,
     ) -> ::std::result::Result<runtime::Reply<IpPoolRangeAdd>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (path, _) = match runtime::read_parameters::<
                 IpPoolRangeAddPath,
@@ -47637,8 +47496,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&IP_POOL_RANGE_ADD, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&IP_POOL_RANGE_ADD, reply))
     }
     async fn ip_pool_range_remove(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -47649,7 +47507,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (path, _) = match runtime::read_parameters::<
                 IpPoolRangeRemovePath,
@@ -47678,8 +47536,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&IP_POOL_RANGE_REMOVE, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&IP_POOL_RANGE_REMOVE, reply))
     }
     async fn ip_pool_service_view(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -47688,7 +47545,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             #[allow(deprecated)]
             let response = <H as OxideRegionApiHandlers>::ip_pool_service_view(handlers)
@@ -47696,8 +47553,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&IP_POOL_SERVICE_VIEW, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&IP_POOL_SERVICE_VIEW, reply))
     }
     async fn ip_pool_service_range_list(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -47707,7 +47563,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (_, params) = match runtime::read_parameters::<
                 runtime::NoParameters,
@@ -47728,8 +47584,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&IP_POOL_SERVICE_RANGE_LIST, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&IP_POOL_SERVICE_RANGE_LIST, reply))
     }
     async fn ip_pool_service_range_add(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -47739,7 +47594,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let body = match body.decode::<types::IpRange>().and_then(runtime::required)
             {
@@ -47757,8 +47612,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&IP_POOL_SERVICE_RANGE_ADD, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&IP_POOL_SERVICE_RANGE_ADD, reply))
     }
     async fn ip_pool_service_range_remove(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -47768,7 +47622,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let body = match body.decode::<types::IpRange>().and_then(runtime::required)
             {
@@ -47786,19 +47640,14 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(
-            &IP_POOL_SERVICE_RANGE_REMOVE,
-            reply.status(),
-            started,
-        );
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&IP_POOL_SERVICE_RANGE_REMOVE, reply))
     }
     async fn system_metric(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<SystemMetric>,
     ) -> ::std::result::Result<runtime::Reply<SystemMetric>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (path, params) = match runtime::read_parameters::<
                 SystemMetricPath,
@@ -47820,8 +47669,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&SYSTEM_METRIC, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&SYSTEM_METRIC, reply))
     }
     async fn system_policy_view(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -47830,7 +47678,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             #[allow(deprecated)]
             let response = <H as OxideRegionApiHandlers>::system_policy_view(handlers)
@@ -47838,8 +47686,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&SYSTEM_POLICY_VIEW, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&SYSTEM_POLICY_VIEW, reply))
     }
     async fn system_policy_update(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -47849,7 +47696,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let body = match body
                 .decode::<types::FleetRolePolicy>()
@@ -47869,15 +47716,14 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&SYSTEM_POLICY_UPDATE, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&SYSTEM_POLICY_UPDATE, reply))
     }
     async fn saga_list(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<SagaList>,
     ) -> ::std::result::Result<runtime::Reply<SagaList>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (_, params) = match runtime::read_parameters::<
                 runtime::NoParameters,
@@ -47895,15 +47741,14 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&SAGA_LIST, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&SAGA_LIST, reply))
     }
     async fn saga_view(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<SagaView>,
     ) -> ::std::result::Result<runtime::Reply<SagaView>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (path, _) = match runtime::read_parameters::<
                 SagaViewPath,
@@ -47924,15 +47769,14 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&SAGA_VIEW, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&SAGA_VIEW, reply))
     }
     async fn silo_list(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<SiloList>,
     ) -> ::std::result::Result<runtime::Reply<SiloList>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (_, params) = match runtime::read_parameters::<
                 runtime::NoParameters,
@@ -47950,15 +47794,14 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&SILO_LIST, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&SILO_LIST, reply))
     }
     async fn silo_create(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         body: runtime::RequestBody<SiloCreate>,
     ) -> ::std::result::Result<runtime::Reply<SiloCreate>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let body = match body
                 .decode::<types::SiloCreate>()
@@ -47975,15 +47818,14 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&SILO_CREATE, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&SILO_CREATE, reply))
     }
     async fn silo_view(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<SiloView>,
     ) -> ::std::result::Result<runtime::Reply<SiloView>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (path, _) = match runtime::read_parameters::<
                 SiloViewPath,
@@ -48004,15 +47846,14 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&SILO_VIEW, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&SILO_VIEW, reply))
     }
     async fn silo_delete(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<SiloDelete>,
     ) -> ::std::result::Result<runtime::Reply<SiloDelete>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (path, _) = match runtime::read_parameters::<
                 SiloDeletePath,
@@ -48033,8 +47874,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&SILO_DELETE, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&SILO_DELETE, reply))
     }
     async fn silo_identity_provider_list(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -48044,7 +47884,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (path, params) = match runtime::read_parameters::<
                 SiloIdentityProviderListPath,
@@ -48066,8 +47906,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&SILO_IDENTITY_PROVIDER_LIST, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&SILO_IDENTITY_PROVIDER_LIST, reply))
     }
     async fn local_idp_user_create(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -48078,7 +47917,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (path, _) = match runtime::read_parameters::<
                 LocalIdpUserCreatePath,
@@ -48109,8 +47948,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&LOCAL_IDP_USER_CREATE, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&LOCAL_IDP_USER_CREATE, reply))
     }
     async fn local_idp_user_delete(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -48120,7 +47958,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (path, _) = match runtime::read_parameters::<
                 LocalIdpUserDeletePath,
@@ -48142,8 +47980,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&LOCAL_IDP_USER_DELETE, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&LOCAL_IDP_USER_DELETE, reply))
     }
     async fn local_idp_user_set_password(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -48154,7 +47991,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (path, _) = match runtime::read_parameters::<
                 LocalIdpUserSetPasswordPath,
@@ -48186,8 +48023,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&LOCAL_IDP_USER_SET_PASSWORD, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&LOCAL_IDP_USER_SET_PASSWORD, reply))
     }
     async fn saml_identity_provider_create(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -48198,7 +48034,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (path, _) = match runtime::read_parameters::<
                 SamlIdentityProviderCreatePath,
@@ -48229,12 +48065,9 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(
-            &SAML_IDENTITY_PROVIDER_CREATE,
-            reply.status(),
-            started,
-        );
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(
+            answering.finish(&SAML_IDENTITY_PROVIDER_CREATE, reply),
+        )
     }
     async fn saml_identity_provider_view(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -48244,7 +48077,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (path, _) = match runtime::read_parameters::<
                 SamlIdentityProviderViewPath,
@@ -48266,15 +48099,14 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&SAML_IDENTITY_PROVIDER_VIEW, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&SAML_IDENTITY_PROVIDER_VIEW, reply))
     }
     async fn silo_policy_view(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<SiloPolicyView>,
     ) -> ::std::result::Result<runtime::Reply<SiloPolicyView>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (path, _) = match runtime::read_parameters::<
                 SiloPolicyViewPath,
@@ -48295,8 +48127,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&SILO_POLICY_VIEW, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&SILO_POLICY_VIEW, reply))
     }
     async fn silo_policy_update(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -48307,7 +48138,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (path, _) = match runtime::read_parameters::<
                 SiloPolicyUpdatePath,
@@ -48338,15 +48169,14 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&SILO_POLICY_UPDATE, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&SILO_POLICY_UPDATE, reply))
     }
     async fn silo_users_list(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<SiloUsersList>,
     ) -> ::std::result::Result<runtime::Reply<SiloUsersList>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (path, params) = match runtime::read_parameters::<
                 SiloUsersListPath,
@@ -48368,15 +48198,14 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&SILO_USERS_LIST, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&SILO_USERS_LIST, reply))
     }
     async fn silo_user_view(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<SiloUserView>,
     ) -> ::std::result::Result<runtime::Reply<SiloUserView>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (path, _) = match runtime::read_parameters::<
                 SiloUserViewPath,
@@ -48398,15 +48227,14 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&SILO_USER_VIEW, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&SILO_USER_VIEW, reply))
     }
     async fn system_user_list(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<SystemUserList>,
     ) -> ::std::result::Result<runtime::Reply<SystemUserList>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (_, params) = match runtime::read_parameters::<
                 runtime::NoParameters,
@@ -48427,15 +48255,14 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&SYSTEM_USER_LIST, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&SYSTEM_USER_LIST, reply))
     }
     async fn system_user_view(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<SystemUserView>,
     ) -> ::std::result::Result<runtime::Reply<SystemUserView>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (path, _) = match runtime::read_parameters::<
                 SystemUserViewPath,
@@ -48456,8 +48283,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&SYSTEM_USER_VIEW, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&SYSTEM_USER_VIEW, reply))
     }
     async fn timeseries_schema_get(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -48467,7 +48293,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (_, params) = match runtime::read_parameters::<
                 runtime::NoParameters,
@@ -48488,15 +48314,14 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&TIMESERIES_SCHEMA_GET, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&TIMESERIES_SCHEMA_GET, reply))
     }
     async fn user_list(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<UserList>,
     ) -> ::std::result::Result<runtime::Reply<UserList>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (_, params) = match runtime::read_parameters::<
                 runtime::NoParameters,
@@ -48514,15 +48339,14 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&USER_LIST, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&USER_LIST, reply))
     }
     async fn disk_list_v1(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<DiskListV1>,
     ) -> ::std::result::Result<runtime::Reply<DiskListV1>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (_, params) = match runtime::read_parameters::<
                 runtime::NoParameters,
@@ -48540,8 +48364,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&DISK_LIST_V1, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&DISK_LIST_V1, reply))
     }
     async fn disk_create_v1(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -48549,7 +48372,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
         body: runtime::RequestBody<DiskCreateV1>,
     ) -> ::std::result::Result<runtime::Reply<DiskCreateV1>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (_, params) = match runtime::read_parameters::<
                 runtime::NoParameters,
@@ -48580,15 +48403,14 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&DISK_CREATE_V1, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&DISK_CREATE_V1, reply))
     }
     async fn disk_view_v1(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<DiskViewV1>,
     ) -> ::std::result::Result<runtime::Reply<DiskViewV1>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (path, params) = match runtime::read_parameters::<
                 DiskViewV1Path,
@@ -48610,15 +48432,14 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&DISK_VIEW_V1, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&DISK_VIEW_V1, reply))
     }
     async fn disk_delete_v1(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<DiskDeleteV1>,
     ) -> ::std::result::Result<runtime::Reply<DiskDeleteV1>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (path, params) = match runtime::read_parameters::<
                 DiskDeleteV1Path,
@@ -48640,15 +48461,14 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&DISK_DELETE_V1, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&DISK_DELETE_V1, reply))
     }
     async fn instance_list_v1(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<InstanceListV1>,
     ) -> ::std::result::Result<runtime::Reply<InstanceListV1>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (_, params) = match runtime::read_parameters::<
                 runtime::NoParameters,
@@ -48669,8 +48489,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&INSTANCE_LIST_V1, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&INSTANCE_LIST_V1, reply))
     }
     async fn instance_create_v1(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -48681,7 +48500,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (_, params) = match runtime::read_parameters::<
                 runtime::NoParameters,
@@ -48712,15 +48531,14 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&INSTANCE_CREATE_V1, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&INSTANCE_CREATE_V1, reply))
     }
     async fn instance_view_v1(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<InstanceViewV1>,
     ) -> ::std::result::Result<runtime::Reply<InstanceViewV1>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (path, params) = match runtime::read_parameters::<
                 InstanceViewV1Path,
@@ -48742,8 +48560,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&INSTANCE_VIEW_V1, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&INSTANCE_VIEW_V1, reply))
     }
     async fn instance_delete_v1(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -48753,7 +48570,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (path, params) = match runtime::read_parameters::<
                 InstanceDeleteV1Path,
@@ -48775,8 +48592,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&INSTANCE_DELETE_V1, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&INSTANCE_DELETE_V1, reply))
     }
     async fn instance_disk_list_v1(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -48786,7 +48602,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (path, params) = match runtime::read_parameters::<
                 InstanceDiskListV1Path,
@@ -48808,8 +48624,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&INSTANCE_DISK_LIST_V1, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&INSTANCE_DISK_LIST_V1, reply))
     }
     async fn instance_disk_attach_v1(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -48820,7 +48635,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (path, params) = match runtime::read_parameters::<
                 InstanceDiskAttachV1Path,
@@ -48850,8 +48665,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&INSTANCE_DISK_ATTACH_V1, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&INSTANCE_DISK_ATTACH_V1, reply))
     }
     async fn instance_disk_detach_v1(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -48862,7 +48676,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (path, params) = match runtime::read_parameters::<
                 InstanceDiskDetachV1Path,
@@ -48892,8 +48706,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&INSTANCE_DISK_DETACH_V1, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&INSTANCE_DISK_DETACH_V1, reply))
     }
     async fn instance_migrate_v1(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -48904,7 +48717,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (path, params) = match runtime::read_parameters::<
                 InstanceMigrateV1Path,
@@ -48936,8 +48749,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&INSTANCE_MIGRATE_V1, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&INSTANCE_MIGRATE_V1, reply))
     }
     async fn instance_reboot_v1(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -48947,7 +48759,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (path, params) = match runtime::read_parameters::<
                 InstanceRebootV1Path,
@@ -48969,8 +48781,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&INSTANCE_REBOOT_V1, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&INSTANCE_REBOOT_V1, reply))
     }
     async fn instance_serial_console_v1(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -48980,7 +48791,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (path, params) = match runtime::read_parameters::<
                 InstanceSerialConsoleV1Path,
@@ -49002,8 +48813,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&INSTANCE_SERIAL_CONSOLE_V1, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&INSTANCE_SERIAL_CONSOLE_V1, reply))
     }
     async fn instance_serial_console_stream_v1(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -49014,7 +48824,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (path, params) = match runtime::read_parameters::<
                 InstanceSerialConsoleStreamV1Path,
@@ -49043,12 +48853,9 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(
-            &INSTANCE_SERIAL_CONSOLE_STREAM_V1,
-            reply.status(),
-            started,
-        );
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(
+            answering.finish(&INSTANCE_SERIAL_CONSOLE_STREAM_V1, reply),
+        )
     }
     async fn instance_start_v1(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -49058,7 +48865,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (path, params) = match runtime::read_parameters::<
                 InstanceStartV1Path,
@@ -49080,15 +48887,14 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&INSTANCE_START_V1, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&INSTANCE_START_V1, reply))
     }
     async fn instance_stop_v1(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<InstanceStopV1>,
     ) -> ::std::result::Result<runtime::Reply<InstanceStopV1>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (path, params) = match runtime::read_parameters::<
                 InstanceStopV1Path,
@@ -49110,8 +48916,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&INSTANCE_STOP_V1, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&INSTANCE_STOP_V1, reply))
     }
     async fn organization_list_v1(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -49121,7 +48926,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (_, params) = match runtime::read_parameters::<
                 runtime::NoParameters,
@@ -49142,8 +48947,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&ORGANIZATION_LIST_V1, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&ORGANIZATION_LIST_V1, reply))
     }
     async fn organization_create_v1(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -49153,7 +48957,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let body = match body
                 .decode::<types::OrganizationCreate>()
@@ -49173,8 +48977,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&ORGANIZATION_CREATE_V1, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&ORGANIZATION_CREATE_V1, reply))
     }
     async fn organization_view_v1(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -49184,7 +48987,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (path, _) = match runtime::read_parameters::<
                 OrganizationViewV1Path,
@@ -49205,8 +49008,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&ORGANIZATION_VIEW_V1, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&ORGANIZATION_VIEW_V1, reply))
     }
     async fn organization_update_v1(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -49217,7 +49019,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (path, _) = match runtime::read_parameters::<
                 OrganizationUpdateV1Path,
@@ -49248,8 +49050,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&ORGANIZATION_UPDATE_V1, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&ORGANIZATION_UPDATE_V1, reply))
     }
     async fn organization_delete_v1(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -49259,7 +49060,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (path, _) = match runtime::read_parameters::<
                 OrganizationDeleteV1Path,
@@ -49280,8 +49081,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&ORGANIZATION_DELETE_V1, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&ORGANIZATION_DELETE_V1, reply))
     }
     async fn organization_policy_view_v1(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -49291,7 +49091,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (path, _) = match runtime::read_parameters::<
                 OrganizationPolicyViewV1Path,
@@ -49312,8 +49112,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&ORGANIZATION_POLICY_VIEW_V1, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&ORGANIZATION_POLICY_VIEW_V1, reply))
     }
     async fn organization_policy_update_v1(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -49324,7 +49123,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (path, _) = match runtime::read_parameters::<
                 OrganizationPolicyUpdateV1Path,
@@ -49355,19 +49154,16 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(
-            &ORGANIZATION_POLICY_UPDATE_V1,
-            reply.status(),
-            started,
-        );
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(
+            answering.finish(&ORGANIZATION_POLICY_UPDATE_V1, reply),
+        )
     }
     async fn project_list_v1(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<ProjectListV1>,
     ) -> ::std::result::Result<runtime::Reply<ProjectListV1>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (_, params) = match runtime::read_parameters::<
                 runtime::NoParameters,
@@ -49388,8 +49184,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&PROJECT_LIST_V1, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&PROJECT_LIST_V1, reply))
     }
     async fn project_create_v1(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -49400,7 +49195,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (_, params) = match runtime::read_parameters::<
                 runtime::NoParameters,
@@ -49431,15 +49226,14 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&PROJECT_CREATE_V1, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&PROJECT_CREATE_V1, reply))
     }
     async fn project_view_v1(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<ProjectViewV1>,
     ) -> ::std::result::Result<runtime::Reply<ProjectViewV1>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (path, params) = match runtime::read_parameters::<
                 ProjectViewV1Path,
@@ -49461,8 +49255,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&PROJECT_VIEW_V1, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&PROJECT_VIEW_V1, reply))
     }
     async fn project_update_v1(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -49473,7 +49266,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (path, params) = match runtime::read_parameters::<
                 ProjectUpdateV1Path,
@@ -49505,8 +49298,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&PROJECT_UPDATE_V1, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&PROJECT_UPDATE_V1, reply))
     }
     async fn project_delete_v1(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -49516,7 +49308,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (path, params) = match runtime::read_parameters::<
                 ProjectDeleteV1Path,
@@ -49538,8 +49330,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&PROJECT_DELETE_V1, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&PROJECT_DELETE_V1, reply))
     }
     async fn project_policy_view_v1(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -49549,7 +49340,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (path, params) = match runtime::read_parameters::<
                 ProjectPolicyViewV1Path,
@@ -49571,8 +49362,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&PROJECT_POLICY_VIEW_V1, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&PROJECT_POLICY_VIEW_V1, reply))
     }
     async fn project_policy_update_v1(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -49583,7 +49373,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (path, params) = match runtime::read_parameters::<
                 ProjectPolicyUpdateV1Path,
@@ -49615,8 +49405,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&PROJECT_POLICY_UPDATE_V1, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&PROJECT_POLICY_UPDATE_V1, reply))
     }
     async fn system_component_version_list(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -49626,7 +49415,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (_, params) = match runtime::read_parameters::<
                 runtime::NoParameters,
@@ -49647,12 +49436,9 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(
-            &SYSTEM_COMPONENT_VERSION_LIST,
-            reply.status(),
-            started,
-        );
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(
+            answering.finish(&SYSTEM_COMPONENT_VERSION_LIST, reply),
+        )
     }
     async fn update_deployments_list(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -49662,7 +49448,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (_, params) = match runtime::read_parameters::<
                 runtime::NoParameters,
@@ -49683,8 +49469,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&UPDATE_DEPLOYMENTS_LIST, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&UPDATE_DEPLOYMENTS_LIST, reply))
     }
     async fn update_deployment_view(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -49694,7 +49479,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (path, _) = match runtime::read_parameters::<
                 UpdateDeploymentViewPath,
@@ -49715,8 +49500,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&UPDATE_DEPLOYMENT_VIEW, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&UPDATE_DEPLOYMENT_VIEW, reply))
     }
     async fn system_update_refresh(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -49725,7 +49509,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             #[allow(deprecated)]
             let response = <H as OxideRegionApiHandlers>::system_update_refresh(handlers)
@@ -49733,8 +49517,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&SYSTEM_UPDATE_REFRESH, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&SYSTEM_UPDATE_REFRESH, reply))
     }
     async fn system_update_start(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -49744,7 +49527,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let body = match body
                 .decode::<types::SystemUpdateStart>()
@@ -49764,8 +49547,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&SYSTEM_UPDATE_START, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&SYSTEM_UPDATE_START, reply))
     }
     async fn system_update_stop(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -49774,7 +49556,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             #[allow(deprecated)]
             let response = <H as OxideRegionApiHandlers>::system_update_stop(handlers)
@@ -49782,8 +49564,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&SYSTEM_UPDATE_STOP, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&SYSTEM_UPDATE_STOP, reply))
     }
     async fn system_update_list(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -49793,7 +49574,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (_, params) = match runtime::read_parameters::<
                 runtime::NoParameters,
@@ -49814,8 +49595,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&SYSTEM_UPDATE_LIST, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&SYSTEM_UPDATE_LIST, reply))
     }
     async fn system_update_view(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -49825,7 +49605,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (path, _) = match runtime::read_parameters::<
                 SystemUpdateViewPath,
@@ -49846,8 +49626,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&SYSTEM_UPDATE_VIEW, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&SYSTEM_UPDATE_VIEW, reply))
     }
     async fn system_update_components_list(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -49857,7 +49636,7 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (path, _) = match runtime::read_parameters::<
                 SystemUpdateComponentsListPath,
@@ -49878,26 +49657,22 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(
-            &SYSTEM_UPDATE_COMPONENTS_LIST,
-            reply.status(),
-            started,
-        );
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(
+            answering.finish(&SYSTEM_UPDATE_COMPONENTS_LIST, reply),
+        )
     }
     async fn system_version(
         rqctx: ::dropshot::RequestContext<Self::Context>,
     ) -> ::std::result::Result<runtime::Reply<SystemVersion>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             #[allow(deprecated)]
             let response = <H as OxideRegionApiHandlers>::system_version(handlers).await;
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&SYSTEM_VERSION, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&SYSTEM_VERSION, reply))
     }
     async fn openapi_document(
         _rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -52638,6 +52413,13 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<DiskViewById>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&DISK_VIEW_BY_ID],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -52664,6 +52446,13 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<ImageViewById>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&IMAGE_VIEW_BY_ID],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -52690,6 +52479,13 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<InstanceViewById>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&INSTANCE_VIEW_BY_ID],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -52719,6 +52515,13 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<InstanceNetworkInterfaceViewById>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&INSTANCE_NETWORK_INTERFACE_VIEW_BY_ID],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -52745,6 +52548,13 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<OrganizationViewById>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&ORGANIZATION_VIEW_BY_ID],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -52771,6 +52581,13 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<ProjectViewById>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&PROJECT_VIEW_BY_ID],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -52797,6 +52614,13 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<SnapshotViewById>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&SNAPSHOT_VIEW_BY_ID],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -52826,6 +52650,13 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<VpcRouterRouteViewById>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&VPC_ROUTER_ROUTE_VIEW_BY_ID],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -52852,6 +52683,13 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<VpcRouterViewById>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&VPC_ROUTER_VIEW_BY_ID],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -52878,6 +52716,13 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<VpcSubnetViewById>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&VPC_SUBNET_VIEW_BY_ID],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -52904,6 +52749,13 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<VpcViewById>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&VPC_VIEW_BY_ID],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -52927,6 +52779,13 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/device/auth"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&DEVICE_AUTH_REQUEST],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -52950,6 +52809,13 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/device/confirm"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&DEVICE_AUTH_CONFIRM],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -52973,6 +52839,13 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/device/token"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&DEVICE_ACCESS_TOKEN],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -52996,6 +52869,13 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/groups"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GROUP_LIST],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -53019,6 +52899,13 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/login"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&LOGIN_SPOOF],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -53045,6 +52932,13 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<LoginLocal>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&LOGIN_LOCAL],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -53074,6 +52968,13 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<LoginSaml>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&LOGIN_SAML_BEGIN, &LOGIN_SAML],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -53097,6 +52998,13 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/logout"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&LOGOUT],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -53120,6 +53028,13 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/openapi.json"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -53143,6 +53058,13 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/organizations"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&ORGANIZATION_LIST, &ORGANIZATION_CREATE],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -53172,6 +53094,17 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<OrganizationDelete>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[
+                                    &ORGANIZATION_VIEW,
+                                    &ORGANIZATION_UPDATE,
+                                    &ORGANIZATION_DELETE,
+                                ],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -53201,6 +53134,13 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<OrganizationPolicyUpdate>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&ORGANIZATION_POLICY_VIEW, &ORGANIZATION_POLICY_UPDATE],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -53230,6 +53170,13 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<ProjectCreate>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&PROJECT_LIST, &PROJECT_CREATE],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -53259,6 +53206,13 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<ProjectDelete>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&PROJECT_VIEW, &PROJECT_UPDATE, &PROJECT_DELETE],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -53288,6 +53242,13 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<DiskCreate>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&DISK_LIST, &DISK_CREATE],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -53317,6 +53278,13 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<DiskDelete>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&DISK_VIEW, &DISK_DELETE],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -53346,6 +53314,13 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<DiskMetricsList>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&DISK_METRICS_LIST],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -53375,6 +53350,13 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<ImageCreate>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&IMAGE_LIST, &IMAGE_CREATE],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -53404,6 +53386,13 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<ImageDelete>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&IMAGE_VIEW, &IMAGE_DELETE],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -53433,6 +53422,13 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<InstanceCreate>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&INSTANCE_LIST, &INSTANCE_CREATE],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -53462,6 +53458,13 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<InstanceDelete>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&INSTANCE_VIEW, &INSTANCE_DELETE],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -53491,6 +53494,13 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<InstanceDiskList>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&INSTANCE_DISK_LIST],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -53520,6 +53530,13 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<InstanceDiskAttach>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&INSTANCE_DISK_ATTACH],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -53549,6 +53566,13 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<InstanceDiskDetach>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&INSTANCE_DISK_DETACH],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -53578,6 +53602,13 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<InstanceExternalIpList>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&INSTANCE_EXTERNAL_IP_LIST],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -53607,6 +53638,13 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<InstanceMigrate>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&INSTANCE_MIGRATE],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -53636,6 +53674,16 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<InstanceNetworkInterfaceCreate>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[
+                                    &INSTANCE_NETWORK_INTERFACE_LIST,
+                                    &INSTANCE_NETWORK_INTERFACE_CREATE,
+                                ],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -53665,6 +53713,17 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<InstanceNetworkInterfaceDelete>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[
+                                    &INSTANCE_NETWORK_INTERFACE_VIEW,
+                                    &INSTANCE_NETWORK_INTERFACE_UPDATE,
+                                    &INSTANCE_NETWORK_INTERFACE_DELETE,
+                                ],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -53694,6 +53753,13 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<InstanceReboot>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&INSTANCE_REBOOT],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -53723,6 +53789,13 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<InstanceSerialConsole>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&INSTANCE_SERIAL_CONSOLE],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -53752,6 +53825,13 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<InstanceSerialConsoleStream>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&INSTANCE_SERIAL_CONSOLE_STREAM],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -53781,6 +53861,13 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<InstanceSerialConsoleStreamV2>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&INSTANCE_SERIAL_CONSOLE_STREAM_V2],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -53810,6 +53897,13 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<InstanceStart>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&INSTANCE_START],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -53839,6 +53933,13 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<InstanceStop>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&INSTANCE_STOP],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -53868,6 +53969,13 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<ProjectPolicyUpdate>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&PROJECT_POLICY_VIEW, &PROJECT_POLICY_UPDATE],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -53897,6 +54005,13 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<SnapshotCreate>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&SNAPSHOT_LIST, &SNAPSHOT_CREATE],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -53926,6 +54041,13 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<SnapshotDelete>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&SNAPSHOT_VIEW, &SNAPSHOT_DELETE],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -53955,6 +54077,13 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<VpcCreate>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&VPC_LIST, &VPC_CREATE],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -53984,6 +54113,13 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<VpcDelete>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&VPC_VIEW, &VPC_UPDATE, &VPC_DELETE],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -54013,6 +54149,13 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<VpcFirewallRulesUpdate>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&VPC_FIREWALL_RULES_VIEW, &VPC_FIREWALL_RULES_UPDATE],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -54042,6 +54185,13 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<VpcRouterCreate>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&VPC_ROUTER_LIST, &VPC_ROUTER_CREATE],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -54071,6 +54221,13 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<VpcRouterDelete>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&VPC_ROUTER_VIEW, &VPC_ROUTER_UPDATE, &VPC_ROUTER_DELETE],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -54100,6 +54257,13 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<VpcRouterRouteCreate>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&VPC_ROUTER_ROUTE_LIST, &VPC_ROUTER_ROUTE_CREATE],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -54129,6 +54293,17 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<VpcRouterRouteDelete>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[
+                                    &VPC_ROUTER_ROUTE_VIEW,
+                                    &VPC_ROUTER_ROUTE_UPDATE,
+                                    &VPC_ROUTER_ROUTE_DELETE,
+                                ],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -54158,6 +54333,13 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<VpcSubnetCreate>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&VPC_SUBNET_LIST, &VPC_SUBNET_CREATE],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -54187,6 +54369,13 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<VpcSubnetDelete>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&VPC_SUBNET_VIEW, &VPC_SUBNET_UPDATE, &VPC_SUBNET_DELETE],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -54216,6 +54405,13 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<VpcSubnetListNetworkInterfaces>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&VPC_SUBNET_LIST_NETWORK_INTERFACES],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -54239,6 +54435,13 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/policy"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&POLICY_VIEW, &POLICY_UPDATE],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -54262,6 +54465,13 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/roles"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&ROLE_LIST],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -54288,6 +54498,13 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<RoleView>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&ROLE_VIEW],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -54311,6 +54528,13 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/session/me"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&SESSION_ME],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -54334,6 +54558,13 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/session/me/groups"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&SESSION_ME_GROUPS],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -54357,6 +54588,13 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/session/me/sshkeys"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&SESSION_SSHKEY_LIST, &SESSION_SSHKEY_CREATE],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -54386,6 +54624,13 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<SessionSshkeyDelete>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&SESSION_SSHKEY_VIEW, &SESSION_SSHKEY_DELETE],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -54412,6 +54657,13 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<SystemImageViewById>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&SYSTEM_IMAGE_VIEW_BY_ID],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -54438,6 +54690,13 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<IpPoolViewById>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&IP_POOL_VIEW_BY_ID],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -54464,6 +54723,13 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<SiloViewById>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&SILO_VIEW_BY_ID],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -54487,6 +54753,13 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/system/certificates"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&CERTIFICATE_LIST, &CERTIFICATE_CREATE],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -54516,6 +54789,13 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<CertificateDelete>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&CERTIFICATE_VIEW, &CERTIFICATE_DELETE],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -54539,6 +54819,13 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/system/hardware/disks"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&PHYSICAL_DISK_LIST],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -54562,6 +54849,13 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/system/hardware/racks"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&RACK_LIST],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -54591,6 +54885,13 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<RackView>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&RACK_VIEW],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -54614,6 +54915,13 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/system/hardware/sleds"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&SLED_LIST],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -54643,6 +54951,13 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<SledView>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&SLED_VIEW],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -54672,6 +54987,13 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<SledPhysicalDiskList>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&SLED_PHYSICAL_DISK_LIST],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -54695,6 +55017,13 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/system/images"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&SYSTEM_IMAGE_LIST, &SYSTEM_IMAGE_CREATE],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -54721,6 +55050,13 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<SystemImageDelete>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&SYSTEM_IMAGE_VIEW, &SYSTEM_IMAGE_DELETE],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -54744,6 +55080,13 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/system/ip-pools"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&IP_POOL_LIST, &IP_POOL_CREATE],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -54767,6 +55110,13 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/system/ip-pools-service"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&IP_POOL_SERVICE_VIEW],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -54793,6 +55143,13 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                             "/system/ip-pools-service/ranges",
                         ),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&IP_POOL_SERVICE_RANGE_LIST],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -54819,6 +55176,13 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                             "/system/ip-pools-service/ranges/add",
                         ),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&IP_POOL_SERVICE_RANGE_ADD],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -54845,6 +55209,13 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                             "/system/ip-pools-service/ranges/remove",
                         ),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&IP_POOL_SERVICE_RANGE_REMOVE],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -54871,6 +55242,13 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<IpPoolDelete>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&IP_POOL_VIEW, &IP_POOL_UPDATE, &IP_POOL_DELETE],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -54900,6 +55278,13 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<IpPoolRangeList>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&IP_POOL_RANGE_LIST],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -54929,6 +55314,13 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<IpPoolRangeAdd>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&IP_POOL_RANGE_ADD],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -54958,6 +55350,13 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<IpPoolRangeRemove>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&IP_POOL_RANGE_REMOVE],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -54987,6 +55386,13 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<SystemMetric>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&SYSTEM_METRIC],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -55010,6 +55416,13 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/system/policy"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&SYSTEM_POLICY_VIEW, &SYSTEM_POLICY_UPDATE],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -55033,6 +55446,13 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/system/sagas"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&SAGA_LIST],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -55059,6 +55479,13 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<SagaView>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&SAGA_VIEW],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -55082,6 +55509,13 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/system/silos"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&SILO_LIST, &SILO_CREATE],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -55108,6 +55542,13 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<SiloDelete>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&SILO_VIEW, &SILO_DELETE],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -55137,6 +55578,13 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<SiloIdentityProviderList>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&SILO_IDENTITY_PROVIDER_LIST],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -55166,6 +55614,13 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<LocalIdpUserCreate>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&LOCAL_IDP_USER_CREATE],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -55195,6 +55650,13 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<LocalIdpUserDelete>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&LOCAL_IDP_USER_DELETE],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -55224,6 +55686,13 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<LocalIdpUserSetPassword>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&LOCAL_IDP_USER_SET_PASSWORD],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -55253,6 +55722,13 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<SamlIdentityProviderCreate>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&SAML_IDENTITY_PROVIDER_CREATE],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -55282,6 +55758,13 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<SamlIdentityProviderView>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&SAML_IDENTITY_PROVIDER_VIEW],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -55311,6 +55794,13 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<SiloPolicyUpdate>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&SILO_POLICY_VIEW, &SILO_POLICY_UPDATE],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -55340,6 +55830,13 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<SiloUsersList>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&SILO_USERS_LIST],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -55369,6 +55866,13 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<SiloUserView>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&SILO_USER_VIEW],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -55392,6 +55896,13 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/system/user"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&SYSTEM_USER_LIST],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -55418,6 +55929,13 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<SystemUserView>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&SYSTEM_USER_VIEW],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -55441,6 +55959,13 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/timeseries/schema"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&TIMESERIES_SCHEMA_GET],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -55464,6 +55989,13 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/users"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&USER_LIST],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -55487,6 +56019,13 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/v1/disks"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&DISK_LIST_V1, &DISK_CREATE_V1],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -55513,6 +56052,13 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<DiskDeleteV1>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&DISK_VIEW_V1, &DISK_DELETE_V1],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -55536,6 +56082,13 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/v1/instances"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&INSTANCE_LIST_V1, &INSTANCE_CREATE_V1],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -55562,6 +56115,13 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<InstanceDeleteV1>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&INSTANCE_VIEW_V1, &INSTANCE_DELETE_V1],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -55591,6 +56151,13 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<InstanceDiskListV1>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&INSTANCE_DISK_LIST_V1],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -55620,6 +56187,13 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<InstanceDiskAttachV1>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&INSTANCE_DISK_ATTACH_V1],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -55649,6 +56223,13 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<InstanceDiskDetachV1>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&INSTANCE_DISK_DETACH_V1],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -55678,6 +56259,13 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<InstanceMigrateV1>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&INSTANCE_MIGRATE_V1],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -55707,6 +56295,13 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<InstanceRebootV1>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&INSTANCE_REBOOT_V1],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -55736,6 +56331,13 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<InstanceSerialConsoleV1>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&INSTANCE_SERIAL_CONSOLE_V1],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -55765,6 +56367,13 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<InstanceSerialConsoleStreamV1>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&INSTANCE_SERIAL_CONSOLE_STREAM_V1],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -55794,6 +56403,13 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<InstanceStartV1>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&INSTANCE_START_V1],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -55823,6 +56439,13 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<InstanceStopV1>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&INSTANCE_STOP_V1],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -55846,6 +56469,13 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/v1/organizations"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&ORGANIZATION_LIST_V1, &ORGANIZATION_CREATE_V1],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -55875,6 +56505,17 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<OrganizationDeleteV1>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[
+                                    &ORGANIZATION_VIEW_V1,
+                                    &ORGANIZATION_UPDATE_V1,
+                                    &ORGANIZATION_DELETE_V1,
+                                ],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -55904,6 +56545,16 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<OrganizationPolicyUpdateV1>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[
+                                    &ORGANIZATION_POLICY_VIEW_V1,
+                                    &ORGANIZATION_POLICY_UPDATE_V1,
+                                ],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -55927,6 +56578,13 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/v1/projects"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&PROJECT_LIST_V1, &PROJECT_CREATE_V1],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -55953,6 +56611,13 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<ProjectDeleteV1>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&PROJECT_VIEW_V1, &PROJECT_UPDATE_V1, &PROJECT_DELETE_V1],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -55982,6 +56647,13 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<ProjectPolicyUpdateV1>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&PROJECT_POLICY_VIEW_V1, &PROJECT_POLICY_UPDATE_V1],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -56005,6 +56677,13 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/v1/system/update/components"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&SYSTEM_COMPONENT_VERSION_LIST],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -56031,6 +56710,13 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                             "/v1/system/update/deployments",
                         ),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&UPDATE_DEPLOYMENTS_LIST],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -56060,6 +56746,13 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<UpdateDeploymentView>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&UPDATE_DEPLOYMENT_VIEW],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -56083,6 +56776,13 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/v1/system/update/refresh"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&SYSTEM_UPDATE_REFRESH],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -56106,6 +56806,13 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/v1/system/update/start"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&SYSTEM_UPDATE_START],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -56129,6 +56836,13 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/v1/system/update/stop"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&SYSTEM_UPDATE_STOP],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -56152,6 +56866,13 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/v1/system/update/updates"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&SYSTEM_UPDATE_LIST],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -56181,6 +56902,13 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<SystemUpdateView>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&SYSTEM_UPDATE_VIEW],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -56210,6 +56938,13 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<SystemUpdateComponentsList>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&SYSTEM_UPDATE_COMPONENTS_LIST],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -56233,6 +56968,13 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/v1/system/update/version"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&SYSTEM_VERSION],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),

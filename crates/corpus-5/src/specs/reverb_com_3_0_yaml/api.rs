@@ -25212,7 +25212,7 @@ impl<H: ReverbHandlers> ReverbApi for StrictServer<H> {
         _parameters: runtime::Parameters<GetArticles>,
     ) -> ::std::result::Result<runtime::Reply<GetArticles>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (_, params) = match runtime::read_parameters::<
                 runtime::NoParameters,
@@ -25229,8 +25229,7 @@ impl<H: ReverbHandlers> ReverbApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_ARTICLES, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_ARTICLES, reply))
     }
     async fn get_articles_categories(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -25239,7 +25238,7 @@ impl<H: ReverbHandlers> ReverbApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             #[allow(deprecated)]
             let response = <H as ReverbHandlers>::get_articles_categories(handlers)
@@ -25247,22 +25246,20 @@ impl<H: ReverbHandlers> ReverbApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_ARTICLES_CATEGORIES, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_ARTICLES_CATEGORIES, reply))
     }
     async fn get_categories(
         rqctx: ::dropshot::RequestContext<Self::Context>,
     ) -> ::std::result::Result<runtime::Reply<GetCategories>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             #[allow(deprecated)]
             let response = <H as ReverbHandlers>::get_categories(handlers).await;
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_CATEGORIES, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_CATEGORIES, reply))
     }
     async fn get_categories_by_product_type_by_category(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -25272,7 +25269,7 @@ impl<H: ReverbHandlers> ReverbApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (path, _) = match runtime::read_parameters::<
                 GetCategoriesByProductTypeByCategoryPath,
@@ -25294,12 +25291,9 @@ impl<H: ReverbHandlers> ReverbApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(
-            &GET_CATEGORIES_BY_PRODUCT_TYPE_BY_CATEGORY,
-            reply.status(),
-            started,
-        );
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(
+            answering.finish(&GET_CATEGORIES_BY_PRODUCT_TYPE_BY_CATEGORY, reply),
+        )
     }
     async fn get_comparison_shopping_pages(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -25308,7 +25302,7 @@ impl<H: ReverbHandlers> ReverbApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             #[allow(deprecated)]
             let response = <H as ReverbHandlers>::get_comparison_shopping_pages(handlers)
@@ -25316,12 +25310,9 @@ impl<H: ReverbHandlers> ReverbApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(
-            &GET_COMPARISON_SHOPPING_PAGES,
-            reply.status(),
-            started,
-        );
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(
+            answering.finish(&GET_COMPARISON_SHOPPING_PAGES, reply),
+        )
     }
     async fn get_comparison_shopping_pages_by_id(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -25331,7 +25322,7 @@ impl<H: ReverbHandlers> ReverbApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (path, _) = match runtime::read_parameters::<
                 GetComparisonShoppingPagesByIdPath,
@@ -25352,12 +25343,9 @@ impl<H: ReverbHandlers> ReverbApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(
-            &GET_COMPARISON_SHOPPING_PAGES_BY_ID,
-            reply.status(),
-            started,
-        );
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(
+            answering.finish(&GET_COMPARISON_SHOPPING_PAGES_BY_ID, reply),
+        )
     }
     async fn get_comparison_shopping_pages_by_id_listings(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -25367,7 +25355,7 @@ impl<H: ReverbHandlers> ReverbApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (path, params) = match runtime::read_parameters::<
                 GetComparisonShoppingPagesByIdListingsPath,
@@ -25389,12 +25377,9 @@ impl<H: ReverbHandlers> ReverbApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(
-            &GET_COMPARISON_SHOPPING_PAGES_BY_ID_LISTINGS,
-            reply.status(),
-            started,
-        );
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(
+            answering.finish(&GET_COMPARISON_SHOPPING_PAGES_BY_ID_LISTINGS, reply),
+        )
     }
     async fn get_comparison_shopping_pages_by_id_reviews(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -25404,7 +25389,7 @@ impl<H: ReverbHandlers> ReverbApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (path, _) = match runtime::read_parameters::<
                 GetComparisonShoppingPagesByIdReviewsPath,
@@ -25425,12 +25410,9 @@ impl<H: ReverbHandlers> ReverbApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(
-            &GET_COMPARISON_SHOPPING_PAGES_BY_ID_REVIEWS,
-            reply.status(),
-            started,
-        );
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(
+            answering.finish(&GET_COMPARISON_SHOPPING_PAGES_BY_ID_REVIEWS, reply),
+        )
     }
     async fn post_conversations_by_conversation_id_offer(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -25441,7 +25423,7 @@ impl<H: ReverbHandlers> ReverbApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -25482,47 +25464,42 @@ impl<H: ReverbHandlers> ReverbApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(
-            &POST_CONVERSATIONS_BY_CONVERSATION_ID_OFFER,
-            reply.status(),
-            started,
-        );
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(
+            answering.finish(&POST_CONVERSATIONS_BY_CONVERSATION_ID_OFFER, reply),
+        )
     }
     async fn get_countries(
         rqctx: ::dropshot::RequestContext<Self::Context>,
     ) -> ::std::result::Result<runtime::Reply<GetCountries>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             #[allow(deprecated)]
             let response = <H as ReverbHandlers>::get_countries(handlers).await;
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_COUNTRIES, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_COUNTRIES, reply))
     }
     async fn get_csps(
         rqctx: ::dropshot::RequestContext<Self::Context>,
     ) -> ::std::result::Result<runtime::Reply<GetCsps>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             #[allow(deprecated)]
             let response = <H as ReverbHandlers>::get_csps(handlers).await;
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_CSPS, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_CSPS, reply))
     }
     async fn get_csps_by_id(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<GetCspsById>,
     ) -> ::std::result::Result<runtime::Reply<GetCspsById>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (path, _) = match runtime::read_parameters::<
                 GetCspsByIdPath,
@@ -25540,8 +25517,7 @@ impl<H: ReverbHandlers> ReverbApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_CSPS_BY_ID, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_CSPS_BY_ID, reply))
     }
     async fn get_curated_sets_by_slug(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -25551,7 +25527,7 @@ impl<H: ReverbHandlers> ReverbApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (path, _) = match runtime::read_parameters::<
                 GetCuratedSetsBySlugPath,
@@ -25572,8 +25548,7 @@ impl<H: ReverbHandlers> ReverbApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_CURATED_SETS_BY_SLUG, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_CURATED_SETS_BY_SLUG, reply))
     }
     async fn get_currencies_display(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -25582,15 +25557,14 @@ impl<H: ReverbHandlers> ReverbApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             #[allow(deprecated)]
             let response = <H as ReverbHandlers>::get_currencies_display(handlers).await;
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_CURRENCIES_DISPLAY, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_CURRENCIES_DISPLAY, reply))
     }
     async fn get_currencies_listing(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -25599,15 +25573,14 @@ impl<H: ReverbHandlers> ReverbApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             #[allow(deprecated)]
             let response = <H as ReverbHandlers>::get_currencies_listing(handlers).await;
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_CURRENCIES_LISTING, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_CURRENCIES_LISTING, reply))
     }
     async fn get_feedback_by_feedback_id(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -25617,7 +25590,7 @@ impl<H: ReverbHandlers> ReverbApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (path, _) = match runtime::read_parameters::<
                 GetFeedbackByFeedbackIdPath,
@@ -25638,8 +25611,7 @@ impl<H: ReverbHandlers> ReverbApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_FEEDBACK_BY_FEEDBACK_ID, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_FEEDBACK_BY_FEEDBACK_ID, reply))
     }
     async fn get_handpicked_by_slug(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -25649,7 +25621,7 @@ impl<H: ReverbHandlers> ReverbApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (path, params) = match runtime::read_parameters::<
                 GetHandpickedBySlugPath,
@@ -25671,8 +25643,7 @@ impl<H: ReverbHandlers> ReverbApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_HANDPICKED_BY_SLUG, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_HANDPICKED_BY_SLUG, reply))
     }
     async fn get_listing_conditions(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -25681,22 +25652,21 @@ impl<H: ReverbHandlers> ReverbApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             #[allow(deprecated)]
             let response = <H as ReverbHandlers>::get_listing_conditions(handlers).await;
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_LISTING_CONDITIONS, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_LISTING_CONDITIONS, reply))
     }
     async fn get_listings(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<GetListings>,
     ) -> ::std::result::Result<runtime::Reply<GetListings>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (_, params) = match runtime::read_parameters::<
                 runtime::NoParameters,
@@ -25713,15 +25683,14 @@ impl<H: ReverbHandlers> ReverbApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_LISTINGS, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_LISTINGS, reply))
     }
     async fn post_listings(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         body: runtime::RequestBody<PostListings>,
     ) -> ::std::result::Result<runtime::Reply<PostListings>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -25745,8 +25714,7 @@ impl<H: ReverbHandlers> ReverbApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&POST_LISTINGS, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&POST_LISTINGS, reply))
     }
     async fn get_listings_by_id_negotiation(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -25756,7 +25724,7 @@ impl<H: ReverbHandlers> ReverbApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -25788,12 +25756,9 @@ impl<H: ReverbHandlers> ReverbApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(
-            &GET_LISTINGS_BY_ID_NEGOTIATION,
-            reply.status(),
-            started,
-        );
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(
+            answering.finish(&GET_LISTINGS_BY_ID_NEGOTIATION, reply),
+        )
     }
     async fn post_listings_by_id_offer(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -25804,7 +25769,7 @@ impl<H: ReverbHandlers> ReverbApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -25843,14 +25808,13 @@ impl<H: ReverbHandlers> ReverbApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&POST_LISTINGS_BY_ID_OFFER, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&POST_LISTINGS_BY_ID_OFFER, reply))
     }
     async fn get_my_account(
         rqctx: ::dropshot::RequestContext<Self::Context>,
     ) -> ::std::result::Result<runtime::Reply<GetMyAccount>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -25868,15 +25832,14 @@ impl<H: ReverbHandlers> ReverbApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_MY_ACCOUNT, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_MY_ACCOUNT, reply))
     }
     async fn put_my_account(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         body: runtime::RequestBody<PutMyAccount>,
     ) -> ::std::result::Result<runtime::Reply<PutMyAccount>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -25900,14 +25863,13 @@ impl<H: ReverbHandlers> ReverbApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&PUT_MY_ACCOUNT, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&PUT_MY_ACCOUNT, reply))
     }
     async fn get_my_addresses(
         rqctx: ::dropshot::RequestContext<Self::Context>,
     ) -> ::std::result::Result<runtime::Reply<GetMyAddresses>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -25925,8 +25887,7 @@ impl<H: ReverbHandlers> ReverbApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_MY_ADDRESSES, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_MY_ADDRESSES, reply))
     }
     async fn post_my_addresses(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -25935,7 +25896,7 @@ impl<H: ReverbHandlers> ReverbApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -25953,8 +25914,7 @@ impl<H: ReverbHandlers> ReverbApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&POST_MY_ADDRESSES, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&POST_MY_ADDRESSES, reply))
     }
     async fn put_my_addresses_by_address_id(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -25964,7 +25924,7 @@ impl<H: ReverbHandlers> ReverbApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -25996,12 +25956,9 @@ impl<H: ReverbHandlers> ReverbApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(
-            &PUT_MY_ADDRESSES_BY_ADDRESS_ID,
-            reply.status(),
-            started,
-        );
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(
+            answering.finish(&PUT_MY_ADDRESSES_BY_ADDRESS_ID, reply),
+        )
     }
     async fn delete_my_addresses_by_address_id(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -26011,7 +25968,7 @@ impl<H: ReverbHandlers> ReverbApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -26043,12 +26000,9 @@ impl<H: ReverbHandlers> ReverbApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(
-            &DELETE_MY_ADDRESSES_BY_ADDRESS_ID,
-            reply.status(),
-            started,
-        );
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(
+            answering.finish(&DELETE_MY_ADDRESSES_BY_ADDRESS_ID, reply),
+        )
     }
     async fn get_my_conversations(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -26058,7 +26012,7 @@ impl<H: ReverbHandlers> ReverbApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -26090,8 +26044,7 @@ impl<H: ReverbHandlers> ReverbApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_MY_CONVERSATIONS, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_MY_CONVERSATIONS, reply))
     }
     async fn post_my_conversations(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -26101,7 +26054,7 @@ impl<H: ReverbHandlers> ReverbApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -26129,8 +26082,7 @@ impl<H: ReverbHandlers> ReverbApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&POST_MY_CONVERSATIONS, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&POST_MY_CONVERSATIONS, reply))
     }
     async fn post_my_conversations_by_conversation_id_messages(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -26141,7 +26093,7 @@ impl<H: ReverbHandlers> ReverbApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -26184,18 +26136,15 @@ impl<H: ReverbHandlers> ReverbApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(
-            &POST_MY_CONVERSATIONS_BY_CONVERSATION_ID_MESSAGES,
-            reply.status(),
-            started,
-        );
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(
+            answering.finish(&POST_MY_CONVERSATIONS_BY_CONVERSATION_ID_MESSAGES, reply),
+        )
     }
     async fn get_my_counts(
         rqctx: ::dropshot::RequestContext<Self::Context>,
     ) -> ::std::result::Result<runtime::Reply<GetMyCounts>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -26212,8 +26161,7 @@ impl<H: ReverbHandlers> ReverbApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_MY_COUNTS, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_MY_COUNTS, reply))
     }
     async fn post_my_curated_set_product_by_product_id(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -26223,7 +26171,7 @@ impl<H: ReverbHandlers> ReverbApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (path, _) = match runtime::read_parameters::<
                 PostMyCuratedSetProductByProductIdPath,
@@ -26244,12 +26192,9 @@ impl<H: ReverbHandlers> ReverbApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(
-            &POST_MY_CURATED_SET_PRODUCT_BY_PRODUCT_ID,
-            reply.status(),
-            started,
-        );
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(
+            answering.finish(&POST_MY_CURATED_SET_PRODUCT_BY_PRODUCT_ID, reply),
+        )
     }
     async fn delete_my_curated_set_product_by_product_id(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -26259,7 +26204,7 @@ impl<H: ReverbHandlers> ReverbApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (path, _) = match runtime::read_parameters::<
                 DeleteMyCuratedSetProductByProductIdPath,
@@ -26280,18 +26225,15 @@ impl<H: ReverbHandlers> ReverbApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(
-            &DELETE_MY_CURATED_SET_PRODUCT_BY_PRODUCT_ID,
-            reply.status(),
-            started,
-        );
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(
+            answering.finish(&DELETE_MY_CURATED_SET_PRODUCT_BY_PRODUCT_ID, reply),
+        )
     }
     async fn get_my_feed(
         rqctx: ::dropshot::RequestContext<Self::Context>,
     ) -> ::std::result::Result<runtime::Reply<GetMyFeed>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -26308,8 +26250,7 @@ impl<H: ReverbHandlers> ReverbApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_MY_FEED, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_MY_FEED, reply))
     }
     async fn get_my_feed_customize(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -26318,7 +26259,7 @@ impl<H: ReverbHandlers> ReverbApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -26339,14 +26280,13 @@ impl<H: ReverbHandlers> ReverbApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_MY_FEED_CUSTOMIZE, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_MY_FEED_CUSTOMIZE, reply))
     }
     async fn get_my_feed_grid(
         rqctx: ::dropshot::RequestContext<Self::Context>,
     ) -> ::std::result::Result<runtime::Reply<GetMyFeedGrid>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -26364,8 +26304,7 @@ impl<H: ReverbHandlers> ReverbApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_MY_FEED_GRID, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_MY_FEED_GRID, reply))
     }
     async fn get_my_feedback_received(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -26374,7 +26313,7 @@ impl<H: ReverbHandlers> ReverbApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -26395,8 +26334,7 @@ impl<H: ReverbHandlers> ReverbApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_MY_FEEDBACK_RECEIVED, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_MY_FEEDBACK_RECEIVED, reply))
     }
     async fn get_my_feedback_sent(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -26405,7 +26343,7 @@ impl<H: ReverbHandlers> ReverbApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -26423,14 +26361,13 @@ impl<H: ReverbHandlers> ReverbApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_MY_FEEDBACK_SENT, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_MY_FEEDBACK_SENT, reply))
     }
     async fn get_my_follows(
         rqctx: ::dropshot::RequestContext<Self::Context>,
     ) -> ::std::result::Result<runtime::Reply<GetMyFollows>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -26448,8 +26385,7 @@ impl<H: ReverbHandlers> ReverbApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_MY_FOLLOWS, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_MY_FOLLOWS, reply))
     }
     async fn delete_my_follows_by_follow_id(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -26459,7 +26395,7 @@ impl<H: ReverbHandlers> ReverbApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -26491,19 +26427,16 @@ impl<H: ReverbHandlers> ReverbApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(
-            &DELETE_MY_FOLLOWS_BY_FOLLOW_ID,
-            reply.status(),
-            started,
-        );
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(
+            answering.finish(&DELETE_MY_FOLLOWS_BY_FOLLOW_ID, reply),
+        )
     }
     async fn get_my_listings(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<GetMyListings>,
     ) -> ::std::result::Result<runtime::Reply<GetMyListings>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -26535,8 +26468,7 @@ impl<H: ReverbHandlers> ReverbApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_MY_LISTINGS, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_MY_LISTINGS, reply))
     }
     async fn put_my_listings_by_slug_state_end(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -26547,7 +26479,7 @@ impl<H: ReverbHandlers> ReverbApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -26588,18 +26520,15 @@ impl<H: ReverbHandlers> ReverbApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(
-            &PUT_MY_LISTINGS_BY_SLUG_STATE_END,
-            reply.status(),
-            started,
-        );
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(
+            answering.finish(&PUT_MY_LISTINGS_BY_SLUG_STATE_END, reply),
+        )
     }
     async fn get_my_lists(
         rqctx: ::dropshot::RequestContext<Self::Context>,
     ) -> ::std::result::Result<runtime::Reply<GetMyLists>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -26616,8 +26545,7 @@ impl<H: ReverbHandlers> ReverbApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_MY_LISTS, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_MY_LISTS, reply))
     }
     async fn get_my_negotiations_by_id(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -26627,7 +26555,7 @@ impl<H: ReverbHandlers> ReverbApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -26659,8 +26587,7 @@ impl<H: ReverbHandlers> ReverbApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_MY_NEGOTIATIONS_BY_ID, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_MY_NEGOTIATIONS_BY_ID, reply))
     }
     async fn post_my_negotiations_by_id_accept(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -26671,7 +26598,7 @@ impl<H: ReverbHandlers> ReverbApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -26712,12 +26639,9 @@ impl<H: ReverbHandlers> ReverbApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(
-            &POST_MY_NEGOTIATIONS_BY_ID_ACCEPT,
-            reply.status(),
-            started,
-        );
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(
+            answering.finish(&POST_MY_NEGOTIATIONS_BY_ID_ACCEPT, reply),
+        )
     }
     async fn post_my_negotiations_by_id_counter(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -26728,7 +26652,7 @@ impl<H: ReverbHandlers> ReverbApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -26769,12 +26693,9 @@ impl<H: ReverbHandlers> ReverbApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(
-            &POST_MY_NEGOTIATIONS_BY_ID_COUNTER,
-            reply.status(),
-            started,
-        );
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(
+            answering.finish(&POST_MY_NEGOTIATIONS_BY_ID_COUNTER, reply),
+        )
     }
     async fn post_my_negotiations_by_id_decline(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -26784,7 +26705,7 @@ impl<H: ReverbHandlers> ReverbApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -26816,12 +26737,9 @@ impl<H: ReverbHandlers> ReverbApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(
-            &POST_MY_NEGOTIATIONS_BY_ID_DECLINE,
-            reply.status(),
-            started,
-        );
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(
+            answering.finish(&POST_MY_NEGOTIATIONS_BY_ID_DECLINE, reply),
+        )
     }
     async fn get_my_orders_awaiting_feedback(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -26830,7 +26748,7 @@ impl<H: ReverbHandlers> ReverbApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -26851,12 +26769,9 @@ impl<H: ReverbHandlers> ReverbApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(
-            &GET_MY_ORDERS_AWAITING_FEEDBACK,
-            reply.status(),
-            started,
-        );
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(
+            answering.finish(&GET_MY_ORDERS_AWAITING_FEEDBACK, reply),
+        )
     }
     async fn get_my_orders_buying_by_id(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -26866,7 +26781,7 @@ impl<H: ReverbHandlers> ReverbApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -26898,8 +26813,7 @@ impl<H: ReverbHandlers> ReverbApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_MY_ORDERS_BUYING_BY_ID, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_MY_ORDERS_BUYING_BY_ID, reply))
     }
     async fn get_my_orders_selling_by_id(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -26909,7 +26823,7 @@ impl<H: ReverbHandlers> ReverbApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -26941,8 +26855,7 @@ impl<H: ReverbHandlers> ReverbApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_MY_ORDERS_SELLING_BY_ID, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_MY_ORDERS_SELLING_BY_ID, reply))
     }
     async fn get_my_payments_selling(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -26952,7 +26865,7 @@ impl<H: ReverbHandlers> ReverbApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -26984,8 +26897,7 @@ impl<H: ReverbHandlers> ReverbApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_MY_PAYMENTS_SELLING, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_MY_PAYMENTS_SELLING, reply))
     }
     async fn get_my_payments_selling_by_id(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -26995,7 +26907,7 @@ impl<H: ReverbHandlers> ReverbApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -27027,18 +26939,15 @@ impl<H: ReverbHandlers> ReverbApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(
-            &GET_MY_PAYMENTS_SELLING_BY_ID,
-            reply.status(),
-            started,
-        );
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(
+            answering.finish(&GET_MY_PAYMENTS_SELLING_BY_ID, reply),
+        )
     }
     async fn get_my_payouts(
         rqctx: ::dropshot::RequestContext<Self::Context>,
     ) -> ::std::result::Result<runtime::Reply<GetMyPayouts>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -27056,8 +26965,7 @@ impl<H: ReverbHandlers> ReverbApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_MY_PAYOUTS, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_MY_PAYOUTS, reply))
     }
     async fn get_my_payouts_by_id_line_items(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -27067,7 +26975,7 @@ impl<H: ReverbHandlers> ReverbApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -27099,12 +27007,9 @@ impl<H: ReverbHandlers> ReverbApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(
-            &GET_MY_PAYOUTS_BY_ID_LINE_ITEMS,
-            reply.status(),
-            started,
-        );
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(
+            answering.finish(&GET_MY_PAYOUTS_BY_ID_LINE_ITEMS, reply),
+        )
     }
     async fn get_my_refund_requests_selling(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -27113,7 +27018,7 @@ impl<H: ReverbHandlers> ReverbApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -27134,12 +27039,9 @@ impl<H: ReverbHandlers> ReverbApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(
-            &GET_MY_REFUND_REQUESTS_SELLING,
-            reply.status(),
-            started,
-        );
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(
+            answering.finish(&GET_MY_REFUND_REQUESTS_SELLING, reply),
+        )
     }
     async fn put_my_refund_requests_selling_by_id(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -27149,7 +27051,7 @@ impl<H: ReverbHandlers> ReverbApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -27181,12 +27083,9 @@ impl<H: ReverbHandlers> ReverbApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(
-            &PUT_MY_REFUND_REQUESTS_SELLING_BY_ID,
-            reply.status(),
-            started,
-        );
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(
+            answering.finish(&PUT_MY_REFUND_REQUESTS_SELLING_BY_ID, reply),
+        )
     }
     async fn get_my_viewed_listings(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -27195,7 +27094,7 @@ impl<H: ReverbHandlers> ReverbApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -27216,14 +27115,13 @@ impl<H: ReverbHandlers> ReverbApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_MY_VIEWED_LISTINGS, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_MY_VIEWED_LISTINGS, reply))
     }
     async fn get_my_wishlist(
         rqctx: ::dropshot::RequestContext<Self::Context>,
     ) -> ::std::result::Result<runtime::Reply<GetMyWishlist>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -27241,8 +27139,7 @@ impl<H: ReverbHandlers> ReverbApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_MY_WISHLIST, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_MY_WISHLIST, reply))
     }
     async fn put_my_wishlist_by_id(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -27252,7 +27149,7 @@ impl<H: ReverbHandlers> ReverbApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -27284,8 +27181,7 @@ impl<H: ReverbHandlers> ReverbApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&PUT_MY_WISHLIST_BY_ID, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&PUT_MY_WISHLIST_BY_ID, reply))
     }
     async fn delete_my_wishlist_by_id(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -27295,7 +27191,7 @@ impl<H: ReverbHandlers> ReverbApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -27327,8 +27223,7 @@ impl<H: ReverbHandlers> ReverbApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&DELETE_MY_WISHLIST_BY_ID, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&DELETE_MY_WISHLIST_BY_ID, reply))
     }
     async fn get_orders_by_order_id_feedback_buyer(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -27338,7 +27233,7 @@ impl<H: ReverbHandlers> ReverbApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (path, _) = match runtime::read_parameters::<
                 GetOrdersByOrderIdFeedbackBuyerPath,
@@ -27359,12 +27254,9 @@ impl<H: ReverbHandlers> ReverbApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(
-            &GET_ORDERS_BY_ORDER_ID_FEEDBACK_BUYER,
-            reply.status(),
-            started,
-        );
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(
+            answering.finish(&GET_ORDERS_BY_ORDER_ID_FEEDBACK_BUYER, reply),
+        )
     }
     async fn post_orders_by_order_id_feedback_buyer(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -27374,7 +27266,7 @@ impl<H: ReverbHandlers> ReverbApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -27406,12 +27298,9 @@ impl<H: ReverbHandlers> ReverbApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(
-            &POST_ORDERS_BY_ORDER_ID_FEEDBACK_BUYER,
-            reply.status(),
-            started,
-        );
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(
+            answering.finish(&POST_ORDERS_BY_ORDER_ID_FEEDBACK_BUYER, reply),
+        )
     }
     async fn get_orders_by_order_id_feedback_seller(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -27421,7 +27310,7 @@ impl<H: ReverbHandlers> ReverbApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (path, _) = match runtime::read_parameters::<
                 GetOrdersByOrderIdFeedbackSellerPath,
@@ -27442,12 +27331,9 @@ impl<H: ReverbHandlers> ReverbApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(
-            &GET_ORDERS_BY_ORDER_ID_FEEDBACK_SELLER,
-            reply.status(),
-            started,
-        );
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(
+            answering.finish(&GET_ORDERS_BY_ORDER_ID_FEEDBACK_SELLER, reply),
+        )
     }
     async fn post_orders_by_order_id_feedback_seller(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -27457,7 +27343,7 @@ impl<H: ReverbHandlers> ReverbApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -27489,12 +27375,9 @@ impl<H: ReverbHandlers> ReverbApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(
-            &POST_ORDERS_BY_ORDER_ID_FEEDBACK_SELLER,
-            reply.status(),
-            started,
-        );
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(
+            answering.finish(&POST_ORDERS_BY_ORDER_ID_FEEDBACK_SELLER, reply),
+        )
     }
     async fn get_payment_methods(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -27503,15 +27386,14 @@ impl<H: ReverbHandlers> ReverbApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             #[allow(deprecated)]
             let response = <H as ReverbHandlers>::get_payment_methods(handlers).await;
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_PAYMENT_METHODS, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_PAYMENT_METHODS, reply))
     }
     async fn get_priceguide_by_id_transactions_summary(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -27521,7 +27403,7 @@ impl<H: ReverbHandlers> ReverbApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (path, params) = match runtime::read_parameters::<
                 GetPriceguideByIdTransactionsSummaryPath,
@@ -27543,12 +27425,9 @@ impl<H: ReverbHandlers> ReverbApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(
-            &GET_PRICEGUIDE_BY_ID_TRANSACTIONS_SUMMARY,
-            reply.status(),
-            started,
-        );
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(
+            answering.finish(&GET_PRICEGUIDE_BY_ID_TRANSACTIONS_SUMMARY, reply),
+        )
     }
     async fn post_sales_by_sale_id_listings(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -27558,7 +27437,7 @@ impl<H: ReverbHandlers> ReverbApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -27590,12 +27469,9 @@ impl<H: ReverbHandlers> ReverbApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(
-            &POST_SALES_BY_SALE_ID_LISTINGS,
-            reply.status(),
-            started,
-        );
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(
+            answering.finish(&POST_SALES_BY_SALE_ID_LISTINGS, reply),
+        )
     }
     async fn delete_sales_by_sale_id_listings(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -27605,7 +27481,7 @@ impl<H: ReverbHandlers> ReverbApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -27637,12 +27513,9 @@ impl<H: ReverbHandlers> ReverbApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(
-            &DELETE_SALES_BY_SALE_ID_LISTINGS,
-            reply.status(),
-            started,
-        );
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(
+            answering.finish(&DELETE_SALES_BY_SALE_ID_LISTINGS, reply),
+        )
     }
     async fn get_shipping_providers(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -27651,15 +27524,14 @@ impl<H: ReverbHandlers> ReverbApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             #[allow(deprecated)]
             let response = <H as ReverbHandlers>::get_shipping_providers(handlers).await;
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_SHIPPING_PROVIDERS, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_SHIPPING_PROVIDERS, reply))
     }
     async fn get_shipping_regions(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -27668,21 +27540,20 @@ impl<H: ReverbHandlers> ReverbApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             #[allow(deprecated)]
             let response = <H as ReverbHandlers>::get_shipping_regions(handlers).await;
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_SHIPPING_REGIONS, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_SHIPPING_REGIONS, reply))
     }
     async fn get_shop(
         rqctx: ::dropshot::RequestContext<Self::Context>,
     ) -> ::std::result::Result<runtime::Reply<GetShop>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -27699,15 +27570,14 @@ impl<H: ReverbHandlers> ReverbApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_SHOP, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_SHOP, reply))
     }
     async fn put_shop(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         body: runtime::RequestBody<PutShop>,
     ) -> ::std::result::Result<runtime::Reply<PutShop>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -27731,8 +27601,7 @@ impl<H: ReverbHandlers> ReverbApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&PUT_SHOP, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&PUT_SHOP, reply))
     }
     async fn get_shop_listing_conditions(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -27741,7 +27610,7 @@ impl<H: ReverbHandlers> ReverbApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -27762,8 +27631,7 @@ impl<H: ReverbHandlers> ReverbApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_SHOP_LISTING_CONDITIONS, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_SHOP_LISTING_CONDITIONS, reply))
     }
     async fn get_shop_payment_methods(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -27772,7 +27640,7 @@ impl<H: ReverbHandlers> ReverbApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -27793,8 +27661,7 @@ impl<H: ReverbHandlers> ReverbApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_SHOP_PAYMENT_METHODS, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_SHOP_PAYMENT_METHODS, reply))
     }
     async fn get_shop_vacation(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -27803,7 +27670,7 @@ impl<H: ReverbHandlers> ReverbApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -27821,8 +27688,7 @@ impl<H: ReverbHandlers> ReverbApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_SHOP_VACATION, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_SHOP_VACATION, reply))
     }
     async fn post_shop_vacation(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -27831,7 +27697,7 @@ impl<H: ReverbHandlers> ReverbApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -27849,8 +27715,7 @@ impl<H: ReverbHandlers> ReverbApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&POST_SHOP_VACATION, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&POST_SHOP_VACATION, reply))
     }
     async fn delete_shop_vacation(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -27859,7 +27724,7 @@ impl<H: ReverbHandlers> ReverbApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -27877,8 +27742,7 @@ impl<H: ReverbHandlers> ReverbApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&DELETE_SHOP_VACATION, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&DELETE_SHOP_VACATION, reply))
     }
     async fn get_shops_by_id_storefronts(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -27888,7 +27752,7 @@ impl<H: ReverbHandlers> ReverbApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (path, _) = match runtime::read_parameters::<
                 GetShopsByIdStorefrontsPath,
@@ -27909,14 +27773,13 @@ impl<H: ReverbHandlers> ReverbApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_SHOPS_BY_ID_STOREFRONTS, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_SHOPS_BY_ID_STOREFRONTS, reply))
     }
     async fn get_wants(
         rqctx: ::dropshot::RequestContext<Self::Context>,
     ) -> ::std::result::Result<runtime::Reply<GetWants>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -27933,15 +27796,14 @@ impl<H: ReverbHandlers> ReverbApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_WANTS, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_WANTS, reply))
     }
     async fn put_wants_by_id(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<PutWantsById>,
     ) -> ::std::result::Result<runtime::Reply<PutWantsById>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -27973,8 +27835,7 @@ impl<H: ReverbHandlers> ReverbApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&PUT_WANTS_BY_ID, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&PUT_WANTS_BY_ID, reply))
     }
     async fn delete_wants_by_id(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -27984,7 +27845,7 @@ impl<H: ReverbHandlers> ReverbApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -28016,8 +27877,7 @@ impl<H: ReverbHandlers> ReverbApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&DELETE_WANTS_BY_ID, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&DELETE_WANTS_BY_ID, reply))
     }
     async fn get_webhooks_registrations(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -28026,7 +27886,7 @@ impl<H: ReverbHandlers> ReverbApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             #[allow(deprecated)]
             let response = <H as ReverbHandlers>::get_webhooks_registrations(handlers)
@@ -28034,8 +27894,7 @@ impl<H: ReverbHandlers> ReverbApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_WEBHOOKS_REGISTRATIONS, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_WEBHOOKS_REGISTRATIONS, reply))
     }
     async fn post_webhooks_registrations(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -28045,7 +27904,7 @@ impl<H: ReverbHandlers> ReverbApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let body = match body.decode::<types::PostWebhooksRegistrationsRequestBody>()
             {
@@ -28063,8 +27922,7 @@ impl<H: ReverbHandlers> ReverbApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&POST_WEBHOOKS_REGISTRATIONS, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&POST_WEBHOOKS_REGISTRATIONS, reply))
     }
     async fn get_webhooks_registrations_by_id(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -28074,7 +27932,7 @@ impl<H: ReverbHandlers> ReverbApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (path, _) = match runtime::read_parameters::<
                 GetWebhooksRegistrationsByIdPath,
@@ -28095,12 +27953,9 @@ impl<H: ReverbHandlers> ReverbApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(
-            &GET_WEBHOOKS_REGISTRATIONS_BY_ID,
-            reply.status(),
-            started,
-        );
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(
+            answering.finish(&GET_WEBHOOKS_REGISTRATIONS_BY_ID, reply),
+        )
     }
     async fn delete_webhooks_registrations_by_id(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -28110,7 +27965,7 @@ impl<H: ReverbHandlers> ReverbApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (path, _) = match runtime::read_parameters::<
                 DeleteWebhooksRegistrationsByIdPath,
@@ -28131,12 +27986,9 @@ impl<H: ReverbHandlers> ReverbApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(
-            &DELETE_WEBHOOKS_REGISTRATIONS_BY_ID,
-            reply.status(),
-            started,
-        );
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(
+            answering.finish(&DELETE_WEBHOOKS_REGISTRATIONS_BY_ID, reply),
+        )
     }
     async fn openapi_document(
         _rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -28161,15 +28013,14 @@ impl<H: ReverbHandlers> StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             #[allow(deprecated)]
             let response = <H as ReverbHandlers>::get_categories_flat(handlers).await;
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_CATEGORIES_FLAT, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_CATEGORIES_FLAT, reply))
     }
     async fn get_categories_taxonomy(
         rqctx: ::dropshot::RequestContext<H>,
@@ -28178,7 +28029,7 @@ impl<H: ReverbHandlers> StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             #[allow(deprecated)]
             let response = <H as ReverbHandlers>::get_categories_taxonomy(handlers)
@@ -28186,8 +28037,7 @@ impl<H: ReverbHandlers> StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_CATEGORIES_TAXONOMY, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_CATEGORIES_TAXONOMY, reply))
     }
     async fn get_categories_by_uuid(
         rqctx: ::dropshot::RequestContext<H>,
@@ -28197,7 +28047,7 @@ impl<H: ReverbHandlers> StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (path, _) = match runtime::read_parameters::<
                 GetCategoriesByUuidPath,
@@ -28218,8 +28068,7 @@ impl<H: ReverbHandlers> StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_CATEGORIES_BY_UUID, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_CATEGORIES_BY_UUID, reply))
     }
     async fn get_comparison_shopping_pages_find(
         rqctx: ::dropshot::RequestContext<H>,
@@ -28229,7 +28078,7 @@ impl<H: ReverbHandlers> StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (_, params) = match runtime::read_parameters::<
                 runtime::NoParameters,
@@ -28250,12 +28099,9 @@ impl<H: ReverbHandlers> StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(
-            &GET_COMPARISON_SHOPPING_PAGES_FIND,
-            reply.status(),
-            started,
-        );
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(
+            answering.finish(&GET_COMPARISON_SHOPPING_PAGES_FIND, reply),
+        )
     }
     async fn post_conversations_by_id_offer(
         rqctx: ::dropshot::RequestContext<H>,
@@ -28266,7 +28112,7 @@ impl<H: ReverbHandlers> StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -28307,12 +28153,9 @@ impl<H: ReverbHandlers> StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(
-            &POST_CONVERSATIONS_BY_ID_OFFER,
-            reply.status(),
-            started,
-        );
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(
+            answering.finish(&POST_CONVERSATIONS_BY_ID_OFFER, reply),
+        )
     }
     async fn get_csps_categories(
         rqctx: ::dropshot::RequestContext<H>,
@@ -28321,22 +28164,21 @@ impl<H: ReverbHandlers> StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             #[allow(deprecated)]
             let response = <H as ReverbHandlers>::get_csps_categories(handlers).await;
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_CSPS_CATEGORIES, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_CSPS_CATEGORIES, reply))
     }
     async fn get_csps_find(
         rqctx: ::dropshot::RequestContext<H>,
         _parameters: runtime::Parameters<GetCspsFind>,
     ) -> ::std::result::Result<runtime::Reply<GetCspsFind>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (_, params) = match runtime::read_parameters::<
                 runtime::NoParameters,
@@ -28353,15 +28195,14 @@ impl<H: ReverbHandlers> StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_CSPS_FIND, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_CSPS_FIND, reply))
     }
     async fn get_listings_all(
         rqctx: ::dropshot::RequestContext<H>,
         _parameters: runtime::Parameters<GetListingsAll>,
     ) -> ::std::result::Result<runtime::Reply<GetListingsAll>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (_, params) = match runtime::read_parameters::<
                 runtime::NoParameters,
@@ -28379,8 +28220,7 @@ impl<H: ReverbHandlers> StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_LISTINGS_ALL, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_LISTINGS_ALL, reply))
     }
     async fn get_listings_facets_seller_location(
         rqctx: ::dropshot::RequestContext<H>,
@@ -28389,7 +28229,7 @@ impl<H: ReverbHandlers> StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             #[allow(deprecated)]
             let response = <H as ReverbHandlers>::get_listings_facets_seller_location(
@@ -28399,12 +28239,9 @@ impl<H: ReverbHandlers> StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(
-            &GET_LISTINGS_FACETS_SELLER_LOCATION,
-            reply.status(),
-            started,
-        );
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(
+            answering.finish(&GET_LISTINGS_FACETS_SELLER_LOCATION, reply),
+        )
     }
     async fn get_listings_by_listing_id_bump(
         rqctx: ::dropshot::RequestContext<H>,
@@ -28414,7 +28251,7 @@ impl<H: ReverbHandlers> StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -28446,12 +28283,9 @@ impl<H: ReverbHandlers> StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(
-            &GET_LISTINGS_BY_LISTING_ID_BUMP,
-            reply.status(),
-            started,
-        );
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(
+            answering.finish(&GET_LISTINGS_BY_LISTING_ID_BUMP, reply),
+        )
     }
     async fn post_listings_by_listing_id_bump_by_budget_type(
         rqctx: ::dropshot::RequestContext<H>,
@@ -28461,7 +28295,7 @@ impl<H: ReverbHandlers> StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -28494,12 +28328,9 @@ impl<H: ReverbHandlers> StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(
-            &POST_LISTINGS_BY_LISTING_ID_BUMP_BY_BUDGET_TYPE,
-            reply.status(),
-            started,
-        );
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(
+            answering.finish(&POST_LISTINGS_BY_LISTING_ID_BUMP_BY_BUDGET_TYPE, reply),
+        )
     }
     async fn post_listings_by_listing_id_conversations(
         rqctx: ::dropshot::RequestContext<H>,
@@ -28510,7 +28341,7 @@ impl<H: ReverbHandlers> StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -28551,12 +28382,9 @@ impl<H: ReverbHandlers> StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(
-            &POST_LISTINGS_BY_LISTING_ID_CONVERSATIONS,
-            reply.status(),
-            started,
-        );
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(
+            answering.finish(&POST_LISTINGS_BY_LISTING_ID_CONVERSATIONS, reply),
+        )
     }
     async fn get_listings_by_listing_id_images(
         rqctx: ::dropshot::RequestContext<H>,
@@ -28566,7 +28394,7 @@ impl<H: ReverbHandlers> StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -28598,12 +28426,9 @@ impl<H: ReverbHandlers> StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(
-            &GET_LISTINGS_BY_LISTING_ID_IMAGES,
-            reply.status(),
-            started,
-        );
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(
+            answering.finish(&GET_LISTINGS_BY_LISTING_ID_IMAGES, reply),
+        )
     }
     async fn delete_listings_by_listing_id_images_by_image_id(
         rqctx: ::dropshot::RequestContext<H>,
@@ -28613,7 +28438,7 @@ impl<H: ReverbHandlers> StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -28646,12 +28471,9 @@ impl<H: ReverbHandlers> StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(
-            &DELETE_LISTINGS_BY_LISTING_ID_IMAGES_BY_IMAGE_ID,
-            reply.status(),
-            started,
-        );
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(
+            answering.finish(&DELETE_LISTINGS_BY_LISTING_ID_IMAGES_BY_IMAGE_ID, reply),
+        )
     }
     async fn get_listings_by_listing_id_sales(
         rqctx: ::dropshot::RequestContext<H>,
@@ -28661,7 +28483,7 @@ impl<H: ReverbHandlers> StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (path, _) = match runtime::read_parameters::<
                 GetListingsByListingIdSalesPath,
@@ -28682,12 +28504,9 @@ impl<H: ReverbHandlers> StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(
-            &GET_LISTINGS_BY_LISTING_ID_SALES,
-            reply.status(),
-            started,
-        );
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(
+            answering.finish(&GET_LISTINGS_BY_LISTING_ID_SALES, reply),
+        )
     }
     async fn get_listings_by_slug(
         rqctx: ::dropshot::RequestContext<H>,
@@ -28697,7 +28516,7 @@ impl<H: ReverbHandlers> StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (path, _) = match runtime::read_parameters::<
                 GetListingsBySlugPath,
@@ -28718,8 +28537,7 @@ impl<H: ReverbHandlers> StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_LISTINGS_BY_SLUG, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_LISTINGS_BY_SLUG, reply))
     }
     async fn put_listings_by_slug(
         rqctx: ::dropshot::RequestContext<H>,
@@ -28730,7 +28548,7 @@ impl<H: ReverbHandlers> StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -28769,8 +28587,7 @@ impl<H: ReverbHandlers> StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&PUT_LISTINGS_BY_SLUG, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&PUT_LISTINGS_BY_SLUG, reply))
     }
     async fn delete_listings_by_slug(
         rqctx: ::dropshot::RequestContext<H>,
@@ -28780,7 +28597,7 @@ impl<H: ReverbHandlers> StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -28812,8 +28629,7 @@ impl<H: ReverbHandlers> StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&DELETE_LISTINGS_BY_SLUG, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&DELETE_LISTINGS_BY_SLUG, reply))
     }
     async fn get_listings_by_slug_edit(
         rqctx: ::dropshot::RequestContext<H>,
@@ -28823,7 +28639,7 @@ impl<H: ReverbHandlers> StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -28855,8 +28671,7 @@ impl<H: ReverbHandlers> StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_LISTINGS_BY_SLUG_EDIT, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_LISTINGS_BY_SLUG_EDIT, reply))
     }
     async fn post_listings_by_slug_flag(
         rqctx: ::dropshot::RequestContext<H>,
@@ -28867,7 +28682,7 @@ impl<H: ReverbHandlers> StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (path, _) = match runtime::read_parameters::<
                 PostListingsBySlugFlagPath,
@@ -28895,8 +28710,7 @@ impl<H: ReverbHandlers> StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&POST_LISTINGS_BY_SLUG_FLAG, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&POST_LISTINGS_BY_SLUG_FLAG, reply))
     }
     async fn get_listings_by_slug_reviews(
         rqctx: ::dropshot::RequestContext<H>,
@@ -28906,7 +28720,7 @@ impl<H: ReverbHandlers> StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (path, _) = match runtime::read_parameters::<
                 GetListingsBySlugReviewsPath,
@@ -28927,12 +28741,7 @@ impl<H: ReverbHandlers> StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(
-            &GET_LISTINGS_BY_SLUG_REVIEWS,
-            reply.status(),
-            started,
-        );
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_LISTINGS_BY_SLUG_REVIEWS, reply))
     }
     async fn post_listings_by_slug_reviews(
         rqctx: ::dropshot::RequestContext<H>,
@@ -28942,7 +28751,7 @@ impl<H: ReverbHandlers> StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -28974,12 +28783,9 @@ impl<H: ReverbHandlers> StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(
-            &POST_LISTINGS_BY_SLUG_REVIEWS,
-            reply.status(),
-            started,
-        );
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(
+            answering.finish(&POST_LISTINGS_BY_SLUG_REVIEWS, reply),
+        )
     }
     async fn get_listings_by_slug_similar_listings(
         rqctx: ::dropshot::RequestContext<H>,
@@ -28989,7 +28795,7 @@ impl<H: ReverbHandlers> StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (path, _) = match runtime::read_parameters::<
                 GetListingsBySlugSimilarListingsPath,
@@ -29010,12 +28816,9 @@ impl<H: ReverbHandlers> StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(
-            &GET_LISTINGS_BY_SLUG_SIMILAR_LISTINGS,
-            reply.status(),
-            started,
-        );
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(
+            answering.finish(&GET_LISTINGS_BY_SLUG_SIMILAR_LISTINGS, reply),
+        )
     }
     async fn get_my_conversations_by_id(
         rqctx: ::dropshot::RequestContext<H>,
@@ -29025,7 +28828,7 @@ impl<H: ReverbHandlers> StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -29057,8 +28860,7 @@ impl<H: ReverbHandlers> StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_MY_CONVERSATIONS_BY_ID, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_MY_CONVERSATIONS_BY_ID, reply))
     }
     async fn put_my_conversations_by_id(
         rqctx: ::dropshot::RequestContext<H>,
@@ -29069,7 +28871,7 @@ impl<H: ReverbHandlers> StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -29108,8 +28910,7 @@ impl<H: ReverbHandlers> StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&PUT_MY_CONVERSATIONS_BY_ID, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&PUT_MY_CONVERSATIONS_BY_ID, reply))
     }
     async fn get_my_follows_articles(
         rqctx: ::dropshot::RequestContext<H>,
@@ -29118,7 +28919,7 @@ impl<H: ReverbHandlers> StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -29139,8 +28940,7 @@ impl<H: ReverbHandlers> StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_MY_FOLLOWS_ARTICLES, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_MY_FOLLOWS_ARTICLES, reply))
     }
     async fn post_my_follows_articles(
         rqctx: ::dropshot::RequestContext<H>,
@@ -29150,7 +28950,7 @@ impl<H: ReverbHandlers> StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -29178,8 +28978,7 @@ impl<H: ReverbHandlers> StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&POST_MY_FOLLOWS_ARTICLES, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&POST_MY_FOLLOWS_ARTICLES, reply))
     }
     async fn get_my_follows_brands_by_slug(
         rqctx: ::dropshot::RequestContext<H>,
@@ -29189,7 +28988,7 @@ impl<H: ReverbHandlers> StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -29221,12 +29020,9 @@ impl<H: ReverbHandlers> StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(
-            &GET_MY_FOLLOWS_BRANDS_BY_SLUG,
-            reply.status(),
-            started,
-        );
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(
+            answering.finish(&GET_MY_FOLLOWS_BRANDS_BY_SLUG, reply),
+        )
     }
     async fn post_my_follows_brands_by_slug(
         rqctx: ::dropshot::RequestContext<H>,
@@ -29236,7 +29032,7 @@ impl<H: ReverbHandlers> StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -29268,12 +29064,9 @@ impl<H: ReverbHandlers> StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(
-            &POST_MY_FOLLOWS_BRANDS_BY_SLUG,
-            reply.status(),
-            started,
-        );
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(
+            answering.finish(&POST_MY_FOLLOWS_BRANDS_BY_SLUG, reply),
+        )
     }
     async fn delete_my_follows_brands_by_slug(
         rqctx: ::dropshot::RequestContext<H>,
@@ -29283,7 +29076,7 @@ impl<H: ReverbHandlers> StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -29315,12 +29108,9 @@ impl<H: ReverbHandlers> StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(
-            &DELETE_MY_FOLLOWS_BRANDS_BY_SLUG,
-            reply.status(),
-            started,
-        );
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(
+            answering.finish(&DELETE_MY_FOLLOWS_BRANDS_BY_SLUG, reply),
+        )
     }
     async fn get_my_follows_categories_by_category_by_subcategory(
         rqctx: ::dropshot::RequestContext<H>,
@@ -29330,7 +29120,7 @@ impl<H: ReverbHandlers> StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -29363,12 +29153,10 @@ impl<H: ReverbHandlers> StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(
-            &GET_MY_FOLLOWS_CATEGORIES_BY_CATEGORY_BY_SUBCATEGORY,
-            reply.status(),
-            started,
-        );
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(
+            answering
+                .finish(&GET_MY_FOLLOWS_CATEGORIES_BY_CATEGORY_BY_SUBCATEGORY, reply),
+        )
     }
     async fn post_my_follows_categories_by_category_by_subcategory(
         rqctx: ::dropshot::RequestContext<H>,
@@ -29378,7 +29166,7 @@ impl<H: ReverbHandlers> StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -29411,12 +29199,10 @@ impl<H: ReverbHandlers> StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(
-            &POST_MY_FOLLOWS_CATEGORIES_BY_CATEGORY_BY_SUBCATEGORY,
-            reply.status(),
-            started,
-        );
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(
+            answering
+                .finish(&POST_MY_FOLLOWS_CATEGORIES_BY_CATEGORY_BY_SUBCATEGORY, reply),
+        )
     }
     async fn delete_my_follows_categories_by_category_by_subcategory(
         rqctx: ::dropshot::RequestContext<H>,
@@ -29428,7 +29214,7 @@ impl<H: ReverbHandlers> StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -29461,12 +29247,10 @@ impl<H: ReverbHandlers> StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(
-            &DELETE_MY_FOLLOWS_CATEGORIES_BY_CATEGORY_BY_SUBCATEGORY,
-            reply.status(),
-            started,
-        );
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(
+            answering
+                .finish(&DELETE_MY_FOLLOWS_CATEGORIES_BY_CATEGORY_BY_SUBCATEGORY, reply),
+        )
     }
     async fn get_my_follows_categories_by_identifier(
         rqctx: ::dropshot::RequestContext<H>,
@@ -29476,7 +29260,7 @@ impl<H: ReverbHandlers> StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -29508,12 +29292,9 @@ impl<H: ReverbHandlers> StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(
-            &GET_MY_FOLLOWS_CATEGORIES_BY_IDENTIFIER,
-            reply.status(),
-            started,
-        );
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(
+            answering.finish(&GET_MY_FOLLOWS_CATEGORIES_BY_IDENTIFIER, reply),
+        )
     }
     async fn post_my_follows_categories_by_identifier(
         rqctx: ::dropshot::RequestContext<H>,
@@ -29523,7 +29304,7 @@ impl<H: ReverbHandlers> StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -29555,12 +29336,9 @@ impl<H: ReverbHandlers> StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(
-            &POST_MY_FOLLOWS_CATEGORIES_BY_IDENTIFIER,
-            reply.status(),
-            started,
-        );
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(
+            answering.finish(&POST_MY_FOLLOWS_CATEGORIES_BY_IDENTIFIER, reply),
+        )
     }
     async fn delete_my_follows_categories_by_identifier(
         rqctx: ::dropshot::RequestContext<H>,
@@ -29570,7 +29348,7 @@ impl<H: ReverbHandlers> StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -29602,12 +29380,9 @@ impl<H: ReverbHandlers> StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(
-            &DELETE_MY_FOLLOWS_CATEGORIES_BY_IDENTIFIER,
-            reply.status(),
-            started,
-        );
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(
+            answering.finish(&DELETE_MY_FOLLOWS_CATEGORIES_BY_IDENTIFIER, reply),
+        )
     }
     async fn post_my_follows_categories_by_uuid(
         rqctx: ::dropshot::RequestContext<H>,
@@ -29617,7 +29392,7 @@ impl<H: ReverbHandlers> StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -29649,12 +29424,9 @@ impl<H: ReverbHandlers> StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(
-            &POST_MY_FOLLOWS_CATEGORIES_BY_UUID,
-            reply.status(),
-            started,
-        );
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(
+            answering.finish(&POST_MY_FOLLOWS_CATEGORIES_BY_UUID, reply),
+        )
     }
     async fn get_my_follows_collections_by_slug(
         rqctx: ::dropshot::RequestContext<H>,
@@ -29664,7 +29436,7 @@ impl<H: ReverbHandlers> StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -29696,12 +29468,9 @@ impl<H: ReverbHandlers> StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(
-            &GET_MY_FOLLOWS_COLLECTIONS_BY_SLUG,
-            reply.status(),
-            started,
-        );
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(
+            answering.finish(&GET_MY_FOLLOWS_COLLECTIONS_BY_SLUG, reply),
+        )
     }
     async fn post_my_follows_collections_by_slug(
         rqctx: ::dropshot::RequestContext<H>,
@@ -29711,7 +29480,7 @@ impl<H: ReverbHandlers> StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -29743,12 +29512,9 @@ impl<H: ReverbHandlers> StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(
-            &POST_MY_FOLLOWS_COLLECTIONS_BY_SLUG,
-            reply.status(),
-            started,
-        );
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(
+            answering.finish(&POST_MY_FOLLOWS_COLLECTIONS_BY_SLUG, reply),
+        )
     }
     async fn delete_my_follows_collections_by_slug(
         rqctx: ::dropshot::RequestContext<H>,
@@ -29758,7 +29524,7 @@ impl<H: ReverbHandlers> StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -29790,12 +29556,9 @@ impl<H: ReverbHandlers> StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(
-            &DELETE_MY_FOLLOWS_COLLECTIONS_BY_SLUG,
-            reply.status(),
-            started,
-        );
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(
+            answering.finish(&DELETE_MY_FOLLOWS_COLLECTIONS_BY_SLUG, reply),
+        )
     }
     async fn get_my_follows_handpicked_by_slug(
         rqctx: ::dropshot::RequestContext<H>,
@@ -29805,7 +29568,7 @@ impl<H: ReverbHandlers> StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -29837,12 +29600,9 @@ impl<H: ReverbHandlers> StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(
-            &GET_MY_FOLLOWS_HANDPICKED_BY_SLUG,
-            reply.status(),
-            started,
-        );
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(
+            answering.finish(&GET_MY_FOLLOWS_HANDPICKED_BY_SLUG, reply),
+        )
     }
     async fn post_my_follows_handpicked_by_slug(
         rqctx: ::dropshot::RequestContext<H>,
@@ -29852,7 +29612,7 @@ impl<H: ReverbHandlers> StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -29884,12 +29644,9 @@ impl<H: ReverbHandlers> StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(
-            &POST_MY_FOLLOWS_HANDPICKED_BY_SLUG,
-            reply.status(),
-            started,
-        );
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(
+            answering.finish(&POST_MY_FOLLOWS_HANDPICKED_BY_SLUG, reply),
+        )
     }
     async fn delete_my_follows_handpicked_by_slug(
         rqctx: ::dropshot::RequestContext<H>,
@@ -29899,7 +29656,7 @@ impl<H: ReverbHandlers> StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -29931,12 +29688,9 @@ impl<H: ReverbHandlers> StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(
-            &DELETE_MY_FOLLOWS_HANDPICKED_BY_SLUG,
-            reply.status(),
-            started,
-        );
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(
+            answering.finish(&DELETE_MY_FOLLOWS_HANDPICKED_BY_SLUG, reply),
+        )
     }
     async fn get_my_follows_search(
         rqctx: ::dropshot::RequestContext<H>,
@@ -29945,7 +29699,7 @@ impl<H: ReverbHandlers> StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -29966,8 +29720,7 @@ impl<H: ReverbHandlers> StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_MY_FOLLOWS_SEARCH, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_MY_FOLLOWS_SEARCH, reply))
     }
     async fn post_my_follows_search(
         rqctx: ::dropshot::RequestContext<H>,
@@ -29977,7 +29730,7 @@ impl<H: ReverbHandlers> StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -30005,8 +29758,7 @@ impl<H: ReverbHandlers> StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&POST_MY_FOLLOWS_SEARCH, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&POST_MY_FOLLOWS_SEARCH, reply))
     }
     async fn get_my_follows_shops_by_slug(
         rqctx: ::dropshot::RequestContext<H>,
@@ -30016,7 +29768,7 @@ impl<H: ReverbHandlers> StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -30048,12 +29800,7 @@ impl<H: ReverbHandlers> StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(
-            &GET_MY_FOLLOWS_SHOPS_BY_SLUG,
-            reply.status(),
-            started,
-        );
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_MY_FOLLOWS_SHOPS_BY_SLUG, reply))
     }
     async fn post_my_follows_shops_by_slug(
         rqctx: ::dropshot::RequestContext<H>,
@@ -30063,7 +29810,7 @@ impl<H: ReverbHandlers> StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -30095,12 +29842,9 @@ impl<H: ReverbHandlers> StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(
-            &POST_MY_FOLLOWS_SHOPS_BY_SLUG,
-            reply.status(),
-            started,
-        );
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(
+            answering.finish(&POST_MY_FOLLOWS_SHOPS_BY_SLUG, reply),
+        )
     }
     async fn delete_my_follows_shops_by_slug(
         rqctx: ::dropshot::RequestContext<H>,
@@ -30110,7 +29854,7 @@ impl<H: ReverbHandlers> StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -30142,12 +29886,9 @@ impl<H: ReverbHandlers> StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(
-            &DELETE_MY_FOLLOWS_SHOPS_BY_SLUG,
-            reply.status(),
-            started,
-        );
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(
+            answering.finish(&DELETE_MY_FOLLOWS_SHOPS_BY_SLUG, reply),
+        )
     }
     async fn post_my_follows_by_follow_id_alert(
         rqctx: ::dropshot::RequestContext<H>,
@@ -30157,7 +29898,7 @@ impl<H: ReverbHandlers> StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (path, _) = match runtime::read_parameters::<
                 PostMyFollowsByFollowIdAlertPath,
@@ -30178,12 +29919,9 @@ impl<H: ReverbHandlers> StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(
-            &POST_MY_FOLLOWS_BY_FOLLOW_ID_ALERT,
-            reply.status(),
-            started,
-        );
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(
+            answering.finish(&POST_MY_FOLLOWS_BY_FOLLOW_ID_ALERT, reply),
+        )
     }
     async fn delete_my_follows_by_follow_id_alert(
         rqctx: ::dropshot::RequestContext<H>,
@@ -30193,7 +29931,7 @@ impl<H: ReverbHandlers> StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (path, _) = match runtime::read_parameters::<
                 DeleteMyFollowsByFollowIdAlertPath,
@@ -30214,12 +29952,9 @@ impl<H: ReverbHandlers> StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(
-            &DELETE_MY_FOLLOWS_BY_FOLLOW_ID_ALERT,
-            reply.status(),
-            started,
-        );
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(
+            answering.finish(&DELETE_MY_FOLLOWS_BY_FOLLOW_ID_ALERT, reply),
+        )
     }
     async fn get_my_listings_drafts(
         rqctx: ::dropshot::RequestContext<H>,
@@ -30229,7 +29964,7 @@ impl<H: ReverbHandlers> StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -30261,8 +29996,7 @@ impl<H: ReverbHandlers> StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_MY_LISTINGS_DRAFTS, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_MY_LISTINGS_DRAFTS, reply))
     }
     async fn get_my_listings_negotiations(
         rqctx: ::dropshot::RequestContext<H>,
@@ -30272,7 +30006,7 @@ impl<H: ReverbHandlers> StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -30304,12 +30038,7 @@ impl<H: ReverbHandlers> StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(
-            &GET_MY_LISTINGS_NEGOTIATIONS,
-            reply.status(),
-            started,
-        );
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_MY_LISTINGS_NEGOTIATIONS, reply))
     }
     async fn get_my_negotiations_buying(
         rqctx: ::dropshot::RequestContext<H>,
@@ -30319,7 +30048,7 @@ impl<H: ReverbHandlers> StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -30351,8 +30080,7 @@ impl<H: ReverbHandlers> StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_MY_NEGOTIATIONS_BUYING, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_MY_NEGOTIATIONS_BUYING, reply))
     }
     async fn get_my_orders_buying_all(
         rqctx: ::dropshot::RequestContext<H>,
@@ -30361,7 +30089,7 @@ impl<H: ReverbHandlers> StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -30382,8 +30110,7 @@ impl<H: ReverbHandlers> StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_MY_ORDERS_BUYING_ALL, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_MY_ORDERS_BUYING_ALL, reply))
     }
     async fn get_my_orders_buying_by_uuid_by_uuid(
         rqctx: ::dropshot::RequestContext<H>,
@@ -30393,7 +30120,7 @@ impl<H: ReverbHandlers> StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (path, _) = match runtime::read_parameters::<
                 GetMyOrdersBuyingByUuidByUuidPath,
@@ -30414,12 +30141,9 @@ impl<H: ReverbHandlers> StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(
-            &GET_MY_ORDERS_BUYING_BY_UUID_BY_UUID,
-            reply.status(),
-            started,
-        );
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(
+            answering.finish(&GET_MY_ORDERS_BUYING_BY_UUID_BY_UUID, reply),
+        )
     }
     async fn get_my_orders_buying_unpaid(
         rqctx: ::dropshot::RequestContext<H>,
@@ -30428,7 +30152,7 @@ impl<H: ReverbHandlers> StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -30449,8 +30173,7 @@ impl<H: ReverbHandlers> StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_MY_ORDERS_BUYING_UNPAID, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_MY_ORDERS_BUYING_UNPAID, reply))
     }
     async fn post_my_orders_buying_by_id_mark_received(
         rqctx: ::dropshot::RequestContext<H>,
@@ -30460,7 +30183,7 @@ impl<H: ReverbHandlers> StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -30492,12 +30215,9 @@ impl<H: ReverbHandlers> StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(
-            &POST_MY_ORDERS_BUYING_BY_ID_MARK_RECEIVED,
-            reply.status(),
-            started,
-        );
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(
+            answering.finish(&POST_MY_ORDERS_BUYING_BY_ID_MARK_RECEIVED, reply),
+        )
     }
     async fn get_my_orders_selling_all(
         rqctx: ::dropshot::RequestContext<H>,
@@ -30506,7 +30226,7 @@ impl<H: ReverbHandlers> StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -30527,8 +30247,7 @@ impl<H: ReverbHandlers> StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_MY_ORDERS_SELLING_ALL, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_MY_ORDERS_SELLING_ALL, reply))
     }
     async fn get_my_orders_selling_awaiting_shipment(
         rqctx: ::dropshot::RequestContext<H>,
@@ -30537,7 +30256,7 @@ impl<H: ReverbHandlers> StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -30558,12 +30277,9 @@ impl<H: ReverbHandlers> StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(
-            &GET_MY_ORDERS_SELLING_AWAITING_SHIPMENT,
-            reply.status(),
-            started,
-        );
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(
+            answering.finish(&GET_MY_ORDERS_SELLING_AWAITING_SHIPMENT, reply),
+        )
     }
     async fn get_my_orders_selling_buyer_history_by_buyer_id(
         rqctx: ::dropshot::RequestContext<H>,
@@ -30573,7 +30289,7 @@ impl<H: ReverbHandlers> StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -30605,12 +30321,9 @@ impl<H: ReverbHandlers> StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(
-            &GET_MY_ORDERS_SELLING_BUYER_HISTORY_BY_BUYER_ID,
-            reply.status(),
-            started,
-        );
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(
+            answering.finish(&GET_MY_ORDERS_SELLING_BUYER_HISTORY_BY_BUYER_ID, reply),
+        )
     }
     async fn get_my_orders_selling_by_uuid_by_uuid(
         rqctx: ::dropshot::RequestContext<H>,
@@ -30620,7 +30333,7 @@ impl<H: ReverbHandlers> StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (path, _) = match runtime::read_parameters::<
                 GetMyOrdersSellingByUuidByUuidPath,
@@ -30641,12 +30354,9 @@ impl<H: ReverbHandlers> StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(
-            &GET_MY_ORDERS_SELLING_BY_UUID_BY_UUID,
-            reply.status(),
-            started,
-        );
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(
+            answering.finish(&GET_MY_ORDERS_SELLING_BY_UUID_BY_UUID, reply),
+        )
     }
     async fn get_my_orders_selling_unpaid(
         rqctx: ::dropshot::RequestContext<H>,
@@ -30655,7 +30365,7 @@ impl<H: ReverbHandlers> StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -30676,12 +30386,7 @@ impl<H: ReverbHandlers> StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(
-            &GET_MY_ORDERS_SELLING_UNPAID,
-            reply.status(),
-            started,
-        );
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_MY_ORDERS_SELLING_UNPAID, reply))
     }
     async fn post_my_orders_selling_by_id_mark_picked_up(
         rqctx: ::dropshot::RequestContext<H>,
@@ -30692,7 +30397,7 @@ impl<H: ReverbHandlers> StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -30733,12 +30438,9 @@ impl<H: ReverbHandlers> StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(
-            &POST_MY_ORDERS_SELLING_BY_ID_MARK_PICKED_UP,
-            reply.status(),
-            started,
-        );
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(
+            answering.finish(&POST_MY_ORDERS_SELLING_BY_ID_MARK_PICKED_UP, reply),
+        )
     }
     async fn post_my_orders_selling_by_id_ship(
         rqctx: ::dropshot::RequestContext<H>,
@@ -30749,7 +30451,7 @@ impl<H: ReverbHandlers> StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -30790,12 +30492,9 @@ impl<H: ReverbHandlers> StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(
-            &POST_MY_ORDERS_SELLING_BY_ID_SHIP,
-            reply.status(),
-            started,
-        );
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(
+            answering.finish(&POST_MY_ORDERS_SELLING_BY_ID_SHIP, reply),
+        )
     }
     async fn post_my_orders_selling_by_order_id_refund_requests(
         rqctx: ::dropshot::RequestContext<H>,
@@ -30805,7 +30504,7 @@ impl<H: ReverbHandlers> StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -30837,12 +30536,9 @@ impl<H: ReverbHandlers> StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(
-            &POST_MY_ORDERS_SELLING_BY_ORDER_ID_REFUND_REQUESTS,
-            reply.status(),
-            started,
-        );
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(
+            answering.finish(&POST_MY_ORDERS_SELLING_BY_ORDER_ID_REFUND_REQUESTS, reply),
+        )
     }
     async fn get_products_reviews_by_id(
         rqctx: ::dropshot::RequestContext<H>,
@@ -30852,7 +30548,7 @@ impl<H: ReverbHandlers> StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (path, _) = match runtime::read_parameters::<
                 GetProductsReviewsByIdPath,
@@ -30873,8 +30569,7 @@ impl<H: ReverbHandlers> StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_PRODUCTS_REVIEWS_BY_ID, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_PRODUCTS_REVIEWS_BY_ID, reply))
     }
     async fn put_products_reviews_by_id(
         rqctx: ::dropshot::RequestContext<H>,
@@ -30885,7 +30580,7 @@ impl<H: ReverbHandlers> StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -30924,8 +30619,7 @@ impl<H: ReverbHandlers> StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&PUT_PRODUCTS_REVIEWS_BY_ID, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&PUT_PRODUCTS_REVIEWS_BY_ID, reply))
     }
     async fn get_products_by_slug_reviews(
         rqctx: ::dropshot::RequestContext<H>,
@@ -30935,7 +30629,7 @@ impl<H: ReverbHandlers> StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (path, _) = match runtime::read_parameters::<
                 GetProductsBySlugReviewsPath,
@@ -30956,12 +30650,7 @@ impl<H: ReverbHandlers> StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(
-            &GET_PRODUCTS_BY_SLUG_REVIEWS,
-            reply.status(),
-            started,
-        );
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_PRODUCTS_BY_SLUG_REVIEWS, reply))
     }
     async fn post_products_by_slug_reviews(
         rqctx: ::dropshot::RequestContext<H>,
@@ -30971,7 +30660,7 @@ impl<H: ReverbHandlers> StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -31003,18 +30692,15 @@ impl<H: ReverbHandlers> StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(
-            &POST_PRODUCTS_BY_SLUG_REVIEWS,
-            reply.status(),
-            started,
-        );
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(
+            answering.finish(&POST_PRODUCTS_BY_SLUG_REVIEWS, reply),
+        )
     }
     async fn get_sales_reverb(
         rqctx: ::dropshot::RequestContext<H>,
     ) -> ::std::result::Result<runtime::Reply<GetSalesReverb>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -31032,14 +30718,13 @@ impl<H: ReverbHandlers> StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_SALES_REVERB, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_SALES_REVERB, reply))
     }
     async fn get_sales_seller(
         rqctx: ::dropshot::RequestContext<H>,
     ) -> ::std::result::Result<runtime::Reply<GetSalesSeller>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -31057,15 +30742,14 @@ impl<H: ReverbHandlers> StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_SALES_SELLER, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_SALES_SELLER, reply))
     }
     async fn get_sales_by_slug(
         rqctx: ::dropshot::RequestContext<H>,
         _parameters: runtime::Parameters<GetSalesBySlug>,
     ) -> ::std::result::Result<runtime::Reply<GetSalesBySlug>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (path, _) = match runtime::read_parameters::<
                 GetSalesBySlugPath,
@@ -31083,8 +30767,7 @@ impl<H: ReverbHandlers> StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_SALES_BY_SLUG, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_SALES_BY_SLUG, reply))
     }
     async fn get_shops_by_shop_id_shipping_profiles(
         rqctx: ::dropshot::RequestContext<H>,
@@ -31094,7 +30777,7 @@ impl<H: ReverbHandlers> StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -31126,19 +30809,16 @@ impl<H: ReverbHandlers> StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(
-            &GET_SHOPS_BY_SHOP_ID_SHIPPING_PROFILES,
-            reply.status(),
-            started,
-        );
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(
+            answering.finish(&GET_SHOPS_BY_SHOP_ID_SHIPPING_PROFILES, reply),
+        )
     }
     async fn get_shops_by_slug(
         rqctx: ::dropshot::RequestContext<H>,
         _parameters: runtime::Parameters<GetShopsBySlug>,
     ) -> ::std::result::Result<runtime::Reply<GetShopsBySlug>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (path, params) = match runtime::read_parameters::<
                 GetShopsBySlugPath,
@@ -31160,8 +30840,7 @@ impl<H: ReverbHandlers> StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_SHOPS_BY_SLUG, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_SHOPS_BY_SLUG, reply))
     }
     async fn get_shops_by_slug_feedback(
         rqctx: ::dropshot::RequestContext<H>,
@@ -31171,7 +30850,7 @@ impl<H: ReverbHandlers> StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (path, _) = match runtime::read_parameters::<
                 GetShopsBySlugFeedbackPath,
@@ -31192,8 +30871,7 @@ impl<H: ReverbHandlers> StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_SHOPS_BY_SLUG_FEEDBACK, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_SHOPS_BY_SLUG_FEEDBACK, reply))
     }
     async fn get_shops_by_slug_feedback_buyer(
         rqctx: ::dropshot::RequestContext<H>,
@@ -31203,7 +30881,7 @@ impl<H: ReverbHandlers> StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (path, _) = match runtime::read_parameters::<
                 GetShopsBySlugFeedbackBuyerPath,
@@ -31224,12 +30902,9 @@ impl<H: ReverbHandlers> StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(
-            &GET_SHOPS_BY_SLUG_FEEDBACK_BUYER,
-            reply.status(),
-            started,
-        );
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(
+            answering.finish(&GET_SHOPS_BY_SLUG_FEEDBACK_BUYER, reply),
+        )
     }
     async fn get_shops_by_slug_feedback_seller(
         rqctx: ::dropshot::RequestContext<H>,
@@ -31239,7 +30914,7 @@ impl<H: ReverbHandlers> StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (path, _) = match runtime::read_parameters::<
                 GetShopsBySlugFeedbackSellerPath,
@@ -31260,12 +30935,9 @@ impl<H: ReverbHandlers> StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(
-            &GET_SHOPS_BY_SLUG_FEEDBACK_SELLER,
-            reply.status(),
-            started,
-        );
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(
+            answering.finish(&GET_SHOPS_BY_SLUG_FEEDBACK_SELLER, reply),
+        )
     }
 }
 ///The dropshot API description of a server of this version alone, built on `H`: see [`register_endpoints`], and the request metrics at `GET /metrics` ([`runtime::metrics`]).
@@ -33649,6 +33321,13 @@ pub fn register_endpoints<H: ReverbHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/api/articles"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_ARTICLES],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -33672,6 +33351,13 @@ pub fn register_endpoints<H: ReverbHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/api/articles/categories"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_ARTICLES_CATEGORIES],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -33695,6 +33381,13 @@ pub fn register_endpoints<H: ReverbHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/api/categories"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_CATEGORIES],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -33718,6 +33411,13 @@ pub fn register_endpoints<H: ReverbHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/api/categories/flat"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_CATEGORIES_FLAT],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -33741,6 +33441,13 @@ pub fn register_endpoints<H: ReverbHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/api/categories/taxonomy"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_CATEGORIES_TAXONOMY],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -33770,6 +33477,13 @@ pub fn register_endpoints<H: ReverbHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<GetCategoriesByProductTypeByCategory>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_CATEGORIES_BY_PRODUCT_TYPE_BY_CATEGORY],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -33796,6 +33510,13 @@ pub fn register_endpoints<H: ReverbHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<GetCategoriesByUuid>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_CATEGORIES_BY_UUID],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -33822,6 +33543,13 @@ pub fn register_endpoints<H: ReverbHandlers>(
                             "/api/comparison_shopping_pages",
                         ),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_COMPARISON_SHOPPING_PAGES],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -33848,6 +33576,13 @@ pub fn register_endpoints<H: ReverbHandlers>(
                             "/api/comparison_shopping_pages/find",
                         ),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_COMPARISON_SHOPPING_PAGES_FIND],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -33877,6 +33612,13 @@ pub fn register_endpoints<H: ReverbHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<GetComparisonShoppingPagesById>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_COMPARISON_SHOPPING_PAGES_BY_ID],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -33908,6 +33650,13 @@ pub fn register_endpoints<H: ReverbHandlers>(
                                 GetComparisonShoppingPagesByIdListings,
                             >|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_COMPARISON_SHOPPING_PAGES_BY_ID_LISTINGS],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -33939,6 +33688,13 @@ pub fn register_endpoints<H: ReverbHandlers>(
                                 GetComparisonShoppingPagesByIdReviews,
                             >|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_COMPARISON_SHOPPING_PAGES_BY_ID_REVIEWS],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -33970,6 +33726,13 @@ pub fn register_endpoints<H: ReverbHandlers>(
                                 PostConversationsByConversationIdOffer,
                             >|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&POST_CONVERSATIONS_BY_CONVERSATION_ID_OFFER],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -33999,6 +33762,13 @@ pub fn register_endpoints<H: ReverbHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<PostConversationsByIdOffer>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&POST_CONVERSATIONS_BY_ID_OFFER],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -34022,6 +33792,13 @@ pub fn register_endpoints<H: ReverbHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/api/countries"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_COUNTRIES],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -34045,6 +33822,13 @@ pub fn register_endpoints<H: ReverbHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/api/csps"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_CSPS],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -34068,6 +33852,13 @@ pub fn register_endpoints<H: ReverbHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/api/csps/categories"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_CSPS_CATEGORIES],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -34091,6 +33882,13 @@ pub fn register_endpoints<H: ReverbHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/api/csps/find"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_CSPS_FIND],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -34117,6 +33915,13 @@ pub fn register_endpoints<H: ReverbHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<GetCspsById>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_CSPS_BY_ID],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -34143,6 +33948,13 @@ pub fn register_endpoints<H: ReverbHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<GetCuratedSetsBySlug>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_CURATED_SETS_BY_SLUG],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -34166,6 +33978,13 @@ pub fn register_endpoints<H: ReverbHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/api/currencies/display"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_CURRENCIES_DISPLAY],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -34189,6 +34008,13 @@ pub fn register_endpoints<H: ReverbHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/api/currencies/listing"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_CURRENCIES_LISTING],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -34215,6 +34041,13 @@ pub fn register_endpoints<H: ReverbHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<GetFeedbackByFeedbackId>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_FEEDBACK_BY_FEEDBACK_ID],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -34241,6 +34074,13 @@ pub fn register_endpoints<H: ReverbHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<GetHandpickedBySlug>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_HANDPICKED_BY_SLUG],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -34264,6 +34104,13 @@ pub fn register_endpoints<H: ReverbHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/api/listing_conditions"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_LISTING_CONDITIONS],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -34287,6 +34134,13 @@ pub fn register_endpoints<H: ReverbHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/api/listings"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_LISTINGS, &POST_LISTINGS],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -34310,6 +34164,13 @@ pub fn register_endpoints<H: ReverbHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/api/listings/all"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_LISTINGS_ALL],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -34336,6 +34197,13 @@ pub fn register_endpoints<H: ReverbHandlers>(
                             "/api/listings/facets/seller_location",
                         ),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_LISTINGS_FACETS_SELLER_LOCATION],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -34365,6 +34233,13 @@ pub fn register_endpoints<H: ReverbHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<GetListingsByIdNegotiation>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_LISTINGS_BY_ID_NEGOTIATION],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -34391,6 +34266,13 @@ pub fn register_endpoints<H: ReverbHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<PostListingsByIdOffer>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&POST_LISTINGS_BY_ID_OFFER],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -34420,6 +34302,13 @@ pub fn register_endpoints<H: ReverbHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<GetListingsByListingIdBump>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_LISTINGS_BY_LISTING_ID_BUMP],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -34451,6 +34340,13 @@ pub fn register_endpoints<H: ReverbHandlers>(
                                 PostListingsByListingIdBumpByBudgetType,
                             >|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&POST_LISTINGS_BY_LISTING_ID_BUMP_BY_BUDGET_TYPE],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -34480,6 +34376,13 @@ pub fn register_endpoints<H: ReverbHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<PostListingsByListingIdConversations>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&POST_LISTINGS_BY_LISTING_ID_CONVERSATIONS],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -34509,6 +34412,13 @@ pub fn register_endpoints<H: ReverbHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<GetListingsByListingIdImages>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_LISTINGS_BY_LISTING_ID_IMAGES],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -34540,6 +34450,13 @@ pub fn register_endpoints<H: ReverbHandlers>(
                                 DeleteListingsByListingIdImagesByImageId,
                             >|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&DELETE_LISTINGS_BY_LISTING_ID_IMAGES_BY_IMAGE_ID],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -34569,6 +34486,13 @@ pub fn register_endpoints<H: ReverbHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<GetListingsByListingIdSales>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_LISTINGS_BY_LISTING_ID_SALES],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -34595,6 +34519,17 @@ pub fn register_endpoints<H: ReverbHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<DeleteListingsBySlug>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[
+                                    &GET_LISTINGS_BY_SLUG,
+                                    &PUT_LISTINGS_BY_SLUG,
+                                    &DELETE_LISTINGS_BY_SLUG,
+                                ],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -34621,6 +34556,13 @@ pub fn register_endpoints<H: ReverbHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<GetListingsBySlugEdit>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_LISTINGS_BY_SLUG_EDIT],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -34647,6 +34589,13 @@ pub fn register_endpoints<H: ReverbHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<PostListingsBySlugFlag>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&POST_LISTINGS_BY_SLUG_FLAG],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -34673,6 +34622,16 @@ pub fn register_endpoints<H: ReverbHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<PostListingsBySlugReviews>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[
+                                    &GET_LISTINGS_BY_SLUG_REVIEWS,
+                                    &POST_LISTINGS_BY_SLUG_REVIEWS,
+                                ],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -34702,6 +34661,13 @@ pub fn register_endpoints<H: ReverbHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<GetListingsBySlugSimilarListings>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_LISTINGS_BY_SLUG_SIMILAR_LISTINGS],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -34725,6 +34691,13 @@ pub fn register_endpoints<H: ReverbHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/api/my/account"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_MY_ACCOUNT, &PUT_MY_ACCOUNT],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -34748,6 +34721,13 @@ pub fn register_endpoints<H: ReverbHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/api/my/addresses"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_MY_ADDRESSES, &POST_MY_ADDRESSES],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -34777,6 +34757,16 @@ pub fn register_endpoints<H: ReverbHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<DeleteMyAddressesByAddressId>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[
+                                    &PUT_MY_ADDRESSES_BY_ADDRESS_ID,
+                                    &DELETE_MY_ADDRESSES_BY_ADDRESS_ID,
+                                ],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -34800,6 +34790,13 @@ pub fn register_endpoints<H: ReverbHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/api/my/conversations"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_MY_CONVERSATIONS, &POST_MY_CONVERSATIONS],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -34831,6 +34828,13 @@ pub fn register_endpoints<H: ReverbHandlers>(
                                 PostMyConversationsByConversationIdMessages,
                             >|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&POST_MY_CONVERSATIONS_BY_CONVERSATION_ID_MESSAGES],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -34857,6 +34861,13 @@ pub fn register_endpoints<H: ReverbHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<PutMyConversationsById>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_MY_CONVERSATIONS_BY_ID, &PUT_MY_CONVERSATIONS_BY_ID],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -34880,6 +34891,13 @@ pub fn register_endpoints<H: ReverbHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/api/my/counts"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_MY_COUNTS],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -34909,6 +34927,16 @@ pub fn register_endpoints<H: ReverbHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<DeleteMyCuratedSetProductByProductId>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[
+                                    &POST_MY_CURATED_SET_PRODUCT_BY_PRODUCT_ID,
+                                    &DELETE_MY_CURATED_SET_PRODUCT_BY_PRODUCT_ID,
+                                ],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -34932,6 +34960,13 @@ pub fn register_endpoints<H: ReverbHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/api/my/feed"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_MY_FEED],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -34955,6 +34990,13 @@ pub fn register_endpoints<H: ReverbHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/api/my/feed/customize"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_MY_FEED_CUSTOMIZE],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -34978,6 +35020,13 @@ pub fn register_endpoints<H: ReverbHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/api/my/feed/grid"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_MY_FEED_GRID],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -35001,6 +35050,13 @@ pub fn register_endpoints<H: ReverbHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/api/my/feedback/received"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_MY_FEEDBACK_RECEIVED],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -35024,6 +35080,13 @@ pub fn register_endpoints<H: ReverbHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/api/my/feedback/sent"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_MY_FEEDBACK_SENT],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -35047,6 +35110,13 @@ pub fn register_endpoints<H: ReverbHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/api/my/follows"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_MY_FOLLOWS],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -35070,6 +35140,13 @@ pub fn register_endpoints<H: ReverbHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/api/my/follows/articles"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_MY_FOLLOWS_ARTICLES, &POST_MY_FOLLOWS_ARTICLES],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -35099,6 +35176,17 @@ pub fn register_endpoints<H: ReverbHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<DeleteMyFollowsBrandsBySlug>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[
+                                    &GET_MY_FOLLOWS_BRANDS_BY_SLUG,
+                                    &POST_MY_FOLLOWS_BRANDS_BY_SLUG,
+                                    &DELETE_MY_FOLLOWS_BRANDS_BY_SLUG,
+                                ],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -35130,6 +35218,17 @@ pub fn register_endpoints<H: ReverbHandlers>(
                                 DeleteMyFollowsCategoriesByCategoryBySubcategory,
                             >|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[
+                                    &GET_MY_FOLLOWS_CATEGORIES_BY_CATEGORY_BY_SUBCATEGORY,
+                                    &POST_MY_FOLLOWS_CATEGORIES_BY_CATEGORY_BY_SUBCATEGORY,
+                                    &DELETE_MY_FOLLOWS_CATEGORIES_BY_CATEGORY_BY_SUBCATEGORY,
+                                ],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -35161,6 +35260,17 @@ pub fn register_endpoints<H: ReverbHandlers>(
                                 DeleteMyFollowsCategoriesByIdentifier,
                             >|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[
+                                    &GET_MY_FOLLOWS_CATEGORIES_BY_IDENTIFIER,
+                                    &POST_MY_FOLLOWS_CATEGORIES_BY_IDENTIFIER,
+                                    &DELETE_MY_FOLLOWS_CATEGORIES_BY_IDENTIFIER,
+                                ],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -35190,6 +35300,13 @@ pub fn register_endpoints<H: ReverbHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<PostMyFollowsCategoriesByUuid>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&POST_MY_FOLLOWS_CATEGORIES_BY_UUID],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -35219,6 +35336,17 @@ pub fn register_endpoints<H: ReverbHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<DeleteMyFollowsCollectionsBySlug>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[
+                                    &GET_MY_FOLLOWS_COLLECTIONS_BY_SLUG,
+                                    &POST_MY_FOLLOWS_COLLECTIONS_BY_SLUG,
+                                    &DELETE_MY_FOLLOWS_COLLECTIONS_BY_SLUG,
+                                ],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -35248,6 +35376,17 @@ pub fn register_endpoints<H: ReverbHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<DeleteMyFollowsHandpickedBySlug>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[
+                                    &GET_MY_FOLLOWS_HANDPICKED_BY_SLUG,
+                                    &POST_MY_FOLLOWS_HANDPICKED_BY_SLUG,
+                                    &DELETE_MY_FOLLOWS_HANDPICKED_BY_SLUG,
+                                ],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -35271,6 +35410,13 @@ pub fn register_endpoints<H: ReverbHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/api/my/follows/search"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_MY_FOLLOWS_SEARCH, &POST_MY_FOLLOWS_SEARCH],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -35297,6 +35443,17 @@ pub fn register_endpoints<H: ReverbHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<DeleteMyFollowsShopsBySlug>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[
+                                    &GET_MY_FOLLOWS_SHOPS_BY_SLUG,
+                                    &POST_MY_FOLLOWS_SHOPS_BY_SLUG,
+                                    &DELETE_MY_FOLLOWS_SHOPS_BY_SLUG,
+                                ],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -35323,6 +35480,13 @@ pub fn register_endpoints<H: ReverbHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<DeleteMyFollowsByFollowId>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&DELETE_MY_FOLLOWS_BY_FOLLOW_ID],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -35352,6 +35516,16 @@ pub fn register_endpoints<H: ReverbHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<DeleteMyFollowsByFollowIdAlert>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[
+                                    &POST_MY_FOLLOWS_BY_FOLLOW_ID_ALERT,
+                                    &DELETE_MY_FOLLOWS_BY_FOLLOW_ID_ALERT,
+                                ],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -35375,6 +35549,13 @@ pub fn register_endpoints<H: ReverbHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/api/my/listings"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_MY_LISTINGS],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -35398,6 +35579,13 @@ pub fn register_endpoints<H: ReverbHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/api/my/listings/drafts"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_MY_LISTINGS_DRAFTS],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -35424,6 +35612,13 @@ pub fn register_endpoints<H: ReverbHandlers>(
                             "/api/my/listings/negotiations",
                         ),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_MY_LISTINGS_NEGOTIATIONS],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -35453,6 +35648,13 @@ pub fn register_endpoints<H: ReverbHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<PutMyListingsBySlugStateEnd>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&PUT_MY_LISTINGS_BY_SLUG_STATE_END],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -35476,6 +35678,13 @@ pub fn register_endpoints<H: ReverbHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/api/my/lists"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_MY_LISTS],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -35499,6 +35708,13 @@ pub fn register_endpoints<H: ReverbHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/api/my/negotiations/buying"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_MY_NEGOTIATIONS_BUYING],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -35525,6 +35741,13 @@ pub fn register_endpoints<H: ReverbHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<GetMyNegotiationsById>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_MY_NEGOTIATIONS_BY_ID],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -35554,6 +35777,13 @@ pub fn register_endpoints<H: ReverbHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<PostMyNegotiationsByIdAccept>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&POST_MY_NEGOTIATIONS_BY_ID_ACCEPT],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -35583,6 +35813,13 @@ pub fn register_endpoints<H: ReverbHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<PostMyNegotiationsByIdCounter>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&POST_MY_NEGOTIATIONS_BY_ID_COUNTER],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -35612,6 +35849,13 @@ pub fn register_endpoints<H: ReverbHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<PostMyNegotiationsByIdDecline>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&POST_MY_NEGOTIATIONS_BY_ID_DECLINE],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -35638,6 +35882,13 @@ pub fn register_endpoints<H: ReverbHandlers>(
                             "/api/my/orders/awaiting_feedback",
                         ),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_MY_ORDERS_AWAITING_FEEDBACK],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -35661,6 +35912,13 @@ pub fn register_endpoints<H: ReverbHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/api/my/orders/buying/all"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_MY_ORDERS_BUYING_ALL],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -35690,6 +35948,13 @@ pub fn register_endpoints<H: ReverbHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<GetMyOrdersBuyingByUuidByUuid>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_MY_ORDERS_BUYING_BY_UUID_BY_UUID],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -35713,6 +35978,13 @@ pub fn register_endpoints<H: ReverbHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/api/my/orders/buying/unpaid"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_MY_ORDERS_BUYING_UNPAID],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -35739,6 +36011,13 @@ pub fn register_endpoints<H: ReverbHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<GetMyOrdersBuyingById>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_MY_ORDERS_BUYING_BY_ID],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -35768,6 +36047,13 @@ pub fn register_endpoints<H: ReverbHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<PostMyOrdersBuyingByIdMarkReceived>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&POST_MY_ORDERS_BUYING_BY_ID_MARK_RECEIVED],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -35791,6 +36077,13 @@ pub fn register_endpoints<H: ReverbHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/api/my/orders/selling/all"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_MY_ORDERS_SELLING_ALL],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -35817,6 +36110,13 @@ pub fn register_endpoints<H: ReverbHandlers>(
                             "/api/my/orders/selling/awaiting_shipment",
                         ),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_MY_ORDERS_SELLING_AWAITING_SHIPMENT],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -35848,6 +36148,13 @@ pub fn register_endpoints<H: ReverbHandlers>(
                                 GetMyOrdersSellingBuyerHistoryByBuyerId,
                             >|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_MY_ORDERS_SELLING_BUYER_HISTORY_BY_BUYER_ID],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -35877,6 +36184,13 @@ pub fn register_endpoints<H: ReverbHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<GetMyOrdersSellingByUuidByUuid>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_MY_ORDERS_SELLING_BY_UUID_BY_UUID],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -35903,6 +36217,13 @@ pub fn register_endpoints<H: ReverbHandlers>(
                             "/api/my/orders/selling/unpaid",
                         ),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_MY_ORDERS_SELLING_UNPAID],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -35929,6 +36250,13 @@ pub fn register_endpoints<H: ReverbHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<GetMyOrdersSellingById>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_MY_ORDERS_SELLING_BY_ID],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -35958,6 +36286,13 @@ pub fn register_endpoints<H: ReverbHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<PostMyOrdersSellingByIdMarkPickedUp>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&POST_MY_ORDERS_SELLING_BY_ID_MARK_PICKED_UP],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -35987,6 +36322,13 @@ pub fn register_endpoints<H: ReverbHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<PostMyOrdersSellingByIdShip>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&POST_MY_ORDERS_SELLING_BY_ID_SHIP],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -36018,6 +36360,13 @@ pub fn register_endpoints<H: ReverbHandlers>(
                                 PostMyOrdersSellingByOrderIdRefundRequests,
                             >|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&POST_MY_ORDERS_SELLING_BY_ORDER_ID_REFUND_REQUESTS],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -36041,6 +36390,13 @@ pub fn register_endpoints<H: ReverbHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/api/my/payments/selling"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_MY_PAYMENTS_SELLING],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -36070,6 +36426,13 @@ pub fn register_endpoints<H: ReverbHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<GetMyPaymentsSellingById>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_MY_PAYMENTS_SELLING_BY_ID],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -36093,6 +36456,13 @@ pub fn register_endpoints<H: ReverbHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/api/my/payouts"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_MY_PAYOUTS],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -36122,6 +36492,13 @@ pub fn register_endpoints<H: ReverbHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<GetMyPayoutsByIdLineItems>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_MY_PAYOUTS_BY_ID_LINE_ITEMS],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -36148,6 +36525,13 @@ pub fn register_endpoints<H: ReverbHandlers>(
                             "/api/my/refund_requests/selling",
                         ),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_MY_REFUND_REQUESTS_SELLING],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -36177,6 +36561,13 @@ pub fn register_endpoints<H: ReverbHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<PutMyRefundRequestsSellingById>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&PUT_MY_REFUND_REQUESTS_SELLING_BY_ID],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -36200,6 +36591,13 @@ pub fn register_endpoints<H: ReverbHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/api/my/viewed_listings"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_MY_VIEWED_LISTINGS],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -36223,6 +36621,13 @@ pub fn register_endpoints<H: ReverbHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/api/my/wishlist"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_MY_WISHLIST],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -36249,6 +36654,13 @@ pub fn register_endpoints<H: ReverbHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<DeleteMyWishlistById>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&PUT_MY_WISHLIST_BY_ID, &DELETE_MY_WISHLIST_BY_ID],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -36272,6 +36684,13 @@ pub fn register_endpoints<H: ReverbHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/api/openapi.json"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -36301,6 +36720,16 @@ pub fn register_endpoints<H: ReverbHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<PostOrdersByOrderIdFeedbackBuyer>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[
+                                    &GET_ORDERS_BY_ORDER_ID_FEEDBACK_BUYER,
+                                    &POST_ORDERS_BY_ORDER_ID_FEEDBACK_BUYER,
+                                ],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -36330,6 +36759,16 @@ pub fn register_endpoints<H: ReverbHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<PostOrdersByOrderIdFeedbackSeller>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[
+                                    &GET_ORDERS_BY_ORDER_ID_FEEDBACK_SELLER,
+                                    &POST_ORDERS_BY_ORDER_ID_FEEDBACK_SELLER,
+                                ],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -36353,6 +36792,13 @@ pub fn register_endpoints<H: ReverbHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/api/payment_methods"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_PAYMENT_METHODS],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -36382,6 +36828,13 @@ pub fn register_endpoints<H: ReverbHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<GetPriceguideByIdTransactionsSummary>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_PRICEGUIDE_BY_ID_TRANSACTIONS_SUMMARY],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -36408,6 +36861,13 @@ pub fn register_endpoints<H: ReverbHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<PutProductsReviewsById>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_PRODUCTS_REVIEWS_BY_ID, &PUT_PRODUCTS_REVIEWS_BY_ID],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -36434,6 +36894,16 @@ pub fn register_endpoints<H: ReverbHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<PostProductsBySlugReviews>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[
+                                    &GET_PRODUCTS_BY_SLUG_REVIEWS,
+                                    &POST_PRODUCTS_BY_SLUG_REVIEWS,
+                                ],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -36457,6 +36927,13 @@ pub fn register_endpoints<H: ReverbHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/api/sales/reverb"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_SALES_REVERB],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -36480,6 +36957,13 @@ pub fn register_endpoints<H: ReverbHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/api/sales/seller"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_SALES_SELLER],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -36509,6 +36993,16 @@ pub fn register_endpoints<H: ReverbHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<DeleteSalesBySaleIdListings>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[
+                                    &POST_SALES_BY_SALE_ID_LISTINGS,
+                                    &DELETE_SALES_BY_SALE_ID_LISTINGS,
+                                ],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -36535,6 +37029,13 @@ pub fn register_endpoints<H: ReverbHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<GetSalesBySlug>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_SALES_BY_SLUG],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -36558,6 +37059,13 @@ pub fn register_endpoints<H: ReverbHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/api/shipping/providers"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_SHIPPING_PROVIDERS],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -36581,6 +37089,13 @@ pub fn register_endpoints<H: ReverbHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/api/shipping/regions"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_SHIPPING_REGIONS],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -36604,6 +37119,13 @@ pub fn register_endpoints<H: ReverbHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/api/shop"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_SHOP, &PUT_SHOP],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -36627,6 +37149,13 @@ pub fn register_endpoints<H: ReverbHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/api/shop/listing_conditions"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_SHOP_LISTING_CONDITIONS],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -36650,6 +37179,13 @@ pub fn register_endpoints<H: ReverbHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/api/shop/payment_methods"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_SHOP_PAYMENT_METHODS],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -36673,6 +37209,17 @@ pub fn register_endpoints<H: ReverbHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/api/shop/vacation"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[
+                                    &GET_SHOP_VACATION,
+                                    &POST_SHOP_VACATION,
+                                    &DELETE_SHOP_VACATION,
+                                ],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -36699,6 +37246,13 @@ pub fn register_endpoints<H: ReverbHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<GetShopsByIdStorefronts>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_SHOPS_BY_ID_STOREFRONTS],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -36728,6 +37282,13 @@ pub fn register_endpoints<H: ReverbHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<GetShopsByShopIdShippingProfiles>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_SHOPS_BY_SHOP_ID_SHIPPING_PROFILES],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -36754,6 +37315,13 @@ pub fn register_endpoints<H: ReverbHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<GetShopsBySlug>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_SHOPS_BY_SLUG],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -36780,6 +37348,13 @@ pub fn register_endpoints<H: ReverbHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<GetShopsBySlugFeedback>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_SHOPS_BY_SLUG_FEEDBACK],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -36809,6 +37384,13 @@ pub fn register_endpoints<H: ReverbHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<GetShopsBySlugFeedbackBuyer>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_SHOPS_BY_SLUG_FEEDBACK_BUYER],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -36838,6 +37420,13 @@ pub fn register_endpoints<H: ReverbHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<GetShopsBySlugFeedbackSeller>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_SHOPS_BY_SLUG_FEEDBACK_SELLER],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -36861,6 +37450,13 @@ pub fn register_endpoints<H: ReverbHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/api/wants"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_WANTS],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -36887,6 +37483,13 @@ pub fn register_endpoints<H: ReverbHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<DeleteWantsById>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&PUT_WANTS_BY_ID, &DELETE_WANTS_BY_ID],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -36910,6 +37513,13 @@ pub fn register_endpoints<H: ReverbHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/api/webhooks/registrations"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_WEBHOOKS_REGISTRATIONS, &POST_WEBHOOKS_REGISTRATIONS],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -36939,6 +37549,16 @@ pub fn register_endpoints<H: ReverbHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<DeleteWebhooksRegistrationsById>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[
+                                    &GET_WEBHOOKS_REGISTRATIONS_BY_ID,
+                                    &DELETE_WEBHOOKS_REGISTRATIONS_BY_ID,
+                                ],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),

@@ -19450,7 +19450,7 @@ impl<H: TriggerDevV3RestApiHandlers> TriggerDevV3RestApiApi for StrictServer<H> 
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -19482,8 +19482,7 @@ impl<H: TriggerDevV3RestApiHandlers> TriggerDevV3RestApiApi for StrictServer<H> 
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&LIST_SCHEDULES_V1, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&LIST_SCHEDULES_V1, reply))
     }
     async fn create_schedule_v1(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -19493,7 +19492,7 @@ impl<H: TriggerDevV3RestApiHandlers> TriggerDevV3RestApiApi for StrictServer<H> 
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -19524,15 +19523,14 @@ impl<H: TriggerDevV3RestApiHandlers> TriggerDevV3RestApiApi for StrictServer<H> 
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&CREATE_SCHEDULE_V1, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&CREATE_SCHEDULE_V1, reply))
     }
     async fn get_schedule_v1(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<GetScheduleV1>,
     ) -> ::std::result::Result<runtime::Reply<GetScheduleV1>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -19564,8 +19562,7 @@ impl<H: TriggerDevV3RestApiHandlers> TriggerDevV3RestApiApi for StrictServer<H> 
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_SCHEDULE_V1, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_SCHEDULE_V1, reply))
     }
     async fn update_schedule_v1(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -19576,7 +19573,7 @@ impl<H: TriggerDevV3RestApiHandlers> TriggerDevV3RestApiApi for StrictServer<H> 
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -19618,8 +19615,7 @@ impl<H: TriggerDevV3RestApiHandlers> TriggerDevV3RestApiApi for StrictServer<H> 
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&UPDATE_SCHEDULE_V1, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&UPDATE_SCHEDULE_V1, reply))
     }
     async fn delete_schedule_v1(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -19629,7 +19625,7 @@ impl<H: TriggerDevV3RestApiHandlers> TriggerDevV3RestApiApi for StrictServer<H> 
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -19661,8 +19657,7 @@ impl<H: TriggerDevV3RestApiHandlers> TriggerDevV3RestApiApi for StrictServer<H> 
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&DELETE_SCHEDULE_V1, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&DELETE_SCHEDULE_V1, reply))
     }
     async fn deactivate_schedule_v1(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -19672,7 +19667,7 @@ impl<H: TriggerDevV3RestApiHandlers> TriggerDevV3RestApiApi for StrictServer<H> 
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -19704,8 +19699,7 @@ impl<H: TriggerDevV3RestApiHandlers> TriggerDevV3RestApiApi for StrictServer<H> 
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&DEACTIVATE_SCHEDULE_V1, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&DEACTIVATE_SCHEDULE_V1, reply))
     }
     async fn activate_schedule_v1(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -19715,7 +19709,7 @@ impl<H: TriggerDevV3RestApiHandlers> TriggerDevV3RestApiApi for StrictServer<H> 
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -19747,15 +19741,14 @@ impl<H: TriggerDevV3RestApiHandlers> TriggerDevV3RestApiApi for StrictServer<H> 
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&ACTIVATE_SCHEDULE_V1, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&ACTIVATE_SCHEDULE_V1, reply))
     }
     async fn get_timezones_v1(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<GetTimezonesV1>,
     ) -> ::std::result::Result<runtime::Reply<GetTimezonesV1>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (_, params) = match runtime::read_parameters::<
                 runtime::NoParameters,
@@ -19776,15 +19769,14 @@ impl<H: TriggerDevV3RestApiHandlers> TriggerDevV3RestApiApi for StrictServer<H> 
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_TIMEZONES_V1, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_TIMEZONES_V1, reply))
     }
     async fn replay_run_v1(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<ReplayRunV1>,
     ) -> ::std::result::Result<runtime::Reply<ReplayRunV1>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -19816,8 +19808,7 @@ impl<H: TriggerDevV3RestApiHandlers> TriggerDevV3RestApiApi for StrictServer<H> 
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&REPLAY_RUN_V1, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&REPLAY_RUN_V1, reply))
     }
     async fn add_run_tags_v1(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -19825,7 +19816,7 @@ impl<H: TriggerDevV3RestApiHandlers> TriggerDevV3RestApiApi for StrictServer<H> 
         body: runtime::RequestBody<AddRunTagsV1>,
     ) -> ::std::result::Result<runtime::Reply<AddRunTagsV1>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -19867,15 +19858,14 @@ impl<H: TriggerDevV3RestApiHandlers> TriggerDevV3RestApiApi for StrictServer<H> 
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&ADD_RUN_TAGS_V1, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&ADD_RUN_TAGS_V1, reply))
     }
     async fn get_run_trace_v1(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<GetRunTraceV1>,
     ) -> ::std::result::Result<runtime::Reply<GetRunTraceV1>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -19907,15 +19897,14 @@ impl<H: TriggerDevV3RestApiHandlers> TriggerDevV3RestApiApi for StrictServer<H> 
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_RUN_TRACE_V1, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_RUN_TRACE_V1, reply))
     }
     async fn get_run_events_v1(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<GetRunEventsV1>,
     ) -> ::std::result::Result<runtime::Reply<GetRunEventsV1>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -19947,8 +19936,7 @@ impl<H: TriggerDevV3RestApiHandlers> TriggerDevV3RestApiApi for StrictServer<H> 
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_RUN_EVENTS_V1, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_RUN_EVENTS_V1, reply))
     }
     async fn update_run_metadata_v1(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -19959,7 +19947,7 @@ impl<H: TriggerDevV3RestApiHandlers> TriggerDevV3RestApiApi for StrictServer<H> 
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -20001,15 +19989,14 @@ impl<H: TriggerDevV3RestApiHandlers> TriggerDevV3RestApiApi for StrictServer<H> 
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&UPDATE_RUN_METADATA_V1, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&UPDATE_RUN_METADATA_V1, reply))
     }
     async fn cancel_run_v1(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<CancelRunV1>,
     ) -> ::std::result::Result<runtime::Reply<CancelRunV1>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -20041,8 +20028,7 @@ impl<H: TriggerDevV3RestApiHandlers> TriggerDevV3RestApiApi for StrictServer<H> 
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&CANCEL_RUN_V1, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&CANCEL_RUN_V1, reply))
     }
     async fn list_deployments_v1(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -20052,7 +20038,7 @@ impl<H: TriggerDevV3RestApiHandlers> TriggerDevV3RestApiApi for StrictServer<H> 
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -20084,8 +20070,7 @@ impl<H: TriggerDevV3RestApiHandlers> TriggerDevV3RestApiApi for StrictServer<H> 
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&LIST_DEPLOYMENTS_V1, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&LIST_DEPLOYMENTS_V1, reply))
     }
     async fn get_deployment_v1(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -20095,7 +20080,7 @@ impl<H: TriggerDevV3RestApiHandlers> TriggerDevV3RestApiApi for StrictServer<H> 
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -20127,15 +20112,14 @@ impl<H: TriggerDevV3RestApiHandlers> TriggerDevV3RestApiApi for StrictServer<H> 
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_DEPLOYMENT_V1, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_DEPLOYMENT_V1, reply))
     }
     async fn execute_query_v1(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         body: runtime::RequestBody<ExecuteQueryV1>,
     ) -> ::std::result::Result<runtime::Reply<ExecuteQueryV1>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -20166,8 +20150,7 @@ impl<H: TriggerDevV3RestApiHandlers> TriggerDevV3RestApiApi for StrictServer<H> 
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&EXECUTE_QUERY_V1, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&EXECUTE_QUERY_V1, reply))
     }
     async fn get_query_schema_v1(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -20176,7 +20159,7 @@ impl<H: TriggerDevV3RestApiHandlers> TriggerDevV3RestApiApi for StrictServer<H> 
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -20197,8 +20180,7 @@ impl<H: TriggerDevV3RestApiHandlers> TriggerDevV3RestApiApi for StrictServer<H> 
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_QUERY_SCHEMA_V1, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_QUERY_SCHEMA_V1, reply))
     }
     async fn list_dashboards_v1(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -20207,7 +20189,7 @@ impl<H: TriggerDevV3RestApiHandlers> TriggerDevV3RestApiApi for StrictServer<H> 
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -20228,8 +20210,7 @@ impl<H: TriggerDevV3RestApiHandlers> TriggerDevV3RestApiApi for StrictServer<H> 
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&LIST_DASHBOARDS_V1, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&LIST_DASHBOARDS_V1, reply))
     }
     async fn reschedule_run_v1(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -20240,7 +20221,7 @@ impl<H: TriggerDevV3RestApiHandlers> TriggerDevV3RestApiApi for StrictServer<H> 
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -20282,15 +20263,14 @@ impl<H: TriggerDevV3RestApiHandlers> TriggerDevV3RestApiApi for StrictServer<H> 
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&RESCHEDULE_RUN_V1, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&RESCHEDULE_RUN_V1, reply))
     }
     async fn get_run_result_v1(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<GetRunResultV1>,
     ) -> ::std::result::Result<runtime::Reply<GetRunResultV1>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -20322,15 +20302,14 @@ impl<H: TriggerDevV3RestApiHandlers> TriggerDevV3RestApiApi for StrictServer<H> 
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_RUN_RESULT_V1, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_RUN_RESULT_V1, reply))
     }
     async fn retrieve_run_v1(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<RetrieveRunV1>,
     ) -> ::std::result::Result<runtime::Reply<RetrieveRunV1>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -20362,8 +20341,7 @@ impl<H: TriggerDevV3RestApiHandlers> TriggerDevV3RestApiApi for StrictServer<H> 
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&RETRIEVE_RUN_V1, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&RETRIEVE_RUN_V1, reply))
     }
     async fn list_bulk_actions_v1(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -20373,7 +20351,7 @@ impl<H: TriggerDevV3RestApiHandlers> TriggerDevV3RestApiApi for StrictServer<H> 
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -20405,8 +20383,7 @@ impl<H: TriggerDevV3RestApiHandlers> TriggerDevV3RestApiApi for StrictServer<H> 
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&LIST_BULK_ACTIONS_V1, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&LIST_BULK_ACTIONS_V1, reply))
     }
     async fn create_bulk_action_v1(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -20416,7 +20393,7 @@ impl<H: TriggerDevV3RestApiHandlers> TriggerDevV3RestApiApi for StrictServer<H> 
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -20447,8 +20424,7 @@ impl<H: TriggerDevV3RestApiHandlers> TriggerDevV3RestApiApi for StrictServer<H> 
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&CREATE_BULK_ACTION_V1, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&CREATE_BULK_ACTION_V1, reply))
     }
     async fn retrieve_bulk_action_v1(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -20458,7 +20434,7 @@ impl<H: TriggerDevV3RestApiHandlers> TriggerDevV3RestApiApi for StrictServer<H> 
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -20490,8 +20466,7 @@ impl<H: TriggerDevV3RestApiHandlers> TriggerDevV3RestApiApi for StrictServer<H> 
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&RETRIEVE_BULK_ACTION_V1, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&RETRIEVE_BULK_ACTION_V1, reply))
     }
     async fn abort_bulk_action_v1(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -20501,7 +20476,7 @@ impl<H: TriggerDevV3RestApiHandlers> TriggerDevV3RestApiApi for StrictServer<H> 
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -20533,8 +20508,7 @@ impl<H: TriggerDevV3RestApiHandlers> TriggerDevV3RestApiApi for StrictServer<H> 
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&ABORT_BULK_ACTION_V1, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&ABORT_BULK_ACTION_V1, reply))
     }
     async fn list_project_envvars_v1(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -20544,7 +20518,7 @@ impl<H: TriggerDevV3RestApiHandlers> TriggerDevV3RestApiApi for StrictServer<H> 
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -20577,8 +20551,7 @@ impl<H: TriggerDevV3RestApiHandlers> TriggerDevV3RestApiApi for StrictServer<H> 
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&LIST_PROJECT_ENVVARS_V1, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&LIST_PROJECT_ENVVARS_V1, reply))
     }
     async fn create_project_envvar_v1(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -20589,7 +20562,7 @@ impl<H: TriggerDevV3RestApiHandlers> TriggerDevV3RestApiApi for StrictServer<H> 
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -20629,8 +20602,7 @@ impl<H: TriggerDevV3RestApiHandlers> TriggerDevV3RestApiApi for StrictServer<H> 
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&CREATE_PROJECT_ENVVAR_V1, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&CREATE_PROJECT_ENVVAR_V1, reply))
     }
     async fn get_project_envvar_v1(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -20640,7 +20612,7 @@ impl<H: TriggerDevV3RestApiHandlers> TriggerDevV3RestApiApi for StrictServer<H> 
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -20674,8 +20646,7 @@ impl<H: TriggerDevV3RestApiHandlers> TriggerDevV3RestApiApi for StrictServer<H> 
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_PROJECT_ENVVAR_V1, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_PROJECT_ENVVAR_V1, reply))
     }
     async fn update_project_envvar_v1(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -20686,7 +20657,7 @@ impl<H: TriggerDevV3RestApiHandlers> TriggerDevV3RestApiApi for StrictServer<H> 
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -20730,8 +20701,7 @@ impl<H: TriggerDevV3RestApiHandlers> TriggerDevV3RestApiApi for StrictServer<H> 
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&UPDATE_PROJECT_ENVVAR_V1, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&UPDATE_PROJECT_ENVVAR_V1, reply))
     }
     async fn delete_project_envvar_v1(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -20741,7 +20711,7 @@ impl<H: TriggerDevV3RestApiHandlers> TriggerDevV3RestApiApi for StrictServer<H> 
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -20775,8 +20745,7 @@ impl<H: TriggerDevV3RestApiHandlers> TriggerDevV3RestApiApi for StrictServer<H> 
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&DELETE_PROJECT_ENVVAR_V1, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&DELETE_PROJECT_ENVVAR_V1, reply))
     }
     async fn trigger_task_v1(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -20784,7 +20753,7 @@ impl<H: TriggerDevV3RestApiHandlers> TriggerDevV3RestApiApi for StrictServer<H> 
         body: runtime::RequestBody<TriggerTaskV1>,
     ) -> ::std::result::Result<runtime::Reply<TriggerTaskV1>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -20826,8 +20795,7 @@ impl<H: TriggerDevV3RestApiHandlers> TriggerDevV3RestApiApi for StrictServer<H> 
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&TRIGGER_TASK_V1, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&TRIGGER_TASK_V1, reply))
     }
     async fn batch_trigger_task_by_id_v1(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -20838,7 +20806,7 @@ impl<H: TriggerDevV3RestApiHandlers> TriggerDevV3RestApiApi for StrictServer<H> 
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -20880,8 +20848,7 @@ impl<H: TriggerDevV3RestApiHandlers> TriggerDevV3RestApiApi for StrictServer<H> 
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&BATCH_TRIGGER_TASK_BY_ID_V1, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&BATCH_TRIGGER_TASK_BY_ID_V1, reply))
     }
     async fn retrieve_batch_v1(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -20891,7 +20858,7 @@ impl<H: TriggerDevV3RestApiHandlers> TriggerDevV3RestApiApi for StrictServer<H> 
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -20923,8 +20890,7 @@ impl<H: TriggerDevV3RestApiHandlers> TriggerDevV3RestApiApi for StrictServer<H> 
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&RETRIEVE_BATCH_V1, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&RETRIEVE_BATCH_V1, reply))
     }
     async fn get_batch_results_v1(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -20934,7 +20900,7 @@ impl<H: TriggerDevV3RestApiHandlers> TriggerDevV3RestApiApi for StrictServer<H> 
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -20966,15 +20932,14 @@ impl<H: TriggerDevV3RestApiHandlers> TriggerDevV3RestApiApi for StrictServer<H> 
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_BATCH_RESULTS_V1, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_BATCH_RESULTS_V1, reply))
     }
     async fn list_queues_v1(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<ListQueuesV1>,
     ) -> ::std::result::Result<runtime::Reply<ListQueuesV1>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -21006,8 +20971,7 @@ impl<H: TriggerDevV3RestApiHandlers> TriggerDevV3RestApiApi for StrictServer<H> 
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&LIST_QUEUES_V1, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&LIST_QUEUES_V1, reply))
     }
     async fn retrieve_queue_v1(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -21017,7 +20981,7 @@ impl<H: TriggerDevV3RestApiHandlers> TriggerDevV3RestApiApi for StrictServer<H> 
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -21050,8 +21014,7 @@ impl<H: TriggerDevV3RestApiHandlers> TriggerDevV3RestApiApi for StrictServer<H> 
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&RETRIEVE_QUEUE_V1, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&RETRIEVE_QUEUE_V1, reply))
     }
     async fn pause_queue_v1(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -21059,7 +21022,7 @@ impl<H: TriggerDevV3RestApiHandlers> TriggerDevV3RestApiApi for StrictServer<H> 
         body: runtime::RequestBody<PauseQueueV1>,
     ) -> ::std::result::Result<runtime::Reply<PauseQueueV1>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -21101,8 +21064,7 @@ impl<H: TriggerDevV3RestApiHandlers> TriggerDevV3RestApiApi for StrictServer<H> 
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&PAUSE_QUEUE_V1, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&PAUSE_QUEUE_V1, reply))
     }
     async fn override_queue_concurrency_v1(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -21113,7 +21075,7 @@ impl<H: TriggerDevV3RestApiHandlers> TriggerDevV3RestApiApi for StrictServer<H> 
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -21155,12 +21117,9 @@ impl<H: TriggerDevV3RestApiHandlers> TriggerDevV3RestApiApi for StrictServer<H> 
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(
-            &OVERRIDE_QUEUE_CONCURRENCY_V1,
-            reply.status(),
-            started,
-        );
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(
+            answering.finish(&OVERRIDE_QUEUE_CONCURRENCY_V1, reply),
+        )
     }
     async fn reset_queue_concurrency_v1(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -21171,7 +21130,7 @@ impl<H: TriggerDevV3RestApiHandlers> TriggerDevV3RestApiApi for StrictServer<H> 
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -21210,8 +21169,7 @@ impl<H: TriggerDevV3RestApiHandlers> TriggerDevV3RestApiApi for StrictServer<H> 
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&RESET_QUEUE_CONCURRENCY_V1, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&RESET_QUEUE_CONCURRENCY_V1, reply))
     }
     async fn list_waitpoint_tokens_v1(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -21221,7 +21179,7 @@ impl<H: TriggerDevV3RestApiHandlers> TriggerDevV3RestApiApi for StrictServer<H> 
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -21253,8 +21211,7 @@ impl<H: TriggerDevV3RestApiHandlers> TriggerDevV3RestApiApi for StrictServer<H> 
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&LIST_WAITPOINT_TOKENS_V1, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&LIST_WAITPOINT_TOKENS_V1, reply))
     }
     async fn create_waitpoint_token_v1(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -21264,7 +21221,7 @@ impl<H: TriggerDevV3RestApiHandlers> TriggerDevV3RestApiApi for StrictServer<H> 
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -21292,8 +21249,7 @@ impl<H: TriggerDevV3RestApiHandlers> TriggerDevV3RestApiApi for StrictServer<H> 
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&CREATE_WAITPOINT_TOKEN_V1, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&CREATE_WAITPOINT_TOKEN_V1, reply))
     }
     async fn complete_waitpoint_token_callback_v1(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -21304,7 +21260,7 @@ impl<H: TriggerDevV3RestApiHandlers> TriggerDevV3RestApiApi for StrictServer<H> 
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (path, _) = match runtime::read_parameters::<
                 CompleteWaitpointTokenCallbackV1Path,
@@ -21337,12 +21293,9 @@ impl<H: TriggerDevV3RestApiHandlers> TriggerDevV3RestApiApi for StrictServer<H> 
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(
-            &COMPLETE_WAITPOINT_TOKEN_CALLBACK_V1,
-            reply.status(),
-            started,
-        );
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(
+            answering.finish(&COMPLETE_WAITPOINT_TOKEN_CALLBACK_V1, reply),
+        )
     }
     async fn complete_waitpoint_token_v1(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -21353,7 +21306,7 @@ impl<H: TriggerDevV3RestApiHandlers> TriggerDevV3RestApiApi for StrictServer<H> 
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -21392,8 +21345,7 @@ impl<H: TriggerDevV3RestApiHandlers> TriggerDevV3RestApiApi for StrictServer<H> 
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&COMPLETE_WAITPOINT_TOKEN_V1, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&COMPLETE_WAITPOINT_TOKEN_V1, reply))
     }
     async fn retrieve_waitpoint_token_v1(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -21403,7 +21355,7 @@ impl<H: TriggerDevV3RestApiHandlers> TriggerDevV3RestApiApi for StrictServer<H> 
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -21435,8 +21387,7 @@ impl<H: TriggerDevV3RestApiHandlers> TriggerDevV3RestApiApi for StrictServer<H> 
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&RETRIEVE_WAITPOINT_TOKEN_V1, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&RETRIEVE_WAITPOINT_TOKEN_V1, reply))
     }
     async fn create_session_v1(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -21446,7 +21397,7 @@ impl<H: TriggerDevV3RestApiHandlers> TriggerDevV3RestApiApi for StrictServer<H> 
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -21477,8 +21428,7 @@ impl<H: TriggerDevV3RestApiHandlers> TriggerDevV3RestApiApi for StrictServer<H> 
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&CREATE_SESSION_V1, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&CREATE_SESSION_V1, reply))
     }
     async fn retrieve_session_v1(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -21488,7 +21438,7 @@ impl<H: TriggerDevV3RestApiHandlers> TriggerDevV3RestApiApi for StrictServer<H> 
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -21520,8 +21470,7 @@ impl<H: TriggerDevV3RestApiHandlers> TriggerDevV3RestApiApi for StrictServer<H> 
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&RETRIEVE_SESSION_V1, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&RETRIEVE_SESSION_V1, reply))
     }
     async fn update_session_v1(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -21532,7 +21481,7 @@ impl<H: TriggerDevV3RestApiHandlers> TriggerDevV3RestApiApi for StrictServer<H> 
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -21574,8 +21523,7 @@ impl<H: TriggerDevV3RestApiHandlers> TriggerDevV3RestApiApi for StrictServer<H> 
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&UPDATE_SESSION_V1, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&UPDATE_SESSION_V1, reply))
     }
     async fn close_session_v1(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -21583,7 +21531,7 @@ impl<H: TriggerDevV3RestApiHandlers> TriggerDevV3RestApiApi for StrictServer<H> 
         body: runtime::RequestBody<CloseSessionV1>,
     ) -> ::std::result::Result<runtime::Reply<CloseSessionV1>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -21622,8 +21570,7 @@ impl<H: TriggerDevV3RestApiHandlers> TriggerDevV3RestApiApi for StrictServer<H> 
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&CLOSE_SESSION_V1, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&CLOSE_SESSION_V1, reply))
     }
     async fn retrieve_error_v1(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -21633,7 +21580,7 @@ impl<H: TriggerDevV3RestApiHandlers> TriggerDevV3RestApiApi for StrictServer<H> 
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -21665,8 +21612,7 @@ impl<H: TriggerDevV3RestApiHandlers> TriggerDevV3RestApiApi for StrictServer<H> 
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&RETRIEVE_ERROR_V1, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&RETRIEVE_ERROR_V1, reply))
     }
     async fn resolve_error_v1(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -21674,7 +21620,7 @@ impl<H: TriggerDevV3RestApiHandlers> TriggerDevV3RestApiApi for StrictServer<H> 
         body: runtime::RequestBody<ResolveErrorV1>,
     ) -> ::std::result::Result<runtime::Reply<ResolveErrorV1>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -21716,8 +21662,7 @@ impl<H: TriggerDevV3RestApiHandlers> TriggerDevV3RestApiApi for StrictServer<H> 
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&RESOLVE_ERROR_V1, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&RESOLVE_ERROR_V1, reply))
     }
     async fn ignore_error_v1(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -21725,7 +21670,7 @@ impl<H: TriggerDevV3RestApiHandlers> TriggerDevV3RestApiApi for StrictServer<H> 
         body: runtime::RequestBody<IgnoreErrorV1>,
     ) -> ::std::result::Result<runtime::Reply<IgnoreErrorV1>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -21767,8 +21712,7 @@ impl<H: TriggerDevV3RestApiHandlers> TriggerDevV3RestApiApi for StrictServer<H> 
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&IGNORE_ERROR_V1, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&IGNORE_ERROR_V1, reply))
     }
     async fn unresolve_error_v1(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -21778,7 +21722,7 @@ impl<H: TriggerDevV3RestApiHandlers> TriggerDevV3RestApiApi for StrictServer<H> 
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -21810,8 +21754,7 @@ impl<H: TriggerDevV3RestApiHandlers> TriggerDevV3RestApiApi for StrictServer<H> 
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&UNRESOLVE_ERROR_V1, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&UNRESOLVE_ERROR_V1, reply))
     }
     async fn openapi_document(
         _rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -21836,7 +21779,7 @@ impl<H: TriggerDevV3RestApiHandlers> StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -21857,8 +21800,7 @@ impl<H: TriggerDevV3RestApiHandlers> StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_LATEST_DEPLOYMENT_V1, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_LATEST_DEPLOYMENT_V1, reply))
     }
     async fn promote_deployment_v1(
         rqctx: ::dropshot::RequestContext<H>,
@@ -21868,7 +21810,7 @@ impl<H: TriggerDevV3RestApiHandlers> StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -21900,8 +21842,7 @@ impl<H: TriggerDevV3RestApiHandlers> StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&PROMOTE_DEPLOYMENT_V1, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&PROMOTE_DEPLOYMENT_V1, reply))
     }
     async fn upload_project_envvars_v1(
         rqctx: ::dropshot::RequestContext<H>,
@@ -21912,7 +21853,7 @@ impl<H: TriggerDevV3RestApiHandlers> StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -21955,8 +21896,7 @@ impl<H: TriggerDevV3RestApiHandlers> StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&UPLOAD_PROJECT_ENVVARS_V1, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&UPLOAD_PROJECT_ENVVARS_V1, reply))
     }
     async fn batch_trigger_task_v1(
         rqctx: ::dropshot::RequestContext<H>,
@@ -21966,7 +21906,7 @@ impl<H: TriggerDevV3RestApiHandlers> StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -21997,8 +21937,7 @@ impl<H: TriggerDevV3RestApiHandlers> StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&BATCH_TRIGGER_TASK_V1, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&BATCH_TRIGGER_TASK_V1, reply))
     }
 }
 ///The dropshot API description of a server of this version alone, built on `H`: see [`register_endpoints`], and the request metrics at `GET /metrics` ([`runtime::metrics`]).
@@ -22974,6 +22913,13 @@ pub fn register_endpoints<H: TriggerDevV3RestApiHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<RetrieveBatchV1>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&RETRIEVE_BATCH_V1],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -23003,6 +22949,13 @@ pub fn register_endpoints<H: TriggerDevV3RestApiHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<GetBatchResultsV1>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_BATCH_RESULTS_V1],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -23026,6 +22979,13 @@ pub fn register_endpoints<H: TriggerDevV3RestApiHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/api/v1/bulk-actions"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&LIST_BULK_ACTIONS_V1, &CREATE_BULK_ACTION_V1],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -23055,6 +23015,13 @@ pub fn register_endpoints<H: TriggerDevV3RestApiHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<RetrieveBulkActionV1>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&RETRIEVE_BULK_ACTION_V1],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -23084,6 +23051,13 @@ pub fn register_endpoints<H: TriggerDevV3RestApiHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<AbortBulkActionV1>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&ABORT_BULK_ACTION_V1],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -23107,6 +23081,13 @@ pub fn register_endpoints<H: TriggerDevV3RestApiHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/api/v1/deployments"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&LIST_DEPLOYMENTS_V1],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -23130,6 +23111,13 @@ pub fn register_endpoints<H: TriggerDevV3RestApiHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/api/v1/deployments/latest"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_LATEST_DEPLOYMENT_V1],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -23159,6 +23147,13 @@ pub fn register_endpoints<H: TriggerDevV3RestApiHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<GetDeploymentV1>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_DEPLOYMENT_V1],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -23188,6 +23183,13 @@ pub fn register_endpoints<H: TriggerDevV3RestApiHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<PromoteDeploymentV1>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&PROMOTE_DEPLOYMENT_V1],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -23214,6 +23216,13 @@ pub fn register_endpoints<H: TriggerDevV3RestApiHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<RetrieveErrorV1>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&RETRIEVE_ERROR_V1],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -23243,6 +23252,13 @@ pub fn register_endpoints<H: TriggerDevV3RestApiHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<IgnoreErrorV1>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&IGNORE_ERROR_V1],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -23272,6 +23288,13 @@ pub fn register_endpoints<H: TriggerDevV3RestApiHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<ResolveErrorV1>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&RESOLVE_ERROR_V1],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -23301,6 +23324,13 @@ pub fn register_endpoints<H: TriggerDevV3RestApiHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<UnresolveErrorV1>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&UNRESOLVE_ERROR_V1],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -23330,6 +23360,13 @@ pub fn register_endpoints<H: TriggerDevV3RestApiHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<CreateProjectEnvvarV1>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&LIST_PROJECT_ENVVARS_V1, &CREATE_PROJECT_ENVVAR_V1],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -23359,6 +23396,13 @@ pub fn register_endpoints<H: TriggerDevV3RestApiHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<UploadProjectEnvvarsV1>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&UPLOAD_PROJECT_ENVVARS_V1],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -23388,6 +23432,17 @@ pub fn register_endpoints<H: TriggerDevV3RestApiHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<DeleteProjectEnvvarV1>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[
+                                    &GET_PROJECT_ENVVAR_V1,
+                                    &UPDATE_PROJECT_ENVVAR_V1,
+                                    &DELETE_PROJECT_ENVVAR_V1,
+                                ],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -23411,6 +23466,13 @@ pub fn register_endpoints<H: TriggerDevV3RestApiHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/api/v1/query"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&EXECUTE_QUERY_V1],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -23434,6 +23496,13 @@ pub fn register_endpoints<H: TriggerDevV3RestApiHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/api/v1/query/dashboards"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&LIST_DASHBOARDS_V1],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -23457,6 +23526,13 @@ pub fn register_endpoints<H: TriggerDevV3RestApiHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/api/v1/query/schema"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_QUERY_SCHEMA_V1],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -23480,6 +23556,13 @@ pub fn register_endpoints<H: TriggerDevV3RestApiHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/api/v1/queues"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&LIST_QUEUES_V1],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -23506,6 +23589,13 @@ pub fn register_endpoints<H: TriggerDevV3RestApiHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<RetrieveQueueV1>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&RETRIEVE_QUEUE_V1],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -23535,6 +23625,13 @@ pub fn register_endpoints<H: TriggerDevV3RestApiHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<OverrideQueueConcurrencyV1>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&OVERRIDE_QUEUE_CONCURRENCY_V1],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -23564,6 +23661,13 @@ pub fn register_endpoints<H: TriggerDevV3RestApiHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<ResetQueueConcurrencyV1>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&RESET_QUEUE_CONCURRENCY_V1],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -23593,6 +23697,13 @@ pub fn register_endpoints<H: TriggerDevV3RestApiHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<PauseQueueV1>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&PAUSE_QUEUE_V1],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -23619,6 +23730,13 @@ pub fn register_endpoints<H: TriggerDevV3RestApiHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<GetRunEventsV1>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_RUN_EVENTS_V1],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -23648,6 +23766,13 @@ pub fn register_endpoints<H: TriggerDevV3RestApiHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<UpdateRunMetadataV1>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&UPDATE_RUN_METADATA_V1],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -23674,6 +23799,13 @@ pub fn register_endpoints<H: TriggerDevV3RestApiHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<ReplayRunV1>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&REPLAY_RUN_V1],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -23703,6 +23835,13 @@ pub fn register_endpoints<H: TriggerDevV3RestApiHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<RescheduleRunV1>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&RESCHEDULE_RUN_V1],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -23729,6 +23868,13 @@ pub fn register_endpoints<H: TriggerDevV3RestApiHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<GetRunResultV1>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_RUN_RESULT_V1],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -23755,6 +23901,13 @@ pub fn register_endpoints<H: TriggerDevV3RestApiHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<AddRunTagsV1>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&ADD_RUN_TAGS_V1],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -23781,6 +23934,13 @@ pub fn register_endpoints<H: TriggerDevV3RestApiHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<GetRunTraceV1>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_RUN_TRACE_V1],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -23804,6 +23964,13 @@ pub fn register_endpoints<H: TriggerDevV3RestApiHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/api/v1/schedules"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&LIST_SCHEDULES_V1, &CREATE_SCHEDULE_V1],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -23833,6 +24000,17 @@ pub fn register_endpoints<H: TriggerDevV3RestApiHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<DeleteScheduleV1>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[
+                                    &GET_SCHEDULE_V1,
+                                    &UPDATE_SCHEDULE_V1,
+                                    &DELETE_SCHEDULE_V1,
+                                ],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -23862,6 +24040,13 @@ pub fn register_endpoints<H: TriggerDevV3RestApiHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<ActivateScheduleV1>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&ACTIVATE_SCHEDULE_V1],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -23891,6 +24076,13 @@ pub fn register_endpoints<H: TriggerDevV3RestApiHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<DeactivateScheduleV1>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&DEACTIVATE_SCHEDULE_V1],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -23914,6 +24106,13 @@ pub fn register_endpoints<H: TriggerDevV3RestApiHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/api/v1/sessions"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&CREATE_SESSION_V1],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -23940,6 +24139,13 @@ pub fn register_endpoints<H: TriggerDevV3RestApiHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<UpdateSessionV1>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&RETRIEVE_SESSION_V1, &UPDATE_SESSION_V1],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -23969,6 +24175,13 @@ pub fn register_endpoints<H: TriggerDevV3RestApiHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<CloseSessionV1>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&CLOSE_SESSION_V1],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -23992,6 +24205,13 @@ pub fn register_endpoints<H: TriggerDevV3RestApiHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/api/v1/tasks/batch"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&BATCH_TRIGGER_TASK_V1],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -24021,6 +24241,13 @@ pub fn register_endpoints<H: TriggerDevV3RestApiHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<BatchTriggerTaskByIdV1>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&BATCH_TRIGGER_TASK_BY_ID_V1],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -24050,6 +24277,13 @@ pub fn register_endpoints<H: TriggerDevV3RestApiHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<TriggerTaskV1>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&TRIGGER_TASK_V1],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -24073,6 +24307,13 @@ pub fn register_endpoints<H: TriggerDevV3RestApiHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/api/v1/timezones"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_TIMEZONES_V1],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -24096,6 +24337,13 @@ pub fn register_endpoints<H: TriggerDevV3RestApiHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/api/v1/waitpoints/tokens"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&LIST_WAITPOINT_TOKENS_V1, &CREATE_WAITPOINT_TOKEN_V1],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -24125,6 +24373,13 @@ pub fn register_endpoints<H: TriggerDevV3RestApiHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<RetrieveWaitpointTokenV1>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&RETRIEVE_WAITPOINT_TOKEN_V1],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -24154,6 +24409,13 @@ pub fn register_endpoints<H: TriggerDevV3RestApiHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<CompleteWaitpointTokenCallbackV1>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&COMPLETE_WAITPOINT_TOKEN_CALLBACK_V1],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -24183,6 +24445,13 @@ pub fn register_endpoints<H: TriggerDevV3RestApiHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<CompleteWaitpointTokenV1>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&COMPLETE_WAITPOINT_TOKEN_V1],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -24209,6 +24478,13 @@ pub fn register_endpoints<H: TriggerDevV3RestApiHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<CancelRunV1>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&CANCEL_RUN_V1],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -24235,6 +24511,13 @@ pub fn register_endpoints<H: TriggerDevV3RestApiHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<RetrieveRunV1>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&RETRIEVE_RUN_V1],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -24258,6 +24541,13 @@ pub fn register_endpoints<H: TriggerDevV3RestApiHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/openapi.json"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),

@@ -9610,7 +9610,7 @@ impl<H: XeroPayrollAuApiHandlers> XeroPayrollAuApiApi for StrictServer<H> {
         _parameters: runtime::Parameters<GetEmployees>,
     ) -> ::std::result::Result<runtime::Reply<GetEmployees>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -9642,8 +9642,7 @@ impl<H: XeroPayrollAuApiHandlers> XeroPayrollAuApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_EMPLOYEES, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_EMPLOYEES, reply))
     }
     async fn create_employee(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -9651,7 +9650,7 @@ impl<H: XeroPayrollAuApiHandlers> XeroPayrollAuApiApi for StrictServer<H> {
         body: runtime::RequestBody<CreateEmployee>,
     ) -> ::std::result::Result<runtime::Reply<CreateEmployee>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -9693,15 +9692,14 @@ impl<H: XeroPayrollAuApiHandlers> XeroPayrollAuApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&CREATE_EMPLOYEE, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&CREATE_EMPLOYEE, reply))
     }
     async fn get_employee(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<GetEmployee>,
     ) -> ::std::result::Result<runtime::Reply<GetEmployee>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -9734,8 +9732,7 @@ impl<H: XeroPayrollAuApiHandlers> XeroPayrollAuApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_EMPLOYEE, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_EMPLOYEE, reply))
     }
     async fn update_employee(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -9743,7 +9740,7 @@ impl<H: XeroPayrollAuApiHandlers> XeroPayrollAuApiApi for StrictServer<H> {
         body: runtime::RequestBody<UpdateEmployee>,
     ) -> ::std::result::Result<runtime::Reply<UpdateEmployee>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -9783,8 +9780,7 @@ impl<H: XeroPayrollAuApiHandlers> XeroPayrollAuApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&UPDATE_EMPLOYEE, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&UPDATE_EMPLOYEE, reply))
     }
     async fn get_leave_applications(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -9794,7 +9790,7 @@ impl<H: XeroPayrollAuApiHandlers> XeroPayrollAuApiApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -9826,8 +9822,7 @@ impl<H: XeroPayrollAuApiHandlers> XeroPayrollAuApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_LEAVE_APPLICATIONS, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_LEAVE_APPLICATIONS, reply))
     }
     async fn create_leave_application(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -9838,7 +9833,7 @@ impl<H: XeroPayrollAuApiHandlers> XeroPayrollAuApiApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -9880,8 +9875,7 @@ impl<H: XeroPayrollAuApiHandlers> XeroPayrollAuApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&CREATE_LEAVE_APPLICATION, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&CREATE_LEAVE_APPLICATION, reply))
     }
     async fn get_leave_application(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -9891,7 +9885,7 @@ impl<H: XeroPayrollAuApiHandlers> XeroPayrollAuApiApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -9924,8 +9918,7 @@ impl<H: XeroPayrollAuApiHandlers> XeroPayrollAuApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_LEAVE_APPLICATION, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_LEAVE_APPLICATION, reply))
     }
     async fn update_leave_application(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -9936,7 +9929,7 @@ impl<H: XeroPayrollAuApiHandlers> XeroPayrollAuApiApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -9979,15 +9972,14 @@ impl<H: XeroPayrollAuApiHandlers> XeroPayrollAuApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&UPDATE_LEAVE_APPLICATION, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&UPDATE_LEAVE_APPLICATION, reply))
     }
     async fn get_pay_items(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<GetPayItems>,
     ) -> ::std::result::Result<runtime::Reply<GetPayItems>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -10019,8 +10011,7 @@ impl<H: XeroPayrollAuApiHandlers> XeroPayrollAuApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_PAY_ITEMS, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_PAY_ITEMS, reply))
     }
     async fn create_pay_item(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -10028,7 +10019,7 @@ impl<H: XeroPayrollAuApiHandlers> XeroPayrollAuApiApi for StrictServer<H> {
         body: runtime::RequestBody<CreatePayItem>,
     ) -> ::std::result::Result<runtime::Reply<CreatePayItem>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -10068,15 +10059,14 @@ impl<H: XeroPayrollAuApiHandlers> XeroPayrollAuApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&CREATE_PAY_ITEM, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&CREATE_PAY_ITEM, reply))
     }
     async fn get_pay_runs(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<GetPayRuns>,
     ) -> ::std::result::Result<runtime::Reply<GetPayRuns>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -10108,8 +10098,7 @@ impl<H: XeroPayrollAuApiHandlers> XeroPayrollAuApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_PAY_RUNS, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_PAY_RUNS, reply))
     }
     async fn create_pay_run(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -10117,7 +10106,7 @@ impl<H: XeroPayrollAuApiHandlers> XeroPayrollAuApiApi for StrictServer<H> {
         body: runtime::RequestBody<CreatePayRun>,
     ) -> ::std::result::Result<runtime::Reply<CreatePayRun>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -10159,15 +10148,14 @@ impl<H: XeroPayrollAuApiHandlers> XeroPayrollAuApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&CREATE_PAY_RUN, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&CREATE_PAY_RUN, reply))
     }
     async fn get_pay_run(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<GetPayRun>,
     ) -> ::std::result::Result<runtime::Reply<GetPayRun>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -10200,8 +10188,7 @@ impl<H: XeroPayrollAuApiHandlers> XeroPayrollAuApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_PAY_RUN, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_PAY_RUN, reply))
     }
     async fn update_pay_run(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -10209,7 +10196,7 @@ impl<H: XeroPayrollAuApiHandlers> XeroPayrollAuApiApi for StrictServer<H> {
         body: runtime::RequestBody<UpdatePayRun>,
     ) -> ::std::result::Result<runtime::Reply<UpdatePayRun>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -10249,8 +10236,7 @@ impl<H: XeroPayrollAuApiHandlers> XeroPayrollAuApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&UPDATE_PAY_RUN, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&UPDATE_PAY_RUN, reply))
     }
     async fn get_payroll_calendars(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -10260,7 +10246,7 @@ impl<H: XeroPayrollAuApiHandlers> XeroPayrollAuApiApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -10292,8 +10278,7 @@ impl<H: XeroPayrollAuApiHandlers> XeroPayrollAuApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_PAYROLL_CALENDARS, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_PAYROLL_CALENDARS, reply))
     }
     async fn create_payroll_calendar(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -10304,7 +10289,7 @@ impl<H: XeroPayrollAuApiHandlers> XeroPayrollAuApiApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -10346,8 +10331,7 @@ impl<H: XeroPayrollAuApiHandlers> XeroPayrollAuApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&CREATE_PAYROLL_CALENDAR, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&CREATE_PAYROLL_CALENDAR, reply))
     }
     async fn get_payroll_calendar(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -10357,7 +10341,7 @@ impl<H: XeroPayrollAuApiHandlers> XeroPayrollAuApiApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -10390,15 +10374,14 @@ impl<H: XeroPayrollAuApiHandlers> XeroPayrollAuApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_PAYROLL_CALENDAR, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_PAYROLL_CALENDAR, reply))
     }
     async fn get_payslip(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<GetPayslip>,
     ) -> ::std::result::Result<runtime::Reply<GetPayslip>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -10431,8 +10414,7 @@ impl<H: XeroPayrollAuApiHandlers> XeroPayrollAuApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_PAYSLIP, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_PAYSLIP, reply))
     }
     async fn update_payslip(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -10440,7 +10422,7 @@ impl<H: XeroPayrollAuApiHandlers> XeroPayrollAuApiApi for StrictServer<H> {
         body: runtime::RequestBody<UpdatePayslip>,
     ) -> ::std::result::Result<runtime::Reply<UpdatePayslip>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -10480,15 +10462,14 @@ impl<H: XeroPayrollAuApiHandlers> XeroPayrollAuApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&UPDATE_PAYSLIP, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&UPDATE_PAYSLIP, reply))
     }
     async fn get_settings(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<GetSettings>,
     ) -> ::std::result::Result<runtime::Reply<GetSettings>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -10520,8 +10501,7 @@ impl<H: XeroPayrollAuApiHandlers> XeroPayrollAuApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_SETTINGS, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_SETTINGS, reply))
     }
     async fn get_superfund_products(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -10531,7 +10511,7 @@ impl<H: XeroPayrollAuApiHandlers> XeroPayrollAuApiApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -10563,15 +10543,14 @@ impl<H: XeroPayrollAuApiHandlers> XeroPayrollAuApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_SUPERFUND_PRODUCTS, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_SUPERFUND_PRODUCTS, reply))
     }
     async fn get_superfunds(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<GetSuperfunds>,
     ) -> ::std::result::Result<runtime::Reply<GetSuperfunds>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -10603,8 +10582,7 @@ impl<H: XeroPayrollAuApiHandlers> XeroPayrollAuApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_SUPERFUNDS, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_SUPERFUNDS, reply))
     }
     async fn create_superfund(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -10615,7 +10593,7 @@ impl<H: XeroPayrollAuApiHandlers> XeroPayrollAuApiApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -10657,15 +10635,14 @@ impl<H: XeroPayrollAuApiHandlers> XeroPayrollAuApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&CREATE_SUPERFUND, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&CREATE_SUPERFUND, reply))
     }
     async fn get_superfund(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<GetSuperfund>,
     ) -> ::std::result::Result<runtime::Reply<GetSuperfund>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -10698,8 +10675,7 @@ impl<H: XeroPayrollAuApiHandlers> XeroPayrollAuApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_SUPERFUND, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_SUPERFUND, reply))
     }
     async fn update_superfund(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -10710,7 +10686,7 @@ impl<H: XeroPayrollAuApiHandlers> XeroPayrollAuApiApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -10750,15 +10726,14 @@ impl<H: XeroPayrollAuApiHandlers> XeroPayrollAuApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&UPDATE_SUPERFUND, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&UPDATE_SUPERFUND, reply))
     }
     async fn get_timesheets(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<GetTimesheets>,
     ) -> ::std::result::Result<runtime::Reply<GetTimesheets>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -10790,8 +10765,7 @@ impl<H: XeroPayrollAuApiHandlers> XeroPayrollAuApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_TIMESHEETS, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_TIMESHEETS, reply))
     }
     async fn create_timesheet(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -10802,7 +10776,7 @@ impl<H: XeroPayrollAuApiHandlers> XeroPayrollAuApiApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -10844,15 +10818,14 @@ impl<H: XeroPayrollAuApiHandlers> XeroPayrollAuApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&CREATE_TIMESHEET, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&CREATE_TIMESHEET, reply))
     }
     async fn get_timesheet(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<GetTimesheet>,
     ) -> ::std::result::Result<runtime::Reply<GetTimesheet>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -10885,8 +10858,7 @@ impl<H: XeroPayrollAuApiHandlers> XeroPayrollAuApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_TIMESHEET, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_TIMESHEET, reply))
     }
     async fn update_timesheet(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -10897,7 +10869,7 @@ impl<H: XeroPayrollAuApiHandlers> XeroPayrollAuApiApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -10937,8 +10909,7 @@ impl<H: XeroPayrollAuApiHandlers> XeroPayrollAuApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&UPDATE_TIMESHEET, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&UPDATE_TIMESHEET, reply))
     }
     async fn openapi_document(
         _rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -11387,6 +11358,13 @@ pub fn register_endpoints<H: XeroPayrollAuApiHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/payroll.xro/1.0/Employees"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_EMPLOYEES, &CREATE_EMPLOYEE],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -11416,6 +11394,13 @@ pub fn register_endpoints<H: XeroPayrollAuApiHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<UpdateEmployee>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_EMPLOYEE, &UPDATE_EMPLOYEE],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -11442,6 +11427,13 @@ pub fn register_endpoints<H: XeroPayrollAuApiHandlers>(
                             "/payroll.xro/1.0/LeaveApplications",
                         ),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_LEAVE_APPLICATIONS, &CREATE_LEAVE_APPLICATION],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -11471,6 +11463,13 @@ pub fn register_endpoints<H: XeroPayrollAuApiHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<UpdateLeaveApplication>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_LEAVE_APPLICATION, &UPDATE_LEAVE_APPLICATION],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -11494,6 +11493,13 @@ pub fn register_endpoints<H: XeroPayrollAuApiHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/payroll.xro/1.0/PayItems"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_PAY_ITEMS, &CREATE_PAY_ITEM],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -11517,6 +11523,13 @@ pub fn register_endpoints<H: XeroPayrollAuApiHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/payroll.xro/1.0/PayRuns"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_PAY_RUNS, &CREATE_PAY_RUN],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -11546,6 +11559,13 @@ pub fn register_endpoints<H: XeroPayrollAuApiHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<UpdatePayRun>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_PAY_RUN, &UPDATE_PAY_RUN],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -11572,6 +11592,13 @@ pub fn register_endpoints<H: XeroPayrollAuApiHandlers>(
                             "/payroll.xro/1.0/PayrollCalendars",
                         ),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_PAYROLL_CALENDARS, &CREATE_PAYROLL_CALENDAR],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -11601,6 +11628,13 @@ pub fn register_endpoints<H: XeroPayrollAuApiHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<GetPayrollCalendar>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_PAYROLL_CALENDAR],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -11630,6 +11664,13 @@ pub fn register_endpoints<H: XeroPayrollAuApiHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<UpdatePayslip>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_PAYSLIP, &UPDATE_PAYSLIP],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -11653,6 +11694,13 @@ pub fn register_endpoints<H: XeroPayrollAuApiHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/payroll.xro/1.0/Settings"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_SETTINGS],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -11679,6 +11727,13 @@ pub fn register_endpoints<H: XeroPayrollAuApiHandlers>(
                             "/payroll.xro/1.0/SuperfundProducts",
                         ),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_SUPERFUND_PRODUCTS],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -11702,6 +11757,13 @@ pub fn register_endpoints<H: XeroPayrollAuApiHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/payroll.xro/1.0/Superfunds"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_SUPERFUNDS, &CREATE_SUPERFUND],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -11731,6 +11793,13 @@ pub fn register_endpoints<H: XeroPayrollAuApiHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<UpdateSuperfund>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_SUPERFUND, &UPDATE_SUPERFUND],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -11754,6 +11823,13 @@ pub fn register_endpoints<H: XeroPayrollAuApiHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/payroll.xro/1.0/Timesheets"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_TIMESHEETS, &CREATE_TIMESHEET],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -11783,6 +11859,13 @@ pub fn register_endpoints<H: XeroPayrollAuApiHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<UpdateTimesheet>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_TIMESHEET, &UPDATE_TIMESHEET],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -11809,6 +11892,13 @@ pub fn register_endpoints<H: XeroPayrollAuApiHandlers>(
                             "/payroll.xro/1.0/openapi.json",
                         ),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),

@@ -4184,7 +4184,7 @@ impl<H: CambaseIoHandlers> CambaseIoApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (_, params) = match runtime::read_parameters::<
                 runtime::NoParameters,
@@ -4205,8 +4205,7 @@ impl<H: CambaseIoHandlers> CambaseIoApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&API_V1_MODELS_INDEX, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&API_V1_MODELS_INDEX, reply))
     }
     async fn api_v1_models_create(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -4216,7 +4215,7 @@ impl<H: CambaseIoHandlers> CambaseIoApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let body = match body.decode::<types::ApiV1ModelsCreateRequestBody>() {
                 ::std::result::Result::Ok(body) => body,
@@ -4230,8 +4229,7 @@ impl<H: CambaseIoHandlers> CambaseIoApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&API_V1_MODELS_CREATE, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&API_V1_MODELS_CREATE, reply))
     }
     async fn api_v1_recorders_index(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -4241,7 +4239,7 @@ impl<H: CambaseIoHandlers> CambaseIoApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (_, params) = match runtime::read_parameters::<
                 runtime::NoParameters,
@@ -4262,8 +4260,7 @@ impl<H: CambaseIoHandlers> CambaseIoApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&API_V1_RECORDERS_INDEX, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&API_V1_RECORDERS_INDEX, reply))
     }
     async fn api_v1_recorders_create(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -4273,7 +4270,7 @@ impl<H: CambaseIoHandlers> CambaseIoApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let body = match body.decode::<types::ApiV1RecordersCreateRequestBody>() {
                 ::std::result::Result::Ok(body) => body,
@@ -4290,8 +4287,7 @@ impl<H: CambaseIoHandlers> CambaseIoApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&API_V1_RECORDERS_CREATE, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&API_V1_RECORDERS_CREATE, reply))
     }
     async fn api_v1_vendors_index(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -4301,7 +4297,7 @@ impl<H: CambaseIoHandlers> CambaseIoApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (_, params) = match runtime::read_parameters::<
                 runtime::NoParameters,
@@ -4322,8 +4318,7 @@ impl<H: CambaseIoHandlers> CambaseIoApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&API_V1_VENDORS_INDEX, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&API_V1_VENDORS_INDEX, reply))
     }
     async fn api_v1_vendors_create(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -4333,7 +4328,7 @@ impl<H: CambaseIoHandlers> CambaseIoApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let body = match body.decode::<types::ApiV1VendorsCreateRequestBody>() {
                 ::std::result::Result::Ok(body) => body,
@@ -4350,8 +4345,7 @@ impl<H: CambaseIoHandlers> CambaseIoApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&API_V1_VENDORS_CREATE, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&API_V1_VENDORS_CREATE, reply))
     }
     async fn openapi_document(
         _rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -4377,7 +4371,7 @@ impl<H: CambaseIoHandlers> StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (_, params) = match runtime::read_parameters::<
                 runtime::NoParameters,
@@ -4398,8 +4392,7 @@ impl<H: CambaseIoHandlers> StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&API_V1_MODELS_SEARCH, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&API_V1_MODELS_SEARCH, reply))
     }
     async fn api_v1_models_show(
         rqctx: ::dropshot::RequestContext<H>,
@@ -4409,7 +4402,7 @@ impl<H: CambaseIoHandlers> StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (path, _) = match runtime::read_parameters::<
                 ApiV1ModelsShowPath,
@@ -4430,8 +4423,7 @@ impl<H: CambaseIoHandlers> StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&API_V1_MODELS_SHOW, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&API_V1_MODELS_SHOW, reply))
     }
     async fn put_api_v1_models_id_json(
         rqctx: ::dropshot::RequestContext<H>,
@@ -4442,7 +4434,7 @@ impl<H: CambaseIoHandlers> StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (path, _) = match runtime::read_parameters::<
                 PutApiV1ModelsIdJsonPath,
@@ -4470,8 +4462,7 @@ impl<H: CambaseIoHandlers> StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&PUT_API_V1_MODELS_ID_JSON, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&PUT_API_V1_MODELS_ID_JSON, reply))
     }
     async fn patch_api_v1_models_id_json(
         rqctx: ::dropshot::RequestContext<H>,
@@ -4482,7 +4473,7 @@ impl<H: CambaseIoHandlers> StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (path, _) = match runtime::read_parameters::<
                 PatchApiV1ModelsIdJsonPath,
@@ -4510,8 +4501,7 @@ impl<H: CambaseIoHandlers> StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&PATCH_API_V1_MODELS_ID_JSON, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&PATCH_API_V1_MODELS_ID_JSON, reply))
     }
     async fn api_v1_recorders_search(
         rqctx: ::dropshot::RequestContext<H>,
@@ -4521,7 +4511,7 @@ impl<H: CambaseIoHandlers> StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (_, params) = match runtime::read_parameters::<
                 runtime::NoParameters,
@@ -4542,8 +4532,7 @@ impl<H: CambaseIoHandlers> StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&API_V1_RECORDERS_SEARCH, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&API_V1_RECORDERS_SEARCH, reply))
     }
     async fn api_v1_recorders_show(
         rqctx: ::dropshot::RequestContext<H>,
@@ -4553,7 +4542,7 @@ impl<H: CambaseIoHandlers> StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (path, _) = match runtime::read_parameters::<
                 ApiV1RecordersShowPath,
@@ -4574,8 +4563,7 @@ impl<H: CambaseIoHandlers> StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&API_V1_RECORDERS_SHOW, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&API_V1_RECORDERS_SHOW, reply))
     }
     async fn put_api_v1_recorders_id_json(
         rqctx: ::dropshot::RequestContext<H>,
@@ -4586,7 +4574,7 @@ impl<H: CambaseIoHandlers> StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (path, _) = match runtime::read_parameters::<
                 PutApiV1RecordersIdJsonPath,
@@ -4614,12 +4602,7 @@ impl<H: CambaseIoHandlers> StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(
-            &PUT_API_V1_RECORDERS_ID_JSON,
-            reply.status(),
-            started,
-        );
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&PUT_API_V1_RECORDERS_ID_JSON, reply))
     }
     async fn patch_api_v1_recorders_id_json(
         rqctx: ::dropshot::RequestContext<H>,
@@ -4630,7 +4613,7 @@ impl<H: CambaseIoHandlers> StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (path, _) = match runtime::read_parameters::<
                 PatchApiV1RecordersIdJsonPath,
@@ -4659,12 +4642,9 @@ impl<H: CambaseIoHandlers> StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(
-            &PATCH_API_V1_RECORDERS_ID_JSON,
-            reply.status(),
-            started,
-        );
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(
+            answering.finish(&PATCH_API_V1_RECORDERS_ID_JSON, reply),
+        )
     }
     async fn api_v1_vendors_show(
         rqctx: ::dropshot::RequestContext<H>,
@@ -4674,7 +4654,7 @@ impl<H: CambaseIoHandlers> StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (path, params) = match runtime::read_parameters::<
                 ApiV1VendorsShowPath,
@@ -4696,8 +4676,7 @@ impl<H: CambaseIoHandlers> StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&API_V1_VENDORS_SHOW, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&API_V1_VENDORS_SHOW, reply))
     }
     async fn put_api_v1_vendors_id_json(
         rqctx: ::dropshot::RequestContext<H>,
@@ -4708,7 +4687,7 @@ impl<H: CambaseIoHandlers> StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (path, _) = match runtime::read_parameters::<
                 PutApiV1VendorsIdJsonPath,
@@ -4736,8 +4715,7 @@ impl<H: CambaseIoHandlers> StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&PUT_API_V1_VENDORS_ID_JSON, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&PUT_API_V1_VENDORS_ID_JSON, reply))
     }
     async fn patch_api_v1_vendors_id_json(
         rqctx: ::dropshot::RequestContext<H>,
@@ -4748,7 +4726,7 @@ impl<H: CambaseIoHandlers> StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (path, _) = match runtime::read_parameters::<
                 PatchApiV1VendorsIdJsonPath,
@@ -4776,12 +4754,7 @@ impl<H: CambaseIoHandlers> StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(
-            &PATCH_API_V1_VENDORS_ID_JSON,
-            reply.status(),
-            started,
-        );
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&PATCH_API_V1_VENDORS_ID_JSON, reply))
     }
 }
 ///The dropshot API description of a server of this version alone, built on `H`: see [`register_endpoints`], and the request metrics at `GET /metrics` ([`runtime::metrics`]).
@@ -5053,6 +5026,13 @@ pub fn register_endpoints<H: CambaseIoHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/api/v1/models.json"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&API_V1_MODELS_INDEX, &API_V1_MODELS_CREATE],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -5076,6 +5056,13 @@ pub fn register_endpoints<H: CambaseIoHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/api/v1/models/search.json"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&API_V1_MODELS_SEARCH],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -5102,6 +5089,17 @@ pub fn register_endpoints<H: CambaseIoHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<PatchApiV1ModelsIdJson>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[
+                                    &API_V1_MODELS_SHOW,
+                                    &PUT_API_V1_MODELS_ID_JSON,
+                                    &PATCH_API_V1_MODELS_ID_JSON,
+                                ],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -5125,6 +5123,13 @@ pub fn register_endpoints<H: CambaseIoHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/api/v1/recorders.json"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&API_V1_RECORDERS_INDEX, &API_V1_RECORDERS_CREATE],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -5151,6 +5156,13 @@ pub fn register_endpoints<H: CambaseIoHandlers>(
                             "/api/v1/recorders/search.json",
                         ),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&API_V1_RECORDERS_SEARCH],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -5177,6 +5189,17 @@ pub fn register_endpoints<H: CambaseIoHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<PatchApiV1RecordersIdJson>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[
+                                    &API_V1_RECORDERS_SHOW,
+                                    &PUT_API_V1_RECORDERS_ID_JSON,
+                                    &PATCH_API_V1_RECORDERS_ID_JSON,
+                                ],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -5200,6 +5223,13 @@ pub fn register_endpoints<H: CambaseIoHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/api/v1/vendors.json"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&API_V1_VENDORS_INDEX, &API_V1_VENDORS_CREATE],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -5226,6 +5256,17 @@ pub fn register_endpoints<H: CambaseIoHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<PatchApiV1VendorsIdJson>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[
+                                    &API_V1_VENDORS_SHOW,
+                                    &PUT_API_V1_VENDORS_ID_JSON,
+                                    &PATCH_API_V1_VENDORS_ID_JSON,
+                                ],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -5249,6 +5290,13 @@ pub fn register_endpoints<H: CambaseIoHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/openapi.json"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),

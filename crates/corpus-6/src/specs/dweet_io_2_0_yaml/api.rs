@@ -1958,7 +1958,7 @@ impl<H: DweetIoHandlers> DweetIoApi for StrictServer<H> {
         _parameters: runtime::Parameters<CreateAlertGet>,
     ) -> ::std::result::Result<runtime::Reply<CreateAlertGet>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (path, params) = match runtime::read_parameters::<
                 CreateAlertGetPath,
@@ -1982,8 +1982,7 @@ impl<H: DweetIoHandlers> DweetIoApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&CREATE_ALERT_GET, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&CREATE_ALERT_GET, reply))
     }
     async fn post_dweet_for_by_thing(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -1994,7 +1993,7 @@ impl<H: DweetIoHandlers> DweetIoApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (path, params) = match runtime::read_parameters::<
                 PostDweetForByThingPath,
@@ -2026,8 +2025,7 @@ impl<H: DweetIoHandlers> DweetIoApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&POST_DWEET_FOR_BY_THING, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&POST_DWEET_FOR_BY_THING, reply))
     }
     async fn post_dweet_quietly_for_by_thing(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -2038,7 +2036,7 @@ impl<H: DweetIoHandlers> DweetIoApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (path, params) = match runtime::read_parameters::<
                 PostDweetQuietlyForByThingPath,
@@ -2070,19 +2068,16 @@ impl<H: DweetIoHandlers> DweetIoApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(
-            &POST_DWEET_QUIETLY_FOR_BY_THING,
-            reply.status(),
-            started,
-        );
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(
+            answering.finish(&POST_DWEET_QUIETLY_FOR_BY_THING, reply),
+        )
     }
     async fn get_alert(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<GetAlert>,
     ) -> ::std::result::Result<runtime::Reply<GetAlert>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (path, params) = match runtime::read_parameters::<
                 GetAlertPath,
@@ -2104,8 +2099,7 @@ impl<H: DweetIoHandlers> DweetIoApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_ALERT, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_ALERT, reply))
     }
     async fn get_get_dweets_for_by_thing(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -2115,7 +2109,7 @@ impl<H: DweetIoHandlers> DweetIoApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (path, params) = match runtime::read_parameters::<
                 GetGetDweetsForByThingPath,
@@ -2137,15 +2131,14 @@ impl<H: DweetIoHandlers> DweetIoApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_GET_DWEETS_FOR_BY_THING, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_GET_DWEETS_FOR_BY_THING, reply))
     }
     async fn get_latest_dweet(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<GetLatestDweet>,
     ) -> ::std::result::Result<runtime::Reply<GetLatestDweet>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (path, params) = match runtime::read_parameters::<
                 GetLatestDweetPath,
@@ -2167,8 +2160,7 @@ impl<H: DweetIoHandlers> DweetIoApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_LATEST_DWEET, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_LATEST_DWEET, reply))
     }
     async fn get_stored_alerts(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -2178,7 +2170,7 @@ impl<H: DweetIoHandlers> DweetIoApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (path, params) = match runtime::read_parameters::<
                 GetStoredAlertsPath,
@@ -2200,8 +2192,7 @@ impl<H: DweetIoHandlers> DweetIoApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_STORED_ALERTS, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_STORED_ALERTS, reply))
     }
     async fn get_get_stored_dweets_for_by_thing(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -2211,7 +2202,7 @@ impl<H: DweetIoHandlers> DweetIoApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (path, params) = match runtime::read_parameters::<
                 GetGetStoredDweetsForByThingPath,
@@ -2233,12 +2224,9 @@ impl<H: DweetIoHandlers> DweetIoApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(
-            &GET_GET_STORED_DWEETS_FOR_BY_THING,
-            reply.status(),
-            started,
-        );
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(
+            answering.finish(&GET_GET_STORED_DWEETS_FOR_BY_THING, reply),
+        )
     }
     async fn listen_for_dweets(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -2248,7 +2236,7 @@ impl<H: DweetIoHandlers> DweetIoApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (path, _) = match runtime::read_parameters::<
                 ListenForDweetsPath,
@@ -2269,15 +2257,14 @@ impl<H: DweetIoHandlers> DweetIoApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&LISTEN_FOR_DWEETS, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&LISTEN_FOR_DWEETS, reply))
     }
     async fn lock_thing(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<LockThing>,
     ) -> ::std::result::Result<runtime::Reply<LockThing>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (path, params) = match runtime::read_parameters::<
                 LockThingPath,
@@ -2299,15 +2286,14 @@ impl<H: DweetIoHandlers> DweetIoApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&LOCK_THING, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&LOCK_THING, reply))
     }
     async fn remove_alert(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<RemoveAlert>,
     ) -> ::std::result::Result<runtime::Reply<RemoveAlert>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (path, params) = match runtime::read_parameters::<
                 RemoveAlertPath,
@@ -2329,15 +2315,14 @@ impl<H: DweetIoHandlers> DweetIoApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&REMOVE_ALERT, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&REMOVE_ALERT, reply))
     }
     async fn remove_lock(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<RemoveLock>,
     ) -> ::std::result::Result<runtime::Reply<RemoveLock>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (path, params) = match runtime::read_parameters::<
                 RemoveLockPath,
@@ -2359,15 +2344,14 @@ impl<H: DweetIoHandlers> DweetIoApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&REMOVE_LOCK, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&REMOVE_LOCK, reply))
     }
     async fn unlock_thing(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<UnlockThing>,
     ) -> ::std::result::Result<runtime::Reply<UnlockThing>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (path, params) = match runtime::read_parameters::<
                 UnlockThingPath,
@@ -2389,8 +2373,7 @@ impl<H: DweetIoHandlers> DweetIoApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&UNLOCK_THING, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&UNLOCK_THING, reply))
     }
     async fn openapi_document(
         _rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -2639,6 +2622,13 @@ pub fn register_endpoints<H: DweetIoHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<CreateAlertGet>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&CREATE_ALERT_GET],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -2665,6 +2655,13 @@ pub fn register_endpoints<H: DweetIoHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<PostDweetForByThing>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&POST_DWEET_FOR_BY_THING],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -2691,6 +2688,13 @@ pub fn register_endpoints<H: DweetIoHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<PostDweetQuietlyForByThing>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&POST_DWEET_QUIETLY_FOR_BY_THING],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -2717,6 +2721,13 @@ pub fn register_endpoints<H: DweetIoHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<GetAlert>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_ALERT],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -2743,6 +2754,13 @@ pub fn register_endpoints<H: DweetIoHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<GetGetDweetsForByThing>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_GET_DWEETS_FOR_BY_THING],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -2772,6 +2790,13 @@ pub fn register_endpoints<H: DweetIoHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<GetLatestDweet>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_LATEST_DWEET],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -2801,6 +2826,13 @@ pub fn register_endpoints<H: DweetIoHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<GetStoredAlerts>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_STORED_ALERTS],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -2830,6 +2862,13 @@ pub fn register_endpoints<H: DweetIoHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<GetGetStoredDweetsForByThing>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_GET_STORED_DWEETS_FOR_BY_THING],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -2859,6 +2898,13 @@ pub fn register_endpoints<H: DweetIoHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<ListenForDweets>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&LISTEN_FOR_DWEETS],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -2885,6 +2931,13 @@ pub fn register_endpoints<H: DweetIoHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<LockThing>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&LOCK_THING],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -2908,6 +2961,13 @@ pub fn register_endpoints<H: DweetIoHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/openapi.json"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -2934,6 +2994,13 @@ pub fn register_endpoints<H: DweetIoHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<RemoveAlert>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&REMOVE_ALERT],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -2960,6 +3027,13 @@ pub fn register_endpoints<H: DweetIoHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<RemoveLock>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&REMOVE_LOCK],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -2986,6 +3060,13 @@ pub fn register_endpoints<H: DweetIoHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<UnlockThing>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&UNLOCK_THING],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),

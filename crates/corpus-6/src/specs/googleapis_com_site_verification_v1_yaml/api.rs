@@ -2578,7 +2578,7 @@ for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -2619,12 +2619,9 @@ for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(
-            &SITE_VERIFICATION_WEB_RESOURCE_GET_TOKEN,
-            reply.status(),
-            started,
-        );
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(
+            answering.finish(&SITE_VERIFICATION_WEB_RESOURCE_GET_TOKEN, reply),
+        )
     }
     async fn site_verification_web_resource_list(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -2634,7 +2631,7 @@ for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -2666,12 +2663,9 @@ for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(
-            &SITE_VERIFICATION_WEB_RESOURCE_LIST,
-            reply.status(),
-            started,
-        );
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(
+            answering.finish(&SITE_VERIFICATION_WEB_RESOURCE_LIST, reply),
+        )
     }
     async fn site_verification_web_resource_insert(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -2682,7 +2676,7 @@ for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -2722,12 +2716,9 @@ for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(
-            &SITE_VERIFICATION_WEB_RESOURCE_INSERT,
-            reply.status(),
-            started,
-        );
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(
+            answering.finish(&SITE_VERIFICATION_WEB_RESOURCE_INSERT, reply),
+        )
     }
     async fn site_verification_web_resource_get(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -2737,7 +2728,7 @@ for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -2770,12 +2761,9 @@ for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(
-            &SITE_VERIFICATION_WEB_RESOURCE_GET,
-            reply.status(),
-            started,
-        );
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(
+            answering.finish(&SITE_VERIFICATION_WEB_RESOURCE_GET, reply),
+        )
     }
     async fn site_verification_web_resource_update(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -2786,7 +2774,7 @@ for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -2827,12 +2815,9 @@ for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(
-            &SITE_VERIFICATION_WEB_RESOURCE_UPDATE,
-            reply.status(),
-            started,
-        );
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(
+            answering.finish(&SITE_VERIFICATION_WEB_RESOURCE_UPDATE, reply),
+        )
     }
     async fn site_verification_web_resource_delete(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -2842,7 +2827,7 @@ for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -2875,12 +2860,9 @@ for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(
-            &SITE_VERIFICATION_WEB_RESOURCE_DELETE,
-            reply.status(),
-            started,
-        );
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(
+            answering.finish(&SITE_VERIFICATION_WEB_RESOURCE_DELETE, reply),
+        )
     }
     async fn site_verification_web_resource_patch(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -2891,7 +2873,7 @@ for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -2932,12 +2914,9 @@ for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(
-            &SITE_VERIFICATION_WEB_RESOURCE_PATCH,
-            reply.status(),
-            started,
-        );
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(
+            answering.finish(&SITE_VERIFICATION_WEB_RESOURCE_PATCH, reply),
+        )
     }
     async fn openapi_document(
         _rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -3110,6 +3089,13 @@ pub fn register_endpoints<H: GoogleSiteVerificationApiHandlers>(
                             "/siteVerification/v1/openapi.json",
                         ),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -3133,6 +3119,13 @@ pub fn register_endpoints<H: GoogleSiteVerificationApiHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/siteVerification/v1/token"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&SITE_VERIFICATION_WEB_RESOURCE_GET_TOKEN],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -3159,6 +3152,16 @@ pub fn register_endpoints<H: GoogleSiteVerificationApiHandlers>(
                             "/siteVerification/v1/webResource",
                         ),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[
+                                    &SITE_VERIFICATION_WEB_RESOURCE_LIST,
+                                    &SITE_VERIFICATION_WEB_RESOURCE_INSERT,
+                                ],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -3188,6 +3191,18 @@ pub fn register_endpoints<H: GoogleSiteVerificationApiHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<SiteVerificationWebResourcePatch>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[
+                                    &SITE_VERIFICATION_WEB_RESOURCE_GET,
+                                    &SITE_VERIFICATION_WEB_RESOURCE_UPDATE,
+                                    &SITE_VERIFICATION_WEB_RESOURCE_DELETE,
+                                    &SITE_VERIFICATION_WEB_RESOURCE_PATCH,
+                                ],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),

@@ -1339,7 +1339,7 @@ impl<H: SubscriptionsHandlers> SubscriptionsApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -1360,12 +1360,10 @@ impl<H: SubscriptionsHandlers> SubscriptionsApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(
-            &GET_COMMUNICATION_PREFERENCES_V3_DEFINITIONS_GET_PAGE,
-            reply.status(),
-            started,
-        );
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(
+            answering
+                .finish(&GET_COMMUNICATION_PREFERENCES_V3_DEFINITIONS_GET_PAGE, reply),
+        )
     }
     async fn get_communication_preferences_v3_status_email_email_address_get_email_status(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -1379,7 +1377,7 @@ impl<H: SubscriptionsHandlers> SubscriptionsApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -1415,12 +1413,13 @@ impl<H: SubscriptionsHandlers> SubscriptionsApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(
-            &GET_COMMUNICATION_PREFERENCES_V3_STATUS_EMAIL_EMAIL_ADDRESS_GET_EMAIL_STATUS,
-            reply.status(),
-            started,
-        );
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(
+            answering
+                .finish(
+                    &GET_COMMUNICATION_PREFERENCES_V3_STATUS_EMAIL_EMAIL_ADDRESS_GET_EMAIL_STATUS,
+                    reply,
+                ),
+        )
     }
     async fn post_communication_preferences_v3_subscribe_subscribe(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -1430,7 +1429,7 @@ impl<H: SubscriptionsHandlers> SubscriptionsApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -1461,12 +1460,10 @@ impl<H: SubscriptionsHandlers> SubscriptionsApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(
-            &POST_COMMUNICATION_PREFERENCES_V3_SUBSCRIBE_SUBSCRIBE,
-            reply.status(),
-            started,
-        );
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(
+            answering
+                .finish(&POST_COMMUNICATION_PREFERENCES_V3_SUBSCRIBE_SUBSCRIBE, reply),
+        )
     }
     async fn post_communication_preferences_v3_unsubscribe_unsubscribe(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -1476,7 +1473,7 @@ impl<H: SubscriptionsHandlers> SubscriptionsApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -1507,12 +1504,13 @@ impl<H: SubscriptionsHandlers> SubscriptionsApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(
-            &POST_COMMUNICATION_PREFERENCES_V3_UNSUBSCRIBE_UNSUBSCRIBE,
-            reply.status(),
-            started,
-        );
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(
+            answering
+                .finish(
+                    &POST_COMMUNICATION_PREFERENCES_V3_UNSUBSCRIBE_UNSUBSCRIBE,
+                    reply,
+                ),
+        )
     }
     async fn openapi_document(
         _rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -1650,6 +1648,13 @@ pub fn register_endpoints<H: SubscriptionsHandlers>(
                             "/communication-preferences/v3/definitions",
                         ),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_COMMUNICATION_PREFERENCES_V3_DEFINITIONS_GET_PAGE],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -1681,6 +1686,15 @@ pub fn register_endpoints<H: SubscriptionsHandlers>(
                                 GetCommunicationPreferencesV3StatusEmailEmailAddressGetEmailStatus,
                             >|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[
+                                    &GET_COMMUNICATION_PREFERENCES_V3_STATUS_EMAIL_EMAIL_ADDRESS_GET_EMAIL_STATUS,
+                                ],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -1707,6 +1721,13 @@ pub fn register_endpoints<H: SubscriptionsHandlers>(
                             "/communication-preferences/v3/subscribe",
                         ),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&POST_COMMUNICATION_PREFERENCES_V3_SUBSCRIBE_SUBSCRIBE],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -1733,6 +1754,15 @@ pub fn register_endpoints<H: SubscriptionsHandlers>(
                             "/communication-preferences/v3/unsubscribe",
                         ),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[
+                                    &POST_COMMUNICATION_PREFERENCES_V3_UNSUBSCRIBE_UNSUBSCRIBE,
+                                ],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -1756,6 +1786,13 @@ pub fn register_endpoints<H: SubscriptionsHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/openapi.json"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),

@@ -1531,7 +1531,7 @@ impl<H: AuditApiHandlers> AuditApiApi for StrictServer<H> {
         _parameters: runtime::Parameters<GetEvents>,
     ) -> ::std::result::Result<runtime::Reply<GetEvents>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -1559,8 +1559,7 @@ impl<H: AuditApiHandlers> AuditApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_EVENTS, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_EVENTS, reply))
     }
     async fn get_events_options(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -1569,7 +1568,12 @@ impl<H: AuditApiHandlers> AuditApiApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
+        if let ::std::option::Option::Some(preflight) = answering
+            .preflight(handlers, &rqctx.request, &[&GET_EVENTS, &GET_EVENTS_OPTIONS])
+        {
+            return ::std::result::Result::Ok(preflight);
+        }
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -1587,15 +1591,14 @@ impl<H: AuditApiHandlers> AuditApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_EVENTS_OPTIONS, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_EVENTS_OPTIONS, reply))
     }
     async fn get_event(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<GetEvent>,
     ) -> ::std::result::Result<runtime::Reply<GetEvent>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -1623,8 +1626,7 @@ impl<H: AuditApiHandlers> AuditApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_EVENT, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_EVENT, reply))
     }
     async fn openapi_document(
         _rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -1728,6 +1730,13 @@ pub fn register_endpoints<H: AuditApiHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/beta/audit/events"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_EVENTS, &GET_EVENTS_OPTIONS],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -1754,6 +1763,13 @@ pub fn register_endpoints<H: AuditApiHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<GetEvent>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_EVENT],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -1777,6 +1793,13 @@ pub fn register_endpoints<H: AuditApiHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/beta/audit/openapi.json"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),

@@ -206,7 +206,7 @@ impl<H: ParameterOverrideTestHandlers> ParameterOverrideTestApi for StrictServer
         _parameters: runtime::Parameters<KeyGet>,
     ) -> ::std::result::Result<runtime::Reply<KeyGet>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (_, params) = match runtime::read_parameters::<
                 runtime::NoParameters,
@@ -227,8 +227,7 @@ impl<H: ParameterOverrideTestHandlers> ParameterOverrideTestApi for StrictServer
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&KEY_GET, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&KEY_GET, reply))
     }
     async fn openapi_document(
         _rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -303,6 +302,13 @@ pub fn register_endpoints<H: ParameterOverrideTestHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/key"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&KEY_GET],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -326,6 +332,13 @@ pub fn register_endpoints<H: ParameterOverrideTestHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/openapi.json"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),

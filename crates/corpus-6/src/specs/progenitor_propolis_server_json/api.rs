@@ -1749,7 +1749,7 @@ impl<H: OxidePropolisServerApiHandlers> OxidePropolisServerApiApi for StrictServ
         rqctx: ::dropshot::RequestContext<Self::Context>,
     ) -> ::std::result::Result<runtime::Reply<InstanceGet>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             #[allow(deprecated)]
             let response = <H as OxidePropolisServerApiHandlers>::instance_get(handlers)
@@ -1757,15 +1757,14 @@ impl<H: OxidePropolisServerApiHandlers> OxidePropolisServerApiApi for StrictServ
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&INSTANCE_GET, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&INSTANCE_GET, reply))
     }
     async fn instance_ensure(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         body: runtime::RequestBody<InstanceEnsure>,
     ) -> ::std::result::Result<runtime::Reply<InstanceEnsure>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let body = match body
                 .decode::<types::InstanceEnsureRequest>()
@@ -1785,8 +1784,7 @@ impl<H: OxidePropolisServerApiHandlers> OxidePropolisServerApiApi for StrictServ
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&INSTANCE_ENSURE, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&INSTANCE_ENSURE, reply))
     }
     async fn instance_issue_crucible_snapshot_request(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -1796,7 +1794,7 @@ impl<H: OxidePropolisServerApiHandlers> OxidePropolisServerApiApi for StrictServ
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (path, _) = match runtime::read_parameters::<
                 InstanceIssueCrucibleSnapshotRequestPath,
@@ -1818,12 +1816,9 @@ impl<H: OxidePropolisServerApiHandlers> OxidePropolisServerApiApi for StrictServ
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(
-            &INSTANCE_ISSUE_CRUCIBLE_SNAPSHOT_REQUEST,
-            reply.status(),
-            started,
-        );
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(
+            answering.finish(&INSTANCE_ISSUE_CRUCIBLE_SNAPSHOT_REQUEST, reply),
+        )
     }
     async fn instance_migrate_status(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -1833,7 +1828,7 @@ impl<H: OxidePropolisServerApiHandlers> OxidePropolisServerApiApi for StrictServ
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let body = match body
                 .decode::<types::InstanceMigrateStatusRequest>()
@@ -1853,15 +1848,14 @@ impl<H: OxidePropolisServerApiHandlers> OxidePropolisServerApiApi for StrictServ
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&INSTANCE_MIGRATE_STATUS, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&INSTANCE_MIGRATE_STATUS, reply))
     }
     async fn instance_serial(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         handshake: runtime::Handshake,
     ) -> ::std::result::Result<runtime::Reply<InstanceSerial>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let upgrade = match handshake.upgrade() {
                 ::std::result::Result::Ok(upgrade) => upgrade,
@@ -1878,8 +1872,7 @@ impl<H: OxidePropolisServerApiHandlers> OxidePropolisServerApiApi for StrictServ
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&INSTANCE_SERIAL, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&INSTANCE_SERIAL, reply))
     }
     async fn instance_state_put(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -1889,7 +1882,7 @@ impl<H: OxidePropolisServerApiHandlers> OxidePropolisServerApiApi for StrictServ
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let body = match body
                 .decode::<types::InstanceStateRequested>()
@@ -1909,8 +1902,7 @@ impl<H: OxidePropolisServerApiHandlers> OxidePropolisServerApiApi for StrictServ
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&INSTANCE_STATE_PUT, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&INSTANCE_STATE_PUT, reply))
     }
     async fn instance_state_monitor(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -1920,7 +1912,7 @@ impl<H: OxidePropolisServerApiHandlers> OxidePropolisServerApiApi for StrictServ
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let body = match body
                 .decode::<types::InstanceStateMonitorRequest>()
@@ -1940,8 +1932,7 @@ impl<H: OxidePropolisServerApiHandlers> OxidePropolisServerApiApi for StrictServ
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&INSTANCE_STATE_MONITOR, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&INSTANCE_STATE_MONITOR, reply))
     }
     async fn openapi_document(
         _rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -2084,6 +2075,13 @@ pub fn register_endpoints<H: OxidePropolisServerApiHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/instance"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&INSTANCE_GET, &INSTANCE_ENSURE],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -2113,6 +2111,13 @@ pub fn register_endpoints<H: OxidePropolisServerApiHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<InstanceIssueCrucibleSnapshotRequest>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&INSTANCE_ISSUE_CRUCIBLE_SNAPSHOT_REQUEST],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -2136,6 +2141,13 @@ pub fn register_endpoints<H: OxidePropolisServerApiHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/instance/migrate/status"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&INSTANCE_MIGRATE_STATUS],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -2159,6 +2171,13 @@ pub fn register_endpoints<H: OxidePropolisServerApiHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/instance/serial"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&INSTANCE_SERIAL],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -2182,6 +2201,13 @@ pub fn register_endpoints<H: OxidePropolisServerApiHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/instance/state"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&INSTANCE_STATE_PUT],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -2205,6 +2231,13 @@ pub fn register_endpoints<H: OxidePropolisServerApiHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/instance/state-monitor"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&INSTANCE_STATE_MONITOR],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -2228,6 +2261,13 @@ pub fn register_endpoints<H: OxidePropolisServerApiHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/openapi.json"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),

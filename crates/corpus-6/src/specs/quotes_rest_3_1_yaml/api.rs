@@ -8999,7 +8999,7 @@ impl<H: TheySaidSoQuotesApiHandlers> TheySaidSoQuotesApiApi for StrictServer<H> 
         _parameters: runtime::Parameters<GetQod>,
     ) -> ::std::result::Result<runtime::Reply<GetQod>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -9037,8 +9037,7 @@ impl<H: TheySaidSoQuotesApiHandlers> TheySaidSoQuotesApiApi for StrictServer<H> 
             response.into_http(&accepted)
         }
             .await;
-        runtime::metrics::observe(&GET_QOD, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_QOD, reply))
     }
     async fn get_qod_categories(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -9048,7 +9047,7 @@ impl<H: TheySaidSoQuotesApiHandlers> TheySaidSoQuotesApiApi for StrictServer<H> 
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -9080,8 +9079,7 @@ impl<H: TheySaidSoQuotesApiHandlers> TheySaidSoQuotesApiApi for StrictServer<H> 
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_QOD_CATEGORIES, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_QOD_CATEGORIES, reply))
     }
     async fn get_qod_languages(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -9090,7 +9088,7 @@ impl<H: TheySaidSoQuotesApiHandlers> TheySaidSoQuotesApiApi for StrictServer<H> 
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -9111,15 +9109,14 @@ impl<H: TheySaidSoQuotesApiHandlers> TheySaidSoQuotesApiApi for StrictServer<H> 
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_QOD_LANGUAGES, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_QOD_LANGUAGES, reply))
     }
     async fn get_qshow(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<GetQshow>,
     ) -> ::std::result::Result<runtime::Reply<GetQshow>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -9160,15 +9157,14 @@ impl<H: TheySaidSoQuotesApiHandlers> TheySaidSoQuotesApiApi for StrictServer<H> 
             response.into_http(&accepted)
         }
             .await;
-        runtime::metrics::observe(&GET_QSHOW, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_QSHOW, reply))
     }
     async fn put_qshow(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<PutQshow>,
     ) -> ::std::result::Result<runtime::Reply<PutQshow>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -9200,15 +9196,14 @@ impl<H: TheySaidSoQuotesApiHandlers> TheySaidSoQuotesApiApi for StrictServer<H> 
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&PUT_QSHOW, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&PUT_QSHOW, reply))
     }
     async fn delete_qshow(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<DeleteQshow>,
     ) -> ::std::result::Result<runtime::Reply<DeleteQshow>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -9240,15 +9235,14 @@ impl<H: TheySaidSoQuotesApiHandlers> TheySaidSoQuotesApiApi for StrictServer<H> 
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&DELETE_QSHOW, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&DELETE_QSHOW, reply))
     }
     async fn patch_qshow(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<PatchQshow>,
     ) -> ::std::result::Result<runtime::Reply<PatchQshow>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -9280,15 +9274,14 @@ impl<H: TheySaidSoQuotesApiHandlers> TheySaidSoQuotesApiApi for StrictServer<H> 
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&PATCH_QSHOW, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&PATCH_QSHOW, reply))
     }
     async fn get_qshow_list(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<GetQshowList>,
     ) -> ::std::result::Result<runtime::Reply<GetQshowList>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -9320,15 +9313,14 @@ impl<H: TheySaidSoQuotesApiHandlers> TheySaidSoQuotesApiApi for StrictServer<H> 
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_QSHOW_LIST, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_QSHOW_LIST, reply))
     }
     async fn get_qshow_quotes(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<GetQshowQuotes>,
     ) -> ::std::result::Result<runtime::Reply<GetQshowQuotes>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -9360,8 +9352,7 @@ impl<H: TheySaidSoQuotesApiHandlers> TheySaidSoQuotesApiApi for StrictServer<H> 
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_QSHOW_QUOTES, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_QSHOW_QUOTES, reply))
     }
     async fn post_qshow_quotes_add(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -9371,7 +9362,7 @@ impl<H: TheySaidSoQuotesApiHandlers> TheySaidSoQuotesApiApi for StrictServer<H> 
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -9403,8 +9394,7 @@ impl<H: TheySaidSoQuotesApiHandlers> TheySaidSoQuotesApiApi for StrictServer<H> 
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&POST_QSHOW_QUOTES_ADD, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&POST_QSHOW_QUOTES_ADD, reply))
     }
     async fn post_qshow_quotes_remove(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -9414,7 +9404,7 @@ impl<H: TheySaidSoQuotesApiHandlers> TheySaidSoQuotesApiApi for StrictServer<H> 
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -9446,15 +9436,14 @@ impl<H: TheySaidSoQuotesApiHandlers> TheySaidSoQuotesApiApi for StrictServer<H> 
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&POST_QSHOW_QUOTES_REMOVE, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&POST_QSHOW_QUOTES_REMOVE, reply))
     }
     async fn get_quote(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<GetQuote>,
     ) -> ::std::result::Result<runtime::Reply<GetQuote>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -9495,15 +9484,14 @@ impl<H: TheySaidSoQuotesApiHandlers> TheySaidSoQuotesApiApi for StrictServer<H> 
             response.into_http(&accepted)
         }
             .await;
-        runtime::metrics::observe(&GET_QUOTE, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_QUOTE, reply))
     }
     async fn put_quote(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<PutQuote>,
     ) -> ::std::result::Result<runtime::Reply<PutQuote>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -9535,15 +9523,14 @@ impl<H: TheySaidSoQuotesApiHandlers> TheySaidSoQuotesApiApi for StrictServer<H> 
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&PUT_QUOTE, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&PUT_QUOTE, reply))
     }
     async fn post_quote(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<PostQuote>,
     ) -> ::std::result::Result<runtime::Reply<PostQuote>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -9575,15 +9562,14 @@ impl<H: TheySaidSoQuotesApiHandlers> TheySaidSoQuotesApiApi for StrictServer<H> 
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&POST_QUOTE, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&POST_QUOTE, reply))
     }
     async fn delete_quote(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<DeleteQuote>,
     ) -> ::std::result::Result<runtime::Reply<DeleteQuote>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -9615,15 +9601,14 @@ impl<H: TheySaidSoQuotesApiHandlers> TheySaidSoQuotesApiApi for StrictServer<H> 
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&DELETE_QUOTE, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&DELETE_QUOTE, reply))
     }
     async fn patch_quote(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<PatchQuote>,
     ) -> ::std::result::Result<runtime::Reply<PatchQuote>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -9655,8 +9640,7 @@ impl<H: TheySaidSoQuotesApiHandlers> TheySaidSoQuotesApiApi for StrictServer<H> 
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&PATCH_QUOTE, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&PATCH_QUOTE, reply))
     }
     async fn get_quote_authors_popular(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -9666,7 +9650,7 @@ impl<H: TheySaidSoQuotesApiHandlers> TheySaidSoQuotesApiApi for StrictServer<H> 
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -9698,8 +9682,7 @@ impl<H: TheySaidSoQuotesApiHandlers> TheySaidSoQuotesApiApi for StrictServer<H> 
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_QUOTE_AUTHORS_POPULAR, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_QUOTE_AUTHORS_POPULAR, reply))
     }
     async fn get_quote_authors_search(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -9709,7 +9692,7 @@ impl<H: TheySaidSoQuotesApiHandlers> TheySaidSoQuotesApiApi for StrictServer<H> 
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -9741,8 +9724,7 @@ impl<H: TheySaidSoQuotesApiHandlers> TheySaidSoQuotesApiApi for StrictServer<H> 
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_QUOTE_AUTHORS_SEARCH, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_QUOTE_AUTHORS_SEARCH, reply))
     }
     async fn get_quote_categories_popular(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -9752,7 +9734,7 @@ impl<H: TheySaidSoQuotesApiHandlers> TheySaidSoQuotesApiApi for StrictServer<H> 
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -9784,12 +9766,7 @@ impl<H: TheySaidSoQuotesApiHandlers> TheySaidSoQuotesApiApi for StrictServer<H> 
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(
-            &GET_QUOTE_CATEGORIES_POPULAR,
-            reply.status(),
-            started,
-        );
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_QUOTE_CATEGORIES_POPULAR, reply))
     }
     async fn get_quote_categories_search(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -9799,7 +9776,7 @@ impl<H: TheySaidSoQuotesApiHandlers> TheySaidSoQuotesApiApi for StrictServer<H> 
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -9831,8 +9808,7 @@ impl<H: TheySaidSoQuotesApiHandlers> TheySaidSoQuotesApiApi for StrictServer<H> 
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_QUOTE_CATEGORIES_SEARCH, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_QUOTE_CATEGORIES_SEARCH, reply))
     }
     async fn put_quote_dislike(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -9842,7 +9818,7 @@ impl<H: TheySaidSoQuotesApiHandlers> TheySaidSoQuotesApiApi for StrictServer<H> 
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -9874,8 +9850,7 @@ impl<H: TheySaidSoQuotesApiHandlers> TheySaidSoQuotesApiApi for StrictServer<H> 
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&PUT_QUOTE_DISLIKE, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&PUT_QUOTE_DISLIKE, reply))
     }
     async fn post_quote_dislike(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -9885,7 +9860,7 @@ impl<H: TheySaidSoQuotesApiHandlers> TheySaidSoQuotesApiApi for StrictServer<H> 
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -9917,8 +9892,7 @@ impl<H: TheySaidSoQuotesApiHandlers> TheySaidSoQuotesApiApi for StrictServer<H> 
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&POST_QUOTE_DISLIKE, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&POST_QUOTE_DISLIKE, reply))
     }
     async fn delete_quote_dislike(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -9928,7 +9902,7 @@ impl<H: TheySaidSoQuotesApiHandlers> TheySaidSoQuotesApiApi for StrictServer<H> 
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -9960,15 +9934,14 @@ impl<H: TheySaidSoQuotesApiHandlers> TheySaidSoQuotesApiApi for StrictServer<H> 
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&DELETE_QUOTE_DISLIKE, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&DELETE_QUOTE_DISLIKE, reply))
     }
     async fn get_quote_image(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<GetQuoteImage>,
     ) -> ::std::result::Result<runtime::Reply<GetQuoteImage>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -10000,15 +9973,14 @@ impl<H: TheySaidSoQuotesApiHandlers> TheySaidSoQuotesApiApi for StrictServer<H> 
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_QUOTE_IMAGE, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_QUOTE_IMAGE, reply))
     }
     async fn put_quote_image(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<PutQuoteImage>,
     ) -> ::std::result::Result<runtime::Reply<PutQuoteImage>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -10040,8 +10012,7 @@ impl<H: TheySaidSoQuotesApiHandlers> TheySaidSoQuotesApiApi for StrictServer<H> 
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&PUT_QUOTE_IMAGE, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&PUT_QUOTE_IMAGE, reply))
     }
     async fn delete_quote_image(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -10051,7 +10022,7 @@ impl<H: TheySaidSoQuotesApiHandlers> TheySaidSoQuotesApiApi for StrictServer<H> 
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -10083,8 +10054,7 @@ impl<H: TheySaidSoQuotesApiHandlers> TheySaidSoQuotesApiApi for StrictServer<H> 
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&DELETE_QUOTE_IMAGE, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&DELETE_QUOTE_IMAGE, reply))
     }
     async fn post_quote_image_background(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -10094,7 +10064,7 @@ impl<H: TheySaidSoQuotesApiHandlers> TheySaidSoQuotesApiApi for StrictServer<H> 
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -10125,8 +10095,7 @@ impl<H: TheySaidSoQuotesApiHandlers> TheySaidSoQuotesApiApi for StrictServer<H> 
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&POST_QUOTE_IMAGE_BACKGROUND, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&POST_QUOTE_IMAGE_BACKGROUND, reply))
     }
     async fn delete_quote_image_background(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -10136,7 +10105,7 @@ impl<H: TheySaidSoQuotesApiHandlers> TheySaidSoQuotesApiApi for StrictServer<H> 
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -10168,12 +10137,9 @@ impl<H: TheySaidSoQuotesApiHandlers> TheySaidSoQuotesApiApi for StrictServer<H> 
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(
-            &DELETE_QUOTE_IMAGE_BACKGROUND,
-            reply.status(),
-            started,
-        );
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(
+            answering.finish(&DELETE_QUOTE_IMAGE_BACKGROUND, reply),
+        )
     }
     async fn get_quote_image_background_list(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -10183,7 +10149,7 @@ impl<H: TheySaidSoQuotesApiHandlers> TheySaidSoQuotesApiApi for StrictServer<H> 
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -10215,12 +10181,9 @@ impl<H: TheySaidSoQuotesApiHandlers> TheySaidSoQuotesApiApi for StrictServer<H> 
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(
-            &GET_QUOTE_IMAGE_BACKGROUND_LIST,
-            reply.status(),
-            started,
-        );
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(
+            answering.finish(&GET_QUOTE_IMAGE_BACKGROUND_LIST, reply),
+        )
     }
     async fn get_quote_image_background_search(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -10230,7 +10193,7 @@ impl<H: TheySaidSoQuotesApiHandlers> TheySaidSoQuotesApiApi for StrictServer<H> 
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -10262,12 +10225,9 @@ impl<H: TheySaidSoQuotesApiHandlers> TheySaidSoQuotesApiApi for StrictServer<H> 
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(
-            &GET_QUOTE_IMAGE_BACKGROUND_SEARCH,
-            reply.status(),
-            started,
-        );
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(
+            answering.finish(&GET_QUOTE_IMAGE_BACKGROUND_SEARCH, reply),
+        )
     }
     async fn post_quote_image_background_tags_add(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -10277,7 +10237,7 @@ impl<H: TheySaidSoQuotesApiHandlers> TheySaidSoQuotesApiApi for StrictServer<H> 
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -10309,12 +10269,9 @@ impl<H: TheySaidSoQuotesApiHandlers> TheySaidSoQuotesApiApi for StrictServer<H> 
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(
-            &POST_QUOTE_IMAGE_BACKGROUND_TAGS_ADD,
-            reply.status(),
-            started,
-        );
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(
+            answering.finish(&POST_QUOTE_IMAGE_BACKGROUND_TAGS_ADD, reply),
+        )
     }
     async fn post_quote_image_background_tags_remove(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -10324,7 +10281,7 @@ impl<H: TheySaidSoQuotesApiHandlers> TheySaidSoQuotesApiApi for StrictServer<H> 
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -10356,12 +10313,9 @@ impl<H: TheySaidSoQuotesApiHandlers> TheySaidSoQuotesApiApi for StrictServer<H> 
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(
-            &POST_QUOTE_IMAGE_BACKGROUND_TAGS_REMOVE,
-            reply.status(),
-            started,
-        );
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(
+            answering.finish(&POST_QUOTE_IMAGE_BACKGROUND_TAGS_REMOVE, reply),
+        )
     }
     async fn post_quote_image_font(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -10371,7 +10325,7 @@ impl<H: TheySaidSoQuotesApiHandlers> TheySaidSoQuotesApiApi for StrictServer<H> 
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -10402,8 +10356,7 @@ impl<H: TheySaidSoQuotesApiHandlers> TheySaidSoQuotesApiApi for StrictServer<H> 
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&POST_QUOTE_IMAGE_FONT, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&POST_QUOTE_IMAGE_FONT, reply))
     }
     async fn delete_quote_image_font(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -10413,7 +10366,7 @@ impl<H: TheySaidSoQuotesApiHandlers> TheySaidSoQuotesApiApi for StrictServer<H> 
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -10445,8 +10398,7 @@ impl<H: TheySaidSoQuotesApiHandlers> TheySaidSoQuotesApiApi for StrictServer<H> 
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&DELETE_QUOTE_IMAGE_FONT, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&DELETE_QUOTE_IMAGE_FONT, reply))
     }
     async fn get_quote_image_font_list(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -10456,7 +10408,7 @@ impl<H: TheySaidSoQuotesApiHandlers> TheySaidSoQuotesApiApi for StrictServer<H> 
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -10488,8 +10440,7 @@ impl<H: TheySaidSoQuotesApiHandlers> TheySaidSoQuotesApiApi for StrictServer<H> 
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_QUOTE_IMAGE_FONT_LIST, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_QUOTE_IMAGE_FONT_LIST, reply))
     }
     async fn get_quote_image_font_search(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -10499,7 +10450,7 @@ impl<H: TheySaidSoQuotesApiHandlers> TheySaidSoQuotesApiApi for StrictServer<H> 
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -10531,8 +10482,7 @@ impl<H: TheySaidSoQuotesApiHandlers> TheySaidSoQuotesApiApi for StrictServer<H> 
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_QUOTE_IMAGE_FONT_SEARCH, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_QUOTE_IMAGE_FONT_SEARCH, reply))
     }
     async fn post_quote_image_font_tags_add(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -10542,7 +10492,7 @@ impl<H: TheySaidSoQuotesApiHandlers> TheySaidSoQuotesApiApi for StrictServer<H> 
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -10574,12 +10524,9 @@ impl<H: TheySaidSoQuotesApiHandlers> TheySaidSoQuotesApiApi for StrictServer<H> 
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(
-            &POST_QUOTE_IMAGE_FONT_TAGS_ADD,
-            reply.status(),
-            started,
-        );
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(
+            answering.finish(&POST_QUOTE_IMAGE_FONT_TAGS_ADD, reply),
+        )
     }
     async fn post_quote_image_font_tags_remove(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -10589,7 +10536,7 @@ impl<H: TheySaidSoQuotesApiHandlers> TheySaidSoQuotesApiApi for StrictServer<H> 
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -10621,12 +10568,9 @@ impl<H: TheySaidSoQuotesApiHandlers> TheySaidSoQuotesApiApi for StrictServer<H> 
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(
-            &POST_QUOTE_IMAGE_FONT_TAGS_REMOVE,
-            reply.status(),
-            started,
-        );
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(
+            answering.finish(&POST_QUOTE_IMAGE_FONT_TAGS_REMOVE, reply),
+        )
     }
     async fn get_quote_image_search(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -10636,7 +10580,7 @@ impl<H: TheySaidSoQuotesApiHandlers> TheySaidSoQuotesApiApi for StrictServer<H> 
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -10668,15 +10612,14 @@ impl<H: TheySaidSoQuotesApiHandlers> TheySaidSoQuotesApiApi for StrictServer<H> 
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_QUOTE_IMAGE_SEARCH, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_QUOTE_IMAGE_SEARCH, reply))
     }
     async fn put_quote_like(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<PutQuoteLike>,
     ) -> ::std::result::Result<runtime::Reply<PutQuoteLike>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -10708,15 +10651,14 @@ impl<H: TheySaidSoQuotesApiHandlers> TheySaidSoQuotesApiApi for StrictServer<H> 
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&PUT_QUOTE_LIKE, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&PUT_QUOTE_LIKE, reply))
     }
     async fn post_quote_like(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<PostQuoteLike>,
     ) -> ::std::result::Result<runtime::Reply<PostQuoteLike>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -10748,8 +10690,7 @@ impl<H: TheySaidSoQuotesApiHandlers> TheySaidSoQuotesApiApi for StrictServer<H> 
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&POST_QUOTE_LIKE, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&POST_QUOTE_LIKE, reply))
     }
     async fn delete_quote_like(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -10759,7 +10700,7 @@ impl<H: TheySaidSoQuotesApiHandlers> TheySaidSoQuotesApiApi for StrictServer<H> 
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -10791,15 +10732,14 @@ impl<H: TheySaidSoQuotesApiHandlers> TheySaidSoQuotesApiApi for StrictServer<H> 
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&DELETE_QUOTE_LIKE, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&DELETE_QUOTE_LIKE, reply))
     }
     async fn get_quote_list(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<GetQuoteList>,
     ) -> ::std::result::Result<runtime::Reply<GetQuoteList>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -10831,15 +10771,14 @@ impl<H: TheySaidSoQuotesApiHandlers> TheySaidSoQuotesApiApi for StrictServer<H> 
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_QUOTE_LIST, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_QUOTE_LIST, reply))
     }
     async fn get_quote_random(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<GetQuoteRandom>,
     ) -> ::std::result::Result<runtime::Reply<GetQuoteRandom>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -10880,15 +10819,14 @@ impl<H: TheySaidSoQuotesApiHandlers> TheySaidSoQuotesApiApi for StrictServer<H> 
             response.into_http(&accepted)
         }
             .await;
-        runtime::metrics::observe(&GET_QUOTE_RANDOM, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_QUOTE_RANDOM, reply))
     }
     async fn get_quote_search(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<GetQuoteSearch>,
     ) -> ::std::result::Result<runtime::Reply<GetQuoteSearch>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -10929,8 +10867,7 @@ impl<H: TheySaidSoQuotesApiHandlers> TheySaidSoQuotesApiApi for StrictServer<H> 
             response.into_http(&accepted)
         }
             .await;
-        runtime::metrics::observe(&GET_QUOTE_SEARCH, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_QUOTE_SEARCH, reply))
     }
     async fn post_quote_tags_add(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -10940,7 +10877,7 @@ impl<H: TheySaidSoQuotesApiHandlers> TheySaidSoQuotesApiApi for StrictServer<H> 
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -10972,8 +10909,7 @@ impl<H: TheySaidSoQuotesApiHandlers> TheySaidSoQuotesApiApi for StrictServer<H> 
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&POST_QUOTE_TAGS_ADD, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&POST_QUOTE_TAGS_ADD, reply))
     }
     async fn post_quote_tags_remove(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -10983,7 +10919,7 @@ impl<H: TheySaidSoQuotesApiHandlers> TheySaidSoQuotesApiApi for StrictServer<H> 
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -11015,8 +10951,7 @@ impl<H: TheySaidSoQuotesApiHandlers> TheySaidSoQuotesApiApi for StrictServer<H> 
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&POST_QUOTE_TAGS_REMOVE, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&POST_QUOTE_TAGS_REMOVE, reply))
     }
     async fn openapi_document(
         _rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -11755,6 +11690,13 @@ pub fn register_endpoints<H: TheySaidSoQuotesApiHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/openapi.json"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -11778,6 +11720,13 @@ pub fn register_endpoints<H: TheySaidSoQuotesApiHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/qod"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_QOD],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -11801,6 +11750,13 @@ pub fn register_endpoints<H: TheySaidSoQuotesApiHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/qod/categories"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_QOD_CATEGORIES],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -11824,6 +11780,13 @@ pub fn register_endpoints<H: TheySaidSoQuotesApiHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/qod/languages"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_QOD_LANGUAGES],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -11847,6 +11810,13 @@ pub fn register_endpoints<H: TheySaidSoQuotesApiHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/qshow"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_QSHOW, &PUT_QSHOW, &DELETE_QSHOW, &PATCH_QSHOW],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -11870,6 +11840,13 @@ pub fn register_endpoints<H: TheySaidSoQuotesApiHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/qshow/list"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_QSHOW_LIST],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -11893,6 +11870,13 @@ pub fn register_endpoints<H: TheySaidSoQuotesApiHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/qshow/quotes"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_QSHOW_QUOTES],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -11916,6 +11900,13 @@ pub fn register_endpoints<H: TheySaidSoQuotesApiHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/qshow/quotes/add"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&POST_QSHOW_QUOTES_ADD],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -11939,6 +11930,13 @@ pub fn register_endpoints<H: TheySaidSoQuotesApiHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/qshow/quotes/remove"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&POST_QSHOW_QUOTES_REMOVE],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -11964,6 +11962,19 @@ pub fn register_endpoints<H: TheySaidSoQuotesApiHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/quote"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[
+                                    &GET_QUOTE,
+                                    &PUT_QUOTE,
+                                    &POST_QUOTE,
+                                    &DELETE_QUOTE,
+                                    &PATCH_QUOTE,
+                                ],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -11987,6 +11998,13 @@ pub fn register_endpoints<H: TheySaidSoQuotesApiHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/quote/authors/popular"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_QUOTE_AUTHORS_POPULAR],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -12010,6 +12028,13 @@ pub fn register_endpoints<H: TheySaidSoQuotesApiHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/quote/authors/search"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_QUOTE_AUTHORS_SEARCH],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -12033,6 +12058,13 @@ pub fn register_endpoints<H: TheySaidSoQuotesApiHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/quote/categories/popular"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_QUOTE_CATEGORIES_POPULAR],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -12056,6 +12088,13 @@ pub fn register_endpoints<H: TheySaidSoQuotesApiHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/quote/categories/search"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_QUOTE_CATEGORIES_SEARCH],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -12079,6 +12118,17 @@ pub fn register_endpoints<H: TheySaidSoQuotesApiHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/quote/dislike"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[
+                                    &PUT_QUOTE_DISLIKE,
+                                    &POST_QUOTE_DISLIKE,
+                                    &DELETE_QUOTE_DISLIKE,
+                                ],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -12102,6 +12152,13 @@ pub fn register_endpoints<H: TheySaidSoQuotesApiHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/quote/image"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_QUOTE_IMAGE, &PUT_QUOTE_IMAGE, &DELETE_QUOTE_IMAGE],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -12125,6 +12182,16 @@ pub fn register_endpoints<H: TheySaidSoQuotesApiHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/quote/image/background"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[
+                                    &POST_QUOTE_IMAGE_BACKGROUND,
+                                    &DELETE_QUOTE_IMAGE_BACKGROUND,
+                                ],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -12148,6 +12215,13 @@ pub fn register_endpoints<H: TheySaidSoQuotesApiHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/quote/image/background/list"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_QUOTE_IMAGE_BACKGROUND_LIST],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -12174,6 +12248,13 @@ pub fn register_endpoints<H: TheySaidSoQuotesApiHandlers>(
                             "/quote/image/background/search",
                         ),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_QUOTE_IMAGE_BACKGROUND_SEARCH],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -12200,6 +12281,13 @@ pub fn register_endpoints<H: TheySaidSoQuotesApiHandlers>(
                             "/quote/image/background/tags/add",
                         ),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&POST_QUOTE_IMAGE_BACKGROUND_TAGS_ADD],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -12226,6 +12314,13 @@ pub fn register_endpoints<H: TheySaidSoQuotesApiHandlers>(
                             "/quote/image/background/tags/remove",
                         ),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&POST_QUOTE_IMAGE_BACKGROUND_TAGS_REMOVE],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -12249,6 +12344,13 @@ pub fn register_endpoints<H: TheySaidSoQuotesApiHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/quote/image/font"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&POST_QUOTE_IMAGE_FONT, &DELETE_QUOTE_IMAGE_FONT],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -12272,6 +12374,13 @@ pub fn register_endpoints<H: TheySaidSoQuotesApiHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/quote/image/font/list"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_QUOTE_IMAGE_FONT_LIST],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -12295,6 +12404,13 @@ pub fn register_endpoints<H: TheySaidSoQuotesApiHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/quote/image/font/search"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_QUOTE_IMAGE_FONT_SEARCH],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -12318,6 +12434,13 @@ pub fn register_endpoints<H: TheySaidSoQuotesApiHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/quote/image/font/tags/add"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&POST_QUOTE_IMAGE_FONT_TAGS_ADD],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -12344,6 +12467,13 @@ pub fn register_endpoints<H: TheySaidSoQuotesApiHandlers>(
                             "/quote/image/font/tags/remove",
                         ),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&POST_QUOTE_IMAGE_FONT_TAGS_REMOVE],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -12367,6 +12497,13 @@ pub fn register_endpoints<H: TheySaidSoQuotesApiHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/quote/image/search"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_QUOTE_IMAGE_SEARCH],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -12390,6 +12527,13 @@ pub fn register_endpoints<H: TheySaidSoQuotesApiHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/quote/like"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&PUT_QUOTE_LIKE, &POST_QUOTE_LIKE, &DELETE_QUOTE_LIKE],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -12413,6 +12557,13 @@ pub fn register_endpoints<H: TheySaidSoQuotesApiHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/quote/list"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_QUOTE_LIST],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -12436,6 +12587,13 @@ pub fn register_endpoints<H: TheySaidSoQuotesApiHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/quote/random"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_QUOTE_RANDOM],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -12459,6 +12617,13 @@ pub fn register_endpoints<H: TheySaidSoQuotesApiHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/quote/search"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_QUOTE_SEARCH],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -12482,6 +12647,13 @@ pub fn register_endpoints<H: TheySaidSoQuotesApiHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/quote/tags/add"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&POST_QUOTE_TAGS_ADD],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -12505,6 +12677,13 @@ pub fn register_endpoints<H: TheySaidSoQuotesApiHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/quote/tags/remove"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&POST_QUOTE_TAGS_REMOVE],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),

@@ -30675,7 +30675,7 @@ impl<H: TwilioVerifyHandlers> TwilioVerifyApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -30714,8 +30714,7 @@ impl<H: TwilioVerifyHandlers> TwilioVerifyApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&CREATE_ACCESS_TOKEN, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&CREATE_ACCESS_TOKEN, reply))
     }
     async fn fetch_access_token(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -30725,7 +30724,7 @@ impl<H: TwilioVerifyHandlers> TwilioVerifyApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -30758,15 +30757,14 @@ impl<H: TwilioVerifyHandlers> TwilioVerifyApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&FETCH_ACCESS_TOKEN, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&FETCH_ACCESS_TOKEN, reply))
     }
     async fn list_bucket(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<ListBucket>,
     ) -> ::std::result::Result<runtime::Reply<ListBucket>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -30800,8 +30798,7 @@ impl<H: TwilioVerifyHandlers> TwilioVerifyApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&LIST_BUCKET, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&LIST_BUCKET, reply))
     }
     async fn create_bucket(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -30809,7 +30806,7 @@ impl<H: TwilioVerifyHandlers> TwilioVerifyApi for StrictServer<H> {
         body: runtime::RequestBody<CreateBucket>,
     ) -> ::std::result::Result<runtime::Reply<CreateBucket>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -30849,15 +30846,14 @@ impl<H: TwilioVerifyHandlers> TwilioVerifyApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&CREATE_BUCKET, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&CREATE_BUCKET, reply))
     }
     async fn fetch_bucket(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<FetchBucket>,
     ) -> ::std::result::Result<runtime::Reply<FetchBucket>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -30891,8 +30887,7 @@ impl<H: TwilioVerifyHandlers> TwilioVerifyApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&FETCH_BUCKET, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&FETCH_BUCKET, reply))
     }
     async fn update_bucket(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -30900,7 +30895,7 @@ impl<H: TwilioVerifyHandlers> TwilioVerifyApi for StrictServer<H> {
         body: runtime::RequestBody<UpdateBucket>,
     ) -> ::std::result::Result<runtime::Reply<UpdateBucket>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -30941,15 +30936,14 @@ impl<H: TwilioVerifyHandlers> TwilioVerifyApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&UPDATE_BUCKET, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&UPDATE_BUCKET, reply))
     }
     async fn delete_bucket(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<DeleteBucket>,
     ) -> ::std::result::Result<runtime::Reply<DeleteBucket>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -30983,15 +30977,14 @@ impl<H: TwilioVerifyHandlers> TwilioVerifyApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&DELETE_BUCKET, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&DELETE_BUCKET, reply))
     }
     async fn list_challenge(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<ListChallenge>,
     ) -> ::std::result::Result<runtime::Reply<ListChallenge>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -31025,8 +31018,7 @@ impl<H: TwilioVerifyHandlers> TwilioVerifyApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&LIST_CHALLENGE, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&LIST_CHALLENGE, reply))
     }
     async fn create_challenge(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -31037,7 +31029,7 @@ impl<H: TwilioVerifyHandlers> TwilioVerifyApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -31077,15 +31069,14 @@ impl<H: TwilioVerifyHandlers> TwilioVerifyApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&CREATE_CHALLENGE, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&CREATE_CHALLENGE, reply))
     }
     async fn fetch_challenge(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<FetchChallenge>,
     ) -> ::std::result::Result<runtime::Reply<FetchChallenge>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -31119,8 +31110,7 @@ impl<H: TwilioVerifyHandlers> TwilioVerifyApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&FETCH_CHALLENGE, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&FETCH_CHALLENGE, reply))
     }
     async fn update_challenge(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -31131,7 +31121,7 @@ impl<H: TwilioVerifyHandlers> TwilioVerifyApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -31172,15 +31162,14 @@ impl<H: TwilioVerifyHandlers> TwilioVerifyApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&UPDATE_CHALLENGE, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&UPDATE_CHALLENGE, reply))
     }
     async fn list_entity(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<ListEntity>,
     ) -> ::std::result::Result<runtime::Reply<ListEntity>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -31213,8 +31202,7 @@ impl<H: TwilioVerifyHandlers> TwilioVerifyApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&LIST_ENTITY, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&LIST_ENTITY, reply))
     }
     async fn create_entity(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -31222,7 +31210,7 @@ impl<H: TwilioVerifyHandlers> TwilioVerifyApi for StrictServer<H> {
         body: runtime::RequestBody<CreateEntity>,
     ) -> ::std::result::Result<runtime::Reply<CreateEntity>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -31261,15 +31249,14 @@ impl<H: TwilioVerifyHandlers> TwilioVerifyApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&CREATE_ENTITY, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&CREATE_ENTITY, reply))
     }
     async fn fetch_entity(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<FetchEntity>,
     ) -> ::std::result::Result<runtime::Reply<FetchEntity>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -31302,15 +31289,14 @@ impl<H: TwilioVerifyHandlers> TwilioVerifyApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&FETCH_ENTITY, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&FETCH_ENTITY, reply))
     }
     async fn delete_entity(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<DeleteEntity>,
     ) -> ::std::result::Result<runtime::Reply<DeleteEntity>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -31343,15 +31329,14 @@ impl<H: TwilioVerifyHandlers> TwilioVerifyApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&DELETE_ENTITY, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&DELETE_ENTITY, reply))
     }
     async fn fetch_factor(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<FetchFactor>,
     ) -> ::std::result::Result<runtime::Reply<FetchFactor>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -31385,8 +31370,7 @@ impl<H: TwilioVerifyHandlers> TwilioVerifyApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&FETCH_FACTOR, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&FETCH_FACTOR, reply))
     }
     async fn update_factor(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -31394,7 +31378,7 @@ impl<H: TwilioVerifyHandlers> TwilioVerifyApi for StrictServer<H> {
         body: runtime::RequestBody<UpdateFactor>,
     ) -> ::std::result::Result<runtime::Reply<UpdateFactor>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -31435,15 +31419,14 @@ impl<H: TwilioVerifyHandlers> TwilioVerifyApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&UPDATE_FACTOR, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&UPDATE_FACTOR, reply))
     }
     async fn delete_factor(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<DeleteFactor>,
     ) -> ::std::result::Result<runtime::Reply<DeleteFactor>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -31477,15 +31460,14 @@ impl<H: TwilioVerifyHandlers> TwilioVerifyApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&DELETE_FACTOR, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&DELETE_FACTOR, reply))
     }
     async fn list_factor(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<ListFactor>,
     ) -> ::std::result::Result<runtime::Reply<ListFactor>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -31519,8 +31501,7 @@ impl<H: TwilioVerifyHandlers> TwilioVerifyApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&LIST_FACTOR, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&LIST_FACTOR, reply))
     }
     async fn create_new_factor(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -31531,7 +31512,7 @@ impl<H: TwilioVerifyHandlers> TwilioVerifyApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -31571,15 +31552,14 @@ impl<H: TwilioVerifyHandlers> TwilioVerifyApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&CREATE_NEW_FACTOR, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&CREATE_NEW_FACTOR, reply))
     }
     async fn fetch_form(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<FetchForm>,
     ) -> ::std::result::Result<runtime::Reply<FetchForm>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -31611,8 +31591,7 @@ impl<H: TwilioVerifyHandlers> TwilioVerifyApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&FETCH_FORM, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&FETCH_FORM, reply))
     }
     async fn list_messaging_configuration(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -31622,7 +31601,7 @@ impl<H: TwilioVerifyHandlers> TwilioVerifyApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -31655,12 +31634,7 @@ impl<H: TwilioVerifyHandlers> TwilioVerifyApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(
-            &LIST_MESSAGING_CONFIGURATION,
-            reply.status(),
-            started,
-        );
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&LIST_MESSAGING_CONFIGURATION, reply))
     }
     async fn create_messaging_configuration(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -31671,7 +31645,7 @@ impl<H: TwilioVerifyHandlers> TwilioVerifyApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -31711,12 +31685,9 @@ impl<H: TwilioVerifyHandlers> TwilioVerifyApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(
-            &CREATE_MESSAGING_CONFIGURATION,
-            reply.status(),
-            started,
-        );
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(
+            answering.finish(&CREATE_MESSAGING_CONFIGURATION, reply),
+        )
     }
     async fn fetch_messaging_configuration(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -31726,7 +31697,7 @@ impl<H: TwilioVerifyHandlers> TwilioVerifyApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -31759,12 +31730,9 @@ impl<H: TwilioVerifyHandlers> TwilioVerifyApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(
-            &FETCH_MESSAGING_CONFIGURATION,
-            reply.status(),
-            started,
-        );
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(
+            answering.finish(&FETCH_MESSAGING_CONFIGURATION, reply),
+        )
     }
     async fn update_messaging_configuration(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -31775,7 +31743,7 @@ impl<H: TwilioVerifyHandlers> TwilioVerifyApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -31816,12 +31784,9 @@ impl<H: TwilioVerifyHandlers> TwilioVerifyApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(
-            &UPDATE_MESSAGING_CONFIGURATION,
-            reply.status(),
-            started,
-        );
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(
+            answering.finish(&UPDATE_MESSAGING_CONFIGURATION, reply),
+        )
     }
     async fn delete_messaging_configuration(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -31831,7 +31796,7 @@ impl<H: TwilioVerifyHandlers> TwilioVerifyApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -31864,19 +31829,16 @@ impl<H: TwilioVerifyHandlers> TwilioVerifyApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(
-            &DELETE_MESSAGING_CONFIGURATION,
-            reply.status(),
-            started,
-        );
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(
+            answering.finish(&DELETE_MESSAGING_CONFIGURATION, reply),
+        )
     }
     async fn list_rate_limit(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<ListRateLimit>,
     ) -> ::std::result::Result<runtime::Reply<ListRateLimit>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -31909,8 +31871,7 @@ impl<H: TwilioVerifyHandlers> TwilioVerifyApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&LIST_RATE_LIMIT, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&LIST_RATE_LIMIT, reply))
     }
     async fn create_rate_limit(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -31921,7 +31882,7 @@ impl<H: TwilioVerifyHandlers> TwilioVerifyApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -31960,15 +31921,14 @@ impl<H: TwilioVerifyHandlers> TwilioVerifyApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&CREATE_RATE_LIMIT, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&CREATE_RATE_LIMIT, reply))
     }
     async fn create_safelist(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         body: runtime::RequestBody<CreateSafelist>,
     ) -> ::std::result::Result<runtime::Reply<CreateSafelist>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -31996,15 +31956,14 @@ impl<H: TwilioVerifyHandlers> TwilioVerifyApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&CREATE_SAFELIST, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&CREATE_SAFELIST, reply))
     }
     async fn fetch_safelist(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<FetchSafelist>,
     ) -> ::std::result::Result<runtime::Reply<FetchSafelist>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -32036,15 +31995,14 @@ impl<H: TwilioVerifyHandlers> TwilioVerifyApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&FETCH_SAFELIST, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&FETCH_SAFELIST, reply))
     }
     async fn delete_safelist(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<DeleteSafelist>,
     ) -> ::std::result::Result<runtime::Reply<DeleteSafelist>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -32076,15 +32034,14 @@ impl<H: TwilioVerifyHandlers> TwilioVerifyApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&DELETE_SAFELIST, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&DELETE_SAFELIST, reply))
     }
     async fn list_service(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<ListService>,
     ) -> ::std::result::Result<runtime::Reply<ListService>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -32116,15 +32073,14 @@ impl<H: TwilioVerifyHandlers> TwilioVerifyApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&LIST_SERVICE, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&LIST_SERVICE, reply))
     }
     async fn create_service(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         body: runtime::RequestBody<CreateService>,
     ) -> ::std::result::Result<runtime::Reply<CreateService>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -32152,8 +32108,7 @@ impl<H: TwilioVerifyHandlers> TwilioVerifyApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&CREATE_SERVICE, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&CREATE_SERVICE, reply))
     }
     async fn create_verification(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -32164,7 +32119,7 @@ impl<H: TwilioVerifyHandlers> TwilioVerifyApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -32203,8 +32158,7 @@ impl<H: TwilioVerifyHandlers> TwilioVerifyApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&CREATE_VERIFICATION, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&CREATE_VERIFICATION, reply))
     }
     async fn fetch_verification(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -32214,7 +32168,7 @@ impl<H: TwilioVerifyHandlers> TwilioVerifyApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -32247,8 +32201,7 @@ impl<H: TwilioVerifyHandlers> TwilioVerifyApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&FETCH_VERIFICATION, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&FETCH_VERIFICATION, reply))
     }
     async fn update_verification(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -32259,7 +32212,7 @@ impl<H: TwilioVerifyHandlers> TwilioVerifyApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -32299,8 +32252,7 @@ impl<H: TwilioVerifyHandlers> TwilioVerifyApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&UPDATE_VERIFICATION, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&UPDATE_VERIFICATION, reply))
     }
     async fn list_verification_attempt(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -32310,7 +32262,7 @@ impl<H: TwilioVerifyHandlers> TwilioVerifyApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -32342,8 +32294,7 @@ impl<H: TwilioVerifyHandlers> TwilioVerifyApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&LIST_VERIFICATION_ATTEMPT, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&LIST_VERIFICATION_ATTEMPT, reply))
     }
     async fn fetch_verification_attempt(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -32353,7 +32304,7 @@ impl<H: TwilioVerifyHandlers> TwilioVerifyApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -32385,8 +32336,7 @@ impl<H: TwilioVerifyHandlers> TwilioVerifyApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&FETCH_VERIFICATION_ATTEMPT, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&FETCH_VERIFICATION_ATTEMPT, reply))
     }
     async fn create_verification_check(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -32397,7 +32347,7 @@ impl<H: TwilioVerifyHandlers> TwilioVerifyApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -32436,8 +32386,7 @@ impl<H: TwilioVerifyHandlers> TwilioVerifyApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&CREATE_VERIFICATION_CHECK, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&CREATE_VERIFICATION_CHECK, reply))
     }
     async fn list_verification_template(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -32447,7 +32396,7 @@ impl<H: TwilioVerifyHandlers> TwilioVerifyApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -32479,15 +32428,14 @@ impl<H: TwilioVerifyHandlers> TwilioVerifyApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&LIST_VERIFICATION_TEMPLATE, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&LIST_VERIFICATION_TEMPLATE, reply))
     }
     async fn list_webhook(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<ListWebhook>,
     ) -> ::std::result::Result<runtime::Reply<ListWebhook>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -32520,8 +32468,7 @@ impl<H: TwilioVerifyHandlers> TwilioVerifyApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&LIST_WEBHOOK, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&LIST_WEBHOOK, reply))
     }
     async fn create_webhook(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -32529,7 +32476,7 @@ impl<H: TwilioVerifyHandlers> TwilioVerifyApi for StrictServer<H> {
         body: runtime::RequestBody<CreateWebhook>,
     ) -> ::std::result::Result<runtime::Reply<CreateWebhook>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -32568,15 +32515,14 @@ impl<H: TwilioVerifyHandlers> TwilioVerifyApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&CREATE_WEBHOOK, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&CREATE_WEBHOOK, reply))
     }
     async fn fetch_webhook(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<FetchWebhook>,
     ) -> ::std::result::Result<runtime::Reply<FetchWebhook>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -32609,8 +32555,7 @@ impl<H: TwilioVerifyHandlers> TwilioVerifyApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&FETCH_WEBHOOK, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&FETCH_WEBHOOK, reply))
     }
     async fn update_webhook(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -32618,7 +32563,7 @@ impl<H: TwilioVerifyHandlers> TwilioVerifyApi for StrictServer<H> {
         body: runtime::RequestBody<UpdateWebhook>,
     ) -> ::std::result::Result<runtime::Reply<UpdateWebhook>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -32658,15 +32603,14 @@ impl<H: TwilioVerifyHandlers> TwilioVerifyApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&UPDATE_WEBHOOK, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&UPDATE_WEBHOOK, reply))
     }
     async fn delete_webhook(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<DeleteWebhook>,
     ) -> ::std::result::Result<runtime::Reply<DeleteWebhook>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -32699,8 +32643,7 @@ impl<H: TwilioVerifyHandlers> TwilioVerifyApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&DELETE_WEBHOOK, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&DELETE_WEBHOOK, reply))
     }
     async fn update_passkeys_factor(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -32711,7 +32654,7 @@ impl<H: TwilioVerifyHandlers> TwilioVerifyApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -32753,8 +32696,7 @@ impl<H: TwilioVerifyHandlers> TwilioVerifyApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&UPDATE_PASSKEYS_FACTOR, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&UPDATE_PASSKEYS_FACTOR, reply))
     }
     async fn create_new_factor_passkey(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -32765,7 +32707,7 @@ impl<H: TwilioVerifyHandlers> TwilioVerifyApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -32807,8 +32749,7 @@ impl<H: TwilioVerifyHandlers> TwilioVerifyApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&CREATE_NEW_FACTOR_PASSKEY, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&CREATE_NEW_FACTOR_PASSKEY, reply))
     }
     async fn create_challenge_passkeys(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -32819,7 +32760,7 @@ impl<H: TwilioVerifyHandlers> TwilioVerifyApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -32861,8 +32802,7 @@ impl<H: TwilioVerifyHandlers> TwilioVerifyApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&CREATE_CHALLENGE_PASSKEYS, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&CREATE_CHALLENGE_PASSKEYS, reply))
     }
     async fn update_challenge_passkeys(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -32873,7 +32813,7 @@ impl<H: TwilioVerifyHandlers> TwilioVerifyApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -32915,8 +32855,7 @@ impl<H: TwilioVerifyHandlers> TwilioVerifyApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&UPDATE_CHALLENGE_PASSKEYS, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&UPDATE_CHALLENGE_PASSKEYS, reply))
     }
     async fn openapi_document(
         _rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -32943,7 +32882,7 @@ impl<H: TwilioVerifyHandlers> StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -32984,15 +32923,14 @@ impl<H: TwilioVerifyHandlers> StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&CREATE_NOTIFICATION, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&CREATE_NOTIFICATION, reply))
     }
     async fn fetch_rate_limit(
         rqctx: ::dropshot::RequestContext<H>,
         _parameters: runtime::Parameters<FetchRateLimit>,
     ) -> ::std::result::Result<runtime::Reply<FetchRateLimit>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -33025,8 +32963,7 @@ impl<H: TwilioVerifyHandlers> StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&FETCH_RATE_LIMIT, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&FETCH_RATE_LIMIT, reply))
     }
     async fn update_rate_limit(
         rqctx: ::dropshot::RequestContext<H>,
@@ -33037,7 +32974,7 @@ impl<H: TwilioVerifyHandlers> StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -33077,8 +33014,7 @@ impl<H: TwilioVerifyHandlers> StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&UPDATE_RATE_LIMIT, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&UPDATE_RATE_LIMIT, reply))
     }
     async fn delete_rate_limit(
         rqctx: ::dropshot::RequestContext<H>,
@@ -33088,7 +33024,7 @@ impl<H: TwilioVerifyHandlers> StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -33121,15 +33057,14 @@ impl<H: TwilioVerifyHandlers> StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&DELETE_RATE_LIMIT, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&DELETE_RATE_LIMIT, reply))
     }
     async fn fetch_service(
         rqctx: ::dropshot::RequestContext<H>,
         _parameters: runtime::Parameters<FetchService>,
     ) -> ::std::result::Result<runtime::Reply<FetchService>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -33161,8 +33096,7 @@ impl<H: TwilioVerifyHandlers> StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&FETCH_SERVICE, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&FETCH_SERVICE, reply))
     }
     async fn update_service(
         rqctx: ::dropshot::RequestContext<H>,
@@ -33170,7 +33104,7 @@ impl<H: TwilioVerifyHandlers> StrictServer<H> {
         body: runtime::RequestBody<UpdateService>,
     ) -> ::std::result::Result<runtime::Reply<UpdateService>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -33209,15 +33143,14 @@ impl<H: TwilioVerifyHandlers> StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&UPDATE_SERVICE, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&UPDATE_SERVICE, reply))
     }
     async fn delete_service(
         rqctx: ::dropshot::RequestContext<H>,
         _parameters: runtime::Parameters<DeleteService>,
     ) -> ::std::result::Result<runtime::Reply<DeleteService>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -33249,8 +33182,7 @@ impl<H: TwilioVerifyHandlers> StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&DELETE_SERVICE, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&DELETE_SERVICE, reply))
     }
     async fn fetch_verification_attempts_summary(
         rqctx: ::dropshot::RequestContext<H>,
@@ -33260,7 +33192,7 @@ impl<H: TwilioVerifyHandlers> StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -33292,12 +33224,9 @@ impl<H: TwilioVerifyHandlers> StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(
-            &FETCH_VERIFICATION_ATTEMPTS_SUMMARY,
-            reply.status(),
-            started,
-        );
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(
+            answering.finish(&FETCH_VERIFICATION_ATTEMPTS_SUMMARY, reply),
+        )
     }
 }
 ///The dropshot API description of a server of this version alone, built on `H`: see [`register_endpoints`], and the request metrics at `GET /metrics` ([`runtime::metrics`]).
@@ -34156,6 +34085,13 @@ pub fn register_endpoints<H: TwilioVerifyHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/openapi.json"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -34179,6 +34115,13 @@ pub fn register_endpoints<H: TwilioVerifyHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/v2/Attempts"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&LIST_VERIFICATION_ATTEMPT],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -34202,6 +34145,13 @@ pub fn register_endpoints<H: TwilioVerifyHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/v2/Attempts/Summary"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&FETCH_VERIFICATION_ATTEMPTS_SUMMARY],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -34228,6 +34178,13 @@ pub fn register_endpoints<H: TwilioVerifyHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<FetchVerificationAttempt>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&FETCH_VERIFICATION_ATTEMPT],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -34254,6 +34211,13 @@ pub fn register_endpoints<H: TwilioVerifyHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<FetchForm>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&FETCH_FORM],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -34277,6 +34241,13 @@ pub fn register_endpoints<H: TwilioVerifyHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/v2/SafeList/Numbers"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&CREATE_SAFELIST],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -34306,6 +34277,13 @@ pub fn register_endpoints<H: TwilioVerifyHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<DeleteSafelist>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&FETCH_SAFELIST, &DELETE_SAFELIST],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -34329,6 +34307,13 @@ pub fn register_endpoints<H: TwilioVerifyHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/v2/Services"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&LIST_SERVICE, &CREATE_SERVICE],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -34358,6 +34343,13 @@ pub fn register_endpoints<H: TwilioVerifyHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<CreateAccessToken>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&CREATE_ACCESS_TOKEN],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -34387,6 +34379,13 @@ pub fn register_endpoints<H: TwilioVerifyHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<FetchAccessToken>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&FETCH_ACCESS_TOKEN],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -34416,6 +34415,13 @@ pub fn register_endpoints<H: TwilioVerifyHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<CreateEntity>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&LIST_ENTITY, &CREATE_ENTITY],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -34445,6 +34451,13 @@ pub fn register_endpoints<H: TwilioVerifyHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<DeleteEntity>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&FETCH_ENTITY, &DELETE_ENTITY],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -34474,6 +34487,13 @@ pub fn register_endpoints<H: TwilioVerifyHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<CreateChallenge>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&LIST_CHALLENGE, &CREATE_CHALLENGE],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -34503,6 +34523,13 @@ pub fn register_endpoints<H: TwilioVerifyHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<CreateNotification>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&CREATE_NOTIFICATION],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -34532,6 +34559,13 @@ pub fn register_endpoints<H: TwilioVerifyHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<UpdateChallenge>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&FETCH_CHALLENGE, &UPDATE_CHALLENGE],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -34561,6 +34595,13 @@ pub fn register_endpoints<H: TwilioVerifyHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<CreateNewFactor>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&LIST_FACTOR, &CREATE_NEW_FACTOR],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -34590,6 +34631,13 @@ pub fn register_endpoints<H: TwilioVerifyHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<DeleteFactor>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&FETCH_FACTOR, &UPDATE_FACTOR, &DELETE_FACTOR],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -34619,6 +34667,16 @@ pub fn register_endpoints<H: TwilioVerifyHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<CreateMessagingConfiguration>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[
+                                    &LIST_MESSAGING_CONFIGURATION,
+                                    &CREATE_MESSAGING_CONFIGURATION,
+                                ],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -34648,6 +34706,17 @@ pub fn register_endpoints<H: TwilioVerifyHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<DeleteMessagingConfiguration>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[
+                                    &FETCH_MESSAGING_CONFIGURATION,
+                                    &UPDATE_MESSAGING_CONFIGURATION,
+                                    &DELETE_MESSAGING_CONFIGURATION,
+                                ],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -34677,6 +34746,13 @@ pub fn register_endpoints<H: TwilioVerifyHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<UpdateChallengePasskeys>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&UPDATE_CHALLENGE_PASSKEYS],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -34706,6 +34782,13 @@ pub fn register_endpoints<H: TwilioVerifyHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<CreateChallengePasskeys>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&CREATE_CHALLENGE_PASSKEYS],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -34735,6 +34818,13 @@ pub fn register_endpoints<H: TwilioVerifyHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<CreateNewFactorPasskey>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&CREATE_NEW_FACTOR_PASSKEY],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -34764,6 +34854,13 @@ pub fn register_endpoints<H: TwilioVerifyHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<UpdatePasskeysFactor>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&UPDATE_PASSKEYS_FACTOR],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -34793,6 +34890,13 @@ pub fn register_endpoints<H: TwilioVerifyHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<CreateRateLimit>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&LIST_RATE_LIMIT, &CREATE_RATE_LIMIT],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -34822,6 +34926,13 @@ pub fn register_endpoints<H: TwilioVerifyHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<CreateBucket>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&LIST_BUCKET, &CREATE_BUCKET],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -34851,6 +34962,13 @@ pub fn register_endpoints<H: TwilioVerifyHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<DeleteBucket>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&FETCH_BUCKET, &UPDATE_BUCKET, &DELETE_BUCKET],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -34880,6 +34998,13 @@ pub fn register_endpoints<H: TwilioVerifyHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<DeleteRateLimit>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&FETCH_RATE_LIMIT, &UPDATE_RATE_LIMIT, &DELETE_RATE_LIMIT],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -34909,6 +35034,13 @@ pub fn register_endpoints<H: TwilioVerifyHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<CreateVerificationCheck>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&CREATE_VERIFICATION_CHECK],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -34938,6 +35070,13 @@ pub fn register_endpoints<H: TwilioVerifyHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<CreateVerification>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&CREATE_VERIFICATION],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -34967,6 +35106,13 @@ pub fn register_endpoints<H: TwilioVerifyHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<UpdateVerification>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&FETCH_VERIFICATION, &UPDATE_VERIFICATION],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -34996,6 +35142,13 @@ pub fn register_endpoints<H: TwilioVerifyHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<CreateWebhook>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&LIST_WEBHOOK, &CREATE_WEBHOOK],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -35025,6 +35178,13 @@ pub fn register_endpoints<H: TwilioVerifyHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<DeleteWebhook>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&FETCH_WEBHOOK, &UPDATE_WEBHOOK, &DELETE_WEBHOOK],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -35051,6 +35211,13 @@ pub fn register_endpoints<H: TwilioVerifyHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<DeleteService>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&FETCH_SERVICE, &UPDATE_SERVICE, &DELETE_SERVICE],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -35074,6 +35241,13 @@ pub fn register_endpoints<H: TwilioVerifyHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/v2/Templates"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&LIST_VERIFICATION_TEMPLATE],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),

@@ -2972,7 +2972,7 @@ for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -3014,8 +3014,7 @@ for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&DESCRIBE_REPORT_DEFINITIONS, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&DESCRIBE_REPORT_DEFINITIONS, reply))
     }
     async fn modify_report_definition(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -3026,7 +3025,7 @@ for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -3068,8 +3067,7 @@ for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&MODIFY_REPORT_DEFINITION, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&MODIFY_REPORT_DEFINITION, reply))
     }
     async fn put_report_definition(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -3080,7 +3078,7 @@ for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -3122,8 +3120,7 @@ for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&PUT_REPORT_DEFINITION, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&PUT_REPORT_DEFINITION, reply))
     }
     async fn delete_report_definition(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -3134,7 +3131,7 @@ for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -3176,8 +3173,7 @@ for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&DELETE_REPORT_DEFINITION, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&DELETE_REPORT_DEFINITION, reply))
     }
     async fn openapi_document(
         _rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -3300,6 +3296,13 @@ pub fn register_endpoints<H: AwsCostAndUsageReportServiceHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&DELETE_REPORT_DEFINITION],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -3326,6 +3329,13 @@ pub fn register_endpoints<H: AwsCostAndUsageReportServiceHandlers>(
                             "/#X-Amz-Target=AWSOrigamiServiceGatewayService.DescribeReportDefinitions",
                         ),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&DESCRIBE_REPORT_DEFINITIONS],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -3352,6 +3362,13 @@ pub fn register_endpoints<H: AwsCostAndUsageReportServiceHandlers>(
                             "/#X-Amz-Target=AWSOrigamiServiceGatewayService.ModifyReportDefinition",
                         ),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&MODIFY_REPORT_DEFINITION],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -3378,6 +3395,13 @@ pub fn register_endpoints<H: AwsCostAndUsageReportServiceHandlers>(
                             "/#X-Amz-Target=AWSOrigamiServiceGatewayService.PutReportDefinition",
                         ),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&PUT_REPORT_DEFINITION],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -3401,6 +3425,13 @@ pub fn register_endpoints<H: AwsCostAndUsageReportServiceHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/openapi.json"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),

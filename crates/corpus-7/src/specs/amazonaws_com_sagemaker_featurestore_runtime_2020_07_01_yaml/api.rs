@@ -2901,7 +2901,7 @@ for StrictServer<H> {
         body: runtime::RequestBody<BatchGetRecord>,
     ) -> ::std::result::Result<runtime::Reply<BatchGetRecord>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -2943,15 +2943,14 @@ for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&BATCH_GET_RECORD, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&BATCH_GET_RECORD, reply))
     }
     async fn get_record(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<GetRecord>,
     ) -> ::std::result::Result<runtime::Reply<GetRecord>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -2984,8 +2983,7 @@ for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_RECORD, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_RECORD, reply))
     }
     async fn put_record(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -2993,7 +2991,7 @@ for StrictServer<H> {
         body: runtime::RequestBody<PutRecord>,
     ) -> ::std::result::Result<runtime::Reply<PutRecord>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -3036,15 +3034,14 @@ for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&PUT_RECORD, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&PUT_RECORD, reply))
     }
     async fn delete_record(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<DeleteRecord>,
     ) -> ::std::result::Result<runtime::Reply<DeleteRecord>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -3077,8 +3074,7 @@ for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&DELETE_RECORD, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&DELETE_RECORD, reply))
     }
     async fn openapi_document(
         _rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -3207,6 +3203,13 @@ pub fn register_endpoints<H: AmazonSageMakerFeatureStoreRuntimeHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/BatchGetRecord"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&BATCH_GET_RECORD],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -3236,6 +3239,13 @@ pub fn register_endpoints<H: AmazonSageMakerFeatureStoreRuntimeHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<DeleteRecord>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_RECORD, &PUT_RECORD, &DELETE_RECORD],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -3259,6 +3269,13 @@ pub fn register_endpoints<H: AmazonSageMakerFeatureStoreRuntimeHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/openapi.json"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),

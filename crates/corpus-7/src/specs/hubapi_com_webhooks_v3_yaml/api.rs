@@ -2952,7 +2952,7 @@ impl<H: WebhooksApiHandlers> WebhooksApiApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -2984,12 +2984,9 @@ impl<H: WebhooksApiHandlers> WebhooksApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(
-            &GET_WEBHOOKS_V3_APP_ID_SETTINGS_GET_ALL,
-            reply.status(),
-            started,
-        );
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(
+            answering.finish(&GET_WEBHOOKS_V3_APP_ID_SETTINGS_GET_ALL, reply),
+        )
     }
     async fn put_webhooks_v3_app_id_settings_configure(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -3000,7 +2997,7 @@ impl<H: WebhooksApiHandlers> WebhooksApiApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -3042,12 +3039,9 @@ impl<H: WebhooksApiHandlers> WebhooksApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(
-            &PUT_WEBHOOKS_V3_APP_ID_SETTINGS_CONFIGURE,
-            reply.status(),
-            started,
-        );
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(
+            answering.finish(&PUT_WEBHOOKS_V3_APP_ID_SETTINGS_CONFIGURE, reply),
+        )
     }
     async fn delete_webhooks_v3_app_id_settings_clear(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -3057,7 +3051,7 @@ impl<H: WebhooksApiHandlers> WebhooksApiApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -3089,12 +3083,9 @@ impl<H: WebhooksApiHandlers> WebhooksApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(
-            &DELETE_WEBHOOKS_V3_APP_ID_SETTINGS_CLEAR,
-            reply.status(),
-            started,
-        );
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(
+            answering.finish(&DELETE_WEBHOOKS_V3_APP_ID_SETTINGS_CLEAR, reply),
+        )
     }
     async fn get_webhooks_v3_app_id_subscriptions_get_all(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -3104,7 +3095,7 @@ impl<H: WebhooksApiHandlers> WebhooksApiApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -3136,12 +3127,9 @@ impl<H: WebhooksApiHandlers> WebhooksApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(
-            &GET_WEBHOOKS_V3_APP_ID_SUBSCRIPTIONS_GET_ALL,
-            reply.status(),
-            started,
-        );
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(
+            answering.finish(&GET_WEBHOOKS_V3_APP_ID_SUBSCRIPTIONS_GET_ALL, reply),
+        )
     }
     async fn post_webhooks_v3_app_id_subscriptions_create(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -3152,7 +3140,7 @@ impl<H: WebhooksApiHandlers> WebhooksApiApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -3194,12 +3182,9 @@ impl<H: WebhooksApiHandlers> WebhooksApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(
-            &POST_WEBHOOKS_V3_APP_ID_SUBSCRIPTIONS_CREATE,
-            reply.status(),
-            started,
-        );
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(
+            answering.finish(&POST_WEBHOOKS_V3_APP_ID_SUBSCRIPTIONS_CREATE, reply),
+        )
     }
     async fn get_webhooks_v3_app_id_subscriptions_subscription_id_get_by_id(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -3211,7 +3196,7 @@ impl<H: WebhooksApiHandlers> WebhooksApiApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -3245,12 +3230,13 @@ impl<H: WebhooksApiHandlers> WebhooksApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(
-            &GET_WEBHOOKS_V3_APP_ID_SUBSCRIPTIONS_SUBSCRIPTION_ID_GET_BY_ID,
-            reply.status(),
-            started,
-        );
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(
+            answering
+                .finish(
+                    &GET_WEBHOOKS_V3_APP_ID_SUBSCRIPTIONS_SUBSCRIPTION_ID_GET_BY_ID,
+                    reply,
+                ),
+        )
     }
     async fn delete_webhooks_v3_app_id_subscriptions_subscription_id_archive(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -3262,7 +3248,7 @@ impl<H: WebhooksApiHandlers> WebhooksApiApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -3296,12 +3282,13 @@ impl<H: WebhooksApiHandlers> WebhooksApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(
-            &DELETE_WEBHOOKS_V3_APP_ID_SUBSCRIPTIONS_SUBSCRIPTION_ID_ARCHIVE,
-            reply.status(),
-            started,
-        );
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(
+            answering
+                .finish(
+                    &DELETE_WEBHOOKS_V3_APP_ID_SUBSCRIPTIONS_SUBSCRIPTION_ID_ARCHIVE,
+                    reply,
+                ),
+        )
     }
     async fn patch_webhooks_v3_app_id_subscriptions_subscription_id_update(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -3314,7 +3301,7 @@ impl<H: WebhooksApiHandlers> WebhooksApiApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -3358,12 +3345,13 @@ impl<H: WebhooksApiHandlers> WebhooksApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(
-            &PATCH_WEBHOOKS_V3_APP_ID_SUBSCRIPTIONS_SUBSCRIPTION_ID_UPDATE,
-            reply.status(),
-            started,
-        );
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(
+            answering
+                .finish(
+                    &PATCH_WEBHOOKS_V3_APP_ID_SUBSCRIPTIONS_SUBSCRIPTION_ID_UPDATE,
+                    reply,
+                ),
+        )
     }
     async fn openapi_document(
         _rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -3394,7 +3382,7 @@ impl<H: WebhooksApiHandlers> StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -3437,12 +3425,13 @@ impl<H: WebhooksApiHandlers> StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(
-            &POST_WEBHOOKS_V3_APP_ID_SUBSCRIPTIONS_BATCH_UPDATE_UPDATE_BATCH,
-            reply.status(),
-            started,
-        );
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(
+            answering
+                .finish(
+                    &POST_WEBHOOKS_V3_APP_ID_SUBSCRIPTIONS_BATCH_UPDATE_UPDATE_BATCH,
+                    reply,
+                ),
+        )
     }
 }
 ///The dropshot API description of a server of this version alone, built on `H`: see [`register_endpoints`], and the request metrics at `GET /metrics` ([`runtime::metrics`]).
@@ -3623,6 +3612,13 @@ pub fn register_endpoints<H: WebhooksApiHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/openapi.json"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -3652,6 +3648,17 @@ pub fn register_endpoints<H: WebhooksApiHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<DeleteWebhooksV3AppIdSettingsClear>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[
+                                    &GET_WEBHOOKS_V3_APP_ID_SETTINGS_GET_ALL,
+                                    &PUT_WEBHOOKS_V3_APP_ID_SETTINGS_CONFIGURE,
+                                    &DELETE_WEBHOOKS_V3_APP_ID_SETTINGS_CLEAR,
+                                ],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -3683,6 +3690,16 @@ pub fn register_endpoints<H: WebhooksApiHandlers>(
                                 PostWebhooksV3AppIdSubscriptionsCreate,
                             >|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[
+                                    &GET_WEBHOOKS_V3_APP_ID_SUBSCRIPTIONS_GET_ALL,
+                                    &POST_WEBHOOKS_V3_APP_ID_SUBSCRIPTIONS_CREATE,
+                                ],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -3714,6 +3731,15 @@ pub fn register_endpoints<H: WebhooksApiHandlers>(
                                 PostWebhooksV3AppIdSubscriptionsBatchUpdateUpdateBatch,
                             >|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[
+                                    &POST_WEBHOOKS_V3_APP_ID_SUBSCRIPTIONS_BATCH_UPDATE_UPDATE_BATCH,
+                                ],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -3745,6 +3771,17 @@ pub fn register_endpoints<H: WebhooksApiHandlers>(
                                 PatchWebhooksV3AppIdSubscriptionsSubscriptionIdUpdate,
                             >|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[
+                                    &GET_WEBHOOKS_V3_APP_ID_SUBSCRIPTIONS_SUBSCRIPTION_ID_GET_BY_ID,
+                                    &DELETE_WEBHOOKS_V3_APP_ID_SUBSCRIPTIONS_SUBSCRIPTION_ID_ARCHIVE,
+                                    &PATCH_WEBHOOKS_V3_APP_ID_SUBSCRIPTIONS_SUBSCRIPTION_ID_UPDATE,
+                                ],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),

@@ -3413,7 +3413,7 @@ impl<
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let body = match body
                 .decode::<types::PostApiTaskWebFontCollectionRequestBody>()
@@ -3432,12 +3432,9 @@ impl<
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(
-            &POST_API_TASK_WEB_FONT_COLLECTION,
-            reply.status(),
-            started,
-        );
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(
+            answering.finish(&POST_API_TASK_WEB_FONT_COLLECTION, reply),
+        )
     }
     async fn post_api_task_web_font_icons(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -3447,7 +3444,7 @@ impl<
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let body = match body.decode::<types::PostApiTaskWebFontIconsRequestBody>() {
                 ::std::result::Result::Ok(body) => body,
@@ -3464,12 +3461,7 @@ impl<
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(
-            &POST_API_TASK_WEB_FONT_ICONS,
-            reply.status(),
-            started,
-        );
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&POST_API_TASK_WEB_FONT_ICONS, reply))
     }
     async fn get_api_iconsets_v3_categories(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -3479,7 +3471,7 @@ impl<
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (_, params) = match runtime::read_parameters::<
                 runtime::NoParameters,
@@ -3500,12 +3492,9 @@ impl<
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(
-            &GET_API_ICONSETS_V3_CATEGORIES,
-            reply.status(),
-            started,
-        );
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(
+            answering.finish(&GET_API_ICONSETS_V3_CATEGORIES, reply),
+        )
     }
     async fn get_api_iconsets_v3_category(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -3515,7 +3504,7 @@ impl<
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (_, params) = match runtime::read_parameters::<
                 runtime::NoParameters,
@@ -3536,12 +3525,7 @@ impl<
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(
-            &GET_API_ICONSETS_V3_CATEGORY,
-            reply.status(),
-            started,
-        );
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_API_ICONSETS_V3_CATEGORY, reply))
     }
     async fn get_api_iconsets_v3_latest(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -3551,7 +3535,7 @@ impl<
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (_, params) = match runtime::read_parameters::<
                 runtime::NoParameters,
@@ -3572,8 +3556,7 @@ impl<
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_API_ICONSETS_V3_LATEST, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_API_ICONSETS_V3_LATEST, reply))
     }
     async fn get_api_iconsets_v3_search(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -3583,7 +3566,7 @@ impl<
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (_, params) = match runtime::read_parameters::<
                 runtime::NoParameters,
@@ -3604,8 +3587,7 @@ impl<
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_API_ICONSETS_V3_SEARCH, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_API_ICONSETS_V3_SEARCH, reply))
     }
     async fn get_api_iconsets_v3_total(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -3615,7 +3597,7 @@ impl<
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (_, params) = match runtime::read_parameters::<
                 runtime::NoParameters,
@@ -3636,8 +3618,7 @@ impl<
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_API_ICONSETS_V3_TOTAL, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_API_ICONSETS_V3_TOTAL, reply))
     }
     async fn get_api_iconsets_v4_search(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -3647,7 +3628,7 @@ impl<
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (_, params) = match runtime::read_parameters::<
                 runtime::NoParameters,
@@ -3668,8 +3649,7 @@ impl<
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_API_ICONSETS_V4_SEARCH, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_API_ICONSETS_V4_SEARCH, reply))
     }
     async fn openapi_document(
         _rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -3849,6 +3829,13 @@ pub fn register_endpoints<H: UseANewVersionHttpsIcons8GithubIoIcons8DocsInsteadH
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/api/iconsets/v3/categories"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_API_ICONSETS_V3_CATEGORIES],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -3872,6 +3859,13 @@ pub fn register_endpoints<H: UseANewVersionHttpsIcons8GithubIoIcons8DocsInsteadH
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/api/iconsets/v3/category"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_API_ICONSETS_V3_CATEGORY],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -3895,6 +3889,13 @@ pub fn register_endpoints<H: UseANewVersionHttpsIcons8GithubIoIcons8DocsInsteadH
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/api/iconsets/v3/latest"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_API_ICONSETS_V3_LATEST],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -3918,6 +3919,13 @@ pub fn register_endpoints<H: UseANewVersionHttpsIcons8GithubIoIcons8DocsInsteadH
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/api/iconsets/v3/search"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_API_ICONSETS_V3_SEARCH],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -3941,6 +3949,13 @@ pub fn register_endpoints<H: UseANewVersionHttpsIcons8GithubIoIcons8DocsInsteadH
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/api/iconsets/v3/total"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_API_ICONSETS_V3_TOTAL],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -3964,6 +3979,13 @@ pub fn register_endpoints<H: UseANewVersionHttpsIcons8GithubIoIcons8DocsInsteadH
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/api/iconsets/v4/search"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_API_ICONSETS_V4_SEARCH],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -3990,6 +4012,13 @@ pub fn register_endpoints<H: UseANewVersionHttpsIcons8GithubIoIcons8DocsInsteadH
                             "/api/task/web-font/collection",
                         ),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&POST_API_TASK_WEB_FONT_COLLECTION],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -4013,6 +4042,13 @@ pub fn register_endpoints<H: UseANewVersionHttpsIcons8GithubIoIcons8DocsInsteadH
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/api/task/web-font/icons"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&POST_API_TASK_WEB_FONT_ICONS],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -4036,6 +4072,13 @@ pub fn register_endpoints<H: UseANewVersionHttpsIcons8GithubIoIcons8DocsInsteadH
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/openapi.json"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),

@@ -5384,7 +5384,7 @@ impl<H: InstagramHandlers> InstagramApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -5417,12 +5417,9 @@ impl<H: InstagramHandlers> InstagramApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(
-            &GET_GEOGRAPHIES_BY_GEO_ID_MEDIA_RECENT,
-            reply.status(),
-            started,
-        );
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(
+            answering.finish(&GET_GEOGRAPHIES_BY_GEO_ID_MEDIA_RECENT, reply),
+        )
     }
     async fn get_locations_by_location_id(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -5432,7 +5429,7 @@ impl<H: InstagramHandlers> InstagramApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -5464,12 +5461,7 @@ impl<H: InstagramHandlers> InstagramApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(
-            &GET_LOCATIONS_BY_LOCATION_ID,
-            reply.status(),
-            started,
-        );
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_LOCATIONS_BY_LOCATION_ID, reply))
     }
     async fn get_locations_by_location_id_media_recent(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -5479,7 +5471,7 @@ impl<H: InstagramHandlers> InstagramApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -5512,12 +5504,9 @@ impl<H: InstagramHandlers> InstagramApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(
-            &GET_LOCATIONS_BY_LOCATION_ID_MEDIA_RECENT,
-            reply.status(),
-            started,
-        );
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(
+            answering.finish(&GET_LOCATIONS_BY_LOCATION_ID_MEDIA_RECENT, reply),
+        )
     }
     async fn get_media_by_media_id(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -5527,7 +5516,7 @@ impl<H: InstagramHandlers> InstagramApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -5559,8 +5548,7 @@ impl<H: InstagramHandlers> InstagramApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_MEDIA_BY_MEDIA_ID, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_MEDIA_BY_MEDIA_ID, reply))
     }
     async fn get_tags_by_tag_name(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -5570,7 +5558,7 @@ impl<H: InstagramHandlers> InstagramApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -5602,8 +5590,7 @@ impl<H: InstagramHandlers> InstagramApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_TAGS_BY_TAG_NAME, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_TAGS_BY_TAG_NAME, reply))
     }
     async fn get_tags_by_tag_name_media_recent(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -5613,7 +5600,7 @@ impl<H: InstagramHandlers> InstagramApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -5646,12 +5633,9 @@ impl<H: InstagramHandlers> InstagramApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(
-            &GET_TAGS_BY_TAG_NAME_MEDIA_RECENT,
-            reply.status(),
-            started,
-        );
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(
+            answering.finish(&GET_TAGS_BY_TAG_NAME_MEDIA_RECENT, reply),
+        )
     }
     async fn get_users_by_user_id(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -5661,7 +5645,7 @@ impl<H: InstagramHandlers> InstagramApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -5693,8 +5677,7 @@ impl<H: InstagramHandlers> InstagramApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_USERS_BY_USER_ID, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_USERS_BY_USER_ID, reply))
     }
     async fn get_users_by_user_id_followed_by(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -5704,7 +5687,7 @@ impl<H: InstagramHandlers> InstagramApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -5736,12 +5719,9 @@ impl<H: InstagramHandlers> InstagramApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(
-            &GET_USERS_BY_USER_ID_FOLLOWED_BY,
-            reply.status(),
-            started,
-        );
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(
+            answering.finish(&GET_USERS_BY_USER_ID_FOLLOWED_BY, reply),
+        )
     }
     async fn get_users_by_user_id_follows(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -5751,7 +5731,7 @@ impl<H: InstagramHandlers> InstagramApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -5783,12 +5763,7 @@ impl<H: InstagramHandlers> InstagramApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(
-            &GET_USERS_BY_USER_ID_FOLLOWS,
-            reply.status(),
-            started,
-        );
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_USERS_BY_USER_ID_FOLLOWS, reply))
     }
     async fn get_users_by_user_id_media_recent(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -5798,7 +5773,7 @@ impl<H: InstagramHandlers> InstagramApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -5831,12 +5806,9 @@ impl<H: InstagramHandlers> InstagramApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(
-            &GET_USERS_BY_USER_ID_MEDIA_RECENT,
-            reply.status(),
-            started,
-        );
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(
+            answering.finish(&GET_USERS_BY_USER_ID_MEDIA_RECENT, reply),
+        )
     }
     async fn get_users_by_user_id_relationship(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -5846,7 +5818,7 @@ impl<H: InstagramHandlers> InstagramApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -5878,12 +5850,9 @@ impl<H: InstagramHandlers> InstagramApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(
-            &GET_USERS_BY_USER_ID_RELATIONSHIP,
-            reply.status(),
-            started,
-        );
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(
+            answering.finish(&GET_USERS_BY_USER_ID_RELATIONSHIP, reply),
+        )
     }
     async fn post_users_by_user_id_relationship(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -5893,7 +5862,7 @@ impl<H: InstagramHandlers> InstagramApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -5926,12 +5895,9 @@ impl<H: InstagramHandlers> InstagramApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(
-            &POST_USERS_BY_USER_ID_RELATIONSHIP,
-            reply.status(),
-            started,
-        );
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(
+            answering.finish(&POST_USERS_BY_USER_ID_RELATIONSHIP, reply),
+        )
     }
     async fn openapi_document(
         _rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -5957,7 +5923,7 @@ impl<H: InstagramHandlers> StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -5989,8 +5955,7 @@ impl<H: InstagramHandlers> StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_LOCATIONS_SEARCH, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_LOCATIONS_SEARCH, reply))
     }
     async fn get_media_popular(
         rqctx: ::dropshot::RequestContext<H>,
@@ -5999,7 +5964,7 @@ impl<H: InstagramHandlers> StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -6017,15 +5982,14 @@ impl<H: InstagramHandlers> StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_MEDIA_POPULAR, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_MEDIA_POPULAR, reply))
     }
     async fn get_media_search(
         rqctx: ::dropshot::RequestContext<H>,
         _parameters: runtime::Parameters<GetMediaSearch>,
     ) -> ::std::result::Result<runtime::Reply<GetMediaSearch>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -6057,8 +6021,7 @@ impl<H: InstagramHandlers> StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_MEDIA_SEARCH, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_MEDIA_SEARCH, reply))
     }
     async fn get_media_shortcode_by_shortcode(
         rqctx: ::dropshot::RequestContext<H>,
@@ -6068,7 +6031,7 @@ impl<H: InstagramHandlers> StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -6100,12 +6063,9 @@ impl<H: InstagramHandlers> StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(
-            &GET_MEDIA_SHORTCODE_BY_SHORTCODE,
-            reply.status(),
-            started,
-        );
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(
+            answering.finish(&GET_MEDIA_SHORTCODE_BY_SHORTCODE, reply),
+        )
     }
     async fn get_media_by_media_id_comments(
         rqctx: ::dropshot::RequestContext<H>,
@@ -6115,7 +6075,7 @@ impl<H: InstagramHandlers> StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -6147,12 +6107,9 @@ impl<H: InstagramHandlers> StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(
-            &GET_MEDIA_BY_MEDIA_ID_COMMENTS,
-            reply.status(),
-            started,
-        );
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(
+            answering.finish(&GET_MEDIA_BY_MEDIA_ID_COMMENTS, reply),
+        )
     }
     async fn post_media_by_media_id_comments(
         rqctx: ::dropshot::RequestContext<H>,
@@ -6162,7 +6119,7 @@ impl<H: InstagramHandlers> StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -6195,12 +6152,9 @@ impl<H: InstagramHandlers> StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(
-            &POST_MEDIA_BY_MEDIA_ID_COMMENTS,
-            reply.status(),
-            started,
-        );
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(
+            answering.finish(&POST_MEDIA_BY_MEDIA_ID_COMMENTS, reply),
+        )
     }
     async fn delete_media_by_media_id_comments_by_comment_id(
         rqctx: ::dropshot::RequestContext<H>,
@@ -6210,7 +6164,7 @@ impl<H: InstagramHandlers> StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -6243,12 +6197,9 @@ impl<H: InstagramHandlers> StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(
-            &DELETE_MEDIA_BY_MEDIA_ID_COMMENTS_BY_COMMENT_ID,
-            reply.status(),
-            started,
-        );
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(
+            answering.finish(&DELETE_MEDIA_BY_MEDIA_ID_COMMENTS_BY_COMMENT_ID, reply),
+        )
     }
     async fn get_media_by_media_id_likes(
         rqctx: ::dropshot::RequestContext<H>,
@@ -6258,7 +6209,7 @@ impl<H: InstagramHandlers> StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -6290,8 +6241,7 @@ impl<H: InstagramHandlers> StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_MEDIA_BY_MEDIA_ID_LIKES, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_MEDIA_BY_MEDIA_ID_LIKES, reply))
     }
     async fn post_media_by_media_id_likes(
         rqctx: ::dropshot::RequestContext<H>,
@@ -6301,7 +6251,7 @@ impl<H: InstagramHandlers> StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -6333,12 +6283,7 @@ impl<H: InstagramHandlers> StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(
-            &POST_MEDIA_BY_MEDIA_ID_LIKES,
-            reply.status(),
-            started,
-        );
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&POST_MEDIA_BY_MEDIA_ID_LIKES, reply))
     }
     async fn delete_media_by_media_id_likes(
         rqctx: ::dropshot::RequestContext<H>,
@@ -6348,7 +6293,7 @@ impl<H: InstagramHandlers> StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -6380,19 +6325,16 @@ impl<H: InstagramHandlers> StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(
-            &DELETE_MEDIA_BY_MEDIA_ID_LIKES,
-            reply.status(),
-            started,
-        );
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(
+            answering.finish(&DELETE_MEDIA_BY_MEDIA_ID_LIKES, reply),
+        )
     }
     async fn get_tags_search(
         rqctx: ::dropshot::RequestContext<H>,
         _parameters: runtime::Parameters<GetTagsSearch>,
     ) -> ::std::result::Result<runtime::Reply<GetTagsSearch>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -6424,15 +6366,14 @@ impl<H: InstagramHandlers> StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_TAGS_SEARCH, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_TAGS_SEARCH, reply))
     }
     async fn get_users_search(
         rqctx: ::dropshot::RequestContext<H>,
         _parameters: runtime::Parameters<GetUsersSearch>,
     ) -> ::std::result::Result<runtime::Reply<GetUsersSearch>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -6464,8 +6405,7 @@ impl<H: InstagramHandlers> StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_USERS_SEARCH, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_USERS_SEARCH, reply))
     }
     async fn get_users_self_feed(
         rqctx: ::dropshot::RequestContext<H>,
@@ -6475,7 +6415,7 @@ impl<H: InstagramHandlers> StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -6507,8 +6447,7 @@ impl<H: InstagramHandlers> StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_USERS_SELF_FEED, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_USERS_SELF_FEED, reply))
     }
     async fn get_users_self_media_liked(
         rqctx: ::dropshot::RequestContext<H>,
@@ -6518,7 +6457,7 @@ impl<H: InstagramHandlers> StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -6550,8 +6489,7 @@ impl<H: InstagramHandlers> StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_USERS_SELF_MEDIA_LIKED, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_USERS_SELF_MEDIA_LIKED, reply))
     }
     async fn get_users_self_requested_by(
         rqctx: ::dropshot::RequestContext<H>,
@@ -6560,7 +6498,7 @@ impl<H: InstagramHandlers> StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -6581,8 +6519,7 @@ impl<H: InstagramHandlers> StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_USERS_SELF_REQUESTED_BY, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_USERS_SELF_REQUESTED_BY, reply))
     }
 }
 ///The dropshot API description of a server of this version alone, built on `H`: see [`register_endpoints`], and the request metrics at `GET /metrics` ([`runtime::metrics`]).
@@ -7066,6 +7003,13 @@ pub fn register_endpoints<H: InstagramHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<GetGeographiesByGeoIdMediaRecent>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_GEOGRAPHIES_BY_GEO_ID_MEDIA_RECENT],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -7089,6 +7033,13 @@ pub fn register_endpoints<H: InstagramHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/v1/locations/search"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_LOCATIONS_SEARCH],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -7115,6 +7066,13 @@ pub fn register_endpoints<H: InstagramHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<GetLocationsByLocationId>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_LOCATIONS_BY_LOCATION_ID],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -7144,6 +7102,13 @@ pub fn register_endpoints<H: InstagramHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<GetLocationsByLocationIdMediaRecent>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_LOCATIONS_BY_LOCATION_ID_MEDIA_RECENT],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -7167,6 +7132,13 @@ pub fn register_endpoints<H: InstagramHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/v1/media/popular"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_MEDIA_POPULAR],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -7190,6 +7162,13 @@ pub fn register_endpoints<H: InstagramHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/v1/media/search"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_MEDIA_SEARCH],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -7219,6 +7198,13 @@ pub fn register_endpoints<H: InstagramHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<GetMediaShortcodeByShortcode>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_MEDIA_SHORTCODE_BY_SHORTCODE],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -7245,6 +7231,13 @@ pub fn register_endpoints<H: InstagramHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<GetMediaByMediaId>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_MEDIA_BY_MEDIA_ID],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -7274,6 +7267,16 @@ pub fn register_endpoints<H: InstagramHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<PostMediaByMediaIdComments>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[
+                                    &GET_MEDIA_BY_MEDIA_ID_COMMENTS,
+                                    &POST_MEDIA_BY_MEDIA_ID_COMMENTS,
+                                ],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -7305,6 +7308,13 @@ pub fn register_endpoints<H: InstagramHandlers>(
                                 DeleteMediaByMediaIdCommentsByCommentId,
                             >|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&DELETE_MEDIA_BY_MEDIA_ID_COMMENTS_BY_COMMENT_ID],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -7331,6 +7341,17 @@ pub fn register_endpoints<H: InstagramHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<DeleteMediaByMediaIdLikes>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[
+                                    &GET_MEDIA_BY_MEDIA_ID_LIKES,
+                                    &POST_MEDIA_BY_MEDIA_ID_LIKES,
+                                    &DELETE_MEDIA_BY_MEDIA_ID_LIKES,
+                                ],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -7354,6 +7375,13 @@ pub fn register_endpoints<H: InstagramHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/v1/openapi.json"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -7377,6 +7405,13 @@ pub fn register_endpoints<H: InstagramHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/v1/tags/search"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_TAGS_SEARCH],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -7403,6 +7438,13 @@ pub fn register_endpoints<H: InstagramHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<GetTagsByTagName>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_TAGS_BY_TAG_NAME],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -7432,6 +7474,13 @@ pub fn register_endpoints<H: InstagramHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<GetTagsByTagNameMediaRecent>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_TAGS_BY_TAG_NAME_MEDIA_RECENT],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -7455,6 +7504,13 @@ pub fn register_endpoints<H: InstagramHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/v1/users/search"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_USERS_SEARCH],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -7478,6 +7534,13 @@ pub fn register_endpoints<H: InstagramHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/v1/users/self/feed"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_USERS_SELF_FEED],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -7501,6 +7564,13 @@ pub fn register_endpoints<H: InstagramHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/v1/users/self/media/liked"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_USERS_SELF_MEDIA_LIKED],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -7524,6 +7594,13 @@ pub fn register_endpoints<H: InstagramHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/v1/users/self/requested-by"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_USERS_SELF_REQUESTED_BY],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -7550,6 +7627,13 @@ pub fn register_endpoints<H: InstagramHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<GetUsersByUserId>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_USERS_BY_USER_ID],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -7579,6 +7663,13 @@ pub fn register_endpoints<H: InstagramHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<GetUsersByUserIdFollowedBy>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_USERS_BY_USER_ID_FOLLOWED_BY],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -7605,6 +7696,13 @@ pub fn register_endpoints<H: InstagramHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<GetUsersByUserIdFollows>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_USERS_BY_USER_ID_FOLLOWS],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -7634,6 +7732,13 @@ pub fn register_endpoints<H: InstagramHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<GetUsersByUserIdMediaRecent>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_USERS_BY_USER_ID_MEDIA_RECENT],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -7663,6 +7768,16 @@ pub fn register_endpoints<H: InstagramHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<PostUsersByUserIdRelationship>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[
+                                    &GET_USERS_BY_USER_ID_RELATIONSHIP,
+                                    &POST_USERS_BY_USER_ID_RELATIONSHIP,
+                                ],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),

@@ -2264,7 +2264,7 @@ impl<H: ApiDocsLogoraisrComHandlers> ApiDocsLogoraisrComApi for StrictServer<H> 
         _parameters: runtime::Parameters<PreviewsRead>,
     ) -> ::std::result::Result<runtime::Reply<PreviewsRead>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -2296,14 +2296,13 @@ impl<H: ApiDocsLogoraisrComHandlers> ApiDocsLogoraisrComApi for StrictServer<H> 
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&PREVIEWS_READ, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&PREVIEWS_READ, reply))
     }
     async fn processes_list(
         rqctx: ::dropshot::RequestContext<Self::Context>,
     ) -> ::std::result::Result<runtime::Reply<ProcessesList>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -2324,14 +2323,13 @@ impl<H: ApiDocsLogoraisrComHandlers> ApiDocsLogoraisrComApi for StrictServer<H> 
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&PROCESSES_LIST, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&PROCESSES_LIST, reply))
     }
     async fn projects_list(
         rqctx: ::dropshot::RequestContext<Self::Context>,
     ) -> ::std::result::Result<runtime::Reply<ProjectsList>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -2352,15 +2350,14 @@ impl<H: ApiDocsLogoraisrComHandlers> ApiDocsLogoraisrComApi for StrictServer<H> 
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&PROJECTS_LIST, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&PROJECTS_LIST, reply))
     }
     async fn projects_create(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         body: runtime::RequestBody<ProjectsCreate>,
     ) -> ::std::result::Result<runtime::Reply<ProjectsCreate>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -2391,15 +2388,14 @@ impl<H: ApiDocsLogoraisrComHandlers> ApiDocsLogoraisrComApi for StrictServer<H> 
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&PROJECTS_CREATE, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&PROJECTS_CREATE, reply))
     }
     async fn projects_read(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<ProjectsRead>,
     ) -> ::std::result::Result<runtime::Reply<ProjectsRead>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -2431,14 +2427,13 @@ impl<H: ApiDocsLogoraisrComHandlers> ApiDocsLogoraisrComApi for StrictServer<H> 
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&PROJECTS_READ, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&PROJECTS_READ, reply))
     }
     async fn reports_list(
         rqctx: ::dropshot::RequestContext<Self::Context>,
     ) -> ::std::result::Result<runtime::Reply<ReportsList>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -2459,15 +2454,14 @@ impl<H: ApiDocsLogoraisrComHandlers> ApiDocsLogoraisrComApi for StrictServer<H> 
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&REPORTS_LIST, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&REPORTS_LIST, reply))
     }
     async fn reports_create(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         body: runtime::RequestBody<ReportsCreate>,
     ) -> ::std::result::Result<runtime::Reply<ReportsCreate>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -2498,15 +2492,14 @@ impl<H: ApiDocsLogoraisrComHandlers> ApiDocsLogoraisrComApi for StrictServer<H> 
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&REPORTS_CREATE, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&REPORTS_CREATE, reply))
     }
     async fn reports_read(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<ReportsRead>,
     ) -> ::std::result::Result<runtime::Reply<ReportsRead>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -2538,15 +2531,14 @@ impl<H: ApiDocsLogoraisrComHandlers> ApiDocsLogoraisrComApi for StrictServer<H> 
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&REPORTS_READ, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&REPORTS_READ, reply))
     }
     async fn results_read(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<ResultsRead>,
     ) -> ::std::result::Result<runtime::Reply<ResultsRead>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -2578,15 +2570,14 @@ impl<H: ApiDocsLogoraisrComHandlers> ApiDocsLogoraisrComApi for StrictServer<H> 
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&RESULTS_READ, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&RESULTS_READ, reply))
     }
     async fn uploads_create(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         body: runtime::RequestBody<UploadsCreate>,
     ) -> ::std::result::Result<runtime::Reply<UploadsCreate>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -2620,8 +2611,7 @@ impl<H: ApiDocsLogoraisrComHandlers> ApiDocsLogoraisrComApi for StrictServer<H> 
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&UPLOADS_CREATE, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&UPLOADS_CREATE, reply))
     }
     async fn openapi_document(
         _rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -2830,6 +2820,13 @@ pub fn register_endpoints<H: ApiDocsLogoraisrComHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/rest-v1/openapi.json"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -2856,6 +2853,13 @@ pub fn register_endpoints<H: ApiDocsLogoraisrComHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<PreviewsRead>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&PREVIEWS_READ],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -2879,6 +2883,13 @@ pub fn register_endpoints<H: ApiDocsLogoraisrComHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/rest-v1/processes/"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&PROCESSES_LIST],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -2902,6 +2913,13 @@ pub fn register_endpoints<H: ApiDocsLogoraisrComHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/rest-v1/projects/"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&PROJECTS_LIST, &PROJECTS_CREATE],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -2931,6 +2949,13 @@ pub fn register_endpoints<H: ApiDocsLogoraisrComHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<ProjectsRead>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&PROJECTS_READ],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -2954,6 +2979,13 @@ pub fn register_endpoints<H: ApiDocsLogoraisrComHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/rest-v1/reports/"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&REPORTS_LIST, &REPORTS_CREATE],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -2983,6 +3015,13 @@ pub fn register_endpoints<H: ApiDocsLogoraisrComHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<ReportsRead>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&REPORTS_READ],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -3012,6 +3051,13 @@ pub fn register_endpoints<H: ApiDocsLogoraisrComHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<ResultsRead>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&RESULTS_READ],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -3035,6 +3081,13 @@ pub fn register_endpoints<H: ApiDocsLogoraisrComHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/rest-v1/uploads/"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&UPLOADS_CREATE],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),

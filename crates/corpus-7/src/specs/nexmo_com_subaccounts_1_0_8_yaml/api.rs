@@ -2915,7 +2915,7 @@ impl<H: SubaccountsApiHandlers> SubaccountsApiApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -2948,8 +2948,7 @@ impl<H: SubaccountsApiHandlers> SubaccountsApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&RETRIEVE_BALANCE_TRANSFERS, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&RETRIEVE_BALANCE_TRANSFERS, reply))
     }
     async fn transfer_balance(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -2960,7 +2959,7 @@ impl<H: SubaccountsApiHandlers> SubaccountsApiApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -3002,8 +3001,7 @@ impl<H: SubaccountsApiHandlers> SubaccountsApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&TRANSFER_BALANCE, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&TRANSFER_BALANCE, reply))
     }
     async fn retrieve_credit_transfers(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -3013,7 +3011,7 @@ impl<H: SubaccountsApiHandlers> SubaccountsApiApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -3046,8 +3044,7 @@ impl<H: SubaccountsApiHandlers> SubaccountsApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&RETRIEVE_CREDIT_TRANSFERS, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&RETRIEVE_CREDIT_TRANSFERS, reply))
     }
     async fn transfer_credit(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -3055,7 +3052,7 @@ impl<H: SubaccountsApiHandlers> SubaccountsApiApi for StrictServer<H> {
         body: runtime::RequestBody<TransferCredit>,
     ) -> ::std::result::Result<runtime::Reply<TransferCredit>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -3097,8 +3094,7 @@ impl<H: SubaccountsApiHandlers> SubaccountsApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&TRANSFER_CREDIT, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&TRANSFER_CREDIT, reply))
     }
     async fn retrieve_subaccounts_list(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -3108,7 +3104,7 @@ impl<H: SubaccountsApiHandlers> SubaccountsApiApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -3140,8 +3136,7 @@ impl<H: SubaccountsApiHandlers> SubaccountsApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&RETRIEVE_SUBACCOUNTS_LIST, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&RETRIEVE_SUBACCOUNTS_LIST, reply))
     }
     async fn create_sub_account(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -3152,7 +3147,7 @@ impl<H: SubaccountsApiHandlers> SubaccountsApiApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -3194,8 +3189,7 @@ impl<H: SubaccountsApiHandlers> SubaccountsApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&CREATE_SUB_ACCOUNT, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&CREATE_SUB_ACCOUNT, reply))
     }
     async fn retrieve_subaccount(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -3205,7 +3199,7 @@ impl<H: SubaccountsApiHandlers> SubaccountsApiApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -3238,8 +3232,7 @@ impl<H: SubaccountsApiHandlers> SubaccountsApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&RETRIEVE_SUBACCOUNT, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&RETRIEVE_SUBACCOUNT, reply))
     }
     async fn modify_subaccount(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -3250,7 +3243,7 @@ impl<H: SubaccountsApiHandlers> SubaccountsApiApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -3293,8 +3286,7 @@ impl<H: SubaccountsApiHandlers> SubaccountsApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&MODIFY_SUBACCOUNT, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&MODIFY_SUBACCOUNT, reply))
     }
     async fn transfer_number(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -3302,7 +3294,7 @@ impl<H: SubaccountsApiHandlers> SubaccountsApiApi for StrictServer<H> {
         body: runtime::RequestBody<TransferNumber>,
     ) -> ::std::result::Result<runtime::Reply<TransferNumber>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -3344,8 +3336,7 @@ impl<H: SubaccountsApiHandlers> SubaccountsApiApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&TRANSFER_NUMBER, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&TRANSFER_NUMBER, reply))
     }
 }
 /// The adapters of the operations `runtime::routing` serves
@@ -3550,6 +3541,13 @@ pub fn register_endpoints<H: SubaccountsApiHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/accounts/openapi.json"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -3579,6 +3577,13 @@ pub fn register_endpoints<H: SubaccountsApiHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<TransferBalance>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&RETRIEVE_BALANCE_TRANSFERS, &TRANSFER_BALANCE],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -3608,6 +3613,13 @@ pub fn register_endpoints<H: SubaccountsApiHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<TransferCredit>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&RETRIEVE_CREDIT_TRANSFERS, &TRANSFER_CREDIT],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -3637,6 +3649,13 @@ pub fn register_endpoints<H: SubaccountsApiHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<CreateSubAccount>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&RETRIEVE_SUBACCOUNTS_LIST, &CREATE_SUB_ACCOUNT],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -3666,6 +3685,13 @@ pub fn register_endpoints<H: SubaccountsApiHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<ModifySubaccount>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&RETRIEVE_SUBACCOUNT, &MODIFY_SUBACCOUNT],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -3695,6 +3721,13 @@ pub fn register_endpoints<H: SubaccountsApiHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<TransferNumber>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&TRANSFER_NUMBER],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),

@@ -2711,7 +2711,7 @@ impl<H: Handlers> Api for StrictServer<H> {
         _parameters: runtime::Parameters<Get>,
     ) -> ::std::result::Result<runtime::Reply<Get>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let accepted = match runtime::negotiate(&GET, rqctx.request.headers()) {
                 ::std::result::Result::Ok(accepted) => accepted,
@@ -2734,8 +2734,7 @@ impl<H: Handlers> Api for StrictServer<H> {
             response.into_http(&accepted)
         }
             .await;
-        runtime::metrics::observe(&GET, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET, reply))
     }
     async fn update(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -2743,7 +2742,7 @@ impl<H: Handlers> Api for StrictServer<H> {
         body: runtime::RequestBody<Update>,
     ) -> ::std::result::Result<runtime::Reply<Update>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let accepted = match runtime::negotiate(&UPDATE, rqctx.request.headers()) {
                 ::std::result::Result::Ok(accepted) => accepted,
@@ -2776,15 +2775,14 @@ impl<H: Handlers> Api for StrictServer<H> {
             response.into_http(&accepted)
         }
             .await;
-        runtime::metrics::observe(&UPDATE, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&UPDATE, reply))
     }
     async fn delete(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<Delete>,
     ) -> ::std::result::Result<runtime::Reply<Delete>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (path, params) = match runtime::read_parameters::<
                 DeletePath,
@@ -2802,8 +2800,7 @@ impl<H: Handlers> Api for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&DELETE, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&DELETE, reply))
     }
     async fn change_password(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -2811,7 +2808,7 @@ impl<H: Handlers> Api for StrictServer<H> {
         body: runtime::RequestBody<ChangePassword>,
     ) -> ::std::result::Result<runtime::Reply<ChangePassword>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (path, _) = match runtime::read_parameters::<
                 ChangePasswordPath,
@@ -2839,15 +2836,14 @@ impl<H: Handlers> Api for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&CHANGE_PASSWORD, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&CHANGE_PASSWORD, reply))
     }
     async fn get_status(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<GetStatus>,
     ) -> ::std::result::Result<runtime::Reply<GetStatus>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let accepted = match runtime::negotiate(
                 &GET_STATUS,
@@ -2874,8 +2870,7 @@ impl<H: Handlers> Api for StrictServer<H> {
             response.into_http(&accepted)
         }
             .await;
-        runtime::metrics::observe(&GET_STATUS, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_STATUS, reply))
     }
     async fn openapi_document(
         _rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -2901,7 +2896,7 @@ impl<H: Handlers> StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let accepted = match runtime::negotiate(
                 &CREATE_SUBACCOUNT,
@@ -2926,8 +2921,7 @@ impl<H: Handlers> StrictServer<H> {
             response.into_http(&accepted)
         }
             .await;
-        runtime::metrics::observe(&CREATE_SUBACCOUNT, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&CREATE_SUBACCOUNT, reply))
     }
 }
 ///The dropshot API description of a server of this version alone, built on `H`: see [`register_endpoints`], and the request metrics at `GET /metrics` ([`runtime::metrics`]).
@@ -3071,6 +3065,13 @@ pub fn register_endpoints<H: Handlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/openapi.json"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -3094,6 +3095,13 @@ pub fn register_endpoints<H: Handlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/v1/shoppers/subaccount"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&CREATE_SUBACCOUNT],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -3120,6 +3128,13 @@ pub fn register_endpoints<H: Handlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<Delete>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET, &UPDATE, &DELETE],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -3149,6 +3164,13 @@ pub fn register_endpoints<H: Handlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<ChangePassword>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&CHANGE_PASSWORD],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -3178,6 +3200,13 @@ pub fn register_endpoints<H: Handlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<GetStatus>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_STATUS],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),

@@ -11649,7 +11649,7 @@ impl<H: SmartMeHandlers> SmartMeApi for StrictServer<H> {
         body: runtime::RequestBody<AccessTokenPut>,
     ) -> ::std::result::Result<runtime::Reply<AccessTokenPut>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let accepted = match runtime::negotiate(
                 &ACCESS_TOKEN_PUT,
@@ -11675,14 +11675,13 @@ impl<H: SmartMeHandlers> SmartMeApi for StrictServer<H> {
             response.into_http(&accepted)
         }
             .await;
-        runtime::metrics::observe(&ACCESS_TOKEN_PUT, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&ACCESS_TOKEN_PUT, reply))
     }
     async fn account_login(
         rqctx: ::dropshot::RequestContext<Self::Context>,
     ) -> ::std::result::Result<runtime::Reply<AccountLogin>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let accepted = match runtime::negotiate(
                 &ACCOUNT_LOGIN,
@@ -11698,8 +11697,7 @@ impl<H: SmartMeHandlers> SmartMeApi for StrictServer<H> {
             response.into_http(&accepted)
         }
             .await;
-        runtime::metrics::observe(&ACCOUNT_LOGIN, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&ACCOUNT_LOGIN, reply))
     }
     async fn post_api_account_login(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -11708,7 +11706,7 @@ impl<H: SmartMeHandlers> SmartMeApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let accepted = match runtime::negotiate(
                 &POST_API_ACCOUNT_LOGIN,
@@ -11725,15 +11723,14 @@ impl<H: SmartMeHandlers> SmartMeApi for StrictServer<H> {
             response.into_http(&accepted)
         }
             .await;
-        runtime::metrics::observe(&POST_API_ACCOUNT_LOGIN, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&POST_API_ACCOUNT_LOGIN, reply))
     }
     async fn actions_post(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         body: runtime::RequestBody<ActionsPost>,
     ) -> ::std::result::Result<runtime::Reply<ActionsPost>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let body = match body
                 .decode::<types::ActionToPost>()
@@ -11749,15 +11746,14 @@ impl<H: SmartMeHandlers> SmartMeApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&ACTIONS_POST, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&ACTIONS_POST, reply))
     }
     async fn actions_get(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<ActionsGet>,
     ) -> ::std::result::Result<runtime::Reply<ActionsGet>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let accepted = match runtime::negotiate(
                 &ACTIONS_GET,
@@ -11783,8 +11779,7 @@ impl<H: SmartMeHandlers> SmartMeApi for StrictServer<H> {
             response.into_http(&accepted)
         }
             .await;
-        runtime::metrics::observe(&ACTIONS_GET, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&ACTIONS_GET, reply))
     }
     async fn additional_device_information_get(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -11794,7 +11789,7 @@ impl<H: SmartMeHandlers> SmartMeApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let accepted = match runtime::negotiate(
                 &ADDITIONAL_DEVICE_INFORMATION_GET,
@@ -11824,12 +11819,9 @@ impl<H: SmartMeHandlers> SmartMeApi for StrictServer<H> {
             response.into_http(&accepted)
         }
             .await;
-        runtime::metrics::observe(
-            &ADDITIONAL_DEVICE_INFORMATION_GET,
-            reply.status(),
-            started,
-        );
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(
+            answering.finish(&ADDITIONAL_DEVICE_INFORMATION_GET, reply),
+        )
     }
     async fn custom_device_get(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -11838,7 +11830,7 @@ impl<H: SmartMeHandlers> SmartMeApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let accepted = match runtime::negotiate(
                 &CUSTOM_DEVICE_GET,
@@ -11854,8 +11846,7 @@ impl<H: SmartMeHandlers> SmartMeApi for StrictServer<H> {
             response.into_http(&accepted)
         }
             .await;
-        runtime::metrics::observe(&CUSTOM_DEVICE_GET, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&CUSTOM_DEVICE_GET, reply))
     }
     async fn custom_device_post(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -11865,7 +11856,7 @@ impl<H: SmartMeHandlers> SmartMeApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let accepted = match runtime::negotiate(
                 &CUSTOM_DEVICE_POST,
@@ -11891,8 +11882,7 @@ impl<H: SmartMeHandlers> SmartMeApi for StrictServer<H> {
             response.into_http(&accepted)
         }
             .await;
-        runtime::metrics::observe(&CUSTOM_DEVICE_POST, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&CUSTOM_DEVICE_POST, reply))
     }
     async fn get_api_custom_device_by_id(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -11902,7 +11892,7 @@ impl<H: SmartMeHandlers> SmartMeApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let accepted = match runtime::negotiate(
                 &GET_API_CUSTOM_DEVICE_BY_ID,
@@ -11932,8 +11922,7 @@ impl<H: SmartMeHandlers> SmartMeApi for StrictServer<H> {
             response.into_http(&accepted)
         }
             .await;
-        runtime::metrics::observe(&GET_API_CUSTOM_DEVICE_BY_ID, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_API_CUSTOM_DEVICE_BY_ID, reply))
     }
     async fn device_by_serial_get(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -11943,7 +11932,7 @@ impl<H: SmartMeHandlers> SmartMeApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let accepted = match runtime::negotiate(
                 &DEVICE_BY_SERIAL_GET,
@@ -11970,14 +11959,13 @@ impl<H: SmartMeHandlers> SmartMeApi for StrictServer<H> {
             response.into_http(&accepted)
         }
             .await;
-        runtime::metrics::observe(&DEVICE_BY_SERIAL_GET, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&DEVICE_BY_SERIAL_GET, reply))
     }
     async fn devices_get(
         rqctx: ::dropshot::RequestContext<Self::Context>,
     ) -> ::std::result::Result<runtime::Reply<DevicesGet>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let accepted = match runtime::negotiate(
                 &DEVICES_GET,
@@ -11993,15 +11981,14 @@ impl<H: SmartMeHandlers> SmartMeApi for StrictServer<H> {
             response.into_http(&accepted)
         }
             .await;
-        runtime::metrics::observe(&DEVICES_GET, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&DEVICES_GET, reply))
     }
     async fn devices_post(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         body: runtime::RequestBody<DevicesPost>,
     ) -> ::std::result::Result<runtime::Reply<DevicesPost>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let accepted = match runtime::negotiate(
                 &DEVICES_POST,
@@ -12026,8 +12013,7 @@ impl<H: SmartMeHandlers> SmartMeApi for StrictServer<H> {
             response.into_http(&accepted)
         }
             .await;
-        runtime::metrics::observe(&DEVICES_POST, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&DEVICES_POST, reply))
     }
     async fn get_api_devices_by_id(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -12037,7 +12023,7 @@ impl<H: SmartMeHandlers> SmartMeApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let accepted = match runtime::negotiate(
                 &GET_API_DEVICES_BY_ID,
@@ -12067,15 +12053,14 @@ impl<H: SmartMeHandlers> SmartMeApi for StrictServer<H> {
             response.into_http(&accepted)
         }
             .await;
-        runtime::metrics::observe(&GET_API_DEVICES_BY_ID, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_API_DEVICES_BY_ID, reply))
     }
     async fn devices_put(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<DevicesPut>,
     ) -> ::std::result::Result<runtime::Reply<DevicesPut>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let accepted = match runtime::negotiate(
                 &DEVICES_PUT,
@@ -12102,8 +12087,7 @@ impl<H: SmartMeHandlers> SmartMeApi for StrictServer<H> {
             response.into_http(&accepted)
         }
             .await;
-        runtime::metrics::observe(&DEVICES_PUT, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&DEVICES_PUT, reply))
     }
     async fn devices_by_energy_get(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -12113,7 +12097,7 @@ impl<H: SmartMeHandlers> SmartMeApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let accepted = match runtime::negotiate(
                 &DEVICES_BY_ENERGY_GET,
@@ -12143,8 +12127,7 @@ impl<H: SmartMeHandlers> SmartMeApi for StrictServer<H> {
             response.into_http(&accepted)
         }
             .await;
-        runtime::metrics::observe(&DEVICES_BY_ENERGY_GET, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&DEVICES_BY_ENERGY_GET, reply))
     }
     async fn devices_by_sub_type_get(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -12154,7 +12137,7 @@ impl<H: SmartMeHandlers> SmartMeApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let accepted = match runtime::negotiate(
                 &DEVICES_BY_SUB_TYPE_GET,
@@ -12184,8 +12167,7 @@ impl<H: SmartMeHandlers> SmartMeApi for StrictServer<H> {
             response.into_http(&accepted)
         }
             .await;
-        runtime::metrics::observe(&DEVICES_BY_SUB_TYPE_GET, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&DEVICES_BY_SUB_TYPE_GET, reply))
     }
     async fn fast_send_device_values_get(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -12195,7 +12177,7 @@ impl<H: SmartMeHandlers> SmartMeApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (path, _) = match runtime::read_parameters::<
                 FastSendDeviceValuesGetPath,
@@ -12216,15 +12198,14 @@ impl<H: SmartMeHandlers> SmartMeApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&FAST_SEND_DEVICE_VALUES_GET, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&FAST_SEND_DEVICE_VALUES_GET, reply))
     }
     async fn folder_get(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<FolderGet>,
     ) -> ::std::result::Result<runtime::Reply<FolderGet>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let accepted = match runtime::negotiate(
                 &FOLDER_GET,
@@ -12250,15 +12231,14 @@ impl<H: SmartMeHandlers> SmartMeApi for StrictServer<H> {
             response.into_http(&accepted)
         }
             .await;
-        runtime::metrics::observe(&FOLDER_GET, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&FOLDER_GET, reply))
     }
     async fn folder_menu_get(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<FolderMenuGet>,
     ) -> ::std::result::Result<runtime::Reply<FolderMenuGet>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let accepted = match runtime::negotiate(
                 &FOLDER_MENU_GET,
@@ -12285,15 +12265,14 @@ impl<H: SmartMeHandlers> SmartMeApi for StrictServer<H> {
             response.into_http(&accepted)
         }
             .await;
-        runtime::metrics::observe(&FOLDER_MENU_GET, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&FOLDER_MENU_GET, reply))
     }
     async fn folder_menu_post(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         body: runtime::RequestBody<FolderMenuPost>,
     ) -> ::std::result::Result<runtime::Reply<FolderMenuPost>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let body = match body
                 .decode::<types::FolderMenuConfiguration>()
@@ -12310,14 +12289,13 @@ impl<H: SmartMeHandlers> SmartMeApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&FOLDER_MENU_POST, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&FOLDER_MENU_POST, reply))
     }
     async fn health_get(
         rqctx: ::dropshot::RequestContext<Self::Context>,
     ) -> ::std::result::Result<runtime::Reply<HealthGet>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let accepted = match runtime::negotiate(
                 &HEALTH_GET,
@@ -12333,15 +12311,14 @@ impl<H: SmartMeHandlers> SmartMeApi for StrictServer<H> {
             response.into_http(&accepted)
         }
             .await;
-        runtime::metrics::observe(&HEALTH_GET, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&HEALTH_GET, reply))
     }
     async fn m_bus_post(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         body: runtime::RequestBody<MBusPost>,
     ) -> ::std::result::Result<runtime::Reply<MBusPost>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let accepted = match runtime::negotiate(
                 &M_BUS_POST,
@@ -12364,8 +12341,7 @@ impl<H: SmartMeHandlers> SmartMeApi for StrictServer<H> {
             response.into_http(&accepted)
         }
             .await;
-        runtime::metrics::observe(&M_BUS_POST, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&M_BUS_POST, reply))
     }
     async fn meter_folder_information_post(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -12375,7 +12351,7 @@ impl<H: SmartMeHandlers> SmartMeApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let body = match body
                 .decode::<types::MeterFolderInformationToPost>()
@@ -12395,12 +12371,9 @@ impl<H: SmartMeHandlers> SmartMeApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(
-            &METER_FOLDER_INFORMATION_POST,
-            reply.status(),
-            started,
-        );
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(
+            answering.finish(&METER_FOLDER_INFORMATION_POST, reply),
+        )
     }
     async fn meter_folder_information_get(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -12410,7 +12383,7 @@ impl<H: SmartMeHandlers> SmartMeApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let accepted = match runtime::negotiate(
                 &METER_FOLDER_INFORMATION_GET,
@@ -12440,19 +12413,14 @@ impl<H: SmartMeHandlers> SmartMeApi for StrictServer<H> {
             response.into_http(&accepted)
         }
             .await;
-        runtime::metrics::observe(
-            &METER_FOLDER_INFORMATION_GET,
-            reply.status(),
-            started,
-        );
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&METER_FOLDER_INFORMATION_GET, reply))
     }
     async fn meter_values_get(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<MeterValuesGet>,
     ) -> ::std::result::Result<runtime::Reply<MeterValuesGet>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let accepted = match runtime::negotiate(
                 &METER_VALUES_GET,
@@ -12483,8 +12451,7 @@ impl<H: SmartMeHandlers> SmartMeApi for StrictServer<H> {
             response.into_http(&accepted)
         }
             .await;
-        runtime::metrics::observe(&METER_VALUES_GET, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&METER_VALUES_GET, reply))
     }
     async fn register_for_realtime_api_get(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -12493,7 +12460,7 @@ impl<H: SmartMeHandlers> SmartMeApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let accepted = match runtime::negotiate(
                 &REGISTER_FOR_REALTIME_API_GET,
@@ -12512,12 +12479,9 @@ impl<H: SmartMeHandlers> SmartMeApi for StrictServer<H> {
             response.into_http(&accepted)
         }
             .await;
-        runtime::metrics::observe(
-            &REGISTER_FOR_REALTIME_API_GET,
-            reply.status(),
-            started,
-        );
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(
+            answering.finish(&REGISTER_FOR_REALTIME_API_GET, reply),
+        )
     }
     async fn register_for_realtime_api_post(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -12527,7 +12491,7 @@ impl<H: SmartMeHandlers> SmartMeApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let body = match body
                 .decode::<types::RegisterRealtimeApiData>()
@@ -12547,12 +12511,9 @@ impl<H: SmartMeHandlers> SmartMeApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(
-            &REGISTER_FOR_REALTIME_API_POST,
-            reply.status(),
-            started,
-        );
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(
+            answering.finish(&REGISTER_FOR_REALTIME_API_POST, reply),
+        )
     }
     async fn register_for_realtime_api_delete(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -12562,7 +12523,7 @@ impl<H: SmartMeHandlers> SmartMeApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (path, _) = match runtime::read_parameters::<
                 RegisterForRealtimeApiDeletePath,
@@ -12583,12 +12544,9 @@ impl<H: SmartMeHandlers> SmartMeApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(
-            &REGISTER_FOR_REALTIME_API_DELETE,
-            reply.status(),
-            started,
-        );
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(
+            answering.finish(&REGISTER_FOR_REALTIME_API_DELETE, reply),
+        )
     }
     async fn smart_me_device_configuration_post(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -12598,7 +12556,7 @@ impl<H: SmartMeHandlers> SmartMeApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let body = match body
                 .decode::<types::SmartMeDeviceConfigurationContainer>()
@@ -12618,12 +12576,9 @@ impl<H: SmartMeHandlers> SmartMeApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(
-            &SMART_ME_DEVICE_CONFIGURATION_POST,
-            reply.status(),
-            started,
-        );
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(
+            answering.finish(&SMART_ME_DEVICE_CONFIGURATION_POST, reply),
+        )
     }
     async fn smart_me_device_configuration_get(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -12633,7 +12588,7 @@ impl<H: SmartMeHandlers> SmartMeApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let accepted = match runtime::negotiate(
                 &SMART_ME_DEVICE_CONFIGURATION_GET,
@@ -12663,19 +12618,16 @@ impl<H: SmartMeHandlers> SmartMeApi for StrictServer<H> {
             response.into_http(&accepted)
         }
             .await;
-        runtime::metrics::observe(
-            &SMART_ME_DEVICE_CONFIGURATION_GET,
-            reply.status(),
-            started,
-        );
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(
+            answering.finish(&SMART_ME_DEVICE_CONFIGURATION_GET, reply),
+        )
     }
     async fn sub_user_post(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         body: runtime::RequestBody<SubUserPost>,
     ) -> ::std::result::Result<runtime::Reply<SubUserPost>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let body = match body
                 .decode::<types::SubUserData>()
@@ -12691,15 +12643,14 @@ impl<H: SmartMeHandlers> SmartMeApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&SUB_USER_POST, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&SUB_USER_POST, reply))
     }
     async fn sub_user_get(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<SubUserGet>,
     ) -> ::std::result::Result<runtime::Reply<SubUserGet>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let accepted = match runtime::negotiate(
                 &SUB_USER_GET,
@@ -12725,15 +12676,14 @@ impl<H: SmartMeHandlers> SmartMeApi for StrictServer<H> {
             response.into_http(&accepted)
         }
             .await;
-        runtime::metrics::observe(&SUB_USER_GET, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&SUB_USER_GET, reply))
     }
     async fn sub_user_delete(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<SubUserDelete>,
     ) -> ::std::result::Result<runtime::Reply<SubUserDelete>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (path, _) = match runtime::read_parameters::<
                 SubUserDeletePath,
@@ -12751,14 +12701,13 @@ impl<H: SmartMeHandlers> SmartMeApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&SUB_USER_DELETE, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&SUB_USER_DELETE, reply))
     }
     async fn user_get(
         rqctx: ::dropshot::RequestContext<Self::Context>,
     ) -> ::std::result::Result<runtime::Reply<UserGet>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let accepted = match runtime::negotiate(&USER_GET, rqctx.request.headers()) {
                 ::std::result::Result::Ok(accepted) => accepted,
@@ -12771,15 +12720,14 @@ impl<H: SmartMeHandlers> SmartMeApi for StrictServer<H> {
             response.into_http(&accepted)
         }
             .await;
-        runtime::metrics::observe(&USER_GET, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&USER_GET, reply))
     }
     async fn values_get(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<ValuesGet>,
     ) -> ::std::result::Result<runtime::Reply<ValuesGet>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let accepted = match runtime::negotiate(
                 &VALUES_GET,
@@ -12805,8 +12753,7 @@ impl<H: SmartMeHandlers> SmartMeApi for StrictServer<H> {
             response.into_http(&accepted)
         }
             .await;
-        runtime::metrics::observe(&VALUES_GET, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&VALUES_GET, reply))
     }
     async fn values_in_past_get(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -12816,7 +12763,7 @@ impl<H: SmartMeHandlers> SmartMeApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let accepted = match runtime::negotiate(
                 &VALUES_IN_PAST_GET,
@@ -12847,8 +12794,7 @@ impl<H: SmartMeHandlers> SmartMeApi for StrictServer<H> {
             response.into_http(&accepted)
         }
             .await;
-        runtime::metrics::observe(&VALUES_IN_PAST_GET, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&VALUES_IN_PAST_GET, reply))
     }
     async fn values_in_past_multiple_get(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -12858,7 +12804,7 @@ impl<H: SmartMeHandlers> SmartMeApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let accepted = match runtime::negotiate(
                 &VALUES_IN_PAST_MULTIPLE_GET,
@@ -12889,8 +12835,7 @@ impl<H: SmartMeHandlers> SmartMeApi for StrictServer<H> {
             response.into_http(&accepted)
         }
             .await;
-        runtime::metrics::observe(&VALUES_IN_PAST_MULTIPLE_GET, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&VALUES_IN_PAST_MULTIPLE_GET, reply))
     }
     async fn virtual_billing_meter_active_get(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -12899,7 +12844,7 @@ impl<H: SmartMeHandlers> SmartMeApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let accepted = match runtime::negotiate(
                 &VIRTUAL_BILLING_METER_ACTIVE_GET,
@@ -12918,12 +12863,9 @@ impl<H: SmartMeHandlers> SmartMeApi for StrictServer<H> {
             response.into_http(&accepted)
         }
             .await;
-        runtime::metrics::observe(
-            &VIRTUAL_BILLING_METER_ACTIVE_GET,
-            reply.status(),
-            started,
-        );
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(
+            answering.finish(&VIRTUAL_BILLING_METER_ACTIVE_GET, reply),
+        )
     }
     async fn virtual_billing_meter_active_post(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -12933,7 +12875,7 @@ impl<H: SmartMeHandlers> SmartMeApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let accepted = match runtime::negotiate(
                 &VIRTUAL_BILLING_METER_ACTIVE_POST,
@@ -12962,12 +12904,9 @@ impl<H: SmartMeHandlers> SmartMeApi for StrictServer<H> {
             response.into_http(&accepted)
         }
             .await;
-        runtime::metrics::observe(
-            &VIRTUAL_BILLING_METER_ACTIVE_POST,
-            reply.status(),
-            started,
-        );
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(
+            answering.finish(&VIRTUAL_BILLING_METER_ACTIVE_POST, reply),
+        )
     }
     async fn virtual_billing_meter_deactivate_post(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -12977,7 +12916,7 @@ impl<H: SmartMeHandlers> SmartMeApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let accepted = match runtime::negotiate(
                 &VIRTUAL_BILLING_METER_DEACTIVATE_POST,
@@ -13006,12 +12945,9 @@ impl<H: SmartMeHandlers> SmartMeApi for StrictServer<H> {
             response.into_http(&accepted)
         }
             .await;
-        runtime::metrics::observe(
-            &VIRTUAL_BILLING_METER_DEACTIVATE_POST,
-            reply.status(),
-            started,
-        );
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(
+            answering.finish(&VIRTUAL_BILLING_METER_DEACTIVATE_POST, reply),
+        )
     }
     async fn virtual_billing_meters_get(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -13020,7 +12956,7 @@ impl<H: SmartMeHandlers> SmartMeApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let accepted = match runtime::negotiate(
                 &VIRTUAL_BILLING_METERS_GET,
@@ -13037,8 +12973,7 @@ impl<H: SmartMeHandlers> SmartMeApi for StrictServer<H> {
             response.into_http(&accepted)
         }
             .await;
-        runtime::metrics::observe(&VIRTUAL_BILLING_METERS_GET, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&VIRTUAL_BILLING_METERS_GET, reply))
     }
     async fn virtual_meter_calculate_formula_get(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -13048,7 +12983,7 @@ impl<H: SmartMeHandlers> SmartMeApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let accepted = match runtime::negotiate(
                 &VIRTUAL_METER_CALCULATE_FORMULA_GET,
@@ -13078,12 +13013,9 @@ impl<H: SmartMeHandlers> SmartMeApi for StrictServer<H> {
             response.into_http(&accepted)
         }
             .await;
-        runtime::metrics::observe(
-            &VIRTUAL_METER_CALCULATE_FORMULA_GET,
-            reply.status(),
-            started,
-        );
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(
+            answering.finish(&VIRTUAL_METER_CALCULATE_FORMULA_GET, reply),
+        )
     }
     async fn virtual_tariff_get(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -13092,7 +13024,7 @@ impl<H: SmartMeHandlers> SmartMeApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let accepted = match runtime::negotiate(
                 &VIRTUAL_TARIFF_GET,
@@ -13108,8 +13040,7 @@ impl<H: SmartMeHandlers> SmartMeApi for StrictServer<H> {
             response.into_http(&accepted)
         }
             .await;
-        runtime::metrics::observe(&VIRTUAL_TARIFF_GET, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&VIRTUAL_TARIFF_GET, reply))
     }
     async fn get_api_virtual_tariff_by_id(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -13119,7 +13050,7 @@ impl<H: SmartMeHandlers> SmartMeApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let accepted = match runtime::negotiate(
                 &GET_API_VIRTUAL_TARIFF_BY_ID,
@@ -13149,12 +13080,7 @@ impl<H: SmartMeHandlers> SmartMeApi for StrictServer<H> {
             response.into_http(&accepted)
         }
             .await;
-        runtime::metrics::observe(
-            &GET_API_VIRTUAL_TARIFF_BY_ID,
-            reply.status(),
-            started,
-        );
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_API_VIRTUAL_TARIFF_BY_ID, reply))
     }
     async fn virtual_tariff_consumption_get(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -13164,7 +13090,7 @@ impl<H: SmartMeHandlers> SmartMeApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let accepted = match runtime::negotiate(
                 &VIRTUAL_TARIFF_CONSUMPTION_GET,
@@ -13194,12 +13120,9 @@ impl<H: SmartMeHandlers> SmartMeApi for StrictServer<H> {
             response.into_http(&accepted)
         }
             .await;
-        runtime::metrics::observe(
-            &VIRTUAL_TARIFF_CONSUMPTION_GET,
-            reply.status(),
-            started,
-        );
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(
+            answering.finish(&VIRTUAL_TARIFF_CONSUMPTION_GET, reply),
+        )
     }
     async fn virtual_tariffs_for_property_get(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -13209,7 +13132,7 @@ impl<H: SmartMeHandlers> SmartMeApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let accepted = match runtime::negotiate(
                 &VIRTUAL_TARIFFS_FOR_PROPERTY_GET,
@@ -13239,12 +13162,9 @@ impl<H: SmartMeHandlers> SmartMeApi for StrictServer<H> {
             response.into_http(&accepted)
         }
             .await;
-        runtime::metrics::observe(
-            &VIRTUAL_TARIFFS_FOR_PROPERTY_GET,
-            reply.status(),
-            started,
-        );
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(
+            answering.finish(&VIRTUAL_TARIFFS_FOR_PROPERTY_GET, reply),
+        )
     }
     async fn folder_assign_post(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -13254,7 +13174,7 @@ impl<H: SmartMeHandlers> SmartMeApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (_, params) = match runtime::read_parameters::<
                 runtime::NoParameters,
@@ -13272,8 +13192,7 @@ impl<H: SmartMeHandlers> SmartMeApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&FOLDER_ASSIGN_POST, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&FOLDER_ASSIGN_POST, reply))
     }
     async fn folder_settings_get(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -13283,7 +13202,7 @@ impl<H: SmartMeHandlers> SmartMeApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let accepted = match runtime::negotiate(
                 &FOLDER_SETTINGS_GET,
@@ -13310,8 +13229,7 @@ impl<H: SmartMeHandlers> SmartMeApi for StrictServer<H> {
             response.into_http(&accepted)
         }
             .await;
-        runtime::metrics::observe(&FOLDER_SETTINGS_GET, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&FOLDER_SETTINGS_GET, reply))
     }
     async fn folder_settings_post(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -13322,7 +13240,7 @@ impl<H: SmartMeHandlers> SmartMeApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let accepted = match runtime::negotiate(
                 &FOLDER_SETTINGS_POST,
@@ -13362,8 +13280,7 @@ impl<H: SmartMeHandlers> SmartMeApi for StrictServer<H> {
             response.into_http(&accepted)
         }
             .await;
-        runtime::metrics::observe(&FOLDER_SETTINGS_POST, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&FOLDER_SETTINGS_POST, reply))
     }
     async fn folder_settings_delete(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -13373,7 +13290,7 @@ impl<H: SmartMeHandlers> SmartMeApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (path, _) = match runtime::read_parameters::<
                 FolderSettingsDeletePath,
@@ -13394,8 +13311,7 @@ impl<H: SmartMeHandlers> SmartMeApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&FOLDER_SETTINGS_DELETE, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&FOLDER_SETTINGS_DELETE, reply))
     }
     async fn user_to_folder_assign_post(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -13405,7 +13321,7 @@ impl<H: SmartMeHandlers> SmartMeApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (_, params) = match runtime::read_parameters::<
                 runtime::NoParameters,
@@ -13426,8 +13342,7 @@ impl<H: SmartMeHandlers> SmartMeApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&USER_TO_FOLDER_ASSIGN_POST, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&USER_TO_FOLDER_ASSIGN_POST, reply))
     }
     async fn user_to_folder_assign_delete(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -13437,7 +13352,7 @@ impl<H: SmartMeHandlers> SmartMeApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (_, params) = match runtime::read_parameters::<
                 runtime::NoParameters,
@@ -13458,19 +13373,14 @@ impl<H: SmartMeHandlers> SmartMeApi for StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(
-            &USER_TO_FOLDER_ASSIGN_DELETE,
-            reply.status(),
-            started,
-        );
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&USER_TO_FOLDER_ASSIGN_DELETE, reply))
     }
     async fn o_auth_authorize(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<OAuthAuthorize>,
     ) -> ::std::result::Result<runtime::Reply<OAuthAuthorize>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let accepted = match runtime::negotiate(
                 &O_AUTH_AUTHORIZE,
@@ -13497,8 +13407,7 @@ impl<H: SmartMeHandlers> SmartMeApi for StrictServer<H> {
             response.into_http(&accepted)
         }
             .await;
-        runtime::metrics::observe(&O_AUTH_AUTHORIZE, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&O_AUTH_AUTHORIZE, reply))
     }
     async fn post_api_oauth_authorize(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -13508,7 +13417,7 @@ impl<H: SmartMeHandlers> SmartMeApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let accepted = match runtime::negotiate(
                 &POST_API_OAUTH_AUTHORIZE,
@@ -13538,8 +13447,7 @@ impl<H: SmartMeHandlers> SmartMeApi for StrictServer<H> {
             response.into_http(&accepted)
         }
             .await;
-        runtime::metrics::observe(&POST_API_OAUTH_AUTHORIZE, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&POST_API_OAUTH_AUTHORIZE, reply))
     }
     async fn pico_charging_get(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -13549,7 +13457,7 @@ impl<H: SmartMeHandlers> SmartMeApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let accepted = match runtime::negotiate(
                 &PICO_CHARGING_GET,
@@ -13576,8 +13484,7 @@ impl<H: SmartMeHandlers> SmartMeApi for StrictServer<H> {
             response.into_http(&accepted)
         }
             .await;
-        runtime::metrics::observe(&PICO_CHARGING_GET, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&PICO_CHARGING_GET, reply))
     }
     async fn pico_charging_history_get(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -13587,7 +13494,7 @@ impl<H: SmartMeHandlers> SmartMeApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let accepted = match runtime::negotiate(
                 &PICO_CHARGING_HISTORY_GET,
@@ -13617,8 +13524,7 @@ impl<H: SmartMeHandlers> SmartMeApi for StrictServer<H> {
             response.into_http(&accepted)
         }
             .await;
-        runtime::metrics::observe(&PICO_CHARGING_HISTORY_GET, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&PICO_CHARGING_HISTORY_GET, reply))
     }
     async fn get_api_pico_loadmanagementgroup(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -13627,7 +13533,7 @@ impl<H: SmartMeHandlers> SmartMeApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let accepted = match runtime::negotiate(
                 &GET_API_PICO_LOADMANAGEMENTGROUP,
@@ -13646,12 +13552,9 @@ impl<H: SmartMeHandlers> SmartMeApi for StrictServer<H> {
             response.into_http(&accepted)
         }
             .await;
-        runtime::metrics::observe(
-            &GET_API_PICO_LOADMANAGEMENTGROUP,
-            reply.status(),
-            started,
-        );
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(
+            answering.finish(&GET_API_PICO_LOADMANAGEMENTGROUP, reply),
+        )
     }
     async fn pico_loadmanagement_group_get(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -13661,7 +13564,7 @@ impl<H: SmartMeHandlers> SmartMeApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let accepted = match runtime::negotiate(
                 &PICO_LOADMANAGEMENT_GROUP_GET,
@@ -13691,12 +13594,9 @@ impl<H: SmartMeHandlers> SmartMeApi for StrictServer<H> {
             response.into_http(&accepted)
         }
             .await;
-        runtime::metrics::observe(
-            &PICO_LOADMANAGEMENT_GROUP_GET,
-            reply.status(),
-            started,
-        );
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(
+            answering.finish(&PICO_LOADMANAGEMENT_GROUP_GET, reply),
+        )
     }
     async fn pico_settings_get(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -13706,7 +13606,7 @@ impl<H: SmartMeHandlers> SmartMeApi for StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let accepted = match runtime::negotiate(
                 &PICO_SETTINGS_GET,
@@ -13733,8 +13633,7 @@ impl<H: SmartMeHandlers> SmartMeApi for StrictServer<H> {
             response.into_http(&accepted)
         }
             .await;
-        runtime::metrics::observe(&PICO_SETTINGS_GET, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&PICO_SETTINGS_GET, reply))
     }
     async fn openapi_document(
         _rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -13760,7 +13659,7 @@ impl<H: SmartMeHandlers> StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let accepted = match runtime::negotiate(
                 &PICO_LOADMANAGEMENT_SET_DYNAMIC_CURRENT_POST,
@@ -13791,12 +13690,9 @@ impl<H: SmartMeHandlers> StrictServer<H> {
             response.into_http(&accepted)
         }
             .await;
-        runtime::metrics::observe(
-            &PICO_LOADMANAGEMENT_SET_DYNAMIC_CURRENT_POST,
-            reply.status(),
-            started,
-        );
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(
+            answering.finish(&PICO_LOADMANAGEMENT_SET_DYNAMIC_CURRENT_POST, reply),
+        )
     }
 }
 ///The dropshot API description of a server of this version alone, built on `H`: see [`register_endpoints`], and the request metrics at `GET /metrics` ([`runtime::metrics`]).
@@ -14722,6 +14618,13 @@ pub fn register_endpoints<H: SmartMeHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/api/AccessToken"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&ACCESS_TOKEN_PUT],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -14745,6 +14648,13 @@ pub fn register_endpoints<H: SmartMeHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/api/Account/login"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&ACCOUNT_LOGIN, &POST_API_ACCOUNT_LOGIN],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -14768,6 +14678,13 @@ pub fn register_endpoints<H: SmartMeHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/api/Actions"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&ACTIONS_POST],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -14794,6 +14711,13 @@ pub fn register_endpoints<H: SmartMeHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<ActionsGet>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&ACTIONS_GET],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -14823,6 +14747,13 @@ pub fn register_endpoints<H: SmartMeHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<AdditionalDeviceInformationGet>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&ADDITIONAL_DEVICE_INFORMATION_GET],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -14846,6 +14777,13 @@ pub fn register_endpoints<H: SmartMeHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/api/CustomDevice"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&CUSTOM_DEVICE_GET, &CUSTOM_DEVICE_POST],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -14872,6 +14810,13 @@ pub fn register_endpoints<H: SmartMeHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<GetApiCustomDeviceById>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_API_CUSTOM_DEVICE_BY_ID],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -14895,6 +14840,13 @@ pub fn register_endpoints<H: SmartMeHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/api/DeviceBySerial"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&DEVICE_BY_SERIAL_GET],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -14918,6 +14870,13 @@ pub fn register_endpoints<H: SmartMeHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/api/Devices"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&DEVICES_GET, &DEVICES_POST],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -14944,6 +14903,13 @@ pub fn register_endpoints<H: SmartMeHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<DevicesPut>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_API_DEVICES_BY_ID, &DEVICES_PUT],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -14967,6 +14933,13 @@ pub fn register_endpoints<H: SmartMeHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/api/DevicesByEnergy"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&DEVICES_BY_ENERGY_GET],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -14990,6 +14963,13 @@ pub fn register_endpoints<H: SmartMeHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/api/DevicesBySubType"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&DEVICES_BY_SUB_TYPE_GET],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -15019,6 +14999,13 @@ pub fn register_endpoints<H: SmartMeHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<FastSendDeviceValuesGet>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&FAST_SEND_DEVICE_VALUES_GET],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -15045,6 +15032,13 @@ pub fn register_endpoints<H: SmartMeHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<FolderGet>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&FOLDER_GET],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -15068,6 +15062,13 @@ pub fn register_endpoints<H: SmartMeHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/api/FolderMenu"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&FOLDER_MENU_GET, &FOLDER_MENU_POST],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -15091,6 +15092,13 @@ pub fn register_endpoints<H: SmartMeHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/api/Health"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&HEALTH_GET],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -15114,6 +15122,13 @@ pub fn register_endpoints<H: SmartMeHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/api/MBus"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&M_BUS_POST],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -15137,6 +15152,13 @@ pub fn register_endpoints<H: SmartMeHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/api/MeterFolderInformation"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&METER_FOLDER_INFORMATION_POST],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -15166,6 +15188,13 @@ pub fn register_endpoints<H: SmartMeHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<MeterFolderInformationGet>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&METER_FOLDER_INFORMATION_GET],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -15192,6 +15221,13 @@ pub fn register_endpoints<H: SmartMeHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<MeterValuesGet>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&METER_VALUES_GET],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -15215,6 +15251,16 @@ pub fn register_endpoints<H: SmartMeHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/api/RegisterForRealtimeApi"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[
+                                    &REGISTER_FOR_REALTIME_API_GET,
+                                    &REGISTER_FOR_REALTIME_API_POST,
+                                ],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -15244,6 +15290,13 @@ pub fn register_endpoints<H: SmartMeHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<RegisterForRealtimeApiDelete>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&REGISTER_FOR_REALTIME_API_DELETE],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -15270,6 +15323,13 @@ pub fn register_endpoints<H: SmartMeHandlers>(
                             "/api/SmartMeDeviceConfiguration",
                         ),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&SMART_ME_DEVICE_CONFIGURATION_POST],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -15299,6 +15359,13 @@ pub fn register_endpoints<H: SmartMeHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<SmartMeDeviceConfigurationGet>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&SMART_ME_DEVICE_CONFIGURATION_GET],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -15322,6 +15389,13 @@ pub fn register_endpoints<H: SmartMeHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/api/SubUser"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&SUB_USER_POST],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -15348,6 +15422,13 @@ pub fn register_endpoints<H: SmartMeHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<SubUserDelete>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&SUB_USER_GET, &SUB_USER_DELETE],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -15371,6 +15452,13 @@ pub fn register_endpoints<H: SmartMeHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/api/User"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&USER_GET],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -15397,6 +15485,13 @@ pub fn register_endpoints<H: SmartMeHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<ValuesGet>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&VALUES_GET],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -15423,6 +15518,13 @@ pub fn register_endpoints<H: SmartMeHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<ValuesInPastGet>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&VALUES_IN_PAST_GET],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -15452,6 +15554,13 @@ pub fn register_endpoints<H: SmartMeHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<ValuesInPastMultipleGet>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&VALUES_IN_PAST_MULTIPLE_GET],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -15478,6 +15587,16 @@ pub fn register_endpoints<H: SmartMeHandlers>(
                             "/api/VirtualBillingMeterActive",
                         ),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[
+                                    &VIRTUAL_BILLING_METER_ACTIVE_GET,
+                                    &VIRTUAL_BILLING_METER_ACTIVE_POST,
+                                ],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -15504,6 +15623,13 @@ pub fn register_endpoints<H: SmartMeHandlers>(
                             "/api/VirtualBillingMeterDeactivate",
                         ),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&VIRTUAL_BILLING_METER_DEACTIVATE_POST],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -15527,6 +15653,13 @@ pub fn register_endpoints<H: SmartMeHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/api/VirtualBillingMeters"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&VIRTUAL_BILLING_METERS_GET],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -15553,6 +15686,13 @@ pub fn register_endpoints<H: SmartMeHandlers>(
                             "/api/VirtualMeterCalculateFormula",
                         ),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&VIRTUAL_METER_CALCULATE_FORMULA_GET],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -15576,6 +15716,13 @@ pub fn register_endpoints<H: SmartMeHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/api/VirtualTariff"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&VIRTUAL_TARIFF_GET],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -15602,6 +15749,13 @@ pub fn register_endpoints<H: SmartMeHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<GetApiVirtualTariffById>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_API_VIRTUAL_TARIFF_BY_ID],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -15628,6 +15782,13 @@ pub fn register_endpoints<H: SmartMeHandlers>(
                             "/api/VirtualTariffConsumption",
                         ),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&VIRTUAL_TARIFF_CONSUMPTION_GET],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -15657,6 +15818,13 @@ pub fn register_endpoints<H: SmartMeHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<VirtualTariffsForPropertyGet>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&VIRTUAL_TARIFFS_FOR_PROPERTY_GET],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -15680,6 +15848,13 @@ pub fn register_endpoints<H: SmartMeHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/api/folder/assign"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&FOLDER_ASSIGN_POST],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -15706,6 +15881,17 @@ pub fn register_endpoints<H: SmartMeHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<FolderSettingsDelete>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[
+                                    &FOLDER_SETTINGS_GET,
+                                    &FOLDER_SETTINGS_POST,
+                                    &FOLDER_SETTINGS_DELETE,
+                                ],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -15729,6 +15915,16 @@ pub fn register_endpoints<H: SmartMeHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/api/folder/user/assign"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[
+                                    &USER_TO_FOLDER_ASSIGN_POST,
+                                    &USER_TO_FOLDER_ASSIGN_DELETE,
+                                ],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -15752,6 +15948,13 @@ pub fn register_endpoints<H: SmartMeHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/api/oauth/authorize"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&O_AUTH_AUTHORIZE, &POST_API_OAUTH_AUTHORIZE],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -15778,6 +15981,13 @@ pub fn register_endpoints<H: SmartMeHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<PicoChargingGet>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&PICO_CHARGING_GET],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -15804,6 +16014,13 @@ pub fn register_endpoints<H: SmartMeHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<PicoChargingHistoryGet>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&PICO_CHARGING_HISTORY_GET],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -15830,6 +16047,13 @@ pub fn register_endpoints<H: SmartMeHandlers>(
                             "/api/pico/loadmanagementgroup",
                         ),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_API_PICO_LOADMANAGEMENTGROUP],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -15861,6 +16085,13 @@ pub fn register_endpoints<H: SmartMeHandlers>(
                                 PicoLoadmanagementSetDynamicCurrentPost,
                             >|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&PICO_LOADMANAGEMENT_SET_DYNAMIC_CURRENT_POST],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -15890,6 +16121,13 @@ pub fn register_endpoints<H: SmartMeHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<PicoLoadmanagementGroupGet>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&PICO_LOADMANAGEMENT_GROUP_GET],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -15916,6 +16154,13 @@ pub fn register_endpoints<H: SmartMeHandlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<PicoSettingsGet>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&PICO_SETTINGS_GET],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -15939,6 +16184,13 @@ pub fn register_endpoints<H: SmartMeHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/openapi.json"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),

@@ -18157,7 +18157,7 @@ impl<H: TheBlueAllianceApiV3Handlers> TheBlueAllianceApiV3Api for StrictServer<H
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -18190,8 +18190,7 @@ impl<H: TheBlueAllianceApiV3Handlers> TheBlueAllianceApiV3Api for StrictServer<H
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_DISTRICT_EVENTS, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_DISTRICT_EVENTS, reply))
     }
     async fn get_district_events_keys(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -18201,7 +18200,7 @@ impl<H: TheBlueAllianceApiV3Handlers> TheBlueAllianceApiV3Api for StrictServer<H
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -18234,8 +18233,7 @@ impl<H: TheBlueAllianceApiV3Handlers> TheBlueAllianceApiV3Api for StrictServer<H
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_DISTRICT_EVENTS_KEYS, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_DISTRICT_EVENTS_KEYS, reply))
     }
     async fn get_district_events_simple(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -18245,7 +18243,7 @@ impl<H: TheBlueAllianceApiV3Handlers> TheBlueAllianceApiV3Api for StrictServer<H
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -18278,8 +18276,7 @@ impl<H: TheBlueAllianceApiV3Handlers> TheBlueAllianceApiV3Api for StrictServer<H
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_DISTRICT_EVENTS_SIMPLE, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_DISTRICT_EVENTS_SIMPLE, reply))
     }
     async fn get_district_rankings(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -18289,7 +18286,7 @@ impl<H: TheBlueAllianceApiV3Handlers> TheBlueAllianceApiV3Api for StrictServer<H
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -18322,8 +18319,7 @@ impl<H: TheBlueAllianceApiV3Handlers> TheBlueAllianceApiV3Api for StrictServer<H
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_DISTRICT_RANKINGS, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_DISTRICT_RANKINGS, reply))
     }
     async fn get_district_teams(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -18333,7 +18329,7 @@ impl<H: TheBlueAllianceApiV3Handlers> TheBlueAllianceApiV3Api for StrictServer<H
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -18366,8 +18362,7 @@ impl<H: TheBlueAllianceApiV3Handlers> TheBlueAllianceApiV3Api for StrictServer<H
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_DISTRICT_TEAMS, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_DISTRICT_TEAMS, reply))
     }
     async fn get_district_teams_keys(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -18377,7 +18372,7 @@ impl<H: TheBlueAllianceApiV3Handlers> TheBlueAllianceApiV3Api for StrictServer<H
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -18410,8 +18405,7 @@ impl<H: TheBlueAllianceApiV3Handlers> TheBlueAllianceApiV3Api for StrictServer<H
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_DISTRICT_TEAMS_KEYS, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_DISTRICT_TEAMS_KEYS, reply))
     }
     async fn get_district_teams_simple(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -18421,7 +18415,7 @@ impl<H: TheBlueAllianceApiV3Handlers> TheBlueAllianceApiV3Api for StrictServer<H
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -18454,8 +18448,7 @@ impl<H: TheBlueAllianceApiV3Handlers> TheBlueAllianceApiV3Api for StrictServer<H
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_DISTRICT_TEAMS_SIMPLE, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_DISTRICT_TEAMS_SIMPLE, reply))
     }
     async fn get_districts_by_year(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -18465,7 +18458,7 @@ impl<H: TheBlueAllianceApiV3Handlers> TheBlueAllianceApiV3Api for StrictServer<H
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -18498,15 +18491,14 @@ impl<H: TheBlueAllianceApiV3Handlers> TheBlueAllianceApiV3Api for StrictServer<H
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_DISTRICTS_BY_YEAR, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_DISTRICTS_BY_YEAR, reply))
     }
     async fn get_event(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<GetEvent>,
     ) -> ::std::result::Result<runtime::Reply<GetEvent>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -18539,8 +18531,7 @@ impl<H: TheBlueAllianceApiV3Handlers> TheBlueAllianceApiV3Api for StrictServer<H
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_EVENT, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_EVENT, reply))
     }
     async fn get_event_alliances(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -18550,7 +18541,7 @@ impl<H: TheBlueAllianceApiV3Handlers> TheBlueAllianceApiV3Api for StrictServer<H
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -18583,15 +18574,14 @@ impl<H: TheBlueAllianceApiV3Handlers> TheBlueAllianceApiV3Api for StrictServer<H
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_EVENT_ALLIANCES, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_EVENT_ALLIANCES, reply))
     }
     async fn get_event_awards(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<GetEventAwards>,
     ) -> ::std::result::Result<runtime::Reply<GetEventAwards>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -18624,8 +18614,7 @@ impl<H: TheBlueAllianceApiV3Handlers> TheBlueAllianceApiV3Api for StrictServer<H
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_EVENT_AWARDS, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_EVENT_AWARDS, reply))
     }
     async fn get_event_district_points(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -18635,7 +18624,7 @@ impl<H: TheBlueAllianceApiV3Handlers> TheBlueAllianceApiV3Api for StrictServer<H
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -18668,8 +18657,7 @@ impl<H: TheBlueAllianceApiV3Handlers> TheBlueAllianceApiV3Api for StrictServer<H
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_EVENT_DISTRICT_POINTS, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_EVENT_DISTRICT_POINTS, reply))
     }
     async fn get_event_insights(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -18679,7 +18667,7 @@ impl<H: TheBlueAllianceApiV3Handlers> TheBlueAllianceApiV3Api for StrictServer<H
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -18712,8 +18700,7 @@ impl<H: TheBlueAllianceApiV3Handlers> TheBlueAllianceApiV3Api for StrictServer<H
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_EVENT_INSIGHTS, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_EVENT_INSIGHTS, reply))
     }
     async fn get_event_matches(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -18723,7 +18710,7 @@ impl<H: TheBlueAllianceApiV3Handlers> TheBlueAllianceApiV3Api for StrictServer<H
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -18756,8 +18743,7 @@ impl<H: TheBlueAllianceApiV3Handlers> TheBlueAllianceApiV3Api for StrictServer<H
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_EVENT_MATCHES, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_EVENT_MATCHES, reply))
     }
     async fn get_event_matches_keys(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -18767,7 +18753,7 @@ impl<H: TheBlueAllianceApiV3Handlers> TheBlueAllianceApiV3Api for StrictServer<H
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -18800,8 +18786,7 @@ impl<H: TheBlueAllianceApiV3Handlers> TheBlueAllianceApiV3Api for StrictServer<H
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_EVENT_MATCHES_KEYS, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_EVENT_MATCHES_KEYS, reply))
     }
     async fn get_event_matches_simple(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -18811,7 +18796,7 @@ impl<H: TheBlueAllianceApiV3Handlers> TheBlueAllianceApiV3Api for StrictServer<H
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -18844,8 +18829,7 @@ impl<H: TheBlueAllianceApiV3Handlers> TheBlueAllianceApiV3Api for StrictServer<H
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_EVENT_MATCHES_SIMPLE, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_EVENT_MATCHES_SIMPLE, reply))
     }
     async fn get_event_match_timeseries(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -18855,7 +18839,7 @@ impl<H: TheBlueAllianceApiV3Handlers> TheBlueAllianceApiV3Api for StrictServer<H
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -18888,15 +18872,14 @@ impl<H: TheBlueAllianceApiV3Handlers> TheBlueAllianceApiV3Api for StrictServer<H
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_EVENT_MATCH_TIMESERIES, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_EVENT_MATCH_TIMESERIES, reply))
     }
     async fn get_event_op_rs(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<GetEventOpRs>,
     ) -> ::std::result::Result<runtime::Reply<GetEventOpRs>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -18929,8 +18912,7 @@ impl<H: TheBlueAllianceApiV3Handlers> TheBlueAllianceApiV3Api for StrictServer<H
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_EVENT_OP_RS, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_EVENT_OP_RS, reply))
     }
     async fn get_event_predictions(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -18940,7 +18922,7 @@ impl<H: TheBlueAllianceApiV3Handlers> TheBlueAllianceApiV3Api for StrictServer<H
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -18973,8 +18955,7 @@ impl<H: TheBlueAllianceApiV3Handlers> TheBlueAllianceApiV3Api for StrictServer<H
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_EVENT_PREDICTIONS, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_EVENT_PREDICTIONS, reply))
     }
     async fn get_event_rankings(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -18984,7 +18965,7 @@ impl<H: TheBlueAllianceApiV3Handlers> TheBlueAllianceApiV3Api for StrictServer<H
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -19017,15 +18998,14 @@ impl<H: TheBlueAllianceApiV3Handlers> TheBlueAllianceApiV3Api for StrictServer<H
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_EVENT_RANKINGS, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_EVENT_RANKINGS, reply))
     }
     async fn get_event_simple(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<GetEventSimple>,
     ) -> ::std::result::Result<runtime::Reply<GetEventSimple>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -19058,15 +19038,14 @@ impl<H: TheBlueAllianceApiV3Handlers> TheBlueAllianceApiV3Api for StrictServer<H
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_EVENT_SIMPLE, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_EVENT_SIMPLE, reply))
     }
     async fn get_event_teams(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<GetEventTeams>,
     ) -> ::std::result::Result<runtime::Reply<GetEventTeams>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -19099,8 +19078,7 @@ impl<H: TheBlueAllianceApiV3Handlers> TheBlueAllianceApiV3Api for StrictServer<H
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_EVENT_TEAMS, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_EVENT_TEAMS, reply))
     }
     async fn get_event_teams_keys(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -19110,7 +19088,7 @@ impl<H: TheBlueAllianceApiV3Handlers> TheBlueAllianceApiV3Api for StrictServer<H
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -19143,8 +19121,7 @@ impl<H: TheBlueAllianceApiV3Handlers> TheBlueAllianceApiV3Api for StrictServer<H
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_EVENT_TEAMS_KEYS, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_EVENT_TEAMS_KEYS, reply))
     }
     async fn get_event_teams_simple(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -19154,7 +19131,7 @@ impl<H: TheBlueAllianceApiV3Handlers> TheBlueAllianceApiV3Api for StrictServer<H
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -19187,8 +19164,7 @@ impl<H: TheBlueAllianceApiV3Handlers> TheBlueAllianceApiV3Api for StrictServer<H
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_EVENT_TEAMS_SIMPLE, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_EVENT_TEAMS_SIMPLE, reply))
     }
     async fn get_event_teams_statuses(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -19198,7 +19174,7 @@ impl<H: TheBlueAllianceApiV3Handlers> TheBlueAllianceApiV3Api for StrictServer<H
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -19231,8 +19207,7 @@ impl<H: TheBlueAllianceApiV3Handlers> TheBlueAllianceApiV3Api for StrictServer<H
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_EVENT_TEAMS_STATUSES, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_EVENT_TEAMS_STATUSES, reply))
     }
     async fn get_events_by_year(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -19242,7 +19217,7 @@ impl<H: TheBlueAllianceApiV3Handlers> TheBlueAllianceApiV3Api for StrictServer<H
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -19275,8 +19250,7 @@ impl<H: TheBlueAllianceApiV3Handlers> TheBlueAllianceApiV3Api for StrictServer<H
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_EVENTS_BY_YEAR, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_EVENTS_BY_YEAR, reply))
     }
     async fn get_events_by_year_keys(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -19286,7 +19260,7 @@ impl<H: TheBlueAllianceApiV3Handlers> TheBlueAllianceApiV3Api for StrictServer<H
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -19319,8 +19293,7 @@ impl<H: TheBlueAllianceApiV3Handlers> TheBlueAllianceApiV3Api for StrictServer<H
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_EVENTS_BY_YEAR_KEYS, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_EVENTS_BY_YEAR_KEYS, reply))
     }
     async fn get_events_by_year_simple(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -19330,7 +19303,7 @@ impl<H: TheBlueAllianceApiV3Handlers> TheBlueAllianceApiV3Api for StrictServer<H
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -19363,15 +19336,14 @@ impl<H: TheBlueAllianceApiV3Handlers> TheBlueAllianceApiV3Api for StrictServer<H
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_EVENTS_BY_YEAR_SIMPLE, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_EVENTS_BY_YEAR_SIMPLE, reply))
     }
     async fn get_match(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<GetMatch>,
     ) -> ::std::result::Result<runtime::Reply<GetMatch>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -19404,15 +19376,14 @@ impl<H: TheBlueAllianceApiV3Handlers> TheBlueAllianceApiV3Api for StrictServer<H
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_MATCH, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_MATCH, reply))
     }
     async fn get_match_simple(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<GetMatchSimple>,
     ) -> ::std::result::Result<runtime::Reply<GetMatchSimple>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -19445,8 +19416,7 @@ impl<H: TheBlueAllianceApiV3Handlers> TheBlueAllianceApiV3Api for StrictServer<H
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_MATCH_SIMPLE, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_MATCH_SIMPLE, reply))
     }
     async fn get_match_timeseries(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -19456,7 +19426,7 @@ impl<H: TheBlueAllianceApiV3Handlers> TheBlueAllianceApiV3Api for StrictServer<H
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -19489,15 +19459,14 @@ impl<H: TheBlueAllianceApiV3Handlers> TheBlueAllianceApiV3Api for StrictServer<H
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_MATCH_TIMESERIES, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_MATCH_TIMESERIES, reply))
     }
     async fn get_match_zebra(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<GetMatchZebra>,
     ) -> ::std::result::Result<runtime::Reply<GetMatchZebra>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -19530,15 +19499,14 @@ impl<H: TheBlueAllianceApiV3Handlers> TheBlueAllianceApiV3Api for StrictServer<H
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_MATCH_ZEBRA, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_MATCH_ZEBRA, reply))
     }
     async fn get_status(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<GetStatus>,
     ) -> ::std::result::Result<runtime::Reply<GetStatus>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -19570,15 +19538,14 @@ impl<H: TheBlueAllianceApiV3Handlers> TheBlueAllianceApiV3Api for StrictServer<H
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_STATUS, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_STATUS, reply))
     }
     async fn get_team(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<GetTeam>,
     ) -> ::std::result::Result<runtime::Reply<GetTeam>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -19611,15 +19578,14 @@ impl<H: TheBlueAllianceApiV3Handlers> TheBlueAllianceApiV3Api for StrictServer<H
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_TEAM, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_TEAM, reply))
     }
     async fn get_team_awards(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<GetTeamAwards>,
     ) -> ::std::result::Result<runtime::Reply<GetTeamAwards>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -19652,8 +19618,7 @@ impl<H: TheBlueAllianceApiV3Handlers> TheBlueAllianceApiV3Api for StrictServer<H
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_TEAM_AWARDS, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_TEAM_AWARDS, reply))
     }
     async fn get_team_awards_by_year(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -19663,7 +19628,7 @@ impl<H: TheBlueAllianceApiV3Handlers> TheBlueAllianceApiV3Api for StrictServer<H
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -19697,8 +19662,7 @@ impl<H: TheBlueAllianceApiV3Handlers> TheBlueAllianceApiV3Api for StrictServer<H
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_TEAM_AWARDS_BY_YEAR, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_TEAM_AWARDS_BY_YEAR, reply))
     }
     async fn get_team_districts(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -19708,7 +19672,7 @@ impl<H: TheBlueAllianceApiV3Handlers> TheBlueAllianceApiV3Api for StrictServer<H
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -19741,8 +19705,7 @@ impl<H: TheBlueAllianceApiV3Handlers> TheBlueAllianceApiV3Api for StrictServer<H
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_TEAM_DISTRICTS, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_TEAM_DISTRICTS, reply))
     }
     async fn get_team_event_awards(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -19752,7 +19715,7 @@ impl<H: TheBlueAllianceApiV3Handlers> TheBlueAllianceApiV3Api for StrictServer<H
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -19786,8 +19749,7 @@ impl<H: TheBlueAllianceApiV3Handlers> TheBlueAllianceApiV3Api for StrictServer<H
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_TEAM_EVENT_AWARDS, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_TEAM_EVENT_AWARDS, reply))
     }
     async fn get_team_event_matches(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -19797,7 +19759,7 @@ impl<H: TheBlueAllianceApiV3Handlers> TheBlueAllianceApiV3Api for StrictServer<H
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -19831,8 +19793,7 @@ impl<H: TheBlueAllianceApiV3Handlers> TheBlueAllianceApiV3Api for StrictServer<H
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_TEAM_EVENT_MATCHES, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_TEAM_EVENT_MATCHES, reply))
     }
     async fn get_team_event_matches_keys(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -19842,7 +19803,7 @@ impl<H: TheBlueAllianceApiV3Handlers> TheBlueAllianceApiV3Api for StrictServer<H
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -19876,8 +19837,7 @@ impl<H: TheBlueAllianceApiV3Handlers> TheBlueAllianceApiV3Api for StrictServer<H
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_TEAM_EVENT_MATCHES_KEYS, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_TEAM_EVENT_MATCHES_KEYS, reply))
     }
     async fn get_team_event_matches_simple(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -19887,7 +19847,7 @@ impl<H: TheBlueAllianceApiV3Handlers> TheBlueAllianceApiV3Api for StrictServer<H
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -19921,12 +19881,9 @@ impl<H: TheBlueAllianceApiV3Handlers> TheBlueAllianceApiV3Api for StrictServer<H
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(
-            &GET_TEAM_EVENT_MATCHES_SIMPLE,
-            reply.status(),
-            started,
-        );
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(
+            answering.finish(&GET_TEAM_EVENT_MATCHES_SIMPLE, reply),
+        )
     }
     async fn get_team_event_status(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -19936,7 +19893,7 @@ impl<H: TheBlueAllianceApiV3Handlers> TheBlueAllianceApiV3Api for StrictServer<H
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -19970,15 +19927,14 @@ impl<H: TheBlueAllianceApiV3Handlers> TheBlueAllianceApiV3Api for StrictServer<H
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_TEAM_EVENT_STATUS, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_TEAM_EVENT_STATUS, reply))
     }
     async fn get_team_events(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<GetTeamEvents>,
     ) -> ::std::result::Result<runtime::Reply<GetTeamEvents>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -20011,8 +19967,7 @@ impl<H: TheBlueAllianceApiV3Handlers> TheBlueAllianceApiV3Api for StrictServer<H
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_TEAM_EVENTS, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_TEAM_EVENTS, reply))
     }
     async fn get_team_events_by_year(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -20022,7 +19977,7 @@ impl<H: TheBlueAllianceApiV3Handlers> TheBlueAllianceApiV3Api for StrictServer<H
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -20056,8 +20011,7 @@ impl<H: TheBlueAllianceApiV3Handlers> TheBlueAllianceApiV3Api for StrictServer<H
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_TEAM_EVENTS_BY_YEAR, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_TEAM_EVENTS_BY_YEAR, reply))
     }
     async fn get_team_events_by_year_keys(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -20067,7 +20021,7 @@ impl<H: TheBlueAllianceApiV3Handlers> TheBlueAllianceApiV3Api for StrictServer<H
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -20101,12 +20055,7 @@ impl<H: TheBlueAllianceApiV3Handlers> TheBlueAllianceApiV3Api for StrictServer<H
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(
-            &GET_TEAM_EVENTS_BY_YEAR_KEYS,
-            reply.status(),
-            started,
-        );
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_TEAM_EVENTS_BY_YEAR_KEYS, reply))
     }
     async fn get_team_events_by_year_simple(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -20116,7 +20065,7 @@ impl<H: TheBlueAllianceApiV3Handlers> TheBlueAllianceApiV3Api for StrictServer<H
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -20150,12 +20099,9 @@ impl<H: TheBlueAllianceApiV3Handlers> TheBlueAllianceApiV3Api for StrictServer<H
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(
-            &GET_TEAM_EVENTS_BY_YEAR_SIMPLE,
-            reply.status(),
-            started,
-        );
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(
+            answering.finish(&GET_TEAM_EVENTS_BY_YEAR_SIMPLE, reply),
+        )
     }
     async fn get_team_events_statuses_by_year(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -20165,7 +20111,7 @@ impl<H: TheBlueAllianceApiV3Handlers> TheBlueAllianceApiV3Api for StrictServer<H
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -20199,12 +20145,9 @@ impl<H: TheBlueAllianceApiV3Handlers> TheBlueAllianceApiV3Api for StrictServer<H
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(
-            &GET_TEAM_EVENTS_STATUSES_BY_YEAR,
-            reply.status(),
-            started,
-        );
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(
+            answering.finish(&GET_TEAM_EVENTS_STATUSES_BY_YEAR, reply),
+        )
     }
     async fn get_team_matches_by_year(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -20214,7 +20157,7 @@ impl<H: TheBlueAllianceApiV3Handlers> TheBlueAllianceApiV3Api for StrictServer<H
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -20248,8 +20191,7 @@ impl<H: TheBlueAllianceApiV3Handlers> TheBlueAllianceApiV3Api for StrictServer<H
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_TEAM_MATCHES_BY_YEAR, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_TEAM_MATCHES_BY_YEAR, reply))
     }
     async fn get_team_matches_by_year_keys(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -20259,7 +20201,7 @@ impl<H: TheBlueAllianceApiV3Handlers> TheBlueAllianceApiV3Api for StrictServer<H
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -20293,12 +20235,9 @@ impl<H: TheBlueAllianceApiV3Handlers> TheBlueAllianceApiV3Api for StrictServer<H
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(
-            &GET_TEAM_MATCHES_BY_YEAR_KEYS,
-            reply.status(),
-            started,
-        );
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(
+            answering.finish(&GET_TEAM_MATCHES_BY_YEAR_KEYS, reply),
+        )
     }
     async fn get_team_matches_by_year_simple(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -20308,7 +20247,7 @@ impl<H: TheBlueAllianceApiV3Handlers> TheBlueAllianceApiV3Api for StrictServer<H
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -20342,12 +20281,9 @@ impl<H: TheBlueAllianceApiV3Handlers> TheBlueAllianceApiV3Api for StrictServer<H
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(
-            &GET_TEAM_MATCHES_BY_YEAR_SIMPLE,
-            reply.status(),
-            started,
-        );
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(
+            answering.finish(&GET_TEAM_MATCHES_BY_YEAR_SIMPLE, reply),
+        )
     }
     async fn get_team_media_by_year(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -20357,7 +20293,7 @@ impl<H: TheBlueAllianceApiV3Handlers> TheBlueAllianceApiV3Api for StrictServer<H
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -20391,15 +20327,14 @@ impl<H: TheBlueAllianceApiV3Handlers> TheBlueAllianceApiV3Api for StrictServer<H
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_TEAM_MEDIA_BY_YEAR, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_TEAM_MEDIA_BY_YEAR, reply))
     }
     async fn get_team_robots(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<GetTeamRobots>,
     ) -> ::std::result::Result<runtime::Reply<GetTeamRobots>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -20432,15 +20367,14 @@ impl<H: TheBlueAllianceApiV3Handlers> TheBlueAllianceApiV3Api for StrictServer<H
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_TEAM_ROBOTS, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_TEAM_ROBOTS, reply))
     }
     async fn get_team_simple(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<GetTeamSimple>,
     ) -> ::std::result::Result<runtime::Reply<GetTeamSimple>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -20473,8 +20407,7 @@ impl<H: TheBlueAllianceApiV3Handlers> TheBlueAllianceApiV3Api for StrictServer<H
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_TEAM_SIMPLE, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_TEAM_SIMPLE, reply))
     }
     async fn get_team_social_media(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -20484,7 +20417,7 @@ impl<H: TheBlueAllianceApiV3Handlers> TheBlueAllianceApiV3Api for StrictServer<H
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -20517,8 +20450,7 @@ impl<H: TheBlueAllianceApiV3Handlers> TheBlueAllianceApiV3Api for StrictServer<H
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_TEAM_SOCIAL_MEDIA, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_TEAM_SOCIAL_MEDIA, reply))
     }
     async fn get_team_years_participated(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -20528,7 +20460,7 @@ impl<H: TheBlueAllianceApiV3Handlers> TheBlueAllianceApiV3Api for StrictServer<H
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -20561,15 +20493,14 @@ impl<H: TheBlueAllianceApiV3Handlers> TheBlueAllianceApiV3Api for StrictServer<H
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_TEAM_YEARS_PARTICIPATED, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_TEAM_YEARS_PARTICIPATED, reply))
     }
     async fn get_teams(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<GetTeams>,
     ) -> ::std::result::Result<runtime::Reply<GetTeams>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -20602,8 +20533,7 @@ impl<H: TheBlueAllianceApiV3Handlers> TheBlueAllianceApiV3Api for StrictServer<H
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_TEAMS, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_TEAMS, reply))
     }
     async fn openapi_document(
         _rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -20629,7 +20559,7 @@ impl<H: TheBlueAllianceApiV3Handlers> StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -20662,8 +20592,7 @@ impl<H: TheBlueAllianceApiV3Handlers> StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_TEAM_EVENTS_KEYS, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_TEAM_EVENTS_KEYS, reply))
     }
     async fn get_team_events_simple(
         rqctx: ::dropshot::RequestContext<H>,
@@ -20673,7 +20602,7 @@ impl<H: TheBlueAllianceApiV3Handlers> StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -20706,8 +20635,7 @@ impl<H: TheBlueAllianceApiV3Handlers> StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_TEAM_EVENTS_SIMPLE, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_TEAM_EVENTS_SIMPLE, reply))
     }
     async fn get_team_media_by_tag(
         rqctx: ::dropshot::RequestContext<H>,
@@ -20717,7 +20645,7 @@ impl<H: TheBlueAllianceApiV3Handlers> StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -20751,8 +20679,7 @@ impl<H: TheBlueAllianceApiV3Handlers> StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_TEAM_MEDIA_BY_TAG, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_TEAM_MEDIA_BY_TAG, reply))
     }
     async fn get_team_media_by_tag_year(
         rqctx: ::dropshot::RequestContext<H>,
@@ -20762,7 +20689,7 @@ impl<H: TheBlueAllianceApiV3Handlers> StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -20797,15 +20724,14 @@ impl<H: TheBlueAllianceApiV3Handlers> StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_TEAM_MEDIA_BY_TAG_YEAR, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_TEAM_MEDIA_BY_TAG_YEAR, reply))
     }
     async fn get_teams_keys(
         rqctx: ::dropshot::RequestContext<H>,
         _parameters: runtime::Parameters<GetTeamsKeys>,
     ) -> ::std::result::Result<runtime::Reply<GetTeamsKeys>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -20838,15 +20764,14 @@ impl<H: TheBlueAllianceApiV3Handlers> StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_TEAMS_KEYS, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_TEAMS_KEYS, reply))
     }
     async fn get_teams_simple(
         rqctx: ::dropshot::RequestContext<H>,
         _parameters: runtime::Parameters<GetTeamsSimple>,
     ) -> ::std::result::Result<runtime::Reply<GetTeamsSimple>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -20879,15 +20804,14 @@ impl<H: TheBlueAllianceApiV3Handlers> StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_TEAMS_SIMPLE, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_TEAMS_SIMPLE, reply))
     }
     async fn get_teams_by_year(
         rqctx: ::dropshot::RequestContext<H>,
         _parameters: runtime::Parameters<GetTeamsByYear>,
     ) -> ::std::result::Result<runtime::Reply<GetTeamsByYear>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -20921,8 +20845,7 @@ impl<H: TheBlueAllianceApiV3Handlers> StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_TEAMS_BY_YEAR, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_TEAMS_BY_YEAR, reply))
     }
     async fn get_teams_by_year_keys(
         rqctx: ::dropshot::RequestContext<H>,
@@ -20932,7 +20855,7 @@ impl<H: TheBlueAllianceApiV3Handlers> StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -20966,8 +20889,7 @@ impl<H: TheBlueAllianceApiV3Handlers> StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_TEAMS_BY_YEAR_KEYS, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_TEAMS_BY_YEAR_KEYS, reply))
     }
     async fn get_teams_by_year_simple(
         rqctx: ::dropshot::RequestContext<H>,
@@ -20977,7 +20899,7 @@ impl<H: TheBlueAllianceApiV3Handlers> StrictServer<H> {
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let caller = match runtime::authenticate_with(
                     handlers,
@@ -21011,8 +20933,7 @@ impl<H: TheBlueAllianceApiV3Handlers> StrictServer<H> {
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_TEAMS_BY_YEAR_SIMPLE, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_TEAMS_BY_YEAR_SIMPLE, reply))
     }
 }
 ///The dropshot API description of a server of this version alone, built on `H`: see [`register_endpoints`], and the request metrics at `GET /metrics` ([`runtime::metrics`]).
@@ -22090,6 +22011,13 @@ pub fn register_endpoints<H: TheBlueAllianceApiV3Handlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<GetDistrictEvents>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_DISTRICT_EVENTS],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -22119,6 +22047,13 @@ pub fn register_endpoints<H: TheBlueAllianceApiV3Handlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<GetDistrictEventsKeys>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_DISTRICT_EVENTS_KEYS],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -22148,6 +22083,13 @@ pub fn register_endpoints<H: TheBlueAllianceApiV3Handlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<GetDistrictEventsSimple>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_DISTRICT_EVENTS_SIMPLE],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -22177,6 +22119,13 @@ pub fn register_endpoints<H: TheBlueAllianceApiV3Handlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<GetDistrictRankings>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_DISTRICT_RANKINGS],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -22206,6 +22155,13 @@ pub fn register_endpoints<H: TheBlueAllianceApiV3Handlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<GetDistrictTeams>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_DISTRICT_TEAMS],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -22235,6 +22191,13 @@ pub fn register_endpoints<H: TheBlueAllianceApiV3Handlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<GetDistrictTeamsKeys>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_DISTRICT_TEAMS_KEYS],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -22264,6 +22227,13 @@ pub fn register_endpoints<H: TheBlueAllianceApiV3Handlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<GetDistrictTeamsSimple>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_DISTRICT_TEAMS_SIMPLE],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -22290,6 +22260,13 @@ pub fn register_endpoints<H: TheBlueAllianceApiV3Handlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<GetDistrictsByYear>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_DISTRICTS_BY_YEAR],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -22316,6 +22293,13 @@ pub fn register_endpoints<H: TheBlueAllianceApiV3Handlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<GetEvent>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_EVENT],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -22345,6 +22329,13 @@ pub fn register_endpoints<H: TheBlueAllianceApiV3Handlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<GetEventAlliances>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_EVENT_ALLIANCES],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -22374,6 +22365,13 @@ pub fn register_endpoints<H: TheBlueAllianceApiV3Handlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<GetEventAwards>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_EVENT_AWARDS],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -22403,6 +22401,13 @@ pub fn register_endpoints<H: TheBlueAllianceApiV3Handlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<GetEventDistrictPoints>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_EVENT_DISTRICT_POINTS],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -22432,6 +22437,13 @@ pub fn register_endpoints<H: TheBlueAllianceApiV3Handlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<GetEventInsights>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_EVENT_INSIGHTS],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -22461,6 +22473,13 @@ pub fn register_endpoints<H: TheBlueAllianceApiV3Handlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<GetEventMatches>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_EVENT_MATCHES],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -22490,6 +22509,13 @@ pub fn register_endpoints<H: TheBlueAllianceApiV3Handlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<GetEventMatchesKeys>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_EVENT_MATCHES_KEYS],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -22519,6 +22545,13 @@ pub fn register_endpoints<H: TheBlueAllianceApiV3Handlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<GetEventMatchesSimple>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_EVENT_MATCHES_SIMPLE],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -22548,6 +22581,13 @@ pub fn register_endpoints<H: TheBlueAllianceApiV3Handlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<GetEventMatchTimeseries>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_EVENT_MATCH_TIMESERIES],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -22577,6 +22617,13 @@ pub fn register_endpoints<H: TheBlueAllianceApiV3Handlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<GetEventOpRs>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_EVENT_OP_RS],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -22606,6 +22653,13 @@ pub fn register_endpoints<H: TheBlueAllianceApiV3Handlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<GetEventPredictions>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_EVENT_PREDICTIONS],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -22635,6 +22689,13 @@ pub fn register_endpoints<H: TheBlueAllianceApiV3Handlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<GetEventRankings>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_EVENT_RANKINGS],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -22664,6 +22725,13 @@ pub fn register_endpoints<H: TheBlueAllianceApiV3Handlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<GetEventSimple>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_EVENT_SIMPLE],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -22693,6 +22761,13 @@ pub fn register_endpoints<H: TheBlueAllianceApiV3Handlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<GetEventTeams>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_EVENT_TEAMS],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -22722,6 +22797,13 @@ pub fn register_endpoints<H: TheBlueAllianceApiV3Handlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<GetEventTeamsKeys>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_EVENT_TEAMS_KEYS],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -22751,6 +22833,13 @@ pub fn register_endpoints<H: TheBlueAllianceApiV3Handlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<GetEventTeamsSimple>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_EVENT_TEAMS_SIMPLE],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -22780,6 +22869,13 @@ pub fn register_endpoints<H: TheBlueAllianceApiV3Handlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<GetEventTeamsStatuses>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_EVENT_TEAMS_STATUSES],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -22806,6 +22902,13 @@ pub fn register_endpoints<H: TheBlueAllianceApiV3Handlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<GetEventsByYear>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_EVENTS_BY_YEAR],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -22832,6 +22935,13 @@ pub fn register_endpoints<H: TheBlueAllianceApiV3Handlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<GetEventsByYearKeys>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_EVENTS_BY_YEAR_KEYS],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -22858,6 +22968,13 @@ pub fn register_endpoints<H: TheBlueAllianceApiV3Handlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<GetEventsByYearSimple>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_EVENTS_BY_YEAR_SIMPLE],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -22884,6 +23001,13 @@ pub fn register_endpoints<H: TheBlueAllianceApiV3Handlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<GetMatch>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_MATCH],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -22913,6 +23037,13 @@ pub fn register_endpoints<H: TheBlueAllianceApiV3Handlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<GetMatchSimple>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_MATCH_SIMPLE],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -22942,6 +23073,13 @@ pub fn register_endpoints<H: TheBlueAllianceApiV3Handlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<GetMatchTimeseries>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_MATCH_TIMESERIES],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -22971,6 +23109,13 @@ pub fn register_endpoints<H: TheBlueAllianceApiV3Handlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<GetMatchZebra>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_MATCH_ZEBRA],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -22994,6 +23139,13 @@ pub fn register_endpoints<H: TheBlueAllianceApiV3Handlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/api/v3/openapi.json"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -23017,6 +23169,13 @@ pub fn register_endpoints<H: TheBlueAllianceApiV3Handlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/api/v3/status"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_STATUS],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -23043,6 +23202,13 @@ pub fn register_endpoints<H: TheBlueAllianceApiV3Handlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<GetTeam>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_TEAM],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -23072,6 +23238,13 @@ pub fn register_endpoints<H: TheBlueAllianceApiV3Handlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<GetTeamAwards>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_TEAM_AWARDS],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -23101,6 +23274,13 @@ pub fn register_endpoints<H: TheBlueAllianceApiV3Handlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<GetTeamAwardsByYear>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_TEAM_AWARDS_BY_YEAR],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -23130,6 +23310,13 @@ pub fn register_endpoints<H: TheBlueAllianceApiV3Handlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<GetTeamDistricts>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_TEAM_DISTRICTS],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -23159,6 +23346,13 @@ pub fn register_endpoints<H: TheBlueAllianceApiV3Handlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<GetTeamEventAwards>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_TEAM_EVENT_AWARDS],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -23188,6 +23382,13 @@ pub fn register_endpoints<H: TheBlueAllianceApiV3Handlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<GetTeamEventMatches>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_TEAM_EVENT_MATCHES],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -23217,6 +23418,13 @@ pub fn register_endpoints<H: TheBlueAllianceApiV3Handlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<GetTeamEventMatchesKeys>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_TEAM_EVENT_MATCHES_KEYS],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -23246,6 +23454,13 @@ pub fn register_endpoints<H: TheBlueAllianceApiV3Handlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<GetTeamEventMatchesSimple>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_TEAM_EVENT_MATCHES_SIMPLE],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -23275,6 +23490,13 @@ pub fn register_endpoints<H: TheBlueAllianceApiV3Handlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<GetTeamEventStatus>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_TEAM_EVENT_STATUS],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -23304,6 +23526,13 @@ pub fn register_endpoints<H: TheBlueAllianceApiV3Handlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<GetTeamEvents>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_TEAM_EVENTS],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -23333,6 +23562,13 @@ pub fn register_endpoints<H: TheBlueAllianceApiV3Handlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<GetTeamEventsKeys>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_TEAM_EVENTS_KEYS],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -23362,6 +23598,13 @@ pub fn register_endpoints<H: TheBlueAllianceApiV3Handlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<GetTeamEventsSimple>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_TEAM_EVENTS_SIMPLE],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -23391,6 +23634,13 @@ pub fn register_endpoints<H: TheBlueAllianceApiV3Handlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<GetTeamEventsByYear>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_TEAM_EVENTS_BY_YEAR],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -23420,6 +23670,13 @@ pub fn register_endpoints<H: TheBlueAllianceApiV3Handlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<GetTeamEventsByYearKeys>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_TEAM_EVENTS_BY_YEAR_KEYS],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -23449,6 +23706,13 @@ pub fn register_endpoints<H: TheBlueAllianceApiV3Handlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<GetTeamEventsByYearSimple>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_TEAM_EVENTS_BY_YEAR_SIMPLE],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -23478,6 +23742,13 @@ pub fn register_endpoints<H: TheBlueAllianceApiV3Handlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<GetTeamEventsStatusesByYear>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_TEAM_EVENTS_STATUSES_BY_YEAR],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -23507,6 +23778,13 @@ pub fn register_endpoints<H: TheBlueAllianceApiV3Handlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<GetTeamMatchesByYear>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_TEAM_MATCHES_BY_YEAR],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -23536,6 +23814,13 @@ pub fn register_endpoints<H: TheBlueAllianceApiV3Handlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<GetTeamMatchesByYearKeys>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_TEAM_MATCHES_BY_YEAR_KEYS],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -23565,6 +23850,13 @@ pub fn register_endpoints<H: TheBlueAllianceApiV3Handlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<GetTeamMatchesByYearSimple>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_TEAM_MATCHES_BY_YEAR_SIMPLE],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -23594,6 +23886,13 @@ pub fn register_endpoints<H: TheBlueAllianceApiV3Handlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<GetTeamMediaByTag>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_TEAM_MEDIA_BY_TAG],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -23623,6 +23922,13 @@ pub fn register_endpoints<H: TheBlueAllianceApiV3Handlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<GetTeamMediaByTagYear>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_TEAM_MEDIA_BY_TAG_YEAR],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -23652,6 +23958,13 @@ pub fn register_endpoints<H: TheBlueAllianceApiV3Handlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<GetTeamMediaByYear>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_TEAM_MEDIA_BY_YEAR],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -23681,6 +23994,13 @@ pub fn register_endpoints<H: TheBlueAllianceApiV3Handlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<GetTeamRobots>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_TEAM_ROBOTS],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -23710,6 +24030,13 @@ pub fn register_endpoints<H: TheBlueAllianceApiV3Handlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<GetTeamSimple>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_TEAM_SIMPLE],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -23739,6 +24066,13 @@ pub fn register_endpoints<H: TheBlueAllianceApiV3Handlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<GetTeamSocialMedia>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_TEAM_SOCIAL_MEDIA],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -23768,6 +24102,13 @@ pub fn register_endpoints<H: TheBlueAllianceApiV3Handlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<GetTeamYearsParticipated>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_TEAM_YEARS_PARTICIPATED],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -23794,6 +24135,13 @@ pub fn register_endpoints<H: TheBlueAllianceApiV3Handlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<GetTeams>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_TEAMS],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -23823,6 +24171,13 @@ pub fn register_endpoints<H: TheBlueAllianceApiV3Handlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<GetTeamsKeys>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_TEAMS_KEYS],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -23852,6 +24207,13 @@ pub fn register_endpoints<H: TheBlueAllianceApiV3Handlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<GetTeamsSimple>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_TEAMS_SIMPLE],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -23881,6 +24243,13 @@ pub fn register_endpoints<H: TheBlueAllianceApiV3Handlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<GetTeamsByYear>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_TEAMS_BY_YEAR],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -23910,6 +24279,13 @@ pub fn register_endpoints<H: TheBlueAllianceApiV3Handlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<GetTeamsByYearKeys>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_TEAMS_BY_YEAR_KEYS],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -23939,6 +24315,13 @@ pub fn register_endpoints<H: TheBlueAllianceApiV3Handlers>(
                             rqctx: ::dropshot::RequestContext<H>,
                             _: runtime::Parameters<GetTeamsByYearSimple>|
                         async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_TEAMS_BY_YEAR_SIMPLE],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),

@@ -6170,7 +6170,7 @@ impl<H: WikiPathwaysWebservicesHandlers> WikiPathwaysWebservicesApi for StrictSe
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (_, params) = match runtime::read_parameters::<
                 runtime::NoParameters,
@@ -6191,8 +6191,7 @@ impl<H: WikiPathwaysWebservicesHandlers> WikiPathwaysWebservicesApi for StrictSe
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&POST_CREATE_PATHWAY, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&POST_CREATE_PATHWAY, reply))
     }
     async fn get_find_interactions(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -6202,7 +6201,7 @@ impl<H: WikiPathwaysWebservicesHandlers> WikiPathwaysWebservicesApi for StrictSe
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (_, params) = match runtime::read_parameters::<
                 runtime::NoParameters,
@@ -6223,8 +6222,7 @@ impl<H: WikiPathwaysWebservicesHandlers> WikiPathwaysWebservicesApi for StrictSe
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_FIND_INTERACTIONS, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_FIND_INTERACTIONS, reply))
     }
     async fn get_find_pathways_by_literature(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -6234,7 +6232,7 @@ impl<H: WikiPathwaysWebservicesHandlers> WikiPathwaysWebservicesApi for StrictSe
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (_, params) = match runtime::read_parameters::<
                 runtime::NoParameters,
@@ -6255,12 +6253,9 @@ impl<H: WikiPathwaysWebservicesHandlers> WikiPathwaysWebservicesApi for StrictSe
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(
-            &GET_FIND_PATHWAYS_BY_LITERATURE,
-            reply.status(),
-            started,
-        );
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(
+            answering.finish(&GET_FIND_PATHWAYS_BY_LITERATURE, reply),
+        )
     }
     async fn get_find_pathways_by_text(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -6270,7 +6265,7 @@ impl<H: WikiPathwaysWebservicesHandlers> WikiPathwaysWebservicesApi for StrictSe
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (_, params) = match runtime::read_parameters::<
                 runtime::NoParameters,
@@ -6291,8 +6286,7 @@ impl<H: WikiPathwaysWebservicesHandlers> WikiPathwaysWebservicesApi for StrictSe
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_FIND_PATHWAYS_BY_TEXT, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_FIND_PATHWAYS_BY_TEXT, reply))
     }
     async fn get_find_pathways_by_xref(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -6302,7 +6296,7 @@ impl<H: WikiPathwaysWebservicesHandlers> WikiPathwaysWebservicesApi for StrictSe
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (_, params) = match runtime::read_parameters::<
                 runtime::NoParameters,
@@ -6323,8 +6317,7 @@ impl<H: WikiPathwaysWebservicesHandlers> WikiPathwaysWebservicesApi for StrictSe
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_FIND_PATHWAYS_BY_XREF, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_FIND_PATHWAYS_BY_XREF, reply))
     }
     async fn get_get_colored_pathway(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -6334,7 +6327,7 @@ impl<H: WikiPathwaysWebservicesHandlers> WikiPathwaysWebservicesApi for StrictSe
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (_, params) = match runtime::read_parameters::<
                 runtime::NoParameters,
@@ -6355,8 +6348,7 @@ impl<H: WikiPathwaysWebservicesHandlers> WikiPathwaysWebservicesApi for StrictSe
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_GET_COLORED_PATHWAY, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_GET_COLORED_PATHWAY, reply))
     }
     async fn get_get_curation_tag_history(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -6366,7 +6358,7 @@ impl<H: WikiPathwaysWebservicesHandlers> WikiPathwaysWebservicesApi for StrictSe
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (_, params) = match runtime::read_parameters::<
                 runtime::NoParameters,
@@ -6387,12 +6379,7 @@ impl<H: WikiPathwaysWebservicesHandlers> WikiPathwaysWebservicesApi for StrictSe
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(
-            &GET_GET_CURATION_TAG_HISTORY,
-            reply.status(),
-            started,
-        );
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_GET_CURATION_TAG_HISTORY, reply))
     }
     async fn get_get_curation_tags(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -6402,7 +6389,7 @@ impl<H: WikiPathwaysWebservicesHandlers> WikiPathwaysWebservicesApi for StrictSe
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (_, params) = match runtime::read_parameters::<
                 runtime::NoParameters,
@@ -6423,8 +6410,7 @@ impl<H: WikiPathwaysWebservicesHandlers> WikiPathwaysWebservicesApi for StrictSe
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_GET_CURATION_TAGS, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_GET_CURATION_TAGS, reply))
     }
     async fn get_get_curation_tags_by_name(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -6434,7 +6420,7 @@ impl<H: WikiPathwaysWebservicesHandlers> WikiPathwaysWebservicesApi for StrictSe
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (_, params) = match runtime::read_parameters::<
                 runtime::NoParameters,
@@ -6455,12 +6441,9 @@ impl<H: WikiPathwaysWebservicesHandlers> WikiPathwaysWebservicesApi for StrictSe
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(
-            &GET_GET_CURATION_TAGS_BY_NAME,
-            reply.status(),
-            started,
-        );
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(
+            answering.finish(&GET_GET_CURATION_TAGS_BY_NAME, reply),
+        )
     }
     async fn get_get_ontology_terms_by_pathway(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -6470,7 +6453,7 @@ impl<H: WikiPathwaysWebservicesHandlers> WikiPathwaysWebservicesApi for StrictSe
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (_, params) = match runtime::read_parameters::<
                 runtime::NoParameters,
@@ -6491,19 +6474,16 @@ impl<H: WikiPathwaysWebservicesHandlers> WikiPathwaysWebservicesApi for StrictSe
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(
-            &GET_GET_ONTOLOGY_TERMS_BY_PATHWAY,
-            reply.status(),
-            started,
-        );
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(
+            answering.finish(&GET_GET_ONTOLOGY_TERMS_BY_PATHWAY, reply),
+        )
     }
     async fn get_get_pathway(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<GetGetPathway>,
     ) -> ::std::result::Result<runtime::Reply<GetGetPathway>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (_, params) = match runtime::read_parameters::<
                 runtime::NoParameters,
@@ -6524,8 +6504,7 @@ impl<H: WikiPathwaysWebservicesHandlers> WikiPathwaysWebservicesApi for StrictSe
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_GET_PATHWAY, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_GET_PATHWAY, reply))
     }
     async fn get_get_pathway_as(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -6535,7 +6514,7 @@ impl<H: WikiPathwaysWebservicesHandlers> WikiPathwaysWebservicesApi for StrictSe
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (_, params) = match runtime::read_parameters::<
                 runtime::NoParameters,
@@ -6556,8 +6535,7 @@ impl<H: WikiPathwaysWebservicesHandlers> WikiPathwaysWebservicesApi for StrictSe
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_GET_PATHWAY_AS, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_GET_PATHWAY_AS, reply))
     }
     async fn get_get_pathway_history(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -6567,7 +6545,7 @@ impl<H: WikiPathwaysWebservicesHandlers> WikiPathwaysWebservicesApi for StrictSe
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (_, params) = match runtime::read_parameters::<
                 runtime::NoParameters,
@@ -6588,8 +6566,7 @@ impl<H: WikiPathwaysWebservicesHandlers> WikiPathwaysWebservicesApi for StrictSe
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_GET_PATHWAY_HISTORY, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_GET_PATHWAY_HISTORY, reply))
     }
     async fn get_get_pathway_info(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -6599,7 +6576,7 @@ impl<H: WikiPathwaysWebservicesHandlers> WikiPathwaysWebservicesApi for StrictSe
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (_, params) = match runtime::read_parameters::<
                 runtime::NoParameters,
@@ -6620,8 +6597,7 @@ impl<H: WikiPathwaysWebservicesHandlers> WikiPathwaysWebservicesApi for StrictSe
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_GET_PATHWAY_INFO, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_GET_PATHWAY_INFO, reply))
     }
     async fn get_get_pathways_by_ontology_term(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -6631,7 +6607,7 @@ impl<H: WikiPathwaysWebservicesHandlers> WikiPathwaysWebservicesApi for StrictSe
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (_, params) = match runtime::read_parameters::<
                 runtime::NoParameters,
@@ -6652,12 +6628,9 @@ impl<H: WikiPathwaysWebservicesHandlers> WikiPathwaysWebservicesApi for StrictSe
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(
-            &GET_GET_PATHWAYS_BY_ONTOLOGY_TERM,
-            reply.status(),
-            started,
-        );
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(
+            answering.finish(&GET_GET_PATHWAYS_BY_ONTOLOGY_TERM, reply),
+        )
     }
     async fn get_get_pathways_by_parent_ontology_term(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -6667,7 +6640,7 @@ impl<H: WikiPathwaysWebservicesHandlers> WikiPathwaysWebservicesApi for StrictSe
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (_, params) = match runtime::read_parameters::<
                 runtime::NoParameters,
@@ -6688,12 +6661,9 @@ impl<H: WikiPathwaysWebservicesHandlers> WikiPathwaysWebservicesApi for StrictSe
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(
-            &GET_GET_PATHWAYS_BY_PARENT_ONTOLOGY_TERM,
-            reply.status(),
-            started,
-        );
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(
+            answering.finish(&GET_GET_PATHWAYS_BY_PARENT_ONTOLOGY_TERM, reply),
+        )
     }
     async fn get_get_recent_changes(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -6703,7 +6673,7 @@ impl<H: WikiPathwaysWebservicesHandlers> WikiPathwaysWebservicesApi for StrictSe
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (_, params) = match runtime::read_parameters::<
                 runtime::NoParameters,
@@ -6724,8 +6694,7 @@ impl<H: WikiPathwaysWebservicesHandlers> WikiPathwaysWebservicesApi for StrictSe
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_GET_RECENT_CHANGES, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_GET_RECENT_CHANGES, reply))
     }
     async fn get_get_user_by_orcid(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -6735,7 +6704,7 @@ impl<H: WikiPathwaysWebservicesHandlers> WikiPathwaysWebservicesApi for StrictSe
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (_, params) = match runtime::read_parameters::<
                 runtime::NoParameters,
@@ -6756,15 +6725,14 @@ impl<H: WikiPathwaysWebservicesHandlers> WikiPathwaysWebservicesApi for StrictSe
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_GET_USER_BY_ORCID, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_GET_USER_BY_ORCID, reply))
     }
     async fn get_get_xref_list(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<GetGetXrefList>,
     ) -> ::std::result::Result<runtime::Reply<GetGetXrefList>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (_, params) = match runtime::read_parameters::<
                 runtime::NoParameters,
@@ -6785,8 +6753,7 @@ impl<H: WikiPathwaysWebservicesHandlers> WikiPathwaysWebservicesApi for StrictSe
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_GET_XREF_LIST, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_GET_XREF_LIST, reply))
     }
     async fn get_list_organisms(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -6796,7 +6763,7 @@ impl<H: WikiPathwaysWebservicesHandlers> WikiPathwaysWebservicesApi for StrictSe
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (_, params) = match runtime::read_parameters::<
                 runtime::NoParameters,
@@ -6817,8 +6784,7 @@ impl<H: WikiPathwaysWebservicesHandlers> WikiPathwaysWebservicesApi for StrictSe
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_LIST_ORGANISMS, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_LIST_ORGANISMS, reply))
     }
     async fn get_list_pathways(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -6828,7 +6794,7 @@ impl<H: WikiPathwaysWebservicesHandlers> WikiPathwaysWebservicesApi for StrictSe
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (_, params) = match runtime::read_parameters::<
                 runtime::NoParameters,
@@ -6849,15 +6815,14 @@ impl<H: WikiPathwaysWebservicesHandlers> WikiPathwaysWebservicesApi for StrictSe
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_LIST_PATHWAYS, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_LIST_PATHWAYS, reply))
     }
     async fn get_login(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<GetLogin>,
     ) -> ::std::result::Result<runtime::Reply<GetLogin>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (_, params) = match runtime::read_parameters::<
                 runtime::NoParameters,
@@ -6878,8 +6843,7 @@ impl<H: WikiPathwaysWebservicesHandlers> WikiPathwaysWebservicesApi for StrictSe
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_LOGIN, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_LOGIN, reply))
     }
     async fn get_remove_curation_tag(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -6889,7 +6853,7 @@ impl<H: WikiPathwaysWebservicesHandlers> WikiPathwaysWebservicesApi for StrictSe
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (_, params) = match runtime::read_parameters::<
                 runtime::NoParameters,
@@ -6910,8 +6874,7 @@ impl<H: WikiPathwaysWebservicesHandlers> WikiPathwaysWebservicesApi for StrictSe
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_REMOVE_CURATION_TAG, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_REMOVE_CURATION_TAG, reply))
     }
     async fn get_remove_ontology_tag(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -6921,7 +6884,7 @@ impl<H: WikiPathwaysWebservicesHandlers> WikiPathwaysWebservicesApi for StrictSe
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (_, params) = match runtime::read_parameters::<
                 runtime::NoParameters,
@@ -6942,8 +6905,7 @@ impl<H: WikiPathwaysWebservicesHandlers> WikiPathwaysWebservicesApi for StrictSe
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_REMOVE_ONTOLOGY_TAG, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_REMOVE_ONTOLOGY_TAG, reply))
     }
     async fn get_save_curation_tag(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -6953,7 +6915,7 @@ impl<H: WikiPathwaysWebservicesHandlers> WikiPathwaysWebservicesApi for StrictSe
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (_, params) = match runtime::read_parameters::<
                 runtime::NoParameters,
@@ -6974,8 +6936,7 @@ impl<H: WikiPathwaysWebservicesHandlers> WikiPathwaysWebservicesApi for StrictSe
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_SAVE_CURATION_TAG, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_SAVE_CURATION_TAG, reply))
     }
     async fn get_save_ontology_tag(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -6985,7 +6946,7 @@ impl<H: WikiPathwaysWebservicesHandlers> WikiPathwaysWebservicesApi for StrictSe
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (_, params) = match runtime::read_parameters::<
                 runtime::NoParameters,
@@ -7006,8 +6967,7 @@ impl<H: WikiPathwaysWebservicesHandlers> WikiPathwaysWebservicesApi for StrictSe
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_SAVE_ONTOLOGY_TAG, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_SAVE_ONTOLOGY_TAG, reply))
     }
     async fn get_update_pathway(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -7017,7 +6977,7 @@ impl<H: WikiPathwaysWebservicesHandlers> WikiPathwaysWebservicesApi for StrictSe
         runtime::ProblemDetails,
     > {
         let handlers = rqctx.context();
-        let started = ::std::time::Instant::now();
+        let answering = runtime::serving::Answering::start(&rqctx);
         let reply = async {
             let (_, params) = match runtime::read_parameters::<
                 runtime::NoParameters,
@@ -7038,8 +6998,7 @@ impl<H: WikiPathwaysWebservicesHandlers> WikiPathwaysWebservicesApi for StrictSe
             response.into_http()
         }
             .await;
-        runtime::metrics::observe(&GET_UPDATE_PATHWAY, reply.status(), started);
-        ::std::result::Result::Ok(reply)
+        ::std::result::Result::Ok(answering.finish(&GET_UPDATE_PATHWAY, reply))
     }
     async fn openapi_document(
         _rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -7543,6 +7502,13 @@ pub fn register_endpoints<H: WikiPathwaysWebservicesHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/createPathway"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&POST_CREATE_PATHWAY],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -7566,6 +7532,13 @@ pub fn register_endpoints<H: WikiPathwaysWebservicesHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/findInteractions"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_FIND_INTERACTIONS],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -7589,6 +7562,13 @@ pub fn register_endpoints<H: WikiPathwaysWebservicesHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/findPathwaysByLiterature"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_FIND_PATHWAYS_BY_LITERATURE],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -7612,6 +7592,13 @@ pub fn register_endpoints<H: WikiPathwaysWebservicesHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/findPathwaysByText"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_FIND_PATHWAYS_BY_TEXT],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -7635,6 +7622,13 @@ pub fn register_endpoints<H: WikiPathwaysWebservicesHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/findPathwaysByXref"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_FIND_PATHWAYS_BY_XREF],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -7658,6 +7652,13 @@ pub fn register_endpoints<H: WikiPathwaysWebservicesHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/getColoredPathway"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_GET_COLORED_PATHWAY],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -7681,6 +7682,13 @@ pub fn register_endpoints<H: WikiPathwaysWebservicesHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/getCurationTagHistory"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_GET_CURATION_TAG_HISTORY],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -7704,6 +7712,13 @@ pub fn register_endpoints<H: WikiPathwaysWebservicesHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/getCurationTags"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_GET_CURATION_TAGS],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -7727,6 +7742,13 @@ pub fn register_endpoints<H: WikiPathwaysWebservicesHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/getCurationTagsByName"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_GET_CURATION_TAGS_BY_NAME],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -7750,6 +7772,13 @@ pub fn register_endpoints<H: WikiPathwaysWebservicesHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/getOntologyTermsByPathway"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_GET_ONTOLOGY_TERMS_BY_PATHWAY],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -7773,6 +7802,13 @@ pub fn register_endpoints<H: WikiPathwaysWebservicesHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/getPathway"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_GET_PATHWAY],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -7796,6 +7832,13 @@ pub fn register_endpoints<H: WikiPathwaysWebservicesHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/getPathwayAs"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_GET_PATHWAY_AS],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -7819,6 +7862,13 @@ pub fn register_endpoints<H: WikiPathwaysWebservicesHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/getPathwayHistory"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_GET_PATHWAY_HISTORY],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -7842,6 +7892,13 @@ pub fn register_endpoints<H: WikiPathwaysWebservicesHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/getPathwayInfo"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_GET_PATHWAY_INFO],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -7865,6 +7922,13 @@ pub fn register_endpoints<H: WikiPathwaysWebservicesHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/getPathwaysByOntologyTerm"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_GET_PATHWAYS_BY_ONTOLOGY_TERM],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -7891,6 +7955,13 @@ pub fn register_endpoints<H: WikiPathwaysWebservicesHandlers>(
                             "/getPathwaysByParentOntologyTerm",
                         ),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_GET_PATHWAYS_BY_PARENT_ONTOLOGY_TERM],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -7914,6 +7985,13 @@ pub fn register_endpoints<H: WikiPathwaysWebservicesHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/getRecentChanges"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_GET_RECENT_CHANGES],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -7937,6 +8015,13 @@ pub fn register_endpoints<H: WikiPathwaysWebservicesHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/getUserByOrcid"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_GET_USER_BY_ORCID],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -7960,6 +8045,13 @@ pub fn register_endpoints<H: WikiPathwaysWebservicesHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/getXrefList"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_GET_XREF_LIST],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -7983,6 +8075,13 @@ pub fn register_endpoints<H: WikiPathwaysWebservicesHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/listOrganisms"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_LIST_ORGANISMS],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -8006,6 +8105,13 @@ pub fn register_endpoints<H: WikiPathwaysWebservicesHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/listPathways"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_LIST_PATHWAYS],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -8029,6 +8135,13 @@ pub fn register_endpoints<H: WikiPathwaysWebservicesHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/login"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_LOGIN],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -8052,6 +8165,13 @@ pub fn register_endpoints<H: WikiPathwaysWebservicesHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/openapi.json"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -8075,6 +8195,13 @@ pub fn register_endpoints<H: WikiPathwaysWebservicesHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/removeCurationTag"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_REMOVE_CURATION_TAG],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -8098,6 +8225,13 @@ pub fn register_endpoints<H: WikiPathwaysWebservicesHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/removeOntologyTag"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_REMOVE_ONTOLOGY_TAG],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -8121,6 +8255,13 @@ pub fn register_endpoints<H: WikiPathwaysWebservicesHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/saveCurationTag"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_SAVE_CURATION_TAG],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -8144,6 +8285,13 @@ pub fn register_endpoints<H: WikiPathwaysWebservicesHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/saveOntologyTag"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_SAVE_ONTOLOGY_TAG],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
@@ -8167,6 +8315,13 @@ pub fn register_endpoints<H: WikiPathwaysWebservicesHandlers>(
                 ::dropshot::ApiEndpoint::new(
                         runtime::not_allowed_id(&method, "/updatePathway"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_UPDATE_PATHWAY],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
                             runtime::method_not_allowed(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),

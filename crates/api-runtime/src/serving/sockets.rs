@@ -12,7 +12,7 @@ use std::os::fd::RawFd;
 
 use nix::sys::socket::{SockaddrStorage, getpeername, getsockname};
 
-use crate::process_limits::open_files_limit;
+use super::process_limits::open_files_limit;
 
 /// A socket of this process bound to the address asked for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -22,8 +22,8 @@ use slog::Logger;
 use tokio::signal::unix::{Signal, SignalKind, signal};
 use tokio::time::{Instant, timeout_at};
 
-use crate::in_flight::InFlight;
-use crate::sockets;
+use super::in_flight::InFlight;
+use super::sockets;
 
 /// After the requests in flight are answered, at most this long for their
 /// responses to be written and for connections to close on their own.

@@ -17,7 +17,7 @@
 use dropshot::ConfigLoggingLevel;
 use slog::{Drain, Logger, OwnedKVList, Record};
 
-use crate::probes::PROBE_PATHS;
+use super::probes::PROBE_PATHS;
 
 /// How log records are written.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -29,7 +29,7 @@ pub enum LogFormat {
     Json,
 }
 
-pub fn stderr_logger(level: ConfigLoggingLevel, format: LogFormat) -> anyhow::Result<Logger> {
+pub fn stderr_logger(level: ConfigLoggingLevel, format: LogFormat) -> std::io::Result<Logger> {
     let level = match level {
         ConfigLoggingLevel::Trace => slog::Level::Trace,
         ConfigLoggingLevel::Debug => slog::Level::Debug,

@@ -33,8 +33,12 @@ use netlink_sys::protocols::NETLINK_SOCK_DIAG;
 use nix::sys::socket::Shutdown;
 use slog::Logger;
 
-use crate::process_limits::open_files_limit;
-use crate::sockets;
+use prometheus_client::encoding::EncodeLabelSet;
+use prometheus_client::metrics::counter::Counter;
+use prometheus_client::metrics::family::Family;
+
+use super::process_limits::open_files_limit;
+use super::sockets;
 
 /// When connections are closed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -91,6 +95,28 @@ pub fn to_close(connections: &[Connection], limits: &ReaperLimits, pressure: boo
         }
     }
     close
+}
+
+#[derive(Clone, Debug, Hash, PartialEq, Eq, EncodeLabelSet)]
+struct Reason {
+    reason: &'static str,
+}
+
+/// `http_connections_closed_total{reason}`, registered on first use.
+fn closed_connections() -> &'static Family<Reason, Counter> {
+    static CLOSED: std::sync::OnceLock<Family<Reason, Counter>> = std::sync::OnceLock::new();
+    CLOSED.get_or_init(|| {
+        let closed = Family::default();
+        crate::metrics::registry()
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .register(
+                "http_connections_closed",
+                "Client connections the reaper closed, by reason",
+                closed.clone(),
+            );
+        closed
+    })
 }
 
 /// Starts the sweeping thread for the server listening on `local`.
@@ -164,7 +190,9 @@ fn sweep(diag: &mut SockDiag, local: SocketAddr, limits: &ReaperLimits, log: &Lo
     }
     for (why, count) in &closed {
         slog::warn!(log, "closed connections"; "reason" => *why, "count" => count);
-        crate::metrics::service().closed(why, *count);
+        closed_connections()
+            .get_or_create(&Reason { reason: why })
+            .inc_by(*count as u64);
     }
     Ok(closed.values().sum())
 }

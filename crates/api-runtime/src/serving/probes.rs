@@ -1,12 +1,13 @@
 //! Health and readiness, for a load balancer or an orchestrator: outside
-//! the versioned contract (like `/vN/openapi.json`), without a key, hidden
-//! from the OpenAPI documents, and their requests logged only at `--log-level debug`
-//! ([`crate::logging`]).
+//! the versioned contract (like `<base>/openapi.json`), without a key,
+//! hidden from the OpenAPI documents, and their requests logged only at
+//! `--log-level debug` ([`super::logging`]).
 //!
 //! - `GET /healthz`: 200 while the process serves HTTP at all.
-//! - `GET /readyz`: 200 when the database answers (and accepts writes,
-//!   where the storage can tell) within [`READY_WITHIN`]; 503 otherwise,
-//!   and from the start of a drain period (`serve --drain-seconds`).
+//! - `GET /readyz`: 200 when the service's readiness ([`super::Serving::ready_when`]:
+//!   the Pet Store's is its database answering, and accepting writes
+//!   where the storage can tell) says so within [`READY_WITHIN`]; 503
+//!   otherwise, and from the start of a drain period (`--drain-seconds`).
 //!
 //! Both answer `{"status": ...}` (and `"reason"` when not ready), as JSON.
 
@@ -15,8 +16,7 @@ use std::time::Duration;
 use dropshot::{ApiDescription, ApiEndpoint, ApiEndpointVersions, Body, HttpError, RequestContext};
 use http::{Method, Response, StatusCode};
 
-use crate::service::Service;
-use crate::storage::Storage;
+use crate::auth::Authenticator;
 
 pub const HEALTHZ: &str = "/healthz";
 pub const READYZ: &str = "/readyz";
@@ -29,11 +29,11 @@ pub const PROBE_PATHS: [&str; 2] = [HEALTHZ, READYZ];
 pub const READY_WITHIN: Duration = Duration::from_secs(1);
 
 /// Registers both probes on `api` (hidden: not in any version's document).
-pub fn register<S: Storage>(api: &mut ApiDescription<Service<S>>) -> Result<(), String> {
+pub fn register<C: Authenticator>(api: &mut ApiDescription<C>) -> Result<(), String> {
     let json = "application/json";
     let healthz = ApiEndpoint::new(
         "healthz".into(),
-        healthz::<S>,
+        healthz::<C>,
         Method::GET,
         json,
         HEALTHZ,
@@ -41,7 +41,7 @@ pub fn register<S: Storage>(api: &mut ApiDescription<Service<S>>) -> Result<(), 
     );
     let readyz = ApiEndpoint::new(
         "readyz".into(),
-        readyz::<S>,
+        readyz::<C>,
         Method::GET,
         json,
         READYZ,
@@ -53,31 +53,31 @@ pub fn register<S: Storage>(api: &mut ApiDescription<Service<S>>) -> Result<(), 
     Ok(())
 }
 
-async fn healthz<S: Storage>(_: RequestContext<Service<S>>) -> Result<Response<Body>, HttpError> {
+async fn healthz<C: Authenticator>(_: RequestContext<C>) -> Result<Response<Body>, HttpError> {
     Ok(answer(StatusCode::OK, serde_json::json!({"status": "ok"})))
 }
 
-async fn readyz<S: Storage>(rqctx: RequestContext<Service<S>>) -> Result<Response<Body>, HttpError> {
-    let service = rqctx.context();
+async fn readyz<C: Authenticator>(rqctx: RequestContext<C>) -> Result<Response<Body>, HttpError> {
     let not_ready = |reason: String| {
         answer(
             StatusCode::SERVICE_UNAVAILABLE,
             serde_json::json!({"status": "unavailable", "reason": reason}),
         )
     };
-    if service.is_draining() {
+    let Some(serving) = rqctx.context().serving() else {
+        return Ok(answer(StatusCode::OK, serde_json::json!({"status": "ok"})));
+    };
+    if serving.is_draining() {
         return Ok(not_ready("draining: the service is stopping".into()));
     }
-    Ok(
-        match tokio::time::timeout(READY_WITHIN, service.storage().ready()).await {
-            Ok(Ok(())) => answer(StatusCode::OK, serde_json::json!({"status": "ok"})),
-            Ok(Err(e)) => not_ready(format!("the database: {e}")),
-            Err(_) => not_ready(format!(
-                "the database did not answer within {} ms",
-                READY_WITHIN.as_millis()
-            )),
-        },
-    )
+    Ok(match tokio::time::timeout(READY_WITHIN, serving.ready()).await {
+        Ok(Ok(())) => answer(StatusCode::OK, serde_json::json!({"status": "ok"})),
+        Ok(Err(reason)) => not_ready(reason),
+        Err(_) => not_ready(format!(
+            "not ready: did not answer within {} ms",
+            READY_WITHIN.as_millis()
+        )),
+    })
 }
 
 fn answer(status: StatusCode, body: serde_json::Value) -> Response<Body> {

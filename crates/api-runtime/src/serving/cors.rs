@@ -1,0 +1,210 @@
+//! Cross-origin requests from browsers (CORS), configured per service
+//! (`--cors-origin`, off by default). dropshot has none, so the generated
+//! layer does it:
+//!
+//! - a preflight (`OPTIONS` with `Origin` and
+//!   `Access-Control-Request-Method`) is answered from the spec's
+//!   operations on that path: their methods, and the headers their
+//!   parameters, security and bodies use. It is answered before any
+//!   authentication, so never with a 401, whether the path documents
+//!   `OPTIONS` itself or not;
+//! - every answer of the generated layer to an allowed origin carries
+//!   `Access-Control-Allow-Origin` (and exposes the operation's documented
+//!   response headers), and every answer carries `Vary: Origin`, so that a
+//!   cache never hands one origin's answer to another;
+//! - credentials (`Access-Control-Allow-Credentials`) only with origins
+//!   named one by one: `*` allows any origin without them, as the Fetch
+//!   standard requires.
+//!
+//! An origin not allowed gets no `Access-Control-Allow-*` header at all:
+//! the browser refuses the answer to the page, which is the point.
+
+use dropshot::{Body, RequestInfo};
+use http::header::{
+    ACCESS_CONTROL_ALLOW_CREDENTIALS, ACCESS_CONTROL_ALLOW_HEADERS, ACCESS_CONTROL_ALLOW_METHODS,
+    ACCESS_CONTROL_ALLOW_ORIGIN, ACCESS_CONTROL_EXPOSE_HEADERS, ACCESS_CONTROL_MAX_AGE, ACCESS_CONTROL_REQUEST_METHOD,
+    HeaderMap, HeaderValue, ORIGIN, VARY,
+};
+use http::{Method, StatusCode};
+
+use super::state::Serving;
+use crate::contract::{Location, Operation, Scheme};
+
+/// How long a browser may keep a preflight's answer, in seconds.
+const MAX_AGE: &str = "600";
+
+/// The origins allowed; see the module's documentation.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Cors {
+    /// `*`: any origin, without credentials.
+    AnyOrigin,
+    /// These origins (`https://app.example.com`), with credentials.
+    Origins(Vec<String>),
+}
+
+impl Cors {
+    /// The policy `--cors-origin` names (repeated); `None` for none.
+    /// Each origin is a scheme, a host and maybe a port, nothing else
+    /// (that is what a browser sends), or `*` alone.
+    pub fn from_options(origins: &[String]) -> Result<Option<Cors>, String> {
+        if origins.is_empty() {
+            return Ok(None);
+        }
+        if origins.iter().any(|o| o == "*") {
+            return match origins.len() {
+                1 => Ok(Some(Cors::AnyOrigin)),
+                _ => Err("--cors-origin '*' allows every origin: name no other beside it".into()),
+            };
+        }
+        let mut allowed = Vec::new();
+        for origin in origins {
+            let (scheme, rest) = origin
+                .split_once("://")
+                .ok_or_else(|| format!("--cors-origin {origin:?}: not an origin (such as https://app.example.com)"))?;
+            let well_formed = matches!(scheme, "http" | "https")
+                && !rest.is_empty()
+                && !rest.contains(['/', '?', '#', '@', ' '])
+                && rest.is_ascii();
+            if !well_formed {
+                return Err(format!(
+                    "--cors-origin {origin:?}: an origin is a scheme, a host and maybe a port \
+                     (https://app.example.com:8443), without a path"
+                ));
+            }
+            allowed.push(origin.to_ascii_lowercase());
+        }
+        Ok(Some(Cors::Origins(allowed)))
+    }
+
+    /// The `Access-Control-Allow-Origin` for a request from `origin`, if
+    /// it is allowed.
+    fn allow(&self, origin: &HeaderValue) -> Option<HeaderValue> {
+        match self {
+            Cors::AnyOrigin => Some(HeaderValue::from_static("*")),
+            Cors::Origins(origins) => {
+                let origin_text = origin.to_str().ok()?;
+                origins
+                    .iter()
+                    .any(|allowed| allowed.eq_ignore_ascii_case(origin_text))
+                    .then(|| origin.clone())
+            }
+        }
+    }
+
+    fn credentials(&self) -> bool {
+        matches!(self, Cors::Origins(_))
+    }
+}
+
+/// The CORS headers of an answer to `request` (none when CORS is off):
+/// computed when the request arrives, added to its answer
+/// ([`add_headers`]).
+#[derive(Debug, Default)]
+pub struct Allowed {
+    on: bool,
+    origin: Option<HeaderValue>,
+    credentials: bool,
+}
+
+impl Allowed {
+    pub fn of(serving: Option<&Serving>, request: &RequestInfo) -> Allowed {
+        let Some(cors) = serving.and_then(Serving::cors) else {
+            return Allowed::default();
+        };
+        Allowed {
+            on: true,
+            origin: request.headers().get(ORIGIN).and_then(|origin| cors.allow(origin)),
+            credentials: cors.credentials(),
+        }
+    }
+
+    /// Adds the headers to an answer of `operation`.
+    pub(crate) fn add_headers(&self, operation: &Operation, headers: &mut HeaderMap) {
+        if !self.on {
+            return;
+        }
+        headers.append(VARY, HeaderValue::from_static("Origin"));
+        let Some(origin) = &self.origin else {
+            return;
+        };
+        headers.insert(ACCESS_CONTROL_ALLOW_ORIGIN, origin.clone());
+        if self.credentials {
+            headers.insert(ACCESS_CONTROL_ALLOW_CREDENTIALS, HeaderValue::from_static("true"));
+        }
+        let mut exposed: Vec<&str> = operation
+            .responses
+            .iter()
+            .flat_map(|response| response.headers.iter().map(|header| header.name))
+            .collect();
+        exposed.push("x-request-id");
+        exposed.sort_by_key(|name| name.to_ascii_lowercase());
+        exposed.dedup_by(|a, b| a.eq_ignore_ascii_case(b));
+        if let Ok(value) = HeaderValue::try_from(exposed.join(", ")) {
+            headers.insert(ACCESS_CONTROL_EXPOSE_HEADERS, value);
+        }
+    }
+}
+
+/// The answer to `request` if it is a CORS preflight and CORS is on:
+/// `operations` are every operation of the request's path.
+pub fn preflight(
+    serving: Option<&Serving>,
+    request: &RequestInfo,
+    operations: &[&'static Operation],
+) -> Option<http::Response<Body>> {
+    let cors = serving.and_then(Serving::cors)?;
+    let headers = request.headers();
+    if request.method() != Method::OPTIONS || !headers.contains_key(ACCESS_CONTROL_REQUEST_METHOD) {
+        return None;
+    }
+    let origin = headers.get(ORIGIN)?;
+    let mut response = http::Response::builder().status(StatusCode::NO_CONTENT).header(
+        VARY,
+        "Origin, Access-Control-Request-Method, Access-Control-Request-Headers",
+    );
+    if let Some(allowed) = cors.allow(origin) {
+        response = response
+            .header(ACCESS_CONTROL_ALLOW_ORIGIN, allowed)
+            .header(ACCESS_CONTROL_ALLOW_METHODS, methods(operations))
+            .header(ACCESS_CONTROL_MAX_AGE, MAX_AGE);
+        let allowed_headers = request_headers(operations);
+        if !allowed_headers.is_empty() {
+            response = response.header(ACCESS_CONTROL_ALLOW_HEADERS, allowed_headers);
+        }
+        if cors.credentials() {
+            response = response.header(ACCESS_CONTROL_ALLOW_CREDENTIALS, "true");
+        }
+    }
+    response.body(Body::empty()).ok()
+}
+
+/// The methods of the path's operations.
+fn methods(operations: &[&'static Operation]) -> String {
+    let mut methods: Vec<&str> = operations.iter().map(|op| op.method).collect();
+    methods.sort_unstable();
+    methods.dedup();
+    methods.join(", ")
+}
+
+/// The request headers the path's operations read: header parameters,
+/// the credentials' headers, and `Content-Type` for a body.
+fn request_headers(operations: &[&'static Operation]) -> String {
+    let mut names: Vec<&str> = Vec::new();
+    for op in operations {
+        let parameters = op.parameters.iter().filter(|p| p.location == Location::Header);
+        names.extend(parameters.map(|p| p.name));
+        for need in op.security.iter().flat_map(|requirement| requirement.0) {
+            match need.scheme {
+                Scheme::Bearer { .. } | Scheme::Basic { .. } => names.push("Authorization"),
+                Scheme::ApiKeyHeader { header, .. } => names.push(header),
+                Scheme::ApiKeyQuery { .. } | Scheme::ApiKeyCookie { .. } => {}
+            }
+        }
+        if op.body.is_some() {
+            names.push("Content-Type");
+        }
+    }
+    names.sort_by_key(|name| name.to_ascii_lowercase());
+    names.dedup_by(|a, b| a.eq_ignore_ascii_case(b));
+    names.join(", ")
+}

@@ -1,0 +1,126 @@
+//! What a served service shares with the generated layer and the probes:
+//! the requests being answered, whether a drain has started, how
+//! readiness is told, and which origins may call it (CORS).
+//!
+//! A service holds one [`Serving`] and gives it through
+//! `Authenticator::serving` (every generated handlers trait extends
+//! `Authenticator`): the generated layer counts each request in it
+//! ([`Answering`]), so that a shutdown waits for exactly those, and
+//! `/readyz` asks its readiness. It belongs to the service, not to the
+//! process: tests run several servers in one process.
+
+use std::sync::OnceLock;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Instant;
+
+use futures_util::future::BoxFuture;
+
+use dropshot::{RequestContext, RequestInfo};
+
+use super::cors::{Allowed, Cors};
+use super::in_flight::{InFlight, InFlightGuard};
+use crate::auth::Authenticator;
+use crate::contract::{Contract, Operation};
+use crate::reply::Reply;
+
+/// How `/readyz` learns whether the service can answer: `Err` says why
+/// not (the database is down, read-only, ...).
+pub type Readiness = Box<dyn Fn() -> BoxFuture<'static, Result<(), String>> + Send + Sync>;
+
+/// A served service's shared state; see the module's documentation.
+#[derive(Default)]
+pub struct Serving {
+    in_flight: InFlight,
+    draining: AtomicBool,
+    readiness: OnceLock<Readiness>,
+    cors: OnceLock<Cors>,
+}
+
+impl Serving {
+    /// Readiness told by `ready` (without it, a service that serves HTTP
+    /// is ready).
+    pub fn ready_when(self, ready: Readiness) -> Self {
+        let _ = self.readiness.set(ready);
+        self
+    }
+
+    /// Allows cross-origin requests by `cors` (once: `Running::start`
+    /// sets it from `--cors-origin`).
+    pub fn allow_origins(&self, cors: Cors) -> Result<(), String> {
+        self.cors
+            .set(cors)
+            .map_err(|_| "the allowed origins are set already".to_string())
+    }
+
+    /// The origins allowed, if CORS is on.
+    pub fn cors(&self) -> Option<&Cors> {
+        self.cors.get()
+    }
+
+    /// The requests being answered.
+    pub fn in_flight(&self) -> &InFlight {
+        &self.in_flight
+    }
+
+    /// From now on `/readyz` answers 503.
+    pub fn start_draining(&self) {
+        self.draining.store(true, Ordering::Release);
+    }
+
+    pub fn is_draining(&self) -> bool {
+        self.draining.load(Ordering::Acquire)
+    }
+
+    /// Whether the service can answer (see [`Readiness`]).
+    pub async fn ready(&self) -> Result<(), String> {
+        match self.readiness.get() {
+            Some(ready) => ready().await,
+            None => Ok(()),
+        }
+    }
+}
+
+/// One request the generated layer is answering: counted in flight until
+/// it is finished, timed for the request metrics, and answered with the
+/// CORS headers its origin gets.
+pub struct Answering {
+    _in_flight: Option<InFlightGuard>,
+    started: Instant,
+    cors: Allowed,
+    /// dropshot's id for the request.
+    request_id: String,
+}
+
+impl Answering {
+    /// Called first by every generated endpoint.
+    pub fn start<A: Authenticator>(rqctx: &RequestContext<A>) -> Answering {
+        let serving = rqctx.context().serving();
+        Answering {
+            _in_flight: serving.map(|serving| serving.in_flight.enter()),
+            started: Instant::now(),
+            cors: Allowed::of(serving, &rqctx.request),
+            request_id: rqctx.request_id.clone(),
+        }
+    }
+
+    /// The answer to a CORS preflight, for an operation whose path
+    /// documents `OPTIONS` itself (called before authentication: a
+    /// preflight carries no credentials); `operations` are the path's.
+    pub fn preflight<A: Authenticator, C: Contract>(
+        &self,
+        handlers: &A,
+        request: &RequestInfo,
+        operations: &[&'static Operation],
+    ) -> Option<Reply<C>> {
+        super::cors::preflight(handlers.serving(), request, operations).map(Reply::sent_as)
+    }
+
+    /// Called with the endpoint's reply: records it in the metrics, adds
+    /// the CORS headers, and names the request's id in a 5xx's body.
+    pub fn finish<C: Contract>(self, operation: &'static Operation, mut reply: Reply<C>) -> Reply<C> {
+        crate::metrics::observe(operation, reply.status(), self.started);
+        reply.name_request_id(&self.request_id);
+        self.cors.add_headers(operation, reply.headers_mut());
+        reply
+    }
+}

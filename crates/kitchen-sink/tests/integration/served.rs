@@ -1,0 +1,45 @@
+//! The kitchen sink's binary served as every generated service is
+//! (`runtime::serving`), against slow and hostile clients and signals:
+//! the checks of `serving-checks`, each on a process of its own.
+
+use serving_checks::Request;
+use serving_checks::checks::{self, Service};
+
+const KEY: &str = "served-checks-key";
+
+fn service() -> Service {
+    Service {
+        binary: env!("CARGO_BIN_EXE_kitchen-sink-server").into(),
+        args: vec!["--key".into(), KEY.into()],
+        served: Request::get("/v1/orders", &[&format!("Authorization: Bearer {KEY}")]),
+    }
+}
+
+#[test]
+fn a_short_body_is_closed_by_the_idle_timeout() {
+    let create = Request {
+        method: "POST",
+        ..Request::get("/v1/orders", &[&format!("Authorization: Bearer {KEY}")])
+    };
+    checks::a_short_body_is_closed_by_the_idle_timeout(&service(), &create);
+}
+
+#[test]
+fn a_slow_request_head_is_closed_at_30_seconds() {
+    checks::a_slow_request_head_is_closed_at_30_seconds(&service());
+}
+
+#[test]
+fn hundreds_of_silent_connections_are_closed() {
+    checks::hundreds_of_silent_connections_are_closed(&service());
+}
+
+#[test]
+fn sigterm_with_a_silent_connection_open_stops_promptly() {
+    checks::sigterm_with_a_silent_connection_open_stops_promptly(&service());
+}
+
+#[test]
+fn the_probes_answer_and_a_drain_precedes_the_stop() {
+    checks::the_probes_answer_and_a_drain_precedes_the_stop(&service());
+}

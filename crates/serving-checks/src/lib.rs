@@ -1,0 +1,15 @@
+//! What every served service must withstand, checked against its own
+//! binary (`runtime::serving` serves them all the same way, so the same
+//! checks hold for each): a [`ServedProcess`] started with the options
+//! every service takes, and the [`checks`] its tests call: a short body,
+//! a slow request head, hundreds of silent connections, SIGTERM with a
+//! silent connection open, the probes and the drain. Each asserts the
+//! bound the README states, and that another client is answered
+//! throughout.
+
+pub mod checks;
+pub mod process;
+pub mod raw_http;
+
+pub use process::ServedProcess;
+pub use raw_http::Request;

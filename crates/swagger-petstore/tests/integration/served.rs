@@ -1,0 +1,49 @@
+//! The Swagger Petstore's binary served as every generated service is
+//! (`runtime::serving`), against slow and hostile clients and signals:
+//! the checks of `serving-checks`, each on a process of its own.
+
+use serving_checks::Request;
+use serving_checks::checks::{self, Service};
+
+const TOKEN: &str = "served-checks-token";
+
+fn service() -> Service {
+    let args = ["--token", TOKEN, "--key", "served-checks-key"];
+    Service {
+        binary: env!("CARGO_BIN_EXE_swagger-petstore-server").into(),
+        args: args.into_iter().map(String::from).collect(),
+        served: Request::get(
+            "/api/v3/pet/findByStatus?status=available",
+            &[&format!("Authorization: Bearer {TOKEN}")],
+        ),
+    }
+}
+
+#[test]
+fn a_short_body_is_closed_by_the_idle_timeout() {
+    let add_pet = Request {
+        method: "POST",
+        ..Request::get("/api/v3/pet", &[&format!("Authorization: Bearer {TOKEN}")])
+    };
+    checks::a_short_body_is_closed_by_the_idle_timeout(&service(), &add_pet);
+}
+
+#[test]
+fn a_slow_request_head_is_closed_at_30_seconds() {
+    checks::a_slow_request_head_is_closed_at_30_seconds(&service());
+}
+
+#[test]
+fn hundreds_of_silent_connections_are_closed() {
+    checks::hundreds_of_silent_connections_are_closed(&service());
+}
+
+#[test]
+fn sigterm_with_a_silent_connection_open_stops_promptly() {
+    checks::sigterm_with_a_silent_connection_open_stops_promptly(&service());
+}
+
+#[test]
+fn the_probes_answer_and_a_drain_precedes_the_stop() {
+    checks::the_probes_answer_and_a_drain_precedes_the_stop(&service());
+}
