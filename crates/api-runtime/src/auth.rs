@@ -40,7 +40,7 @@ pub trait Authenticator: Send + Sync + 'static {
     /// waits for them, and `/readyz` asks its readiness. `None` (the
     /// default) for a service served otherwise, as by a test's own
     /// `ServerBuilder`; [`crate::serving::Running::start`] refuses it.
-    fn serving(&self) -> Option<&crate::serving::Serving> {
+    fn serving(&self) -> Option<&crate::serving::state::Serving> {
         None
     }
 }

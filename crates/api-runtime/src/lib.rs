@@ -11,7 +11,7 @@
 //!   schemas ([`schema`]: JSON Schema, validated by the `jsonschema` crate).
 //! - [`metrics`]: each operation's requests counted and timed, served at
 //!   `GET /metrics`.
-//! - [`reply`]: the response, a documented one, the Error object, or RFC
+//! - [`reply`] (with its documented headers, `response_headers`): the response, a documented one, the Error object, or RFC
 //!   9457 [`problem_details`] for an error the spec leaves undocumented.
 //! - [`rejection`]: a request refused before its handler (a credential, a
 //!   body), which becomes the reply in one place, with the [`challenge`]s
@@ -49,6 +49,7 @@ pub mod problem_details;
 pub(crate) mod query_objects;
 pub mod rejection;
 pub mod reply;
+pub(crate) mod response_headers;
 pub mod routing;
 pub mod schema;
 pub mod serving;

@@ -14,7 +14,7 @@ use std::marker::PhantomData;
 use bytes::Bytes;
 use dropshot::{ApiEndpointResponse, Body, HttpError, HttpResponse};
 use http::StatusCode;
-use http::header::{CONTENT_TYPE, HeaderMap, HeaderName, HeaderValue, WWW_AUTHENTICATE};
+use http::header::{CONTENT_TYPE, HeaderMap, HeaderValue, WWW_AUTHENTICATE};
 use serde::Serialize;
 
 use crate::challenge::{Challenge, challenge, schemes};
@@ -265,7 +265,7 @@ impl<C: Contract> Reply<C> {
     /// fields are left out. A value that cannot be a header makes the
     /// reply a 500.
     pub fn with_headers<H: Serialize>(mut self, headers: &H) -> Self {
-        match header_fields(headers) {
+        match crate::response_headers::header_fields(headers) {
             Ok(fields) => {
                 self.headers.extend(fields);
                 self
@@ -279,33 +279,14 @@ impl<C: Contract> Reply<C> {
         &mut self.headers
     }
 
-    /// Names the request's id (the `x-request-id` dropshot answers with,
-    /// and logs every line of the request with) in the body of a 5xx, so
-    /// that a user's report finds the logs: appended to the Error object's
-    /// `message`, or to problem details' `detail`. A body with neither
-    /// (an Error object of another shape) is left as it is.
+    /// Names the request's id in the body of a 5xx
+    /// ([`crate::serving::request_ids`]).
     pub(crate) fn name_request_id(&mut self, request_id: &str) {
-        let Outcome::Error { status, body, .. } = &mut self.outcome else {
-            return;
-        };
-        if !status.is_server_error() {
-            return;
-        }
-        let Ok(serde_json::Value::Object(mut fields)) = serde_json::from_slice::<serde_json::Value>(body) else {
-            return;
-        };
-        let Some(key) = ["message", "detail"]
-            .into_iter()
-            .find(|key| fields.get(*key).is_some_and(|v| v.is_string()))
-        else {
-            return;
-        };
-        let Some(serde_json::Value::String(text)) = fields.get_mut(key) else {
-            return;
-        };
-        text.push_str(&format!(" (request id {request_id})"));
-        if let Ok(bytes) = serde_json::to_vec(&fields) {
-            *body = Bytes::from(bytes);
+        if let Outcome::Error { status, body, .. } = &mut self.outcome
+            && status.is_server_error()
+            && let Some(named) = crate::serving::request_ids::named_in(body, request_id)
+        {
+            *body = named;
         }
     }
 
@@ -324,27 +305,6 @@ impl<C: Contract> Reply<C> {
         }
         self
     }
-}
-
-/// A struct of header values as (name, value) pairs.
-fn header_fields<H: Serialize>(headers: &H) -> Result<Vec<(HeaderName, HeaderValue)>, String> {
-    let serde_json::Value::Object(fields) = serde_json::to_value(headers).map_err(|e| e.to_string())? else {
-        return Err("not a struct".into());
-    };
-    let mut out = Vec::with_capacity(fields.len());
-    for (name, value) in fields {
-        let value = match value {
-            serde_json::Value::Null => continue,
-            serde_json::Value::String(s) => s,
-            serde_json::Value::Number(n) => n.to_string(),
-            serde_json::Value::Bool(b) => b.to_string(),
-            other => return Err(format!("`{name}` is not a scalar: {other}")),
-        };
-        let name = HeaderName::try_from(name.as_str()).map_err(|e| format!("`{name}`: {e}"))?;
-        let value = HeaderValue::try_from(value).map_err(|e| format!("`{name}`: {e}"))?;
-        out.push((name, value));
-    }
-    Ok(out)
 }
 
 impl<C: Contract> HttpResponse for Reply<C> {

@@ -3,11 +3,14 @@
 //! checks hold for each): a [`ServedProcess`] started with the options
 //! every service takes, and the [`checks`] its tests call: a short body,
 //! a slow request head, hundreds of silent connections, SIGTERM with a
-//! silent connection open, the probes and the drain. Each asserts the
+//! silent connection open, the probes and the drain, CORS by its
+//! headers ([`cors`]) and in a real browser ([`browser`]). Each asserts the
 //! bound the README states, and that another client is answered
 //! throughout.
 
+pub mod browser;
 pub mod checks;
+pub mod cors;
 pub mod process;
 pub mod raw_http;
 

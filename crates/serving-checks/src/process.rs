@@ -8,7 +8,7 @@ use std::sync::{Arc, Mutex, mpsc};
 use std::time::{Duration, Instant};
 
 pub struct ServedProcess {
-    child: Child,
+    pub child: Child,
     /// `http://127.0.0.1:PORT/base`, from `Serving <URL>`.
     pub base_url: String,
     stdout_lines: mpsc::Receiver<String>,

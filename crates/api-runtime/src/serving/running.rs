@@ -15,10 +15,13 @@ use dropshot::{ApiDescription, ConfigDropshot, HandlerTaskMode, HttpServer, Serv
 use slog::Logger;
 use tokio::time::Instant;
 
-use super::cors::Cors;
+use super::connection_reaper;
+use super::logging;
 use super::options::{ServeOptions, Switch};
+use super::origins::Cors;
+use super::probes;
+use super::process_limits;
 use super::shutdown::{ListeningSocket, StopSignals, stop_serving};
-use super::{connection_reaper, logging, probes, process_limits};
 use crate::auth::Authenticator;
 
 /// What differs between services, beside their endpoints.

@@ -5,23 +5,17 @@
 //! A service holds one [`Serving`] and gives it through
 //! `Authenticator::serving` (every generated handlers trait extends
 //! `Authenticator`): the generated layer counts each request in it
-//! ([`Answering`]), so that a shutdown waits for exactly those, and
+//! ([`super::Answering`]), so that a shutdown waits for exactly those, and
 //! `/readyz` asks its readiness. It belongs to the service, not to the
 //! process: tests run several servers in one process.
 
 use std::sync::OnceLock;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::Instant;
 
 use futures_util::future::BoxFuture;
 
-use dropshot::{RequestContext, RequestInfo};
-
-use super::cors::{Allowed, Cors};
-use super::in_flight::{InFlight, InFlightGuard};
-use crate::auth::Authenticator;
-use crate::contract::{Contract, Operation};
-use crate::reply::Reply;
+use super::in_flight::InFlight;
+use super::origins::Cors;
 
 /// How `/readyz` learns whether the service can answer: `Err` says why
 /// not (the database is down, read-only, ...).
@@ -77,50 +71,5 @@ impl Serving {
             Some(ready) => ready().await,
             None => Ok(()),
         }
-    }
-}
-
-/// One request the generated layer is answering: counted in flight until
-/// it is finished, timed for the request metrics, and answered with the
-/// CORS headers its origin gets.
-pub struct Answering {
-    _in_flight: Option<InFlightGuard>,
-    started: Instant,
-    cors: Allowed,
-    /// dropshot's id for the request.
-    request_id: String,
-}
-
-impl Answering {
-    /// Called first by every generated endpoint.
-    pub fn start<A: Authenticator>(rqctx: &RequestContext<A>) -> Answering {
-        let serving = rqctx.context().serving();
-        Answering {
-            _in_flight: serving.map(|serving| serving.in_flight.enter()),
-            started: Instant::now(),
-            cors: Allowed::of(serving, &rqctx.request),
-            request_id: rqctx.request_id.clone(),
-        }
-    }
-
-    /// The answer to a CORS preflight, for an operation whose path
-    /// documents `OPTIONS` itself (called before authentication: a
-    /// preflight carries no credentials); `operations` are the path's.
-    pub fn preflight<A: Authenticator, C: Contract>(
-        &self,
-        handlers: &A,
-        request: &RequestInfo,
-        operations: &[&'static Operation],
-    ) -> Option<Reply<C>> {
-        super::cors::preflight(handlers.serving(), request, operations).map(Reply::sent_as)
-    }
-
-    /// Called with the endpoint's reply: records it in the metrics, adds
-    /// the CORS headers, and names the request's id in a 5xx's body.
-    pub fn finish<C: Contract>(self, operation: &'static Operation, mut reply: Reply<C>) -> Reply<C> {
-        crate::metrics::observe(operation, reply.status(), self.started);
-        reply.name_request_id(&self.request_id);
-        self.cors.add_headers(operation, reply.headers_mut());
-        reply
     }
 }

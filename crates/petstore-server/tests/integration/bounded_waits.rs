@@ -30,6 +30,14 @@ fn assert_503_within_the_limit(server: &ServerProcess, key: &str, method: &str, 
     assert_eq!(status, 503, "{method} {path}: {body}\n{}", server.logs());
     assert!(body.contains("\"service_unavailable\""), "{body}");
     assert!(took < LIMIT + SLACK, "{method} {path} took {took:?}");
+    // The body names the request's id, which its log lines carry: a
+    // user's report finds them.
+    let id = body
+        .split("(request id ")
+        .nth(1)
+        .and_then(|rest| rest.split(')').next())
+        .unwrap_or_else(|| panic!("no request id in {body}"));
+    assert!(server.logged(&format!("req_id: {id}")), "{id}: {}", server.logs());
 }
 
 async fn status_seen_elsewhere(conn: &mut PgConnection, id: i64) -> String {

@@ -47,3 +47,17 @@ fn sigterm_with_a_silent_connection_open_stops_promptly() {
 fn the_probes_answer_and_a_drain_precedes_the_stop() {
     checks::the_probes_answer_and_a_drain_precedes_the_stop(&service());
 }
+
+#[test]
+fn cors_follows_the_origins_allowed() {
+    let add_pet = Request {
+        method: "POST",
+        ..Request::get("/api/v3/pet", &[])
+    };
+    serving_checks::cors::cors_follows_the_origins_allowed(&service(), &add_pet, &["Authorization"]);
+}
+
+#[test]
+fn a_browser_calls_it_from_an_allowed_origin_only() {
+    serving_checks::browser::a_browser_calls_it_from_an_allowed_origin_only(&service());
+}

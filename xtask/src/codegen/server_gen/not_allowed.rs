@@ -10,14 +10,17 @@ use quote::quote;
 
 use super::model::Operation;
 
+/// A path's methods; the marker of one of its operations with parameters
+/// (dropshot checks that an endpoint takes its path's parameters, hidden
+/// ones too); and its operations' tables (a CORS preflight is answered
+/// from them).
+type PathOperations<'a> = (Vec<String>, Option<&'a syn::Ident>, Vec<&'a syn::Ident>);
+
 /// Statements that add the hidden endpoints to `endpoints`, for every path
 /// of `operations` and the document's own path, each answering for
 /// `versions`.
 pub(super) fn registrations(operations: &[Operation], document_path: &str, error_type: &TokenStream) -> TokenStream {
-    // Path → its methods, and the marker of one of its operations with
-    // parameters (dropshot checks that an endpoint takes its path's
-    // parameters, hidden ones too).
-    let mut paths: BTreeMap<&str, (Vec<String>, Option<&syn::Ident>, Vec<&syn::Ident>)> = BTreeMap::new();
+    let mut paths: BTreeMap<&str, PathOperations> = BTreeMap::new();
     for op in operations {
         let (methods, parameters, tables) = paths.entry(op.http_path.as_str()).or_default();
         methods.push(op.method.to_string());

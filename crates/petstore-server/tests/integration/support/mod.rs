@@ -2,8 +2,10 @@
 
 #![allow(dead_code)] // key_timing's binary (tests/key_timing.rs) uses a part of it.
 
-use std::io::{BufRead, BufReader, Read};
-use std::process::{Child, Command, Output, Stdio};
+use std::io::Read;
+use std::process::{Command, Output};
+
+use serving_checks::ServedProcess;
 use std::time::{Duration, Instant};
 
 pub const BIN: &str = env!("CARGO_BIN_EXE_petstore-server");
@@ -34,13 +36,21 @@ pub fn create_key(database: &str, name: &str) -> String {
 
 /// A `serve` process on an ephemeral port; killed when dropped. Its
 /// stdout and stderr are drained on threads, so a full pipe never blocks
-/// the server.
-pub struct ServerProcess {
-    pub child: Child,
-    /// `http://127.0.0.1:PORT/v1`
-    pub base_url: String,
-    stdout_lines: std::sync::mpsc::Receiver<String>,
-    stderr_text: std::sync::Arc<std::sync::Mutex<String>>,
+/// the server (serving-checks' `ServedProcess`, which every generated
+/// service's tests run too).
+pub struct ServerProcess(ServedProcess);
+
+impl std::ops::Deref for ServerProcess {
+    type Target = ServedProcess;
+    fn deref(&self) -> &ServedProcess {
+        &self.0
+    }
+}
+
+impl std::ops::DerefMut for ServerProcess {
+    fn deref_mut(&mut self) -> &mut ServedProcess {
+        &mut self.0
+    }
 }
 
 impl ServerProcess {
@@ -53,56 +63,8 @@ impl ServerProcess {
     }
 
     /// Runs `command`, which must start `serve` (through a shell, say).
-    pub fn spawn(mut command: Command) -> ServerProcess {
-        let mut child = command.stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().unwrap();
-        let (tx, stdout_lines) = std::sync::mpsc::channel();
-        let out = child.stdout.take().unwrap();
-        std::thread::spawn(move || {
-            for line in BufReader::new(out).lines().map_while(Result::ok) {
-                if tx.send(line).is_err() {
-                    break;
-                }
-            }
-        });
-        let stderr_text = std::sync::Arc::new(std::sync::Mutex::new(String::new()));
-        let (sink, mut err) = (stderr_text.clone(), child.stderr.take().unwrap());
-        std::thread::spawn(move || {
-            let mut buf = [0u8; 8192];
-            while let Ok(n) = err.read(&mut buf) {
-                if n == 0 {
-                    break;
-                }
-                sink.lock().unwrap().push_str(&String::from_utf8_lossy(&buf[..n]));
-            }
-        });
-        let mut process = ServerProcess {
-            child,
-            base_url: String::new(),
-            stdout_lines,
-            stderr_text,
-        };
-        let first = process
-            .next_line()
-            .unwrap_or_else(|| panic!("serve printed nothing: {}", process.logs()));
-        process.base_url = first
-            .strip_prefix("Serving ")
-            .expect("first line is `Serving URL`")
-            .trim()
-            .to_string();
-        process
-    }
-
-    /// The next line of stdout, waiting up to 10 s.
-    pub fn next_line(&self) -> Option<String> {
-        self.stdout_lines.recv_timeout(Duration::from_secs(10)).ok()
-    }
-
-    /// The address it listens on.
-    pub fn address(&self) -> std::net::SocketAddr {
-        let rest = self.base_url.strip_prefix("http://").expect("an http URL");
-        rest[..rest.find('/').expect("a base path")]
-            .parse()
-            .expect("an address")
+    pub fn spawn(command: Command) -> ServerProcess {
+        ServerProcess(ServedProcess::spawn(command))
     }
 
     /// Starts `DELETE /store/orders/{id}` on a thread of its own; its
@@ -110,48 +72,6 @@ impl ServerProcess {
     pub fn cancel_in_background(&self, key: &str, id: i64) -> std::thread::JoinHandle<Option<(u16, String)>> {
         let (url, key) = (format!("{}/store/orders/{id}", self.base_url), key.to_string());
         std::thread::spawn(move || try_http(&url, "DELETE", Some(&key)))
-    }
-
-    /// Everything written to stderr so far.
-    pub fn logs(&self) -> String {
-        self.stderr_text.lock().unwrap().clone()
-    }
-
-    /// Whether stderr says `needle`, waiting up to 5 s for it: stderr is
-    /// read on a thread of its own, a moment behind the process.
-    pub fn logged(&self, needle: &str) -> bool {
-        let deadline = Instant::now() + Duration::from_secs(5);
-        while !self.logs().contains(needle) {
-            if Instant::now() > deadline {
-                return false;
-            }
-            std::thread::sleep(Duration::from_millis(20));
-        }
-        true
-    }
-
-    /// Sends `signal` (`TERM`, `INT`, `KILL`).
-    pub fn signal(&self, signal: &str) {
-        Command::new("kill")
-            .args([&format!("-{signal}"), &self.child.id().to_string()])
-            .status()
-            .unwrap();
-    }
-
-    /// Sends `signal` and waits for the exit; gives the exit status and how
-    /// long it took.
-    pub fn signal_and_wait(&mut self, signal: &str) -> (std::process::ExitStatus, Duration) {
-        let started = Instant::now();
-        self.signal(signal);
-        let status = self.child.wait().unwrap();
-        (status, started.elapsed())
-    }
-}
-
-impl Drop for ServerProcess {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
     }
 }
 

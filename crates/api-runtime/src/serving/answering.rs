@@ -1,0 +1,58 @@
+//! What the generated layer does around every request, whatever its
+//! operation: counts it in flight, times it, answers its CORS, and names
+//! its id in a 5xx.
+
+use std::time::Instant;
+
+use dropshot::{RequestContext, RequestInfo};
+
+use super::cors::Allowed;
+use super::in_flight::InFlightGuard;
+use crate::auth::Authenticator;
+use crate::contract::{Contract, Operation};
+use crate::reply::Reply;
+
+/// One request the generated layer is answering: counted in flight until
+/// it is finished, timed for the request metrics, and answered with the
+/// CORS headers its origin gets.
+pub struct Answering {
+    _in_flight: Option<InFlightGuard>,
+    started: Instant,
+    cors: Allowed,
+    /// dropshot's id for the request.
+    request_id: String,
+}
+
+impl Answering {
+    /// Called first by every generated endpoint.
+    pub fn start<A: Authenticator>(rqctx: &RequestContext<A>) -> Answering {
+        let serving = rqctx.context().serving();
+        Answering {
+            _in_flight: serving.map(|serving| serving.in_flight().enter()),
+            started: Instant::now(),
+            cors: Allowed::of(serving, &rqctx.request),
+            request_id: rqctx.request_id.clone(),
+        }
+    }
+
+    /// The answer to a CORS preflight, for an operation whose path
+    /// documents `OPTIONS` itself (called before authentication: a
+    /// preflight carries no credentials); `operations` are the path's.
+    pub fn preflight<A: Authenticator, C: Contract>(
+        &self,
+        handlers: &A,
+        request: &RequestInfo,
+        operations: &[&'static Operation],
+    ) -> Option<Reply<C>> {
+        super::cors::preflight(handlers.serving(), request, operations).map(Reply::sent_as)
+    }
+
+    /// Called with the endpoint's reply: records it in the metrics, adds
+    /// the CORS headers, and names the request's id in a 5xx's body.
+    pub fn finish<C: Contract>(self, operation: &'static Operation, mut reply: Reply<C>) -> Reply<C> {
+        crate::metrics::observe(operation, reply.status(), self.started);
+        reply.name_request_id(&self.request_id);
+        self.cors.add_headers(operation, reply.headers_mut());
+        reply
+    }
+}
