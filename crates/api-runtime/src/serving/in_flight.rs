@@ -4,9 +4,10 @@
 //! dropshot's own graceful close waits for every connection to end: an
 //! idle HTTP/2 connection whose client never answers, or a request whose
 //! head never finishes arriving, would hold it for as long as the client
-//! likes. The service counts the requests its handlers are working on
-//! instead: a guard is taken when authentication starts, travels in the
-//! authenticated caller, and is dropped when the handler's answer is done.
+//! likes. The generated layer counts the requests it is answering
+//! instead: a guard is taken as its endpoint starts
+//! (`super::answering::Answering`) and dropped when the reply is done, or
+//! with the handler when its client hangs up.
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};

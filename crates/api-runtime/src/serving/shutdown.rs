@@ -8,7 +8,7 @@
 //! one whose client never answers, or a request whose head never finishes
 //! arriving. So the shutdown here (1) shuts the listening socket down, so
 //! that new clients are refused at once; (2) waits for the requests being
-//! answered ([`crate::in_flight`]), up to the deadline; (3) gives dropshot a
+//! answered ([`super::in_flight`]), up to the deadline; (3) gives dropshot a
 //! moment to write their responses and close idle connections; and then
 //! returns, so that the database is closed and the process exits, closing
 //! whatever connections are left.
