@@ -89,11 +89,13 @@ impl TestServer {
         let storage = SqlStorage::open(url).await.unwrap();
         storage.import(&fixture()).await.unwrap();
         let (key_id, key) = keys::issue(&storage, "test").await.unwrap();
+        // Its flush dropped at once: the few warnings are written as they come.
         let log = api_runtime::serving::logging::stderr_logger(
             ConfigLoggingLevel::Warn,
             api_runtime::serving::LogFormat::Text,
         )
-        .unwrap();
+        .unwrap()
+        .logger;
         let server = server::start(storage.clone(), "127.0.0.1:0".parse().unwrap(), log).unwrap();
         let base_url = format!("http://{}{}", server.local_addr(), petstore_api::BASE_PATH);
         let v2_base_url = format!("http://{}{}", server.local_addr(), petstore_api::v2::BASE_PATH);

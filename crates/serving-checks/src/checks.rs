@@ -25,9 +25,19 @@ impl Service {
     /// Its process, with `options` (the ones every service takes) beside
     /// its own arguments, on a free port.
     pub fn start(&self, options: &[&str]) -> ServedProcess {
+        ServedProcess::spawn(self.command(options))
+    }
+
+    /// As [`Service::start`], with stderr left unread until
+    /// [`ServedProcess::read_stderr`].
+    pub fn start_with_stderr_unread(&self, options: &[&str]) -> ServedProcess {
+        ServedProcess::spawn_with_stderr_unread(self.command(options))
+    }
+
+    fn command(&self, options: &[&str]) -> Command {
         let mut command = Command::new(&self.binary);
         command.args(&self.args).args(["--bind", "127.0.0.1:0"]).args(options);
-        ServedProcess::spawn(command)
+        command
     }
 }
 

@@ -4,13 +4,16 @@
 //! every service takes, and the [`checks`] its tests call: a short body,
 //! a slow request head, hundreds of silent connections, SIGTERM with a
 //! silent connection open, the probes and the drain, CORS by its
-//! headers ([`cors`]) and in a real browser ([`browser`]). Each asserts the
+//! headers ([`cors`]) and in a real browser ([`browser`]), the log's
+//! lines written by a clean stop and counted when dropped ([`logs`]).
+//! Each asserts the
 //! bound the README states, and that another client is answered
 //! throughout.
 
 pub mod browser;
 pub mod checks;
 pub mod cors;
+pub mod logs;
 pub mod process;
 pub mod raw_http;
 

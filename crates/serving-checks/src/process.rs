@@ -13,11 +13,35 @@ pub struct ServedProcess {
     pub base_url: String,
     stdout_lines: mpsc::Receiver<String>,
     stderr_text: Arc<Mutex<String>>,
+    /// Set by [`ServedProcess::spawn_with_stderr_unread`]: sending on it
+    /// starts reading stderr.
+    stderr_gate: Option<mpsc::Sender<()>>,
 }
 
 impl ServedProcess {
     /// Runs `command` and waits for its `Serving <URL>` line.
-    pub fn spawn(mut command: Command) -> ServedProcess {
+    pub fn spawn(command: Command) -> ServedProcess {
+        Self::spawn_reading(command, None)
+    }
+
+    /// As [`ServedProcess::spawn`], but nothing reads its stderr until
+    /// [`ServedProcess::read_stderr`]: a log no one reads, as a pipe to a
+    /// stuck collector would be.
+    pub fn spawn_with_stderr_unread(command: Command) -> ServedProcess {
+        let (gate, opened) = mpsc::channel();
+        let mut process = Self::spawn_reading(command, Some(opened));
+        process.stderr_gate = Some(gate);
+        process
+    }
+
+    /// Starts reading stderr (see [`ServedProcess::spawn_with_stderr_unread`]).
+    pub fn read_stderr(&self) {
+        if let Some(gate) = &self.stderr_gate {
+            let _ = gate.send(());
+        }
+    }
+
+    fn spawn_reading(mut command: Command, gate: Option<mpsc::Receiver<()>>) -> ServedProcess {
         let mut child = command
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
@@ -35,6 +59,9 @@ impl ServedProcess {
         let stderr_text = Arc::new(Mutex::new(String::new()));
         let (sink, mut err) = (stderr_text.clone(), child.stderr.take().expect("piped stderr"));
         std::thread::spawn(move || {
+            if let Some(gate) = gate {
+                let _ = gate.recv();
+            }
             let mut buf = [0u8; 8192];
             while let Ok(n) = err.read(&mut buf) {
                 if n == 0 {
@@ -49,6 +76,7 @@ impl ServedProcess {
             base_url: String::new(),
             stdout_lines,
             stderr_text,
+            stderr_gate: None,
         };
         let first = process
             .next_line()

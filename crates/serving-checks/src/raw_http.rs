@@ -71,3 +71,30 @@ pub fn time_until_closed(conn: &mut TcpStream, limit: Duration) -> Duration {
         }
     }
 }
+
+/// Sends `request` `count` times on one connection, pipelined (written on
+/// a thread while the answers are read): how many were answered 2xx.
+pub fn pipelined(address: SocketAddr, request: &Request, count: usize) -> usize {
+    let keep_alive = String::from_utf8(request.bytes(&[]))
+        .expect("an ASCII request")
+        .replace("Connection: close\r\n", "Connection: keep-alive\r\n");
+    let mut stream = TcpStream::connect_timeout(&address, Duration::from_secs(5)).expect("connect");
+    stream
+        .set_read_timeout(Some(Duration::from_secs(30)))
+        .expect("a timeout");
+    let mut writer = stream.try_clone().expect("a second handle");
+    let last = request.bytes(&[]);
+    let written = std::thread::spawn(move || {
+        for _ in 1..count {
+            writer.write_all(keep_alive.as_bytes())?;
+        }
+        writer.write_all(&last)
+    });
+    let mut answers = Vec::new();
+    let _ = stream.read_to_end(&mut answers);
+    let _ = written.join();
+    String::from_utf8_lossy(&answers)
+        .split("HTTP/1.1 ")
+        .filter(|answer| answer.starts_with('2') && answer.get(3..4) == Some(" "))
+        .count()
+}

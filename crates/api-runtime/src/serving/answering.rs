@@ -1,6 +1,6 @@
 //! What the generated layer does around every request, whatever its
-//! operation: counts it in flight, times it, answers its CORS, and names
-//! its id in a 5xx.
+//! operation: counts it in flight, times it, answers its CORS, names its
+//! id in a 5xx, and writes its log line (`request_lines`).
 
 use std::time::Instant;
 
@@ -8,6 +8,8 @@ use dropshot::{RequestContext, RequestInfo};
 
 use super::cors::Allowed;
 use super::in_flight::InFlightGuard;
+use super::request_lines::{RequestLines, Started};
+use super::state::Serving;
 use crate::auth::Authenticator;
 use crate::contract::{Contract, Operation};
 use crate::reply::Reply;
@@ -21,6 +23,8 @@ pub struct Answering {
     cors: Allowed,
     /// dropshot's id for the request.
     request_id: String,
+    /// Where its line is written, and what it needs from the start.
+    line: Option<(RequestLines, Started)>,
 }
 
 impl Answering {
@@ -32,6 +36,9 @@ impl Answering {
             started: Instant::now(),
             cors: Allowed::of(serving, &rqctx.request),
             request_id: rqctx.request_id.clone(),
+            line: serving
+                .and_then(Serving::request_lines)
+                .map(|lines| (lines.clone(), Started::of(&rqctx.request))),
         }
     }
 
@@ -48,9 +55,13 @@ impl Answering {
     }
 
     /// Called with the endpoint's reply: records it in the metrics, adds
-    /// the CORS headers, and names the request's id in a 5xx's body.
+    /// the CORS headers, names the request's id in a 5xx's body, and
+    /// writes the request's log line.
     pub fn finish<C: Contract>(self, operation: &'static Operation, mut reply: Reply<C>) -> Reply<C> {
         crate::metrics::observe(operation, reply.status(), self.started);
+        if let Some((lines, started)) = &self.line {
+            lines.write(started, self.started, &self.request_id, reply.status().as_u16());
+        }
         reply.name_request_id(&self.request_id);
         self.cors.add_headers(operation, reply.headers_mut());
         reply

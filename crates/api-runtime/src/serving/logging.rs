@@ -1,5 +1,6 @@
-//! The server's log on stderr: dropshot's terminal format (the default) or
-//! one JSON object per line (`--log-format json`), with the same fields.
+//! The server's log on stderr: text (the default) or one JSON object per
+//! line (`--log-format json`), with the same fields; formatted by
+//! `log_lines`, written in batches by `log_writer`.
 //! Request logs carry method, path and status, never headers, so keys stay
 //! out of them.
 //!
@@ -17,19 +18,30 @@
 use dropshot::ConfigLoggingLevel;
 use slog::{Drain, Logger, OwnedKVList, Record};
 
+use super::log_lines::{LogFormat, REQUEST_COMPLETED};
+use super::log_writer::{self, LogFlush};
 use super::probes::PROBE_PATHS;
+use super::request_lines::{RequestLines, take_written};
 
-/// How log records are written.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
-pub enum LogFormat {
-    /// dropshot's terminal format, for people.
-    Text,
-    /// One JSON object per line (`msg`, `level`, `ts`, and every key and
-    /// value of the record), for log pipelines.
-    Json,
+/// A service's log on stderr: the logger, the request lines the
+/// generated layer writes beside it, and, when dropped, the flush of what
+/// is buffered (`log_writer`): held until the service stops.
+pub struct ServiceLog {
+    pub logger: Logger,
+    request_lines: Option<RequestLines>,
+    _flush: LogFlush,
 }
 
-pub fn stderr_logger(level: ConfigLoggingLevel, format: LogFormat) -> std::io::Result<Logger> {
+impl ServiceLog {
+    /// Where the generated layer writes its requests' lines; `None` when
+    /// the level does not write `info`.
+    pub fn request_lines(&self) -> Option<RequestLines> {
+        self.request_lines.clone()
+    }
+}
+
+/// The log on stderr at `level` in `format`.
+pub fn stderr_logger(level: ConfigLoggingLevel, format: LogFormat) -> std::io::Result<ServiceLog> {
     let level = match level {
         ConfigLoggingLevel::Trace => slog::Level::Trace,
         ConfigLoggingLevel::Debug => slog::Level::Debug,
@@ -38,23 +50,14 @@ pub fn stderr_logger(level: ConfigLoggingLevel, format: LogFormat) -> std::io::R
         ConfigLoggingLevel::Error => slog::Level::Error,
         ConfigLoggingLevel::Critical => slog::Level::Critical,
     };
-    let queued = match format {
-        LogFormat::Text => {
-            let text = slog_term::FullFormat::new(slog_term::TermDecorator::new().build())
-                .build()
-                .fuse();
-            slog_async::Async::new(text).chan_size(1024).build().fuse()
-        }
-        LogFormat::Json => {
-            let json = slog_json::Json::new(std::io::stderr())
-                .add_default_keys()
-                .build()
-                .fuse();
-            slog_async::Async::new(json).chan_size(1024).build().fuse()
-        }
-    };
-    let probes_at_debug = ProbesAtDebug { inner: queued, level };
-    Ok(Logger::root(probes_at_debug.fuse(), slog::o!()))
+    let (batched, flush) = log_writer::start(format)?;
+    let request_lines = slog::Level::Info.is_at_least(level).then(|| RequestLines::of(&batched));
+    let probes_at_debug = ProbesAtDebug { inner: batched, level };
+    Ok(ServiceLog {
+        logger: Logger::root(probes_at_debug, slog::o!()),
+        request_lines,
+        _flush: flush,
+    })
 }
 
 /// The level filter, with the probes' request records counted as `debug`.
@@ -71,10 +74,15 @@ impl<D: Drain<Ok = (), Err = slog::Never>> Drain for ProbesAtDebug<D> {
         if !record.level().is_at_least(self.level) {
             return Ok(());
         }
+        let request_completed = record.msg().as_str() == Some(REQUEST_COMPLETED);
+        // The generated layer wrote this request's line (`request_lines`).
+        if request_completed && take_written() {
+            return Ok(());
+        }
         // Only what reaches this point pays for the look at its `uri`.
         if record.level() == slog::Level::Info
             && !slog::Level::Debug.is_at_least(self.level)
-            && record.msg().as_str() == Some("request completed")
+            && request_completed
             && is_probe(record, values)
         {
             return Ok(());
@@ -85,19 +93,31 @@ impl<D: Drain<Ok = (), Err = slog::Never>> Drain for ProbesAtDebug<D> {
 
 /// Whether the request's logger says it is for a probe's path.
 fn is_probe(record: &Record<'_>, values: &OwnedKVList) -> bool {
-    struct Uri(Option<String>);
+    /// Looks for `uri` among the logger's values, and stops at it.
+    struct Uri(Option<bool>);
+    impl Uri {
+        fn found(&mut self, uri: &str) -> slog::Result {
+            let path = uri.split('?').next().unwrap_or_default();
+            self.0 = Some(PROBE_PATHS.contains(&path));
+            // An error ends the walk through the other values.
+            Err(slog::Error::Other)
+        }
+    }
     impl slog::Serializer for Uri {
-        fn emit_arguments(&mut self, key: slog::Key, value: &std::fmt::Arguments<'_>) -> slog::Result {
-            if key == "uri" {
-                self.0 = Some(value.to_string());
+        fn emit_str(&mut self, key: slog::Key, value: &str) -> slog::Result {
+            match key == "uri" {
+                true => self.found(value),
+                false => Ok(()),
             }
-            Ok(())
+        }
+        fn emit_arguments(&mut self, key: slog::Key, value: &std::fmt::Arguments<'_>) -> slog::Result {
+            match key == "uri" {
+                true => self.found(&value.to_string()),
+                false => Ok(()),
+            }
         }
     }
     let mut uri = Uri(None);
     let _ = slog::KV::serialize(values, record, &mut uri);
-    uri.0.is_some_and(|uri| {
-        let path = uri.split('?').next().unwrap_or_default();
-        PROBE_PATHS.contains(&path)
-    })
+    uri.0 == Some(true)
 }

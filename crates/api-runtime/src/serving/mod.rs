@@ -8,6 +8,9 @@
 //! - [`probes`]: `/healthz` and `/readyz`; [`cors`]: cross-origin
 //!   requests from browsers (`--cors-origin`);
 //! - [`logging`]: stderr, as text or JSON, the level filter first;
+//!   [`log_lines`] formats a record, [`log_writer`] writes lines in
+//!   batches on a thread of its own, [`request_lines`] are the lines the
+//!   generated layer writes for its requests;
 //! - [`shutdown`]: the signals and a shutdown bounded by a deadline,
 //!   waiting for the requests [`in_flight`] counts;
 //! - [`connection_reaper`]: connections that hold a descriptor without
@@ -19,20 +22,26 @@ pub mod answering;
 pub mod connection_reaper;
 pub mod cors;
 pub mod in_flight;
+pub mod log_lines;
+pub mod log_writer;
 pub mod logging;
 pub mod options;
 pub mod origins;
 pub mod probes;
 pub mod process_limits;
 pub(crate) mod request_ids;
+pub mod request_lines;
 pub mod running;
 pub mod shutdown;
 pub mod sockets;
 pub mod state;
 
 pub use answering::Answering;
-pub use logging::LogFormat;
+pub use log_lines::LogFormat;
+pub use log_writer::LogFlush;
+pub use logging::ServiceLog;
 pub use options::{ConnectionLimits, ServeOptions, Switch};
 pub use origins::Cors;
+pub use request_lines::RequestLines;
 pub use running::{Running, Settings, serve};
 pub use state::{Readiness, Serving};

@@ -8,7 +8,7 @@ use std::time::Duration;
 use dropshot::ConfigLoggingLevel;
 
 use super::connection_reaper::ReaperLimits;
-use super::logging::LogFormat;
+use super::log_lines::LogFormat;
 
 /// How a service is served: its address, its logs, its metrics, its
 /// shutdown, and the connections it closes.

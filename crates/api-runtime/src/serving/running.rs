@@ -16,7 +16,7 @@ use slog::Logger;
 use tokio::time::Instant;
 
 use super::connection_reaper;
-use super::logging;
+use super::logging::{self, ServiceLog};
 use super::options::{ServeOptions, Switch};
 use super::origins::Cors;
 use super::probes;
@@ -53,8 +53,10 @@ pub struct Running<C: Authenticator> {
 }
 
 impl ServeOptions {
-    /// The logger on stderr that `--log-level` and `--log-format` ask for.
-    pub fn logger(&self) -> Result<Logger, String> {
+    /// The logger on stderr that `--log-level` and `--log-format` ask for,
+    /// and the guard to hold until the service stops: dropped, it writes
+    /// what the logger has buffered.
+    pub fn logger(&self) -> Result<ServiceLog, String> {
         logging::stderr_logger(self.level(), self.log_format).map_err(|e| format!("cannot log: {e}"))
     }
 }
@@ -70,8 +72,9 @@ impl<C: Authenticator> Running<C> {
         service: C,
         mut api: ApiDescription<C>,
         settings: Settings,
-        log: Logger,
+        service_log: &ServiceLog,
     ) -> Result<Running<C>, String> {
+        let log = service_log.logger.clone();
         let Some(serving) = service.serving() else {
             return Err(
                 "the service gives no `runtime::serving::Serving` (`Authenticator::serving`): \
@@ -79,6 +82,9 @@ impl<C: Authenticator> Running<C> {
                     .into(),
             );
         };
+        if let Some(lines) = service_log.request_lines() {
+            serving.write_request_lines(lines);
+        }
         if let Some(cors) = Cors::from_options(&options.cors_origins)? {
             serving.allow_origins(cors)?;
         }
@@ -214,8 +220,10 @@ pub async fn serve<C: Authenticator>(
     settings: Settings,
     base_path: &str,
 ) -> Result<(), String> {
-    let log = options.logger()?;
-    let running = Running::start(options, service, api, settings, log.clone())?;
+    // Held to the end: dropped, it writes what the log has buffered.
+    let service_log = options.logger()?;
+    let log = service_log.logger.clone();
+    let running = Running::start(options, service, api, settings, &service_log)?;
     let base = format!("http://{}{base_path}", running.local_addr());
     slog::info!(log, "serving"; "base_url" => &base);
     let mut announcement = format!("Serving {base}\n");

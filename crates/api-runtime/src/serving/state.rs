@@ -16,6 +16,7 @@ use futures_util::future::BoxFuture;
 
 use super::in_flight::InFlight;
 use super::origins::Cors;
+use super::request_lines::RequestLines;
 
 /// How `/readyz` learns whether the service can answer: `Err` says why
 /// not (the database is down, read-only, ...).
@@ -28,6 +29,7 @@ pub struct Serving {
     draining: AtomicBool,
     readiness: OnceLock<Readiness>,
     cors: OnceLock<Cors>,
+    request_lines: OnceLock<RequestLines>,
 }
 
 impl Serving {
@@ -49,6 +51,17 @@ impl Serving {
     /// The origins allowed, if CORS is on.
     pub fn cors(&self) -> Option<&Cors> {
         self.cors.get()
+    }
+
+    /// Has the generated layer write each request's line to `lines` (once:
+    /// `Running::start` sets it from the log it is given).
+    pub fn write_request_lines(&self, lines: RequestLines) {
+        let _ = self.request_lines.set(lines);
+    }
+
+    /// Where the generated layer writes request lines, if it does.
+    pub fn request_lines(&self) -> Option<&RequestLines> {
+        self.request_lines.get()
     }
 
     /// The requests being answered.

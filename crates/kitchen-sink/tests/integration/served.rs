@@ -45,6 +45,16 @@ fn the_probes_answer_and_a_drain_precedes_the_stop() {
 }
 
 #[test]
+fn every_log_line_is_written_by_a_clean_stop() {
+    serving_checks::logs::every_line_is_written_by_a_clean_stop(&service());
+}
+
+#[test]
+fn a_log_no_one_reads_holds_no_request_and_counts_what_it_drops() {
+    serving_checks::logs::a_log_no_one_reads_holds_no_request_and_counts_what_it_drops(&service());
+}
+
+#[test]
 fn cors_follows_the_origins_allowed() {
     // `/v1/orders` documents OPTIONS itself (orderOptions): its preflight
     // is answered before that operation's authentication.

@@ -17,7 +17,9 @@ pub(super) struct PetStoreOptions {
 }
 
 pub(super) async fn serve(db: &Database, own: &PetStoreOptions, options: &ServeOptions) -> anyhow::Result<()> {
-    let log = options.logger().map_err(anyhow::Error::msg)?;
+    // Held to the end: dropped, it writes what the log has buffered.
+    let service_log = options.logger().map_err(anyhow::Error::msg)?;
+    let log = service_log.logger.clone();
     let storage = open(db, own.demo || own.create_database, &log).await?;
     if own.demo && storage.is_empty().await? {
         storage
@@ -31,8 +33,14 @@ pub(super) async fn serve(db: &Database, own: &PetStoreOptions, options: &ServeO
         false => None,
     };
     let service = Service::new(storage.clone(), log.new(slog::o!("component" => "service")));
-    let running = Running::start(options, service, server::endpoints()?, server::settings()?, log.clone())
-        .map_err(anyhow::Error::msg)?;
+    let running = Running::start(
+        options,
+        service,
+        server::endpoints()?,
+        server::settings()?,
+        &service_log,
+    )
+    .map_err(anyhow::Error::msg)?;
     let base = format!("http://{}{}", running.local_addr(), petstore_api::BASE_PATH);
     slog::info!(log, "serving"; "base_url" => &base);
     let v2_base = format!("http://{}{}", running.local_addr(), petstore_api::v2::BASE_PATH);

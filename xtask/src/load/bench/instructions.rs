@@ -1,12 +1,15 @@
 //! Instructions counted by callgrind, beside the req/s of the alternated
 //! runs: on these machines wall clock moves by more than the request
-//! metrics cost.
+//! metrics or the log line cost.
 //!
-//! The server runs under valgrind and counts only inside dropshot's request
-//! handler (`--toggle-collect`): the process's timers (the file watcher,
-//! the reaper), which fire more often the slower valgrind makes a run,
-//! stay out of the count. One run sends `WARM` cached listOrders/100,
-//! another `WARM + MEASURED`; the difference over `MEASURED` is a request.
+//! One run sends `WARM` cached listOrders/100, another `WARM + MEASURED`;
+//! the difference over `MEASURED` is a request. The metrics are counted
+//! only inside dropshot's request handler (`--toggle-collect`): the
+//! process's timers (the file watcher, the reaper), which fire more often
+//! the slower valgrind makes a run, stay out of the count. The log line is
+//! counted in the whole process, every thread: where a line is formatted
+//! and written (the request's thread or the log's writer) is the design
+//! being measured.
 
 use std::path::Path;
 use std::process::{Command, Stdio};
@@ -20,19 +23,54 @@ const MEASURED: usize = 400;
 /// layer, the handler, the reply.
 const HANDLER: &str = "--toggle-collect=*http_request_handle_wrap*";
 
+/// Where callgrind counts.
+#[derive(Clone, Copy)]
+enum Counted {
+    /// In the request handler only.
+    Handler,
+    /// In every thread of the process.
+    Process,
+}
+
 impl Bench {
     /// Instructions per cached listOrders/100 in the request handler, with
     /// the metrics on and off; `None` (and the reason printed) where
     /// valgrind is not installed or a run fails: a count is a measurement
     /// for the table, never a reason for the bench to stop.
     pub(super) fn metrics_instructions(&mut self) -> Option<(f64, f64)> {
+        self.counted_pair("the metrics' cost", |bench, db| {
+            let quiet = ["--log-level", "error"];
+            Ok((
+                bench.per_request(db, &[&quiet[..], &["--metrics", "on"]].concat(), Counted::Handler)?,
+                bench.per_request(db, &[&quiet[..], &["--metrics", "off"]].concat(), Counted::Handler)?,
+            ))
+        })
+    }
+
+    /// Instructions per cached listOrders/100 in the whole process, at
+    /// `--log-level info` (the default: a line per request, written to a
+    /// file) and at `error`.
+    pub(super) fn logging_instructions(&mut self) -> Option<(f64, f64)> {
+        self.counted_pair("the log line's cost", |bench, db| {
+            Ok((
+                bench.per_request(db, &["--log-level", "info"], Counted::Process)?,
+                bench.per_request(db, &["--log-level", "error"], Counted::Process)?,
+            ))
+        })
+    }
+
+    fn counted_pair(
+        &mut self,
+        what: &str,
+        count: impl Fn(&Self, &Path) -> Result<(f64, f64), String>,
+    ) -> Option<(f64, f64)> {
         if Command::new("valgrind").arg("--version").output().is_err() {
-            println!("bench: skipped (valgrind): not installed; the metrics' cost is priced by req/s only");
+            println!("bench: skipped (valgrind): not installed; {what} is priced by req/s only");
             return None;
         }
         let counted = |bench: &mut Self| -> Result<(f64, f64), String> {
             let db = bench.database(100)?;
-            Ok((bench.per_request(&db, "on")?, bench.per_request(&db, "off")?))
+            count(bench, &db)
         };
         match counted(self) {
             Ok(figures) => Some(figures),
@@ -43,34 +81,27 @@ impl Bench {
         }
     }
 
-    fn per_request(&self, db: &Path, metrics: &str) -> Result<f64, String> {
-        let few = self.handler_instructions(db, metrics, WARM)?;
-        let more = self.handler_instructions(db, metrics, WARM + MEASURED)?;
+    fn per_request(&self, db: &Path, options: &[&str], counted: Counted) -> Result<f64, String> {
+        let few = self.instructions(db, options, counted, WARM)?;
+        let more = self.instructions(db, options, counted, WARM + MEASURED)?;
         Ok(more.saturating_sub(few) as f64 / MEASURED as f64)
     }
 
-    /// The handler's instructions over `requests` requests on one connection.
-    fn handler_instructions(&self, db: &Path, metrics: &str, requests: usize) -> Result<u64, String> {
-        let out = self.work.join(format!("callgrind-{metrics}-{requests}.out"));
+    /// The instructions counted over `requests` requests on one connection.
+    fn instructions(&self, db: &Path, options: &[&str], counted: Counted, requests: usize) -> Result<u64, String> {
+        let tag = format!("{}-{requests}", options.join("").replace('-', ""));
+        let out = self.work.join(format!("callgrind-{tag}.out"));
+        let log = std::fs::File::create(self.work.join(format!("callgrind-{tag}.log"))).map_err(|e| e.to_string())?;
         let out_arg = format!("--callgrind-out-file={}", out.display());
         let server = self.binaries.join("petstore-server");
         let (server, db) = (server.display().to_string(), db.display().to_string());
-        let args = [
-            "--tool=callgrind",
-            &out_arg,
-            HANDLER,
-            &server,
-            "serve",
-            "--bind",
-            "127.0.0.1:0",
-            "--log-level",
-            "error",
-            "--metrics",
-            metrics,
-            "--database",
-            &db,
-        ];
-        let mut process = ServerProcess::start_logging_to(Path::new("valgrind"), &args, Stdio::null())?;
+        let mut args = vec!["--tool=callgrind", &out_arg];
+        if let Counted::Handler = counted {
+            args.push(HANDLER);
+        }
+        args.extend([&server, "serve", "--bind", "127.0.0.1:0", "--database", &db]);
+        args.extend(options);
+        let mut process = ServerProcess::start_logging_to(Path::new("valgrind"), &args, log.into())?;
         let oha = self.oha.as_ref().ok_or("oha is not installed (--quick)")?;
         let sent = Command::new(oha)
             .args(["--no-tui", "-n", &requests.to_string(), "-c", "1", "-H"])

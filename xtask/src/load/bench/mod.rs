@@ -53,6 +53,9 @@ struct Bench {
     /// listOrders/100 at log level info (the default) and error, alternated:
     /// the best served req/s of each.
     log_line: (f64, f64),
+    /// The same by instructions counted in the whole process (callgrind),
+    /// where valgrind runs: info, then error.
+    log_instructions: Option<(f64, f64)>,
     /// listOrders/100 with and without the request metrics, alternated.
     metrics: (f64, f64),
     /// The same by instructions counted in the request handler (callgrind),
@@ -110,6 +113,7 @@ pub fn run(root: &Path, args: &[String]) -> Result<(), String> {
         rows: Vec::new(),
         reaper: (0.0, 0.0),
         log_line: (0.0, 0.0),
+        log_instructions: None,
         metrics: (0.0, 0.0),
         metrics_instructions: None,
     };
@@ -144,6 +148,7 @@ impl Bench {
         // What the connection reaper and the per-request log line cost.
         self.reaper = self.alternated(Kind::OursWithoutReaper)?;
         self.log_line = self.alternated(Kind::OursLoggingRequests)?;
+        self.log_instructions = self.logging_instructions();
         self.metrics = self.alternated(Kind::OursWithoutMetrics)?;
         self.metrics_instructions = self.metrics_instructions();
         // Cancels of distinct pending orders, each durable: more orders
