@@ -87,8 +87,8 @@ impl Bench {
         };
         let _ = writeln!(
             out,
-            "| the per-request log line's cost on listOrders, 100 orders: ≤ 5 % of throughput (`--log-level info`, the default, written to a file, against `error`; best of two alternated runs each) | {logging:.0} req/s at info, {quiet:.0} req/s at error ({:.1} %){counted} | {} |",
-            cost * 100.0,
+            "| the per-request log line's cost on listOrders, 100 orders: ≤ 5 % of throughput (`--log-level info`, the default, written to a file, against `error`; best of two alternated runs each) | {logging:.0} req/s at info, {quiet:.0} req/s at error ({:+.1} % at info){counted} | {} |",
+            -cost * 100.0,
             verdict(cost <= 0.05)
         );
         let (with, without) = self.metrics;
