@@ -8,7 +8,9 @@
 //! which alone takes as long as the rest of the line. Written here, the
 //! address is a few digits, and the line costs a request about a third of
 //! what dropshot's did. dropshot's record of the same request follows on
-//! the same thread (the handler's future ends in the poll that logs it)
+//! the same thread (the handler's future ends in the poll that logs it:
+//! `Running::start` serves with `HandlerTaskMode::CancelOnDisconnect`,
+//! which runs the handler in the request's own task, not a spawned one)
 //! and is dropped by the level filter (`logging`), told by a flag this
 //! thread sets. Requests dropshot answers alone (no route, the probes)
 //! keep dropshot's line.

@@ -111,7 +111,7 @@ impl<C: Authenticator> Running<C> {
             // A handler whose client hung up is dropped rather than run to
             // the end (a spawned task per request is the costlier
             // default); the in-flight count is a guard, so it is dropped
-            // with it.
+            // with it. The request lines rely on it too (`request_lines`).
             default_handler_task_mode: HandlerTaskMode::CancelOnDisconnect,
             ..Default::default()
         };
