@@ -2,10 +2,11 @@
 //! terminal layout: time, level, message, then `key: value` pairs) or one
 //! JSON object (`msg`, `level`, `ts`, then every key and value).
 //!
-//! Written by hand rather than by slog-term and slog-json because a
-//! request's "request completed" line is on the hot path: those build the
-//! time with strftime for each record and write a line in many small
-//! writes; here the time's seconds are formatted once a second per
+//! Written by hand rather than by slog-term and slog-json because some
+//! records come with every request (dropshot's lines of the requests the
+//! generated layer does not answer; the layer's own are `request_lines`):
+//! those build the time with strftime for each record and write a line in
+//! many small writes; here the time's seconds are formatted once a second per
 //! thread, numbers with `itoa`, and the line lands in a reused buffer
 //! that [`super::log_writer`] writes in batches.
 

@@ -9,6 +9,10 @@
 //! handed to the logging thread even at `warn`. Here the filter comes first,
 //! so a record below the level costs a comparison and nothing else.
 //!
+//! The generated layer writes the line of each request it answers itself
+//! (`request_lines`, cheaper): the filter drops dropshot's record of the
+//! same request.
+//!
 //! A balancer probes `/healthz` and `/readyz` every few seconds: their
 //! "request completed" records are written only when the level is `debug`
 //! or `trace`, never at `info` (dropshot logs every request at `info`; the

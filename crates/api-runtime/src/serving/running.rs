@@ -53,9 +53,10 @@ pub struct Running<C: Authenticator> {
 }
 
 impl ServeOptions {
-    /// The logger on stderr that `--log-level` and `--log-format` ask for,
-    /// and the guard to hold until the service stops: dropped, it writes
-    /// what the logger has buffered.
+    /// The log on stderr that `--log-level` and `--log-format` ask for: its
+    /// logger, where the generated layer writes request lines, and, when
+    /// dropped, the flush of what is buffered (hold it until the service
+    /// stops).
     pub fn logger(&self) -> Result<ServiceLog, String> {
         logging::stderr_logger(self.level(), self.log_format).map_err(|e| format!("cannot log: {e}"))
     }
